@@ -51,7 +51,7 @@ impl Bitboard {
 
     /// Whether the set is not empty.
     #[inline]
-    pub const fn any(self) -> bool {
+    pub const fn is_nonempty(self) -> bool {
         self.0 != 0
     }
 

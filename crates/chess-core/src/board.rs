@@ -181,7 +181,7 @@ impl Board {
     /// Whether any piece of `attacker` attacks `sq`, given an occupancy.
     #[inline]
     pub fn is_attacked(&self, sq: Square, attacker: Color, occupied: Bitboard) -> bool {
-        self.attackers_to(sq, attacker, occupied).any()
+        self.attackers_to(sq, attacker, occupied).is_nonempty()
     }
 
     /// Iterates over all pieces with their squares, a1 to h8.

@@ -185,7 +185,7 @@ fn parse_castling(text: &str, base: usize, board: &Board) -> Result<Castling, Pa
         if castling.rooks.contains(rook) {
             return Err(err(FenField::Castling, at, format!("castling right '{c}' given twice")));
         }
-        if (castling.rooks_of(color) & side_of(king, CastlingSide::of(king, rook))).any() {
+        if (castling.rooks_of(color) & side_of(king, CastlingSide::of(king, rook))).is_nonempty() {
             return Err(err(FenField::Castling, at, format!("two {color} castling rights on the same side")));
         }
         castling.rooks |= rook;
@@ -247,7 +247,13 @@ impl Position {
             }
             None => (first, None),
         };
-        let board = parse_placement(placement, base)?;
+        let mut board = parse_placement(placement, base)?;
+        if pockets.is_none() {
+            // Promotion marks only matter where captured pieces can return to a pocket.
+            for sq in board.promoted() {
+                board.set_promoted(sq, false);
+            }
+        }
 
         let turn = match parts.get(1) {
             None => Color::White,

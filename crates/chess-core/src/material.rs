@@ -18,15 +18,15 @@ impl Position {
             }
         }
         let their_pocket_blockers = self.pockets().is_some_and(|p| !p.of(!color).is_empty());
-        if (ours & (board.by_role(Role::Pawn) | board.rooks_and_queens())).any() {
+        if (ours & (board.by_role(Role::Pawn) | board.rooks_and_queens())).is_nonempty() {
             return false;
         }
-        if (ours & board.by_role(Role::Knight)).any() {
+        if (ours & board.by_role(Role::Knight)).is_nonempty() {
             return ours.count() <= 2
                 && !their_pocket_blockers
                 && (theirs - board.by_role(Role::King) - board.by_role(Role::Queen)).is_empty();
         }
-        if (ours & board.by_role(Role::Bishop)).any() {
+        if (ours & board.by_role(Role::Bishop)).is_nonempty() {
             let bishops = board.by_role(Role::Bishop);
             let one_colour =
                 (bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty();

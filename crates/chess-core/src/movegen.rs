@@ -250,7 +250,7 @@ impl Position {
                 let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
                 let king_path = between(king, king_to).with(king_to);
                 let must_be_empty = (king_path | between(rook, rook_to).with(rook_to)).without(king).without(rook);
-                if (must_be_empty & occupied).any() {
+                if (must_be_empty & occupied).is_nonempty() {
                     continue;
                 }
                 let after = occupied.without(king).without(rook);

@@ -84,7 +84,7 @@ impl Position {
         }
         for color in Color::ALL {
             if self.castling.king_moved[color] {
-                h ^= zobrist::king_moved(color);
+                h ^= self.king_moved_key(color);
             }
         }
         if let Some(ep) = self.ep_square {
@@ -152,6 +152,14 @@ impl Position {
     /// Sets the drop rules.
     pub fn set_drop_rules(&mut self, rules: DropRules) {
         self.drop_rules = rules;
+        self.hash = self.compute_hash();
+    }
+
+    /// Whether a king has moved is part of the position only where it can still matter: when a
+    /// dropped rook may castle (RULES.md P5). Otherwise the castling rights say it all.
+    #[inline]
+    fn king_moved_key(&self, color: Color) -> u64 {
+        if self.drop_rules.castle_with_dropped_rook() { zobrist::king_moved(color) } else { 0 }
     }
 
     /// The pieces giving check to the side to move.
@@ -163,11 +171,11 @@ impl Position {
     /// Whether the side to move is in check.
     #[inline]
     pub fn is_check(&self) -> bool {
-        self.checkers.any()
+        self.checkers.is_nonempty()
     }
 
-    /// The Zobrist hash: placement, side to move, castling rights and "king has moved", a legal en
-    /// passant square, and pocket contents. Equal positions (FIDE 9.2, with pockets) hash equal.
+    /// The Zobrist hash: placement, side to move, castling rights (and whether each king has moved,
+    /// when a dropped rook may castle), a legal en passant square, and pocket contents. Equal positions (FIDE 9.2, with pockets) hash equal.
     #[inline]
     pub fn zobrist(&self) -> u64 {
         self.hash
@@ -262,7 +270,7 @@ impl Position {
         if !self.board.by_piece(Role::Pawn.of(!self.turn)).contains(pushed) || self.board.occupied().contains(ep) {
             return false;
         }
-        Iterator::any(&mut ep_capturers(&self.board, self.turn, ep), |from| self.is_safe_en_passant(king, from, ep))
+        ep_capturers(&self.board, self.turn, ep).any(|from| self.is_safe_en_passant(king, from, ep))
     }
 
     #[inline]
@@ -292,7 +300,7 @@ impl Position {
         }
         if !self.castling.king_moved[color] {
             self.castling.king_moved[color] = true;
-            self.hash ^= zobrist::king_moved(color);
+            self.hash ^= self.king_moved_key(color);
         }
     }
 
@@ -346,7 +354,7 @@ impl Position {
                     _ => {}
                 }
                 self.put(promotion.unwrap_or(role).of(us), to);
-                if promotion.is_some() || was_promoted {
+                if (promotion.is_some() && self.pockets.is_some()) || was_promoted {
                     self.board.set_promoted(to, true);
                 }
             }
@@ -421,7 +429,7 @@ impl Position {
             self.king_has_moved(color);
         } else if self.castling.king_moved[color] {
             self.castling.king_moved[color] = false;
-            self.hash ^= zobrist::king_moved(color);
+            self.hash ^= self.king_moved_key(color);
         }
     }
 }
