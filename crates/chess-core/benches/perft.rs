@@ -58,7 +58,10 @@ fn main() {
     if let Some(i) = args.iter().position(|a| a == "--rounds") {
         rounds = args.get(i + 1).and_then(|v| v.parse().ok()).unwrap_or(rounds);
     }
-    println!("{:<12} {:>5} {:>12} {:>14} {:>14} {:>7}", "position", "depth", "nodes", "ours n/s", "cozy n/s", "ratio");
+    println!(
+        "{:<12} {:>5} {:>12} {:>14} {:>14} {:>7}",
+        "position", "depth", "nodes", "ours n/s", "cozy n/s", "ratio"
+    );
     let mut worst: f64 = f64::INFINITY;
     for (name, fen, depth) in POSITIONS {
         let ours = Position::from_fen(fen).expect("reference FEN");

@@ -78,7 +78,11 @@ pub struct DropRulesError {
 
 impl fmt::Display for DropRulesError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "invalid pawn drop ranks {}..={}: expected a non-empty range within 1..=8", self.lo, self.hi)
+        write!(
+            f,
+            "invalid pawn drop ranks {}..={}: expected a non-empty range within 1..=8",
+            self.lo, self.hi
+        )
     }
 }
 

@@ -5,8 +5,7 @@ use std::fmt;
 use std::str::FromStr;
 
 use crate::{
-    Bitboard, Board, Castling, CastlingSide, Color, File, Piece, Pockets, Position, Rank,
-    Role, Square,
+    Bitboard, Board, Castling, CastlingSide, Color, File, Piece, Pockets, Position, Rank, Role, Square,
 };
 
 /// The standard starting position.
@@ -95,7 +94,11 @@ fn parse_placement(text: &str, base: usize) -> Result<Board, ParseFenError> {
     let mut board = Board::empty();
     let ranks: Vec<&str> = text.split('/').collect();
     if ranks.len() != 8 {
-        return Err(err(FenField::Placement, base, format!("expected 8 ranks separated by '/', found {}", ranks.len())));
+        return Err(err(
+            FenField::Placement,
+            base,
+            format!("expected 8 ranks separated by '/', found {}", ranks.len()),
+        ));
     }
     let mut offset = base;
     for (i, rank_text) in ranks.iter().enumerate() {
@@ -106,7 +109,11 @@ fn parse_placement(text: &str, base: usize) -> Result<Board, ParseFenError> {
             let at = offset + j;
             if let Some(d) = c.to_digit(10) {
                 if !(1..=8).contains(&d) {
-                    return Err(err(FenField::Placement, at, format!("empty-square count must be 1-8, found '{c}'")));
+                    return Err(err(
+                        FenField::Placement,
+                        at,
+                        format!("empty-square count must be 1-8, found '{c}'"),
+                    ));
                 }
                 file += d;
                 last = None;
@@ -117,9 +124,9 @@ fn parse_placement(text: &str, base: usize) -> Result<Board, ParseFenError> {
                 }
                 last = None;
             } else if let Some(piece) = Piece::from_char(c) {
-                let sq = File::new(file)
-                    .map(|f| Square::from_coords(f, rank))
-                    .ok_or_else(|| err(FenField::Placement, at, format!("rank {} has more than 8 squares", rank.char())))?;
+                let sq = File::new(file).map(|f| Square::from_coords(f, rank)).ok_or_else(|| {
+                    err(FenField::Placement, at, format!("rank {} has more than 8 squares", rank.char()))
+                })?;
                 board.put(piece, sq);
                 file += 1;
                 last = Some(sq);
@@ -127,7 +134,11 @@ fn parse_placement(text: &str, base: usize) -> Result<Board, ParseFenError> {
                 return Err(err(FenField::Placement, at, format!("unexpected character '{c}'")));
             }
             if file > 8 {
-                return Err(err(FenField::Placement, at, format!("rank {} has more than 8 squares", rank.char())));
+                return Err(err(
+                    FenField::Placement,
+                    at,
+                    format!("rank {} has more than 8 squares", rank.char()),
+                ));
             }
         }
         if file != 8 {
@@ -148,10 +159,7 @@ fn parse_pockets(text: &str, base: usize) -> Result<Pockets, ParseFenError> {
         let at = base + i;
         let piece = Piece::from_char(c)
             .ok_or_else(|| err(FenField::Pockets, at, format!("unexpected character '{c}' in pockets")))?;
-        pockets
-            .of_mut(piece.color)
-            .add(piece.role)
-            .map_err(|e| err(FenField::Pockets, at, e.to_string()))?;
+        pockets.of_mut(piece.color).add(piece.role).map_err(|e| err(FenField::Pockets, at, e.to_string()))?;
     }
     Ok(pockets)
 }
@@ -166,14 +174,13 @@ fn parse_castling(text: &str, base: usize, board: &Board) -> Result<Castling, Pa
         let at = base + i;
         let color = if c.is_ascii_uppercase() { Color::White } else { Color::Black };
         let back = Bitboard::back_rank(color);
-        let king = board
-            .king_of(color)
-            .filter(|k| back.contains(*k))
-            .ok_or_else(|| err(FenField::Castling, at, format!("'{c}' but the {color} king is not on its back rank")))?;
+        let king = board.king_of(color).filter(|k| back.contains(*k)).ok_or_else(|| {
+            err(FenField::Castling, at, format!("'{c}' but the {color} king is not on its back rank"))
+        })?;
         let rooks = board.by_piece(Role::Rook.of(color)) & back;
         let rook = match c.to_ascii_lowercase() {
             'k' => rooks.filter(|r| r.file() > king.file()).last(),
-            'q' => rooks.filter(|r| r.file() < king.file()).next(),
+            'q' => rooks.into_iter().find(|r| r.file() < king.file()),
             'a'..='h' => {
                 shredder = true;
                 let file = File::from_char(c.to_ascii_lowercase()).expect("a-h");
@@ -181,7 +188,9 @@ fn parse_castling(text: &str, base: usize, board: &Board) -> Result<Castling, Pa
             }
             _ => return Err(err(FenField::Castling, at, format!("unexpected character '{c}'"))),
         }
-        .ok_or_else(|| err(FenField::Castling, at, format!("'{c}' but there is no {color} rook to castle with")))?;
+        .ok_or_else(|| {
+            err(FenField::Castling, at, format!("'{c}' but there is no {color} rook to castle with"))
+        })?;
         if castling.rooks.contains(rook) {
             return Err(err(FenField::Castling, at, format!("castling right '{c}' given twice")));
         }
@@ -241,7 +250,11 @@ impl Position {
                     .find(']')
                     .ok_or_else(|| err(FenField::Pockets, base + open, "'[' without a closing ']'"))?;
                 if open + 1 + close + 1 != first.len() {
-                    return Err(err(FenField::Pockets, base + open + close + 2, "text after the closing ']'"));
+                    return Err(err(
+                        FenField::Pockets,
+                        base + open + close + 2,
+                        "text after the closing ']'",
+                    ));
                 }
                 (&first[..open], Some(parse_pockets(&rest[..close], base + open + 1)?))
             }
@@ -272,7 +285,8 @@ impl Position {
         let ep = match parts.get(3) {
             None | Some((_, "-")) => None,
             Some(&(at, t)) => {
-                let sq: Square = t.parse().map_err(|_| err(FenField::EnPassant, at, format!("'{t}' is not a square")))?;
+                let sq: Square =
+                    t.parse().map_err(|_| err(FenField::EnPassant, at, format!("'{t}' is not a square")))?;
                 if sq.rank() != Rank::new(5).expect("rank 6").relative_to(turn) {
                     return Err(err(
                         FenField::EnPassant,
@@ -314,11 +328,11 @@ impl Position {
         };
         pos.validate().map_err(|m| err(FenField::Position, 0, m))?;
         pos.refresh();
-        if let Some((_, sq)) = ep {
-            if pos.ep_capture_possible(sq) {
-                pos.ep_square = Some(sq);
-                pos.refresh();
-            }
+        if let Some((_, sq)) = ep
+            && pos.ep_capture_possible(sq)
+        {
+            pos.ep_square = Some(sq);
+            pos.refresh();
         }
         Ok(pos)
     }
@@ -433,4 +447,3 @@ impl fmt::Display for Position {
         f.write_str(&to_fen(self))
     }
 }
-

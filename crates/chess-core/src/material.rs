@@ -12,10 +12,10 @@ impl Position {
         let board = self.board();
         let ours = board.by_color(color);
         let theirs = board.by_color(!color);
-        if let Some(pockets) = self.pockets() {
-            if !pockets.of(color).is_empty() {
-                return false;
-            }
+        if let Some(pockets) = self.pockets()
+            && !pockets.of(color).is_empty()
+        {
+            return false;
         }
         let their_pocket_blockers = self.pockets().is_some_and(|p| !p.of(!color).is_empty());
         if (ours & (board.by_role(Role::Pawn) | board.rooks_and_queens())).is_nonempty() {
@@ -28,8 +28,8 @@ impl Position {
         }
         if (ours & board.by_role(Role::Bishop)).is_nonempty() {
             let bishops = board.by_role(Role::Bishop);
-            let one_colour =
-                (bishops & Bitboard::DARK_SQUARES).is_empty() || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
+            let one_colour = (bishops & Bitboard::DARK_SQUARES).is_empty()
+                || (bishops & Bitboard::LIGHT_SQUARES).is_empty();
             return one_colour
                 && !their_pocket_blockers
                 && (board.by_role(Role::Pawn) | board.by_role(Role::Knight)).is_empty();

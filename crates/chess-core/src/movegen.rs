@@ -71,7 +71,13 @@ impl Lister<'_> {
         let capture = self.board.role_at(to);
         if BACK_RANKS.contains(to) {
             for promotion in Role::PROMOTION {
-                self.moves.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(promotion) });
+                self.moves.push(Move::Normal {
+                    role: Role::Pawn,
+                    from,
+                    capture,
+                    to,
+                    promotion: Some(promotion),
+                });
             }
         } else {
             self.moves.push(Move::Normal { role: Role::Pawn, from, capture, to, promotion: None });
@@ -178,7 +184,7 @@ impl Position {
 
         // Pieces other than pawns and the king.
         let pinned = self.pinned(king);
-        for from in board.by_role(Role::Knight) & ours - pinned {
+        for from in board.by_role(Role::Knight) & (ours - pinned) {
             v.piece(Role::Knight, from, knight_attacks(from) & target);
         }
         for from in board.bishops_and_queens() & ours {
@@ -226,10 +232,10 @@ impl Position {
                 let mut t = attacks::pawn_attacks(us, from) & theirs;
                 if let Some(one) = from.offset(forward).filter(|&s| empty.contains(s)) {
                     t |= one;
-                    if third.contains(one) {
-                        if let Some(two) = one.offset(forward).filter(|&s| empty.contains(s)) {
-                            t |= two;
-                        }
+                    if third.contains(one)
+                        && let Some(two) = one.offset(forward).filter(|&s| empty.contains(s))
+                    {
+                        t |= two;
                     }
                 }
                 v.pawn(from, t & pin_line);
@@ -249,7 +255,8 @@ impl Position {
                 let side = CastlingSide::of(king, rook);
                 let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
                 let king_path = between(king, king_to).with(king_to);
-                let must_be_empty = (king_path | between(rook, rook_to).with(rook_to)).without(king).without(rook);
+                let must_be_empty =
+                    (king_path | between(rook, rook_to).with(rook_to)).without(king).without(rook);
                 if (must_be_empty & occupied).is_nonempty() {
                     continue;
                 }

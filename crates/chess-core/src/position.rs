@@ -5,8 +5,8 @@ use std::fmt;
 
 use crate::movegen::ep_capturers;
 use crate::{
-    zobrist, Bitboard, Board, ByColor, Captured, Castling, CastlingSide, Color, DropRules, Move,
-    Piece, Pockets, Rank, Role, Square,
+    Bitboard, Board, ByColor, Captured, Castling, CastlingSide, Color, DropRules, Move, Piece, Pockets, Rank,
+    Role, Square, zobrist,
 };
 
 /// A chess position, optionally with pockets (then drops are legal moves).
@@ -255,11 +255,11 @@ impl Position {
     /// longer allows a legal capture.
     fn after_edit(&mut self) {
         self.checkers = self.compute_checkers();
-        if let Some(ep) = self.ep_square {
-            if !self.ep_capture_possible(ep) {
-                self.ep_square = None;
-                self.hash ^= zobrist::en_passant(ep);
-            }
+        if let Some(ep) = self.ep_square
+            && !self.ep_capture_possible(ep)
+        {
+            self.ep_square = None;
+            self.hash ^= zobrist::en_passant(ep);
         }
     }
 
@@ -267,7 +267,9 @@ impl Position {
     pub(crate) fn ep_capture_possible(&self, ep: Square) -> bool {
         let Some(king) = self.board.king_of(self.turn) else { return false };
         let pushed = Square::from_coords(ep.file(), Rank::new(3).expect("rank").relative_to(!self.turn));
-        if !self.board.by_piece(Role::Pawn.of(!self.turn)).contains(pushed) || self.board.occupied().contains(ep) {
+        if !self.board.by_piece(Role::Pawn.of(!self.turn)).contains(pushed)
+            || self.board.occupied().contains(ep)
+        {
             return false;
         }
         ep_capturers(&self.board, self.turn, ep).any(|from| self.is_safe_en_passant(king, from, ep))
@@ -381,7 +383,8 @@ impl Position {
                 if let Some(pockets) = self.pockets.as_mut() {
                     let before = pockets.count(role.of(us));
                     if pockets.of_mut(us).remove(role).is_ok() {
-                        self.hash ^= zobrist::pocket(us, role, before) ^ zobrist::pocket(us, role, before - 1);
+                        self.hash ^=
+                            zobrist::pocket(us, role, before) ^ zobrist::pocket(us, role, before - 1);
                     }
                 }
                 self.put(role.of(us), to);
@@ -397,11 +400,11 @@ impl Position {
         self.turn = them;
         self.hash ^= zobrist::black_to_move();
         self.checkers = self.compute_checkers();
-        if let Some(ep) = double_push {
-            if self.ep_capture_possible(ep) {
-                self.ep_square = Some(ep);
-                self.hash ^= zobrist::en_passant(ep);
-            }
+        if let Some(ep) = double_push
+            && self.ep_capture_possible(ep)
+        {
+            self.ep_square = Some(ep);
+            self.hash ^= zobrist::en_passant(ep);
         }
         captured
     }

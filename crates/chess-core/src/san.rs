@@ -133,7 +133,11 @@ impl San {
         let (san, used) = San::parse_prefix(s)?;
         let rest: String = s.chars().skip(used).collect();
         if let Some(bad) = rest.chars().position(|c| !matches!(c, '+' | '#' | '!' | '?')) {
-            return Err(ParseSanError { input: s.to_owned(), offset: used + bad, expected: "the end of the move" });
+            return Err(ParseSanError {
+                input: s.to_owned(),
+                offset: used + bad,
+                expected: "the end of the move",
+            });
         }
         Ok(san)
     }

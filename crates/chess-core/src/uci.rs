@@ -59,7 +59,11 @@ pub enum UciMove {
 
 fn square_at(s: &str, chars: &[char], at: usize) -> Result<Square, ParseUciError> {
     let text: String = chars.iter().skip(at).take(2).collect();
-    text.parse().map_err(|_| ParseUciError::Syntax { input: s.to_owned(), offset: at, expected: "a square a1-h8" })
+    text.parse().map_err(|_| ParseUciError::Syntax {
+        input: s.to_owned(),
+        offset: at,
+        expected: "a square a1-h8",
+    })
 }
 
 impl UciMove {
@@ -71,7 +75,11 @@ impl UciMove {
     pub fn parse(s: &str) -> Result<UciMove, ParseUciError> {
         let (m, used) = UciMove::parse_prefix(s)?;
         if used != s.chars().count() {
-            return Err(ParseUciError::Syntax { input: s.to_owned(), offset: used, expected: "the end of the move" });
+            return Err(ParseUciError::Syntax {
+                input: s.to_owned(),
+                offset: used,
+                expected: "the end of the move",
+            });
         }
         Ok(m)
     }
@@ -128,7 +136,9 @@ impl Position {
             (UciMove::Normal { from, to, promotion }, Move::Normal { from: f, to: t, promotion: p, .. }) => {
                 from == f && to == t && promotion == p
             }
-            (UciMove::Normal { from, to, promotion: None }, Move::EnPassant { from: f, to: t }) => from == f && to == t,
+            (UciMove::Normal { from, to, promotion: None }, Move::EnPassant { from: f, to: t }) => {
+                from == f && to == t
+            }
             (UciMove::Normal { from, to, promotion: None }, Move::Castle { king, rook }) => {
                 from == king
                     && (to == rook

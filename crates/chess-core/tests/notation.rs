@@ -126,7 +126,9 @@ fn san_input_resolves_tolerates_suffixes_and_rejects_ambiguity() {
 
 #[test]
 fn san_syntax_errors_carry_offsets() {
-    for (text, offset) in [("", 0), ("Zf3", 0), ("Nz3", 1), ("e9", 1), ("e8=", 3), ("e4 x", 2), ("O-O-O-O", 0), ("X@e4", 0)] {
+    for (text, offset) in
+        [("", 0), ("Zf3", 0), ("Nz3", 1), ("e9", 1), ("e8=", 3), ("e4 x", 2), ("O-O-O-O", 0), ("X@e4", 0)]
+    {
         let e = San::parse(text).expect_err(text);
         assert_eq!(e.offset, offset, "{text}: {e}");
     }

@@ -35,12 +35,21 @@ fn parse_file(path: &Path) -> Vec<Record> {
         match key {
             "id" => {
                 records.extend(current.take());
-                current = Some(Record { file: name.clone(), id: value.to_owned(), fen: String::new(), counts: vec![] });
+                current = Some(Record {
+                    file: name.clone(),
+                    id: value.to_owned(),
+                    fen: String::new(),
+                    counts: vec![],
+                });
             }
             "fen" | "epd" => current.as_mut().expect("fen before id").fen = value.to_owned(),
             "perft" => {
                 let (d, c) = value.split_once(' ').expect("perft <depth> <count>");
-                current.as_mut().expect("perft before id").counts.push((d.parse().unwrap(), c.parse().unwrap()));
+                current
+                    .as_mut()
+                    .expect("perft before id")
+                    .counts
+                    .push((d.parse().unwrap(), c.parse().unwrap()));
             }
             other => panic!("{name}:{}: unknown key {other}", n + 1),
         }
@@ -61,7 +70,10 @@ fn run(file: &str) {
     let mut failures = Vec::new();
     for r in &records {
         let pos = Position::from_fen(&r.fen).unwrap_or_else(|e| panic!("{} {}: {e}", r.file, r.id));
-        assert_eq!(pos.fen().split(' ').next().map(|p| p.split('[').next()), r.fen.split(' ').next().map(|p| p.split('[').next()));
+        assert_eq!(
+            pos.fen().split(' ').next().map(|p| p.split('[').next()),
+            r.fen.split(' ').next().map(|p| p.split('[').next())
+        );
         for &(depth, expected) in &r.counts {
             if depth > max_depth() {
                 continue;
@@ -69,7 +81,10 @@ fn run(file: &str) {
             let got = perft(&pos, depth);
             checked += 1;
             if got != expected {
-                failures.push(format!("{} {} depth {depth}: expected {expected}, got {got} ({})", r.file, r.id, r.fen));
+                failures.push(format!(
+                    "{} {} depth {depth}: expected {expected}, got {got} ({})",
+                    r.file, r.id, r.fen
+                ));
             }
         }
     }

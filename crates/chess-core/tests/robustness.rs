@@ -101,7 +101,12 @@ fn random_games_with_pockets_keep_invariants() {
             }
             for &m in &moves {
                 assert!(m.capture() != Some(Role::King), "M4: {} in {}", p.uci(&m), p.fen());
-                assert!(!mover_in_check_after(&p, m), "{} leaves the king in check in {}", p.uci(&m), p.fen());
+                assert!(
+                    !mover_in_check_after(&p, m),
+                    "{} leaves the king in check in {}",
+                    p.uci(&m),
+                    p.fen()
+                );
             }
             let m = moves[rng.below(moves.len())];
             let mover = p.turn();

@@ -81,7 +81,7 @@ fn insufficient_material() {
         ("4k3/8/8/8/8/8/8/1NN1K3 w - - 0 1", false, true),
         ("4k3/4p3/8/8/8/8/8/2N1K3 w - - 0 1", false, false),
         ("4k3/8/8/8/8/8/8/3RK3 w - - 0 1", false, true),
-        ("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", false, true),  // a pocket piece can mate later
+        ("4k3/8/8/8/8/8/8/4K3[N] w - - 0 1", false, true), // a pocket piece can mate later
         ("4k3/8/8/8/8/8/8/2N1K3[n] w - - 0 1", false, false), // and can block
     ] {
         let p = pos(fen);
