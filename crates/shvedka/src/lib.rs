@@ -6,6 +6,7 @@ use std::io::Write;
 
 use clap::{Parser, Subcommand};
 
+mod board_cmds;
 mod perft_cmd;
 
 /// Swedish chess (bughouse): server, clients and arbiter tools.
@@ -20,6 +21,35 @@ struct Cli {
 enum Command {
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft_cmd::PerftArgs),
+    /// List the legal moves on one board of a bughouse position, in long notation.
+    Moves(board_cmds::MovesArgs),
+    /// Print the state of both boards of a bughouse position as JSON.
+    Status(board_cmds::StatusArgs),
+    /// Play moves on a bughouse position and print the resulting BFEN.
+    Apply(board_cmds::ApplyArgs),
+}
+
+/// A failure with the exit status the command should end with: 1 for a refused move, 2 for bad
+/// input (arguments, BFEN, preset, move text).
+#[derive(Debug)]
+pub struct Failure {
+    /// The exit status.
+    pub code: u8,
+    /// The one-line message.
+    pub message: String,
+}
+
+impl std::fmt::Display for Failure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for Failure {}
+
+/// The exit status for an error returned by [`run`].
+pub fn exit_code(error: &anyhow::Error) -> u8 {
+    error.downcast_ref::<Failure>().map_or(2, |f| f.code)
 }
 
 /// Runs the command line `args` (the first item is the program name), writing to `out`.
@@ -46,5 +76,8 @@ where
     };
     match cli.command {
         Command::Perft(args) => perft_cmd::run(&args, out),
+        Command::Moves(args) => board_cmds::moves(&args, out),
+        Command::Status(args) => board_cmds::status(&args, out),
+        Command::Apply(args) => board_cmds::apply(&args, out),
     }
 }

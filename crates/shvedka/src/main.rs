@@ -9,7 +9,7 @@ fn main() -> ExitCode {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("shvedka: {e:#}");
-            ExitCode::FAILURE
+            ExitCode::from(shvedka::exit_code(&e))
         }
     }
 }
