@@ -176,8 +176,15 @@ impl Game {
                         }
                     }
                 }
-                Move::Drop { .. } if self.rules.drop_mate == DropMate::Forbidden => {
-                    if !self.drop_gives_mate_on_board(pos, mv) {
+                Move::Drop { role, to } if self.rules.drop_mate == DropMate::Forbidden => {
+                    // A drop only blocks lines, so it checks only by its own attack; most drops
+                    // give no check and need no closer look.
+                    let occupied = pos.board().occupied().with(to);
+                    let checks = pos
+                        .board()
+                        .king_of(!mover)
+                        .is_some_and(|k| chess_core::attacks::attacks(role, mover, to, occupied).contains(k));
+                    if !checks || !self.drop_gives_mate_on_board(pos, mv) {
                         out.push(bm);
                     }
                 }
