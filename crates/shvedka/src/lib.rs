@@ -72,7 +72,13 @@ where
             write!(out, "{e}")?;
             return Ok(());
         }
-        Err(e) => return Err(anyhow::anyhow!("{e}")),
+        Err(e) => {
+            // One line, as every other bad-input error: clap's first line says what is wrong.
+            let text = e.to_string();
+            let first = text.lines().next().unwrap_or("invalid arguments");
+            let message = first.strip_prefix("error: ").unwrap_or(first).to_owned();
+            return Err(Failure { code: 2, message: format!("{message} (see shvedka --help)") }.into());
+        }
     };
     match cli.command {
         Command::Perft(args) => perft_cmd::run(&args, out),

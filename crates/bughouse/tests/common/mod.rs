@@ -3,35 +3,35 @@
 
 use bughouse::{BoardId, BughouseMove, Game, RuleOptions};
 
-pub const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+pub(crate) const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
 
-pub fn game(bfen: &str) -> Game {
+pub(crate) fn game(bfen: &str) -> Game {
     game_with(bfen, "mgimo-2017")
 }
 
-pub fn classic(bfen: &str) -> Game {
+pub(crate) fn classic(bfen: &str) -> Game {
     game_with(bfen, "classic")
 }
 
-pub fn game_with(bfen: &str, preset: &str) -> Game {
+pub(crate) fn game_with(bfen: &str, preset: &str) -> Game {
     let rules = RuleOptions::preset(preset).unwrap().rules().unwrap();
     Game::from_bfen(bfen, rules).unwrap_or_else(|e| panic!("{bfen}: {e}"))
 }
 
-pub fn bfen(a: &str, b: &str) -> String {
+pub(crate) fn bfen(a: &str, b: &str) -> String {
     format!("{a} | {b}")
 }
 
-pub fn mv(g: &Game, board: BoardId, text: &str) -> BughouseMove {
+pub(crate) fn mv(g: &Game, board: BoardId, text: &str) -> BughouseMove {
     g.parse_move(board, text).unwrap_or_else(|e| panic!("{text} on {board}: {e}\n{}", g.bfen()))
 }
 
-pub fn play(g: &mut Game, board: BoardId, text: &str) {
+pub(crate) fn play(g: &mut Game, board: BoardId, text: &str) {
     let m = mv(g, board, text);
     g.play(m).unwrap();
 }
 
-pub fn moves(g: &Game, board: BoardId) -> Vec<String> {
+pub(crate) fn moves(g: &Game, board: BoardId) -> Vec<String> {
     let mut v: Vec<String> = g.legal_moves(board).iter().map(|m| g.uci(m)).collect();
     v.sort();
     v
