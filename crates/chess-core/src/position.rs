@@ -36,12 +36,11 @@ impl Default for Position {
 impl Position {
     /// The standard starting position, without pockets.
     pub fn new() -> Position {
-        let mut castling = Castling {
+        let castling = Castling {
             rooks: Bitboard(0x8100_0000_0000_0081),
             king_moved: ByColor { white: false, black: false },
             ..Castling::default()
         };
-        castling.chess960 = false;
         let mut pos = Position {
             board: Board::standard(),
             pockets: None,
