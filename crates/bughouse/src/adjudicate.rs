@@ -127,12 +127,15 @@ pub fn adjudicate(events: &[EndingEvent]) -> Option<Adjudication> {
     let window = &events[..resign.unwrap_or(events.len())];
     let decided = |result, reason| Some(Adjudication { result, reason });
 
-    let mut mates = window.iter().filter_map(|e| match e {
-        EndingEvent::MateOnBoard { winner } => Some(*winner),
-        _ => None,
-    });
-    if let Some(first) = mates.next() {
-        return if mates.any(|w| w.team() != first.team()) {
+    let mates: Vec<Seat> = window
+        .iter()
+        .filter_map(|e| match e {
+            EndingEvent::MateOnBoard { winner } => Some(*winner),
+            _ => None,
+        })
+        .collect();
+    if let Some((first, both_teams)) = first_and_both_teams(&mates) {
+        return if both_teams {
             decided(MatchResult::Draw, Reason::MutualMate)
         } else {
             decided(MatchResult::Win(first.team()), Reason::MateOnBoard(first))
@@ -144,12 +147,15 @@ pub fn adjudicate(events: &[EndingEvent]) -> Option<Adjudication> {
     }) {
         return decided(MatchResult::Draw, Reason::BoardDrawn(board, kind));
     }
-    let mut flags = window.iter().filter_map(|e| match e {
-        EndingEvent::Flag { seat } => Some(*seat),
-        _ => None,
-    });
-    if let Some(first) = flags.next() {
-        return if flags.any(|s| s.team() != first.team()) {
+    let flags: Vec<Seat> = window
+        .iter()
+        .filter_map(|e| match e {
+            EndingEvent::Flag { seat } => Some(*seat),
+            _ => None,
+        })
+        .collect();
+    if let Some((first, both_teams)) = first_and_both_teams(&flags) {
+        return if both_teams {
             decided(MatchResult::Draw, Reason::FlagsOfBothTeams)
         } else {
             decided(MatchResult::Win(first.team().other()), Reason::Flag(first))
@@ -161,4 +167,10 @@ pub fn adjudicate(events: &[EndingEvent]) -> Option<Adjudication> {
         }
         _ => None,
     }
+}
+
+/// The first seat, and whether seats of both teams are present (E2 for mates, E7 for flags).
+fn first_and_both_teams(seats: &[Seat]) -> Option<(Seat, bool)> {
+    let first = *seats.first()?;
+    Some((first, seats.iter().any(|s| s.team() != first.team())))
 }

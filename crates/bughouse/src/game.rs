@@ -1,7 +1,7 @@
 //! The two-board game: both positions with their reserves, and playing a move with every transfer
 //! the rules prescribe.
 
-use chess_core::{Captured, Color, Move, Position, Role, Square};
+use chess_core::{Bitboard, Captured, Color, Move, Position, Role, Square};
 
 use crate::mate::is_mate_on_board;
 use crate::options::{DropMate, Promotion, Rules, Stalemate};
@@ -22,7 +22,7 @@ pub struct BughouseMove {
 impl BughouseMove {
     /// Whether this is a pawn reaching the last rank.
     pub fn is_promotion(&self) -> bool {
-        matches!(self.mv, Move::Normal { role: Role::Pawn, to, .. } if to.rank().index() % 7 == 0)
+        matches!(self.mv, Move::Normal { role: Role::Pawn, to, .. } if Bitboard::BACK_RANKS.contains(to))
     }
 }
 
@@ -52,10 +52,7 @@ pub struct BoardStatus {
 impl Game {
     /// The standard start on both boards, empty reserves.
     pub fn new(rules: Rules) -> Game {
-        let mut board = Position::new();
-        board.enable_pockets();
-        board.set_drop_rules(rules.drops);
-        Game { boards: [board, board], rules }
+        Game::from_positions(Position::new(), Position::new(), rules)
     }
 
     /// A game from two positions (their pockets are the reserves).

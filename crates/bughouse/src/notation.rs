@@ -2,7 +2,7 @@
 //! the queen on d1 of the other board), `e7e8` (promotion without removal); SAN `e4`, `N@f3`,
 //! `e8=Qd1`, `exd8=Nf3+`, `e8`. Upgrade promotions use the usual `e7e8q` / `e8=Q`.
 
-use chess_core::{Move, Role, San, Square, UciMove};
+use chess_core::{Bitboard, Move, Role, San, Square, UciMove};
 
 use crate::options::Promotion;
 use crate::{BoardId, BughouseMove, Game, MoveTextError, PlayError, RuleId};
@@ -53,7 +53,7 @@ impl Game {
                     }
                     UciMove::Normal { from, to, promotion } => {
                         let is_pawn = pos.board().role_at(from) == Some(Role::Pawn);
-                        if is_pawn && to.rank().index() % 7 == 0 && removal_rules {
+                        if is_pawn && Bitboard::BACK_RANKS.contains(to) && removal_rules {
                             if promotion.is_some() && removal.is_none() {
                                 return Err(syntax(
                                     "a promotion by removal names the removed piece's square, as in e7e8qd1"
@@ -80,7 +80,7 @@ impl Game {
         let rest = &text[text.char_indices().nth(used).map_or(text.len(), |(i, _)| i)..];
         let removal = trailing_square(rest).map_err(syntax)?;
         if let San::Normal { role: Role::Pawn, file, rank, capture, to, promotion } = san
-            && to.rank().index() % 7 == 0
+            && Bitboard::BACK_RANKS.contains(to)
             && removal_rules
         {
             // Find the pawn move by its queen promotion, then put the removal on it.

@@ -5,18 +5,7 @@ mod common;
 
 use bughouse::{BoardId, Game, RuleOptions};
 use chess_core::Color;
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-}
+use testkit::SplitMix;
 
 #[test]
 fn c2_random_games_conserve_colours_and_round_trip_bfen() {
@@ -26,7 +15,7 @@ fn c2_random_games_conserve_colours_and_round_trip_bfen() {
     let mut removals_seen = 0;
     for preset in bughouse::PRESETS {
         let rules = RuleOptions::preset(preset).unwrap().rules().unwrap();
-        let mut rng = Rng(preset.len() as u64);
+        let mut rng = SplitMix(preset.len() as u64);
         for _game in 0..40 {
             let mut g = Game::new(rules);
             for _ply in 0..300 {
@@ -36,9 +25,9 @@ fn c2_random_games_conserve_colours_and_round_trip_bfen() {
                 if boards.is_empty() || BoardId::ALL.iter().any(|&b| g.is_mate_on_board(b)) {
                     break;
                 }
-                let board = boards[(rng.next() % boards.len() as u64) as usize];
+                let board = boards[rng.below(boards.len())];
                 let moves = g.legal_moves(board);
-                let m = moves[(rng.next() % moves.len() as u64) as usize];
+                let m = moves[rng.below(moves.len())];
                 captures_seen += usize::from(m.mv.is_capture());
                 drops_seen += usize::from(m.mv.is_drop());
                 removals_seen += usize::from(m.removal.is_some());

@@ -16,6 +16,8 @@ impl Bitboard {
     pub const FULL: Bitboard = Bitboard(!0);
     /// The dark squares (a1 is dark).
     pub const DARK_SQUARES: Bitboard = Bitboard(0xAA55_AA55_AA55_AA55);
+    /// Ranks 1 and 8, where pawns promote and may never stand.
+    pub const BACK_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
     /// The light squares.
     pub const LIGHT_SQUARES: Bitboard = Bitboard(!0xAA55_AA55_AA55_AA55);
 

@@ -345,7 +345,7 @@ impl Position {
                 return Err(format!("{color} has {kings} kings, expected exactly 1"));
             }
         }
-        if let Some(sq) = (self.board.by_role(Role::Pawn) & Bitboard(0xff00_0000_0000_00ff)).first() {
+        if let Some(sq) = (self.board.by_role(Role::Pawn) & Bitboard::BACK_RANKS).first() {
             return Err(format!("a pawn stands on {sq}, a first or last rank"));
         }
         let them = !self.turn;

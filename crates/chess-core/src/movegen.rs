@@ -27,8 +27,6 @@ pub(crate) trait Visitor {
     fn drops(&mut self, role: Role, targets: Bitboard);
 }
 
-const BACK_RANKS: Bitboard = Bitboard(0xff00_0000_0000_00ff);
-
 /// Counts moves without listing them.
 pub(crate) struct Counter(pub(crate) usize);
 
@@ -39,11 +37,11 @@ impl Visitor for Counter {
     }
     #[inline]
     fn pawns(&mut self, targets: Bitboard, _: i32) {
-        self.0 += targets.count() + 3 * (targets & BACK_RANKS).count();
+        self.0 += targets.count() + 3 * (targets & Bitboard::BACK_RANKS).count();
     }
     #[inline]
     fn pawn(&mut self, _: Square, targets: Bitboard) {
-        self.0 += targets.count() + 3 * (targets & BACK_RANKS).count();
+        self.0 += targets.count() + 3 * (targets & Bitboard::BACK_RANKS).count();
     }
     #[inline]
     fn en_passant(&mut self, _: Square, _: Square) {
@@ -69,7 +67,7 @@ impl Lister<'_> {
     #[inline]
     fn pawn_to(&mut self, from: Square, to: Square) {
         let capture = self.board.role_at(to);
-        if BACK_RANKS.contains(to) {
+        if Bitboard::BACK_RANKS.contains(to) {
             for promotion in Role::PROMOTION {
                 self.moves.push(Move::Normal {
                     role: Role::Pawn,

@@ -39,26 +39,7 @@ use cozy_chess as cz;
 /// Longest game, in plies (games also stop at mate, stalemate, or the 50-move mark, FIDE 9.3).
 const MAX_PLIES: usize = 150;
 
-/// SplitMix64: a small, fixed, deterministic generator (no dependency, same games every run).
-struct SplitMix(u64);
-
-impl SplitMix {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-
-    fn coin(&mut self) -> bool {
-        self.next() & 1 == 1
-    }
-}
+use testkit::SplitMix;
 
 /// What was compared, so a run that checks nothing cannot pass.
 #[derive(Default)]

@@ -3,21 +3,7 @@
 //! or captures a king (M4), and captured pieces come back to the caller.
 
 use chess_core::{Color, Move, Position, Role, San, UciMove};
-
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-        z ^ (z >> 31)
-    }
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
+use testkit::SplitMix as Rng;
 
 const ALPHABET: &[u8] = b"rnbqkpRNBQKP12345678/[]~ -wbKQkqa-h0x@=+#O!?abcdefgh9";
 

@@ -1,0 +1,43 @@
+//! Helpers that several crates' test suites share, so each suite does not carry its own copy.
+//! A dev-dependency only: nothing here reaches a shipped binary.
+
+/// SplitMix64: a small deterministic generator, so random-play tests replay the same games on
+/// every run and every machine.
+#[derive(Clone, Debug)]
+pub struct SplitMix(pub u64);
+
+impl SplitMix {
+    /// The next 64 random bits.
+    pub fn next_u64(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        z ^ (z >> 31)
+    }
+
+    /// A number in `0..n` (`n` must be positive).
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next_u64() % n as u64) as usize
+    }
+
+    /// A fair coin.
+    pub fn coin(&mut self) -> bool {
+        self.next_u64() & 1 == 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SplitMix;
+
+    #[test]
+    fn same_seed_same_sequence_and_in_range() {
+        let (mut a, mut b) = (SplitMix(42), SplitMix(42));
+        let xs: Vec<u64> = (0..8).map(|_| a.next_u64()).collect();
+        let ys: Vec<u64> = (0..8).map(|_| b.next_u64()).collect();
+        assert_eq!(xs, ys);
+        assert_ne!(xs[0], xs[1]);
+        assert!((0..1000).all(|_| a.below(7) < 7));
+    }
+}
