@@ -71,6 +71,8 @@ pub enum Reason {
     FlagsOfBothTeams,
     /// E10: resignation.
     Resignation(Seat),
+    /// A2: declared by the arbiter.
+    Arbiter,
 }
 
 /// A decided match: result and reason.
@@ -96,6 +98,7 @@ impl Reason {
             Reason::Flag(_) => "E7",
             Reason::FlagsOfBothTeams => "E7",
             Reason::Resignation(_) => "E10",
+            Reason::Arbiter => "A2",
         }
     }
 }
@@ -113,6 +116,7 @@ impl fmt::Display for Adjudication {
             Reason::Flag(seat) => write!(f, ": {seat} lost on time")?,
             Reason::FlagsOfBothTeams => write!(f, ": flags of both teams fell")?,
             Reason::Resignation(seat) => write!(f, ": {seat} resigned")?,
+            Reason::Arbiter => write!(f, ": declared by the arbiter")?,
         }
         write!(f, " ({})", self.reason.rule())
     }

@@ -25,9 +25,10 @@ pub enum RuleId {
     R7,
 }
 
-impl fmt::Display for RuleId {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.write_str(match self {
+impl RuleId {
+    /// The id as RULES.md writes it (`FIDE` for the ordinary laws).
+    pub const fn as_str(self) -> &'static str {
+        match self {
             RuleId::Chess => "FIDE",
             RuleId::P1 => "P1",
             RuleId::P2 => "P2",
@@ -36,7 +37,13 @@ impl fmt::Display for RuleId {
             RuleId::R3 => "R3",
             RuleId::R4 => "R4",
             RuleId::R7 => "R7",
-        })
+        }
+    }
+}
+
+impl fmt::Display for RuleId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
     }
 }
 

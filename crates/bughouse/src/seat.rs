@@ -105,6 +105,11 @@ impl Seat {
         Seat { board, color }
     }
 
+    /// 0 to 3, in the order of [`Seat::ALL`].
+    pub const fn index(self) -> usize {
+        self.board.index() * 2 + self.color as usize
+    }
+
     /// The team of the seat (S1).
     pub fn team(self) -> Team {
         match (self.board, self.color) {

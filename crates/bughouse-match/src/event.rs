@@ -1,0 +1,244 @@
+//! Inputs to a match and the events of its log.
+
+use std::fmt;
+use std::time::Duration;
+
+use bughouse::{Adjudication, BoardId, BughouseMove, MatchResult, Seat};
+
+/// Who a player is, as the driver (the server) knows him.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlayerId(pub u64);
+
+impl fmt::Display for PlayerId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "player {}", self.0)
+    }
+}
+
+/// A claim a player may make (E4, E5, K4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Claim {
+    /// E4: the position on the claimant's board has occurred three times.
+    Repetition,
+    /// E5: 50 moves (100 halfmoves) on the claimant's board without a capture, pawn move or drop.
+    FiftyMoves,
+    /// K4 `claim` mode: the flag of a player of the other team has fallen.
+    Flag(Seat),
+}
+
+/// What a player asks of the match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Command {
+    /// S1: sit down before the start.
+    TakeSeat(Seat),
+    /// Stand up before the start.
+    LeaveSeat,
+    /// Say (or withdraw) ready; the match starts when all four seats are ready.
+    Ready(bool),
+    /// Play a move on the player's board, with the client's own measure of the thinking time
+    /// (K3; `None` gives no lag credit).
+    Move {
+        /// The move.
+        mv: BughouseMove,
+        /// How long the client saw its player think.
+        client_time: Option<Duration>,
+    },
+    /// E3: offer a draw, or accept the standing offer.
+    OfferDraw,
+    /// Decline the standing offer.
+    DeclineDraw,
+    /// Claim a draw or a flag.
+    Claim(Claim),
+    /// E10.
+    Resign,
+    /// K5: stop all four clocks and call the arbiter.
+    CallArbiter,
+}
+
+/// What the arbiter may do (A2, K5).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ArbiterAct {
+    /// Stop all four clocks.
+    Pause,
+    /// Restart them.
+    Resume,
+    /// Add (positive) or remove (negative) milliseconds on one clock.
+    AdjustClock {
+        /// Whose clock.
+        seat: Seat,
+        /// Milliseconds to add; negative removes (the reading stops at zero).
+        delta_ms: i64,
+    },
+    /// Take back the last move on a board, with every reserve transfer it made.
+    TakeBack {
+        /// The board.
+        board: BoardId,
+    },
+    /// Set a corrected two-board position (BFEN); each colour keeps its number of units (C2).
+    SetPosition {
+        /// The position.
+        bfen: String,
+    },
+    /// Declare the result (it replaces any earlier one).
+    DeclareResult {
+        /// The result.
+        result: MatchResult,
+        /// Why, in the arbiter's words.
+        note: String,
+    },
+    /// Annul the match so it is replayed.
+    Annul {
+        /// Why.
+        note: String,
+    },
+}
+
+/// An input as recorded: who gave it and what it was.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum Input {
+    /// A player's command.
+    Player {
+        /// Who.
+        player: PlayerId,
+        /// What.
+        command: Command,
+    },
+    /// An arbiter's act.
+    Arbiter(ArbiterAct),
+}
+
+/// One entry of the event log.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Event {
+    /// Its position in the log, from 0.
+    pub seq: u64,
+    /// The match time it took effect (for a flag, the instant the clock reached zero).
+    pub at: Duration,
+    /// What happened.
+    pub kind: EventKind,
+    /// The four clock readings just after it, in the order of [`Seat::ALL`].
+    pub clocks: [Duration; 4],
+}
+
+/// What happened. The first group are accepted inputs; [`EventKind::input`] recovers them. The
+/// rest follow from inputs or from time passing.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum EventKind {
+    /// A player sat down.
+    SeatTaken {
+        /// Who.
+        player: PlayerId,
+        /// Where.
+        seat: Seat,
+    },
+    /// A player stood up.
+    SeatLeft {
+        /// Who.
+        player: PlayerId,
+        /// Where from.
+        seat: Seat,
+    },
+    /// A player said ready (or withdrew it).
+    Ready {
+        /// Who.
+        player: PlayerId,
+        /// His seat.
+        seat: Seat,
+        /// Ready or not.
+        ready: bool,
+    },
+    /// A move was played.
+    Moved {
+        /// Who.
+        player: PlayerId,
+        /// His seat.
+        seat: Seat,
+        /// The move.
+        mv: BughouseMove,
+        /// The client's measure of the thinking time.
+        client_time: Option<Duration>,
+        /// The time charged to his clock (before the increment).
+        charged: Duration,
+        /// The lag credit given (K3).
+        credit: Duration,
+    },
+    /// A draw offered, or accepted.
+    DrawOffered {
+        /// Who.
+        player: PlayerId,
+        /// His seat.
+        seat: Seat,
+    },
+    /// A draw offer declined.
+    DrawDeclined {
+        /// Who.
+        player: PlayerId,
+        /// His seat.
+        seat: Seat,
+    },
+    /// A claim that was upheld (a rejected one is no event).
+    Claimed {
+        /// Who.
+        player: PlayerId,
+        /// His seat.
+        seat: Seat,
+        /// The claim.
+        claim: Claim,
+    },
+    /// A resignation.
+    Resigned {
+        /// Who.
+        player: PlayerId,
+        /// His seat.
+        seat: Seat,
+    },
+    /// K5: a player stopped the clocks and called the arbiter.
+    ArbiterCalled {
+        /// Who.
+        player: PlayerId,
+        /// His seat.
+        seat: Seat,
+    },
+    /// An arbiter act.
+    Arbiter(ArbiterAct),
+    /// All four seats are ready; the clocks start at `starts_at`.
+    CountdownStarted {
+        /// The start.
+        starts_at: Duration,
+    },
+    /// K1: both White clocks (the sides to move) started.
+    Started,
+    /// A clock reached zero (K4). Under `auto` this opens the adjudication window; a move of
+    /// that player that lag credit brings inside his time withdraws it.
+    FlagFell {
+        /// Whose.
+        seat: Seat,
+    },
+    /// The match ended (E1–E10, or A2 by the arbiter).
+    Ended(Adjudication),
+}
+
+impl EventKind {
+    /// The input this event records, or `None` for a consequence.
+    pub fn input(&self) -> Option<Input> {
+        let player = |player: &PlayerId, command| Some(Input::Player { player: *player, command });
+        match self {
+            EventKind::SeatTaken { player: p, seat } => player(p, Command::TakeSeat(*seat)),
+            EventKind::SeatLeft { player: p, .. } => player(p, Command::LeaveSeat),
+            EventKind::Ready { player: p, ready, .. } => player(p, Command::Ready(*ready)),
+            EventKind::Moved { player: p, mv, client_time, .. } => {
+                player(p, Command::Move { mv: *mv, client_time: *client_time })
+            }
+            EventKind::DrawOffered { player: p, .. } => player(p, Command::OfferDraw),
+            EventKind::DrawDeclined { player: p, .. } => player(p, Command::DeclineDraw),
+            EventKind::Claimed { player: p, claim, .. } => player(p, Command::Claim(*claim)),
+            EventKind::Resigned { player: p, .. } => player(p, Command::Resign),
+            EventKind::ArbiterCalled { player: p, .. } => player(p, Command::CallArbiter),
+            EventKind::Arbiter(act) => Some(Input::Arbiter(act.clone())),
+            EventKind::CountdownStarted { .. }
+            | EventKind::Started
+            | EventKind::FlagFell { .. }
+            | EventKind::Ended(_) => None,
+        }
+    }
+}

@@ -1,0 +1,187 @@
+//! What a match remembers about past positions: how often each occurred on each board (E4), and
+//! enough about each move to take it back with every reserve transfer it made (A2).
+
+use std::collections::HashMap;
+
+use bughouse::{BoardId, BughouseMove, Game, Seat};
+use chess_core::{Color, Move, Piece, Position, Role, Square};
+
+/// One played move, as needed to undo it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Played {
+    seat: Seat,
+    mv: BughouseMove,
+    /// Its board before the move.
+    before: Position,
+    /// The pieces it passed into the other board's reserves (a capture, a promoted pawn).
+    gave: [Option<Piece>; 2],
+    /// The piece a promotion by removal took off the other board: square, piece, promoted mark.
+    removed: Option<(Square, Piece, bool)>,
+    /// The placement epoch of its board when it was played.
+    epoch: u32,
+    /// The repetition keys it recorded: its board, and the other board if the move changed it.
+    keys: (u64, Option<u64>),
+}
+
+/// Per-board move records and repetition counts.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub(crate) struct History {
+    played: [Vec<Played>; 2],
+    /// Bumped whenever a board's pieces change other than by its own moves (a removal from the
+    /// other board, a corrected position): older moves of that board can no longer be undone.
+    epoch: [u32; 2],
+    occurrences: [HashMap<u64, u32>; 2],
+}
+
+impl History {
+    /// A history starting at `game`.
+    pub(crate) fn new(game: &Game) -> History {
+        let mut h = History::default();
+        h.reset(game);
+        h
+    }
+
+    /// Forgets everything before `game` (a corrected position): it is the only occurrence.
+    pub(crate) fn reset(&mut self, game: &Game) {
+        for board in BoardId::ALL {
+            let i = board.index();
+            self.played[i].clear();
+            self.epoch[i] += 1;
+            self.occurrences[i].clear();
+            self.occurrences[i].insert(game.repetition_key(board), 1);
+        }
+    }
+
+    /// How often the current position of a board has occurred (E4).
+    pub(crate) fn occurrences(&self, game: &Game, board: BoardId) -> u32 {
+        self.occurrences[board.index()].get(&game.repetition_key(board)).copied().unwrap_or(0)
+    }
+
+    /// Records a move from `before` to `after`.
+    pub(crate) fn record(&mut self, seat: Seat, mv: BughouseMove, before: &Game, after: &Game) {
+        let (x, o) = (mv.board, mv.board.other());
+        let (o_before, o_after) = (before.board(o), after.board(o));
+        let mut gave = [None; 2];
+        let mut n = 0;
+        for color in Color::ALL {
+            for role in Role::POCKET {
+                let piece = role.of(color);
+                let added = pocket(o_after, piece).saturating_sub(pocket(o_before, piece));
+                for _ in 0..added {
+                    if n < 2 {
+                        gave[n] = Some(piece);
+                        n += 1;
+                    }
+                }
+            }
+        }
+        let gone = o_before.board().occupied() & !o_after.board().occupied();
+        let removed = gone.into_iter().next().and_then(|sq| {
+            let piece = o_before.board().piece_at(sq)?;
+            Some((sq, piece, o_before.board().promoted().contains(sq)))
+        });
+        if removed.is_some() {
+            self.epoch[o.index()] += 1;
+        }
+        let key_x = after.repetition_key(x);
+        *self.occurrences[x.index()].entry(key_x).or_insert(0) += 1;
+        let key_o = (after.repetition_key(o) != before.repetition_key(o)).then(|| after.repetition_key(o));
+        if let Some(k) = key_o {
+            *self.occurrences[o.index()].entry(k).or_insert(0) += 1;
+        }
+        self.played[x.index()].push(Played {
+            seat,
+            mv,
+            before: *before.board(x),
+            gave,
+            removed,
+            epoch: self.epoch[x.index()],
+            keys: (key_x, key_o),
+        });
+    }
+
+    /// Takes back the last move on `board`: its board returns to the position before it (with
+    /// the reserves it has gained since), the pieces it passed on leave the other board's
+    /// reserves, and a removed piece returns to its square. Returns the game and the seat that
+    /// is to move again.
+    ///
+    /// # Errors
+    /// A sentence saying why not: no move to take back, a transferred piece has since been
+    /// dropped, the other board has changed so the piece cannot return, or this board's pieces
+    /// were changed from outside since.
+    pub(crate) fn take_back(&mut self, game: &Game, board: BoardId) -> Result<(Game, Seat), String> {
+        let (x, o) = (board, board.other());
+        let Some(last) = self.played[x.index()].last().copied() else {
+            return Err(format!("no move on board {board} to take back"));
+        };
+        if last.epoch != self.epoch[x.index()] {
+            return Err(format!(
+                "the pieces on board {x} have been changed since by a promotion on board {o} or a \
+                 corrected position; set the corrected position instead"
+            ));
+        }
+        let mut other = *game.board(o);
+        for piece in last.gave.into_iter().flatten() {
+            other.remove_from_pocket(piece).map_err(|_| {
+                format!("the {} it passed to board {o} has since been dropped", piece_name(piece))
+            })?;
+        }
+        if let Some((sq, piece, promoted)) = last.removed {
+            other.put_piece_at(sq, piece, promoted).map_err(|_| {
+                format!("{sq} on board {o} is occupied now; the removed {} cannot return", piece_name(piece))
+            })?;
+        }
+        let mut this = last.before;
+        let dropped = match last.mv.mv {
+            Move::Drop { role, .. } => Some(role.of(last.seat.color)),
+            _ => None,
+        };
+        for color in Color::ALL {
+            for role in Role::POCKET {
+                let piece = role.of(color);
+                let want = pocket(game.board(x), piece) + u8::from(dropped == Some(piece));
+                let have = pocket(&this, piece);
+                for _ in have..want {
+                    this.add_to_pocket(piece).map_err(|e| e.to_string())?;
+                }
+                for _ in want..have {
+                    this.remove_from_pocket(piece).map_err(|e| e.to_string())?;
+                }
+            }
+        }
+        let (a, b) = match x {
+            BoardId::A => (this, other),
+            BoardId::B => (other, this),
+        };
+        let candidate = Game::from_positions(a, b, *game.rules());
+        // The other board must still be a legal position (its side not to move not in check).
+        Game::from_bfen(&candidate.bfen(), *game.rules())
+            .map_err(|e| format!("the position would be illegal: {e}"))?;
+        self.played[x.index()].pop();
+        unrecord(&mut self.occurrences[x.index()], last.keys.0);
+        if let Some(k) = last.keys.1 {
+            unrecord(&mut self.occurrences[o.index()], k);
+        }
+        if last.removed.is_some() {
+            self.epoch[o.index()] += 1;
+        }
+        Ok((candidate, last.seat))
+    }
+}
+
+fn pocket(pos: &Position, piece: Piece) -> u8 {
+    pos.pockets().map_or(0, |p| p.count(piece))
+}
+
+fn piece_name(piece: Piece) -> String {
+    format!("{} {}", piece.color, piece.role.name())
+}
+
+fn unrecord(counts: &mut HashMap<u64, u32>, key: u64) {
+    if let Some(n) = counts.get_mut(&key) {
+        *n -= 1;
+        if *n == 0 {
+            counts.remove(&key);
+        }
+    }
+}

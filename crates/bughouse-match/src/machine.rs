@@ -1,0 +1,670 @@
+//! [`Match`]: one bughouse match as a deterministic state machine. Inputs come in through
+//! `handle_*(now, …)`, events go out through [`Match::poll_event`], and [`Match::poll_timeout`]
+//! says when time alone will next change something (a countdown ending, a flag falling, a flag
+//! being settled). The same inputs at the same times always give the same log.
+
+use std::time::Duration;
+
+use bughouse::{
+    Adjudication, BoardId, DrawAgreement, DrawKind, EndingEvent, FlagMode, Game, Reason, Seat, adjudicate,
+};
+
+use crate::clocks::Clocks;
+use crate::history::History;
+use crate::{
+    ArbiterAct, Claim, Command, ConfigError, Event, EventKind, Input, LagQuota, MatchConfig, PlayerId,
+    Rejection,
+};
+
+/// E5: halfmoves a player may claim a draw after (50 moves).
+const FIFTY_MOVES: u32 = 100;
+/// E5: halfmoves that draw by themselves (75 moves).
+const SEVENTY_FIVE_MOVES: u32 = 150;
+/// E4: occurrences a player may claim a draw after.
+const THREEFOLD: u32 = 3;
+/// E4: occurrences that draw by themselves.
+const FIVEFOLD: u32 = 5;
+
+/// Where a match is in its life.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Players take seats and say ready.
+    Forming,
+    /// All four are ready; the clocks start at `starts_at`.
+    Countdown {
+        /// The start.
+        starts_at: Duration,
+    },
+    /// The clocks run.
+    Running,
+    /// K5: the clocks are stopped until the arbiter resumes.
+    Paused {
+        /// Since when.
+        since: Duration,
+        /// The player who called the arbiter, or `None` when the arbiter paused.
+        by: Option<Seat>,
+    },
+    /// Decided.
+    Ended(Adjudication),
+    /// Annulled by the arbiter, to be replayed.
+    Annulled,
+}
+
+/// One match: both boards, four seats, four clocks, and the log of everything that happened.
+#[derive(Clone, Debug)]
+pub struct Match {
+    config: MatchConfig,
+    game: Game,
+    seats: [Option<PlayerId>; 4],
+    ready: [bool; 4],
+    phase: Phase,
+    clocks: Clocks,
+    quotas: [LagQuota; 4],
+    /// Per seat: the flag has fallen (K4; under `claim` it stays down until the arbiter adds time).
+    fallen: [bool; 4],
+    /// K4 `auto`: flags waiting to be settled, in the order they fell, with their deadlines.
+    window: Vec<(Seat, Duration)>,
+    draw_offers: [bool; 4],
+    history: History,
+    /// The latest time seen: time never runs backwards inside a match.
+    now: Duration,
+    log: Vec<Event>,
+    polled: usize,
+}
+
+impl Match {
+    /// A new match, forming.
+    ///
+    /// # Errors
+    /// [`ConfigError`] when the preset or the start position is invalid.
+    pub fn new(config: MatchConfig) -> Result<Match, ConfigError> {
+        let game = config.start_game()?;
+        let turns = BoardId::ALL.map(|b| game.board(b).turn());
+        let quota = config.lag.quota(&config.time_control);
+        Ok(Match {
+            clocks: Clocks::new(config.time_control, turns),
+            history: History::new(&game),
+            config,
+            game,
+            seats: [None; 4],
+            ready: [false; 4],
+            phase: Phase::Forming,
+            quotas: [quota; 4],
+            fallen: [false; 4],
+            window: Vec::new(),
+            draw_offers: [false; 4],
+            now: Duration::ZERO,
+            log: Vec::new(),
+            polled: 0,
+        })
+    }
+
+    // ---- queries -------------------------------------------------------------------------
+
+    /// The configuration.
+    pub fn config(&self) -> &MatchConfig {
+        &self.config
+    }
+
+    /// Both boards and the reserves.
+    pub fn game(&self) -> &Game {
+        &self.game
+    }
+
+    /// Where the match is.
+    pub fn phase(&self) -> &Phase {
+        &self.phase
+    }
+
+    /// The result, once decided.
+    pub fn result(&self) -> Option<Adjudication> {
+        match self.phase {
+            Phase::Ended(adj) => Some(adj),
+            _ => None,
+        }
+    }
+
+    /// Who sits where, in the order of [`Seat::ALL`].
+    pub fn seats(&self) -> [Option<PlayerId>; 4] {
+        self.seats
+    }
+
+    /// The seat a player holds.
+    pub fn seat_of(&self, player: PlayerId) -> Option<Seat> {
+        Seat::ALL.into_iter().find(|s| self.seats[s.index()] == Some(player))
+    }
+
+    /// Who has said ready, in the order of [`Seat::ALL`].
+    pub fn ready(&self) -> [bool; 4] {
+        self.ready
+    }
+
+    /// The four clock readings at `now` (K1), in the order of [`Seat::ALL`].
+    pub fn clocks(&self, now: Duration) -> [Duration; 4] {
+        self.clocks.readings(now.max(self.now))
+    }
+
+    /// One player's lag quota (K3).
+    pub fn lag_quota(&self, seat: Seat) -> LagQuota {
+        self.quotas[seat.index()]
+    }
+
+    /// Whose flags have fallen (K4), in the order of [`Seat::ALL`].
+    pub fn fallen_flags(&self) -> [bool; 4] {
+        self.fallen
+    }
+
+    /// Standing draw offers (E3), in the order of [`Seat::ALL`].
+    pub fn draw_offers(&self) -> [bool; 4] {
+        self.draw_offers
+    }
+
+    /// How often the current position of a board has occurred (E4).
+    pub fn occurrences(&self, board: BoardId) -> u32 {
+        self.history.occurrences(&self.game, board)
+    }
+
+    /// The whole log.
+    pub fn events(&self) -> &[Event] {
+        &self.log
+    }
+
+    /// The latest time the match has seen.
+    pub fn now(&self) -> Duration {
+        self.now
+    }
+
+    // ---- driving -------------------------------------------------------------------------
+
+    /// The next event not yet polled.
+    pub fn poll_event(&mut self) -> Option<Event> {
+        let event = self.log.get(self.polled).cloned();
+        self.polled += usize::from(event.is_some());
+        event
+    }
+
+    /// When the match next needs [`Match::handle_timeout`], if time alone can change it.
+    pub fn poll_timeout(&self) -> Option<Duration> {
+        match self.phase {
+            Phase::Countdown { starts_at } => Some(starts_at),
+            Phase::Running => {
+                let flags = self.next_flag().map(|(_, t)| t);
+                let settle = self.window_deadline();
+                match (flags, settle) {
+                    (Some(a), Some(b)) => Some(a.min(b)),
+                    (a, b) => a.or(b),
+                }
+            }
+            _ => None,
+        }
+    }
+
+    /// Lets time pass up to `now`: starts the clocks after the countdown, lets flags fall and
+    /// settles them, each at the instant it is due.
+    pub fn handle_timeout(&mut self, now: Duration) {
+        let now = now.max(self.now);
+        while let Some(due) = self.poll_timeout().filter(|&t| t <= now) {
+            self.fire(due);
+        }
+        self.now = now;
+    }
+
+    /// Applies an input (a player's command or an arbiter's act).
+    ///
+    /// # Errors
+    /// A [`Rejection`] saying why; the match is then unchanged (time still passes: flags that
+    /// fell before `now` have fallen).
+    pub fn handle_input(&mut self, now: Duration, input: Input) -> Result<(), Rejection> {
+        match input {
+            Input::Player { player, command } => self.handle_command(now, player, command),
+            Input::Arbiter(act) => self.handle_arbiter(now, act),
+        }
+    }
+
+    /// Applies a player's command.
+    ///
+    /// # Errors
+    /// A [`Rejection`] saying why; the match is then unchanged.
+    pub fn handle_command(
+        &mut self,
+        now: Duration,
+        player: PlayerId,
+        command: Command,
+    ) -> Result<(), Rejection> {
+        self.handle_timeout(now);
+        let now = self.now;
+        match command {
+            Command::TakeSeat(seat) => self.take_seat(now, player, seat),
+            Command::LeaveSeat => self.leave_seat(now, player),
+            Command::Ready(ready) => self.set_ready(now, player, ready),
+            Command::Move { mv, client_time } => self.play(now, player, mv, client_time),
+            Command::OfferDraw => self.offer_draw(now, player),
+            Command::DeclineDraw => self.decline_draw(now, player),
+            Command::Claim(claim) => self.claim(now, player, claim),
+            Command::Resign => {
+                let seat = self.in_play(player, true)?;
+                self.push(now, EventKind::Resigned { player, seat });
+                self.end_with(now, EndingEvent::Resign { seat });
+                Ok(())
+            }
+            Command::CallArbiter => {
+                let seat = self.in_play(player, false)?;
+                self.pause(now, Some(seat));
+                self.push(now, EventKind::ArbiterCalled { player, seat });
+                Ok(())
+            }
+        }
+    }
+
+    /// Applies an arbiter's act (A2, K5).
+    ///
+    /// # Errors
+    /// A [`Rejection`] saying why; the match is then unchanged.
+    pub fn handle_arbiter(&mut self, now: Duration, act: ArbiterAct) -> Result<(), Rejection> {
+        self.handle_timeout(now);
+        let now = self.now;
+        match &act {
+            ArbiterAct::Pause => {
+                self.require_running(false)?;
+                self.pause(now, None);
+            }
+            ArbiterAct::Resume => {
+                let Phase::Paused { since, .. } = self.phase else {
+                    return Err(self.not_live().unwrap_or(Rejection::NotPaused));
+                };
+                let pause = now.saturating_sub(since);
+                for (_, deadline) in &mut self.window {
+                    *deadline += pause;
+                }
+                self.clocks.resume(now);
+                self.phase = Phase::Running;
+            }
+            ArbiterAct::AdjustClock { seat, delta_ms } => {
+                if matches!(self.phase, Phase::Ended(_) | Phase::Annulled) {
+                    return Err(Rejection::Over);
+                }
+                if self.clocks.adjust(*seat, *delta_ms, now) > Duration::ZERO {
+                    self.fallen[seat.index()] = false;
+                    self.window.retain(|(s, _)| s != seat);
+                }
+            }
+            ArbiterAct::TakeBack { board } => {
+                self.require_running(true)?;
+                let (game, seat) =
+                    self.history.take_back(&self.game, *board).map_err(Rejection::TakeBackRefused)?;
+                self.game = game;
+                self.clocks.set_turn(*board, seat.color, now);
+            }
+            ArbiterAct::SetPosition { bfen } => self.set_position(now, bfen)?,
+            ArbiterAct::DeclareResult { result, .. } => {
+                if self.phase == Phase::Annulled {
+                    return Err(Rejection::Over);
+                }
+                self.push(now, EventKind::Arbiter(act.clone()));
+                self.end(now, Adjudication { result: *result, reason: Reason::Arbiter });
+                return Ok(());
+            }
+            ArbiterAct::Annul { .. } => {
+                if self.phase == Phase::Annulled {
+                    return Err(Rejection::Over);
+                }
+                self.clocks.stop(now);
+                self.window.clear();
+                self.phase = Phase::Annulled;
+            }
+        }
+        self.push(now, EventKind::Arbiter(act));
+        if matches!(self.phase, Phase::Running | Phase::Paused { .. }) {
+            self.check_board_endings(now);
+        }
+        Ok(())
+    }
+
+    // ---- seats ---------------------------------------------------------------------------
+
+    fn forming(&self) -> Result<(), Rejection> {
+        match self.phase {
+            Phase::Forming => Ok(()),
+            Phase::Countdown { .. } | Phase::Running | Phase::Paused { .. } => Err(Rejection::SeatsLocked),
+            Phase::Ended(_) | Phase::Annulled => Err(Rejection::Over),
+        }
+    }
+
+    fn take_seat(&mut self, now: Duration, player: PlayerId, seat: Seat) -> Result<(), Rejection> {
+        self.forming()?;
+        if let Some(held) = self.seat_of(player) {
+            return Err(Rejection::AlreadySeated(held));
+        }
+        if self.seats[seat.index()].is_some() {
+            return Err(Rejection::SeatTaken(seat));
+        }
+        self.seats[seat.index()] = Some(player);
+        self.ready[seat.index()] = false;
+        self.push(now, EventKind::SeatTaken { player, seat });
+        Ok(())
+    }
+
+    fn leave_seat(&mut self, now: Duration, player: PlayerId) -> Result<(), Rejection> {
+        self.forming()?;
+        let seat = self.seat_of(player).ok_or(Rejection::NotSeated)?;
+        self.seats[seat.index()] = None;
+        self.ready[seat.index()] = false;
+        self.push(now, EventKind::SeatLeft { player, seat });
+        Ok(())
+    }
+
+    fn set_ready(&mut self, now: Duration, player: PlayerId, ready: bool) -> Result<(), Rejection> {
+        self.forming()?;
+        let seat = self.seat_of(player).ok_or(Rejection::NotSeated)?;
+        self.ready[seat.index()] = ready;
+        self.push(now, EventKind::Ready { player, seat, ready });
+        if self.ready.iter().all(|&r| r) && self.seats.iter().all(Option::is_some) {
+            if self.config.countdown.is_zero() {
+                self.start(now);
+            } else {
+                let starts_at = now + self.config.countdown;
+                self.phase = Phase::Countdown { starts_at };
+                self.push(now, EventKind::CountdownStarted { starts_at });
+            }
+        }
+        Ok(())
+    }
+
+    fn start(&mut self, now: Duration) {
+        self.phase = Phase::Running;
+        self.clocks.start(now);
+        self.push(now, EventKind::Started);
+    }
+
+    // ---- play ----------------------------------------------------------------------------
+
+    /// Why nothing can be played now, if so.
+    fn not_live(&self) -> Option<Rejection> {
+        match self.phase {
+            Phase::Forming | Phase::Countdown { .. } => Some(Rejection::NotStarted),
+            Phase::Ended(_) | Phase::Annulled => Some(Rejection::Over),
+            Phase::Running | Phase::Paused { .. } => None,
+        }
+    }
+
+    /// The match has started and not ended; unless `paused_ok`, it is not paused either.
+    fn require_running(&self, paused_ok: bool) -> Result<(), Rejection> {
+        if let Some(r) = self.not_live() {
+            return Err(r);
+        }
+        match self.phase {
+            Phase::Paused { .. } if !paused_ok => Err(Rejection::Paused),
+            _ => Ok(()),
+        }
+    }
+
+    /// The player's seat, if he may act in the match now.
+    fn in_play(&self, player: PlayerId, paused_ok: bool) -> Result<Seat, Rejection> {
+        self.require_running(paused_ok)?;
+        self.seat_of(player).ok_or(Rejection::NotSeated)
+    }
+
+    fn play(
+        &mut self,
+        now: Duration,
+        player: PlayerId,
+        mv: bughouse::BughouseMove,
+        client_time: Option<Duration>,
+    ) -> Result<(), Rejection> {
+        let seat = self.in_play(player, false)?;
+        if mv.board != seat.board {
+            return Err(Rejection::NotYourBoard { seat, board: mv.board });
+        }
+        if self.game.to_move(seat.board) != seat {
+            return Err(Rejection::NotYourTurn { seat });
+        }
+        let mut after = self.game;
+        after.play(mv).map_err(Rejection::Illegal)?;
+
+        // K3: credit the lag, at most the quota; K4: under `auto` a move that still overruns
+        // the clock is too late.
+        let elapsed = self.clocks.elapsed(seat.board, now);
+        let credit = self.quotas[seat.index()].credit(elapsed, client_time);
+        let charged = self.clocks.charge(seat.board, now, credit);
+        if self.config.rules.flag == FlagMode::Auto && charged >= self.clocks.remaining(seat) {
+            return Err(Rejection::FlagFell(seat));
+        }
+
+        self.quotas[seat.index()].after_move(credit);
+        self.clocks.complete_move(seat.board, now, charged);
+        if self.config.rules.flag == FlagMode::Auto {
+            // The move beat the clock after all: the flag never fell.
+            self.fallen[seat.index()] = false;
+            self.window.retain(|(s, _)| *s != seat);
+        }
+        // Moving instead of answering declines the opponent's offer.
+        self.draw_offers[seat.opponent().index()] = false;
+        self.history.record(seat, mv, &self.game, &after);
+        self.game = after;
+        self.push(now, EventKind::Moved { player, seat, mv, client_time, charged, credit });
+        self.check_board_endings(now);
+        Ok(())
+    }
+
+    /// After a position changed: mate on board (E1), fivefold repetition (E4), 75 moves (E5),
+    /// a stalemate the rules make a draw (M3) end the match, weighed with any flags in the window.
+    fn check_board_endings(&mut self, now: Duration) {
+        let mut events = Vec::new();
+        for board in BoardId::ALL {
+            if self.game.is_mate_on_board(board) {
+                events.push(EndingEvent::MateOnBoard { winner: self.game.to_move(board).opponent() });
+            }
+        }
+        for board in BoardId::ALL {
+            let kind = if self.history.occurrences(&self.game, board) >= FIVEFOLD {
+                DrawKind::Repetition
+            } else if self.game.halfmoves(board) >= SEVENTY_FIVE_MOVES {
+                DrawKind::MoveRule
+            } else if self.game.is_stalemate_draw(board) {
+                DrawKind::Stalemate
+            } else {
+                continue;
+            };
+            events.push(EndingEvent::Draw { board, kind });
+        }
+        if !events.is_empty() {
+            self.end_with_all(now, &events);
+        }
+    }
+
+    // ---- draws, claims -------------------------------------------------------------------
+
+    fn offer_draw(&mut self, now: Duration, player: PlayerId) -> Result<(), Rejection> {
+        let seat = self.in_play(player, true)?;
+        if self.draw_offers[seat.index()] {
+            return Err(Rejection::AlreadyOffered);
+        }
+        self.draw_offers[seat.index()] = true;
+        self.push(now, EventKind::DrawOffered { player, seat });
+        let agreed = match self.game.rules().draw_agreement {
+            DrawAgreement::OneBoard => self.draw_offers[seat.opponent().index()],
+            DrawAgreement::BothBoards => self.draw_offers.iter().all(|&o| o),
+        };
+        if agreed {
+            self.end_with(now, EndingEvent::Draw { board: seat.board, kind: DrawKind::Agreement });
+        }
+        Ok(())
+    }
+
+    /// The seats whose offers `seat` may decline.
+    fn declinable(&self, seat: Seat) -> Vec<Seat> {
+        let candidates: &[Seat] = match self.game.rules().draw_agreement {
+            DrawAgreement::OneBoard => &[seat.opponent()],
+            DrawAgreement::BothBoards => &Seat::ALL,
+        };
+        candidates.iter().copied().filter(|s| *s != seat && self.draw_offers[s.index()]).collect()
+    }
+
+    fn decline_draw(&mut self, now: Duration, player: PlayerId) -> Result<(), Rejection> {
+        let seat = self.in_play(player, true)?;
+        let declined = self.declinable(seat);
+        if declined.is_empty() {
+            return Err(Rejection::NoDrawOffer);
+        }
+        for s in declined {
+            self.draw_offers[s.index()] = false;
+        }
+        self.push(now, EventKind::DrawDeclined { player, seat });
+        Ok(())
+    }
+
+    fn claim(&mut self, now: Duration, player: PlayerId, claim: Claim) -> Result<(), Rejection> {
+        let seat = self.in_play(player, true)?;
+        let board = seat.board;
+        let ending = match claim {
+            Claim::Repetition => {
+                let n = self.history.occurrences(&self.game, board);
+                if n < THREEFOLD {
+                    return Err(Rejection::ClaimRejected {
+                        rule: "E4",
+                        reason: format!(
+                            "the position on board {board} has occurred {n} time(s); {THREEFOLD} are needed"
+                        ),
+                    });
+                }
+                vec![EndingEvent::Draw { board, kind: DrawKind::Repetition }]
+            }
+            Claim::FiftyMoves => {
+                let n = self.game.halfmoves(board);
+                if n < FIFTY_MOVES {
+                    return Err(Rejection::ClaimRejected {
+                        rule: "E5",
+                        reason: format!(
+                            "{n} halfmove(s) on board {board} since the last capture, pawn move or drop; \
+                             {FIFTY_MOVES} are needed"
+                        ),
+                    });
+                }
+                vec![EndingEvent::Draw { board, kind: DrawKind::MoveRule }]
+            }
+            Claim::Flag(flagged) => {
+                let reject = |reason: String| Err(Rejection::ClaimRejected { rule: "K4", reason });
+                if self.game.rules().flag == FlagMode::Auto {
+                    return reject("flags fall by themselves under flag = auto".to_owned());
+                }
+                if flagged.team() == seat.team() {
+                    return reject(format!("only a player of the other team may claim {flagged}'s flag"));
+                }
+                if !self.fallen[flagged.index()] {
+                    return reject(format!("{flagged}'s flag has not fallen"));
+                }
+                // E7: every flag down at this instant counts, the claimed one first.
+                let mut flags = vec![EndingEvent::Flag { seat: flagged }];
+                flags.extend(
+                    Seat::ALL
+                        .into_iter()
+                        .filter(|s| *s != flagged && self.fallen[s.index()])
+                        .map(|s| EndingEvent::Flag { seat: s }),
+                );
+                flags
+            }
+        };
+        self.push(now, EventKind::Claimed { player, seat, claim });
+        self.end_with_all(now, &ending);
+        Ok(())
+    }
+
+    // ---- time ----------------------------------------------------------------------------
+
+    /// The next running clock to reach zero whose flag has not fallen yet.
+    fn next_flag(&self) -> Option<(Seat, Duration)> {
+        Seat::ALL
+            .into_iter()
+            .filter(|s| !self.fallen[s.index()])
+            .filter_map(|s| self.clocks.flag_time(s).map(|t| (s, t)))
+            .min_by_key(|&(s, t)| (t, s.index()))
+    }
+
+    /// K4 `auto`: when the window of pending flags closes (the last deadline).
+    fn window_deadline(&self) -> Option<Duration> {
+        self.window.iter().map(|&(_, t)| t).max()
+    }
+
+    /// Does what is due at `at`: a start, a flag (before a settlement due at the same instant),
+    /// or the settlement of the window.
+    fn fire(&mut self, at: Duration) {
+        if let Phase::Countdown { starts_at } = self.phase {
+            if starts_at <= at {
+                self.start(starts_at);
+            }
+            return;
+        }
+        if let Some((seat, t)) = self.next_flag().filter(|&(_, t)| t <= at) {
+            self.fallen[seat.index()] = true;
+            self.push(t, EventKind::FlagFell { seat });
+            if self.game.rules().flag == FlagMode::Auto {
+                let grace = self.quotas[seat.index()].remaining().min(self.config.lag.max_grace());
+                self.window.push((seat, t + grace));
+            }
+            return;
+        }
+        if let Some(t) = self.window_deadline().filter(|&t| t <= at) {
+            self.end_with_all(t, &[]);
+        }
+    }
+
+    fn pause(&mut self, now: Duration, by: Option<Seat>) {
+        self.clocks.stop(now);
+        self.phase = Phase::Paused { since: now, by };
+    }
+
+    // ---- arbiter -------------------------------------------------------------------------
+
+    fn set_position(&mut self, now: Duration, bfen: &str) -> Result<(), Rejection> {
+        if matches!(self.phase, Phase::Ended(_) | Phase::Annulled) {
+            return Err(Rejection::Over);
+        }
+        let game = Game::from_bfen(bfen, *self.game.rules())
+            .map_err(|e| Rejection::InvalidPosition(e.to_string()))?;
+        for color in chess_core::Color::ALL {
+            let (was, is) = (self.game.units(color), game.units(color));
+            if was != is {
+                return Err(Rejection::InvalidPosition(format!(
+                    "{color} would own {is} units instead of {was}: pieces neither appear nor vanish (C2)"
+                )));
+            }
+        }
+        for board in BoardId::ALL {
+            self.clocks.set_turn(board, game.board(board).turn(), now);
+        }
+        self.game = game;
+        self.history.reset(&self.game);
+        self.draw_offers = [false; 4];
+        Ok(())
+    }
+
+    // ---- endings -------------------------------------------------------------------------
+
+    fn end_with(&mut self, now: Duration, event: EndingEvent) {
+        self.end_with_all(now, &[event]);
+    }
+
+    /// Ends the match if the pending flags and `events` decide it (E1–E10).
+    fn end_with_all(&mut self, now: Duration, events: &[EndingEvent]) {
+        let mut all: Vec<EndingEvent> =
+            self.window.iter().map(|&(seat, _)| EndingEvent::Flag { seat }).collect();
+        all.extend_from_slice(events);
+        if let Some(adj) = adjudicate(&all) {
+            self.end(now, adj);
+        } else {
+            self.window.clear();
+        }
+    }
+
+    fn end(&mut self, now: Duration, adj: Adjudication) {
+        self.clocks.stop(now);
+        self.window.clear();
+        self.phase = Phase::Ended(adj);
+        self.push(now, EventKind::Ended(adj));
+    }
+
+    fn push(&mut self, at: Duration, kind: EventKind) {
+        let clocks = self.clocks.readings(at);
+        self.log.push(Event { seq: self.log.len() as u64, at, kind, clocks });
+    }
+}
