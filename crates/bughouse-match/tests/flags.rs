@@ -150,7 +150,7 @@ fn k4_claim_mode_flag_counts_only_when_the_other_team_claims_it() {
         "claim rejected: white-A's flag has not fallen (K4)"
     );
     t.wait(secs(60));
-    assert_eq!(t.m.fallen_flags()[WA.index()], true);
+    assert!(t.m.fallen_flags()[WA.index()]);
     // A flagged player may keep moving until the claim.
     t.play(secs(65), WA, "e4");
     assert_eq!(t.clock(secs(65), WA), secs(0));
@@ -166,7 +166,7 @@ fn e1_claim_mode_a_player_whose_flag_fell_unclaimed_can_still_mate_and_win() {
     let c = with_start(claim_mode(config("mgimo-2017", "1+0")), A_MATE_FOR_WHITE, STANDARD);
     let mut t = Table::new(c);
     t.wait(secs(70));
-    assert_eq!(t.m.fallen_flags()[WA.index()], true);
+    assert!(t.m.fallen_flags()[WA.index()]);
     t.play(secs(70), WA, "Nf7");
     assert_eq!(t.result(), win(Team::One, Reason::MateOnBoard(WA)));
 }
