@@ -1,7 +1,30 @@
 //! The shvedka wire protocol: every message that crosses the network, and nothing else.
 //!
-//! Only the protocol's identity is fixed so far; the message types, the length-prefixed bincode 2
-//! framing and the golden vectors come with the server (see ARCHITECTURE.md, layer 4).
+//! A session is one bidirectional QUIC stream (ALPN [`ALPN`]) carrying length-prefixed frames in
+//! both directions, in order — a match needs total order, because a capture on one board changes
+//! a reserve on the other. Each frame is a big-endian `u32` length followed by that many bytes of
+//! bincode 2 (`standard()` configuration, serde). The client sends [`ClientFrame`]s, each with a
+//! request number the server's [`ServerMsg::Reply`] repeats; the server also pushes match events,
+//! chat and pongs. The first client message is [`ClientMsg::Hello`] with [`PROTOCOL_VERSION`].
+//!
+//! The types here are the protocol's own, independent of the rules crates: seats, boards and
+//! results are small enums, moves are text in long notation or SAN, positions are BFEN. So the
+//! format changes only when this crate changes, and golden byte vectors (`tests/golden.rs`) make
+//! sure it never changes by accident. `PROTOCOL.md` describes the session and the rules for
+//! changing messages.
+
+mod client;
+mod codec;
+mod server;
+mod types;
+
+pub use client::{ChatScope, ClaimKind, ClientFrame, ClientMsg, Resume};
+pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
+pub use server::{
+    ErrorCode, ErrorMsg, EventView, MatchEvent, MatchState, MatchSummary, PhaseView, Reply, ResultView,
+    ServerMsg,
+};
+pub use types::{Board, MatchId, SeatId, TeamId};
 
 /// The ALPN protocol id of native shvedka clients on the QUIC endpoint.
 pub const ALPN: &[u8] = b"shvedka/1";

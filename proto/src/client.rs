@@ -1,0 +1,119 @@
+//! Messages from a client to the server.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{Board, MatchId, SeatId};
+
+/// One client message with its request number; the server answers every frame with a
+/// [`crate::ServerMsg::Reply`] carrying the same number.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClientFrame {
+    /// Chosen by the client; echoed in the reply.
+    pub req: u32,
+    /// The message.
+    pub msg: ClientMsg,
+}
+
+/// What a client may ask. New variants are only ever appended (see PROTOCOL.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ClientMsg {
+    /// The first message of every session.
+    Hello {
+        /// [`crate::PROTOCOL_VERSION`] of the client.
+        version: u32,
+        /// The player's name (1–32 characters).
+        name: String,
+        /// Continue an earlier session instead of starting a new one.
+        resume: Option<Resume>,
+    },
+    /// Measures the round trip; answered by [`crate::ServerMsg::Pong`].
+    Ping {
+        /// Echoed back.
+        nonce: u64,
+    },
+    /// The listed matches of the lobby.
+    ListMatches,
+    /// A new match (the creator is not seated by it).
+    CreateMatch {
+        /// Rule preset: `mgimo-2017` or `classic`.
+        rules: String,
+        /// A configured name (`blitz`) or a spec (`3+2`, `5+d3`).
+        time_control: String,
+        /// Shown in the lobby list; a private match is joined by its id.
+        listed: bool,
+    },
+    /// Follow a match: its state, then every event (as a spectator unless seated).
+    Watch {
+        /// Which.
+        match_id: MatchId,
+    },
+    /// Sit down (and follow the match).
+    TakeSeat {
+        /// Which match.
+        match_id: MatchId,
+        /// Which seat.
+        seat: SeatId,
+    },
+    /// Stand up before the start.
+    LeaveSeat,
+    /// Say ready, or withdraw it.
+    Ready {
+        /// Ready or not.
+        ready: bool,
+    },
+    /// A move on the player's board.
+    Move {
+        /// The board.
+        board: Board,
+        /// Long notation (`e2e4`, `e7e8qd1`, `N@f3`) or SAN (`Nf3`, `e8=Qd1`).
+        text: String,
+        /// The client's own measure of the player's thinking time, for lag credit.
+        think_ms: Option<u64>,
+    },
+    /// Offer a draw, or accept the standing offer.
+    OfferDraw,
+    /// Decline the standing offer.
+    DeclineDraw,
+    /// A claim.
+    Claim(ClaimKind),
+    /// Resign the match for the team.
+    Resign,
+    /// Stop all four clocks and call the arbiter.
+    CallArbiter,
+    /// A chat message.
+    Chat {
+        /// Who should read it.
+        scope: ChatScope,
+        /// The text (at most 500 characters).
+        text: String,
+    },
+}
+
+/// The session to resume.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Resume {
+    /// The token from [`crate::ServerMsg::Welcome`].
+    pub token: String,
+    /// The last match event the client saw (its `seq`); the server sends the ones after it.
+    pub last_seq: Option<u64>,
+}
+
+/// A claim (RULES.md E4, E5, K4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ClaimKind {
+    /// Threefold repetition on the claimant's board.
+    Repetition,
+    /// Fifty moves on the claimant's board.
+    FiftyMoves,
+    /// The fallen flag of a player of the other team (flag = claim).
+    Flag(SeatId),
+}
+
+/// Who reads a chat message (RULES.md A3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ChatScope {
+    /// The partner only (and arbiters).
+    Team,
+    /// Everyone following the match; from a spectator during play, spectators only.
+    Match,
+}

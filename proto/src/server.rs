@@ -1,0 +1,280 @@
+//! Messages from the server to a client.
+
+use serde::{Deserialize, Serialize};
+
+use crate::{ChatScope, ClaimKind, MatchId, SeatId, TeamId};
+
+/// What the server sends. New variants are only ever appended (see PROTOCOL.md).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ServerMsg {
+    /// The answer to `Hello`: the session is open.
+    Welcome {
+        /// The server's [`crate::PROTOCOL_VERSION`].
+        version: u32,
+        /// The session token; keep it to resume after a lost connection.
+        token: String,
+        /// Whether an earlier session was resumed.
+        resumed: bool,
+        /// The server's monotonic clock, microseconds.
+        server_time_us: u64,
+    },
+    /// The session is refused (another protocol version, a bad name, an unknown token); the
+    /// server closes the connection after it.
+    Refused {
+        /// Why.
+        reason: String,
+    },
+    /// The answer to a `Ping`.
+    Pong {
+        /// The ping's nonce.
+        nonce: u64,
+        /// The server's monotonic clock, microseconds.
+        server_time_us: u64,
+    },
+    /// The answer to a client frame.
+    Reply {
+        /// The frame's request number.
+        req: u32,
+        /// What came of it.
+        result: Result<Reply, ErrorMsg>,
+    },
+    /// The whole state of a followed match (on watch, seat and resume).
+    State(MatchState),
+    /// One event of a followed match.
+    Event(MatchEvent),
+    /// A chat message.
+    Chat {
+        /// In which match.
+        match_id: MatchId,
+        /// The writer's name.
+        from: String,
+        /// The writer's seat, if seated.
+        seat: Option<SeatId>,
+        /// Who it was for.
+        scope: ChatScope,
+        /// The text.
+        text: String,
+    },
+}
+
+/// A successful answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reply {
+    /// Done.
+    Ok,
+    /// The lobby.
+    Matches(Vec<MatchSummary>),
+    /// The new match.
+    Created {
+        /// Its id.
+        match_id: MatchId,
+    },
+}
+
+/// A refused request.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ErrorMsg {
+    /// The kind.
+    pub code: ErrorCode,
+    /// The RULES.md id the refusal enforces, if any (`P3`, `K4`, …).
+    pub rule: Option<String>,
+    /// One sentence for the player.
+    pub message: String,
+}
+
+/// Kinds of refusal.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ErrorCode {
+    /// The request is malformed (bad text, bad name, bad time control).
+    BadRequest,
+    /// `Hello` twice, or anything before it.
+    Handshake,
+    /// No match with that id.
+    NoSuchMatch,
+    /// The request needs a match the session follows or sits in.
+    NotInMatch,
+    /// The match refused it (not your turn, illegal move, …), with the rule.
+    Rejected,
+    /// Too many requests; slow down.
+    RateLimited,
+    /// The server is at a limit (matches, connections).
+    Full,
+}
+
+/// A match in the lobby list.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchSummary {
+    /// Its id.
+    pub match_id: MatchId,
+    /// Rule preset.
+    pub rules: String,
+    /// Time control, as `3+2`.
+    pub time_control: String,
+    /// The players' names, in the order of [`SeatId::ALL`].
+    pub seats: [Option<String>; 4],
+    /// Where it is.
+    pub phase: PhaseView,
+}
+
+/// Where a match is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PhaseView {
+    /// Taking seats.
+    Forming,
+    /// All ready; about to start.
+    Countdown,
+    /// Clocks running.
+    Running,
+    /// Clocks stopped for the arbiter.
+    Paused,
+    /// Decided.
+    Ended,
+    /// Annulled by the arbiter.
+    Annulled,
+}
+
+/// A decided match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ResultView {
+    /// The winning team; `None` for a draw.
+    pub winner: Option<TeamId>,
+    /// Why, in words (`black-A lost on time`).
+    pub reason: String,
+    /// The rule that decided it (`E1`, `E7`, `A2`, …).
+    pub rule: String,
+}
+
+/// Everything a follower needs to show a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchState {
+    /// Which match.
+    pub match_id: MatchId,
+    /// Rule preset.
+    pub rules: String,
+    /// Time control, as `3+2`.
+    pub time_control: String,
+    /// The players' names, in the order of [`SeatId::ALL`].
+    pub seats: [Option<String>; 4],
+    /// Who said ready.
+    pub ready: [bool; 4],
+    /// Where it is.
+    pub phase: PhaseView,
+    /// Both boards and the four reserves.
+    pub bfen: String,
+    /// The four clocks now, milliseconds.
+    pub clocks_ms: [u64; 4],
+    /// Which clocks run.
+    pub running: [bool; 4],
+    /// The `seq` of the last event so far (`None` before the first).
+    pub last_seq: Option<u64>,
+    /// The result, once decided.
+    pub result: Option<ResultView>,
+    /// The seat of the receiving session, if it sits in this match.
+    pub your_seat: Option<SeatId>,
+    /// The server's monotonic clock when this was taken, microseconds.
+    pub server_time_us: u64,
+}
+
+/// One event of a match's log.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MatchEvent {
+    /// Which match.
+    pub match_id: MatchId,
+    /// Its place in the log, from 0, without gaps.
+    pub seq: u64,
+    /// Match time it took effect, milliseconds.
+    pub at_ms: u64,
+    /// What happened.
+    pub kind: EventView,
+    /// The four clocks just after it, milliseconds.
+    pub clocks_ms: [u64; 4],
+    /// Which clocks run after it.
+    pub running: [bool; 4],
+    /// The position after it, when it changed the position.
+    pub bfen: Option<String>,
+    /// The server's monotonic clock when it was sent, microseconds.
+    pub server_time_us: u64,
+}
+
+/// What happened in a match.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EventView {
+    /// A player sat down.
+    SeatTaken {
+        /// Where.
+        seat: SeatId,
+        /// Who.
+        name: String,
+    },
+    /// A player stood up.
+    SeatLeft {
+        /// Where from.
+        seat: SeatId,
+    },
+    /// Ready (or not).
+    Ready {
+        /// Who.
+        seat: SeatId,
+        /// Ready or not.
+        ready: bool,
+    },
+    /// All four ready: the clocks start at `starts_at_ms`.
+    CountdownStarted {
+        /// Match time of the start.
+        starts_at_ms: u64,
+    },
+    /// Both White clocks started.
+    Started,
+    /// A move.
+    Moved {
+        /// Who.
+        seat: SeatId,
+        /// Long notation.
+        uci: String,
+        /// SAN.
+        san: String,
+        /// Time charged, before the increment.
+        charged_ms: u64,
+        /// Lag credit given.
+        credit_ms: u64,
+    },
+    /// A draw offered (or accepted).
+    DrawOffered {
+        /// Who.
+        seat: SeatId,
+    },
+    /// A draw declined.
+    DrawDeclined {
+        /// Who.
+        seat: SeatId,
+    },
+    /// An upheld claim.
+    Claimed {
+        /// Who.
+        seat: SeatId,
+        /// What.
+        claim: ClaimKind,
+    },
+    /// A resignation.
+    Resigned {
+        /// Who.
+        seat: SeatId,
+    },
+    /// A player stopped the clocks and called the arbiter.
+    ArbiterCalled {
+        /// Who.
+        seat: SeatId,
+    },
+    /// A clock reached zero.
+    FlagFell {
+        /// Whose.
+        seat: SeatId,
+    },
+    /// An arbiter act, described.
+    Arbiter {
+        /// What the arbiter did.
+        act: String,
+    },
+    /// The match ended.
+    Ended(ResultView),
+}

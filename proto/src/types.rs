@@ -1,0 +1,77 @@
+//! Small values shared by both directions.
+
+use std::fmt;
+
+use serde::{Deserialize, Serialize};
+
+/// A match on the server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+pub struct MatchId(pub u64);
+
+impl fmt::Display for MatchId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.0)
+    }
+}
+
+/// One of the two boards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Board {
+    /// Board A.
+    A,
+    /// Board B.
+    B,
+}
+
+/// One of the four seats (team 1 is White-A and Black-B).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SeatId {
+    /// White on board A.
+    WhiteA,
+    /// Black on board A.
+    BlackA,
+    /// White on board B.
+    WhiteB,
+    /// Black on board B.
+    BlackB,
+}
+
+impl SeatId {
+    /// The four seats, in the order of every per-seat array in the protocol.
+    pub const ALL: [SeatId; 4] = [SeatId::WhiteA, SeatId::BlackA, SeatId::WhiteB, SeatId::BlackB];
+
+    /// 0 to 3, the position in [`SeatId::ALL`].
+    pub const fn index(self) -> usize {
+        self as usize
+    }
+
+    /// The spelling used on command lines: `a-white`, `b-black`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            SeatId::WhiteA => "a-white",
+            SeatId::BlackA => "a-black",
+            SeatId::WhiteB => "b-white",
+            SeatId::BlackB => "b-black",
+        }
+    }
+
+    /// Reads [`SeatId::name`].
+    pub fn from_name(name: &str) -> Option<SeatId> {
+        SeatId::ALL.into_iter().find(|s| s.name() == name)
+    }
+}
+
+impl fmt::Display for SeatId {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// A team.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TeamId {
+    /// White-A and Black-B.
+    One,
+    /// Black-A and White-B.
+    Two,
+}

@@ -1,0 +1,159 @@
+//! Golden byte vectors: representative messages and their exact bytes on the wire
+//! (`tests/data/golden.txt`). A failure means the wire format changed: if that was meant, follow
+//! PROTOCOL.md (bump the version or append), then rewrite the file with `SHVEDKA_BLESS=1`.
+
+use shvedka_proto::*;
+
+fn samples() -> Vec<(&'static str, Vec<u8>)> {
+    let c = |req, msg| encode(&ClientFrame { req, msg }).unwrap();
+    let s = |msg: ServerMsg| encode(&msg).unwrap();
+    let result =
+        ResultView { winner: Some(TeamId::Two), reason: "white-A lost on time".into(), rule: "E7".into() };
+    vec![
+        ("hello", c(1, ClientMsg::Hello { version: PROTOCOL_VERSION, name: "anna".into(), resume: None })),
+        (
+            "hello-resume",
+            c(
+                1,
+                ClientMsg::Hello {
+                    version: 1,
+                    name: "anna".into(),
+                    resume: Some(Resume { token: "00ff".into(), last_seq: Some(300) }),
+                },
+            ),
+        ),
+        ("ping", c(2, ClientMsg::Ping { nonce: u64::MAX })),
+        ("list", c(3, ClientMsg::ListMatches)),
+        (
+            "create",
+            c(
+                4,
+                ClientMsg::CreateMatch {
+                    rules: "mgimo-2017".into(),
+                    time_control: "3+2".into(),
+                    listed: true,
+                },
+            ),
+        ),
+        ("take-seat", c(5, ClientMsg::TakeSeat { match_id: MatchId(7), seat: SeatId::BlackB })),
+        ("ready", c(6, ClientMsg::Ready { ready: true })),
+        (
+            "move",
+            c(70_000, ClientMsg::Move { board: Board::B, text: "e7e8qd1".into(), think_ms: Some(1234) }),
+        ),
+        ("claim-flag", c(8, ClientMsg::Claim(ClaimKind::Flag(SeatId::WhiteA)))),
+        ("chat", c(9, ClientMsg::Chat { scope: ChatScope::Team, text: "need a knight".into() })),
+        (
+            "welcome",
+            s(ServerMsg::Welcome { version: 1, token: "ab".into(), resumed: false, server_time_us: 5 }),
+        ),
+        ("refused", s(ServerMsg::Refused { reason: "protocol version 2 is not 1".into() })),
+        ("reply-ok", s(ServerMsg::Reply { req: 5, result: Ok(Reply::Ok) })),
+        (
+            "reply-err",
+            s(ServerMsg::Reply {
+                req: 8,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Rejected,
+                    rule: Some("P3".into()),
+                    message: "drop would give mate on board".into(),
+                }),
+            }),
+        ),
+        (
+            "event-move",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 12,
+                at_ms: 61_170,
+                kind: EventView::Moved {
+                    seat: SeatId::WhiteA,
+                    uci: "e2e4".into(),
+                    san: "e4".into(),
+                    charged_ms: 900,
+                    credit_ms: 100,
+                },
+                clocks_ms: [179_100, 180_000, 175_000, 180_000],
+                running: [false, true, true, false],
+                bfen: Some("8/8/8/8/8/8/8/K6k[] w - - 0 1 | 8/8/8/8/8/8/8/K6k[] w - - 0 1".into()),
+                server_time_us: 1_000_000,
+            })),
+        ),
+        (
+            "event-ended",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 13,
+                at_ms: 62_000,
+                kind: EventView::Ended(result.clone()),
+                clocks_ms: [0, 1, 2, 3],
+                running: [false; 4],
+                bfen: None,
+                server_time_us: 2,
+            })),
+        ),
+        (
+            "state",
+            s(ServerMsg::State(MatchState {
+                match_id: MatchId(1),
+                rules: "classic".into(),
+                time_control: "1+0".into(),
+                seats: [Some("a".into()), None, None, Some("d".into())],
+                ready: [true, false, false, false],
+                phase: PhaseView::Forming,
+                bfen: "x".into(),
+                clocks_ms: [60_000; 4],
+                running: [false; 4],
+                last_seq: None,
+                result: Some(result),
+                your_seat: Some(SeatId::WhiteA),
+                server_time_us: 0,
+            })),
+        ),
+        (
+            "chat-in",
+            s(ServerMsg::Chat {
+                match_id: MatchId(1),
+                from: "bo".into(),
+                seat: None,
+                scope: ChatScope::Match,
+                text: "go".into(),
+            }),
+        ),
+    ]
+}
+
+fn hex(b: &[u8]) -> String {
+    b.iter().map(|x| format!("{x:02x}")).collect()
+}
+
+#[test]
+fn golden_vectors_fix_the_wire_format() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden.txt");
+    let now: String = samples().iter().map(|(name, bytes)| format!("{name} {}\n", hex(bytes))).collect();
+    if std::env::var_os("SHVEDKA_BLESS").is_some() {
+        std::fs::write(&path, &now).unwrap();
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap();
+    for (want, got) in recorded.lines().zip(now.lines()) {
+        assert_eq!(got, want, "the wire format changed (see PROTOCOL.md)");
+    }
+    assert_eq!(recorded.lines().count(), now.lines().count());
+}
+
+#[test]
+fn golden_vectors_decode_back() {
+    for (name, bytes) in samples() {
+        let ok = decode::<ClientFrame>(&bytes).map(|m| encode(&m).unwrap() == bytes).unwrap_or(false)
+            || decode::<ServerMsg>(&bytes).map(|m| encode(&m).unwrap() == bytes).unwrap_or(false);
+        assert!(ok, "{name} does not decode to itself");
+    }
+}
+
+#[test]
+fn a_hand_checked_vector() {
+    // ClientFrame { req: 6, msg: Ready { ready: true } }: varint req 6, variant index 7 (Ready),
+    // bool 1. Framed: a 4-byte big-endian length of 3.
+    let bytes = frame(&ClientFrame { req: 6, msg: ClientMsg::Ready { ready: true } }).unwrap();
+    assert_eq!(bytes, [0, 0, 0, 3, 6, 7, 1]);
+}
