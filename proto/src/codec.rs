@@ -120,7 +120,7 @@ impl FrameDecoder {
     ///
     /// # Errors
     /// As [`FrameDecoder::next_payload`] and [`decode`].
-    pub fn next<T: DeserializeOwned>(&mut self) -> Result<Option<T>, CodecError> {
+    pub fn next_message<T: DeserializeOwned>(&mut self) -> Result<Option<T>, CodecError> {
         self.next_payload()?.map(|p| decode(&p)).transpose()
     }
 

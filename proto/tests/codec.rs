@@ -21,7 +21,7 @@ fn frames_split_anywhere_reassemble() {
         let mut got = Vec::new();
         for piece in stream.chunks(chunk) {
             d.push(piece);
-            while let Some(m) = d.next::<ClientFrame>().unwrap() {
+            while let Some(m) = d.next_message::<ClientFrame>().unwrap() {
                 got.push(m);
             }
         }
@@ -34,10 +34,10 @@ fn frames_split_anywhere_reassemble() {
 fn an_oversized_length_is_refused_before_the_payload_arrives() {
     let mut d = FrameDecoder::new();
     d.push(&(MAX_FRAME as u32 + 1).to_be_bytes());
-    assert_eq!(d.next::<ClientFrame>(), Err(CodecError::TooLarge { len: MAX_FRAME + 1 }));
+    assert_eq!(d.next_message::<ClientFrame>(), Err(CodecError::TooLarge { len: MAX_FRAME + 1 }));
     let mut d = FrameDecoder::new();
     d.push(&u32::MAX.to_be_bytes());
-    assert!(matches!(d.next::<ClientFrame>(), Err(CodecError::TooLarge { .. })));
+    assert!(matches!(d.next_message::<ClientFrame>(), Err(CodecError::TooLarge { .. })));
     let huge = ClientMsg::Chat { scope: ChatScope::Team, text: "x".repeat(MAX_FRAME) };
     assert!(matches!(frame(&ClientFrame { req: 0, msg: huge }), Err(CodecError::TooLarge { .. })));
 }
@@ -47,7 +47,7 @@ fn a_truncated_frame_is_reported_at_the_end_of_the_stream() {
     let bytes = frame(&ready()).unwrap();
     let mut d = FrameDecoder::new();
     d.push(&bytes[..bytes.len() - 1]);
-    assert_eq!(d.next::<ClientFrame>(), Ok(None));
+    assert_eq!(d.next_message::<ClientFrame>(), Ok(None));
     assert_eq!(d.finish(), Err(CodecError::Truncated));
 }
 
