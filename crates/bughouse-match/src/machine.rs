@@ -404,6 +404,23 @@ impl Match {
         self.seat_of(player).ok_or(Rejection::NotSeated)
     }
 
+    /// Whether `player` may move on `board` now (the match runs, he sits on that board, and it
+    /// is his turn): his seat, or why not. A driver asks this before reading move text, so the
+    /// player hears "not your turn" rather than why the text is not a legal move for the other side.
+    ///
+    /// # Errors
+    /// The [`Rejection`] a move would get.
+    pub fn may_move(&self, player: PlayerId, board: BoardId) -> Result<Seat, Rejection> {
+        let seat = self.in_play(player, false)?;
+        if board != seat.board {
+            return Err(Rejection::NotYourBoard { seat, board });
+        }
+        if self.game.to_move(seat.board) != seat {
+            return Err(Rejection::NotYourTurn { seat });
+        }
+        Ok(seat)
+    }
+
     fn play(
         &mut self,
         now: Duration,
@@ -411,13 +428,7 @@ impl Match {
         mv: bughouse::BughouseMove,
         client_time: Option<Duration>,
     ) -> Result<(), Rejection> {
-        let seat = self.in_play(player, false)?;
-        if mv.board != seat.board {
-            return Err(Rejection::NotYourBoard { seat, board: mv.board });
-        }
-        if self.game.to_move(seat.board) != seat {
-            return Err(Rejection::NotYourTurn { seat });
-        }
+        let seat = self.may_move(player, mv.board)?;
         let mut after = self.game;
         after.play(mv).map_err(Rejection::Illegal)?;
 

@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod board_cmds;
 mod perft_cmd;
+mod serve_cmd;
 
 /// Swedish chess (bughouse): server, clients and arbiter tools.
 #[derive(Debug, Parser)]
@@ -19,6 +20,8 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Run the match server (QUIC) on embedded defaults, or with --config FILE.
+    Serve(serve_cmd::ServeArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft_cmd::PerftArgs),
     /// List the legal moves on one board of a bughouse position, in long notation.
@@ -81,6 +84,7 @@ where
         }
     };
     match cli.command {
+        Command::Serve(args) => serve_cmd::run(&args, out),
         Command::Perft(args) => perft_cmd::run(&args, out),
         Command::Moves(args) => board_cmds::moves(&args, out),
         Command::Status(args) => board_cmds::status(&args, out),

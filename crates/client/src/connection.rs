@@ -1,0 +1,477 @@
+//! The connection, the session on it, and requests with their replies.
+
+use std::collections::HashMap;
+use std::fmt;
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::atomic::{AtomicU32, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use shvedka_proto::{
+    Board, ChatScope, ClaimKind, ClientFrame, ClientMsg, ErrorMsg, FrameDecoder, MatchId, MatchSummary,
+    PROTOCOL_VERSION, Reply, Resume, SeatId, ServerMsg,
+};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::tls::{Pinned, provider};
+
+/// How the server's certificate is checked.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Trust {
+    /// Exactly the certificate with this SHA-256 (what `shvedka serve` prints).
+    Fingerprint([u8; 32]),
+    /// A certificate for `server_name` from a web PKI authority.
+    WebPki {
+        /// The name the certificate must be for.
+        server_name: String,
+    },
+}
+
+/// Something the server pushed, or the end of the connection.
+#[derive(Clone, Debug, PartialEq, Eq)]
+#[allow(clippy::large_enum_variant)] // updates are the common case; boxing them would cost more
+pub enum Update {
+    /// A message: `State`, `Event`, `Chat` (replies and pongs are consumed by the client).
+    Server(ServerMsg),
+    /// The connection is gone; [`Client::resume`] continues the session.
+    Disconnected(String),
+}
+
+/// What went wrong with a request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ClientError {
+    /// The server refused the request.
+    Server(ErrorMsg),
+    /// The server refused the session.
+    Refused(String),
+    /// The connection failed or is gone.
+    Connection(String),
+    /// The server sent something that is not the protocol.
+    Protocol(String),
+}
+
+impl fmt::Display for ClientError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClientError::Server(e) => match &e.rule {
+                Some(rule) if !e.message.contains(rule.as_str()) => write!(f, "{} ({rule})", e.message),
+                _ => f.write_str(&e.message),
+            },
+            ClientError::Refused(r) => write!(f, "the server refused the session: {r}"),
+            ClientError::Connection(r) => write!(f, "connection: {r}"),
+            ClientError::Protocol(r) => write!(f, "protocol: {r}"),
+        }
+    }
+}
+
+impl std::error::Error for ClientError {}
+
+fn conn_err(e: impl fmt::Display) -> ClientError {
+    ClientError::Connection(e.to_string())
+}
+
+type Pending = Mutex<HashMap<u32, oneshot::Sender<Result<Reply, ErrorMsg>>>>;
+
+/// State shared with the reader task.
+#[derive(Default)]
+struct Shared {
+    pending: Pending,
+    pongs: Mutex<HashMap<u64, oneshot::Sender<()>>>,
+    last_seq: Mutex<Option<u64>>,
+}
+
+struct Live {
+    conn: quinn::Connection,
+    tx: mpsc::Sender<ClientFrame>,
+}
+
+/// A session with a shvedka server.
+pub struct Client {
+    endpoint: quinn::Endpoint,
+    server: SocketAddr,
+    server_name: String,
+    name: String,
+    token: String,
+    live: Option<Live>,
+    shared: Arc<Shared>,
+    updates_tx: mpsc::Sender<Update>,
+    updates: mpsc::Receiver<Update>,
+    next_req: AtomicU32,
+    next_nonce: AtomicU64,
+}
+
+impl Client {
+    /// Connects and opens a new session as `name`.
+    ///
+    /// # Errors
+    /// [`ClientError::Connection`] if the server cannot be reached or verified,
+    /// [`ClientError::Refused`] if it refuses the session.
+    pub async fn connect(server: SocketAddr, trust: Trust, name: &str) -> Result<Client, ClientError> {
+        let (server_name, crypto) = match &trust {
+            Trust::Fingerprint(pin) => {
+                let verifier = Arc::new(Pinned { pin: *pin, provider: provider() });
+                let tls = rustls::ClientConfig::builder_with_provider(provider())
+                    .with_protocol_versions(&[&rustls::version::TLS13])
+                    .map_err(conn_err)?
+                    .dangerous()
+                    .with_custom_certificate_verifier(verifier)
+                    .with_no_client_auth();
+                ("localhost".to_owned(), tls)
+            }
+            Trust::WebPki { server_name } => {
+                let roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
+                let tls = rustls::ClientConfig::builder_with_provider(provider())
+                    .with_protocol_versions(&[&rustls::version::TLS13])
+                    .map_err(conn_err)?
+                    .with_root_certificates(roots)
+                    .with_no_client_auth();
+                (server_name.clone(), tls)
+            }
+        };
+        let mut tls = crypto;
+        tls.alpn_protocols = vec![shvedka_proto::ALPN.to_vec()];
+        tls.enable_early_data = false;
+        let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).map_err(conn_err)?;
+        let mut config = quinn::ClientConfig::new(Arc::new(quic));
+        let mut transport = quinn::TransportConfig::default();
+        transport
+            .max_idle_timeout(Some(quinn::IdleTimeout::try_from(Duration::from_secs(30)).map_err(conn_err)?))
+            .keep_alive_interval(Some(Duration::from_secs(5)))
+            .max_concurrent_bidi_streams(0u32.into())
+            .max_concurrent_uni_streams(0u32.into());
+        config.transport_config(Arc::new(transport));
+        let local: IpAddr = match server.ip() {
+            IpAddr::V4(ip) if ip.is_loopback() => Ipv4Addr::LOCALHOST.into(),
+            IpAddr::V4(_) => Ipv4Addr::UNSPECIFIED.into(),
+            IpAddr::V6(ip) if ip.is_loopback() => Ipv6Addr::LOCALHOST.into(),
+            IpAddr::V6(_) => Ipv6Addr::UNSPECIFIED.into(),
+        };
+        let mut endpoint = quinn::Endpoint::client(SocketAddr::new(local, 0)).map_err(conn_err)?;
+        endpoint.set_default_client_config(config);
+        let (updates_tx, updates) = mpsc::channel(4096);
+        let mut client = Client {
+            endpoint,
+            server,
+            server_name,
+            name: name.to_owned(),
+            token: String::new(),
+            live: None,
+            shared: Arc::default(),
+            updates_tx,
+            updates,
+            next_req: AtomicU32::new(1),
+            next_nonce: AtomicU64::new(1),
+        };
+        client.open(None).await?;
+        Ok(client)
+    }
+
+    /// The session token (for resuming).
+    pub fn token(&self) -> &str {
+        &self.token
+    }
+
+    /// The `seq` of the last match event received.
+    pub fn last_seq(&self) -> Option<u64> {
+        *self.shared.last_seq.lock().expect("client lock")
+    }
+
+    /// Whether the connection is up.
+    pub fn is_connected(&self) -> bool {
+        self.live.as_ref().is_some_and(|l| l.conn.close_reason().is_none())
+    }
+
+    /// Opens a connection and says `Hello` (resuming when `resume` is given).
+    async fn open(&mut self, resume: Option<Resume>) -> Result<(), ClientError> {
+        let connecting = self.endpoint.connect(self.server, &self.server_name).map_err(conn_err)?;
+        let conn = connecting.await.map_err(conn_err)?;
+        let (mut send, mut recv) = conn.open_bi().await.map_err(conn_err)?;
+        let hello = ClientFrame {
+            req: 0,
+            msg: ClientMsg::Hello { version: PROTOCOL_VERSION, name: self.name.clone(), resume },
+        };
+        let bytes = shvedka_proto::frame(&hello).map_err(|e| ClientError::Protocol(e.to_string()))?;
+        send.write_all(&bytes).await.map_err(conn_err)?;
+        let mut decoder = FrameDecoder::new();
+        let mut buf = vec![0u8; 16 * 1024];
+        let welcome = loop {
+            if let Some(msg) =
+                decoder.next_message::<ServerMsg>().map_err(|e| ClientError::Protocol(e.to_string()))?
+            {
+                break msg;
+            }
+            match recv.read(&mut buf).await.map_err(conn_err)? {
+                Some(n) => decoder.push(&buf[..n]),
+                None => return Err(ClientError::Connection("the server closed the session stream".into())),
+            }
+        };
+        match welcome {
+            ServerMsg::Welcome { token, .. } => self.token = token,
+            ServerMsg::Refused { reason } => {
+                conn.close(0u32.into(), b"refused");
+                return Err(ClientError::Refused(reason));
+            }
+            other => return Err(ClientError::Protocol(format!("expected Welcome, got {other:?}"))),
+        }
+        let (tx, rx) = mpsc::channel::<ClientFrame>(256);
+        tokio::spawn(write_loop(send, rx));
+        tokio::spawn(read_loop(
+            recv,
+            decoder,
+            buf,
+            self.shared.clone(),
+            self.updates_tx.clone(),
+            conn.clone(),
+        ));
+        self.live = Some(Live { conn, tx });
+        Ok(())
+    }
+
+    /// Reconnects and resumes the session: the server sends the events after the last one this
+    /// client received, then live events.
+    ///
+    /// # Errors
+    /// As [`Client::connect`].
+    pub async fn resume(&mut self) -> Result<(), ClientError> {
+        if let Some(live) = self.live.take() {
+            live.conn.close(0u32.into(), b"reconnecting");
+        }
+        let resume = Resume { token: self.token.clone(), last_seq: self.last_seq() };
+        self.open(Some(resume)).await
+    }
+
+    /// Closes the connection at once (the session stays on the server and can be resumed).
+    pub fn drop_connection(&mut self) {
+        if let Some(live) = self.live.take() {
+            live.conn.close(0u32.into(), b"dropped");
+        }
+    }
+
+    /// Closes the connection and waits for the close to be sent.
+    pub async fn close(mut self) {
+        self.drop_connection();
+        let _ = tokio::time::timeout(Duration::from_secs(2), self.endpoint.wait_idle()).await;
+    }
+
+    /// The next pushed message or disconnection; `None` never happens while the client lives.
+    pub async fn next_update(&mut self) -> Option<Update> {
+        self.updates.recv().await
+    }
+
+    /// A pushed message if one is waiting.
+    pub fn try_update(&mut self) -> Option<Update> {
+        self.updates.try_recv().ok()
+    }
+
+    /// Sends a message and waits (at most 10 s) for its reply.
+    ///
+    /// # Errors
+    /// [`ClientError::Server`] when refused; [`ClientError::Connection`] when the connection is gone.
+    pub async fn request(&self, msg: ClientMsg) -> Result<Reply, ClientError> {
+        let live = self.live.as_ref().ok_or_else(|| conn_err("not connected"))?;
+        let req = self.next_req.fetch_add(1, Ordering::Relaxed);
+        let (reply, rx) = oneshot::channel();
+        self.shared.pending.lock().expect("client lock").insert(req, reply);
+        live.tx.send(ClientFrame { req, msg }).await.map_err(|_| conn_err("connection lost"))?;
+        match tokio::time::timeout(Duration::from_secs(10), rx).await {
+            Ok(Ok(result)) => result.map_err(ClientError::Server),
+            Ok(Err(_)) => Err(conn_err("connection lost")),
+            Err(_) => Err(conn_err("no reply within 10 s")),
+        }
+    }
+
+    async fn ok(&self, msg: ClientMsg) -> Result<(), ClientError> {
+        self.request(msg).await.map(|_| ())
+    }
+
+    /// Measures the round trip of a `Ping`.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn ping(&self) -> Result<Duration, ClientError> {
+        let nonce = self.next_nonce.fetch_add(1, Ordering::Relaxed);
+        let (tx, rx) = oneshot::channel();
+        self.shared.pongs.lock().expect("client lock").insert(nonce, tx);
+        let start = Instant::now();
+        self.ok(ClientMsg::Ping { nonce }).await?;
+        rx.await.map_err(|_| conn_err("connection lost"))?;
+        Ok(start.elapsed())
+    }
+
+    /// The lobby.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn list_matches(&self) -> Result<Vec<MatchSummary>, ClientError> {
+        match self.request(ClientMsg::ListMatches).await? {
+            Reply::Matches(v) => Ok(v),
+            other => Err(ClientError::Protocol(format!("expected a match list, got {other:?}"))),
+        }
+    }
+
+    /// Creates a match.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn create_match(
+        &self,
+        rules: &str,
+        time_control: &str,
+        listed: bool,
+    ) -> Result<MatchId, ClientError> {
+        let msg = ClientMsg::CreateMatch { rules: rules.into(), time_control: time_control.into(), listed };
+        match self.request(msg).await? {
+            Reply::Created { match_id } => Ok(match_id),
+            other => Err(ClientError::Protocol(format!("expected a match id, got {other:?}"))),
+        }
+    }
+
+    /// Follows a match as a spectator.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn watch(&self, match_id: MatchId) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Watch { match_id }).await
+    }
+
+    /// Sits down.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn take_seat(&self, match_id: MatchId, seat: SeatId) -> Result<(), ClientError> {
+        self.ok(ClientMsg::TakeSeat { match_id, seat }).await
+    }
+
+    /// Stands up before the start.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn leave_seat(&self) -> Result<(), ClientError> {
+        self.ok(ClientMsg::LeaveSeat).await
+    }
+
+    /// Says ready (or not).
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn ready(&self, ready: bool) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Ready { ready }).await
+    }
+
+    /// Plays a move, with the thinking time the client measured.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; an illegal move names its rule.
+    pub async fn play(&self, board: Board, text: &str, think: Option<Duration>) -> Result<(), ClientError> {
+        let think_ms = think.map(|d| d.as_millis() as u64);
+        self.ok(ClientMsg::Move { board, text: text.into(), think_ms }).await
+    }
+
+    /// Offers (or accepts) a draw.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn offer_draw(&self) -> Result<(), ClientError> {
+        self.ok(ClientMsg::OfferDraw).await
+    }
+
+    /// Declines a draw.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn decline_draw(&self) -> Result<(), ClientError> {
+        self.ok(ClientMsg::DeclineDraw).await
+    }
+
+    /// Makes a claim.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn claim(&self, claim: ClaimKind) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Claim(claim)).await
+    }
+
+    /// Resigns.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn resign(&self) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Resign).await
+    }
+
+    /// Stops the clocks and calls the arbiter.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn call_arbiter(&self) -> Result<(), ClientError> {
+        self.ok(ClientMsg::CallArbiter).await
+    }
+
+    /// Writes in the chat.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn chat(&self, scope: ChatScope, text: &str) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Chat { scope, text: text.into() }).await
+    }
+}
+
+async fn write_loop(mut send: quinn::SendStream, mut rx: mpsc::Receiver<ClientFrame>) {
+    while let Some(frame) = rx.recv().await {
+        let Ok(bytes) = shvedka_proto::frame(&frame) else { continue };
+        if send.write_all(&bytes).await.is_err() {
+            return;
+        }
+    }
+    let _ = send.finish();
+}
+
+async fn read_loop(
+    mut recv: quinn::RecvStream,
+    mut decoder: FrameDecoder,
+    mut buf: Vec<u8>,
+    shared: Arc<Shared>,
+    updates: mpsc::Sender<Update>,
+    conn: quinn::Connection,
+) {
+    let reason = 'read: loop {
+        loop {
+            match decoder.next_message::<ServerMsg>() {
+                Ok(Some(msg)) => route(&shared, &updates, msg).await,
+                Ok(None) => break,
+                Err(e) => break 'read format!("protocol error: {e}"),
+            }
+        }
+        match recv.read(&mut buf).await {
+            Ok(Some(n)) => decoder.push(&buf[..n]),
+            Ok(None) => break "the server ended the session".to_owned(),
+            Err(e) => break e.to_string(),
+        }
+    };
+    let reason = conn.close_reason().map_or(reason, |r| r.to_string());
+    shared.pending.lock().expect("client lock").clear();
+    let _ = updates.send(Update::Disconnected(reason)).await;
+}
+
+async fn route(shared: &Shared, updates: &mpsc::Sender<Update>, msg: ServerMsg) {
+    match msg {
+        ServerMsg::Reply { req, result } => {
+            if let Some(tx) = shared.pending.lock().expect("client lock").remove(&req) {
+                let _ = tx.send(result);
+            }
+        }
+        ServerMsg::Pong { nonce, .. } => {
+            if let Some(tx) = shared.pongs.lock().expect("client lock").remove(&nonce) {
+                let _ = tx.send(());
+            }
+        }
+        msg => {
+            match &msg {
+                ServerMsg::Event(e) => *shared.last_seq.lock().expect("client lock") = Some(e.seq),
+                ServerMsg::State(s) => *shared.last_seq.lock().expect("client lock") = s.last_seq,
+                _ => {}
+            }
+            let _ = updates.send(Update::Server(msg)).await;
+        }
+    }
+}

@@ -1,0 +1,19 @@
+//! The async client library of shvedka, used by the terminal client, the bot and the tests.
+//!
+//! [`Client::connect`] opens a QUIC connection (the server pinned by its certificate's SHA-256
+//! fingerprint, or verified against the web PKI roots), opens the session stream and says
+//! `Hello`. Requests ([`Client::request`] and its helpers) return the server's reply; everything
+//! the server pushes (match state and events, chat) arrives on [`Client::next_update`]. After a
+//! lost connection, [`Client::resume`] reconnects with the session token and the last event seen,
+//! and the server sends exactly the missed events. [`ClockModel`] shows the four clocks ticking
+//! locally between updates.
+
+mod clock;
+mod connection;
+mod tls;
+
+pub use clock::ClockModel;
+pub use connection::{Client, ClientError, Trust, Update};
+/// The QUIC library, for tools and tests that speak the protocol by hand.
+pub use quinn;
+pub use tls::parse_fingerprint;

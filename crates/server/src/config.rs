@@ -1,0 +1,103 @@
+//! The server's settings: `config/default.toml` embedded, overridden key by key by a file.
+
+use std::net::SocketAddr;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{Context, bail};
+use bughouse_match::ClockConfig;
+use serde::Deserialize;
+
+const DEFAULT_TOML: &str = include_str!("../../../config/default.toml");
+
+/// Every setting of `config/default.toml`.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ServerConfig {
+    /// UDP address of the QUIC endpoint.
+    pub listen: SocketAddr,
+    /// The server's state directory.
+    pub data_dir: PathBuf,
+    /// PEM certificate chain; empty for the self-signed one.
+    pub cert: PathBuf,
+    /// PEM private key; empty for the self-signed one.
+    pub key: PathBuf,
+    /// A clock settings file; empty for the built-in one.
+    pub clock: PathBuf,
+    /// Connections at once.
+    pub max_connections: usize,
+    /// Matches at once.
+    pub max_matches: usize,
+    /// UDP receive buffer, bytes.
+    pub udp_recv_buffer: usize,
+    /// QUIC idle timeout, ms.
+    pub idle_timeout_ms: u64,
+    /// QUIC keep-alive, ms.
+    pub keep_alive_ms: u64,
+    /// Requests per second per connection.
+    pub rate_per_second: u32,
+    /// Burst above the rate.
+    pub rate_burst: u32,
+    /// Seconds to wait for `Hello`.
+    pub hello_timeout_s: u64,
+}
+
+impl ServerConfig {
+    /// The embedded defaults.
+    pub fn builtin() -> ServerConfig {
+        ServerConfig::from_overrides("").expect("the built-in configuration is valid")
+    }
+
+    /// The defaults with the keys of `text` (TOML) replacing theirs.
+    ///
+    /// # Errors
+    /// Bad TOML, an unknown key, a bad value, or keep-alive not below the idle timeout.
+    pub fn from_overrides(text: &str) -> anyhow::Result<ServerConfig> {
+        let mut table: toml::Table = toml::from_str(DEFAULT_TOML)?;
+        let overrides: toml::Table = toml::from_str(text).context("invalid configuration")?;
+        table.extend(overrides);
+        let config: ServerConfig =
+            table.try_into().map_err(|e: toml::de::Error| anyhow::anyhow!("invalid configuration: {e}"))?;
+        if config.keep_alive_ms >= config.idle_timeout_ms {
+            bail!("invalid configuration: keep_alive_ms must be below idle_timeout_ms");
+        }
+        if config.cert.as_os_str().is_empty() != config.key.as_os_str().is_empty() {
+            bail!("invalid configuration: give both cert and key, or neither");
+        }
+        if config.rate_per_second == 0 || config.max_connections == 0 {
+            bail!("invalid configuration: rate_per_second and max_connections must be positive");
+        }
+        Ok(config)
+    }
+
+    /// Reads a file of overrides.
+    ///
+    /// # Errors
+    /// An unreadable file, or as [`ServerConfig::from_overrides`].
+    pub fn from_file(path: &Path) -> anyhow::Result<ServerConfig> {
+        let text =
+            std::fs::read_to_string(path).with_context(|| format!("cannot read {}", path.display()))?;
+        ServerConfig::from_overrides(&text).with_context(|| format!("in {}", path.display()))
+    }
+
+    /// The clock settings of matches.
+    ///
+    /// # Errors
+    /// An unreadable or invalid clock file.
+    pub fn clock_config(&self) -> anyhow::Result<ClockConfig> {
+        if self.clock.as_os_str().is_empty() {
+            return Ok(ClockConfig::builtin());
+        }
+        let text = std::fs::read_to_string(&self.clock)
+            .with_context(|| format!("cannot read {}", self.clock.display()))?;
+        Ok(ClockConfig::from_toml(&text)?)
+    }
+
+    pub(crate) fn idle_timeout(&self) -> Duration {
+        Duration::from_millis(self.idle_timeout_ms)
+    }
+
+    pub(crate) fn keep_alive(&self) -> Duration {
+        Duration::from_millis(self.keep_alive_ms)
+    }
+}

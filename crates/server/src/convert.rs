@@ -1,0 +1,88 @@
+//! Between the match layer's types and the wire's.
+
+use std::time::Duration;
+
+use bughouse::{Adjudication, Game, MatchResult, Seat, Team};
+use bughouse_match::{ArbiterAct, Claim, Match, Phase, Rejection};
+use shvedka_proto::{ClaimKind, ErrorCode, ErrorMsg, PhaseView, ResultView, SeatId, TeamId};
+
+pub(crate) fn seat_id(seat: Seat) -> SeatId {
+    SeatId::ALL[seat.index()]
+}
+
+pub(crate) fn seat(id: SeatId) -> Seat {
+    Seat::ALL[id.index()]
+}
+
+pub(crate) fn claim(kind: ClaimKind) -> Claim {
+    match kind {
+        ClaimKind::Repetition => Claim::Repetition,
+        ClaimKind::FiftyMoves => Claim::FiftyMoves,
+        ClaimKind::Flag(s) => Claim::Flag(seat(s)),
+    }
+}
+
+pub(crate) fn claim_kind(claim: Claim) -> ClaimKind {
+    match claim {
+        Claim::Repetition => ClaimKind::Repetition,
+        Claim::FiftyMoves => ClaimKind::FiftyMoves,
+        Claim::Flag(s) => ClaimKind::Flag(seat_id(s)),
+    }
+}
+
+pub(crate) fn phase(p: &Phase) -> PhaseView {
+    match p {
+        Phase::Forming => PhaseView::Forming,
+        Phase::Countdown { .. } => PhaseView::Countdown,
+        Phase::Running => PhaseView::Running,
+        Phase::Paused { .. } => PhaseView::Paused,
+        Phase::Ended(_) => PhaseView::Ended,
+        Phase::Annulled => PhaseView::Annulled,
+    }
+}
+
+pub(crate) fn result(adj: &Adjudication) -> ResultView {
+    let winner = match adj.result {
+        MatchResult::Win(Team::One) => Some(TeamId::One),
+        MatchResult::Win(Team::Two) => Some(TeamId::Two),
+        MatchResult::Draw => None,
+    };
+    ResultView { winner, reason: adj.to_string(), rule: adj.reason.rule().to_owned() }
+}
+
+pub(crate) fn millis(d: Duration) -> u64 {
+    d.as_millis() as u64
+}
+
+pub(crate) fn clocks(c: [Duration; 4]) -> [u64; 4] {
+    c.map(millis)
+}
+
+/// Which clocks run: the side to move on each board while the match runs.
+pub(crate) fn running(m: &Match) -> [bool; 4] {
+    let game: &Game = m.game();
+    Seat::ALL.map(|s| *m.phase() == Phase::Running && game.to_move(s.board) == s)
+}
+
+pub(crate) fn rejection(r: &Rejection) -> ErrorMsg {
+    ErrorMsg { code: ErrorCode::Rejected, rule: r.rule().map(str::to_owned), message: r.to_string() }
+}
+
+pub(crate) fn error(code: ErrorCode, message: impl Into<String>) -> ErrorMsg {
+    ErrorMsg { code, rule: None, message: message.into() }
+}
+
+pub(crate) fn describe_act(act: &ArbiterAct) -> String {
+    match act {
+        ArbiterAct::Pause => "paused the clocks".to_owned(),
+        ArbiterAct::Resume => "restarted the clocks".to_owned(),
+        ArbiterAct::AdjustClock { seat, delta_ms } => {
+            let verb = if *delta_ms >= 0 { "added" } else { "removed" };
+            format!("{verb} {} ms on {seat}'s clock", delta_ms.unsigned_abs())
+        }
+        ArbiterAct::TakeBack { board } => format!("took back the last move on board {board}"),
+        ArbiterAct::SetPosition { bfen } => format!("set the position {bfen}"),
+        ArbiterAct::DeclareResult { note, .. } => format!("declared the result: {note}"),
+        ArbiterAct::Annul { note } => format!("annulled the match: {note}"),
+    }
+}

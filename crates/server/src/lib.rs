@@ -1,0 +1,123 @@
+//! The shvedka match server: a quinn endpoint (ALPN `shvedka/1`, TLS by rustls with one explicit
+//! crypto provider), one session per connection, a lobby of matches indexed by `DashMap`s, and
+//! one tokio task per match that owns its sans-IO state machine (`bughouse-match`) and both
+//! boards. Wire types come from `shvedka-proto`; nothing here knows the rules beyond asking the
+//! match machine.
+//!
+//! [`Server::bind`] opens the endpoint (a self-signed certificate is generated on first start and
+//! kept in the data directory; [`Server::fingerprint`] is what clients pin), [`Server::run`]
+//! serves until its shutdown future completes, then closes every connection gracefully.
+
+mod config;
+mod convert;
+mod lobby;
+mod room;
+mod session;
+mod tls;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use tokio::sync::Semaphore;
+
+pub use config::ServerConfig;
+pub use tls::{fingerprint, provider};
+
+use crate::lobby::Lobby;
+
+/// A bound server, ready to run.
+pub struct Server {
+    endpoint: quinn::Endpoint,
+    lobby: Arc<Lobby>,
+    config: Arc<ServerConfig>,
+    fingerprint: String,
+}
+
+impl Server {
+    /// Opens the endpoint. Must be called inside a tokio runtime.
+    ///
+    /// # Errors
+    /// Unreadable or invalid certificate or clock files, or an address that cannot be bound.
+    pub fn bind(config: ServerConfig) -> anyhow::Result<Server> {
+        let clock = config.clock_config()?;
+        let identity = tls::Identity::load(&config)?;
+        let mut server_config = quinn::ServerConfig::with_crypto(Arc::new(identity.server_crypto()?));
+        let mut transport = quinn::TransportConfig::default();
+        transport
+            .max_idle_timeout(Some(quinn::IdleTimeout::try_from(config.idle_timeout())?))
+            .keep_alive_interval(Some(config.keep_alive()))
+            .max_concurrent_bidi_streams(1u32.into())
+            .max_concurrent_uni_streams(0u32.into());
+        server_config.transport_config(Arc::new(transport));
+        let socket = udp_socket(config.listen, config.udp_recv_buffer)
+            .with_context(|| format!("cannot bind {}", config.listen))?;
+        let runtime = quinn::default_runtime().context("no async runtime")?;
+        let endpoint =
+            quinn::Endpoint::new(quinn::EndpointConfig::default(), Some(server_config), socket, runtime)?;
+        let lobby = Arc::new(Lobby::new(clock, config.max_matches));
+        Ok(Server { endpoint, lobby, fingerprint: identity.fingerprint(), config: Arc::new(config) })
+    }
+
+    /// The bound address (with the real port when the config asked for port 0).
+    ///
+    /// # Errors
+    /// If the socket cannot say.
+    pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
+        self.endpoint.local_addr()
+    }
+
+    /// The SHA-256 fingerprint of the server's certificate, lower-case hex.
+    pub fn fingerprint(&self) -> &str {
+        &self.fingerprint
+    }
+
+    /// Serves until `shutdown` completes, then closes every connection and waits (at most a few
+    /// seconds) for the close to reach the clients.
+    ///
+    /// # Errors
+    /// None so far; the signature leaves room for fatal endpoint errors.
+    pub async fn run(self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
+        let permits = Arc::new(Semaphore::new(self.config.max_connections));
+        tokio::pin!(shutdown);
+        loop {
+            let incoming = tokio::select! {
+                () = &mut shutdown => break,
+                incoming = self.endpoint.accept() => match incoming {
+                    Some(incoming) => incoming,
+                    None => break,
+                },
+            };
+            let Ok(permit) = permits.clone().try_acquire_owned() else {
+                tracing::warn!(remote = %incoming.remote_address(), "connection limit reached; refused");
+                incoming.refuse();
+                continue;
+            };
+            let (lobby, config) = (self.lobby.clone(), self.config.clone());
+            tokio::spawn(async move {
+                let _permit = permit;
+                match incoming.await {
+                    Ok(conn) => session::serve(conn, lobby, config).await,
+                    Err(e) => tracing::debug!(error = %e, "handshake failed"),
+                }
+            });
+        }
+        self.endpoint.close(0u32.into(), b"server shutting down");
+        let _ = tokio::time::timeout(Duration::from_secs(3), self.endpoint.wait_idle()).await;
+        Ok(())
+    }
+}
+
+/// A UDP socket with a large receive buffer (quinn loses handshakes under bursts otherwise).
+fn udp_socket(addr: SocketAddr, recv_buffer: usize) -> std::io::Result<std::net::UdpSocket> {
+    use socket2::{Domain, Protocol, Socket, Type};
+    let socket = Socket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
+    if let Err(e) = socket.set_recv_buffer_size(recv_buffer) {
+        tracing::warn!(error = %e, "cannot enlarge the UDP receive buffer");
+    }
+    tracing::debug!(requested = recv_buffer, effective = socket.recv_buffer_size()?, "UDP receive buffer");
+    socket.bind(&addr.into())?;
+    Ok(socket.into())
+}

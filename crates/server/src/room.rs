@@ -1,0 +1,404 @@
+//! One task per match: it owns the match state machine and both boards, wakes at the machine's
+//! timeouts, and delivers every event to the sessions that follow the match, in log order. No
+//! lock is taken inside a match; sessions talk to it through its channel.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bughouse::{BoardId, Seat};
+use bughouse_match::{Command, EventKind, Match, Phase, PlayerId};
+use shvedka_proto::{
+    ChatScope, ClientMsg, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
+    ServerMsg,
+};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::convert::{self, error, seat_id};
+
+/// Where a session's messages go: the writer of its current connection.
+pub(crate) type Outbound = mpsc::Sender<ServerMsg>;
+
+/// A player's session, surviving lost connections.
+#[derive(Debug)]
+pub(crate) struct Session {
+    pub(crate) token: String,
+    pub(crate) name: String,
+    pub(crate) player: PlayerId,
+    /// The match the session follows, if any.
+    pub(crate) room: Mutex<Option<MatchId>>,
+}
+
+impl Session {
+    pub(crate) fn room(&self) -> Option<MatchId> {
+        *self.room.lock().expect("session lock")
+    }
+
+    pub(crate) fn set_room(&self, id: Option<MatchId>) {
+        *self.room.lock().expect("session lock") = id;
+    }
+}
+
+pub(crate) type Reply = oneshot::Sender<Result<(), ErrorMsg>>;
+
+/// What a session asks of a match task.
+pub(crate) enum RoomMsg {
+    /// Follow the match: the whole state (`last_seq` = `None`), or the events after `last_seq`
+    /// (resume), then every event.
+    Follow { session: Arc<Session>, out: Outbound, last_seq: Option<u64>, reply: Reply },
+    /// Stop following (refused while the session plays in the running match).
+    Unfollow { session: Arc<Session>, reply: Reply },
+    /// A match command from a player (or the seat request).
+    Command { session: Arc<Session>, out: Outbound, msg: ClientMsg, reply: Reply },
+}
+
+/// How the lobby reaches a match task.
+#[derive(Clone)]
+pub(crate) struct RoomHandle {
+    pub(crate) tx: mpsc::Sender<RoomMsg>,
+    pub(crate) summary: Arc<Mutex<MatchSummary>>,
+    pub(crate) listed: bool,
+}
+
+struct Follower {
+    session: Arc<Session>,
+    out: Option<Outbound>,
+}
+
+pub(crate) struct Room {
+    id: MatchId,
+    m: Match,
+    /// Match time zero.
+    epoch: Instant,
+    /// The server's start, for `server_time_us`.
+    started: Instant,
+    rules: String,
+    time_control: String,
+    names: [Option<String>; 4],
+    followers: HashMap<String, Follower>,
+    /// The wire form of every event so far, for followers that resume.
+    views: Vec<MatchEvent>,
+    /// Long notation and SAN of the move being played, written before the position changes.
+    pending_move: Option<(String, String)>,
+    summary: Arc<Mutex<MatchSummary>>,
+}
+
+impl Room {
+    pub(crate) fn spawn(id: MatchId, m: Match, started: Instant, listed: bool) -> RoomHandle {
+        let rules = m.config().rules.name.clone();
+        let time_control = m.config().time_control.to_string();
+        let summary = Arc::new(Mutex::new(MatchSummary {
+            match_id: id,
+            rules: rules.clone(),
+            time_control: time_control.clone(),
+            seats: Default::default(),
+            phase: convert::phase(m.phase()),
+        }));
+        let (tx, rx) = mpsc::channel(256);
+        let room = Room {
+            id,
+            m,
+            epoch: Instant::now(),
+            started,
+            rules,
+            time_control,
+            names: Default::default(),
+            followers: HashMap::new(),
+            views: Vec::new(),
+            pending_move: None,
+            summary: summary.clone(),
+        };
+        tokio::spawn(room.run(rx));
+        RoomHandle { tx, summary, listed }
+    }
+
+    fn now(&self) -> Duration {
+        self.epoch.elapsed()
+    }
+
+    fn server_time_us(&self) -> u64 {
+        self.started.elapsed().as_micros() as u64
+    }
+
+    /// The task: 1. wait for a message or the machine's next timeout; 2. apply it; 3. deliver
+    /// the events it produced and refresh the lobby summary.
+    async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
+        loop {
+            let wake = self.m.poll_timeout().map(|t| self.epoch + t);
+            tokio::select! {
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.handle(msg),
+                    None => break,
+                },
+                () = sleep_until(wake) => {
+                    let now = self.now();
+                    self.m.handle_timeout(now);
+                }
+            }
+            self.flush();
+        }
+    }
+
+    fn handle(&mut self, msg: RoomMsg) {
+        match msg {
+            RoomMsg::Follow { session, out, last_seq, reply } => {
+                self.follow(session, out, last_seq);
+                let _ = reply.send(Ok(()));
+            }
+            RoomMsg::Unfollow { session, reply } => {
+                let _ = reply.send(self.unfollow(&session));
+            }
+            RoomMsg::Command { session, out, msg, reply } => {
+                let result = self.command(&session, out, msg);
+                self.flush();
+                let _ = reply.send(result);
+            }
+        }
+    }
+
+    fn follow(&mut self, session: Arc<Session>, out: Outbound, last_seq: Option<u64>) {
+        let resume_from = last_seq.map(|s| s as usize + 1).filter(|&from| from <= self.views.len());
+        match resume_from {
+            Some(from) => {
+                for view in &self.views[from..] {
+                    let _ = out.try_send(ServerMsg::Event(view.clone()));
+                }
+            }
+            None => {
+                let _ = out.try_send(ServerMsg::State(self.state(session.player)));
+            }
+        }
+        session.set_room(Some(self.id));
+        self.followers.insert(session.token.clone(), Follower { session, out: Some(out) });
+    }
+
+    fn unfollow(&mut self, session: &Session) -> Result<(), ErrorMsg> {
+        if let Some(seat) = self.m.seat_of(session.player) {
+            match self.m.phase() {
+                Phase::Forming => {
+                    let now = self.now();
+                    self.m
+                        .handle_command(now, session.player, Command::LeaveSeat)
+                        .map_err(|r| convert::rejection(&r))?;
+                    self.names[seat.index()] = None;
+                }
+                Phase::Ended(_) | Phase::Annulled => {}
+                _ => {
+                    return Err(error(
+                        ErrorCode::NotInMatch,
+                        format!("you play {seat} in match {}", self.id),
+                    ));
+                }
+            }
+        }
+        self.followers.remove(&session.token);
+        session.set_room(None);
+        Ok(())
+    }
+
+    fn state(&self, player: PlayerId) -> MatchState {
+        let now = self.now();
+        MatchState {
+            match_id: self.id,
+            rules: self.rules.clone(),
+            time_control: self.time_control.clone(),
+            seats: self.names.clone(),
+            ready: self.m.ready(),
+            phase: convert::phase(self.m.phase()),
+            bfen: self.m.game().bfen(),
+            clocks_ms: convert::clocks(self.m.clocks(now)),
+            running: convert::running(&self.m),
+            last_seq: self.views.last().map(|v| v.seq),
+            result: self.m.result().map(|a| convert::result(&a)),
+            your_seat: self.m.seat_of(player).map(seat_id),
+            server_time_us: self.server_time_us(),
+        }
+    }
+
+    fn command(&mut self, session: &Arc<Session>, out: Outbound, msg: ClientMsg) -> Result<(), ErrorMsg> {
+        let now = self.now();
+        let player = session.player;
+        let command = match msg {
+            ClientMsg::TakeSeat { seat, .. } => {
+                let seat = convert::seat(seat);
+                let taken = self.m.handle_command(now, player, Command::TakeSeat(seat));
+                taken.map_err(|r| convert::rejection(&r))?;
+                self.names[seat.index()] = Some(session.name.clone());
+                if !self.followers.contains_key(&session.token) {
+                    // Followers get the seat event below; a newcomer gets the whole state.
+                    self.flush();
+                    self.follow(session.clone(), out, None);
+                }
+                return Ok(());
+            }
+            ClientMsg::LeaveSeat => Command::LeaveSeat,
+            ClientMsg::Ready { ready } => Command::Ready(ready),
+            ClientMsg::Move { board, text, think_ms } => {
+                let board = match board {
+                    shvedka_proto::Board::A => BoardId::A,
+                    shvedka_proto::Board::B => BoardId::B,
+                };
+                self.m.may_move(player, board).map_err(|r| convert::rejection(&r))?;
+                let game = self.m.game();
+                let mv = game.parse_move(board, &text).map_err(|e| move_error(&e))?;
+                self.pending_move = Some((game.uci(&mv), game.san(&mv)));
+                Command::Move { mv, client_time: think_ms.map(Duration::from_millis) }
+            }
+            ClientMsg::OfferDraw => Command::OfferDraw,
+            ClientMsg::DeclineDraw => Command::DeclineDraw,
+            ClientMsg::Claim(kind) => Command::Claim(convert::claim(kind)),
+            ClientMsg::Resign => Command::Resign,
+            ClientMsg::CallArbiter => Command::CallArbiter,
+            ClientMsg::Chat { scope, text } => return self.chat(session, scope, text),
+            _ => return Err(error(ErrorCode::BadRequest, "not a match command")),
+        };
+        let left = matches!(command, Command::LeaveSeat).then(|| self.m.seat_of(player)).flatten();
+        self.m.handle_command(now, player, command).map_err(|r| convert::rejection(&r))?;
+        if let Some(seat) = left {
+            self.names[seat.index()] = None;
+        }
+        Ok(())
+    }
+
+    /// RULES.md A3: team chat reaches the partner only; a spectator's words never reach the
+    /// players of a match in play.
+    fn chat(&mut self, session: &Session, scope: ChatScope, text: String) -> Result<(), ErrorMsg> {
+        let chars = text.chars().count();
+        if chars == 0 || chars > 500 || text.chars().any(char::is_control) {
+            return Err(error(
+                ErrorCode::BadRequest,
+                "a chat message has 1 to 500 characters and no control characters",
+            ));
+        }
+        let from = self.m.seat_of(session.player);
+        let in_play =
+            matches!(self.m.phase(), Phase::Countdown { .. } | Phase::Running | Phase::Paused { .. });
+        let recipients: Vec<String> = match (scope, from) {
+            (ChatScope::Team, None) => {
+                return Err(error(ErrorCode::NotInMatch, "team chat is for the players of the match"));
+            }
+            (ChatScope::Team, Some(seat)) => {
+                self.tokens_where(|s| s == Some(seat) || s == Some(seat.partner()))
+            }
+            (ChatScope::Match, Some(_)) => self.followers.keys().cloned().collect(),
+            (ChatScope::Match, None) if in_play => self.tokens_where(|s| s.is_none()),
+            (ChatScope::Match, None) => self.followers.keys().cloned().collect(),
+        };
+        let msg = ServerMsg::Chat {
+            match_id: self.id,
+            from: session.name.clone(),
+            seat: from.map(seat_id),
+            scope,
+            text,
+        };
+        for token in recipients {
+            if let Some(f) = self.followers.get_mut(&token) {
+                deliver(f, &msg);
+            }
+        }
+        Ok(())
+    }
+
+    fn tokens_where(&self, f: impl Fn(Option<Seat>) -> bool) -> Vec<String> {
+        self.followers
+            .iter()
+            .filter(|(_, fl)| f(self.m.seat_of(fl.session.player)))
+            .map(|(t, _)| t.clone())
+            .collect()
+    }
+
+    /// Delivers the events the machine produced, in order, and refreshes the lobby summary.
+    fn flush(&mut self) {
+        while let Some(e) = self.m.poll_event() {
+            let kind = match &e.kind {
+                EventKind::SeatTaken { seat, .. } => EventView::SeatTaken {
+                    seat: seat_id(*seat),
+                    name: self.names[seat.index()].clone().unwrap_or_default(),
+                },
+                EventKind::SeatLeft { seat, .. } => EventView::SeatLeft { seat: seat_id(*seat) },
+                EventKind::Ready { seat, ready, .. } => {
+                    EventView::Ready { seat: seat_id(*seat), ready: *ready }
+                }
+                EventKind::CountdownStarted { starts_at } => {
+                    EventView::CountdownStarted { starts_at_ms: convert::millis(*starts_at) }
+                }
+                EventKind::Started => EventView::Started,
+                EventKind::Moved { seat, charged, credit, .. } => {
+                    let (uci, san) = self.pending_move.take().unwrap_or_default();
+                    EventView::Moved {
+                        seat: seat_id(*seat),
+                        uci,
+                        san,
+                        charged_ms: convert::millis(*charged),
+                        credit_ms: convert::millis(*credit),
+                    }
+                }
+                EventKind::DrawOffered { seat, .. } => EventView::DrawOffered { seat: seat_id(*seat) },
+                EventKind::DrawDeclined { seat, .. } => EventView::DrawDeclined { seat: seat_id(*seat) },
+                EventKind::Claimed { seat, claim, .. } => {
+                    EventView::Claimed { seat: seat_id(*seat), claim: convert::claim_kind(*claim) }
+                }
+                EventKind::Resigned { seat, .. } => EventView::Resigned { seat: seat_id(*seat) },
+                EventKind::ArbiterCalled { seat, .. } => EventView::ArbiterCalled { seat: seat_id(*seat) },
+                EventKind::FlagFell { seat } => EventView::FlagFell { seat: seat_id(*seat) },
+                EventKind::Arbiter(act) => EventView::Arbiter { act: convert::describe_act(act) },
+                EventKind::Ended(adj) => EventView::Ended(convert::result(adj)),
+            };
+            let changes_position = matches!(
+                e.kind,
+                EventKind::Moved { .. }
+                    | EventKind::Arbiter(
+                        bughouse_match::ArbiterAct::TakeBack { .. }
+                            | bughouse_match::ArbiterAct::SetPosition { .. }
+                    )
+            );
+            let view = MatchEvent {
+                match_id: self.id,
+                seq: e.seq,
+                at_ms: convert::millis(e.at),
+                kind,
+                clocks_ms: convert::clocks(e.clocks),
+                running: convert::running(&self.m),
+                bfen: changes_position.then(|| self.m.game().bfen()),
+                server_time_us: self.server_time_us(),
+            };
+            self.views.push(view.clone());
+            let msg = ServerMsg::Event(view);
+            for f in self.followers.values_mut() {
+                deliver(f, &msg);
+            }
+        }
+        let mut summary = self.summary.lock().expect("summary lock");
+        summary.seats = self.names.clone();
+        summary.phase = convert::phase(self.m.phase());
+    }
+}
+
+/// Queues a message for a follower; a follower whose connection is gone or cannot keep up loses
+/// its connection here and catches up when it resumes.
+fn deliver(f: &mut Follower, msg: &ServerMsg) {
+    if let Some(out) = &f.out
+        && out.try_send(msg.clone()).is_err()
+    {
+        f.out = None;
+    }
+}
+
+fn move_error(e: &bughouse::MoveTextError) -> ErrorMsg {
+    match e {
+        bughouse::MoveTextError::Illegal { error: play, .. } => ErrorMsg {
+            code: ErrorCode::Rejected,
+            rule: Some(play.rule.as_str().to_owned()),
+            message: e.to_string(),
+        },
+        _ => error(ErrorCode::BadRequest, e.to_string()),
+    }
+}
+
+async fn sleep_until(t: Option<Instant>) {
+    match t {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}

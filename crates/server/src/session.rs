@@ -1,0 +1,264 @@
+//! One connection: the handshake (version, name, new or resumed session), then a loop reading
+//! client frames from the session's stream, rate-limited, each answered by one reply. Bytes that
+//! are not a message close the connection with a reason; the server and every match carry on.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use shvedka_proto::{
+    ClientFrame, ClientMsg, ErrorCode, ErrorMsg, FrameDecoder, PROTOCOL_VERSION, Reply, ServerMsg,
+};
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::ServerConfig;
+use crate::convert::error;
+use crate::lobby::Lobby;
+use crate::room::{Outbound, RoomMsg, Session};
+
+/// Application error codes of a closed connection.
+const CLOSE_OK: u32 = 0;
+const CLOSE_PROTOCOL: u32 = 2;
+
+/// Why a connection ends.
+enum End {
+    /// The client finished the stream or closed the connection.
+    Done,
+    /// A protocol violation: close with code 2 and this reason.
+    Protocol(String),
+}
+
+pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Arc<ServerConfig>) {
+    let remote = conn.remote_address();
+    let end = run(&conn, &lobby, &config).await;
+    match end {
+        End::Done => conn.close(CLOSE_OK.into(), b"bye"),
+        End::Protocol(reason) => {
+            tracing::info!(%remote, %reason, "closing connection");
+            let reason: String = reason.chars().take(200).collect();
+            conn.close(CLOSE_PROTOCOL.into(), reason.as_bytes());
+        }
+    }
+}
+
+async fn run(conn: &quinn::Connection, lobby: &Arc<Lobby>, config: &ServerConfig) -> End {
+    let hello_timeout = Duration::from_secs(config.hello_timeout_s);
+    let (send, recv) = match tokio::time::timeout(hello_timeout, conn.accept_bi()).await {
+        Ok(Ok(streams)) => streams,
+        Ok(Err(_)) => return End::Done,
+        Err(_) => return End::Protocol("no session stream opened in time".into()),
+    };
+    let (out, out_rx) = mpsc::channel::<ServerMsg>(1024);
+    let writer = tokio::spawn(write_loop(send, out_rx));
+    let mut reader = Reader { recv, decoder: FrameDecoder::new(), buf: vec![0; 16 * 1024] };
+
+    let first = match tokio::time::timeout(hello_timeout, reader.next()).await {
+        Ok(Ok(Some(frame))) => frame,
+        Ok(Ok(None)) => return End::Done,
+        Ok(Err(end)) => return end,
+        Err(_) => return End::Protocol("no Hello in time".into()),
+    };
+    let session = match handshake(lobby, first, &out).await {
+        Ok(session) => session,
+        Err(reason) => {
+            let _ = out.send(ServerMsg::Refused { reason: reason.clone() }).await;
+            drop(out);
+            let _ = writer.await;
+            // Let the client read the refusal and close; then close ourselves.
+            let _ = tokio::time::timeout(Duration::from_secs(2), conn.closed()).await;
+            return End::Protocol(reason);
+        }
+    };
+    tracing::debug!(name = %session.name, player = session.player.0, "session open");
+
+    let mut bucket = TokenBucket::new(config.rate_per_second, config.rate_burst);
+    loop {
+        let frame = match reader.next().await {
+            Ok(Some(frame)) => frame,
+            Ok(None) => return End::Done,
+            Err(end) => return end,
+        };
+        let result = if bucket.take() {
+            dispatch(lobby, &session, &out, frame.msg).await
+        } else {
+            Err(error(ErrorCode::RateLimited, "too many requests; slow down"))
+        };
+        if out.send(ServerMsg::Reply { req: frame.req, result }).await.is_err() {
+            return End::Done;
+        }
+    }
+}
+
+/// Checks `Hello` and opens (or resumes) the session; the `Welcome` is queued before any match
+/// message of a resumed session.
+async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Result<Arc<Session>, String> {
+    let ClientMsg::Hello { version, name, resume } = first.msg else {
+        return Err("the first message must be Hello".into());
+    };
+    if version != PROTOCOL_VERSION {
+        return Err(format!(
+            "protocol version {version} is not supported; this server speaks {PROTOCOL_VERSION}"
+        ));
+    }
+    let session = match &resume {
+        Some(r) => lobby.session(&r.token).ok_or("unknown session token; start a new session")?,
+        None => {
+            let n = name.chars().count();
+            if n == 0 || n > 32 || name.chars().any(char::is_control) {
+                return Err("a name has 1 to 32 characters and no control characters".into());
+            }
+            lobby.new_session(name)
+        }
+    };
+    let welcome = ServerMsg::Welcome {
+        version: PROTOCOL_VERSION,
+        token: session.token.clone(),
+        resumed: resume.is_some(),
+        server_time_us: lobby.started.elapsed().as_micros() as u64,
+    };
+    out.send(welcome).await.map_err(|_| "connection lost".to_owned())?;
+    if let (Some(r), Some(id)) = (resume, session.room())
+        && let Ok(room) = lobby.room(id)
+    {
+        let (reply, rx) = oneshot::channel();
+        let msg = RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: r.last_seq, reply };
+        if room.tx.send(msg).await.is_ok() {
+            let _ = rx.await;
+        }
+    }
+    Ok(session)
+}
+
+async fn dispatch(
+    lobby: &Arc<Lobby>,
+    session: &Arc<Session>,
+    out: &Outbound,
+    msg: ClientMsg,
+) -> Result<Reply, ErrorMsg> {
+    match msg {
+        ClientMsg::Hello { .. } => Err(error(ErrorCode::Handshake, "the session is already open")),
+        ClientMsg::Ping { nonce } => {
+            let pong = ServerMsg::Pong { nonce, server_time_us: lobby.started.elapsed().as_micros() as u64 };
+            let _ = out.send(pong).await;
+            Ok(Reply::Ok)
+        }
+        ClientMsg::ListMatches => Ok(Reply::Matches(lobby.list())),
+        ClientMsg::CreateMatch { rules, time_control, listed } => {
+            lobby.create(&rules, &time_control, listed).map(|match_id| Reply::Created { match_id })
+        }
+        ClientMsg::Watch { match_id } => {
+            let room = lobby.room(match_id)?;
+            leave_other(lobby, session, match_id).await?;
+            let (reply, rx) = oneshot::channel();
+            ask(
+                &room.tx,
+                rx,
+                RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: None, reply },
+            )
+            .await
+        }
+        ClientMsg::TakeSeat { match_id, .. } => {
+            let room = lobby.room(match_id)?;
+            leave_other(lobby, session, match_id).await?;
+            let (reply, rx) = oneshot::channel();
+            ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
+                .await
+        }
+        msg => {
+            let id = session.room().ok_or_else(|| error(ErrorCode::NotInMatch, "you follow no match"))?;
+            let room = lobby.room(id)?;
+            let (reply, rx) = oneshot::channel();
+            ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
+                .await
+        }
+    }
+}
+
+/// Stops following another match before following `id` (refused while playing there).
+async fn leave_other(
+    lobby: &Arc<Lobby>,
+    session: &Arc<Session>,
+    id: shvedka_proto::MatchId,
+) -> Result<(), ErrorMsg> {
+    match session.room() {
+        Some(other) if other != id => {
+            let Ok(room) = lobby.room(other) else { return Ok(()) };
+            let (reply, rx) = oneshot::channel();
+            ask(&room.tx, rx, RoomMsg::Unfollow { session: session.clone(), reply }).await.map(|_| ())
+        }
+        _ => Ok(()),
+    }
+}
+
+async fn ask(
+    tx: &mpsc::Sender<RoomMsg>,
+    rx: oneshot::Receiver<Result<(), ErrorMsg>>,
+    msg: RoomMsg,
+) -> Result<Reply, ErrorMsg> {
+    let gone = || error(ErrorCode::NoSuchMatch, "the match is gone");
+    tx.send(msg).await.map_err(|_| gone())?;
+    rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
+}
+
+async fn write_loop(mut send: quinn::SendStream, mut rx: mpsc::Receiver<ServerMsg>) {
+    while let Some(msg) = rx.recv().await {
+        let Ok(bytes) = shvedka_proto::frame(&msg) else { continue };
+        if send.write_all(&bytes).await.is_err() {
+            return;
+        }
+    }
+    let _ = send.finish();
+}
+
+struct Reader {
+    recv: quinn::RecvStream,
+    decoder: FrameDecoder,
+    buf: Vec<u8>,
+}
+
+impl Reader {
+    /// The next client frame; `None` when the client finished the stream between frames.
+    async fn next(&mut self) -> Result<Option<ClientFrame>, End> {
+        loop {
+            match self.decoder.next_message::<ClientFrame>() {
+                Ok(Some(frame)) => return Ok(Some(frame)),
+                Ok(None) => {}
+                Err(e) => return Err(End::Protocol(e.to_string())),
+            }
+            match self.recv.read(&mut self.buf).await {
+                Ok(Some(n)) => self.decoder.push(&self.buf[..n]),
+                Ok(None) => {
+                    return self.decoder.finish().map(|()| None).map_err(|e| End::Protocol(e.to_string()));
+                }
+                Err(_) => return Err(End::Done),
+            }
+        }
+    }
+}
+
+/// A token bucket: `rate` requests per second on average, `burst` at once.
+struct TokenBucket {
+    rate: f64,
+    burst: f64,
+    tokens: f64,
+    at: Instant,
+}
+
+impl TokenBucket {
+    fn new(rate: u32, burst: u32) -> TokenBucket {
+        let burst = f64::from(burst.max(1));
+        TokenBucket { rate: f64::from(rate), burst, tokens: burst, at: Instant::now() }
+    }
+
+    fn take(&mut self) -> bool {
+        let now = Instant::now();
+        self.tokens = (self.tokens + now.duration_since(self.at).as_secs_f64() * self.rate).min(self.burst);
+        self.at = now;
+        if self.tokens >= 1.0 {
+            self.tokens -= 1.0;
+            true
+        } else {
+            false
+        }
+    }
+}

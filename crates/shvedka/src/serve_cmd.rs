@@ -1,0 +1,44 @@
+//! `shvedka serve`: the match server on embedded defaults, or with `--config FILE`.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::Args;
+use shvedka_server::{Server, ServerConfig};
+
+/// Arguments of `shvedka serve`.
+#[derive(Debug, Args)]
+pub(crate) struct ServeArgs {
+    /// A TOML file overriding settings of config/default.toml.
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// Listen on this UDP address instead of the configured one.
+    #[arg(long)]
+    listen: Option<std::net::SocketAddr>,
+}
+
+pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut config = match &args.config {
+        Some(path) => ServerConfig::from_file(path)?,
+        None => ServerConfig::builtin(),
+    };
+    if let Some(listen) = args.listen {
+        config.listen = listen;
+    }
+    let filter = tracing_subscriber::EnvFilter::try_from_default_env()
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let server = Server::bind(config)?;
+        writeln!(out, "shvedka listening on {} (QUIC, ALPN shvedka/1)", server.local_addr()?)?;
+        writeln!(out, "certificate sha256 {}", server.fingerprint())?;
+        out.flush()?;
+        let shutdown = async {
+            let _ = tokio::signal::ctrl_c().await;
+            tracing::info!("shutting down");
+        };
+        server.run(shutdown).await
+    })
+}
