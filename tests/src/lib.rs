@@ -1,2 +1,151 @@
 //! End-to-end tests of shvedka live in this package's `tests/` directory: they drive the `shvedka`
-//! command line (and, once the server exists, a real server on loopback with real clients).
+//! command line, and a real server on `127.0.0.1:0` with real clients. This library is their
+//! harness (also used by the latency benchmark): a server in a temporary data directory, clients
+//! pinned to its certificate, and bounded waits for updates.
+
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use shvedka_client::{Client, Trust, Update};
+use shvedka_proto::{MatchEvent, MatchId, SeatId, ServerMsg};
+use shvedka_server::{Server, ServerConfig};
+use tokio::sync::oneshot;
+
+/// Clock settings for tests: no countdown, quick named controls.
+const TEST_CLOCK: &str = r#"
+countdown_ms = 0
+[lag]
+gain_base_ms = 150
+estimate_moves = 40
+gain_divisor = 250
+gain_max_ms = 1000
+start_gains = 3
+max_gains = 7
+max_grace_ms = 2000
+[time_controls]
+blitz = "3+0"
+"#;
+
+/// A server running on loopback in its own temporary data directory.
+pub struct TestServer {
+    /// Where it listens.
+    pub addr: SocketAddr,
+    /// Its certificate's SHA-256.
+    pub pin: [u8; 32],
+    shutdown: Option<oneshot::Sender<()>>,
+    task: Option<tokio::task::JoinHandle<Result<(), String>>>,
+    _dir: tempfile::TempDir,
+}
+
+impl TestServer {
+    /// Starts a server with test clock settings and `overrides` (TOML) on top of the defaults.
+    pub async fn start(overrides: &str) -> TestServer {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let clock = dir.path().join("clock.toml");
+        std::fs::write(&clock, TEST_CLOCK).expect("write clock settings");
+        let text = format!(
+            "listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{overrides}",
+            dir.path().join("data"),
+            clock
+        );
+        let config = ServerConfig::from_overrides(&text).expect("a valid test configuration");
+        let server = Server::bind(config).expect("the server binds");
+        let addr = server.local_addr().expect("a local address");
+        let pin = shvedka_client::parse_fingerprint(server.fingerprint()).expect("a fingerprint");
+        let (tx, rx) = oneshot::channel::<()>();
+        let task = tokio::spawn(async move {
+            server
+                .run(async {
+                    let _ = rx.await;
+                })
+                .await
+                .map_err(|e| e.to_string())
+        });
+        TestServer { addr, pin, shutdown: Some(tx), task: Some(task), _dir: dir }
+    }
+
+    /// A new session named `name`.
+    pub async fn client(&self, name: &str) -> Client {
+        Client::connect(self.addr, Trust::Fingerprint(self.pin), name).await.expect("the client connects")
+    }
+
+    /// Four clients seated in the order of `SeatId::ALL` and ready; the match has started.
+    pub async fn seated_match(&self, rules: &str, tc: &str) -> (MatchId, Vec<Client>) {
+        let mut clients = Vec::new();
+        for seat in SeatId::ALL {
+            clients.push(self.client(seat.name()).await);
+        }
+        let id = clients[0].create_match(rules, tc, true).await.expect("create");
+        for (c, seat) in clients.iter().zip(SeatId::ALL) {
+            c.take_seat(id, seat).await.expect("take seat");
+        }
+        for c in &clients {
+            c.ready(true).await.expect("ready");
+        }
+        for c in &mut clients {
+            wait_event(c, |e| matches!(e.kind, shvedka_proto::EventView::Started)).await;
+        }
+        (id, clients)
+    }
+
+    /// Stops the server gracefully.
+    pub async fn stop(mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(task) = self.task.take() {
+            let done = tokio::time::timeout(Duration::from_secs(10), task).await;
+            assert!(matches!(done, Ok(Ok(Ok(())))), "the server stops cleanly: {done:?}");
+        }
+    }
+}
+
+/// The next update within 10 s (panics otherwise: a test must never hang).
+pub async fn next(c: &mut Client) -> Update {
+    match tokio::time::timeout(Duration::from_secs(10), c.next_update()).await {
+        Ok(Some(u)) => u,
+        Ok(None) => panic!("the update stream ended"),
+        Err(_) => panic!("no update within 10 s"),
+    }
+}
+
+/// Waits for a server message matching `f`, skipping others.
+pub async fn wait_msg(c: &mut Client, f: impl Fn(&ServerMsg) -> bool) -> ServerMsg {
+    loop {
+        match next(c).await {
+            Update::Server(m) if f(&m) => return m,
+            Update::Server(_) => {}
+            Update::Disconnected(why) => panic!("disconnected while waiting: {why}"),
+        }
+    }
+}
+
+/// Waits for a match event matching `f`.
+pub async fn wait_event(c: &mut Client, f: impl Fn(&MatchEvent) -> bool) -> MatchEvent {
+    match wait_msg(c, |m| matches!(m, ServerMsg::Event(e) if f(e))).await {
+        ServerMsg::Event(e) => e,
+        _ => unreachable!(),
+    }
+}
+
+/// Every update already received, without waiting.
+pub fn drain(c: &mut Client) -> Vec<Update> {
+    std::iter::from_fn(|| c.try_update()).collect()
+}
+
+/// Every server message up to and including the first event matching `f`.
+pub async fn collect_until(c: &mut Client, f: impl Fn(&MatchEvent) -> bool) -> Vec<ServerMsg> {
+    let mut seen = Vec::new();
+    loop {
+        match next(c).await {
+            Update::Server(m) => {
+                let done = matches!(&m, ServerMsg::Event(e) if f(e));
+                seen.push(m);
+                if done {
+                    return seen;
+                }
+            }
+            Update::Disconnected(why) => panic!("disconnected while waiting: {why}"),
+        }
+    }
+}

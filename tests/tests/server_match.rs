@@ -1,0 +1,122 @@
+//! A real server on 127.0.0.1:0 with four real clients: matches played to their end over QUIC,
+//! a lost connection resumed, spectators and chat (RULES.md E1, K4, A3, S4).
+
+use std::time::Duration;
+
+use shvedka_client::Update;
+use shvedka_proto::{Board, ChatScope, EventView, PhaseView, SeatId, ServerMsg, TeamId};
+use shvedka_tests::*;
+
+const WA: usize = 0;
+const BA: usize = 1;
+const WB: usize = 2;
+const BB: usize = 3;
+
+#[tokio::test]
+async fn e1_a_match_played_to_mate_on_board() {
+    let server = TestServer::start("").await;
+    let (_, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    for (i, text) in ["e4", "e5", "Qh5", "Nc6", "Bc4", "Nf6"].into_iter().enumerate() {
+        let who = if i % 2 == 0 { WA } else { BA };
+        c[who].play(Board::A, text, Some(Duration::from_millis(50))).await.unwrap();
+    }
+    c[WA].play(Board::A, "Qxf7", None).await.unwrap();
+    for client in &mut c {
+        let e = wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
+        let EventView::Ended(result) = e.kind else { unreachable!() };
+        assert_eq!((result.winner, result.rule.as_str()), (Some(TeamId::One), "E1"));
+    }
+    // The capture went to White-A's partner, Black-B, whose reserve everyone sees (C1, S4).
+    let after = c[BB].play(Board::B, "P@e4", None).await.unwrap_err();
+    assert!(after.to_string().contains("over"), "{after}");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn k4_a_match_ended_by_flag() {
+    let server = TestServer::start("").await;
+    let (_, mut c) = server.seated_match("classic", "1s+0").await;
+    let e = wait_event(&mut c[BB], |e| matches!(e.kind, EventView::Ended(_))).await;
+    let EventView::Ended(result) = e.kind else { unreachable!() };
+    assert_eq!(result.rule, "E7");
+    assert_eq!(result.winner, None, "both White clocks fell: crosswise flags draw");
+    assert_eq!(e.clocks_ms[0], 0);
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a4_a_dropped_connection_resumes_without_missing_or_repeating_an_event() {
+    let server = TestServer::start("").await;
+    let (_, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    c[WA].play(Board::A, "e4", None).await.unwrap();
+    wait_event(&mut c[WA], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    drain(&mut c[WA]);
+    let seen = c[WA].last_seq().unwrap();
+    c[WA].drop_connection();
+    // While White-A is away the match goes on; his clock is not paused by the disconnect.
+    c[BA].play(Board::A, "e5", None).await.unwrap();
+    c[WB].play(Board::B, "d4", None).await.unwrap();
+    c[BB].play(Board::B, "d5", None).await.unwrap();
+    c[BB].chat(ChatScope::Match, "where did he go").await.unwrap();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    c[WA].resume().await.unwrap();
+    let mut seqs = Vec::new();
+    while seqs.len() < 3 {
+        if let Update::Server(ServerMsg::Event(e)) = next(&mut c[WA]).await {
+            seqs.push(e.seq);
+            if e.seq == seen + 1 {
+                assert!(e.clocks_ms[0] < 180_000, "the absent player's clock kept running");
+            }
+        }
+    }
+    assert_eq!(seqs, vec![seen + 1, seen + 2, seen + 3], "exactly the missed events, in order");
+    c[WA].play(Board::A, "Nf3", None).await.unwrap();
+    let e = wait_event(&mut c[WA], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    assert_eq!(e.seq, seen + 4, "then live events, without a gap or a repeat");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a3_spectators_see_everything_and_no_chat_of_theirs_reaches_a_player() {
+    let server = TestServer::start("").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    let mut spectator = server.client("kibitzer").await;
+    spectator.watch(id).await.unwrap();
+    let ServerMsg::State(state) = wait_msg(&mut spectator, |m| matches!(m, ServerMsg::State(_))).await else {
+        unreachable!()
+    };
+    assert_eq!(state.phase, PhaseView::Running);
+    assert_eq!(state.your_seat, None);
+    assert_eq!(state.seats[BB].as_deref(), Some("b-black"));
+    c[WA].play(Board::A, "e4", None).await.unwrap();
+    let e = wait_event(&mut spectator, |e| matches!(e.kind, EventView::Moved { .. })).await;
+    assert!(matches!(e.kind, EventView::Moved { seat: SeatId::WhiteA, ref san, .. } if san == "e4"));
+    assert!(e.bfen.unwrap().contains("4P3"));
+
+    spectator.chat(ChatScope::Match, "play Qh5!").await.unwrap();
+    let team = spectator.chat(ChatScope::Team, "psst").await.unwrap_err();
+    assert!(team.to_string().contains("team chat is for the players"), "{team}");
+    c[WA].chat(ChatScope::Team, "need a knight").await.unwrap();
+    c[BA].chat(ChatScope::Match, "good luck").await.unwrap();
+    // A marker everyone follows, so nothing is still in flight when we look.
+    c[WB].play(Board::B, "d4", None).await.unwrap();
+    let mut seen: Vec<Vec<String>> = Vec::new();
+    for client in c.iter_mut().chain(std::iter::once(&mut spectator)) {
+        let msgs =
+            collect_until(client, |e| matches!(e.kind, EventView::Moved { seat: SeatId::WhiteB, .. })).await;
+        seen.push(
+            msgs.into_iter()
+                .filter_map(|m| match m {
+                    ServerMsg::Chat { text, .. } => Some(text),
+                    _ => None,
+                })
+                .collect(),
+        );
+    }
+    assert_eq!(seen[WA], ["need a knight", "good luck"]);
+    assert_eq!(seen[BB], ["need a knight", "good luck"], "the partner reads team chat");
+    assert_eq!(seen[BA], ["good luck"], "team chat is invisible to opponents");
+    assert_eq!(seen[WB], ["good luck"]);
+    assert_eq!(seen[4], ["play Qh5!", "good luck"], "the spectator's words reach spectators only");
+    server.stop().await;
+}
