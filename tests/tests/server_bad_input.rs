@@ -1,0 +1,205 @@
+//! Bad input on the wire and in requests: each gets a typed error or closes only the offending
+//! connection with a reason, and the server goes on serving other matches.
+
+use std::sync::Arc;
+use std::time::Duration;
+
+use shvedka_client::quinn;
+use shvedka_client::{Client, ClientError, Trust};
+use shvedka_proto::{Board, ClientFrame, ClientMsg, ErrorCode, EventView, PROTOCOL_VERSION, SeatId};
+use shvedka_tests::*;
+
+/// A bare QUIC connection to the server (no session), trusting any certificate: the tests below
+/// speak the protocol by hand.
+async fn raw(server: &TestServer) -> (quinn::Endpoint, quinn::Connection) {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let mut tls = rustls::ClientConfig::builder_with_provider(provider.clone())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .unwrap()
+        .dangerous()
+        .with_custom_certificate_verifier(Arc::new(AnyCert(provider)))
+        .with_no_client_auth();
+    tls.alpn_protocols = vec![shvedka_proto::ALPN.to_vec()];
+    let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).unwrap();
+    let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
+    endpoint.set_default_client_config(quinn::ClientConfig::new(Arc::new(quic)));
+    let conn = endpoint.connect(server.addr, "localhost").unwrap().await.unwrap();
+    (endpoint, conn)
+}
+
+#[derive(Debug)]
+struct AnyCert(Arc<rustls::crypto::CryptoProvider>);
+
+impl rustls::client::danger::ServerCertVerifier for AnyCert {
+    fn verify_server_cert(
+        &self,
+        _: &rustls::pki_types::CertificateDer<'_>,
+        _: &[rustls::pki_types::CertificateDer<'_>],
+        _: &rustls::pki_types::ServerName<'_>,
+        _: &[u8],
+        _: rustls::pki_types::UnixTime,
+    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
+        Ok(rustls::client::danger::ServerCertVerified::assertion())
+    }
+    fn verify_tls12_signature(
+        &self,
+        m: &[u8],
+        c: &rustls::pki_types::CertificateDer<'_>,
+        d: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls12_signature(m, c, d, &self.0.signature_verification_algorithms)
+    }
+    fn verify_tls13_signature(
+        &self,
+        m: &[u8],
+        c: &rustls::pki_types::CertificateDer<'_>,
+        d: &rustls::DigitallySignedStruct,
+    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
+        rustls::crypto::verify_tls13_signature(m, c, d, &self.0.signature_verification_algorithms)
+    }
+    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
+        self.0.signature_verification_algorithms.supported_schemes()
+    }
+}
+
+/// Sends `bytes` on a fresh session stream (then finishes it if `finish`) and returns how the
+/// server closed the connection.
+async fn send_raw(server: &TestServer, bytes: &[u8], finish: bool) -> String {
+    let (_endpoint, conn) = raw(server).await;
+    let (mut send, _recv) = conn.open_bi().await.unwrap();
+    send.write_all(bytes).await.unwrap();
+    if finish {
+        send.finish().unwrap();
+    }
+    match tokio::time::timeout(Duration::from_secs(10), conn.closed()).await {
+        Ok(quinn::ConnectionError::ApplicationClosed(c)) => {
+            format!("{} {}", c.error_code, String::from_utf8_lossy(&c.reason))
+        }
+        other => panic!("expected the server to close the connection, got {other:?}"),
+    }
+}
+
+fn hello() -> Vec<u8> {
+    let msg = ClientMsg::Hello { version: PROTOCOL_VERSION, name: "raw".into(), resume: None };
+    shvedka_proto::frame(&ClientFrame { req: 0, msg }).unwrap()
+}
+
+/// After all the abuse, another match is still served from start to a move.
+async fn still_serving(server: &TestServer) {
+    let (_, mut c) = server.seated_match("classic", "blitz").await;
+    c[0].play(Board::A, "d4", None).await.unwrap();
+    wait_event(&mut c[3], |e| matches!(e.kind, EventView::Moved { .. })).await;
+}
+
+#[tokio::test]
+async fn garbage_oversized_truncated_and_unknown_frames_close_only_that_connection() {
+    let server = TestServer::start("").await;
+    let (_, mut players) = server.seated_match("mgimo-2017", "blitz").await;
+
+    let closed = send_raw(&server, b"\x00\x00\x00\x05hello, not bincode", false).await;
+    assert!(closed.starts_with("2 malformed frame"), "garbage: {closed}");
+    let closed = send_raw(&server, &(1u32 << 20).to_be_bytes(), false).await;
+    assert_eq!(closed, "2 frame of 1048576 bytes exceeds the limit of 65536", "oversized");
+    let h = hello();
+    let closed = send_raw(&server, &h[..h.len() - 2], true).await;
+    assert_eq!(closed, "2 the stream ended inside a frame", "truncated");
+    let mut unknown = hello();
+    unknown.extend_from_slice(&[0, 0, 0, 2, 9, 200]);
+    let closed = send_raw(&server, &unknown, false).await;
+    assert!(closed.starts_with("2 malformed frame"), "unknown message: {closed}");
+    let not_hello = shvedka_proto::frame(&ClientFrame { req: 1, msg: ClientMsg::ListMatches }).unwrap();
+    let closed = send_raw(&server, &not_hello, false).await;
+    assert_eq!(closed, "2 the first message must be Hello");
+
+    // The match in progress never noticed.
+    players[0].play(Board::A, "e4", None).await.unwrap();
+    wait_event(&mut players[1], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    still_serving(&server).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn another_protocol_version_or_a_bad_name_is_refused_with_a_reason() {
+    let server = TestServer::start("").await;
+    let (_endpoint, conn) = raw(&server).await;
+    let (mut send, mut recv) = conn.open_bi().await.unwrap();
+    let msg = ClientMsg::Hello { version: PROTOCOL_VERSION + 1, name: "future".into(), resume: None };
+    send.write_all(&shvedka_proto::frame(&ClientFrame { req: 0, msg }).unwrap()).await.unwrap();
+    let mut d = shvedka_proto::FrameDecoder::new();
+    let mut buf = [0u8; 4096];
+    let reply = loop {
+        if let Some(m) = d.next_message::<shvedka_proto::ServerMsg>().unwrap() {
+            break m;
+        }
+        let n = recv.read(&mut buf).await.unwrap().expect("a reply before the end");
+        d.push(&buf[..n]);
+    };
+    assert_eq!(
+        reply,
+        shvedka_proto::ServerMsg::Refused {
+            reason: "protocol version 2 is not supported; this server speaks 1".into()
+        }
+    );
+    let named = Client::connect(server.addr, Trust::Fingerprint(server.pin), "").await.err().unwrap();
+    assert_eq!(named, ClientError::Refused("a name has 1 to 32 characters and no control characters".into()));
+    let wrong_pin = Client::connect(server.addr, Trust::Fingerprint([7; 32]), "x").await.err().unwrap();
+    assert!(matches!(wrong_pin, ClientError::Connection(_)), "{wrong_pin}");
+    still_serving(&server).await;
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn refused_requests_get_typed_errors_with_the_rule() {
+    let server = TestServer::start("").await;
+    let (id, c) = server.seated_match("mgimo-2017", "blitz").await;
+    let err = |e: ClientError| match e {
+        ClientError::Server(m) => m,
+        other => panic!("expected a server error, got {other}"),
+    };
+    let e = err(c[2].play(Board::A, "e4", None).await.unwrap_err());
+    assert_eq!((e.code, e.message.as_str()), (ErrorCode::Rejected, "you play white-B, not on board A"));
+    let e = err(c[1].play(Board::A, "e5", None).await.unwrap_err());
+    assert_eq!((e.code, e.rule.as_deref()), (ErrorCode::Rejected, Some("K1")));
+    let e = err(c[0].play(Board::A, "e5", None).await.unwrap_err());
+    assert_eq!((e.code, e.rule.as_deref()), (ErrorCode::Rejected, Some("FIDE")), "{}", e.message);
+    let e = err(c[0].play(Board::A, "P@e4", None).await.unwrap_err());
+    assert_eq!(e.rule.as_deref(), Some("P1"), "{}", e.message);
+    let e = err(c[0].play(Board::A, "xyzzy", None).await.unwrap_err());
+    assert_eq!(e.code, ErrorCode::BadRequest);
+    let outsider = server.client("outsider").await;
+    let e = err(outsider.play(Board::A, "e4", None).await.unwrap_err());
+    assert_eq!(e.code, ErrorCode::NotInMatch);
+    outsider.watch(id).await.unwrap();
+    let e = err(outsider.play(Board::A, "e4", None).await.unwrap_err());
+    assert_eq!(e.message, "you hold no seat in this match");
+    let e = err(outsider.take_seat(id, SeatId::WhiteA).await.unwrap_err());
+    assert_eq!(e.rule.as_deref(), Some("S1"));
+    let e = err(outsider.watch(shvedka_proto::MatchId(999)).await.unwrap_err());
+    assert_eq!(e.code, ErrorCode::NoSuchMatch);
+    let e = err(outsider.create_match("chess960-blitz", "3+0", true).await.unwrap_err());
+    assert!(e.message.contains("unknown rules preset"), "{}", e.message);
+    let e = err(outsider.create_match("classic", "fast", true).await.unwrap_err());
+    assert!(e.message.contains("invalid time control"), "{}", e.message);
+    let e = err(c[0].request(ClientMsg::Hello { version: 1, name: "x".into(), resume: None }).await.unwrap_err());
+    assert_eq!(e.code, ErrorCode::Handshake);
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn too_many_requests_are_limited_and_too_many_connections_refused() {
+    let server = TestServer::start("rate_per_second = 5\nrate_burst = 10\nmax_connections = 2").await;
+    let a = server.client("a").await;
+    let mut limited = 0;
+    for _ in 0..40 {
+        if let Err(ClientError::Server(e)) = a.request(ClientMsg::ListMatches).await {
+            assert_eq!(e.code, ErrorCode::RateLimited);
+            limited += 1;
+        }
+    }
+    assert!(limited >= 25, "only the burst and the refill pass: {limited} limited");
+    let _b = server.client("b").await;
+    let third = Client::connect(server.addr, Trust::Fingerprint(server.pin), "c").await;
+    assert!(matches!(third, Err(ClientError::Connection(_))), "the third connection is refused");
+    server.stop().await;
+}
