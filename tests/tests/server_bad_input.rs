@@ -180,7 +180,8 @@ async fn refused_requests_get_typed_errors_with_the_rule() {
     assert!(e.message.contains("unknown rules preset"), "{}", e.message);
     let e = err(outsider.create_match("classic", "fast", true).await.unwrap_err());
     assert!(e.message.contains("invalid time control"), "{}", e.message);
-    let e = err(c[0].request(ClientMsg::Hello { version: 1, name: "x".into(), resume: None }).await.unwrap_err());
+    let e =
+        err(c[0].request(ClientMsg::Hello { version: 1, name: "x".into(), resume: None }).await.unwrap_err());
     assert_eq!(e.code, ErrorCode::Handshake);
     c[0].play(Board::A, "e4", None).await.unwrap();
     server.stop().await;

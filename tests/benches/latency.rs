@@ -1,0 +1,141 @@
+//! Move latency on loopback: four clients in a match, the time from a move sent until all four
+//! have received its event, p50 and p99 over at least 1,000 moves — next to the round trip of a
+//! bare quinn echo (same machine, same run, same TLS) as the reference.
+//!
+//! `cargo bench -p shvedka-tests --bench latency` (`SHVEDKA_LATENCY_MOVES` sets the count).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use bughouse::{BoardId, Game, RuleOptions};
+use shvedka_client::quinn;
+use shvedka_proto::{Board, EventView};
+use shvedka_tests::{TestServer, wait_event};
+use testkit::SplitMix;
+
+fn percentile(sorted: &[Duration], p: f64) -> Duration {
+    sorted[((sorted.len() - 1) as f64 * p).round() as usize]
+}
+
+fn report(name: &str, mut v: Vec<Duration>) -> (Duration, Duration) {
+    v.sort();
+    let (p50, p99) = (percentile(&v, 0.50), percentile(&v, 0.99));
+    println!("{name:<34} n={:<5} p50={:>8.1?} p99={:>8.1?} max={:>8.1?}", v.len(), p50, p99, v[v.len() - 1]);
+    (p50, p99)
+}
+
+/// A bare quinn echo server and client with a self-signed certificate: round trips of a 64-byte
+/// message on one bidirectional stream.
+async fn quinn_echo(n: usize) -> Vec<Duration> {
+    let provider = Arc::new(rustls::crypto::ring::default_provider());
+    let rcgen::CertifiedKey { cert, signing_key } =
+        rcgen::generate_simple_self_signed(vec!["localhost".into()]).unwrap();
+    let der = rustls::pki_types::CertificateDer::from(cert.der().to_vec());
+    let key = rustls::pki_types::PrivateKeyDer::try_from(signing_key.serialize_der()).unwrap();
+    let mut tls = rustls::ServerConfig::builder_with_provider(provider.clone())
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .unwrap()
+        .with_no_client_auth()
+        .with_single_cert(vec![der.clone()], key)
+        .unwrap();
+    tls.alpn_protocols = vec![b"echo".to_vec()];
+    let quic = quinn::crypto::rustls::QuicServerConfig::try_from(tls).unwrap();
+    let server = quinn::Endpoint::server(
+        quinn::ServerConfig::with_crypto(Arc::new(quic)),
+        "127.0.0.1:0".parse().unwrap(),
+    )
+    .unwrap();
+    let addr = server.local_addr().unwrap();
+    tokio::spawn(async move {
+        let conn = server.accept().await.unwrap().await.unwrap();
+        let (mut send, mut recv) = conn.accept_bi().await.unwrap();
+        let mut buf = [0u8; 64];
+        while recv.read_exact(&mut buf).await.is_ok() {
+            if send.write_all(&buf).await.is_err() {
+                break;
+            }
+        }
+    });
+    let mut roots = rustls::RootCertStore::empty();
+    roots.add(der).unwrap();
+    let mut tls = rustls::ClientConfig::builder_with_provider(provider)
+        .with_protocol_versions(&[&rustls::version::TLS13])
+        .unwrap()
+        .with_root_certificates(roots)
+        .with_no_client_auth();
+    tls.alpn_protocols = vec![b"echo".to_vec()];
+    let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).unwrap();
+    let mut client = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
+    client.set_default_client_config(quinn::ClientConfig::new(Arc::new(quic)));
+    let conn = client.connect(addr, "localhost").unwrap().await.unwrap();
+    let (mut send, mut recv) = conn.open_bi().await.unwrap();
+    let mut buf = [0u8; 64];
+    let mut times = Vec::with_capacity(n);
+    for i in 0..n + 50 {
+        let t = Instant::now();
+        send.write_all(&[i as u8; 64]).await.unwrap();
+        recv.read_exact(&mut buf).await.unwrap();
+        if i >= 50 {
+            times.push(t.elapsed());
+        }
+    }
+    times
+}
+
+/// Random legal moves in matches between four clients until `n` moves are timed.
+async fn match_moves(n: usize) -> Vec<Duration> {
+    let server = TestServer::start("rate_per_second = 100000\nrate_burst = 100000").await;
+    let rules = RuleOptions::mgimo_2017().rules().unwrap();
+    let mut rng = SplitMix(0x1a7e);
+    let mut times = Vec::with_capacity(n);
+    while times.len() < n {
+        let (_, mut c) = server.seated_match("mgimo-2017", "60+0").await;
+        let mut game = Game::new(rules);
+        loop {
+            let board = BoardId::ALL[rng.below(2)];
+            let moves = game.legal_moves(board);
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[rng.below(moves.len())];
+            let mover = game.to_move(board).index();
+            let text = game.uci(&mv);
+            let wire_board = if board == BoardId::A { Board::A } else { Board::B };
+            let t = Instant::now();
+            if c[mover].play(wire_board, &text, Some(Duration::ZERO)).await.is_err() {
+                break; // the match ended (a repetition or the like): start another
+            }
+            let mut last = None;
+            for client in &mut c {
+                last = Some(wait_event(client, |e| matches!(e.kind, EventView::Moved { .. })).await);
+            }
+            times.push(t.elapsed());
+            let event = last.unwrap();
+            game = Game::from_bfen(event.bfen.as_deref().unwrap(), rules).unwrap();
+            let over = game.is_mate_on_board(BoardId::A) || game.is_mate_on_board(BoardId::B);
+            if over
+                || times.len() >= n
+                || game.halfmoves(BoardId::A) > 140
+                || game.halfmoves(BoardId::B) > 140
+            {
+                break;
+            }
+        }
+    }
+    server.stop().await;
+    times
+}
+
+fn main() {
+    let n: usize = std::env::var("SHVEDKA_LATENCY_MOVES").ok().and_then(|v| v.parse().ok()).unwrap_or(1000);
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    rt.block_on(async {
+        let (echo50, echo99) = report("bare quinn echo round trip", quinn_echo(n).await);
+        let (move50, move99) = report("move sent -> event at all four", match_moves(n).await);
+        println!(
+            "ratio to the echo round trip: p50 {:.1}x, p99 {:.1}x",
+            move50.as_secs_f64() / echo50.as_secs_f64(),
+            move99.as_secs_f64() / echo99.as_secs_f64()
+        );
+    });
+}
