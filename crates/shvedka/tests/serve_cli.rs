@@ -1,0 +1,63 @@
+//! `shvedka serve` as a process: it starts on embedded defaults, keeps its certificate in the
+//! data directory across restarts, refuses bad configuration, and stops cleanly on Ctrl-C.
+
+use std::io::{BufRead, BufReader};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Starts the server in `dir`, returns it and its first two lines of output.
+fn start(dir: &std::path::Path) -> (std::process::Child, Vec<String>) {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .args(["serve", "--listen", "127.0.0.1:0"])
+        .current_dir(dir)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("run shvedka serve");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let first: Vec<String> = (0..2).map(|_| lines.next().unwrap().unwrap()).collect();
+    (child, first)
+}
+
+fn interrupt_and_wait(mut child: std::process::Child) -> std::process::ExitStatus {
+    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+    assert!(killed.success());
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the server did not stop within 10 s of Ctrl-C");
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+#[test]
+fn serve_runs_on_defaults_keeps_its_certificate_and_stops_on_ctrl_c() {
+    let dir = tempfile::tempdir().unwrap();
+    let (child, lines) = start(dir.path());
+    assert!(lines[0].starts_with("shvedka listening on 127.0.0.1:"), "{lines:?}");
+    let fingerprint = lines[1].strip_prefix("certificate sha256 ").unwrap().to_owned();
+    assert_eq!(fingerprint.len(), 64);
+    assert!(dir.path().join("data/cert.pem").exists());
+    assert!(interrupt_and_wait(child).success(), "a clean exit after Ctrl-C");
+
+    let (child, lines) = start(dir.path());
+    assert_eq!(lines[1], format!("certificate sha256 {fingerprint}"), "the same certificate after a restart");
+    assert!(interrupt_and_wait(child).success());
+}
+
+#[test]
+fn serve_refuses_a_bad_configuration_with_one_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("bad.toml");
+    std::fs::write(&path, "listen = \"127.0.0.1:0\"\nmax_conections = 5\n").unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .args(["serve", "--config", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("unknown field `max_conections`"), "{err}");
+}
