@@ -120,3 +120,28 @@ async fn a3_spectators_see_everything_and_no_chat_of_theirs_reaches_a_player() {
     assert_eq!(seen[4], ["play Qh5!", "good luck"], "the spectator's words reach spectators only");
     server.stop().await;
 }
+
+#[tokio::test]
+async fn e3_e4_e10_k5_draws_claims_resignation_and_calling_the_arbiter_over_the_wire() {
+    let server = TestServer::start("").await;
+    let (_, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    let claim = c[BA].claim(shvedka_proto::ClaimKind::Repetition).await.unwrap_err();
+    assert!(claim.to_string().contains("(E4)"), "{claim}");
+    c[WA].offer_draw().await.unwrap();
+    c[BA].decline_draw().await.unwrap();
+    c[WB].call_arbiter().await.unwrap();
+    let e = wait_event(&mut c[BB], |e| matches!(e.kind, EventView::ArbiterCalled { .. })).await;
+    assert_eq!(e.running, [false; 4], "K5: all four clocks stop");
+    let paused = c[WA].play(Board::A, "e4", None).await.unwrap_err();
+    assert!(paused.to_string().contains("(K5)"), "{paused}");
+    c[WA].offer_draw().await.unwrap();
+    c[BA].offer_draw().await.unwrap();
+    let e = wait_event(&mut c[WB], |e| matches!(e.kind, EventView::Ended(_))).await;
+    assert!(matches!(e.kind, EventView::Ended(ref r) if r.winner.is_none() && r.rule == "E3"));
+
+    let (_, mut d) = server.seated_match("classic", "blitz").await;
+    d[WB].resign().await.unwrap();
+    let e = wait_event(&mut d[WA], |e| matches!(e.kind, EventView::Ended(_))).await;
+    assert!(matches!(e.kind, EventView::Ended(ref r) if r.winner == Some(TeamId::One) && r.rule == "E10"));
+    server.stop().await;
+}
