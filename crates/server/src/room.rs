@@ -17,6 +17,9 @@ use tokio::time::Instant;
 
 use crate::convert::{self, error, seat_id};
 
+/// The most events a resuming follower is sent one by one; beyond it, the whole state.
+const MAX_CATCH_UP: usize = 256;
+
 /// Where a session's messages go: the writer of its current connection.
 pub(crate) type Outbound = mpsc::Sender<ServerMsg>;
 
@@ -158,7 +161,11 @@ impl Room {
     }
 
     fn follow(&mut self, session: Arc<Session>, out: Outbound, last_seq: Option<u64>) {
-        let resume_from = last_seq.map(|s| s as usize + 1).filter(|&from| from <= self.views.len());
+        // A long absence is cheaper to bridge with the whole state than event by event (and
+        // must not overflow the connection's queue).
+        let resume_from = last_seq
+            .map(|s| s as usize + 1)
+            .filter(|&from| from <= self.views.len() && self.views.len() - from <= MAX_CATCH_UP);
         match resume_from {
             Some(from) => {
                 for view in &self.views[from..] {
