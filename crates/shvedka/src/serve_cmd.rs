@@ -32,13 +32,34 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let server = Server::bind(config)?;
+        // The handler is installed before the address is printed, so a Ctrl-C that follows the
+        // printout always shuts down gracefully.
+        let interrupted = interrupt()?;
         writeln!(out, "shvedka listening on {} (QUIC, ALPN shvedka/1)", server.local_addr()?)?;
         writeln!(out, "certificate sha256 {}", server.fingerprint())?;
         out.flush()?;
         let shutdown = async {
-            let _ = tokio::signal::ctrl_c().await;
+            interrupted.await;
             tracing::info!("shutting down");
         };
         server.run(shutdown).await
+    })
+}
+
+/// Ctrl-C (SIGINT), with the handler installed now.
+#[cfg(unix)]
+fn interrupt() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
+        .context("cannot install the Ctrl-C handler")?;
+    Ok(async move {
+        signal.recv().await;
+    })
+}
+
+/// Ctrl-C.
+#[cfg(not(unix))]
+fn interrupt() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
     })
 }
