@@ -43,6 +43,7 @@ impl Lobby {
             name,
             player: PlayerId(self.next_player.fetch_add(1, Ordering::Relaxed)),
             room: Default::default(),
+            lagging: Default::default(),
         });
         self.sessions.insert(token, session.clone());
         session

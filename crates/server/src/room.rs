@@ -31,6 +31,9 @@ pub(crate) struct Session {
     pub(crate) player: PlayerId,
     /// The match the session follows, if any.
     pub(crate) room: Mutex<Option<MatchId>>,
+    /// Woken when the session's connection cannot keep up with its match: the connection is
+    /// then closed, and the client resumes from the last event it has.
+    pub(crate) lagging: tokio::sync::Notify,
 }
 
 impl Session {
@@ -389,6 +392,7 @@ fn deliver(f: &mut Follower, msg: &ServerMsg) {
         && out.try_send(msg.clone()).is_err()
     {
         f.out = None;
+        f.session.lagging.notify_waiters();
     }
 }
 

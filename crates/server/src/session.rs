@@ -73,10 +73,15 @@ async fn run(conn: &quinn::Connection, lobby: &Arc<Lobby>, config: &ServerConfig
 
     let mut bucket = TokenBucket::new(config.rate_per_second, config.rate_burst);
     loop {
-        let frame = match reader.next().await {
-            Ok(Some(frame)) => frame,
-            Ok(None) => return End::Done,
-            Err(end) => return end,
+        let frame = tokio::select! {
+            read = reader.next() => match read {
+                Ok(Some(frame)) => frame,
+                Ok(None) => return End::Done,
+                Err(end) => return end,
+            },
+            () = session.lagging.notified() => {
+                return End::Protocol("the connection cannot keep up with the match; resume to catch up".into());
+            }
         };
         let result = if bucket.take() {
             dispatch(lobby, &session, &out, frame.msg).await
