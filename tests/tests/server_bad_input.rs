@@ -1,65 +1,21 @@
 //! Bad input on the wire and in requests: each gets a typed error or closes only the offending
 //! connection with a reason, and the server goes on serving other matches.
 
-use std::sync::Arc;
 use std::time::Duration;
 
 use shvedka_client::quinn;
-use shvedka_client::{Client, ClientError, Trust};
+use shvedka_client::{Client, ClientError, Trust, client_config};
 use shvedka_proto::{Board, ClientFrame, ClientMsg, ErrorCode, EventView, PROTOCOL_VERSION, SeatId};
 use shvedka_tests::*;
 
-/// A bare QUIC connection to the server (no session), trusting any certificate: the tests below
-/// speak the protocol by hand.
+/// A bare QUIC connection to the server with the client library's configuration, but no
+/// session: the tests below speak the protocol by hand.
 async fn raw(server: &TestServer) -> (quinn::Endpoint, quinn::Connection) {
-    let provider = Arc::new(rustls::crypto::ring::default_provider());
-    let mut tls = rustls::ClientConfig::builder_with_provider(provider.clone())
-        .with_protocol_versions(&[&rustls::version::TLS13])
-        .unwrap()
-        .dangerous()
-        .with_custom_certificate_verifier(Arc::new(AnyCert(provider)))
-        .with_no_client_auth();
-    tls.alpn_protocols = vec![shvedka_proto::ALPN.to_vec()];
-    let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).unwrap();
+    let (name, config) = client_config(&Trust::Fingerprint(server.pin)).unwrap();
     let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
-    endpoint.set_default_client_config(quinn::ClientConfig::new(Arc::new(quic)));
-    let conn = endpoint.connect(server.addr, "localhost").unwrap().await.unwrap();
+    endpoint.set_default_client_config(config);
+    let conn = endpoint.connect(server.addr, &name).unwrap().await.unwrap();
     (endpoint, conn)
-}
-
-#[derive(Debug)]
-struct AnyCert(Arc<rustls::crypto::CryptoProvider>);
-
-impl rustls::client::danger::ServerCertVerifier for AnyCert {
-    fn verify_server_cert(
-        &self,
-        _: &rustls::pki_types::CertificateDer<'_>,
-        _: &[rustls::pki_types::CertificateDer<'_>],
-        _: &rustls::pki_types::ServerName<'_>,
-        _: &[u8],
-        _: rustls::pki_types::UnixTime,
-    ) -> Result<rustls::client::danger::ServerCertVerified, rustls::Error> {
-        Ok(rustls::client::danger::ServerCertVerified::assertion())
-    }
-    fn verify_tls12_signature(
-        &self,
-        m: &[u8],
-        c: &rustls::pki_types::CertificateDer<'_>,
-        d: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls12_signature(m, c, d, &self.0.signature_verification_algorithms)
-    }
-    fn verify_tls13_signature(
-        &self,
-        m: &[u8],
-        c: &rustls::pki_types::CertificateDer<'_>,
-        d: &rustls::DigitallySignedStruct,
-    ) -> Result<rustls::client::danger::HandshakeSignatureValid, rustls::Error> {
-        rustls::crypto::verify_tls13_signature(m, c, d, &self.0.signature_verification_algorithms)
-    }
-    fn supported_verify_schemes(&self) -> Vec<rustls::SignatureScheme> {
-        self.0.signature_verification_algorithms.supported_schemes()
-    }
 }
 
 /// Sends `bytes` on a fresh session stream (then finishes it if `finish`) and returns how the

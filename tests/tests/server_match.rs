@@ -26,9 +26,9 @@ async fn e1_a_match_played_to_mate_on_board() {
         let EventView::Ended(result) = e.kind else { unreachable!() };
         assert_eq!((result.winner, result.rule.as_str()), (Some(TeamId::One), "E1"));
     }
-    // The capture went to White-A's partner, Black-B, whose reserve everyone sees (C1, S4).
-    let after = c[BB].play(Board::B, "P@e4", None).await.unwrap_err();
-    assert!(after.to_string().contains("over"), "{after}");
+    // Nothing is played after the end.
+    let after = c[BB].play(Board::B, "e5", None).await.unwrap_err();
+    assert_eq!(after.to_string(), "the match is over");
     server.stop().await;
 }
 

@@ -1,10 +1,8 @@
 //! What a match remembers about past positions: how often each occurred on each board (E4), and
 //! enough about each move to take it back with every reserve transfer it made (A2).
 
-use std::collections::HashMap;
-
 use bughouse::{BoardId, BughouseMove, Game, Seat};
-use chess_core::{Color, Move, Piece, Position, Role, Square};
+use chess_core::{Color, Move, Piece, Position, Repetitions, Role, Square};
 
 /// One played move, as needed to undo it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,13 +22,13 @@ struct Played {
 }
 
 /// Per-board move records and repetition counts.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct History {
     played: [Vec<Played>; 2],
     /// Bumped whenever a board's pieces change other than by its own moves (a removal from the
     /// other board, a corrected position): older moves of that board can no longer be undone.
     epoch: [u32; 2],
-    occurrences: [HashMap<u64, u32>; 2],
+    occurrences: [Repetitions; 2],
 }
 
 impl History {
@@ -48,33 +46,24 @@ impl History {
             self.played[i].clear();
             self.epoch[i] += 1;
             self.occurrences[i].clear();
-            self.occurrences[i].insert(game.repetition_key(board), 1);
+            self.occurrences[i].record_key(game.repetition_key(board));
         }
     }
 
     /// How often the current position of a board has occurred (E4).
     pub(crate) fn occurrences(&self, game: &Game, board: BoardId) -> u32 {
-        self.occurrences[board.index()].get(&game.repetition_key(board)).copied().unwrap_or(0)
+        self.occurrences[board.index()].count_key(game.repetition_key(board))
     }
 
     /// Records a move from `before` to `after`.
     pub(crate) fn record(&mut self, seat: Seat, mv: BughouseMove, before: &Game, after: &Game) {
         let (x, o) = (mv.board, mv.board.other());
         let (o_before, o_after) = (before.board(o), after.board(o));
-        let mut gave = [None; 2];
-        let mut n = 0;
-        for color in Color::ALL {
-            for role in Role::POCKET {
-                let piece = role.of(color);
-                let added = pocket(o_after, piece).saturating_sub(pocket(o_before, piece));
-                for _ in 0..added {
-                    if n < 2 {
-                        gave[n] = Some(piece);
-                        n += 1;
-                    }
-                }
-            }
-        }
+        // At most two: a captured piece and a promoted pawn.
+        let mut added = pocket_pieces().flat_map(|p| {
+            std::iter::repeat_n(p, pocket(o_after, p).saturating_sub(pocket(o_before, p)).into())
+        });
+        let gave = [added.next(), added.next()];
         let gone = o_before.board().occupied() & !o_after.board().occupied();
         let removed = gone.into_iter().next().and_then(|sq| {
             let piece = o_before.board().piece_at(sq)?;
@@ -84,10 +73,10 @@ impl History {
             self.epoch[o.index()] += 1;
         }
         let key_x = after.repetition_key(x);
-        *self.occurrences[x.index()].entry(key_x).or_insert(0) += 1;
+        self.occurrences[x.index()].record_key(key_x);
         let key_o = (after.repetition_key(o) != before.repetition_key(o)).then(|| after.repetition_key(o));
         if let Some(k) = key_o {
-            *self.occurrences[o.index()].entry(k).or_insert(0) += 1;
+            self.occurrences[o.index()].record_key(k);
         }
         self.played[x.index()].push(Played {
             seat,
@@ -136,17 +125,14 @@ impl History {
             Move::Drop { role, .. } => Some(role.of(last.seat.color)),
             _ => None,
         };
-        for color in Color::ALL {
-            for role in Role::POCKET {
-                let piece = role.of(color);
-                let want = pocket(game.board(x), piece) + u8::from(dropped == Some(piece));
-                let have = pocket(&this, piece);
-                for _ in have..want {
-                    this.add_to_pocket(piece).map_err(|e| e.to_string())?;
-                }
-                for _ in want..have {
-                    this.remove_from_pocket(piece).map_err(|e| e.to_string())?;
-                }
+        for piece in pocket_pieces() {
+            let want = pocket(game.board(x), piece) + u8::from(dropped == Some(piece));
+            let have = pocket(&this, piece);
+            for _ in have..want {
+                this.add_to_pocket(piece).map_err(|e| e.to_string())?;
+            }
+            for _ in want..have {
+                this.remove_from_pocket(piece).map_err(|e| e.to_string())?;
             }
         }
         let (a, b) = match x {
@@ -158,9 +144,9 @@ impl History {
         Game::from_bfen(&candidate.bfen(), *game.rules())
             .map_err(|e| format!("the position would be illegal: {e}"))?;
         self.played[x.index()].pop();
-        unrecord(&mut self.occurrences[x.index()], last.keys.0);
+        self.occurrences[x.index()].unrecord_key(last.keys.0);
         if let Some(k) = last.keys.1 {
-            unrecord(&mut self.occurrences[o.index()], k);
+            self.occurrences[o.index()].unrecord_key(k);
         }
         if last.removed.is_some() {
             self.epoch[o.index()] += 1;
@@ -169,19 +155,15 @@ impl History {
     }
 }
 
+/// Every piece a reserve can hold.
+fn pocket_pieces() -> impl Iterator<Item = Piece> {
+    Color::ALL.into_iter().flat_map(|c| Role::POCKET.map(|r| r.of(c)))
+}
+
 fn pocket(pos: &Position, piece: Piece) -> u8 {
     pos.pockets().map_or(0, |p| p.count(piece))
 }
 
 fn piece_name(piece: Piece) -> String {
     format!("{} {}", piece.color, piece.role.name())
-}
-
-fn unrecord(counts: &mut HashMap<u64, u32>, key: u64) {
-    if let Some(n) = counts.get_mut(&key) {
-        *n -= 1;
-        if *n == 0 {
-            counts.remove(&key);
-        }
-    }
 }

@@ -144,6 +144,12 @@ impl Match {
         self.clocks.readings(now.max(self.now))
     }
 
+    /// Which clocks are running, in the order of [`Seat::ALL`]: the side to move on each board
+    /// while the match runs.
+    pub fn running(&self) -> [bool; 4] {
+        Seat::ALL.map(|s| self.phase == Phase::Running && self.game.to_move(s.board) == s)
+    }
+
     /// One player's lag quota (K3).
     pub fn lag_quota(&self, seat: Seat) -> LagQuota {
         self.quotas[seat.index()]

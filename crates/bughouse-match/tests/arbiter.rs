@@ -30,11 +30,7 @@ fn k5_a_player_stops_all_four_clocks_and_only_the_arbiter_restarts_them() {
 
 #[test]
 fn k5_a_pause_inside_the_grace_window_moves_the_window_on() {
-    let mut t = Table::new_with(config("mgimo-2017", "1+0"), |m| {
-        for seat in [WB, BB] {
-            m.handle_arbiter(secs(0), ArbiterAct::AdjustClock { seat, delta_ms: 1_000_000 }).unwrap();
-        }
-    });
+    let mut t = Table::board_a_only(config("mgimo-2017", "1+0"));
     t.wait(ms(60_500));
     t.arbiter(ms(60_500), ArbiterAct::Pause).unwrap();
     t.wait(secs(100));

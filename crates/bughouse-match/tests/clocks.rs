@@ -29,7 +29,7 @@ fn k1_a_move_stops_the_movers_clock_and_starts_his_opponents_on_that_board_only(
 }
 
 #[test]
-fn k1_match_clocks_are_stamped_on_every_event_and_never_run_before_the_start() {
+fn k1_clocks_do_not_run_before_the_start() {
     let mut m = bughouse_match::Match::new(no_lag(config("mgimo-2017", "1+0"))).unwrap();
     assert_eq!(m.clocks(secs(100)), [secs(60); 4]);
     assert_eq!(m.poll_timeout(), None, "nothing runs before the start");

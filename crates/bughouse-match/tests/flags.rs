@@ -35,18 +35,9 @@ fn k4_auto_flag_falls_at_zero_and_is_settled_after_the_grace() {
     assert_eq!(t.try_play(ms(61_200), WA, "e4", Some(secs(58))), Err(Rejection::Over));
 }
 
-/// A table where board B's players have time to spare, so only board A's clocks matter.
-fn board_a_only(c: bughouse_match::MatchConfig) -> Table {
-    Table::new_with(c, |m| {
-        for seat in [WB, BB] {
-            m.handle_arbiter(secs(0), ArbiterAct::AdjustClock { seat, delta_ms: 1_000_000 }).unwrap();
-        }
-    })
-}
-
 #[test]
 fn k4_grace_is_at_most_two_seconds() {
-    let mut t = board_a_only(config("mgimo-2017", "10+5"));
+    let mut t = Table::board_a_only(config("mgimo-2017", "10+5"));
     assert!(t.m.lag_quota(WA).remaining() > secs(2));
     t.wait(secs(600));
     assert_eq!(t.when(|k| matches!(k, EventKind::FlagFell { .. })), Some(secs(600)));
@@ -55,7 +46,7 @@ fn k4_grace_is_at_most_two_seconds() {
 
 #[test]
 fn k4_k3_a_move_that_lag_credit_brings_inside_the_time_withdraws_the_flag() {
-    let mut t = board_a_only(config("mgimo-2017", "1+0"));
+    let mut t = Table::board_a_only(config("mgimo-2017", "1+0"));
     t.wait(ms(60_100));
     assert!(t.when(|k| matches!(k, EventKind::FlagFell { seat } if *seat == WA)).is_some());
     // Too late even with the lag credited: refused, and the flag stands.
@@ -119,7 +110,7 @@ fn e7_flags_of_two_partners_lose_for_their_team() {
 
 #[test]
 fn e7_flags_of_both_players_of_one_board_draw_in_claim_mode() {
-    let mut t = board_a_only(claim_mode(config("mgimo-2017", "1+0")));
+    let mut t = Table::board_a_only(claim_mode(config("mgimo-2017", "1+0")));
     t.wait(secs(61));
     assert_eq!(t.m.fallen_flags(), [true, false, false, false]);
     assert_eq!(t.result(), None, "under claim a fallen flag waits for a claim");

@@ -19,23 +19,44 @@ impl Repetitions {
 
     /// Records one occurrence of the position; returns how often it has now occurred.
     pub fn record(&mut self, pos: &Position) -> u32 {
-        let n = self.counts.entry(pos.zobrist()).or_insert(0);
-        *n += 1;
-        *n
+        self.record_key(pos.zobrist())
     }
 
     /// How often the position has occurred.
     pub fn count(&self, pos: &Position) -> u32 {
-        self.counts.get(&pos.zobrist()).copied().unwrap_or(0)
+        self.count_key(pos.zobrist())
     }
 
     /// Forgets one occurrence (when a move is taken back).
     pub fn unrecord(&mut self, pos: &Position) {
-        if let Some(n) = self.counts.get_mut(&pos.zobrist()) {
+        self.unrecord_key(pos.zobrist());
+    }
+
+    /// [`Repetitions::record`] by hash, for a caller that keeps the keys of what it recorded
+    /// (a variant whose positions also change by events of another board).
+    pub fn record_key(&mut self, key: u64) -> u32 {
+        let n = self.counts.entry(key).or_insert(0);
+        *n += 1;
+        *n
+    }
+
+    /// [`Repetitions::count`] by hash.
+    pub fn count_key(&self, key: u64) -> u32 {
+        self.counts.get(&key).copied().unwrap_or(0)
+    }
+
+    /// [`Repetitions::unrecord`] by hash.
+    pub fn unrecord_key(&mut self, key: u64) {
+        if let Some(n) = self.counts.get_mut(&key) {
             *n -= 1;
             if *n == 0 {
-                self.counts.remove(&pos.zobrist());
+                self.counts.remove(&key);
             }
         }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&mut self) {
+        self.counts.clear();
     }
 }

@@ -53,10 +53,8 @@ pub enum ClientError {
 impl fmt::Display for ClientError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
-            ClientError::Server(e) => match &e.rule {
-                Some(rule) if !e.message.contains(rule.as_str()) => write!(f, "{} ({rule})", e.message),
-                _ => f.write_str(&e.message),
-            },
+            // The server's message is whole: it names the rule where there is one.
+            ClientError::Server(e) => f.write_str(&e.message),
             ClientError::Refused(r) => write!(f, "the server refused the session: {r}"),
             ClientError::Connection(r) => write!(f, "connection: {r}"),
             ClientError::Protocol(r) => write!(f, "protocol: {r}"),
@@ -107,39 +105,7 @@ impl Client {
     /// [`ClientError::Connection`] if the server cannot be reached or verified,
     /// [`ClientError::Refused`] if it refuses the session.
     pub async fn connect(server: SocketAddr, trust: Trust, name: &str) -> Result<Client, ClientError> {
-        let (server_name, crypto) = match &trust {
-            Trust::Fingerprint(pin) => {
-                let verifier = Arc::new(Pinned { pin: *pin, provider: provider() });
-                let tls = rustls::ClientConfig::builder_with_provider(provider())
-                    .with_protocol_versions(&[&rustls::version::TLS13])
-                    .map_err(conn_err)?
-                    .dangerous()
-                    .with_custom_certificate_verifier(verifier)
-                    .with_no_client_auth();
-                ("localhost".to_owned(), tls)
-            }
-            Trust::WebPki { server_name } => {
-                let roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
-                let tls = rustls::ClientConfig::builder_with_provider(provider())
-                    .with_protocol_versions(&[&rustls::version::TLS13])
-                    .map_err(conn_err)?
-                    .with_root_certificates(roots)
-                    .with_no_client_auth();
-                (server_name.clone(), tls)
-            }
-        };
-        let mut tls = crypto;
-        tls.alpn_protocols = vec![shvedka_proto::ALPN.to_vec()];
-        tls.enable_early_data = false;
-        let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).map_err(conn_err)?;
-        let mut config = quinn::ClientConfig::new(Arc::new(quic));
-        let mut transport = quinn::TransportConfig::default();
-        transport
-            .max_idle_timeout(Some(quinn::IdleTimeout::try_from(Duration::from_secs(30)).map_err(conn_err)?))
-            .keep_alive_interval(Some(Duration::from_secs(5)))
-            .max_concurrent_bidi_streams(0u32.into())
-            .max_concurrent_uni_streams(0u32.into());
-        config.transport_config(Arc::new(transport));
+        let (server_name, config) = client_config(&trust)?;
         let local: IpAddr = match server.ip() {
             IpAddr::V4(ip) if ip.is_loopback() => Ipv4Addr::LOCALHOST.into(),
             IpAddr::V4(_) => Ipv4Addr::UNSPECIFIED.into(),
@@ -414,6 +380,48 @@ impl Client {
     pub async fn chat(&self, scope: ChatScope, text: &str) -> Result<(), ClientError> {
         self.ok(ClientMsg::Chat { scope, text: text.into() }).await
     }
+}
+
+/// The QUIC client configuration shvedka uses: TLS 1.3 with one crypto provider, ALPN
+/// `shvedka/1`, no 0-RTT, keep-alive below the idle timeout; and the name to ask the server for.
+/// [`Client::connect`] uses it; tools and tests that speak the protocol by hand can too.
+///
+/// # Errors
+/// [`ClientError::Connection`] if the TLS configuration cannot be built.
+pub fn client_config(trust: &Trust) -> Result<(String, quinn::ClientConfig), ClientError> {
+    let (server_name, mut tls) = match trust {
+        Trust::Fingerprint(pin) => {
+            let verifier = Arc::new(Pinned { pin: *pin, provider: provider() });
+            let tls = rustls::ClientConfig::builder_with_provider(provider())
+                .with_protocol_versions(&[&rustls::version::TLS13])
+                .map_err(conn_err)?
+                .dangerous()
+                .with_custom_certificate_verifier(verifier)
+                .with_no_client_auth();
+            ("localhost".to_owned(), tls)
+        }
+        Trust::WebPki { server_name } => {
+            let roots = rustls::RootCertStore { roots: webpki_roots::TLS_SERVER_ROOTS.to_vec() };
+            let tls = rustls::ClientConfig::builder_with_provider(provider())
+                .with_protocol_versions(&[&rustls::version::TLS13])
+                .map_err(conn_err)?
+                .with_root_certificates(roots)
+                .with_no_client_auth();
+            (server_name.clone(), tls)
+        }
+    };
+    tls.alpn_protocols = vec![shvedka_proto::ALPN.to_vec()];
+    tls.enable_early_data = false;
+    let quic = quinn::crypto::rustls::QuicClientConfig::try_from(tls).map_err(conn_err)?;
+    let mut config = quinn::ClientConfig::new(Arc::new(quic));
+    let mut transport = quinn::TransportConfig::default();
+    transport
+        .max_idle_timeout(Some(quinn::IdleTimeout::try_from(Duration::from_secs(30)).map_err(conn_err)?))
+        .keep_alive_interval(Some(Duration::from_secs(5)))
+        .max_concurrent_bidi_streams(0u32.into())
+        .max_concurrent_uni_streams(0u32.into());
+    config.transport_config(Arc::new(transport));
+    Ok((server_name, config))
 }
 
 async fn write_loop(mut send: quinn::SendStream, mut rx: mpsc::Receiver<ClientFrame>) {

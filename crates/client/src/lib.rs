@@ -13,7 +13,7 @@ mod connection;
 mod tls;
 
 pub use clock::ClockModel;
-pub use connection::{Client, ClientError, Trust, Update};
+pub use connection::{Client, ClientError, Trust, Update, client_config};
 /// The QUIC library, for tools and tests that speak the protocol by hand.
 pub use quinn;
 pub use tls::parse_fingerprint;

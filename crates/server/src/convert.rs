@@ -2,9 +2,9 @@
 
 use std::time::Duration;
 
-use bughouse::{Adjudication, Game, MatchResult, Seat, Team};
-use bughouse_match::{ArbiterAct, Claim, Match, Phase, Rejection};
-use shvedka_proto::{ClaimKind, ErrorCode, ErrorMsg, PhaseView, ResultView, SeatId, TeamId};
+use bughouse::{Adjudication, BoardId, MatchResult, Seat, Team};
+use bughouse_match::{ArbiterAct, Claim, Phase, Rejection};
+use shvedka_proto::{Board, ClaimKind, ErrorCode, ErrorMsg, PhaseView, ResultView, SeatId, TeamId};
 
 pub(crate) fn seat_id(seat: Seat) -> SeatId {
     SeatId::ALL[seat.index()]
@@ -58,10 +58,11 @@ pub(crate) fn clocks(c: [Duration; 4]) -> [u64; 4] {
     c.map(millis)
 }
 
-/// Which clocks run: the side to move on each board while the match runs.
-pub(crate) fn running(m: &Match) -> [bool; 4] {
-    let game: &Game = m.game();
-    Seat::ALL.map(|s| *m.phase() == Phase::Running && game.to_move(s.board) == s)
+pub(crate) fn board(b: Board) -> BoardId {
+    match b {
+        Board::A => BoardId::A,
+        Board::B => BoardId::B,
+    }
 }
 
 pub(crate) fn rejection(r: &Rejection) -> ErrorMsg {

@@ -6,7 +6,7 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use bughouse::{BoardId, Seat};
+use bughouse::Seat;
 use bughouse_match::{Command, EventKind, Match, Phase, PlayerId};
 use shvedka_proto::{
     ChatScope, ClientMsg, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
@@ -218,7 +218,7 @@ impl Room {
             phase: convert::phase(self.m.phase()),
             bfen: self.m.game().bfen(),
             clocks_ms: convert::clocks(self.m.clocks(now)),
-            running: convert::running(&self.m),
+            running: self.m.running(),
             last_seq: self.views.last().map(|v| v.seq),
             result: self.m.result().map(|a| convert::result(&a)),
             your_seat: self.m.seat_of(player).map(seat_id),
@@ -245,10 +245,7 @@ impl Room {
             ClientMsg::LeaveSeat => Command::LeaveSeat,
             ClientMsg::Ready { ready } => Command::Ready(ready),
             ClientMsg::Move { board, text, think_ms } => {
-                let board = match board {
-                    shvedka_proto::Board::A => BoardId::A,
-                    shvedka_proto::Board::B => BoardId::B,
-                };
+                let board = convert::board(board);
                 self.m.may_move(player, board).map_err(|r| convert::rejection(&r))?;
                 let game = self.m.game();
                 let mv = game.parse_move(board, &text).map_err(|e| move_error(&e))?;
@@ -369,7 +366,7 @@ impl Room {
                 at_ms: convert::millis(e.at),
                 kind,
                 clocks_ms: convert::clocks(e.clocks),
-                running: convert::running(&self.m),
+                running: self.m.running(),
                 bfen: changes_position.then(|| self.m.game().bfen()),
                 server_time_us: self.server_time_us(),
             };

@@ -74,6 +74,16 @@ impl Table {
         Table { m }
     }
 
+    /// A table where board B's players have time to spare, so only board A's clocks matter.
+    pub(crate) fn board_a_only(config: MatchConfig) -> Table {
+        Table::new_with(config, |m| {
+            for seat in [WB, BB] {
+                m.handle_arbiter(Duration::ZERO, ArbiterAct::AdjustClock { seat, delta_ms: 1_000_000 })
+                    .unwrap();
+            }
+        })
+    }
+
     pub(crate) fn cmd(&mut self, at: Duration, seat: Seat, command: Command) -> Result<(), Rejection> {
         self.m.handle_command(at, player(seat), command)
     }
