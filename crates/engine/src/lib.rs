@@ -1,0 +1,1 @@
+//! The bot's move search (work in progress).

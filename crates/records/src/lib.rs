@@ -1,0 +1,1 @@
+//! Match records (work in progress).
