@@ -76,6 +76,9 @@ struct Shared {
     pending: Pending,
     pongs: Mutex<HashMap<u64, oneshot::Sender<()>>>,
     last_seq: Mutex<Option<u64>>,
+    /// Counts connections: a read loop of an older connection (closed by a resume) must not
+    /// report a disconnection or fail the new connection's requests.
+    generation: AtomicU64,
 }
 
 struct Live {
@@ -181,10 +184,12 @@ impl Client {
         }
         let (tx, rx) = mpsc::channel::<ClientFrame>(256);
         tokio::spawn(write_loop(send, rx));
+        let generation = self.shared.generation.load(Ordering::SeqCst);
         tokio::spawn(read_loop(
             recv,
             decoder,
             buf,
+            generation,
             self.shared.clone(),
             self.updates_tx.clone(),
             conn.clone(),
@@ -199,6 +204,7 @@ impl Client {
     /// # Errors
     /// As [`Client::connect`].
     pub async fn resume(&mut self) -> Result<(), ClientError> {
+        self.shared.generation.fetch_add(1, Ordering::SeqCst);
         if let Some(live) = self.live.take() {
             live.conn.close(0u32.into(), b"reconnecting");
         }
@@ -438,6 +444,7 @@ async fn read_loop(
     mut recv: quinn::RecvStream,
     mut decoder: FrameDecoder,
     mut buf: Vec<u8>,
+    generation: u64,
     shared: Arc<Shared>,
     updates: mpsc::Sender<Update>,
     conn: quinn::Connection,
@@ -457,6 +464,9 @@ async fn read_loop(
         }
     };
     let reason = conn.close_reason().map_or(reason, |r| r.to_string());
+    if shared.generation.load(Ordering::SeqCst) != generation {
+        return;
+    }
     shared.pending.lock().expect("client lock").clear();
     let _ = updates.send(Update::Disconnected(reason)).await;
 }

@@ -6,14 +6,16 @@
 //! the server pushes (match state and events, chat) arrives on [`Client::next_update`]. After a
 //! lost connection, [`Client::resume`] reconnects with the session token and the last event seen,
 //! and the server sends exactly the missed events. [`ClockModel`] shows the four clocks ticking
-//! locally between updates.
+//! locally between updates; [`MatchModel`] keeps a followed match current from its events.
 
 mod clock;
 mod connection;
+mod model;
 mod tls;
 
 pub use clock::ClockModel;
 pub use connection::{Client, ClientError, Trust, Update, client_config};
+pub use model::{MatchModel, ModelError, SeenMove, rules_of, rules_seat, wire_board};
 /// The QUIC library, for tools and tests that speak the protocol by hand.
 pub use quinn;
 pub use tls::parse_fingerprint;

@@ -1,0 +1,46 @@
+//! What the interface asks of the server; the run loop turns each into a request.
+
+use shvedka_proto::{Board, ChatScope, ClaimKind, MatchId, SeatId};
+
+/// One request the player made.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Fetch the lobby list again.
+    Refresh,
+    /// Create a match (and stay in the lobby to take a seat in it).
+    Create {
+        /// Rule preset.
+        rules: String,
+        /// Time control, as `3+0` or a configured name.
+        time_control: String,
+    },
+    /// Follow a match as a spectator.
+    Watch(MatchId),
+    /// Sit down in a match.
+    TakeSeat(MatchId, SeatId),
+    /// Stand up before the start.
+    LeaveSeat,
+    /// Say ready or withdraw it.
+    Ready(bool),
+    /// A move on the player's board, as text the server reads.
+    Play {
+        /// The board.
+        board: Board,
+        /// Long notation or SAN.
+        text: String,
+    },
+    /// Offer a draw or accept the standing one.
+    OfferDraw,
+    /// Decline the standing offer.
+    DeclineDraw,
+    /// A claim.
+    Claim(ClaimKind),
+    /// Resign for the team.
+    Resign,
+    /// Stop the clocks and call the arbiter.
+    CallArbiter,
+    /// A chat message.
+    Chat(ChatScope, String),
+    /// Leave the program.
+    Quit,
+}

@@ -1,0 +1,391 @@
+//! The interface's state and what keys and server messages do to it. No IO: keys come in as
+//! crossterm events, server messages as [`ServerMsg`]s, and requests go out as [`Action`]s, so
+//! every behaviour can be tested without a terminal or a network.
+
+use std::collections::VecDeque;
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+use shvedka_client::{MatchModel, rules_seat, wire_board};
+use shvedka_proto::{ChatScope, ClaimKind, MatchSummary, PhaseView, SeatId, ServerMsg};
+
+use crate::Action;
+use crate::entry::{Entry, Pick, read_entry};
+
+/// How many lines the message pane keeps.
+const LOG_LINES: usize = 200;
+
+/// The quick messages of bughouse players, on F1–F8, sent to the partner.
+pub const QUICK: [&str; 8] = [
+    "need a knight",
+    "need a bishop",
+    "need a rook",
+    "need a queen",
+    "need a pawn",
+    "sit",
+    "go",
+    "don't trade",
+];
+
+/// Which screen is shown.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Screen {
+    /// The list of matches.
+    Lobby,
+    /// One match, seated or watching.
+    Match,
+}
+
+/// The state of the connection, as the player should know it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Link {
+    /// Up.
+    Connected,
+    /// Lost; reconnecting (attempt number).
+    Reconnecting(u32),
+}
+
+/// A line of the message pane.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogLine {
+    /// Something that happened.
+    Info(String),
+    /// A refusal or a failure.
+    Error(String),
+    /// A chat message.
+    Chat {
+        /// Who wrote it.
+        from: String,
+        /// To whom.
+        scope: ChatScope,
+        /// What.
+        text: String,
+    },
+}
+
+/// The terminal client's state.
+pub struct App {
+    /// The player's name.
+    pub name: String,
+    /// The screen shown.
+    pub screen: Screen,
+    /// The lobby list.
+    pub lobby: Vec<MatchSummary>,
+    /// The selected lobby row.
+    pub selected: usize,
+    /// The followed match.
+    pub model: Option<MatchModel>,
+    /// The input line.
+    pub input: String,
+    /// Removal choices waiting for a digit.
+    pub picking: Option<Vec<Pick>>,
+    /// The message pane, oldest first.
+    pub log: VecDeque<LogLine>,
+    /// The connection.
+    pub link: Link,
+    /// The last measured round trip.
+    pub rtt: Duration,
+    /// Whether the player asked to leave.
+    pub quit: bool,
+    /// Since when it has been the player's turn (his thinking time, for lag credit).
+    pub turn_since: Option<Instant>,
+}
+
+impl App {
+    /// A fresh interface in the lobby.
+    pub fn new(name: &str) -> App {
+        App {
+            name: name.to_owned(),
+            screen: Screen::Lobby,
+            lobby: Vec::new(),
+            selected: 0,
+            model: None,
+            input: String::new(),
+            picking: None,
+            log: VecDeque::new(),
+            link: Link::Connected,
+            rtt: Duration::ZERO,
+            quit: false,
+            turn_since: None,
+        }
+    }
+
+    /// Adds a line to the message pane.
+    pub fn push(&mut self, line: LogLine) {
+        if self.log.len() == LOG_LINES {
+            self.log.pop_front();
+        }
+        self.log.push_back(line);
+    }
+
+    /// Adds an information line.
+    pub fn info(&mut self, text: impl Into<String>) {
+        self.push(LogLine::Info(text.into()));
+    }
+
+    /// Adds an error line.
+    pub fn error(&mut self, text: impl Into<String>) {
+        self.push(LogLine::Error(text.into()));
+    }
+
+    /// A new lobby list.
+    pub fn set_lobby(&mut self, matches: Vec<MatchSummary>) {
+        self.lobby = matches;
+        self.selected = self.selected.min(self.lobby.len().saturating_sub(1));
+    }
+
+    /// Takes a message the server pushed.
+    pub fn on_server(&mut self, msg: ServerMsg, now: Instant) {
+        match msg {
+            ServerMsg::State(state) => {
+                let result = match &mut self.model {
+                    Some(model) if model.id() == state.match_id => model.reset(state, now, self.rtt),
+                    _ => MatchModel::new(state, now, self.rtt).map(|m| {
+                        self.model = Some(m);
+                    }),
+                };
+                match result {
+                    Ok(()) => self.screen = Screen::Match,
+                    Err(e) => self.error(format!("cannot show this match: {e}")),
+                }
+            }
+            ServerMsg::Event(event) => {
+                let Some(model) = &mut self.model else { return };
+                let before = model.phase();
+                if let Err(e) = model.apply(&event, now, self.rtt) {
+                    self.error(format!("cannot show this event: {e}"));
+                }
+                if let Some(model) = &self.model
+                    && before != PhaseView::Ended
+                    && let Some(result) = model.result()
+                {
+                    let text = format!("match over: {} ({})", result.reason, result.rule);
+                    self.info(text);
+                }
+            }
+            ServerMsg::Chat { from, scope, text, .. } => self.push(LogLine::Chat { from, scope, text }),
+            _ => {}
+        }
+        let my_turn = self.model.as_ref().is_some_and(|m| m.my_seat().is_some_and(|s| m.to_move(s)));
+        match (my_turn, self.turn_since) {
+            (true, None) => self.turn_since = Some(now),
+            (false, Some(_)) => self.turn_since = None,
+            _ => {}
+        }
+    }
+
+    /// Takes a key; returns the requests it makes.
+    pub fn on_key(&mut self, key: KeyEvent) -> Vec<Action> {
+        if key.kind == KeyEventKind::Release {
+            return Vec::new();
+        }
+        if key.modifiers.contains(KeyModifiers::CONTROL) && matches!(key.code, KeyCode::Char('c' | 'q')) {
+            self.quit = true;
+            return vec![Action::Quit];
+        }
+        if let Some(picks) = self.picking.take() {
+            return self.on_pick_key(key, picks);
+        }
+        match key.code {
+            KeyCode::F(n @ 1..=8) if self.screen == Screen::Match => {
+                vec![Action::Chat(ChatScope::Team, QUICK[usize::from(n) - 1].to_owned())]
+            }
+            KeyCode::Esc => {
+                self.input.clear();
+                Vec::new()
+            }
+            KeyCode::Backspace => {
+                self.input.pop();
+                Vec::new()
+            }
+            KeyCode::Enter => {
+                let text = std::mem::take(&mut self.input);
+                self.submit(text.trim())
+            }
+            KeyCode::Up if self.screen == Screen::Lobby => {
+                self.selected = self.selected.saturating_sub(1);
+                Vec::new()
+            }
+            KeyCode::Down if self.screen == Screen::Lobby => {
+                self.selected = (self.selected + 1).min(self.lobby.len().saturating_sub(1));
+                Vec::new()
+            }
+            KeyCode::Char(c) if self.screen == Screen::Lobby && self.input.is_empty() => self.lobby_key(c),
+            KeyCode::Char(c) => {
+                if self.input.chars().count() < 200 {
+                    self.input.push(c);
+                }
+                Vec::new()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    fn on_pick_key(&mut self, key: KeyEvent, picks: Vec<Pick>) -> Vec<Action> {
+        let chosen = match key.code {
+            KeyCode::Char(c) => c.to_digit(10).and_then(|d| picks.get((d as usize).checked_sub(1)?)).cloned(),
+            KeyCode::Esc => {
+                self.info("promotion cancelled");
+                return Vec::new();
+            }
+            _ => None,
+        };
+        match (chosen, self.my_board()) {
+            (Some(pick), Some(board)) => vec![Action::Play { board, text: pick.text }],
+            (None, _) => {
+                self.picking = Some(picks);
+                Vec::new()
+            }
+            (Some(_), None) => Vec::new(),
+        }
+    }
+
+    /// Hot keys of the lobby (when the input line is empty).
+    fn lobby_key(&mut self, c: char) -> Vec<Action> {
+        let selected = self.lobby.get(self.selected).map(|m| m.match_id);
+        match (c, selected) {
+            ('q', _) => {
+                self.quit = true;
+                vec![Action::Quit]
+            }
+            ('r', _) => vec![Action::Refresh],
+            ('c', _) => {
+                self.input = "/create mgimo-2017 3+0".to_owned();
+                Vec::new()
+            }
+            ('w', Some(id)) => vec![Action::Watch(id)],
+            ('1'..='4', Some(id)) => {
+                let seat = SeatId::ALL[c as usize - '1' as usize];
+                vec![Action::TakeSeat(id, seat)]
+            }
+            _ => {
+                self.input.push(c);
+                Vec::new()
+            }
+        }
+    }
+
+    fn my_board(&self) -> Option<shvedka_proto::Board> {
+        let seat = self.model.as_ref()?.my_seat()?;
+        Some(wire_board(rules_seat(seat).board))
+    }
+
+    /// Runs a line typed on the input line.
+    fn submit(&mut self, text: &str) -> Vec<Action> {
+        if let Some(command) = text.strip_prefix('/') {
+            return self.command(command);
+        }
+        if self.screen == Screen::Lobby {
+            return match self.lobby.get(self.selected) {
+                Some(m) if text.is_empty() => vec![Action::Watch(m.match_id)],
+                _ if text.is_empty() => Vec::new(),
+                _ => {
+                    self.error(format!("unknown input {text:?}: type /help"));
+                    Vec::new()
+                }
+            };
+        }
+        let Some(model) = &self.model else { return Vec::new() };
+        let Some(seat) = model.my_seat() else {
+            if !text.is_empty() {
+                self.error("you are watching; sit down to play");
+            }
+            return Vec::new();
+        };
+        if text.is_empty() {
+            return if model.phase() == PhaseView::Forming {
+                vec![Action::Ready(!model.state().ready[seat.index()])]
+            } else {
+                Vec::new()
+            };
+        }
+        let board = rules_seat(seat).board;
+        match read_entry(model.game(), board, text) {
+            Entry::Send(text) => vec![Action::Play { board: wire_board(board), text }],
+            Entry::Pick(picks) => {
+                self.info("which piece is removed? press its number (Esc cancels)");
+                for (i, p) in picks.iter().enumerate() {
+                    self.info(format!("  {}) {}", i + 1, p.label));
+                }
+                self.picking = Some(picks);
+                Vec::new()
+            }
+        }
+    }
+
+    fn command(&mut self, command: &str) -> Vec<Action> {
+        let (verb, rest) = command.split_once(' ').unwrap_or((command, ""));
+        let rest = rest.trim();
+        let team = |text: &str| vec![Action::Chat(ChatScope::Team, text.to_owned())];
+        match verb {
+            "create" => {
+                let mut words = rest.split_whitespace();
+                let rules = words.next().unwrap_or("mgimo-2017").to_owned();
+                let time_control = words.next().unwrap_or("3+0").to_owned();
+                vec![Action::Create { rules, time_control }]
+            }
+            "refresh" => vec![Action::Refresh],
+            "ready" => vec![Action::Ready(true)],
+            "unready" => vec![Action::Ready(false)],
+            "leave" => vec![Action::LeaveSeat],
+            "draw" => vec![Action::OfferDraw],
+            "decline" => vec![Action::DeclineDraw],
+            "resign" => vec![Action::Resign],
+            "arbiter" => vec![Action::CallArbiter],
+            "claim" => match rest {
+                "" | "rep" | "repetition" => vec![Action::Claim(ClaimKind::Repetition)],
+                "50" | "fifty" => vec![Action::Claim(ClaimKind::FiftyMoves)],
+                other => match other.strip_prefix("flag").map(str::trim).and_then(SeatId::from_name) {
+                    Some(seat) => vec![Action::Claim(ClaimKind::Flag(seat))],
+                    None => {
+                        self.error("claim what? /claim rep, /claim 50 or /claim flag a-black");
+                        Vec::new()
+                    }
+                },
+            },
+            "t" | "team" if !rest.is_empty() => team(rest),
+            "say" | "all" if !rest.is_empty() => vec![Action::Chat(ChatScope::Match, rest.to_owned())],
+            "need" => match rest.chars().next().map(|c| c.to_ascii_lowercase()) {
+                Some('n') => team(QUICK[0]),
+                Some('b') => team(QUICK[1]),
+                Some('r') => team(QUICK[2]),
+                Some('q') => team(QUICK[3]),
+                Some('p') => team(QUICK[4]),
+                _ => {
+                    self.error("need what? /need n, b, r, q or p");
+                    Vec::new()
+                }
+            },
+            "sit" => team(QUICK[5]),
+            "go" => team(QUICK[6]),
+            "notrade" => team(QUICK[7]),
+            "lobby" => {
+                self.screen = Screen::Lobby;
+                vec![Action::Refresh]
+            }
+            "quit" => {
+                self.quit = true;
+                vec![Action::Quit]
+            }
+            "help" => {
+                for line in HELP {
+                    self.info(*line);
+                }
+                Vec::new()
+            }
+            _ => {
+                self.error(format!("unknown command /{verb}: type /help"));
+                Vec::new()
+            }
+        }
+    }
+}
+
+/// What `/help` prints.
+const HELP: &[&str] = &[
+    "moves: e4, Nf3, N@f3 (drop), e8=Qd1 or e8 then pick the removed piece; Enter sends",
+    "/ready /unready /leave · /draw (offer or accept) /decline · /claim rep|50|flag SEAT",
+    "/resign · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p",
+    "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
+    "lobby: ↑↓ select · Enter or w watch · 1-4 sit a-white a-black b-white b-black · c create",
+];

@@ -1,0 +1,21 @@
+//! The terminal client of shvedka (`shvedka play`): a full-screen interface for one player, and
+//! the spectator view of `shvedka demo`.
+//!
+//! [`App`] is the interface's state and reacts to keys and server messages without any IO, giving
+//! [`Action`]s back; `view` draws an [`App`] with ratatui (tested on ratatui's test backend);
+//! [`run`] is the loop that connects the two to a real terminal and a [`shvedka_client::Client`],
+//! reconnecting and resuming by itself when the connection is lost. Move text goes to the server
+//! as typed, so the server's refusal (with its rule id) is what the player reads; only a promotion
+//! by removal written without the removed piece is completed here, by a pick from the pieces that
+//! may be removed (`entry`).
+
+mod action;
+mod app;
+mod entry;
+mod run;
+pub mod view;
+
+pub use action::Action;
+pub use app::{App, Link, LogLine, QUICK, Screen};
+pub use entry::{Entry, Pick, read_entry};
+pub use run::{Mode, refusal, run};

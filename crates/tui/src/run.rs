@@ -1,0 +1,210 @@
+//! The loop that drives the interface: keys from a reader thread, updates from the server, a
+//! redraw ten times a second for the clocks, the lobby refreshed, the round trip measured, and a
+//! lost connection resumed by itself.
+//!
+//! Each turn: 1. draw; 2. wait for the first of a key, a server update, a tick, a lobby refresh,
+//! a ping or a reconnect attempt; 3. apply it to the [`App`] and perform the requests it made.
+
+use std::io;
+use std::time::{Duration, Instant};
+
+use ratatui::crossterm::event::{self, Event};
+use shvedka_client::{Client, ClientError, Update};
+use shvedka_proto::{MatchId, Reply, ResultView};
+use tokio::sync::mpsc;
+use tokio::time::{MissedTickBehavior, interval};
+
+use crate::app::{App, Link, Screen};
+use crate::{Action, view};
+
+/// How the interface is used.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mode {
+    /// A player: lobby, seats, moves, chat.
+    Play,
+    /// A spectator of one match, leaving by itself a moment after the match ends.
+    Spectate(MatchId),
+}
+
+/// Runs the full-screen interface on the terminal until the player quits (or, spectating, the
+/// match ends). Returns the result of the followed match, if it ended.
+///
+/// # Errors
+/// Terminal errors.
+pub async fn run(mut client: Client, name: &str, mode: Mode) -> io::Result<Option<ResultView>> {
+    let mut terminal = ratatui::try_init()?;
+    let outcome = drive(&mut terminal, &mut client, name, mode).await;
+    ratatui::try_restore()?;
+    client.close().await;
+    outcome
+}
+
+async fn drive(
+    terminal: &mut ratatui::DefaultTerminal,
+    client: &mut Client,
+    name: &str,
+    mode: Mode,
+) -> io::Result<Option<ResultView>> {
+    let mut app = App::new(name);
+    let mut keys = key_reader();
+    let mut tick = interval(Duration::from_millis(100));
+    tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    let mut lobby = interval(Duration::from_secs(2));
+    let mut ping = interval(Duration::from_secs(5));
+    let mut reconnect_at: Option<tokio::time::Instant> = None;
+    let mut ended_at: Option<Instant> = None;
+    match mode {
+        Mode::Play => app.info("welcome: pick a match with ↑↓ and press 1-4 to sit, or c to create; /help"),
+        Mode::Spectate(id) => perform(client, &mut app, Action::Watch(id)).await,
+    }
+    loop {
+        terminal.draw(|f| view::render(f, &app, Instant::now()))?;
+        if app.quit {
+            break;
+        }
+        if let Mode::Spectate(_) = mode {
+            match (ended_at, app.model.as_ref().and_then(|m| m.result())) {
+                (None, Some(_)) => ended_at = Some(Instant::now()),
+                (Some(t), _) if t.elapsed() > Duration::from_secs(2) => break,
+                _ => {}
+            }
+        }
+        tokio::select! {
+            key = keys.recv() => match key {
+                Some(Event::Key(key)) => {
+                    for action in app.on_key(key) {
+                        perform(client, &mut app, action).await;
+                    }
+                }
+                Some(_) => {}
+                None => break,
+            },
+            update = client.next_update() => match update {
+                Some(Update::Server(msg)) => app.on_server(msg, Instant::now()),
+                Some(Update::Disconnected(why)) => {
+                    app.error(format!("connection lost: {why}"));
+                    app.link = Link::Reconnecting(1);
+                    reconnect_at = Some(tokio::time::Instant::now());
+                }
+                None => break,
+            },
+            _ = tick.tick() => {}
+            _ = lobby.tick(), if app.screen == Screen::Lobby && app.link == Link::Connected => {
+                perform(client, &mut app, Action::Refresh).await;
+            }
+            _ = ping.tick(), if app.link == Link::Connected => {
+                if let Ok(rtt) = client.ping().await {
+                    app.rtt = rtt;
+                }
+            }
+            _ = sleep_until(reconnect_at), if reconnect_at.is_some() => {
+                reconnect_at = None;
+                let Link::Reconnecting(attempt) = app.link else { continue };
+                terminal.draw(|f| view::render(f, &app, Instant::now()))?;
+                match tokio::time::timeout(Duration::from_secs(5), client.resume()).await {
+                    Ok(Ok(())) => {
+                        app.link = Link::Connected;
+                        app.info("reconnected: the session is resumed");
+                    }
+                    Ok(Err(e)) => {
+                        app.error(format!("reconnect failed: {e}"));
+                        retry(&mut app, &mut reconnect_at, attempt);
+                    }
+                    Err(_) => retry(&mut app, &mut reconnect_at, attempt),
+                }
+            }
+        }
+    }
+    Ok(app.model.as_ref().and_then(|m| m.result().cloned()))
+}
+
+fn retry(app: &mut App, reconnect_at: &mut Option<tokio::time::Instant>, attempt: u32) {
+    app.link = Link::Reconnecting(attempt + 1);
+    let wait = Duration::from_millis(500 * u64::from(attempt.min(6)));
+    *reconnect_at = Some(tokio::time::Instant::now() + wait);
+}
+
+async fn sleep_until(at: Option<tokio::time::Instant>) {
+    match at {
+        Some(at) => tokio::time::sleep_until(at).await,
+        None => std::future::pending().await,
+    }
+}
+
+/// Reads terminal events on a thread of its own; it stops when the receiver is gone.
+fn key_reader() -> mpsc::Receiver<Event> {
+    let (tx, rx) = mpsc::channel(64);
+    std::thread::spawn(move || {
+        while !tx.is_closed() {
+            match event::poll(Duration::from_millis(100)) {
+                Ok(true) => match event::read() {
+                    Ok(ev) => {
+                        if tx.blocking_send(ev).is_err() {
+                            return;
+                        }
+                    }
+                    Err(_) => return,
+                },
+                Ok(false) => {}
+                Err(_) => return,
+            }
+        }
+    });
+    rx
+}
+
+/// Sends one request and shows what came of it.
+async fn perform(client: &Client, app: &mut App, action: Action) {
+    if app.link != Link::Connected && action != Action::Quit {
+        app.error("not connected: wait for the reconnection");
+        return;
+    }
+    let result: Result<(), ClientError> = match action {
+        Action::Quit => Ok(()),
+        Action::Refresh => client.list_matches().await.map(|m| app.set_lobby(m)),
+        Action::Create { rules, time_control } => {
+            match client
+                .request(shvedka_proto::ClientMsg::CreateMatch { rules, time_control, listed: true })
+                .await
+            {
+                Ok(Reply::Created { match_id }) => {
+                    app.info(format!("created match {match_id}: press 1-4 to take a seat"));
+                    if let Ok(list) = client.list_matches().await {
+                        app.selected = list.iter().position(|m| m.match_id == match_id).unwrap_or(0);
+                        app.set_lobby(list);
+                    }
+                    Ok(())
+                }
+                Ok(_) => Ok(()),
+                Err(e) => Err(e),
+            }
+        }
+        Action::Watch(id) => client.watch(id).await,
+        Action::TakeSeat(id, seat) => client.take_seat(id, seat).await,
+        Action::LeaveSeat => client.leave_seat().await,
+        Action::Ready(ready) => client.ready(ready).await,
+        Action::Play { board, text } => client.play(board, &text, app.turn_since.map(|t| t.elapsed())).await,
+        Action::OfferDraw => client.offer_draw().await,
+        Action::DeclineDraw => client.decline_draw().await,
+        Action::Claim(kind) => client.claim(kind).await,
+        Action::Resign => client.resign().await,
+        Action::CallArbiter => client.call_arbiter().await,
+        Action::Chat(scope, text) => client.chat(scope, &text).await,
+    };
+    if let Err(e) = result {
+        app.error(refusal(&e));
+    }
+}
+
+/// A refusal as the player reads it: the server's reason, with the rule it enforces.
+pub fn refusal(e: &ClientError) -> String {
+    match e {
+        ClientError::Server(msg) => match &msg.rule {
+            Some(rule) if !msg.message.contains(rule.as_str()) => {
+                format!("refused ({rule}): {}", msg.message)
+            }
+            _ => format!("refused: {}", msg.message),
+        },
+        other => other.to_string(),
+    }
+}

@@ -1,0 +1,274 @@
+//! Drawing the interface: the lobby table, or the match with both boards side by side, the four
+//! players with their clocks and reserves, the message pane and the input line.
+
+mod board;
+mod clock;
+
+use std::time::Instant;
+
+use bughouse::{BoardId, Seat};
+use chess_core::{Color as Side, Role};
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Color, Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Paragraph, Wrap};
+use shvedka_client::{MatchModel, rules_seat};
+use shvedka_proto::{ChatScope, PhaseView, SeatId, TeamId};
+
+pub use board::{Marks, board_lines, move_squares};
+pub use clock::format_clock;
+
+use crate::app::{App, Link, LogLine, Screen};
+
+/// Draws the whole interface at local time `now`.
+pub fn render(frame: &mut Frame<'_>, app: &App, now: Instant) {
+    let [main, log, input] =
+        Layout::vertical([Constraint::Min(14), Constraint::Length(8), Constraint::Length(3)])
+            .areas(frame.area());
+    match (app.screen, &app.model) {
+        (Screen::Match, Some(model)) => render_match(frame, main, app, model, now),
+        _ => render_lobby(frame, main, app),
+    }
+    render_log(frame, log, app);
+    render_input(frame, input, app);
+}
+
+fn title(app: &App, what: String) -> Line<'static> {
+    let link = match &app.link {
+        Link::Connected => Span::styled(" connected ", Style::new().fg(Color::Green)),
+        Link::Reconnecting(n) => Span::styled(
+            format!(" connection lost — reconnecting (attempt {n}) "),
+            Style::new().fg(Color::Black).bg(Color::Yellow),
+        ),
+    };
+    // The link first: a long title is cut at the right, and a lost connection must show.
+    Line::from(vec![link, Span::styled(format!(" shvedka · {} · {what} ", app.name), Style::new().bold())])
+}
+
+fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let block = Block::bordered().title(title(app, "lobby".into()));
+    let mut lines = vec![Line::from(Span::styled(
+        format!(
+            "{:>5}  {:<11} {:<6} {:<9} {:<12} {:<12} {:<12} {:<12}",
+            "match", "rules", "clock", "phase", "a-white", "a-black", "b-white", "b-black"
+        ),
+        Style::new().add_modifier(Modifier::UNDERLINED),
+    ))];
+    if app.lobby.is_empty() {
+        lines.push(Line::from("  no open matches: press c to create one"));
+    }
+    for (i, m) in app.lobby.iter().enumerate() {
+        let seat = |s: &Option<String>| s.clone().unwrap_or_else(|| "·".into());
+        let text = format!(
+            "{:>5}  {:<11} {:<6} {:<9} {:<12} {:<12} {:<12} {:<12}",
+            m.match_id.0,
+            m.rules,
+            m.time_control,
+            phase_name(m.phase),
+            seat(&m.seats[0]),
+            seat(&m.seats[1]),
+            seat(&m.seats[2]),
+            seat(&m.seats[3]),
+        );
+        let style =
+            if i == app.selected { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
+        lines.push(Line::from(Span::styled(text, style)));
+    }
+    frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+fn phase_name(p: PhaseView) -> &'static str {
+    match p {
+        PhaseView::Forming => "forming",
+        PhaseView::Countdown => "countdown",
+        PhaseView::Running => "running",
+        PhaseView::Paused => "paused",
+        PhaseView::Ended => "ended",
+        PhaseView::Annulled => "annulled",
+    }
+}
+
+/// Which colour sits at the bottom of each board: the player's own board from his side, the other
+/// board from his partner's side; for a spectator board A from White and board B from Black.
+fn orientation(me: Option<SeatId>) -> [Side; 2] {
+    match me.map(rules_seat) {
+        Some(seat) => {
+            let mut sides = [Side::White; 2];
+            sides[seat.board.index()] = seat.color;
+            sides[seat.board.other().index()] = !seat.color;
+            sides
+        }
+        None => [Side::White, Side::Black],
+    }
+}
+
+fn render_match(frame: &mut Frame<'_>, area: Rect, app: &App, model: &MatchModel, now: Instant) {
+    let state = model.state();
+    let me = model.my_seat();
+    let role = match me {
+        Some(s) => format!("you play {s} ({})", team_name(team_of(s))),
+        None => "watching".into(),
+    };
+    let what = format!(
+        "match {} · {} · {} · {} · {role}",
+        state.match_id.0,
+        state.rules,
+        state.time_control,
+        phase_name(state.phase)
+    );
+    let block = Block::bordered().title(title(app, what));
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let [boards, status] = Layout::vertical([Constraint::Min(12), Constraint::Length(2)]).areas(inner);
+    let halves: [Rect; 2] = Layout::horizontal([Constraint::Length(40), Constraint::Min(30)]).areas(boards);
+    let sides = orientation(me);
+    // The player's own board on the left.
+    let order = match me.map(rules_seat) {
+        Some(seat) => [seat.board, seat.board.other()],
+        None => [BoardId::A, BoardId::B],
+    };
+    let clocks = model.clocks(now);
+    for (half, board) in halves.into_iter().zip(order) {
+        let bottom = sides[board.index()];
+        let picks: Vec<_> = match (&app.picking, me.map(rules_seat)) {
+            (Some(p), Some(seat)) if seat.board != board => p.iter().map(|p| p.square).collect(),
+            _ => Vec::new(),
+        };
+        let last = model.last_move(board).map(|m| move_squares(&m.uci)).unwrap_or_default();
+        let mut lines = vec![Line::from(Span::styled(format!("Board {board}"), Style::new().bold()))];
+        lines.push(player_line(model, Seat::new(board, !bottom), clocks, me));
+        lines.extend(board_lines(model.game().board(board), bottom, Marks { last, picks: &picks }));
+        lines.push(player_line(model, Seat::new(board, bottom), clocks, me));
+        if let Some(m) = model.last_move(board) {
+            lines.push(Line::from(format!("last: {} {}", m.seat, m.san)));
+        }
+        frame.render_widget(Paragraph::new(lines), half);
+    }
+    frame.render_widget(Paragraph::new(status_lines(app, model)), status);
+}
+
+fn team_of(seat: SeatId) -> TeamId {
+    match seat {
+        SeatId::WhiteA | SeatId::BlackB => TeamId::One,
+        SeatId::BlackA | SeatId::WhiteB => TeamId::Two,
+    }
+}
+
+fn team_name(team: TeamId) -> &'static str {
+    match team {
+        TeamId::One => "team 1: a-white + b-black",
+        TeamId::Two => "team 2: a-black + b-white",
+    }
+}
+
+fn player_line(
+    model: &MatchModel,
+    seat: Seat,
+    clocks: [std::time::Duration; 4],
+    me: Option<SeatId>,
+) -> Line<'static> {
+    let id = SeatId::ALL[seat.index()];
+    let state = model.state();
+    let name = state.seats[seat.index()].clone().unwrap_or_else(|| "(empty)".into());
+    let to_move = model.phase() == PhaseView::Running && model.game().to_move(seat.board) == seat;
+    let marker = if to_move { "▶ " } else { "  " };
+    let you = if me == Some(id) { " (you)" } else { "" };
+    let clock = format_clock(clocks[seat.index()]);
+    let clock_style = match (state.running[seat.index()], clocks[seat.index()].as_millis() < 10_000) {
+        (true, true) => Style::new().fg(Color::Black).bg(Color::Red).bold(),
+        (true, false) => Style::new().fg(Color::Black).bg(Color::White).bold(),
+        _ => Style::new(),
+    };
+    let mut spans = vec![
+        Span::styled(marker, Style::new().fg(Color::Yellow).bold()),
+        Span::raw(format!("{name}{you} {id} ")),
+        Span::styled(format!(" {clock} "), clock_style),
+    ];
+    if model.flags()[seat.index()] {
+        spans.push(Span::styled(" flag", Style::new().fg(Color::Red)));
+    }
+    if state.phase == PhaseView::Forming {
+        let ready = if state.ready[seat.index()] { " ready" } else { " not ready" };
+        spans.push(Span::raw(ready));
+    }
+    spans.push(Span::raw(format!(" [{}]", reserve_text(model, seat))));
+    Line::from(spans)
+}
+
+/// A reserve as `Q1 N2 P3`, or empty.
+fn reserve_text(model: &MatchModel, seat: Seat) -> String {
+    [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
+        .into_iter()
+        .filter_map(|role| {
+            let n = model.game().reserve(seat, role);
+            (n > 0).then(|| format!("{}{n}", role.upper_char()))
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn status_lines(app: &App, model: &MatchModel) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some(result) = model.result() {
+        let head = match result.winner {
+            Some(team) => format!("{} wins", team_name(team)),
+            None => "draw".into(),
+        };
+        lines.push(Line::from(Span::styled(
+            format!("{head} — {} ({}) · /lobby to leave", result.reason, result.rule),
+            Style::new().fg(Color::Black).bg(Color::Cyan).bold(),
+        )));
+    } else if model.phase() == PhaseView::Annulled {
+        lines.push(Line::from("annulled by the arbiter"));
+    } else if let Some(offer) = model.draw_offer() {
+        lines.push(Line::from(format!("{offer} offers a draw: /draw accepts, /decline declines")));
+    } else if model.phase() == PhaseView::Forming && model.my_seat().is_some() {
+        lines.push(Line::from("press Enter (or /ready) when you are ready to start"));
+    } else if model.phase() == PhaseView::Paused {
+        lines.push(Line::from("the clocks are stopped for the arbiter"));
+    }
+    if app.picking.is_some() {
+        lines.push(Line::from(Span::styled(
+            "promotion: press the number of the piece to remove (marked on the other board)",
+            Style::new().fg(Color::Red).bold(),
+        )));
+    }
+    lines
+}
+
+fn render_log(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let height = area.height.saturating_sub(2) as usize;
+    let lines: Vec<Line<'static>> = app
+        .log
+        .iter()
+        .skip(app.log.len().saturating_sub(height))
+        .map(|l| match l {
+            LogLine::Info(t) => Line::from(t.clone()),
+            LogLine::Error(t) => Line::from(Span::styled(t.clone(), Style::new().fg(Color::Red))),
+            LogLine::Chat { from, scope, text } => {
+                let to = if *scope == ChatScope::Team { "team" } else { "all" };
+                Line::from(vec![
+                    Span::styled(format!("[{to}] {from}: "), Style::new().fg(Color::Cyan)),
+                    Span::raw(text.clone()),
+                ])
+            }
+        })
+        .collect();
+    let block = Block::bordered().title(" messages ");
+    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), area);
+}
+
+fn render_input(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let hint = match app.screen {
+        Screen::Lobby => " ↑↓ select · Enter watch · 1-4 sit · c create · r refresh · q quit ",
+        Screen::Match => " move + Enter · F1-F8 quick chat · /help · Ctrl-C quits ",
+    };
+    let block = Block::bordered().title(hint);
+    let text = Line::from(vec![
+        Span::raw("> "),
+        Span::raw(app.input.clone()),
+        Span::styled("▏", Style::new().slow_blink()),
+    ]);
+    frame.render_widget(Paragraph::new(text).block(block), area);
+}

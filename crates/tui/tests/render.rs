@@ -1,0 +1,285 @@
+//! What the screen shows for given states, drawn on ratatui's test backend.
+
+use std::time::{Duration, Instant};
+
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ratatui::style::Color;
+use shvedka_proto::{
+    Board, ChatScope, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
+    PhaseView, ResultView, SeatId, ServerMsg, TeamId,
+};
+use shvedka_tui::{Action, App, Link, refusal, view};
+
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 | \
+                     rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+
+fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
+    MatchState {
+        match_id: MatchId(7),
+        rules: "mgimo-2017".into(),
+        time_control: "3+0".into(),
+        seats: [Some("alice".into()), Some("bob".into()), Some("carol".into()), Some("dave".into())],
+        ready: [true; 4],
+        phase,
+        bfen: bfen.into(),
+        clocks_ms: [179_870, 180_000, 9_870, 180_000],
+        running: [true, false, true, false],
+        last_seq: Some(10),
+        result: None,
+        your_seat: me,
+        server_time_us: 0,
+    }
+}
+
+fn app_with(s: MatchState, now: Instant) -> App {
+    let mut app = App::new("alice");
+    app.on_server(ServerMsg::State(s), now);
+    app
+}
+
+/// The screen as lines of text.
+fn screen(app: &App, now: Instant) -> (Vec<String>, Terminal<TestBackend>) {
+    let mut terminal = Terminal::new(TestBackend::new(110, 34)).unwrap();
+    terminal.draw(|f| view::render(f, app, now)).unwrap();
+    let buffer = terminal.backend().buffer().clone();
+    let lines = (0..buffer.area.height)
+        .map(|y| (0..buffer.area.width).map(|x| buffer[(x, y)].symbol().to_owned()).collect::<String>())
+        .collect();
+    (lines, terminal)
+}
+
+fn find(lines: &[String], needle: &str) -> Option<(usize, usize)> {
+    lines.iter().enumerate().find_map(|(y, l)| l.find(needle).map(|x| (l[..x].chars().count(), y)))
+}
+
+/// A line from column `x` on.
+fn tail(line: &str, x: usize) -> String {
+    line.chars().skip(x).collect()
+}
+
+fn key(code: KeyCode) -> KeyEvent {
+    KeyEvent::new(code, KeyModifiers::NONE)
+}
+
+fn typed(app: &mut App, text: &str) -> Vec<Action> {
+    let mut actions = Vec::new();
+    for c in text.chars() {
+        actions.extend(app.on_key(key(KeyCode::Char(c))));
+    }
+    actions.extend(app.on_key(key(KeyCode::Enter)));
+    actions
+}
+
+#[test]
+fn s1_lobby_lists_matches_with_rules_clock_and_the_four_seats() {
+    let now = Instant::now();
+    let mut app = App::new("alice");
+    let (lines, _) = screen(&app, now);
+    assert!(find(&lines, "no open matches").is_some(), "{lines:#?}");
+    app.set_lobby(vec![MatchSummary {
+        match_id: MatchId(3),
+        rules: "classic".into(),
+        time_control: "2+0".into(),
+        seats: [Some("bob".into()), None, None, Some("dave".into())],
+        phase: PhaseView::Forming,
+    }]);
+    let (lines, _) = screen(&app, now);
+    let row = lines.iter().find(|l| l.contains("classic")).expect("the match's row");
+    for part in ["3", "2+0", "forming", "bob", "dave"] {
+        assert!(row.contains(part), "{part} in {row}");
+    }
+    assert_eq!(app.on_key(key(KeyCode::Char('2'))), vec![Action::TakeSeat(MatchId(3), SeatId::BlackA)]);
+    assert_eq!(app.on_key(key(KeyCode::Char('w'))), vec![Action::Watch(MatchId(3))]);
+}
+
+#[test]
+fn s1_own_board_on_the_left_from_the_players_side_and_the_partners_board_from_his() {
+    let now = Instant::now();
+    let app = app_with(state(START, Some(SeatId::BlackB), PhaseView::Running), now);
+    let (lines, _) = screen(&app, now);
+    let (bx, by) = find(&lines, "Board B").expect("board B");
+    let (ax, _) = find(&lines, "Board A").expect("board A");
+    assert!(bx < ax, "the player's board B is on the left");
+    // Board B from Black's side: rank 1 on top, files h..a, White's pieces at the top.
+    let top_rank = &lines[by + 2];
+    assert!(tail(top_rank, bx).starts_with("1  R  N  B  K  Q  B  N  R"), "{top_rank}");
+    let files = &lines[by + 10];
+    assert!(files.contains(" h  g  f  e  d  c  b  a "), "{files}");
+    // Board A from the partner's (White's) side: rank 8 on top.
+    assert!(tail(&lines[by + 2], ax).starts_with("8  r  n  b  q  k  b  n  r"), "{}", &lines[by + 2]);
+    assert!(find(&lines, "dave (you) b-black").is_some(), "the player is marked");
+}
+
+#[test]
+fn k1_four_clocks_with_tenths_below_ten_seconds_and_the_player_to_move_marked() {
+    let now = Instant::now();
+    let app = app_with(state(START, None, PhaseView::Running), now);
+    let (lines, _) = screen(&app, now);
+    let text = lines.join("\n");
+    assert!(text.contains("▶ alice a-white  2:59"), "{text}");
+    assert!(text.contains("▶ carol b-white  9.8"), "{text}");
+    assert!(text.contains("bob a-black  3:00"), "{text}");
+    // A second later the running clocks read one second less; the others stand.
+    let (later, _) = screen(&app, now + Duration::from_secs(1));
+    let later = later.join("\n");
+    assert!(
+        later.contains("2:58") && later.contains("8.8") && later.contains("bob a-black  3:00"),
+        "{later}"
+    );
+}
+
+#[test]
+fn s4_reserves_show_with_their_counts() {
+    let now = Instant::now();
+    let bfen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[QNNp] w KQkq - 0 1 | \
+                rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+    let app = app_with(state(bfen, None, PhaseView::Running), now);
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("[Q1 N2]"), "white-A's reserve: {text}");
+    assert!(text.contains("[P1]"), "black-A's reserve: {text}");
+}
+
+#[test]
+fn a4_the_last_move_is_highlighted_and_named() {
+    let now = Instant::now();
+    let mut app = app_with(state(START, None, PhaseView::Running), now);
+    let after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1 | \
+                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+    app.on_server(
+        ServerMsg::Event(MatchEvent {
+            match_id: MatchId(7),
+            seq: 11,
+            at_ms: 500,
+            kind: EventView::Moved {
+                seat: SeatId::WhiteA,
+                uci: "e2e4".into(),
+                san: "e4".into(),
+                charged_ms: 500,
+                credit_ms: 0,
+            },
+            clocks_ms: [179_370, 180_000, 9_370, 180_000],
+            running: [false, true, true, false],
+            bfen: Some(after.into()),
+            server_time_us: 0,
+        }),
+        now,
+    );
+    let (lines, terminal) = screen(&app, now);
+    assert!(find(&lines, "last: a-white e4").is_some());
+    let (ax, ay) = find(&lines, "Board A").unwrap();
+    // e4 on board A from White's side: rank 4 is the fifth line of ranks, file e the fifth square.
+    let (x, y) = (ax + 2 + 4 * 3 + 1, ay + 2 + 4);
+    let cell = &terminal.backend().buffer()[(x as u16, y as u16)];
+    assert_eq!(cell.symbol(), "P");
+    let e3 = &terminal.backend().buffer()[(x as u16, y as u16 + 1)];
+    assert_ne!(cell.bg, e3.bg, "the destination square stands out");
+    assert_eq!(terminal.backend().buffer()[(x as u16, y as u16 + 2)].bg, cell.bg, "and so does e2");
+    assert!(find(&lines, "▶ bob a-black").is_some(), "now Black-A is to move");
+}
+
+#[test]
+fn e1_the_result_is_shown_with_its_reason_and_rule() {
+    let now = Instant::now();
+    let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
+    s.result = Some(ResultView {
+        winner: Some(TeamId::Two),
+        reason: "white-A is mated on board".into(),
+        rule: "E1".into(),
+    });
+    let app = app_with(s, now);
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("team 2: a-black + b-white wins — white-A is mated on board (E1)"), "{text}");
+}
+
+#[test]
+fn r1_a_promotion_without_the_removed_piece_asks_which_and_marks_them_on_the_other_board() {
+    let now = Instant::now();
+    // White-A's pawn on e7 may promote; White-B has a queen on d1 and a knight on b1 to remove.
+    let bfen = "k7/4P3/8/8/8/8/8/4K3[] w - - 0 1 | 4k3/8/8/8/8/8/8/1N1QK3[] b - - 0 1";
+    let mut app = app_with(state(bfen, Some(SeatId::WhiteA), PhaseView::Running), now);
+    assert_eq!(typed(&mut app, "e8"), vec![], "nothing is sent before the pick");
+    let (lines, terminal) = screen(&app, now);
+    let text = lines.join("\n");
+    assert!(text.contains("1) knight b1") && text.contains("2) queen d1"), "{text}");
+    assert!(text.contains("press the number of the piece to remove"), "{text}");
+    let (bx, by) = find(&lines, "Board B").unwrap();
+    // Board B from Black's side (the partner's): rank 1 on top, files h..a.
+    let rank1 = by + 2;
+    let d1 = bx + 2 + 4 * 3 + 1;
+    assert_eq!(terminal.backend().buffer()[(d1 as u16, rank1 as u16)].symbol(), "2", "{text}");
+    assert_eq!(terminal.backend().buffer()[(d1 as u16, rank1 as u16)].bg, Color::Rgb(200, 80, 80));
+    assert_eq!(
+        app.on_key(key(KeyCode::Char('2'))),
+        vec![Action::Play { board: Board::A, text: "e7e8qd1".into() }]
+    );
+    assert!(app.picking.is_none());
+}
+
+#[test]
+fn a3_team_chat_quick_messages_and_commands() {
+    let now = Instant::now();
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
+    assert_eq!(app.on_key(key(KeyCode::F(1))), vec![Action::Chat(ChatScope::Team, "need a knight".into())]);
+    assert_eq!(app.on_key(key(KeyCode::F(8))), vec![Action::Chat(ChatScope::Team, "don't trade".into())]);
+    assert_eq!(
+        typed(&mut app, "/t push on the king"),
+        vec![Action::Chat(ChatScope::Team, "push on the king".into())]
+    );
+    assert_eq!(typed(&mut app, "/draw"), vec![Action::OfferDraw]);
+    assert_eq!(typed(&mut app, "/decline"), vec![Action::DeclineDraw]);
+    assert_eq!(typed(&mut app, "/claim rep"), vec![Action::Claim(shvedka_proto::ClaimKind::Repetition)]);
+    assert_eq!(typed(&mut app, "/resign"), vec![Action::Resign]);
+    assert_eq!(typed(&mut app, "/arbiter"), vec![Action::CallArbiter]);
+    // An illegal move is still sent: the server is the judge and says why.
+    assert_eq!(typed(&mut app, "Ke3"), vec![Action::Play { board: Board::A, text: "Ke3".into() }]);
+    app.on_server(
+        ServerMsg::Chat {
+            match_id: MatchId(7),
+            from: "dave".into(),
+            seat: Some(SeatId::BlackB),
+            scope: ChatScope::Team,
+            text: "need a knight".into(),
+        },
+        now,
+    );
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("[team] dave: need a knight"), "{text}");
+}
+
+#[test]
+fn s1_enter_says_ready_while_forming() {
+    let now = Instant::now();
+    let mut s = state(START, Some(SeatId::BlackA), PhaseView::Forming);
+    s.ready = [true, false, false, false];
+    let mut app = app_with(s, now);
+    assert_eq!(typed(&mut app, ""), vec![Action::Ready(true)]);
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("press Enter (or /ready)") && text.contains("not ready"), "{text}");
+}
+
+#[test]
+fn p3_a_refusal_shows_the_servers_reason_with_the_rule_and_changes_nothing() {
+    let now = Instant::now();
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
+    let before = app.model.as_ref().unwrap().game().bfen();
+    let e = shvedka_client::ClientError::Server(ErrorMsg {
+        code: ErrorCode::Rejected,
+        rule: Some("P3".into()),
+        message: "a drop may not give mate on board".into(),
+    });
+    app.error(refusal(&e));
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("refused (P3): a drop may not give mate on board"), "{text}");
+    assert_eq!(app.model.as_ref().unwrap().game().bfen(), before);
+}
+
+#[test]
+fn resume_a_lost_connection_is_said_on_screen() {
+    let now = Instant::now();
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
+    app.link = Link::Reconnecting(2);
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("connection lost — reconnecting (attempt 2)"), "{text}");
+}
