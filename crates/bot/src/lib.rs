@@ -1,1 +1,33 @@
-//! wip
+//! The shvedka bot (`shvedka bot`, and the four players of `shvedka demo`): a client that takes a
+//! seat over the protocol like any player and plays with the engine's search.
+//!
+//! [`play_match`] follows the match through a [`shvedka_client::MatchModel`], searches on a
+//! blocking thread when it is the bot's turn (within a budget from its own clock, so it does not
+//! flag in ordinary play), sends the move with its thinking time for lag credit, asks its partner
+//! for the piece that would help most while it waits, claims fallen flags when the rules want
+//! claims, and resumes its session after a lost connection. It never trusts its own copy of the
+//! position over the server's: a refused move just means searching again.
+
+mod player;
+
+pub use player::{BotConfig, Outcome, increment, play_match};
+
+/// Why a bot stopped before its match ended.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum BotError {
+    /// The seat could not be taken (or readiness not said).
+    Seat(String),
+    /// The connection is gone and could not be resumed.
+    Connection(String),
+}
+
+impl std::fmt::Display for BotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            BotError::Seat(e) => write!(f, "cannot take the seat: {e}"),
+            BotError::Connection(e) => write!(f, "connection: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for BotError {}

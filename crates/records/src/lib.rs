@@ -1,1 +1,38 @@
-//! Match records (work in progress).
+//! Match records of shvedka: what a bughouse match looked like, move by move, as text that other
+//! tools and people can read — and the checks an arbiter runs on a record entered from an
+//! over-the-board game.
+//!
+//! A [`Record`] holds the tags of a match (players, time control, rules preset, start position)
+//! and the moves of both boards interleaved in the order they were made, each with the mover's
+//! clock, plus the team result (RULES.md A4, S1). It travels as BPGN, the bughouse PGN of the
+//! internet servers and bughousedb.com: [`Record::to_bpgn`] writes it, [`parse_bpgn`] reads it
+//! back (our own export exactly, common bughousedb files leniently). [`Record::to_pgn`] writes one
+//! board as ordinary PGN for ordinary chess tools.
+//!
+//! Records are text and nothing more until replayed: [`Record::replay`] plays the moves through
+//! [`bughouse::Game`] and keeps every position and the clock readings known after each move.
+//! [`check_record`] replays a record as an arbiter would (RULES.md A1): it stops at the first
+//! impossible move and says whether it is of type 1 (illegal in ordinary chess too) or type 2
+//! (illegal only in this variant), which rule it breaks and what follows.
+//!
+//! The crate does no IO: text in, text out. No input makes it panic; every parse error names the
+//! line and column and what was expected there.
+
+mod check;
+mod classify;
+mod clock;
+mod export;
+mod lexer;
+mod notation;
+mod parse;
+mod pgn;
+mod record;
+mod replay;
+mod result;
+
+pub use check::{CheckOutcome, ImpossibleKind, check_record};
+pub use clock::Clocks;
+pub use parse::{ParseBpgnError, parse_bpgn};
+pub use record::{Record, RecordMove, Tag};
+pub use replay::{Replay, ReplayError};
+pub use result::RecordResult;

@@ -7,6 +7,8 @@ use std::io::Write;
 use clap::{Parser, Subcommand};
 
 mod board_cmds;
+mod client_cmds;
+mod demo_cmd;
 mod perft_cmd;
 mod serve_cmd;
 
@@ -22,6 +24,12 @@ struct Cli {
 enum Command {
     /// Run the match server (QUIC) on embedded defaults, or with --config FILE.
     Serve(serve_cmd::ServeArgs),
+    /// Watch four bots play a match on an in-process server, then print the result and the record.
+    Demo(demo_cmd::DemoArgs),
+    /// Play in the terminal: lobby, both boards, clocks, chat.
+    Play(client_cmds::PlayArgs),
+    /// A bot that takes a seat (or creates a match and waits) and plays it to the end.
+    Bot(client_cmds::BotArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft_cmd::PerftArgs),
     /// List the legal moves on one board of a bughouse position, in long notation.
@@ -85,6 +93,9 @@ where
     };
     match cli.command {
         Command::Serve(args) => serve_cmd::run(&args, out),
+        Command::Demo(args) => demo_cmd::run(&args, out),
+        Command::Play(args) => client_cmds::play(&args, out),
+        Command::Bot(args) => client_cmds::bot(&args, out),
         Command::Perft(args) => perft_cmd::run(&args, out),
         Command::Moves(args) => board_cmds::moves(&args, out),
         Command::Status(args) => board_cmds::status(&args, out),

@@ -1,0 +1,264 @@
+//! One bot in one match: follow the match, search on its turn, move, ask the partner for pieces
+//! while it waits, claim fallen flags when the rules want them claimed, and resume after a lost
+//! connection.
+//!
+//! Each turn of the loop: 1. if it is the bot's turn and no search runs, start one on a blocking
+//! thread; 2. wait for a server update, the search's answer or the chat timer; 3. apply it.
+
+use std::time::{Duration, Instant};
+
+use bughouse::{FlagMode, Game};
+use chess_core::Role;
+use shvedka_client::{Client, ClientError, MatchModel, Update, rules_seat, wire_board};
+use shvedka_engine::{Choice, Engine};
+use shvedka_proto::{ChatScope, ClaimKind, MatchId, PhaseView, ResultView, SeatId, ServerMsg};
+use tokio::task::JoinHandle;
+
+use crate::BotError;
+
+/// How a bot behaves.
+#[derive(Clone, Debug)]
+pub struct BotConfig {
+    /// Search level, 1 (fast, weak) to 5.
+    pub level: u8,
+    /// Whether it asks its partner for pieces in team chat.
+    pub chat: bool,
+}
+
+impl Default for BotConfig {
+    fn default() -> BotConfig {
+        BotConfig { level: 3, chat: true }
+    }
+}
+
+/// How the match ended for a bot.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The match.
+    pub match_id: MatchId,
+    /// The bot's seat.
+    pub seat: SeatId,
+    /// The result (`None` if the match was annulled).
+    pub result: Option<ResultView>,
+    /// Moves the bot played.
+    pub moves: u32,
+    /// Team chat messages it sent.
+    pub asked: u32,
+}
+
+/// The least time between two requests for pieces.
+const ASK_EVERY: Duration = Duration::from_secs(8);
+
+/// A search in progress: the position it started from, and when.
+struct Thinking {
+    task: JoinHandle<(Engine, Option<Choice>)>,
+    position: String,
+    started: Instant,
+}
+
+/// Sits in `seat` of `match_id`, says ready and plays the match to its end.
+///
+/// # Errors
+/// [`BotError`] when the seat cannot be taken or the connection cannot be resumed.
+pub async fn play_match(
+    client: &mut Client,
+    match_id: MatchId,
+    seat: SeatId,
+    config: &BotConfig,
+) -> Result<Outcome, BotError> {
+    client.take_seat(match_id, seat).await.map_err(|e| BotError::Seat(e.to_string()))?;
+    client.ready(true).await.map_err(|e| BotError::Seat(e.to_string()))?;
+    let mut engine = Some(Engine::new(config.level));
+    let mut model: Option<MatchModel> = None;
+    let mut thinking: Option<Thinking> = None;
+    let mut outcome = Outcome { match_id, seat, result: None, moves: 0, asked: 0 };
+    let mut last_ask: Option<(Instant, Role)> = None;
+    let mut ask_timer = tokio::time::interval(Duration::from_secs(1));
+    let mut waiting_at: Option<String> = None;
+    loop {
+        if let Some(m) = &model
+            && matches!(m.phase(), PhaseView::Ended | PhaseView::Annulled)
+        {
+            if let Some(t) = thinking.take() {
+                t.task.abort();
+            }
+            outcome.result = m.result().cloned();
+            return Ok(outcome);
+        }
+        // 1. Start a search when it is our turn.
+        if thinking.is_none()
+            && let Some(m) = &model
+            && m.to_move(seat)
+            && waiting_at.as_deref() != Some(m.game().bfen().as_str())
+            && let Some(e) = engine.take()
+        {
+            waiting_at = None;
+            thinking = Some(start_search(e, m, seat));
+        }
+        // 2. Wait for something to happen.
+        tokio::select! {
+            update = client.next_update() => match update {
+                Some(Update::Server(msg)) => on_message(client, &mut model, msg, seat).await,
+                Some(Update::Disconnected(why)) => {
+                    tracing::info!(%seat, "connection lost ({why}); resuming");
+                    resume(client).await?;
+                }
+                None => return Err(BotError::Connection("the update stream ended".into())),
+            },
+            joined = async { (&mut thinking.as_mut().expect("guarded").task).await }, if thinking.is_some() => {
+                let t = thinking.take().expect("guarded");
+                let (e, choice) = joined.map_err(|e| BotError::Connection(format!("the search failed: {e}")))?;
+                engine = Some(e);
+                let Some(m) = &model else { continue };
+                // The position may have moved on while we thought (a drop piece arrived is fine;
+                // a different board position is not).
+                let board = rules_seat(seat).board;
+                if !m.to_move(seat) || board_fen(m.game(), board) != t.position {
+                    continue;
+                }
+                let Some(choice) = choice else {
+                    // Waiting (M2): search again only when the board or a reserve changes, and
+                    // ask the partner at once for what would help.
+                    waiting_at = Some(m.game().bfen());
+                    last_ask = None;
+                    ask_timer.reset_immediately();
+                    continue;
+                };
+                let text = m.game().uci(&choice.mv);
+                match client.play(wire_board(board), &text, Some(t.started.elapsed())).await {
+                    Ok(()) => {
+                        outcome.moves += 1;
+                        // Do not search again before the server has told the new position.
+                        wait_for_move_event(client, &mut model, seat).await?;
+                    }
+                    Err(ClientError::Server(e)) => tracing::debug!(%seat, "move {text} refused: {}", e.message),
+                    Err(e) => tracing::info!(%seat, "move {text} not sent: {e}"),
+                }
+            }
+            _ = ask_timer.tick(), if config.chat && thinking.is_none() => {
+                if let (Some(m), Some(e)) = (&model, engine.as_mut())
+                    && let Some(role) = want(e, m, seat)
+                    && last_ask.is_none_or(|(at, r)| r != role || at.elapsed() > ASK_EVERY)
+                {
+                    let text = format!("need a {}", role.name());
+                    if client.chat(ChatScope::Team, &text).await.is_ok() {
+                        outcome.asked += 1;
+                        last_ask = Some((Instant::now(), role));
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The piece the bot would like from its partner while it waits, if any.
+fn want(engine: &mut Engine, model: &MatchModel, seat: SeatId) -> Option<Role> {
+    if model.phase() != PhaseView::Running {
+        return None;
+    }
+    engine.wish(model.game(), rules_seat(seat))
+}
+
+fn board_fen(game: &Game, board: bughouse::BoardId) -> String {
+    let bfen = game.bfen();
+    let part = bfen.split(" | ").nth(board.index()).unwrap_or_default();
+    // The placement, side to move and rights, without the reserves (which change while we think).
+    match (part.find('['), part.find(']')) {
+        (Some(a), Some(b)) if a < b => format!("{}{}", &part[..a], &part[b + 1..]),
+        _ => part.to_owned(),
+    }
+}
+
+fn start_search(mut engine: Engine, model: &MatchModel, seat: SeatId) -> Thinking {
+    let game = *model.game();
+    let board = rules_seat(seat).board;
+    let remaining = model.clocks(Instant::now())[seat.index()];
+    let limits = engine.limits_for(remaining, increment(&model.state().time_control));
+    let task = tokio::task::spawn_blocking(move || {
+        let choice = engine.choose(&game, board, limits);
+        (engine, choice)
+    });
+    Thinking { task, position: board_fen(&game, board), started: Instant::now() }
+}
+
+/// The increment (or delay) of a time control written `3+2`, `5+d3` or `30s+0`.
+pub fn increment(time_control: &str) -> Duration {
+    time_control
+        .split_once('+')
+        .and_then(|(_, inc)| inc.trim_start_matches('d').trim_end_matches('s').parse::<f64>().ok())
+        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 3600.0)
+        .map_or(Duration::ZERO, Duration::from_secs_f64)
+}
+
+async fn on_message(client: &Client, model: &mut Option<MatchModel>, msg: ServerMsg, seat: SeatId) {
+    let now = Instant::now();
+    match msg {
+        ServerMsg::State(state) => {
+            let result = match model {
+                Some(m) => m.reset(state, now, Duration::ZERO),
+                None => MatchModel::new(state, now, Duration::ZERO).map(|m| *model = Some(m)),
+            };
+            if let Err(e) = result {
+                tracing::warn!(%seat, "cannot follow the match: {e}");
+            }
+        }
+        ServerMsg::Event(event) => {
+            let Some(m) = model else { return };
+            if let Err(e) = m.apply(&event, now, Duration::ZERO) {
+                tracing::warn!(%seat, "cannot follow an event: {e}");
+            }
+            if let shvedka_proto::EventView::FlagFell { seat: fallen } = event.kind
+                && m.game().rules().flag == FlagMode::Claim
+                && team_of(fallen) != team_of(seat)
+            {
+                let _ = client.claim(ClaimKind::Flag(fallen)).await;
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Waits until the server has told the bot's own move (or anything that ends its turn), applying
+/// every update on the way.
+async fn wait_for_move_event(
+    client: &mut Client,
+    model: &mut Option<MatchModel>,
+    seat: SeatId,
+) -> Result<(), BotError> {
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+    while model.as_ref().is_some_and(|m| m.to_move(seat)) {
+        match tokio::time::timeout_at(deadline, client.next_update()).await {
+            Ok(Some(Update::Server(msg))) => {
+                let before = model.as_ref().map(|m| m.moves().len());
+                on_message(client, model, msg, seat).await;
+                if model.as_ref().map(|m| m.moves().len()) != before {
+                    return Ok(());
+                }
+            }
+            Ok(Some(Update::Disconnected(_))) => return resume(client).await,
+            Ok(None) => return Err(BotError::Connection("the update stream ended".into())),
+            // The move was refused or lost: search again.
+            Err(_) => return Ok(()),
+        }
+    }
+    Ok(())
+}
+
+async fn resume(client: &mut Client) -> Result<(), BotError> {
+    let mut last = String::new();
+    for attempt in 0..20u32 {
+        tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt.min(5)))).await;
+        match client.resume().await {
+            Ok(()) => return Ok(()),
+            Err(e) => last = e.to_string(),
+        }
+    }
+    Err(BotError::Connection(format!("cannot resume the session: {last}")))
+}
+
+fn team_of(seat: SeatId) -> u8 {
+    match seat {
+        SeatId::WhiteA | SeatId::BlackB => 1,
+        SeatId::BlackA | SeatId::WhiteB => 2,
+    }
+}

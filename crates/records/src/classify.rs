@@ -1,0 +1,328 @@
+//! Judging one recorded move: legal, impossible of type 1 or 2 (RULES.md A1), or unreadable.
+//!
+//! A move is first held against *ordinary chess* — the chess core's rules on the board as it
+//! stands, with the variant's filters lifted: any piece may be dropped (as if held, pawns on any
+//! rank, mate allowed), a pawn reaching the last rank counts as promoting, and a rook dropped on
+//! its corner keeps the castling right P5 would give it. A move that fails there is of type 1. A
+//! move that passes there but that the variant refuses is of type 2, with the rule the bughouse
+//! rules name. The table is in [`crate::check`].
+
+use bughouse::{BoardId, BughouseMove, Game, MoveTextError, Promotion, RuleId, Seat};
+use chess_core::attacks::{attacks, king_attacks, pawn_attacks};
+use chess_core::{
+    Bitboard, Board, CastlingSide, Color, File, Move, Position, Rank, Role, San, Square, UciMove,
+};
+
+use crate::check::ImpossibleKind;
+use crate::notation::after_chars;
+use crate::record::RecordMove;
+
+/// What a recorded move is.
+pub(crate) enum Verdict {
+    /// Legal: play it.
+    Legal(BughouseMove),
+    /// An impossible move.
+    Impossible { kind: ImpossibleKind, rule: String, reason: String },
+    /// Not readable as one move (bad form, ambiguous).
+    Unreadable(String),
+}
+
+fn type1(rule: &str, reason: impl Into<String>) -> Verdict {
+    Verdict::Impossible { kind: ImpossibleKind::Type1, rule: rule.to_owned(), reason: reason.into() }
+}
+
+fn type2(rule: &str, reason: impl Into<String>) -> Verdict {
+    Verdict::Impossible { kind: ImpossibleKind::Type2, rule: rule.to_owned(), reason: reason.into() }
+}
+
+/// A move as written, read without deciding legality.
+#[derive(Clone, Copy, Debug)]
+enum Written {
+    Drop {
+        role: Role,
+        to: Square,
+    },
+    Castle(CastlingSide),
+    Board {
+        /// The moving role; `None` in long notation (it is whatever stands on the origin).
+        role: Option<Role>,
+        file: Option<File>,
+        rank: Option<Rank>,
+        capture: bool,
+        to: Square,
+        promotion: Option<Role>,
+        /// The removed piece's square (R7), if written.
+        removal: Option<Square>,
+    },
+}
+
+/// The square after a move, up to annotation marks; `Err` if something else follows.
+fn tail(rest: &str) -> Result<Option<Square>, ()> {
+    let rest = rest.trim_end_matches(['+', '#', '!', '?']);
+    if rest.is_empty() { Ok(None) } else { rest.parse().map(Some).map_err(|_| ()) }
+}
+
+fn read(text: &str) -> Option<Written> {
+    if let Ok((uci, used)) = UciMove::parse_prefix(text)
+        && let Ok(removal) = tail(after_chars(text, used))
+    {
+        return Some(match uci {
+            UciMove::Drop { role, to } => Written::Drop { role, to },
+            UciMove::Normal { from, to, promotion } => Written::Board {
+                role: None,
+                file: Some(from.file()),
+                rank: Some(from.rank()),
+                capture: false,
+                to,
+                promotion,
+                removal,
+            },
+        });
+    }
+    let (san, used) = San::parse_prefix(text).ok()?;
+    let removal = tail(after_chars(text, used)).ok()?;
+    Some(match san {
+        San::Drop { role, to } => Written::Drop { role, to },
+        San::Castle(side) => Written::Castle(side),
+        San::Normal { role, file, rank, capture, to, promotion } => {
+            Written::Board { role: Some(role), file, rank, capture, to, promotion, removal }
+        }
+    })
+}
+
+/// Judges the next recorded move. `shadow` is the same game under rules that let a dropped rook
+/// castle (P5), so that ordinary castling rights are known whatever the preset.
+pub(crate) fn judge(game: &Game, shadow: &Game, rm: &RecordMove) -> Verdict {
+    let board = rm.board;
+    let turn = game.board(board).turn();
+    if turn != rm.color {
+        return type1("FIDE", format!("moved out of turn: it is {turn}'s move on board {board}"));
+    }
+    let text = rm.text.as_str();
+    let error = match game.parse_move(board, text) {
+        Ok(m) => return Verdict::Legal(m),
+        Err(e) => e,
+    };
+    let Some(written) = read(text) else {
+        return Verdict::Unreadable(error.to_string());
+    };
+    if let Some(verdict) = ordinary_chess(game, shadow, board, written) {
+        return verdict;
+    }
+    // Legal in ordinary chess: whatever is wrong is the variant's.
+    let seat = Seat::new(board, turn);
+    match error {
+        MoveTextError::Ambiguous { .. } => Verdict::Unreadable(error.to_string()),
+        MoveTextError::Syntax { .. } => {
+            promotion_form(game, seat, written).unwrap_or_else(|| Verdict::Unreadable(error.to_string()))
+        }
+        MoveTextError::Illegal { error, .. } if error.rule == RuleId::Chess => {
+            if shadow.parse_move(board, text).is_ok() {
+                type2("P5", "castling with a dropped rook is not allowed under these rules")
+            } else {
+                type1("FIDE", error.reason)
+            }
+        }
+        MoveTextError::Illegal { error, .. } => type2(error.rule.as_str(), error.reason),
+    }
+}
+
+/// A promotion written in the form the preset does not use: `e8=Q` when promotion is by removal
+/// (R1, or R4 when nothing can be removed), `e8=Qd1` in the upgrade preset (R6).
+fn promotion_form(game: &Game, seat: Seat, written: Written) -> Option<Verdict> {
+    let Written::Board { to, promotion, removal, .. } = written else { return None };
+    if !Bitboard::BACK_RANKS.contains(to) {
+        return None;
+    }
+    let cross = seat.crosswise();
+    match (game.rules().promotion, promotion, removal) {
+        (Promotion::Removal, Some(role), None) => Some(if game.removable(cross).is_empty() {
+            type2(
+                "R4",
+                format!(
+                    "no piece of {cross} can be removed, so the pawn leaves the board; it may not become a {role}"
+                ),
+            )
+        } else {
+            type2(
+                "R1",
+                format!(
+                    "a promotion removes a piece of {cross} from board {}; it may not take a new {role}",
+                    cross.board
+                ),
+            )
+        }),
+        (Promotion::Upgrade, Some(_), Some(_)) => {
+            Some(type2("R6", "these rules promote by upgrade; nothing is removed from the other board"))
+        }
+        _ => None,
+    }
+}
+
+/// `Some(type 1 verdict)` if the move is illegal in ordinary chess, `None` if it is legal there.
+fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) -> Option<Verdict> {
+    let pos = game.board(board);
+    let us = pos.turn();
+    match written {
+        Written::Drop { role, to } => {
+            if pos.board().occupied().contains(to) {
+                return Some(type1("P1", format!("{to} is not empty: a drop goes on an empty square")));
+            }
+            let mut after = *pos.board();
+            after.set_piece_at(to, role.of(us), false);
+            if king_attacked(&after, us) {
+                return Some(type1("P1", format!("the drop leaves the {us} king in check")));
+            }
+            None
+        }
+        Written::Castle(side) => {
+            let castles =
+                shadow.board(board).legal_moves().iter().any(
+                    |m| matches!(*m, Move::Castle { king, rook } if CastlingSide::of(king, rook) == side),
+                );
+            (!castles).then(|| type1("FIDE", "castling is not possible here"))
+        }
+        Written::Board { role, file, rank, capture, to, promotion, .. } => {
+            let shape = Shape { role, file, rank, capture, to };
+            let from_role = |sq: Square| pos.board().role_at(sq);
+            let moving = role.or_else(|| Some(Square::from_coords(file?, rank?)).and_then(from_role));
+            let promoting = moving == Some(Role::Pawn) && Bitboard::BACK_RANKS.contains(to);
+            let promotion = if promoting {
+                match (game.rules().promotion, promotion) {
+                    // Removal promotion: the chess move is the pawn's step, whatever arrives.
+                    (Promotion::Removal, _) => Some(Role::Queen),
+                    (Promotion::Upgrade, Some(p)) => Some(p),
+                    (Promotion::Upgrade, None) => {
+                        return Some(type1("FIDE", "a pawn reaching the last rank must be promoted"));
+                    }
+                }
+            } else {
+                promotion
+            };
+            let shadow_pos = shadow.board(board);
+            if shadow_pos.legal_moves().iter().any(|m| shape.matches(shadow_pos, m, promotion)) {
+                return None;
+            }
+            let (rule, reason) = explain(pos, shape);
+            Some(type1(rule, reason))
+        }
+    }
+}
+
+/// A board move as written.
+#[derive(Clone, Copy, Debug)]
+struct Shape {
+    role: Option<Role>,
+    file: Option<File>,
+    rank: Option<Rank>,
+    capture: bool,
+    to: Square,
+}
+
+impl Shape {
+    fn origin_fits(&self, from: Square) -> bool {
+        self.file.is_none_or(|f| f == from.file()) && self.rank.is_none_or(|r| r == from.rank())
+    }
+
+    /// Whether a legal chess move is this one (with `promotion` as the chess promotion role).
+    fn matches(&self, pos: &Position, m: &Move, promotion: Option<Role>) -> bool {
+        match *m {
+            Move::Castle { king, rook } => {
+                // Long notation writes castling as the king's step or as king takes rook.
+                self.role.is_none()
+                    && self.origin_fits(king)
+                    && (self.to == rook || self.to == CastlingSide::of(king, rook).king_to(pos.turn()))
+            }
+            Move::Drop { .. } => false,
+            _ => {
+                let Some(from) = m.from() else { return false };
+                self.role.is_none_or(|r| r == m.role())
+                    && self.origin_fits(from)
+                    && m.to() == self.to
+                    && (!self.capture || m.is_capture())
+                    && m.promotion() == promotion
+            }
+        }
+    }
+}
+
+/// Why a board move that ordinary chess refuses is refused: capturing the king (M4), no such
+/// piece, no such piece able to go there, or every such move leaving the king in check.
+fn explain(pos: &Position, shape: Shape) -> (&'static str, String) {
+    let us = pos.turn();
+    let board = pos.board();
+    let to = shape.to;
+    if board.piece_at(to) == Some(Role::King.of(!us)) {
+        return ("M4", format!("it captures the {} king on {to}: a king is never captured", !us));
+    }
+    let mut pieces = board.by_color(us);
+    let what = match shape.role {
+        Some(role) => {
+            pieces &= board.by_role(role);
+            format!("{us} {role}")
+        }
+        None => format!("{us} piece"),
+    };
+    let pieces: Vec<Square> = pieces.filter(|&sq| shape.origin_fits(sq)).collect();
+    if pieces.is_empty() {
+        let origin = match (shape.file, shape.rank) {
+            (Some(f), Some(r)) => format!(" on {}", Square::from_coords(f, r)),
+            _ => String::new(),
+        };
+        return ("FIDE", format!("there is no {what}{origin}"));
+    }
+    let reaching: Vec<Square> = pieces.into_iter().filter(|&from| can_reach(pos, from, shape)).collect();
+    if reaching.is_empty() {
+        let verb = if shape.capture { "capture on" } else { "move to" };
+        return ("FIDE", format!("no {what} can {verb} {to}"));
+    }
+    if reaching.iter().all(|&from| leaves_check(pos, from, to)) {
+        return ("FIDE", format!("it leaves the {us} king in check"));
+    }
+    ("FIDE", "not a legal chess move here".to_owned())
+}
+
+/// Whether the piece on `from` could go to the shape's target by its way of moving, ignoring its
+/// own king's safety.
+fn can_reach(pos: &Position, from: Square, shape: Shape) -> bool {
+    let board = pos.board();
+    let us = pos.turn();
+    let to = shape.to;
+    let Some(role) = board.role_at(from) else { return false };
+    if board.by_color(us).contains(to) {
+        return false;
+    }
+    let enemy = board.by_color(!us).contains(to);
+    let occupied = board.occupied();
+    match role {
+        Role::Pawn => {
+            let forward: i32 = us.fold(8, -8);
+            let capture = pawn_attacks(us, from).contains(to) && (enemy || pos.ep_square() == Some(to));
+            let one = from.offset(forward).filter(|s| !occupied.contains(*s));
+            let single = one == Some(to);
+            let double = from.rank() == Rank::SECOND.relative_to(us)
+                && one.and_then(|s| s.offset(forward)).is_some_and(|s| s == to && !occupied.contains(s));
+            capture || ((single || double) && !shape.capture)
+        }
+        Role::King => king_attacks(from).contains(to),
+        _ => attacks(role, us, from, occupied).contains(to),
+    }
+}
+
+/// Whether moving the piece on `from` to `to` (capturing what stands there, or en passant) leaves
+/// the mover's king attacked.
+fn leaves_check(pos: &Position, from: Square, to: Square) -> bool {
+    let us = pos.turn();
+    let mut after = *pos.board();
+    let Some(piece) = after.remove_piece_at(from) else { return false };
+    if piece.role == Role::Pawn && pos.ep_square() == Some(to) && !after.occupied().contains(to) {
+        // En passant: the pawn taken stands beside the capturer.
+        after.remove_piece_at(Square::from_coords(to.file(), from.rank()));
+    }
+    after.set_piece_at(to, piece, false);
+    king_attacked(&after, us)
+}
+
+fn king_attacked(board: &Board, color: Color) -> bool {
+    board.king_of(color).is_some_and(|k| board.is_attacked(k, !color, board.occupied()))
+}

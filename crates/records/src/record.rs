@@ -1,0 +1,167 @@
+//! The record of one match: tags, the moves of both boards in time order, the result.
+
+use bughouse::{BoardId, BughouseMove, Game, OptionsError, RuleOptions, Rules, Seat};
+use chess_core::Color;
+
+use crate::result::RecordResult;
+
+/// A tag pair, `[Name "value"]`.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Tag {
+    /// The tag name (letters, digits and `_`).
+    pub name: String,
+    /// The value, unescaped.
+    pub value: String,
+}
+
+impl Tag {
+    /// A tag.
+    pub fn new(name: impl Into<String>, value: impl Into<String>) -> Tag {
+        Tag { name: name.into(), value: value.into() }
+    }
+}
+
+/// One move as the record writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RecordMove {
+    /// The board it was made on (the letter of its move number).
+    pub board: BoardId,
+    /// The mover's colour (the case of that letter: `1A.` White, `1a.` Black).
+    pub color: Color,
+    /// The full-move number on its board, as written.
+    pub number: u32,
+    /// The move as written: SAN (`Nf3`, `N@f3`, `e8=Qd1`) or long notation.
+    pub text: String,
+    /// The mover's remaining time after the move, in milliseconds, if recorded.
+    pub clock_ms: Option<u64>,
+    /// Commentary after the move (`{C:...}` in BPGN), whitespace collapsed.
+    pub comment: Option<String>,
+}
+
+impl RecordMove {
+    /// A move without clock or comment.
+    pub fn new(board: BoardId, color: Color, number: u32, text: impl Into<String>) -> RecordMove {
+        RecordMove { board, color, number, text: text.into(), clock_ms: None, comment: None }
+    }
+
+    /// The seat that made the move.
+    pub fn seat(&self) -> Seat {
+        Seat::new(self.board, self.color)
+    }
+
+    /// The move number as BPGN writes it: `14a.` (board letter upper case for White).
+    pub fn number_label(&self) -> String {
+        let letter = self.board.char();
+        let letter = if self.color == Color::White { letter.to_ascii_uppercase() } else { letter };
+        format!("{}{letter}.", self.number)
+    }
+
+    /// The move as a person names it: `14a. Q@g8`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.number_label(), self.text)
+    }
+}
+
+/// A match record (RULES.md A4).
+///
+/// `tags` keeps every tag in file order except the result: `Result` (and, when the game has a
+/// result, `Termination` and `TerminationRule`) live in [`Record::result`] and are written from
+/// it. Team 1 is White-A with Black-B, team 2 Black-A with White-B (RULES.md S1).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Record {
+    /// The tags in order (see the type's documentation for the result tags).
+    pub tags: Vec<Tag>,
+    /// Commentary before the first move.
+    pub comment: Option<String>,
+    /// The moves of both boards, in the order they were made.
+    pub moves: Vec<RecordMove>,
+    /// The match result; `None` for an unfinished or unknown one (`*`).
+    pub result: Option<RecordResult>,
+}
+
+/// The tag holding each seat's player name, in [`Seat::ALL`] order.
+const PLAYER_TAGS: [&str; 4] = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
+
+impl Default for Record {
+    fn default() -> Record {
+        Record::new()
+    }
+}
+
+impl Record {
+    /// An empty record with the standard tags, unknown values written `?`: Event, Site, Date,
+    /// the four players, TimeControl (`-`) and Rules (`mgimo-2017`, the default preset).
+    pub fn new() -> Record {
+        let tags = [
+            ("Event", "?"),
+            ("Site", "?"),
+            ("Date", "????.??.??"),
+            ("WhiteA", "?"),
+            ("BlackA", "?"),
+            ("WhiteB", "?"),
+            ("BlackB", "?"),
+            ("TimeControl", "-"),
+            ("Rules", bughouse::PRESETS[0]),
+        ];
+        Record {
+            tags: tags.iter().map(|(n, v)| Tag::new(*n, *v)).collect(),
+            comment: None,
+            moves: Vec::new(),
+            result: None,
+        }
+    }
+
+    /// The value of the first tag of that name.
+    pub fn tag(&self, name: &str) -> Option<&str> {
+        self.tags.iter().find(|t| t.name == name).map(|t| t.value.as_str())
+    }
+
+    /// Sets the first tag of that name, or appends it.
+    pub fn set_tag(&mut self, name: &str, value: impl Into<String>) {
+        let value = value.into();
+        match self.tags.iter_mut().find(|t| t.name == name) {
+            Some(t) => t.value = value,
+            None => self.tags.push(Tag::new(name, value)),
+        }
+    }
+
+    /// The player in a seat (tags WhiteA, BlackA, WhiteB, BlackB).
+    pub fn player(&self, seat: Seat) -> Option<&str> {
+        self.tag(PLAYER_TAGS[seat.index()])
+    }
+
+    /// Names the player in a seat.
+    pub fn set_player(&mut self, seat: Seat, name: impl Into<String>) {
+        self.set_tag(PLAYER_TAGS[seat.index()], name);
+    }
+
+    /// The start position when it is not the standard one: the `BFEN` tag.
+    pub fn start_bfen(&self) -> Option<&str> {
+        self.tag("BFEN")
+    }
+
+    /// Sets a custom start position: tags `SetUp "1"` and `BFEN`.
+    pub fn set_start_bfen(&mut self, bfen: impl Into<String>) {
+        self.set_tag("SetUp", "1");
+        self.set_tag("BFEN", bfen);
+    }
+
+    /// The rules named by the `Rules` tag (a preset name); the default preset, `mgimo-2017`,
+    /// when the tag is absent. Files from other servers carry no such tag: they are usually
+    /// classic bughouse, which the caller then names itself.
+    ///
+    /// # Errors
+    /// [`OptionsError::UnknownPreset`] for a name that is not a preset.
+    pub fn rules(&self) -> Result<Rules, OptionsError> {
+        RuleOptions::preset(self.tag("Rules").unwrap_or(bughouse::PRESETS[0]))?.rules()
+    }
+
+    /// Appends a move about to be played: `before` is the game before it, which gives its SAN,
+    /// colour and number. `clock_ms` is the mover's time left after it.
+    pub fn push_played(&mut self, before: &Game, m: &BughouseMove, clock_ms: Option<u64>) {
+        let pos = before.board(m.board);
+        let mut rm = RecordMove::new(m.board, pos.turn(), pos.fullmoves(), before.san(m));
+        rm.clock_ms = clock_ms;
+        self.moves.push(rm);
+    }
+}

@@ -1,0 +1,132 @@
+//! Replaying a record through the rules: every position and the clocks known after each move.
+
+use bughouse::{BoardId, BughouseMove, Game, MoveTextError, ParseBfenError, Rules};
+use chess_core::Color;
+
+use crate::clock::{Clocks, base_ms};
+use crate::record::Record;
+
+/// A record that could not be replayed.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum ReplayError {
+    /// The `BFEN` tag is not a position.
+    #[error("start position (BFEN tag): {0}")]
+    Start(ParseBfenError),
+    /// The move's colour is not the side to move on its board.
+    #[error("{label}: it is {turn}'s turn on board {board}")]
+    OutOfTurn {
+        /// The move's index in [`Record::moves`].
+        index: usize,
+        /// The move as written, `14a. Q@g8`.
+        label: String,
+        /// The board.
+        board: BoardId,
+        /// Who was to move there.
+        turn: Color,
+    },
+    /// The move cannot be read, is ambiguous, or is illegal (the error names the rule).
+    #[error("{label}: {error}")]
+    Move {
+        /// The move's index in [`Record::moves`].
+        index: usize,
+        /// The move as written, `14a. Q@g8`.
+        label: String,
+        /// Why it cannot be played.
+        error: MoveTextError,
+    },
+}
+
+/// A replayed record: the game after every prefix of its moves.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Replay {
+    /// `games[n]` is the game after the first `n` moves.
+    games: Vec<Game>,
+    moves: Vec<BughouseMove>,
+    /// `clocks[n]`: the clocks known after the first `n` moves.
+    clocks: Vec<Clocks>,
+}
+
+impl Replay {
+    /// How many moves were replayed.
+    pub fn len(&self) -> usize {
+        self.moves.len()
+    }
+
+    /// Whether the record has no moves.
+    pub fn is_empty(&self) -> bool {
+        self.moves.is_empty()
+    }
+
+    /// The moves, as the rules read them.
+    pub fn moves(&self) -> &[BughouseMove] {
+        &self.moves
+    }
+
+    /// The game after the first `n` moves (`0`: the start), if the record has that many.
+    pub fn game_after(&self, n: usize) -> Option<&Game> {
+        self.games.get(n)
+    }
+
+    /// The game after the last move.
+    pub fn final_game(&self) -> &Game {
+        // `games` always holds at least the start.
+        &self.games[self.games.len() - 1]
+    }
+
+    /// The position (BFEN) after the first `n` moves.
+    pub fn position_after(&self, n: usize) -> Option<String> {
+        self.game_after(n).map(Game::bfen)
+    }
+
+    /// The clocks known after the first `n` moves: each seat's last clock comment so far, or the
+    /// time control's base time before its first one.
+    pub fn clocks_after(&self, n: usize) -> Option<Clocks> {
+        self.clocks.get(n).copied()
+    }
+}
+
+/// The game a record starts from: the `BFEN` tag, or the standard start.
+pub(crate) fn start_game(record: &Record, rules: Rules) -> Result<Game, ReplayError> {
+    match record.start_bfen() {
+        Some(bfen) => Game::from_bfen(bfen, rules).map_err(ReplayError::Start),
+        None => Ok(Game::new(rules)),
+    }
+}
+
+/// The clocks before any move: the base time of the `TimeControl` tag, if it has one.
+pub(crate) fn start_clocks(record: &Record) -> Clocks {
+    let base = record.tag("TimeControl").and_then(base_ms);
+    Clocks([base; 4])
+}
+
+impl Record {
+    /// Plays the moves through the rules, from the `BFEN` tag or the standard start.
+    ///
+    /// # Errors
+    /// [`ReplayError`] for a bad start position or the first move that cannot be played, named
+    /// as written (`14a. Q@g8`).
+    pub fn replay(&self, rules: Rules) -> Result<Replay, ReplayError> {
+        let mut game = start_game(self, rules)?;
+        let mut clocks = start_clocks(self);
+        let mut replay = Replay { games: vec![game], moves: Vec::new(), clocks: vec![clocks] };
+        for (index, rm) in self.moves.iter().enumerate() {
+            let turn = game.board(rm.board).turn();
+            if turn != rm.color {
+                return Err(ReplayError::OutOfTurn { index, label: rm.label(), board: rm.board, turn });
+            }
+            let m = game.parse_move(rm.board, &rm.text).map_err(|error| ReplayError::Move {
+                index,
+                label: rm.label(),
+                error,
+            })?;
+            game.play_unchecked(m);
+            if let Some(ms) = rm.clock_ms {
+                clocks.set(rm.seat(), ms);
+            }
+            replay.games.push(game);
+            replay.moves.push(m);
+            replay.clocks.push(clocks);
+        }
+        Ok(replay)
+    }
+}

@@ -1,0 +1,162 @@
+//! `shvedka play` (the terminal client) and `shvedka bot` (a bot in one seat).
+
+use std::io::Write;
+use std::net::{SocketAddr, ToSocketAddrs};
+
+use anyhow::Context;
+use clap::Args;
+use shvedka_bot::{BotConfig, play_match};
+use shvedka_client::{Client, Trust, parse_fingerprint};
+use shvedka_proto::{MatchId, SeatId};
+use shvedka_tui::Mode;
+
+use crate::Failure;
+
+/// Where the server is and how its certificate is checked.
+#[derive(Debug, Args)]
+pub(crate) struct ConnectArgs {
+    /// The server, as HOST:PORT.
+    #[arg(long)]
+    server: String,
+    /// The server certificate's SHA-256, as `shvedka serve` prints it; without it the certificate
+    /// must be valid for HOST in the web PKI.
+    #[arg(long)]
+    fingerprint: Option<String>,
+}
+
+impl ConnectArgs {
+    fn target(&self) -> anyhow::Result<(SocketAddr, Trust)> {
+        let bad = |m: String| Failure { code: 2, message: m };
+        let (host, _) = self
+            .server
+            .rsplit_once(':')
+            .ok_or_else(|| bad(format!("--server {:?}: expected HOST:PORT", self.server)))?;
+        let addr = self
+            .server
+            .to_socket_addrs()
+            .map_err(|e| bad(format!("--server {:?}: {e}", self.server)))?
+            .next()
+            .ok_or_else(|| bad(format!("--server {:?}: no address", self.server)))?;
+        let trust = match &self.fingerprint {
+            Some(text) => {
+                Trust::Fingerprint(parse_fingerprint(text).map_err(|e| bad(format!("--fingerprint: {e}")))?)
+            }
+            None => Trust::WebPki { server_name: host.trim_matches(['[', ']']).to_owned() },
+        };
+        Ok((addr, trust))
+    }
+
+    async fn connect(&self, name: &str) -> anyhow::Result<Client> {
+        let (addr, trust) = self.target()?;
+        Client::connect(addr, trust, name)
+            .await
+            .with_context(|| format!("cannot open a session with {}", self.server))
+    }
+}
+
+/// Arguments of `shvedka play`.
+#[derive(Debug, Args)]
+pub(crate) struct PlayArgs {
+    #[command(flatten)]
+    connect: ConnectArgs,
+    /// Your name (1–32 characters).
+    #[arg(long)]
+    name: String,
+}
+
+pub(crate) fn play(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let client = args.connect.connect(&args.name).await?;
+        let result = shvedka_tui::run(client, &args.name, Mode::Play).await.context("terminal")?;
+        if let Some(r) = result {
+            writeln!(out, "last match: {} ({})", r.reason, r.rule)?;
+        }
+        Ok(())
+    })
+}
+
+/// Arguments of `shvedka bot`.
+#[derive(Debug, Args)]
+pub(crate) struct BotArgs {
+    #[command(flatten)]
+    connect: ConnectArgs,
+    /// The match to join; without it the bot creates one and waits for three more players.
+    #[arg(long = "match")]
+    match_id: Option<u64>,
+    /// The seat: a-white, a-black, b-white or b-black (the first free one if not given).
+    #[arg(long)]
+    seat: Option<String>,
+    /// Search level, 1 (fast, weak) to 5 (slow, strong).
+    #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=5))]
+    level: u8,
+    /// The bot's name.
+    #[arg(long)]
+    name: Option<String>,
+    /// Rule preset of a match the bot creates.
+    #[arg(long, default_value = "mgimo-2017")]
+    rules: String,
+    /// Time control of a match the bot creates.
+    #[arg(long, default_value = "3+0")]
+    time_control: String,
+    /// Do not ask the partner for pieces.
+    #[arg(long)]
+    no_chat: bool,
+}
+
+pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let wanted = match &args.seat {
+        Some(s) => Some(SeatId::from_name(s).ok_or_else(|| Failure {
+            code: 2,
+            message: format!("--seat {s:?}: expected a-white, a-black, b-white or b-black"),
+        })?),
+        None => None,
+    };
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let name = args.name.clone().unwrap_or_else(|| format!("bot-{}", std::process::id() % 10_000));
+        let mut client = args.connect.connect(&name).await?;
+        let match_id = match args.match_id {
+            Some(id) => MatchId(id),
+            None => {
+                let id = client.create_match(&args.rules, &args.time_control, true).await?;
+                writeln!(
+                    out,
+                    "created match {id} ({} {}); waiting for three more players",
+                    args.rules, args.time_control
+                )?;
+                id
+            }
+        };
+        let seat = match wanted {
+            Some(seat) => seat,
+            None => first_free(&client, match_id).await?,
+        };
+        writeln!(out, "{name} sits at {seat} in match {match_id}")?;
+        out.flush()?;
+        let config = BotConfig { level: args.level, chat: !args.no_chat };
+        let outcome = play_match(&mut client, match_id, seat, &config).await?;
+        match &outcome.result {
+            Some(r) => writeln!(
+                out,
+                "match {match_id} over after {} moves of mine: {} ({})",
+                outcome.moves, r.reason, r.rule
+            )?,
+            None => writeln!(out, "match {match_id} annulled")?,
+        }
+        client.close().await;
+        Ok(())
+    })
+}
+
+async fn first_free(client: &Client, id: MatchId) -> anyhow::Result<SeatId> {
+    let list = client.list_matches().await?;
+    let summary = list.iter().find(|m| m.match_id == id).ok_or_else(|| Failure {
+        code: 1,
+        message: format!("match {id} is not in the lobby list; name a --seat"),
+    })?;
+    SeatId::ALL
+        .into_iter()
+        .find(|s| summary.seats[s.index()].is_none())
+        .ok_or_else(|| Failure { code: 1, message: format!("match {id} has no free seat") }.into())
+}

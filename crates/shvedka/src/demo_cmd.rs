@@ -1,0 +1,229 @@
+//! `shvedka demo`: a server on loopback, four bots, and the match shown live — full screen on a
+//! terminal, plain lines otherwise — then the result, its reason and where the record was written.
+
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use anyhow::Context;
+use bughouse::{MatchResult, Team};
+use clap::Args;
+use shvedka_bot::{BotConfig, play_match};
+use shvedka_client::{Client, MatchModel, Trust, Update, parse_fingerprint, rules_seat};
+use shvedka_proto::{EventView, MatchId, ResultView, SeatId, ServerMsg, TeamId};
+use shvedka_records::{Record, RecordMove, RecordResult};
+use shvedka_server::{Server, ServerConfig};
+use shvedka_tui::Mode;
+use tokio::sync::oneshot;
+
+use crate::Failure;
+
+/// Arguments of `shvedka demo`.
+#[derive(Debug, Args)]
+pub(crate) struct DemoArgs {
+    /// Time control: base minutes + increment seconds (`1+0`, `3+2`, `30s+0`).
+    #[arg(long, default_value = "1+0")]
+    time_control: String,
+    /// Rule preset: mgimo-2017 or classic.
+    #[arg(long, default_value = "mgimo-2017")]
+    rules: String,
+    /// The bots' search level, 1 to 5.
+    #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=5))]
+    level: u8,
+    /// Plain lines even on a terminal.
+    #[arg(long)]
+    plain: bool,
+    /// A TOML file overriding server settings (the data directory holds the record).
+    #[arg(long)]
+    config: Option<PathBuf>,
+}
+
+pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let mut config = match &args.config {
+        Some(path) => ServerConfig::from_file(path)?,
+        None => ServerConfig::builtin(),
+    };
+    config.listen = "127.0.0.1:0".parse().expect("a valid address");
+    let records = config.data_dir.join("records");
+    let full_screen = !args.plain && std::io::stdout().is_terminal();
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let server = Server::bind(config)?;
+        let addr = server.local_addr()?;
+        let trust = Trust::Fingerprint(parse_fingerprint(server.fingerprint()).map_err(anyhow::Error::msg)?);
+        let (stop, stopped) = oneshot::channel::<()>();
+        let server_task = tokio::spawn(server.run(async {
+            let _ = stopped.await;
+        }));
+        let host = Client::connect(addr, trust.clone(), "demo").await?;
+        let id = host
+            .create_match(&args.rules, &args.time_control, true)
+            .await
+            .map_err(|e| Failure { code: 2, message: format!("cannot create the match: {e}") })?;
+        if !full_screen {
+            writeln!(
+                out,
+                "demo: match {id}, {} {}, four bots at level {} on {addr}",
+                args.rules, args.time_control, args.level
+            )?;
+            out.flush()?;
+        }
+        let mut bots = Vec::new();
+        for seat in SeatId::ALL {
+            let mut client = Client::connect(addr, trust.clone(), &format!("bot-{seat}")).await?;
+            let config = BotConfig { level: args.level, chat: true };
+            bots.push(tokio::spawn(async move { play_match(&mut client, id, seat, &config).await }));
+        }
+        let model = if full_screen {
+            let spectator = Client::connect(addr, trust.clone(), "spectator").await?;
+            // The terminal view follows the match to its end; the record comes from a quiet
+            // follower of its own so the view stays free to leave early.
+            let recorder = tokio::spawn(follow(host, id, None::<&mut std::io::Sink>));
+            shvedka_tui::run(spectator, "spectator", Mode::Spectate(id)).await.context("terminal")?;
+            recorder.await.context("the recorder stopped")??
+        } else {
+            follow(host, id, Some(out)).await?
+        };
+        for bot in bots {
+            match tokio::time::timeout(Duration::from_secs(10), bot).await {
+                Ok(Ok(Ok(_))) => {}
+                Ok(Ok(Err(e))) => writeln!(out, "a bot stopped: {e}")?,
+                Ok(Err(e)) => writeln!(out, "a bot failed: {e}")?,
+                Err(_) => writeln!(out, "a bot did not finish")?,
+            }
+        }
+        let _ = stop.send(());
+        let _ = server_task.await;
+        let path = write_record(&records, &model, &args.time_control)?;
+        match model.result() {
+            Some(r) => writeln!(out, "result: {}", result_line(r))?,
+            None => writeln!(out, "result: the match was annulled")?,
+        }
+        writeln!(out, "record: {}", path.display())?;
+        Ok(())
+    })
+}
+
+/// Follows match `id` to its end, printing each move as a line to `out` when given.
+async fn follow<W: Write + ?Sized>(
+    mut client: Client,
+    id: MatchId,
+    mut out: Option<&mut W>,
+) -> anyhow::Result<MatchModel> {
+    client.watch(id).await?;
+    let mut model: Option<MatchModel> = None;
+    // Bounded: no match of the demo's time controls lasts an hour.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(3600);
+    loop {
+        let update = tokio::time::timeout_at(deadline, client.next_update())
+            .await
+            .map_err(|_| anyhow::anyhow!("the match did not end within an hour"))?;
+        let now = Instant::now();
+        match update {
+            Some(Update::Server(ServerMsg::State(s))) => match &mut model {
+                Some(m) => m.reset(s, now, Duration::ZERO)?,
+                None => model = Some(MatchModel::new(s, now, Duration::ZERO)?),
+            },
+            Some(Update::Server(ServerMsg::Event(e))) => {
+                let Some(m) = &mut model else { continue };
+                m.apply(&e, now, Duration::ZERO)?;
+                if let Some(out) = out.as_deref_mut() {
+                    if let EventView::Moved { seat, san, .. } = &e.kind {
+                        let n = m.moves().iter().filter(|mv| same_board(mv.seat, *seat)).count();
+                        let board = rules_seat(*seat).board;
+                        let number = format!("{}{}", n.div_ceil(2), if n % 2 == 1 { "." } else { "..." });
+                        let clock =
+                            shvedka_tui::view::format_clock(Duration::from_millis(e.clocks_ms[seat.index()]));
+                        writeln!(
+                            out,
+                            "{:>8.1}s  board {board}  {number:<5} {san:<9} {seat:<8} {clock:>5}",
+                            e.at_ms as f64 / 1000.0
+                        )?;
+                        out.flush()?;
+                    } else if let EventView::FlagFell { seat } = &e.kind {
+                        writeln!(out, "{:>8.1}s  {seat}'s flag fell", e.at_ms as f64 / 1000.0)?;
+                    }
+                }
+            }
+            Some(Update::Server(_)) => {}
+            Some(Update::Disconnected(why)) => {
+                tracing::info!("demo follower lost its connection ({why}); resuming");
+                client.resume().await?;
+            }
+            None => anyhow::bail!("the connection ended"),
+        }
+        if let Some(m) = &model
+            && matches!(m.phase(), shvedka_proto::PhaseView::Ended | shvedka_proto::PhaseView::Annulled)
+        {
+            client.close().await;
+            return Ok(model.expect("checked"));
+        }
+    }
+}
+
+fn same_board(a: SeatId, b: SeatId) -> bool {
+    rules_seat(a).board == rules_seat(b).board
+}
+
+/// `team 1 (a-white + b-black) wins: black-A is mated on board (E1)`.
+pub(crate) fn result_line(r: &ResultView) -> String {
+    let head = match r.winner {
+        Some(TeamId::One) => "team 1 (a-white + b-black) wins",
+        Some(TeamId::Two) => "team 2 (a-black + b-white) wins",
+        None => "draw",
+    };
+    format!("{head}: {} ({})", r.reason, r.rule)
+}
+
+/// The match as a BPGN record, written under `dir`.
+fn write_record(dir: &Path, model: &MatchModel, time_control: &str) -> anyhow::Result<PathBuf> {
+    let state = model.state();
+    let mut record = Record::new();
+    record.set_tag("Event", "shvedka demo");
+    record.set_tag("Site", "shvedka demo (loopback)");
+    record.set_tag("Date", today());
+    record.set_tag("TimeControl", time_control);
+    record.set_tag("Rules", state.rules.as_str());
+    for seat in SeatId::ALL {
+        record.set_player(rules_seat(seat), state.seats[seat.index()].clone().unwrap_or_else(|| "?".into()));
+    }
+    let mut counts = [0u32; 2];
+    for mv in model.moves() {
+        let seat = rules_seat(mv.seat);
+        let board = seat.board;
+        counts[board.index()] += 1;
+        let number = counts[board.index()].div_ceil(2);
+        let mut m = RecordMove::new(board, seat.color, number, mv.san.clone());
+        m.clock_ms = Some(mv.clock_ms);
+        record.moves.push(m);
+    }
+    record.result = model.result().map(|r| {
+        let outcome = match r.winner {
+            Some(TeamId::One) => MatchResult::Win(Team::One),
+            Some(TeamId::Two) => MatchResult::Win(Team::Two),
+            None => MatchResult::Draw,
+        };
+        RecordResult { outcome, reason: Some(r.reason.clone()), rule: Some(r.rule.clone()) }
+    });
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    let path = dir.join(format!("demo-{stamp}-match-{}.bpgn", state.match_id));
+    std::fs::write(&path, record.to_bpgn()).with_context(|| format!("cannot write {}", path.display()))?;
+    Ok(path)
+}
+
+/// Today's date (UTC) as PGN writes it, `2026.11.21`.
+fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    // Days to a civil date (the proleptic Gregorian calendar), after Howard Hinnant's algorithm.
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}

@@ -1,0 +1,95 @@
+//! Bots over the wire: matches of four bots on a real server all finish with a valid result.
+//!
+//! `SHVEDKA_BOT_MATCHES=100 cargo nextest run -p shvedka-tests --test bots --no-capture` plays
+//! a hundred and prints the distribution of results and reasons (the suite plays fewer).
+
+use std::collections::BTreeMap;
+use std::time::Instant;
+
+use shvedka_bot::{BotConfig, Outcome, play_match};
+use shvedka_proto::{MatchId, SeatId, TeamId};
+use shvedka_tests::TestServer;
+use tokio::task::JoinSet;
+
+/// Seats four bots in match `id`; each plays in a task of `set` until the match ends.
+async fn spawn_match(server: &TestServer, id: MatchId, level: u8, set: &mut JoinSet<(MatchId, Outcome)>) {
+    for seat in SeatId::ALL {
+        let mut c = server.client(&format!("bot-{seat}")).await;
+        set.spawn(async move {
+            let config = BotConfig { level, chat: true };
+            let outcome = play_match(&mut c, id, seat, &config).await;
+            c.close().await;
+            (id, outcome.expect("the bot plays to the end without an error"))
+        });
+    }
+}
+
+/// Plays the matches at once and gives each match's four outcomes.
+async fn play_all(server: &TestServer, ids: Vec<MatchId>) -> Vec<Vec<Outcome>> {
+    let mut set = JoinSet::new();
+    for &id in &ids {
+        spawn_match(server, id, 1, &mut set).await;
+    }
+    let mut by_match: BTreeMap<MatchId, Vec<Outcome>> = BTreeMap::new();
+    while let Some(joined) = set.join_next().await {
+        let (id, outcome) = joined.expect("the bot task");
+        by_match.entry(id).or_default().push(outcome);
+    }
+    by_match.into_values().collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e1_e10_matches_of_four_bots_all_finish_with_a_valid_result() {
+    let n: usize = std::env::var("SHVEDKA_BOT_MATCHES").ok().and_then(|v| v.parse().ok()).unwrap_or(12);
+    let parallel = 4;
+    let server = TestServer::start("max_matches = 1000").await;
+    let host = server.client("host").await;
+    let started = Instant::now();
+    let mut reasons: BTreeMap<String, u32> = BTreeMap::new();
+    let mut winners: BTreeMap<&str, u32> = BTreeMap::new();
+    let (mut moves, mut asked) = (0u32, 0u32);
+    let mut done = 0;
+    while done < n {
+        let batch = parallel.min(n - done);
+        let mut ids = Vec::new();
+        for i in 0..batch {
+            // Both presets, and a time control with increment now and then.
+            let rules = if (done + i) % 2 == 0 { "mgimo-2017" } else { "classic" };
+            let tc = if (done + i) % 3 == 0 { "10s+1" } else { "10s+0" };
+            ids.push(host.create_match(rules, tc, true).await.expect("create"));
+        }
+        let results = play_all(&server, ids).await;
+        for outcomes in results {
+            let r = outcomes[0].result.clone().expect("a decided match, not annulled");
+            assert!(
+                outcomes.iter().all(|o| o.result.as_ref() == Some(&r)),
+                "all four bots saw the same result"
+            );
+            assert!(
+                ["E1", "E3", "E4", "E5", "E7", "E8", "E10"].contains(&r.rule.as_str()),
+                "a rule that ends a bot match: {r:?}"
+            );
+            *reasons.entry(format!("{} {}", r.rule, r.reason)).or_default() += 1;
+            *winners
+                .entry(match r.winner {
+                    Some(TeamId::One) => "team 1",
+                    Some(TeamId::Two) => "team 2",
+                    None => "draw",
+                })
+                .or_default() += 1;
+            moves += outcomes.iter().map(|o| o.moves).sum::<u32>();
+            asked += outcomes.iter().map(|o| o.asked).sum::<u32>();
+        }
+        done += batch;
+    }
+    println!(
+        "{n} bot matches in {:.1} s: {moves} moves, {asked} requests for pieces",
+        started.elapsed().as_secs_f64()
+    );
+    println!("results: {winners:?}");
+    for (reason, count) in &reasons {
+        println!("{count:>4}  {reason}");
+    }
+    assert!(moves as usize > 10 * n, "the bots play: {moves} moves in {n} matches");
+    server.stop().await;
+}
