@@ -16,7 +16,7 @@ async fn spawn_match(server: &TestServer, id: MatchId, level: u8, set: &mut Join
     for seat in SeatId::ALL {
         let mut c = server.client(&format!("bot-{seat}")).await;
         set.spawn(async move {
-            let config = BotConfig { level, chat: true };
+            let config = BotConfig { level, chat: true, pace: std::time::Duration::ZERO };
             let outcome = play_match(&mut c, id, seat, &config).await;
             c.close().await;
             (id, outcome.expect("the bot plays to the end without an error"))

@@ -23,11 +23,14 @@ pub struct BotConfig {
     pub level: u8,
     /// Whether it asks its partner for pieces in team chat.
     pub chat: bool,
+    /// The least time it takes per move, so people can follow (the demo); never more than a
+    /// twentieth of its remaining clock.
+    pub pace: Duration,
 }
 
 impl Default for BotConfig {
     fn default() -> BotConfig {
-        BotConfig { level: 3, chat: true }
+        BotConfig { level: 3, chat: true, pace: Duration::ZERO }
     }
 }
 
@@ -93,7 +96,7 @@ pub async fn play_match(
             && let Some(e) = engine.take()
         {
             waiting_at = None;
-            thinking = Some(start_search(e, m, seat));
+            thinking = Some(start_search(e, m, seat, config.pace));
         }
         // 2. Wait for something to happen.
         tokio::select! {
@@ -169,16 +172,21 @@ fn board_fen(game: &Game, board: bughouse::BoardId) -> String {
     }
 }
 
-fn start_search(mut engine: Engine, model: &MatchModel, seat: SeatId) -> Thinking {
+fn start_search(mut engine: Engine, model: &MatchModel, seat: SeatId, pace: Duration) -> Thinking {
     let game = *model.game();
     let board = rules_seat(seat).board;
     let remaining = model.clocks(Instant::now())[seat.index()];
     let limits = engine.limits_for(remaining, increment(&model.state().time_control));
+    let pace = pace.min(remaining / 20);
+    let started = Instant::now();
     let task = tokio::task::spawn_blocking(move || {
         let choice = engine.choose(&game, board, limits);
+        if let Some(rest) = pace.checked_sub(started.elapsed()) {
+            std::thread::sleep(rest);
+        }
         (engine, choice)
     });
-    Thinking { task, position: board_fen(&game, board), started: Instant::now() }
+    Thinking { task, position: board_fen(&game, board), started }
 }
 
 /// The increment (or delay) of a time control written `3+2`, `5+d3` or `30s+0`.

@@ -5,7 +5,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 
 use anyhow::Context;
 use clap::Args;
-use shvedka_bot::{BotConfig, play_match};
+use shvedka_bot::{BotConfig, BotError, play_match};
 use shvedka_client::{Client, Trust, parse_fingerprint};
 use shvedka_proto::{MatchId, SeatId};
 use shvedka_tui::Mode;
@@ -70,7 +70,7 @@ pub(crate) fn play(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let client = args.connect.connect(&args.name).await?;
         let result = shvedka_tui::run(client, &args.name, Mode::Play).await.context("terminal")?;
         if let Some(r) = result {
-            writeln!(out, "last match: {} ({})", r.reason, r.rule)?;
+            writeln!(out, "last match: {}", r.reason)?;
         }
         Ok(())
     })
@@ -128,20 +128,27 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 id
             }
         };
-        let seat = match wanted {
-            Some(seat) => seat,
-            None => first_free(&client, match_id).await?,
+        let config = BotConfig { level: args.level, chat: !args.no_chat, ..BotConfig::default() };
+        // Another player may take the free seat first: then try the next free one.
+        let mut attempts = 0;
+        let outcome = loop {
+            let seat = match wanted {
+                Some(seat) => seat,
+                None => first_free(&client, match_id).await?,
+            };
+            match play_match(&mut client, match_id, seat, &config).await {
+                Err(BotError::Seat(why)) if wanted.is_none() && attempts < 4 => {
+                    tracing::info!("{seat} was taken meanwhile ({why}); trying another");
+                    attempts += 1;
+                }
+                other => break other?,
+            }
         };
-        writeln!(out, "{name} sits at {seat} in match {match_id}")?;
-        out.flush()?;
-        let config = BotConfig { level: args.level, chat: !args.no_chat };
-        let outcome = play_match(&mut client, match_id, seat, &config).await?;
+        writeln!(out, "{name} played {} in match {match_id}", outcome.seat)?;
         match &outcome.result {
-            Some(r) => writeln!(
-                out,
-                "match {match_id} over after {} moves of mine: {} ({})",
-                outcome.moves, r.reason, r.rule
-            )?,
+            Some(r) => {
+                writeln!(out, "match {match_id} over after {} moves of mine: {}", outcome.moves, r.reason)?
+            }
             None => writeln!(out, "match {match_id} annulled")?,
         }
         client.close().await;

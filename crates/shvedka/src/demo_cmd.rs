@@ -30,6 +30,9 @@ pub(crate) struct DemoArgs {
     /// The bots' search level, 1 to 5.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=5))]
     level: u8,
+    /// The least time a bot takes per move, in milliseconds, so the match can be followed.
+    #[arg(long, default_value_t = 300)]
+    pace_ms: u64,
     /// Plain lines even on a terminal.
     #[arg(long)]
     plain: bool,
@@ -71,7 +74,8 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let mut bots = Vec::new();
         for seat in SeatId::ALL {
             let mut client = Client::connect(addr, trust.clone(), &format!("bot-{seat}")).await?;
-            let config = BotConfig { level: args.level, chat: true };
+            let config =
+                BotConfig { level: args.level, chat: true, pace: Duration::from_millis(args.pace_ms) };
             bots.push(tokio::spawn(async move { play_match(&mut client, id, seat, &config).await }));
         }
         let model = if full_screen {
@@ -165,14 +169,14 @@ fn same_board(a: SeatId, b: SeatId) -> bool {
     rules_seat(a).board == rules_seat(b).board
 }
 
-/// `team 1 (a-white + b-black) wins: black-A is mated on board (E1)`.
+/// `team 1 wins: mate on board by white-A (E1) [team 1 = a-white + b-black]`.
 pub(crate) fn result_line(r: &ResultView) -> String {
-    let head = match r.winner {
-        Some(TeamId::One) => "team 1 (a-white + b-black) wins",
-        Some(TeamId::Two) => "team 2 (a-black + b-white) wins",
-        None => "draw",
+    let team = match r.winner {
+        Some(TeamId::One) => " [team 1 = a-white + b-black]",
+        Some(TeamId::Two) => " [team 2 = a-black + b-white]",
+        None => "",
     };
-    format!("{head}: {} ({})", r.reason, r.rule)
+    format!("{}{team}", r.reason)
 }
 
 /// The match as a BPGN record, written under `dir`.

@@ -37,6 +37,12 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let interrupted = interrupt()?;
         writeln!(out, "shvedka listening on {} (QUIC, ALPN shvedka/1)", server.local_addr()?)?;
         writeln!(out, "certificate sha256 {}", server.fingerprint())?;
+        writeln!(
+            out,
+            "join with: shvedka play --server {} --fingerprint {} --name YOUR_NAME",
+            server.local_addr()?,
+            server.fingerprint()
+        )?;
         out.flush()?;
         let shutdown = async {
             interrupted.await;

@@ -159,7 +159,7 @@ impl App {
                     && before != PhaseView::Ended
                     && let Some(result) = model.result()
                 {
-                    let text = format!("match over: {} ({})", result.reason, result.rule);
+                    let text = format!("match over: {}", result.reason);
                     self.info(text);
                 }
             }

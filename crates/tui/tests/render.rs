@@ -185,12 +185,15 @@ fn e1_the_result_is_shown_with_its_reason_and_rule() {
     let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
     s.result = Some(ResultView {
         winner: Some(TeamId::Two),
-        reason: "white-A is mated on board".into(),
+        reason: "team 2 wins: mate on board by black-A (E1)".into(),
         rule: "E1".into(),
     });
     let app = app_with(s, now);
     let text = screen(&app, now).0.join("\n");
-    assert!(text.contains("team 2: a-black + b-white wins — white-A is mated on board (E1)"), "{text}");
+    assert!(
+        text.contains("team 2 wins: mate on board by black-A (E1) · team 2: a-black + b-white"),
+        "{text}"
+    );
 }
 
 #[test]

@@ -211,12 +211,13 @@ fn reserve_text(model: &MatchModel, seat: Seat) -> String {
 fn status_lines(app: &App, model: &MatchModel) -> Vec<Line<'static>> {
     let mut lines = Vec::new();
     if let Some(result) = model.result() {
-        let head = match result.winner {
-            Some(team) => format!("{} wins", team_name(team)),
-            None => "draw".into(),
+        // The reason names the winner and the rule (`team 1 wins: mate on board by white-A (E1)`).
+        let teams = match result.winner {
+            Some(team) => format!(" · {}", team_name(team)),
+            None => String::new(),
         };
         lines.push(Line::from(Span::styled(
-            format!("{head} — {} ({}) · /lobby to leave", result.reason, result.rule),
+            format!("{}{teams} · /lobby to leave", result.reason),
             Style::new().fg(Color::Black).bg(Color::Cyan).bold(),
         )));
     } else if model.phase() == PhaseView::Annulled {

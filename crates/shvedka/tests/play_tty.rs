@@ -1,0 +1,152 @@
+//! The real `shvedka play` binary in a pseudo-terminal against a real server: the screen is read
+//! back through a terminal emulator (vt100) and keys are typed into the terminal.
+
+use std::io::{Read, Write};
+use std::num::NonZeroU16;
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use portable_pty::{CommandBuilder, PtySize, native_pty_system};
+use shvedka_proto::{Board, ChatScope, EventView, SeatId, ServerMsg};
+use shvedka_tests::{TestServer, wait_event, wait_msg};
+
+/// The binary under a pseudo-terminal, its screen kept current by a reader thread.
+struct Tty {
+    screen: Arc<Mutex<vt100::Parser>>,
+    writer: Box<dyn Write + Send>,
+    child: Box<dyn portable_pty::Child + Send + Sync>,
+}
+
+impl Tty {
+    fn spawn(args: &[&str]) -> Tty {
+        let pty = native_pty_system()
+            .openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
+            .expect("a pseudo-terminal");
+        let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_shvedka"));
+        cmd.args(args);
+        cmd.env("TERM", "xterm-256color");
+        let child = pty.slave.spawn_command(cmd).expect("shvedka starts");
+        drop(pty.slave);
+        let screen = Arc::new(Mutex::new(vt100::Parser::new(
+            NonZeroU16::new(40).expect("rows"),
+            NonZeroU16::new(120).expect("cols"),
+            0,
+        )));
+        let mut reader = pty.master.try_clone_reader().expect("a reader");
+        let parser = screen.clone();
+        std::thread::spawn(move || {
+            let mut buf = [0u8; 8192];
+            while let Ok(n) = reader.read(&mut buf) {
+                if n == 0 {
+                    break;
+                }
+                parser.lock().expect("screen").process(&buf[..n]);
+            }
+        });
+        let writer = pty.master.take_writer().expect("a writer");
+        // The master must live as long as the child: leak it into the writer's lifetime.
+        std::mem::forget(pty.master);
+        Tty { screen, writer, child }
+    }
+
+    fn text(&self) -> String {
+        self.screen.lock().expect("screen").screen().contents()
+    }
+
+    /// Waits (at most 15 s) until the screen shows `needle`.
+    async fn wait_for(&self, needle: &str) {
+        let deadline = Instant::now() + Duration::from_secs(15);
+        while !self.text().contains(needle) {
+            assert!(Instant::now() < deadline, "the screen never showed {needle:?}:\n{}", self.text());
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+
+    fn keys(&mut self, text: &str) {
+        self.writer.write_all(text.as_bytes()).expect("type");
+        self.writer.flush().expect("flush");
+    }
+
+    /// Sends a signal to the process.
+    fn signal(&self, sig: &str) {
+        let pid = self.child.process_id().expect("a pid").to_string();
+        let status = std::process::Command::new("kill").args([sig, &pid]).status().expect("kill runs");
+        assert!(status.success());
+    }
+}
+
+fn hex(pin: &[u8; 32]) -> String {
+    pin.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_and_resigns() {
+    // A short idle timeout, so a stopped client is dropped by the server quickly.
+    let server = TestServer::start("idle_timeout_ms = 1500\nkeep_alive_ms = 500").await;
+    let mut others = Vec::new();
+    for name in ["bob", "carol", "dave"] {
+        others.push(server.client(name).await);
+    }
+    let id = others[0].create_match("mgimo-2017", "blitz", true).await.unwrap();
+    for (c, seat) in others.iter().zip([SeatId::BlackA, SeatId::WhiteB, SeatId::BlackB]) {
+        c.take_seat(id, seat).await.unwrap();
+        c.ready(true).await.unwrap();
+    }
+    let addr = server.addr.to_string();
+    let pin = hex(&server.pin);
+    let mut tty = Tty::spawn(&["play", "--server", &addr, "--fingerprint", &pin, "--name", "alice"]);
+
+    // The lobby lists the match with its three players; 1 takes the a-white seat.
+    tty.wait_for("bob").await;
+    tty.wait_for("carol").await;
+    tty.keys("1");
+    tty.wait_for("you play a-white").await;
+    // Enter says ready; with four ready the clocks start and alice is to move.
+    tty.keys("\r");
+    tty.wait_for("▶ alice (you) a-white").await;
+    tty.keys("e4\r");
+    let e = wait_event(&mut others[0], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    assert!(matches!(&e.kind, EventView::Moved { seat: SeatId::WhiteA, san, .. } if san == "e4"));
+    tty.wait_for("last: a-white e4").await;
+    others[0].play(Board::A, "e5", None).await.unwrap();
+    tty.wait_for("last: a-black e5").await;
+
+    // An illegal move: the server's reason with its rule, and nothing changes.
+    tty.keys("Ke3\r");
+    tty.wait_for("is illegal on board A: not a legal chess move here (FIDE)").await;
+    assert!(tty.text().contains("▶ alice (you) a-white"), "still alice's turn:\n{}", tty.text());
+
+    // Team chat, typed and quick (F1), reaches the partner (black-B).
+    tty.keys("/t hello partner\r");
+    let chat = wait_msg(&mut others[2], |m| matches!(m, ServerMsg::Chat { .. })).await;
+    assert!(
+        matches!(chat, ServerMsg::Chat { scope: ChatScope::Team, ref text, .. } if text == "hello partner")
+    );
+    tty.keys("\x1bOP");
+    let chat = wait_msg(&mut others[2], |m| matches!(m, ServerMsg::Chat { .. })).await;
+    assert!(matches!(chat, ServerMsg::Chat { ref text, .. } if text == "need a knight"), "{chat:?}");
+
+    // The connection is lost (the process is stopped past the server's idle timeout): the client
+    // says so, reconnects, resumes, and sees what happened meanwhile.
+    tty.signal("-STOP");
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    tty.signal("-CONT");
+    tty.wait_for("reconnected: the session is resumed").await;
+    tty.keys("Nf3\r");
+    tty.wait_for("last: a-white Nf3").await;
+
+    // Resignation ends the match for the team; the result shows with its reason and rule.
+    tty.keys("/resign\r");
+    tty.wait_for("team 2 wins: white-A resigned (E10)").await;
+    tty.keys("\x03");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let status = loop {
+        if let Some(status) = tty.child.try_wait().expect("wait") {
+            break status;
+        }
+        assert!(Instant::now() < deadline, "Ctrl-C ends the client");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    };
+    assert!(status.success(), "{status:?}");
+    server.stop().await;
+}
