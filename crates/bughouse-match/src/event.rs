@@ -6,7 +6,7 @@ use std::time::Duration;
 use bughouse::{Adjudication, BoardId, BughouseMove, MatchResult, Seat};
 
 /// Who a player is, as the driver (the server) knows him.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct PlayerId(pub u64);
 
 impl fmt::Display for PlayerId {
@@ -16,7 +16,7 @@ impl fmt::Display for PlayerId {
 }
 
 /// A claim a player may make (E4, E5, K4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Claim {
     /// E4: the position on the claimant's board has occurred three times.
     Repetition,
@@ -27,7 +27,7 @@ pub enum Claim {
 }
 
 /// What a player asks of the match.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Command {
     /// S1: sit down before the start.
     TakeSeat(Seat),
@@ -56,7 +56,7 @@ pub enum Command {
 }
 
 /// What the arbiter may do (A2, K5).
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum ArbiterAct {
     /// Stop all four clocks.
     Pause,
@@ -94,7 +94,7 @@ pub enum ArbiterAct {
 }
 
 /// An input as recorded: who gave it and what it was.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Input {
     /// A player's command.
     Player {
@@ -108,7 +108,7 @@ pub enum Input {
 }
 
 /// One entry of the event log.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Event {
     /// Its position in the log, from 0.
     pub seq: u64,
@@ -122,7 +122,7 @@ pub struct Event {
 
 /// What happened. The first group are accepted inputs; [`EventKind::input`] recovers them. The
 /// rest follow from inputs or from time passing.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum EventKind {
     /// A player sat down.
     SeatTaken {

@@ -6,7 +6,7 @@ use std::fmt;
 use crate::{BoardId, Seat, Team};
 
 /// Why a board is drawn.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum DrawKind {
     /// E3: the players agreed.
     Agreement,
@@ -48,7 +48,7 @@ pub enum EndingEvent {
 }
 
 /// The result of a match game (never of one board).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum MatchResult {
     /// A team won.
     Win(Team),
@@ -57,7 +57,7 @@ pub enum MatchResult {
 }
 
 /// The reason given with a result.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Reason {
     /// E1: mate on board.
     MateOnBoard(Seat),
@@ -76,7 +76,7 @@ pub enum Reason {
 }
 
 /// A decided match: result and reason.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct Adjudication {
     /// Who won, or a draw.
     pub result: MatchResult,

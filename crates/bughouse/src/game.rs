@@ -8,7 +8,7 @@ use crate::options::{DropMate, Promotion, Rules, Stalemate};
 use crate::{BoardId, PlayError, RuleId, Seat};
 
 /// A move on one board of a bughouse game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub struct BughouseMove {
     /// The board it is played on.
     pub board: BoardId,

@@ -5,7 +5,7 @@ use std::fmt;
 use chess_core::Color;
 
 /// One of the two boards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum BoardId {
     /// Board A: team 1 plays White here.
     A,
@@ -55,7 +55,7 @@ impl fmt::Display for BoardId {
 }
 
 /// A team (S1): team 1 plays White on A and Black on B.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub enum Team {
     /// White-A and Black-B.
     One,
@@ -83,7 +83,7 @@ impl fmt::Display for Team {
 }
 
 /// A player's seat: a board and a colour.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
 pub struct Seat {
     /// The board.
     pub board: BoardId,

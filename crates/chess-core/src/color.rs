@@ -5,6 +5,7 @@ use std::ops::{Index, IndexMut, Not};
 
 /// A side: White or Black.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Color {
     /// White, who moves first.
     White = 0,

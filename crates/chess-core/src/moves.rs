@@ -9,6 +9,7 @@ use crate::{Color, Piece, Role, Square};
 /// A move on one board. It carries enough to be played without looking at the board again, and to
 /// be written in SAN or long notation given the position it is played in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Move {
     /// A piece moves from one square to another, possibly capturing and possibly promoting.
     Normal {

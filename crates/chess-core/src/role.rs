@@ -6,6 +6,7 @@ use crate::Color;
 
 /// The kind of a piece, independent of its colour.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+#[cfg_attr(feature = "serde", derive(serde::Serialize, serde::Deserialize))]
 pub enum Role {
     /// Pawn.
     Pawn = 0,

@@ -6,6 +6,7 @@ use std::io::Write;
 
 use clap::{Parser, Subcommand};
 
+mod arbiter_cmd;
 mod board_cmds;
 mod client_cmds;
 mod demo_cmd;
@@ -38,6 +39,8 @@ enum Command {
     Status(board_cmds::StatusArgs),
     /// Play moves on a bughouse position and print the resulting BFEN.
     Apply(board_cmds::ApplyArgs),
+    /// Arbiter tools: check an over-the-board record (A1), show a record at an instant (A4).
+    Arbiter(arbiter_cmd::ArbiterArgs),
 }
 
 /// A failure with the exit status the command should end with: 1 for a refused move, 2 for bad
@@ -100,5 +103,6 @@ where
         Command::Moves(args) => board_cmds::moves(&args, out),
         Command::Status(args) => board_cmds::status(&args, out),
         Command::Apply(args) => board_cmds::apply(&args, out),
+        Command::Arbiter(args) => arbiter_cmd::run(&args, out),
     }
 }

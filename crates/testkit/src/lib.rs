@@ -1,6 +1,8 @@
 //! Helpers that several crates' test suites share, so each suite does not carry its own copy.
 //! A dev-dependency only: nothing here reaches a shipped binary.
 
+pub mod postgres;
+
 /// SplitMix64: a small deterministic generator, so random-play tests replay the same games on
 /// every run and every machine.
 #[derive(Clone, Debug)]

@@ -168,6 +168,7 @@ fn a4_the_last_move_is_highlighted_and_named() {
     );
     let (lines, terminal) = screen(&app, now);
     assert!(find(&lines, "last: a-white e4").is_some());
+    assert!(find(&lines, "1A. e4").is_some(), "the move list numbers it as BPGN does");
     let (ax, ay) = find(&lines, "Board A").unwrap();
     // e4 on board A from White's side: rank 4 is the fifth line of ranks, file e the fifth square.
     let (x, y) = (ax + 2 + 4 * 3 + 1, ay + 2 + 4);

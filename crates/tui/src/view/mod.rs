@@ -121,7 +121,11 @@ fn render_match(frame: &mut Frame<'_>, area: Rect, app: &App, model: &MatchModel
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let [boards, status] = Layout::vertical([Constraint::Min(12), Constraint::Length(2)]).areas(inner);
-    let halves: [Rect; 2] = Layout::horizontal([Constraint::Length(40), Constraint::Min(30)]).areas(boards);
+    let [left, right, list] =
+        Layout::horizontal([Constraint::Length(40), Constraint::Length(40), Constraint::Min(0)])
+            .areas(boards);
+    let halves = [left, right];
+    frame.render_widget(Paragraph::new(move_list(model, list.height as usize)), list);
     let sides = orientation(me);
     // The player's own board on the left.
     let order = match me.map(rules_seat) {
@@ -146,6 +150,30 @@ fn render_match(frame: &mut Frame<'_>, area: Rect, app: &App, model: &MatchModel
         frame.render_widget(Paragraph::new(lines), half);
     }
     frame.render_widget(Paragraph::new(status_lines(app, model)), status);
+}
+
+/// The latest moves of both boards in the order they were made, as BPGN numbers them
+/// (`12A. Nf3`, `12b. N@e4`), newest at the bottom.
+fn move_list(model: &MatchModel, height: usize) -> Vec<Line<'static>> {
+    let mut counts = [0usize; 2];
+    let labelled: Vec<String> = model
+        .moves()
+        .iter()
+        .map(|m| {
+            let seat = rules_seat(m.seat);
+            counts[seat.board.index()] += 1;
+            let number = counts[seat.board.index()].div_ceil(2);
+            let letter = match seat.color {
+                Side::White => seat.board.to_string().to_uppercase(),
+                Side::Black => seat.board.to_string().to_lowercase(),
+            };
+            format!("{number}{letter}. {}", m.san)
+        })
+        .collect();
+    let mut lines = vec![Line::from(Span::styled("moves", Style::new().bold()))];
+    let shown = height.saturating_sub(1);
+    lines.extend(labelled.into_iter().rev().take(shown).rev().map(Line::from));
+    lines
 }
 
 fn team_of(seat: SeatId) -> TeamId {

@@ -1,0 +1,109 @@
+//! `shvedka arbiter`: the arbiter's tools. The offline ones work on a BPGN record entered from an
+//! over-the-board game (RULES.md A1, A4): `check-record` finds the first impossible move of each
+//! game, `show` reviews a game at an instant (after a move, or at a match time placed by the
+//! clock comments).
+//!
+//! Exit status, as the other subcommands: 0 when all is well, 1 when `check-record` found an
+//! impossible move (the finding itself goes to stdout, so scripts can read it), 2 for input that
+//! cannot be read (a missing file, text that is not UTF-8 or not BPGN, a bad preset, a move number
+//! or time outside the record).
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use bughouse::{RuleOptions, Rules};
+use shvedka_records::{CheckOutcome, Record, check_record, parse_bpgn};
+
+use crate::Failure;
+
+#[path = "arbiter_show.rs"]
+mod show;
+
+pub(crate) fn bad_input(message: impl std::fmt::Display) -> anyhow::Error {
+    Failure { code: 2, message: message.to_string() }.into()
+}
+
+/// Arguments of `shvedka arbiter`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct ArbiterArgs {
+    #[command(subcommand)]
+    command: ArbiterCommand,
+}
+
+/// The arbiter's subcommands.
+#[derive(Debug, clap::Subcommand)]
+pub(crate) enum ArbiterCommand {
+    /// Check an over-the-board record for impossible moves (RULES.md A1): prints
+    /// `no impossible move` (exit 0) or the first one, its type, rule and consequence (exit 1).
+    CheckRecord(CheckRecordArgs),
+    /// Review a record at an instant: both boards, reserves, clocks, turns, mate on board, BFEN.
+    Show(show::ShowArgs),
+}
+
+/// Arguments of `shvedka arbiter check-record`.
+#[derive(Debug, clap::Args)]
+pub(crate) struct CheckRecordArgs {
+    /// The BPGN file. Every game in it is checked, one line each.
+    file: PathBuf,
+    /// The rules preset (mgimo-2017 or classic); by default each game's `Rules` tag, or
+    /// mgimo-2017 when it has none.
+    #[arg(long)]
+    rules: Option<String>,
+}
+
+pub(crate) fn run(args: &ArbiterArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    match &args.command {
+        ArbiterCommand::CheckRecord(args) => check(args, out),
+        ArbiterCommand::Show(args) => show::run(args, out),
+    }
+}
+
+/// Reads every game of a BPGN file; exit 2 with the file named for anything unreadable (and the
+/// line and column of a parse error).
+pub(crate) fn read_records(path: &Path) -> anyhow::Result<Vec<Record>> {
+    let name = path.display();
+    let bytes = std::fs::read(path).map_err(|e| bad_input(format!("{name}: cannot read: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| {
+        bad_input(format!("{name}: not UTF-8 text (invalid byte at offset {})", e.utf8_error().valid_up_to()))
+    })?;
+    let records = parse_bpgn(&text).map_err(|e| bad_input(format!("{name}: not BPGN: {e}")))?;
+    if records.is_empty() {
+        return Err(bad_input(format!("{name}: no game in the file")));
+    }
+    Ok(records)
+}
+
+/// The rules for a record: the `--rules` preset, else its `Rules` tag (mgimo-2017 without one).
+pub(crate) fn record_rules(record: &Record, preset: Option<&str>) -> anyhow::Result<Rules> {
+    match preset {
+        Some(name) => RuleOptions::preset(name).and_then(|o| o.rules()).map_err(bad_input),
+        None => record.rules().map_err(|e| bad_input(format!("Rules tag: {e}"))),
+    }
+}
+
+/// `check-record`: one line per game (prefixed `game K: ` when the file has several), then the
+/// exit status of the worst finding: 1 for an impossible move, 2 for a game that cannot be
+/// checked to the end (a bad start position, a move that does not read as one move).
+fn check(args: &CheckRecordArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let records = read_records(&args.file)?;
+    let several = records.len() > 1;
+    let mut worst = 0u8;
+    for (i, record) in records.iter().enumerate() {
+        let prefix = if several { format!("game {}: ", i + 1) } else { String::new() };
+        let rules = record_rules(record, args.rules.as_deref()).map_err(|e| {
+            if several { bad_input(format!("{}: game {}: {e}", args.file.display(), i + 1)) } else { e }
+        })?;
+        let outcome = check_record(record, rules);
+        writeln!(out, "{prefix}{outcome}")?;
+        worst = worst.max(match outcome {
+            CheckOutcome::Clean => 0,
+            CheckOutcome::Impossible { .. } => 1,
+            CheckOutcome::Unreadable { .. } => 2,
+        });
+    }
+    match worst {
+        0 => Ok(()),
+        1 => Err(Failure { code: 1, message: "impossible move found".to_owned() }.into()),
+        _ => Err(bad_input(format!("{}: the record cannot be checked to the end", args.file.display()))),
+    }
+}

@@ -1,0 +1,327 @@
+//! `shvedka arbiter check-record` and `shvedka arbiter show` run as a process on hand-written BPGN
+//! records under tests/data (RULES.md A1, A4, M1, K1): stdout, stderr and the exit status.
+
+use std::process::Command;
+
+fn shvedka(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_shvedka")).args(args).output().expect("run shvedka");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+/// `shvedka arbiter <sub> <tests/data/file> <rest...>`
+fn arbiter(sub: &str, file: &str, rest: &[&str]) -> (i32, String, String) {
+    let path = data(file);
+    let mut args = vec!["arbiter", sub, path.as_str()];
+    args.extend_from_slice(rest);
+    shvedka(&args)
+}
+
+/// The lines of a `show` output from the first board line on, without the BFEN.
+fn boards_and_seats(out: &str) -> Vec<&str> {
+    let lines: Vec<&str> = out.lines().collect();
+    let from = lines.iter().position(|l| l.starts_with("board A:")).expect("a board A line");
+    lines[from..].iter().copied().filter(|l| !l.starts_with("bfen: ")).collect()
+}
+
+fn seat_lines(out: &str) -> Vec<&str> {
+    out.lines().filter(|l| l.starts_with("white-") || l.starts_with("black-")).collect()
+}
+
+const TYPE2_LINE_END: &str =
+    "; the move is taken back and team 2 receives one minute on each of its two clocks (A1)";
+
+#[test]
+fn a1_check_record_clean_prints_no_impossible_move_exit_0() {
+    for file in ["timed_opening.bpgn", "scholar_mate.bpgn"] {
+        let (code, out, err) = arbiter("check-record", file, &[]);
+        assert_eq!((code, out.as_str(), err.as_str()), (0, "no impossible move\n", ""), "{file}");
+    }
+}
+
+#[test]
+fn a1_check_record_type2_drop_mate_exit_1() {
+    let (code, out, err) = arbiter("check-record", "type2_drop_mate.bpgn", &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert_eq!(out.lines().count(), 1, "{out}");
+    let line = out.trim_end();
+    assert!(line.starts_with("1A. Q@g7#: type 2 (P3): "), "{line}");
+    assert!(line.contains("mate on board"), "{line}");
+    assert!(line.ends_with(TYPE2_LINE_END), "{line}");
+    assert_eq!(err.trim_end(), "shvedka: impossible move found");
+    // P3 is MGIMO's: under the classic preset the same drop is a legal mate.
+    let (code, out, _) = arbiter("check-record", "type2_drop_mate.bpgn", &["--rules", "classic"]);
+    assert_eq!((code, out.as_str()), (0, "no impossible move\n"));
+}
+
+#[test]
+fn a1_check_record_type1_king_left_in_check_exit_1() {
+    let (code, out, err) = arbiter("check-record", "type1_king_left_in_check.bpgn", &[]);
+    assert_eq!(code, 1, "{out}{err}");
+    let line = out.trim_end();
+    assert!(line.starts_with("2a. Nc6: type 1 (FIDE): "), "{line}");
+    assert!(line.contains("leaves the black king in check"), "{line}");
+    assert!(line.ends_with("; the team of black-A loses the game (A1)"), "{line}");
+}
+
+#[test]
+fn a1_check_record_numbers_the_games_of_a_file_with_several() {
+    let (code, out, _) = arbiter("check-record", "two_games.bpgn", &[]);
+    assert_eq!(code, 1);
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(lines.len(), 2, "{out}");
+    assert_eq!(lines[0], "game 1: no impossible move");
+    assert!(lines[1].starts_with("game 2: 1A. Q@g7#: type 2 (P3): ") && lines[1].ends_with(TYPE2_LINE_END));
+}
+
+#[test]
+fn a1_check_record_unreadable_file_exit_2() {
+    let cases = [
+        ("missing.bpgn", "cannot read"),
+        ("not_utf8.bpgn", "not UTF-8"),
+        ("not_bpgn.bpgn", "line 3, column 12: expected a move"),
+        ("empty.bpgn", "no game in the file"),
+    ];
+    for (file, what) in cases {
+        let (code, out, err) = arbiter("check-record", file, &[]);
+        assert_eq!(code, 2, "{file}: {err}");
+        assert!(out.is_empty(), "{file}: {out}");
+        assert_eq!(err.lines().count(), 1, "{file}: {err}");
+        assert!(err.contains(&data(file)) && err.contains(what), "{file}: {err}");
+    }
+    let (code, _, err) = arbiter("check-record", "timed_opening.bpgn", &["--rules", "blitz"]);
+    assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn a4_show_after_move_prints_boards_reserves_clocks_and_mate_on_board() {
+    // 180+2. After 1A. e4 1B. d4 1a. d5 2A. exd5 1b. Nf6 2a. Qxd5, at match time 9 s (see the
+    // comment in the file): white-A to move since 9 s, white-B since 8 s. The captured d5 pawn
+    // went to black-B, the captured e4 pawn to white-B (C1).
+    let (code, out, err) = arbiter("show", "timed_opening.bpgn", &["--after-move", "6"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let expected = "\
+after move 6 (2a. Qxd5)
+moves made: 6 of 8, the last 2a. Qxd5
+match time: 0:09.000
+board A: white-A to move, mate on board: no
+8 r n b . k b n r
+7 p p p . p p p p
+6 . . . . . . . .
+5 . . . q . . . .
+4 . . . . . . . .
+3 . . . . . . . .
+2 P P P P . P P P
+1 R N B Q K B N R
+  a b c d e f g h
+board B: white-B to move, mate on board: no
+8 r n b q k b . r
+7 p p p p p p p p
+6 . . . . . n . .
+5 . . . . . . . .
+4 . . . P . . . .
+3 . . . . . . . .
+2 P P P . P P P P
+1 R N B Q K B N R
+  a b c d e f g h
+white-A (Anna): clock 2:59.750 running, reserve -
+black-A (Boris): clock 2:59.250, reserve -
+white-B (Vera): clock 2:57.000 running, reserve P1
+black-B (Gleb): clock 2:58.000, reserve p1
+bfen: rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 3 | rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR[Pp] w KQkq - 2 2
+";
+    assert_eq!(out, expected);
+
+    // The start: nothing moved, every clock at the base time.
+    let (code, out, _) = arbiter("show", "timed_opening.bpgn", &["--after-move", "0"]);
+    assert_eq!(code, 0);
+    assert_eq!(
+        out.lines().take(3).collect::<Vec<_>>(),
+        ["after move 0 (the start)", "moves made: 0 of 8", "match time: 0:00.000"]
+    );
+    assert_eq!(
+        seat_lines(&out),
+        [
+            "white-A (Anna): clock 3:00.000 running, reserve -",
+            "black-A (Boris): clock 3:00.000, reserve -",
+            "white-B (Vera): clock 3:00.000 running, reserve -",
+            "black-B (Gleb): clock 3:00.000, reserve -",
+        ]
+    );
+}
+
+#[test]
+fn a4_show_at_time_places_moves_by_their_clocks() {
+    // Moves completed at 3, 4, 5.5, 6.75, 8, 9, 10.5 and 12 s (thinking = previous remaining + 2
+    // − remaining after, summed per board).
+    let (code, out, err) = arbiter("show", "timed_opening.bpgn", &["--at", "10"]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(
+        out.lines().take(3).collect::<Vec<_>>(),
+        ["at 0:10.000", "moves made: 6 of 8, the last 2a. Qxd5", "match time: 0:10.000"]
+    );
+    // Same position as after move 6; the running clocks have lost 1 s (A) and 2 s (B) more.
+    let (_, after6, _) = arbiter("show", "timed_opening.bpgn", &["--after-move", "6"]);
+    let position = |s: &str| -> Vec<String> {
+        boards_and_seats(s).iter().filter(|l| !l.contains("clock")).map(|l| (*l).to_owned()).collect()
+    };
+    assert_eq!(position(&out), position(&after6));
+    assert_eq!(
+        seat_lines(&out),
+        [
+            "white-A (Anna): clock 2:58.750 running, reserve -",
+            "black-A (Boris): clock 2:59.250, reserve -",
+            "white-B (Vera): clock 2:56.000 running, reserve P1",
+            "black-B (Gleb): clock 2:58.000, reserve p1",
+        ]
+    );
+
+    // 2B. P@e5 was completed at 10.5 s exactly: made by then, in every spelling of that time.
+    for at in ["10.5", "10.5s", "0:10.5", "0:10.500"] {
+        let (code, out, _) = arbiter("show", "timed_opening.bpgn", &["--at", at]);
+        assert_eq!(code, 0, "{at}");
+        assert_eq!(out.lines().nth(1), Some("moves made: 7 of 8, the last 2B. P@e5"), "{at}");
+        assert!(out.contains("\n5 . . . . P . . .\n"), "{at}: {out}");
+        assert_eq!(
+            seat_lines(&out),
+            [
+                "white-A (Anna): clock 2:58.250 running, reserve -",
+                "black-A (Boris): clock 2:59.250, reserve -",
+                "white-B (Vera): clock 2:57.500, reserve -",
+                "black-B (Gleb): clock 2:58.000 running, reserve p1",
+            ],
+            "{at}"
+        );
+    }
+    let (_, out, _) = arbiter("show", "timed_opening.bpgn", &["--at", "10.499"]);
+    assert_eq!(out.lines().nth(1), Some("moves made: 6 of 8, the last 2a. Qxd5"));
+
+    // Before the first move: both White clocks run from 0 (K1).
+    let (_, out, _) = arbiter("show", "timed_opening.bpgn", &["--at", "2.999"]);
+    assert_eq!(out.lines().nth(1), Some("moves made: 0 of 8"));
+    assert_eq!(
+        seat_lines(&out),
+        [
+            "white-A (Anna): clock 2:57.001 running, reserve -",
+            "black-A (Boris): clock 3:00.000, reserve -",
+            "white-B (Vera): clock 2:57.001 running, reserve -",
+            "black-B (Gleb): clock 3:00.000, reserve -",
+        ]
+    );
+
+    // After the last move the clocks of the players to move keep running.
+    let (_, out, _) = arbiter("show", "timed_opening.bpgn", &["--at", "1:00"]);
+    assert_eq!(
+        out.lines().take(2).collect::<Vec<_>>(),
+        ["at 1:00.000", "moves made: 8 of 8, the last 2b. Nd5"]
+    );
+    assert_eq!(
+        seat_lines(&out),
+        [
+            "white-A (Anna): clock 2:08.750 running, reserve -",
+            "black-A (Boris): clock 2:59.250, reserve -",
+            "white-B (Vera): clock 2:09.500 running, reserve -",
+            "black-B (Gleb): clock 2:58.500, reserve p1",
+        ]
+    );
+}
+
+#[test]
+fn m1_show_reports_mate_on_board() {
+    // 4A. Qxf7# at 15 s: black-A is mated on board A (contact check by a protected queen).
+    let (code, out, err) = arbiter("show", "scholar_mate.bpgn", &["--after-move", "10"]);
+    assert_eq!(code, 0, "{err}");
+    let expected_boards = [
+        "board A: black-A to move, mate on board: yes, black-A is mated (M1)",
+        "8 r . b q k b . r",
+        "7 p p p p . Q p p",
+        "6 . . n . . n . .",
+        "5 . . . . p . . .",
+        "4 . . B . P . . .",
+        "3 . . . . . . . .",
+        "2 P P P P . P P P",
+        "1 R N B . K . N R",
+        "  a b c d e f g h",
+        "board B: black-B to move, mate on board: no",
+    ];
+    assert_eq!(&boards_and_seats(&out)[..11], expected_boards);
+    assert!(
+        out.contains("match time: 0:15.000 (clocks stopped at 0:15.000 by mate on board, E1)\n"),
+        "{out}"
+    );
+    let stopped = [
+        "white-A (Anna): clock 2:53.000, reserve -",
+        "black-A (Boris): clock 2:52.000, reserve -",
+        "white-B (Vera): clock 2:53.000, reserve -",
+        "black-B (Gleb): clock 2:52.000, reserve p1",
+    ];
+    assert_eq!(seat_lines(&out), stopped);
+    // Later the clocks still read what they read at the mate (E1 ends the match).
+    let (_, out, _) = arbiter("show", "scholar_mate.bpgn", &["--at", "100"]);
+    assert!(
+        out.contains("match time: 1:40.000 (clocks stopped at 0:15.000 by mate on board, E1)\n"),
+        "{out}"
+    );
+    assert_eq!(seat_lines(&out), stopped);
+    // One move earlier there is no mate, and black-A's clock runs.
+    let (_, out, _) = arbiter("show", "scholar_mate.bpgn", &["--after-move", "9"]);
+    assert!(out.contains("board A: white-A to move, mate on board: no\n"), "{out}");
+    assert!(out.contains("board B: black-B to move, mate on board: no\n"), "{out}");
+    assert!(out.contains("white-A (Anna): clock 2:54.000 running, reserve -\n"), "{out}");
+}
+
+#[test]
+fn a4_show_refuses_a_move_number_beyond_the_record() {
+    let (code, out, err) = arbiter("show", "timed_opening.bpgn", &["--after-move", "9"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("no move 9") && err.contains("8 moves"), "{err}");
+    let (code, _, _) = arbiter("show", "timed_opening.bpgn", &["--after-move", "8"]);
+    assert_eq!(code, 0);
+}
+
+#[test]
+fn a4_show_refuses_a_bad_time_or_a_missing_instant() {
+    for (args, what) in [
+        (vec!["--at", "-5"], "negative"),
+        (vec!["--at", "soon"], "expected seconds"),
+        (vec!["--at", "1:75"], "fewer than 60"),
+        (vec!["--after-move", "-1"], "--after-move"),
+        (vec![], "--after-move"),
+    ] {
+        let (code, out, err) = arbiter("show", "timed_opening.bpgn", &args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains(what), "{args:?}: {err}");
+    }
+}
+
+#[test]
+fn a4_show_at_needs_clock_comments_after_move_does_not() {
+    let (code, out, err) = arbiter("show", "no_clocks.bpgn", &["--at", "5"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("--at needs") && err.contains("use --after-move"), "{err}");
+    let (code, out, err) = arbiter("show", "no_clocks.bpgn", &["--after-move", "3"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\nmatch time: unknown ("), "{out}");
+    assert!(out.contains("white-A (Anna): clock ?, reserve -\n"), "{out}");
+}
+
+#[test]
+fn a1_show_stops_before_an_impossible_move() {
+    // 2a. Nc6 leaves the black king in check: the record shows up to move 5, not past it.
+    let (code, out, err) = arbiter("show", "type1_king_left_in_check.bpgn", &["--after-move", "5"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.starts_with("after move 5 (1b. d5)\n"), "{out}");
+    let (code, _, err) = arbiter("show", "type1_king_left_in_check.bpgn", &["--after-move", "6"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("past move 5") && err.contains("2a. Nc6"), "{err}");
+}

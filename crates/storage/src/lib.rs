@@ -1,0 +1,90 @@
+//! Durable records of shvedka: players, matches and the append-only event log of each match, so a
+//! tournament night never loses a game.
+//!
+//! [`Store`] is what the server needs of a database; two real implementations sit behind it:
+//! [`SqliteStore`] (embedded, the default: a file under the data directory, WAL journal with
+//! `synchronous = FULL`, so a committed event survives a crash of the process or the machine) and
+//! [`PgStore`] (PostgreSQL, chosen by a `database_url`). Both run the same SQL — numbered
+//! placeholders and 64-bit integers mean the same in both — generated from one body by
+//! `sql_store!`, and both apply the schema with the same small migration runner (`migrate.rs`):
+//! numbered scripts per database, each applied once, in a transaction, recorded in
+//! `shvedka_migrations`.
+//!
+//! The storage knows rows, not rules: events are stored as the server hands them over (the match
+//! machine's event and its wire view, both as JSON text), so a log replays exactly with the
+//! machine's own replay. A session token is never stored, only its SHA-256.
+
+mod migrate;
+mod rows;
+mod stores;
+
+use std::path::Path;
+use std::sync::Arc;
+
+pub use rows::{EventRow, MatchRow, NewMatch, PlayerRow};
+pub use stores::{PgStore, SqliteStore};
+
+/// A storage failure.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database: {0}")]
+    Database(#[from] sqlx::Error),
+    /// A value does not fit the schema (an id beyond 2^63, a negative number read back).
+    #[error("stored value out of range: {0}")]
+    Range(String),
+    /// A migration failed.
+    #[error("migration {version}: {source}")]
+    Migration {
+        /// Which.
+        version: i64,
+        /// Why.
+        source: sqlx::Error,
+    },
+}
+
+/// What the server keeps durable. Every method either completes or fails as a whole:
+/// [`Store::append`] writes all its events in one transaction.
+#[async_trait::async_trait]
+pub trait Store: Send + Sync {
+    /// `sqlite` or `postgres`.
+    fn kind(&self) -> &'static str;
+    /// Records a new player (session).
+    async fn add_player(&self, player: &PlayerRow) -> Result<(), StoreError>;
+    /// Every player.
+    async fn players(&self) -> Result<Vec<PlayerRow>, StoreError>;
+    /// Records a new match.
+    async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError>;
+    /// Appends events to a match's log, all or none; returns once they are durable.
+    async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError>;
+    /// Records a match's result (JSON text) and the time it was decided.
+    async fn finish(&self, match_id: u64, result: &str, finished_ms: u64) -> Result<(), StoreError>;
+    /// Matches, by id: all, or only those not yet decided.
+    async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError>;
+    /// One match.
+    async fn find_match(&self, match_id: u64) -> Result<Option<MatchRow>, StoreError>;
+    /// A match's whole log, in order.
+    async fn events(&self, match_id: u64) -> Result<Vec<EventRow>, StoreError>;
+    /// The highest match id and player id so far (0 when none).
+    async fn max_ids(&self) -> Result<(u64, u64), StoreError>;
+}
+
+/// Opens the configured store: PostgreSQL at `database_url` when given, else SQLite in
+/// `data_dir/shvedka.db`. Applies pending migrations.
+///
+/// # Errors
+/// [`StoreError`] when the database cannot be opened or migrated.
+pub async fn open(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
+    Ok(match database_url {
+        Some(url) => Arc::new(PgStore::connect(url).await?),
+        None => Arc::new(SqliteStore::open(&data_dir.join("shvedka.db")).await?),
+    })
+}
+
+pub(crate) fn to_i64(v: u64) -> Result<i64, StoreError> {
+    i64::try_from(v).map_err(|_| StoreError::Range(format!("{v} does not fit a 64-bit signed integer")))
+}
+
+pub(crate) fn to_u64(v: i64) -> Result<u64, StoreError> {
+    u64::try_from(v).map_err(|_| StoreError::Range(format!("negative value {v} read back")))
+}

@@ -1,0 +1,13 @@
+//! The schema as numbered scripts per database. The runner (generated with each store by
+//! `sql_store!`) applies each script once, in its own transaction, and records it in
+//! `shvedka_migrations`; a database migrated by a newer server keeps its extra versions.
+
+/// The SQLite scripts, in order.
+pub(crate) const SQLITE: &[(i64, &str)] = &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
+
+/// The PostgreSQL scripts, in order.
+pub(crate) const POSTGRES: &[(i64, &str)] = &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+
+/// The table that records applied scripts.
+pub(crate) const CREATE_LEDGER: &str =
+    "CREATE TABLE IF NOT EXISTS shvedka_migrations (version BIGINT PRIMARY KEY, applied_ms BIGINT NOT NULL)";

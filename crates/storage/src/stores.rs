@@ -1,0 +1,257 @@
+//! The two stores. One body of SQL serves both (`sql_store!`): numbered placeholders (`$1`) and
+//! 64-bit integers mean the same in SQLite and PostgreSQL.
+
+use std::path::Path;
+use std::str::FromStr;
+use std::time::Duration;
+
+use sqlx::Row;
+use sqlx::postgres::{PgPool, PgPoolOptions};
+use sqlx::sqlite::{
+    SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
+};
+
+use crate::{EventRow, MatchRow, NewMatch, PlayerRow, Store, StoreError, migrate, to_i64, to_u64};
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn now_ms() -> i64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
+}
+
+/// SQLite in one file: WAL journal, `synchronous = FULL` (a commit is on disk before it returns).
+pub struct SqliteStore {
+    pool: SqlitePool,
+}
+
+impl SqliteStore {
+    /// Opens (creating if needed) the database file and migrates it.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the file cannot be opened or migrated.
+    pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
+        }
+        let options = SqliteConnectOptions::new()
+            .filename(path)
+            .create_if_missing(true)
+            .journal_mode(SqliteJournalMode::Wal)
+            .synchronous(SqliteSynchronous::Full)
+            .foreign_keys(true)
+            .busy_timeout(Duration::from_secs(10));
+        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        let store = SqliteStore { pool };
+        store.migrate(migrate::SQLITE).await?;
+        Ok(store)
+    }
+}
+
+/// PostgreSQL at a URL (`postgres://user:pass@host/db`).
+pub struct PgStore {
+    pool: PgPool,
+}
+
+impl PgStore {
+    /// Connects and migrates.
+    ///
+    /// # Errors
+    /// [`StoreError`] when the server cannot be reached or the schema cannot be migrated.
+    pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+        let pool = PgPoolOptions::new()
+            .max_connections(8)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect_with(options)
+            .await?;
+        let store = PgStore { pool };
+        store.migrate(migrate::POSTGRES).await?;
+        Ok(store)
+    }
+}
+
+macro_rules! match_row {
+    ($r:expr) => {{
+        let r = $r;
+        let finished: Option<i64> = r.try_get(6)?;
+        Ok(MatchRow {
+            created: NewMatch {
+                id: to_u64(r.try_get(0)?)?,
+                rules: r.try_get(1)?,
+                time_control: r.try_get(2)?,
+                listed: r.try_get::<i64, _>(3)? != 0,
+                config: r.try_get(4)?,
+                created_ms: to_u64(r.try_get(5)?)?,
+            },
+            finished_ms: finished.map(to_u64).transpose()?,
+            result: r.try_get(7)?,
+        })
+    }};
+}
+
+macro_rules! sql_store {
+    ($store:ident, $kind:literal) => {
+        impl $store {
+            async fn migrate(&self, scripts: &'static [(i64, &'static str)]) -> Result<(), StoreError> {
+                sqlx::raw_sql(migrate::CREATE_LEDGER).execute(&self.pool).await?;
+                let applied: Vec<i64> = sqlx::query("SELECT version FROM shvedka_migrations")
+                    .fetch_all(&self.pool)
+                    .await?
+                    .iter()
+                    .map(|r| r.try_get::<i64, _>(0))
+                    .collect::<Result<_, _>>()?;
+                for &(version, script) in scripts {
+                    if applied.contains(&version) {
+                        continue;
+                    }
+                    let wrap = |source| StoreError::Migration { version, source };
+                    let mut tx = self.pool.begin().await.map_err(wrap)?;
+                    sqlx::raw_sql(script).execute(&mut *tx).await.map_err(wrap)?;
+                    sqlx::query("INSERT INTO shvedka_migrations (version, applied_ms) VALUES ($1, $2)")
+                        .bind(version)
+                        .bind(now_ms())
+                        .execute(&mut *tx)
+                        .await
+                        .map_err(wrap)?;
+                    tx.commit().await.map_err(wrap)?;
+                    tracing::info!(version, store = $kind, "database migrated");
+                }
+                Ok(())
+            }
+        }
+
+        #[async_trait::async_trait]
+        impl Store for $store {
+            fn kind(&self) -> &'static str {
+                $kind
+            }
+
+            async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
+                sqlx::query("INSERT INTO players (id, name, token_hash, created_ms) VALUES ($1, $2, $3, $4)")
+                    .bind(to_i64(p.id)?)
+                    .bind(&p.name)
+                    .bind(&p.token_hash)
+                    .bind(to_i64(p.created_ms)?)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn players(&self) -> Result<Vec<PlayerRow>, StoreError> {
+                let rows = sqlx::query("SELECT id, name, token_hash, created_ms FROM players ORDER BY id")
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok(PlayerRow {
+                            id: to_u64(r.try_get(0)?)?,
+                            name: r.try_get(1)?,
+                            token_hash: r.try_get(2)?,
+                            created_ms: to_u64(r.try_get(3)?)?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError> {
+                sqlx::query(
+                    "INSERT INTO matches (id, rules, time_control, listed, config, created_ms) \
+                     VALUES ($1, $2, $3, $4, $5, $6)",
+                )
+                .bind(to_i64(m.id)?)
+                .bind(&m.rules)
+                .bind(&m.time_control)
+                .bind(i64::from(m.listed))
+                .bind(&m.config)
+                .bind(to_i64(m.created_ms)?)
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError> {
+                if events.is_empty() {
+                    return Ok(());
+                }
+                let id = to_i64(match_id)?;
+                let mut tx = self.pool.begin().await?;
+                for e in events {
+                    sqlx::query(
+                        "INSERT INTO events (match_id, seq, at_us, event, view) VALUES ($1, $2, $3, $4, $5)",
+                    )
+                    .bind(id)
+                    .bind(to_i64(e.seq)?)
+                    .bind(to_i64(e.at_us)?)
+                    .bind(&e.event)
+                    .bind(&e.view)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn finish(&self, match_id: u64, result: &str, finished_ms: u64) -> Result<(), StoreError> {
+                sqlx::query("UPDATE matches SET result = $1, finished_ms = $2 WHERE id = $3")
+                    .bind(result)
+                    .bind(to_i64(finished_ms)?)
+                    .bind(to_i64(match_id)?)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError> {
+                let sql = if unfinished_only {
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result \
+                     FROM matches WHERE finished_ms IS NULL ORDER BY id"
+                } else {
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result \
+                     FROM matches ORDER BY id"
+                };
+                let rows = sqlx::query(sql).fetch_all(&self.pool).await?;
+                rows.iter().map(|r| match_row!(r)).collect()
+            }
+
+            async fn find_match(&self, match_id: u64) -> Result<Option<MatchRow>, StoreError> {
+                let row = sqlx::query(
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result \
+                     FROM matches WHERE id = $1",
+                )
+                .bind(to_i64(match_id)?)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.as_ref().map(|r| match_row!(r)).transpose()
+            }
+
+            async fn events(&self, match_id: u64) -> Result<Vec<EventRow>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT seq, at_us, event, view FROM events WHERE match_id = $1 ORDER BY seq",
+                )
+                .bind(to_i64(match_id)?)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok(EventRow {
+                            seq: to_u64(r.try_get(0)?)?,
+                            at_us: to_u64(r.try_get(1)?)?,
+                            event: r.try_get(2)?,
+                            view: r.try_get(3)?,
+                        })
+                    })
+                    .collect()
+            }
+
+            async fn max_ids(&self) -> Result<(u64, u64), StoreError> {
+                let m: Option<i64> =
+                    sqlx::query("SELECT MAX(id) FROM matches").fetch_one(&self.pool).await?.try_get(0)?;
+                let p: Option<i64> =
+                    sqlx::query("SELECT MAX(id) FROM players").fetch_one(&self.pool).await?.try_get(0)?;
+                Ok((to_u64(m.unwrap_or(0))?, to_u64(p.unwrap_or(0))?))
+            }
+        }
+    };
+}
+
+sql_store!(SqliteStore, "sqlite");
+sql_store!(PgStore, "postgres");
