@@ -49,7 +49,7 @@ impl TestServer {
             clock
         );
         let config = ServerConfig::from_overrides(&text).expect("a valid test configuration");
-        let server = Server::bind(config).expect("the server binds");
+        let server = Server::bind(config).await.expect("the server binds");
         let addr = server.local_addr().expect("a local address");
         let pin = shvedka_client::parse_fingerprint(server.fingerprint()).expect("a fingerprint");
         let (tx, rx) = oneshot::channel::<()>();

@@ -82,7 +82,7 @@ impl ClockConfig {
 }
 
 /// Everything a match is created with. Replaying a match's event log needs the same config.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
 pub struct MatchConfig {
     /// The rule preset.
     pub rules: RuleOptions,

@@ -14,7 +14,7 @@ use serde::Deserialize;
 use crate::TimeControl;
 
 /// The constants of the lag quota scheme (`config/clock.toml`, `[lag]`).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct LagSettings {
     /// The fixed part of the gain per move.

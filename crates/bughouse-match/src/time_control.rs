@@ -138,6 +138,20 @@ fn parse_amount(text: &str, default_ms: u64) -> Option<Duration> {
     Some(Duration::from_millis(ms))
 }
 
+impl TimeControl {
+    /// The PGN `TimeControl` tag: base and bonus in seconds, `180+2` (a delay as `300+d3`).
+    pub fn pgn(&self) -> String {
+        let secs = |d: Duration| {
+            let ms = d.as_millis();
+            if ms.is_multiple_of(1000) { format!("{}", ms / 1000) } else { format!("{}", d.as_secs_f64()) }
+        };
+        match self.bonus {
+            Bonus::Increment(inc) => format!("{}+{}", secs(self.base), secs(inc)),
+            Bonus::Delay(delay) => format!("{}+d{}", secs(self.base), secs(delay)),
+        }
+    }
+}
+
 impl fmt::Display for TimeControl {
     /// The form [`TimeControl::from_str`] reads: `3+2`, `5+d3`, `30s+0`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

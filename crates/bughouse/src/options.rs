@@ -7,7 +7,7 @@ use chess_core::DropRules;
 use serde::Deserialize;
 
 /// How a pawn reaching the last rank is promoted (R1–R6).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Promotion {
     /// MGIMO: a piece of the crosswise player is removed from the other board (R1–R5).
@@ -17,7 +17,7 @@ pub enum Promotion {
 }
 
 /// Whether a drop may give mate on board (P3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DropMate {
     /// MGIMO: a drop that gives mate on board is illegal.
@@ -27,7 +27,7 @@ pub enum DropMate {
 }
 
 /// What a player with no legal move who is not in check does (M3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Stalemate {
     /// He waits for material from his partner.
@@ -37,7 +37,7 @@ pub enum Stalemate {
 }
 
 /// Who must agree to a draw (E3).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum DrawAgreement {
     /// The two players of one board.
@@ -47,7 +47,7 @@ pub enum DrawAgreement {
 }
 
 /// How fallen flags count (K4).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum FlagMode {
     /// A flag falls by itself when a clock reaches zero.
@@ -57,7 +57,7 @@ pub enum FlagMode {
 }
 
 /// A complete rule set, as in a preset file.
-#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct RuleOptions {
     /// The preset's name.

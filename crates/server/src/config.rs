@@ -18,6 +18,10 @@ pub struct ServerConfig {
     pub listen: SocketAddr,
     /// The server's state directory.
     pub data_dir: PathBuf,
+    /// PostgreSQL URL; empty for SQLite in the data directory.
+    pub database_url: String,
+    /// The arbiters' secret; empty disables the role.
+    pub arbiter_token: String,
     /// PEM certificate chain; empty for the self-signed one.
     pub cert: PathBuf,
     /// PEM private key; empty for the self-signed one.

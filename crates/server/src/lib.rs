@@ -11,6 +11,7 @@
 mod config;
 mod convert;
 mod lobby;
+mod restore;
 mod room;
 mod session;
 mod tls;
@@ -37,11 +38,13 @@ pub struct Server {
 }
 
 impl Server {
-    /// Opens the endpoint. Must be called inside a tokio runtime.
+    /// Opens the database (restoring every undecided match, paused until its players are back)
+    /// and the endpoint.
     ///
     /// # Errors
-    /// Unreadable or invalid certificate or clock files, or an address that cannot be bound.
-    pub fn bind(config: ServerConfig) -> anyhow::Result<Server> {
+    /// Unreadable or invalid certificate or clock files, a database that cannot be opened or
+    /// migrated, or an address that cannot be bound.
+    pub async fn bind(config: ServerConfig) -> anyhow::Result<Server> {
         let clock = config.clock_config()?;
         let identity = tls::Identity::load(&config)?;
         let mut server_config = quinn::ServerConfig::with_crypto(Arc::new(identity.server_crypto()?));
@@ -57,7 +60,10 @@ impl Server {
         let runtime = quinn::default_runtime().context("no async runtime")?;
         let endpoint =
             quinn::Endpoint::new(quinn::EndpointConfig::default(), Some(server_config), socket, runtime)?;
-        let lobby = Arc::new(Lobby::new(clock, config.max_matches));
+        let url = (!config.database_url.is_empty()).then_some(config.database_url.as_str());
+        let store = shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?;
+        tracing::info!(store = store.kind(), "database open");
+        let lobby = Arc::new(Lobby::open(clock, config.max_matches, store, &config.arbiter_token).await?);
         Ok(Server { endpoint, lobby, fingerprint: identity.fingerprint(), config: Arc::new(config) })
     }
 

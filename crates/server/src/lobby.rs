@@ -1,6 +1,7 @@
 //! The lobby: every session and every match of the server, indexed by `DashMap`s. A map guard is
 //! never held across an `.await`: handles are cloned out first.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
@@ -11,46 +12,98 @@ use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, MatchSummary, PhaseView};
 use tokio::time::Instant;
 
 use crate::convert::error;
-use crate::room::{Room, RoomHandle, Session};
+use crate::restore;
+use crate::room::{Restored, Room, RoomHandle, Session};
+use shvedka_storage::{NewMatch, PlayerRow, Store};
 
 pub(crate) struct Lobby {
     pub(crate) rooms: DashMap<MatchId, RoomHandle>,
+    /// Sessions by the SHA-256 of their token (the token itself is known only to its client).
     pub(crate) sessions: DashMap<String, Arc<Session>>,
     next_match: AtomicU64,
     next_player: AtomicU64,
     clock: ClockConfig,
     max_matches: usize,
     pub(crate) started: Instant,
+    pub(crate) store: Arc<dyn Store>,
+    /// SHA-256 of the arbiters' secret, if the role is enabled.
+    pub(crate) arbiter_key: Option<String>,
 }
 
 impl Lobby {
-    pub(crate) fn new(clock: ClockConfig, max_matches: usize) -> Lobby {
-        Lobby {
+    /// The lobby over `store`: every stored player's session, and every undecided match rebuilt
+    /// from its log, paused until its players are back (see `Room::spawn`).
+    pub(crate) async fn open(
+        clock: ClockConfig,
+        max_matches: usize,
+        store: Arc<dyn Store>,
+        arbiter_token: &str,
+    ) -> anyhow::Result<Lobby> {
+        let (max_match, max_player) = store.max_ids().await?;
+        let lobby = Lobby {
             rooms: DashMap::new(),
             sessions: DashMap::new(),
-            next_match: AtomicU64::new(1),
-            next_player: AtomicU64::new(1),
+            next_match: AtomicU64::new(max_match + 1),
+            next_player: AtomicU64::new(max_player + 1),
             clock,
             max_matches,
             started: Instant::now(),
+            store,
+            arbiter_key: (!arbiter_token.is_empty()).then(|| token_key(arbiter_token)),
+        };
+        let mut names = HashMap::new();
+        for p in lobby.store.players().await? {
+            names.insert(PlayerId(p.id), p.name.clone());
+            let session = Arc::new(Session::new(p.token_hash.clone(), p.name, PlayerId(p.id)));
+            lobby.sessions.insert(p.token_hash, session);
         }
+        for row in lobby.store.matches(true).await? {
+            let id = MatchId(row.created.id);
+            match restore::rebuild(&*lobby.store, &row).await {
+                Ok(rebuilt) => {
+                    for player in rebuilt.m.seats().into_iter().flatten() {
+                        if let Some(s) = lobby.sessions.iter().find(|s| s.player == player) {
+                            s.set_room(Some(id));
+                        }
+                    }
+                    let seat_names = rebuilt.m.seats().map(|p| p.and_then(|p| names.get(&p).cloned()));
+                    tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
+                    let handle = Room::spawn(
+                        id,
+                        rebuilt.m,
+                        lobby.started,
+                        row.created.listed,
+                        lobby.store.clone(),
+                        Some(Restored { views: rebuilt.views, names: seat_names }),
+                    );
+                    lobby.rooms.insert(id, handle);
+                }
+                Err(e) => {
+                    tracing::error!(match_id = %id, error = %e, "cannot restore the match; left as stored")
+                }
+            }
+        }
+        Ok(lobby)
     }
 
-    pub(crate) fn new_session(&self, name: String) -> Arc<Session> {
+    /// A new session, recorded before it is answered; gives the session and its token.
+    pub(crate) async fn new_session(&self, name: String) -> Result<(Arc<Session>, String), String> {
         let token = new_token();
-        let session = Arc::new(Session {
-            token: token.clone(),
-            name,
-            player: PlayerId(self.next_player.fetch_add(1, Ordering::Relaxed)),
-            room: Default::default(),
-            lagging: Default::default(),
-        });
-        self.sessions.insert(token, session.clone());
-        session
+        let key = token_key(&token);
+        let player = PlayerId(self.next_player.fetch_add(1, Ordering::Relaxed));
+        let row =
+            PlayerRow { id: player.0, name: name.clone(), token_hash: key.clone(), created_ms: unix_ms() };
+        self.store.add_player(&row).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot record a new session");
+            "the server cannot record the session now; try again".to_owned()
+        })?;
+        let session = Arc::new(Session::new(key.clone(), name, player));
+        self.sessions.insert(key, session.clone());
+        Ok((session, token))
     }
 
     pub(crate) fn session(&self, token: &str) -> Option<Arc<Session>> {
-        self.sessions.get(token).map(|s| s.clone())
+        self.sessions.get(&token_key(token)).map(|s| s.clone())
     }
 
     pub(crate) fn room(&self, id: MatchId) -> Result<RoomHandle, ErrorMsg> {
@@ -60,7 +113,12 @@ impl Lobby {
             .ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no match {id}")))
     }
 
-    pub(crate) fn create(&self, rules: &str, time_control: &str, listed: bool) -> Result<MatchId, ErrorMsg> {
+    pub(crate) async fn create(
+        &self,
+        rules: &str,
+        time_control: &str,
+        listed: bool,
+    ) -> Result<MatchId, ErrorMsg> {
         let bad = |e: String| error(ErrorCode::BadRequest, e);
         let rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
         let tc = self.clock.time_control(time_control).map_err(|e| bad(e.to_string()))?;
@@ -74,9 +132,21 @@ impl Lobby {
             countdown: self.clock.countdown(),
             start: None,
         };
-        let m = Match::new(config).map_err(|e| bad(e.to_string()))?;
+        let m = Match::new(config.clone()).map_err(|e| bad(e.to_string()))?;
         let id = MatchId(self.next_match.fetch_add(1, Ordering::Relaxed));
-        self.rooms.insert(id, Room::spawn(id, m, self.started, listed));
+        let row = NewMatch {
+            id: id.0,
+            rules: config.rules.name.clone(),
+            time_control: config.time_control.to_string(),
+            listed,
+            config: serde_json::to_string(&config).map_err(|e| bad(e.to_string()))?,
+            created_ms: unix_ms(),
+        };
+        self.store.add_match(&row).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot record a new match");
+            error(ErrorCode::Full, "the server cannot record a new match now; try again")
+        })?;
+        self.rooms.insert(id, Room::spawn(id, m, self.started, listed, self.store.clone(), None));
         Ok(id)
     }
 
@@ -92,6 +162,17 @@ impl Lobby {
         v.sort_by_key(|s| s.match_id);
         v
     }
+}
+
+/// The SHA-256 of a secret, lower-case hex: what is stored and compared instead of the secret.
+pub(crate) fn token_key(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// Milliseconds since the Unix epoch.
+pub(crate) fn unix_ms() -> u64 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// 128 random bits as hex.

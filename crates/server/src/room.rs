@@ -7,11 +7,12 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bughouse::Seat;
-use bughouse_match::{Command, EventKind, Match, Phase, PlayerId};
+use bughouse_match::{ArbiterAct, Command, Event, EventKind, Match, Phase, PlayerId};
 use shvedka_proto::{
     ChatScope, ClientMsg, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
     ServerMsg,
 };
+use shvedka_storage::{EventRow, Store};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -26,7 +27,8 @@ pub(crate) type Outbound = mpsc::Sender<ServerMsg>;
 /// A player's session, surviving lost connections.
 #[derive(Debug)]
 pub(crate) struct Session {
-    pub(crate) token: String,
+    /// The SHA-256 of the session token (the token itself is known only to its client).
+    pub(crate) key: String,
     pub(crate) name: String,
     pub(crate) player: PlayerId,
     /// The match the session follows, if any.
@@ -37,6 +39,10 @@ pub(crate) struct Session {
 }
 
 impl Session {
+    pub(crate) fn new(key: String, name: String, player: PlayerId) -> Session {
+        Session { key, name, player, room: Mutex::default(), lagging: tokio::sync::Notify::new() }
+    }
+
     pub(crate) fn room(&self) -> Option<MatchId> {
         *self.room.lock().expect("session lock")
     }
@@ -88,10 +94,32 @@ pub(crate) struct Room {
     /// Long notation and SAN of the move being played, written before the position changes.
     pending_move: Option<(String, String)>,
     summary: Arc<Mutex<MatchSummary>>,
+    store: Arc<dyn Store>,
+    /// Restored after a restart and paused: the clocks restart when all four players are back.
+    restart_pause: bool,
+}
+
+/// What a match restored from storage brings besides its machine.
+pub(crate) struct Restored {
+    /// The wire views of its logged events.
+    pub(crate) views: Vec<MatchEvent>,
+    /// The seated players' names.
+    pub(crate) names: [Option<String>; 4],
 }
 
 impl Room {
-    pub(crate) fn spawn(id: MatchId, m: Match, started: Instant, listed: bool) -> RoomHandle {
+    /// Starts the match task. A restored match resumes at the match time of its last logged
+    /// event, so the outage is charged to nobody: every clock reads what it read at that event,
+    /// and a match in play is paused there until its four players are back (or an arbiter
+    /// restarts it).
+    pub(crate) fn spawn(
+        id: MatchId,
+        mut m: Match,
+        started: Instant,
+        listed: bool,
+        store: Arc<dyn Store>,
+        restored: Option<Restored>,
+    ) -> RoomHandle {
         let rules = m.config().rules.name.clone();
         let time_control = m.config().time_control.to_string();
         let summary = Arc::new(Mutex::new(MatchSummary {
@@ -102,18 +130,32 @@ impl Room {
             phase: convert::phase(m.phase()),
         }));
         let (tx, rx) = mpsc::channel(256);
+        let resumed_at = m.events().last().map_or(Duration::ZERO, |e| e.at);
+        let epoch = Instant::now().checked_sub(resumed_at).unwrap_or_else(Instant::now);
+        let mut restart_pause = false;
+        let (views, names) = match restored {
+            Some(r) => {
+                if matches!(m.phase(), Phase::Running | Phase::Countdown { .. }) {
+                    restart_pause = m.handle_arbiter(resumed_at, ArbiterAct::Pause).is_ok();
+                }
+                (r.views, r.names)
+            }
+            None => (Vec::new(), Default::default()),
+        };
         let room = Room {
             id,
             m,
-            epoch: Instant::now(),
+            epoch,
             started,
             rules,
             time_control,
-            names: Default::default(),
+            names,
             followers: HashMap::new(),
-            views: Vec::new(),
+            views,
             pending_move: None,
             summary: summary.clone(),
+            store,
+            restart_pause,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx, summary, listed }
@@ -130,11 +172,13 @@ impl Room {
     /// The task: 1. wait for a message or the machine's next timeout; 2. apply it; 3. deliver
     /// the events it produced and refresh the lobby summary.
     async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
+        // A restored match's restart pause is stored before anything else happens.
+        self.flush().await;
         loop {
             let wake = self.m.poll_timeout().map(|t| self.epoch + t);
             tokio::select! {
                 msg = rx.recv() => match msg {
-                    Some(msg) => self.handle(msg),
+                    Some(msg) => self.handle(msg).await,
                     None => break,
                 },
                 () = sleep_until(wake) => {
@@ -142,24 +186,43 @@ impl Room {
                     self.m.handle_timeout(now);
                 }
             }
-            self.flush();
+            self.flush().await;
         }
     }
 
-    fn handle(&mut self, msg: RoomMsg) {
+    async fn handle(&mut self, msg: RoomMsg) {
         match msg {
             RoomMsg::Follow { session, out, last_seq, reply } => {
                 self.follow(session, out, last_seq);
+                self.restart_when_all_back();
+                self.flush().await;
                 let _ = reply.send(Ok(()));
             }
             RoomMsg::Unfollow { session, reply } => {
                 let _ = reply.send(self.unfollow(&session));
             }
             RoomMsg::Command { session, out, msg, reply } => {
-                let result = self.command(&session, out, msg);
-                self.flush();
+                let result = self.command(&session, out, msg).await;
+                // Write-ahead: the reply waits until the events it caused are durable.
+                self.flush().await;
                 let _ = reply.send(result);
             }
+        }
+    }
+
+    /// After a restart, the clocks restart once the four seated players follow the match again.
+    fn restart_when_all_back(&mut self) {
+        if !self.restart_pause {
+            return;
+        }
+        let connected =
+            |p: PlayerId| self.followers.values().any(|f| f.session.player == p && f.out.is_some());
+        if self.m.seats().iter().all(|s| s.is_some_and(connected)) {
+            let now = self.now();
+            if self.m.handle_arbiter(now, ArbiterAct::Resume).is_ok() {
+                tracing::info!(match_id = %self.id, "all four players are back: the clocks restart");
+            }
+            self.restart_pause = false;
         }
     }
 
@@ -180,7 +243,7 @@ impl Room {
             }
         }
         session.set_room(Some(self.id));
-        self.followers.insert(session.token.clone(), Follower { session, out: Some(out) });
+        self.followers.insert(session.key.clone(), Follower { session, out: Some(out) });
     }
 
     fn unfollow(&mut self, session: &Session) -> Result<(), ErrorMsg> {
@@ -202,7 +265,7 @@ impl Room {
                 }
             }
         }
-        self.followers.remove(&session.token);
+        self.followers.remove(&session.key);
         session.set_room(None);
         Ok(())
     }
@@ -226,7 +289,12 @@ impl Room {
         }
     }
 
-    fn command(&mut self, session: &Arc<Session>, out: Outbound, msg: ClientMsg) -> Result<(), ErrorMsg> {
+    async fn command(
+        &mut self,
+        session: &Arc<Session>,
+        out: Outbound,
+        msg: ClientMsg,
+    ) -> Result<(), ErrorMsg> {
         let now = self.now();
         let player = session.player;
         let command = match msg {
@@ -235,9 +303,9 @@ impl Room {
                 let taken = self.m.handle_command(now, player, Command::TakeSeat(seat));
                 taken.map_err(|r| convert::rejection(&r))?;
                 self.names[seat.index()] = Some(session.name.clone());
-                if !self.followers.contains_key(&session.token) {
+                if !self.followers.contains_key(&session.key) {
                     // Followers get the seat event below; a newcomer gets the whole state.
-                    self.flush();
+                    self.flush().await;
                     self.follow(session.clone(), out, None);
                 }
                 return Ok(());
@@ -315,8 +383,10 @@ impl Room {
             .collect()
     }
 
-    /// Delivers the events the machine produced, in order, and refreshes the lobby summary.
-    fn flush(&mut self) {
+    /// Makes the events the machine produced durable, then delivers them in order, and refreshes
+    /// the lobby summary. Nothing is delivered before it is stored (write-ahead).
+    async fn flush(&mut self) {
+        let mut batch = Vec::new();
         while let Some(e) = self.m.poll_event() {
             let kind = match &e.kind {
                 EventKind::SeatTaken { seat, .. } => EventView::SeatTaken {
@@ -370,15 +440,53 @@ impl Room {
                 bfen: changes_position.then(|| self.m.game().bfen()),
                 server_time_us: self.server_time_us(),
             };
+            batch.push((e, view));
+        }
+        if !batch.is_empty() {
+            self.persist(&batch).await;
+        }
+        for (e, view) in batch {
             self.views.push(view.clone());
             let msg = ServerMsg::Event(view);
             for f in self.followers.values_mut() {
                 deliver(f, &msg);
             }
+            if let EventKind::Ended(adj) = &e.kind {
+                self.record_result(adj).await;
+            }
         }
         let mut summary = self.summary.lock().expect("summary lock");
         summary.seats = self.names.clone();
         summary.phase = convert::phase(self.m.phase());
+    }
+}
+
+impl Room {
+    /// Stores a batch of events in one transaction, retrying until the database takes it: a
+    /// match whose log cannot be written stands still rather than tell anyone what is not durable.
+    async fn persist(&self, batch: &[(Event, MatchEvent)]) {
+        let rows: Vec<EventRow> = batch
+            .iter()
+            .map(|(e, view)| EventRow {
+                seq: e.seq,
+                at_us: e.at.as_micros() as u64,
+                event: serde_json::to_string(e).expect("events serialize"),
+                view: serde_json::to_string(view).expect("views serialize"),
+            })
+            .collect();
+        let mut wait = Duration::from_millis(50);
+        while let Err(e) = self.store.append(self.id.0, &rows).await {
+            tracing::error!(match_id = %self.id, error = %e, "cannot store events; retrying");
+            tokio::time::sleep(wait).await;
+            wait = (wait * 2).min(Duration::from_secs(2));
+        }
+    }
+
+    async fn record_result(&self, adj: &bughouse::Adjudication) {
+        let result = serde_json::to_string(adj).expect("results serialize");
+        if let Err(e) = self.store.finish(self.id.0, &result, crate::lobby::unix_ms()).await {
+            tracing::error!(match_id = %self.id, error = %e, "cannot store the result (the log has it)");
+        }
     }
 }
 

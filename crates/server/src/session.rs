@@ -105,19 +105,21 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
             "protocol version {version} is not supported; this server speaks {PROTOCOL_VERSION}"
         ));
     }
-    let session = match &resume {
-        Some(r) => lobby.session(&r.token).ok_or("unknown session token; start a new session")?,
+    let (session, token) = match &resume {
+        Some(r) => {
+            (lobby.session(&r.token).ok_or("unknown session token; start a new session")?, r.token.clone())
+        }
         None => {
             let n = name.chars().count();
             if n == 0 || n > 32 || name.chars().any(char::is_control) {
                 return Err("a name has 1 to 32 characters and no control characters".into());
             }
-            lobby.new_session(name)
+            lobby.new_session(name).await?
         }
     };
     let welcome = ServerMsg::Welcome {
         version: PROTOCOL_VERSION,
-        token: session.token.clone(),
+        token,
         resumed: resume.is_some(),
         server_time_us: lobby.started.elapsed().as_micros() as u64,
     };
@@ -149,7 +151,7 @@ async fn dispatch(
         }
         ClientMsg::ListMatches => Ok(Reply::Matches(lobby.list())),
         ClientMsg::CreateMatch { rules, time_control, listed } => {
-            lobby.create(&rules, &time_control, listed).map(|match_id| Reply::Created { match_id })
+            lobby.create(&rules, &time_control, listed).await.map(|match_id| Reply::Created { match_id })
         }
         ClientMsg::Watch { match_id } => {
             let room = lobby.room(match_id)?;

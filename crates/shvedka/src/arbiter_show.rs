@@ -38,7 +38,7 @@ use super::{bad_input, read_records, record_rules};
 
 /// Arguments of `shvedka arbiter show`.
 #[derive(Debug, clap::Args)]
-#[command(group(clap::ArgGroup::new("instant").required(true).args(["after_move", "at"])))]
+#[command(group(clap::ArgGroup::new("instant").args(["after_move", "at"])))]
 pub(crate) struct ShowArgs {
     /// The BPGN file.
     file: PathBuf,
@@ -68,7 +68,7 @@ fn parse_seconds(text: &str) -> Option<u64> {
     }
     let mut ms = whole.parse::<u64>().ok()?.checked_mul(1000)?;
     for (b, scale) in frac.bytes().zip([100, 10, 1]) {
-        ms += u64::from(b - b'0') * scale;
+        ms = ms.checked_add(u64::from(b - b'0') * scale)?;
     }
     Some(ms)
 }
@@ -127,10 +127,10 @@ fn place_moves(record: &Record, start: [Option<u64>; 4]) -> Result<Vec<u64>, Str
     for rm in &record.moves {
         let clock = rm.clock_ms.ok_or_else(|| format!("{} has no clock comment", rm.label()))?;
         let seat = rm.seat().index();
-        let thinking = (remaining[seat] + increment).saturating_sub(clock);
+        let thinking = remaining[seat].saturating_add(increment).saturating_sub(clock);
         remaining[seat] = clock;
         let board = rm.board.index();
-        let t = (board_time[board] + thinking).max(last);
+        let t = board_time[board].saturating_add(thinking).max(last);
         board_time[board] = t;
         last = t;
         times.push(t);
@@ -187,7 +187,7 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             })?;
             (times.partition_point(|&t| t <= at), Some(at), format!("at {}", format_clock(at)))
         }
-        (None, None) => unreachable!("clap requires --after-move or --at"),
+        (None, None) => return Err(bad_input("show needs an instant: --after-move N or --at TIME")),
     };
     if n > replay.len() {
         let why = stopped.map_or_else(String::new, |e| format!(": {e}"));

@@ -51,7 +51,7 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let full_screen = !args.plain && std::io::stdout().is_terminal();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let server = Server::bind(config)?;
+        let server = Server::bind(config).await?;
         let addr = server.local_addr()?;
         let trust = Trust::Fingerprint(parse_fingerprint(server.fingerprint()).map_err(anyhow::Error::msg)?);
         let (stop, stopped) = oneshot::channel::<()>();
@@ -186,7 +186,11 @@ fn write_record(dir: &Path, model: &MatchModel, time_control: &str) -> anyhow::R
     record.set_tag("Event", "shvedka demo");
     record.set_tag("Site", "shvedka demo (loopback)");
     record.set_tag("Date", today());
-    record.set_tag("TimeControl", time_control);
+    // PGN writes seconds: `60+0` for a 1+0 match.
+    let tc = time_control
+        .parse::<bughouse_match::TimeControl>()
+        .map_or_else(|_| time_control.to_owned(), |t| t.pgn());
+    record.set_tag("TimeControl", tc);
     record.set_tag("Rules", state.rules.as_str());
     for seat in SeatId::ALL {
         record.set_player(rules_seat(seat), state.seats[seat.index()].clone().unwrap_or_else(|| "?".into()));

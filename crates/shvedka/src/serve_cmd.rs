@@ -31,7 +31,7 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let server = Server::bind(config)?;
+        let server = Server::bind(config).await?;
         // The handler is installed before the address is printed, so a Ctrl-C that follows the
         // printout always shuts down gracefully.
         let interrupted = interrupt()?;

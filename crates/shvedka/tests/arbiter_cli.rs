@@ -135,7 +135,7 @@ white-A (Anna): clock 2:59.750 running, reserve -
 black-A (Boris): clock 2:59.250, reserve -
 white-B (Vera): clock 2:57.000 running, reserve P1
 black-B (Gleb): clock 2:58.000, reserve p1
-bfen: rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 3 | rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR[Pp] w KQkq - 2 2
+bfen: rnb1kbnr/ppp1pppp/8/3q4/8/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 3 | rnbqkb1r/pppppppp/5n2/8/3P4/8/PPP1PPPP/RNBQKBNR[Pp] w KQkq - 1 2
 ";
     assert_eq!(out, expected);
 
@@ -294,7 +294,8 @@ fn a4_show_refuses_a_bad_time_or_a_missing_instant() {
         (vec!["--at", "soon"], "expected seconds"),
         (vec!["--at", "1:75"], "fewer than 60"),
         (vec!["--after-move", "-1"], "--after-move"),
-        (vec![], "--after-move"),
+        (vec![], "--after-move N or --at TIME"),
+        (vec!["--after-move", "1", "--at", "5"], "cannot be used with"),
     ] {
         let (code, out, err) = arbiter("show", "timed_opening.bpgn", &args);
         assert_eq!(code, 2, "{args:?}: {err}");

@@ -1,0 +1,29 @@
+//! Rebuilding an undecided match from its stored log after a restart: the config it was created
+//! with, the machine's events replayed by the machine's own replay (which insists on reproducing
+//! the log exactly, clocks included), and the wire views followers resume from.
+
+use bughouse_match::{Event, Match, MatchConfig};
+use shvedka_proto::MatchEvent;
+use shvedka_storage::{MatchRow, Store};
+
+/// A match rebuilt from storage.
+pub(crate) struct Rebuilt {
+    pub(crate) m: Match,
+    pub(crate) views: Vec<MatchEvent>,
+}
+
+pub(crate) async fn rebuild(store: &dyn Store, row: &MatchRow) -> anyhow::Result<Rebuilt> {
+    let config: MatchConfig = serde_json::from_str(&row.created.config)?;
+    let rows = store.events(row.created.id).await?;
+    let mut events: Vec<Event> = Vec::with_capacity(rows.len());
+    let mut views: Vec<MatchEvent> = Vec::with_capacity(rows.len());
+    for (i, r) in rows.iter().enumerate() {
+        anyhow::ensure!(r.seq == i as u64, "the log has a gap before event {}", r.seq);
+        events.push(serde_json::from_str(&r.event)?);
+        views.push(serde_json::from_str(&r.view)?);
+    }
+    let mut m = Match::replay(config, &events)?;
+    // The replayed log is already stored and delivered: mark it polled.
+    while m.poll_event().is_some() {}
+    Ok(Rebuilt { m, views })
+}

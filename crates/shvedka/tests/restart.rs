@@ -1,0 +1,156 @@
+//! A tournament night must never lose a game: the server process is killed (SIGKILL) in the middle
+//! of a match, restarted on the same database, the four clients resume, and the match is finished
+//! — with no acknowledged move lost and every clock restored to no less than its reading at the
+//! last recorded event (the outage is charged to nobody).
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use bughouse::{BoardId, Game, RuleOptions};
+use shvedka_client::{Client, Trust, Update, parse_fingerprint};
+use shvedka_proto::{Board, EventView, MatchEvent, MatchState, PhaseView, SeatId, ServerMsg};
+use shvedka_tests::{next, wait_event};
+use testkit::postgres::TempPostgres;
+
+const CLOCK: &str = r#"
+countdown_ms = 0
+[lag]
+gain_base_ms = 150
+estimate_moves = 40
+gain_divisor = 250
+gain_max_ms = 1000
+start_gains = 3
+max_gains = 7
+max_grace_ms = 2000
+[time_controls]
+blitz = "3+0"
+"#;
+
+/// `shvedka serve` on `addr` with `dir` as its data directory; gives the process and the
+/// certificate's fingerprint.
+fn serve(dir: &Path, addr: SocketAddr, database_url: &str) -> (Child, [u8; 32]) {
+    let config = dir.join("server.toml");
+    std::fs::write(dir.join("clock.toml"), CLOCK).unwrap();
+    std::fs::write(
+        &config,
+        format!(
+            "listen = \"{addr}\"\ndata_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n",
+            dir.join("data"),
+            dir.join("clock.toml")
+        ),
+    )
+    .unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .args(["serve", "--config"])
+        .arg(&config)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("shvedka serve starts");
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    let _address = lines.next().unwrap().unwrap();
+    let cert = lines.next().unwrap().unwrap();
+    let pin = parse_fingerprint(cert.trim_start_matches("certificate sha256 ")).unwrap();
+    std::thread::spawn(move || lines.for_each(drop));
+    (child, pin)
+}
+
+fn free_udp_port() -> SocketAddr {
+    std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
+}
+
+/// Resumes after the restart: the events missed (the restart pause), then the whole state.
+async fn resumed(c: &mut Client, id: shvedka_proto::MatchId) -> (MatchEvent, MatchState) {
+    c.resume().await.expect("the session resumes after the restart");
+    let pause =
+        wait_event(c, |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("paused"))).await;
+    c.watch(id).await.unwrap();
+    loop {
+        if let Update::Server(ServerMsg::State(s)) = next(c).await {
+            return (pause, s);
+        }
+    }
+}
+
+async fn killed_and_restarted(database_url: &str) {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = free_udp_port();
+    let (mut server, pin) = serve(dir.path(), addr, database_url);
+    let mut c = Vec::new();
+    for seat in SeatId::ALL {
+        c.push(Client::connect(addr, Trust::Fingerprint(pin), seat.name()).await.unwrap());
+    }
+    let id = c[0].create_match("mgimo-2017", "blitz", true).await.unwrap();
+    for (client, seat) in c.iter().zip(SeatId::ALL) {
+        client.take_seat(id, seat).await.unwrap();
+        client.ready(true).await.unwrap();
+    }
+    // Acknowledged moves: the server replied Ok to each. White-A's scholar's mate, interrupted.
+    let rules = RuleOptions::mgimo_2017().rules().unwrap();
+    let mut expected = Game::new(rules);
+    let moves: [(usize, Board, &str); 7] = [
+        (0, Board::A, "e4"),
+        (1, Board::A, "e5"),
+        (2, Board::B, "d4"),
+        (0, Board::A, "Bc4"),
+        (3, Board::B, "d5"),
+        (1, Board::A, "Nc6"),
+        (0, Board::A, "Qh5"),
+    ];
+    for (who, board, text) in moves {
+        c[who].play(board, text, None).await.expect("the move is acknowledged");
+        let b = if board == Board::A { BoardId::A } else { BoardId::B };
+        let mv = expected.parse_move(b, text).unwrap();
+        expected.play(mv).unwrap();
+    }
+    // The last recorded event's clocks, as the clients were told them.
+    let last =
+        wait_event(&mut c[1], |e| matches!(&e.kind, EventView::Moved { san, .. } if san == "Qh5")).await;
+
+    // SIGKILL: no chance to flush or say goodbye.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (mut server, pin_again) = serve(dir.path(), addr, database_url);
+    assert_eq!(pin_again, pin, "the same certificate after the restart");
+
+    let mut states = Vec::new();
+    for client in &mut c {
+        let (pause, state) = resumed(client, id).await;
+        assert_eq!(pause.seq, last.seq + 1, "the restart pause follows the last recorded event");
+        for (i, (&now, &then)) in pause.clocks_ms.iter().zip(&last.clocks_ms).enumerate() {
+            assert!(now >= then, "clock {i} restored to {now} ms, no less than {then} ms at the last event");
+        }
+        states.push(state);
+    }
+    assert_eq!(states[0].bfen, expected.bfen(), "no acknowledged move is lost");
+    // All four are back: the clocks restart by themselves, and the match goes on to its end.
+    let restart = wait_event(
+        &mut c[1],
+        |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("restarted")),
+    )
+    .await;
+    assert!(restart.running.iter().any(|r| *r), "clocks run again");
+    c[1].play(Board::A, "Nf6", None).await.unwrap();
+    c[0].play(Board::A, "Qxf7#", None).await.unwrap();
+    for client in &mut c {
+        let end = wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
+        let EventView::Ended(result) = end.kind else { unreachable!() };
+        assert_eq!(result.rule, "E1", "{result:?}");
+    }
+    assert_eq!(states[0].phase, PhaseView::Paused, "restored paused until all four are back");
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a4_k5_sigkill_mid_match_loses_no_acknowledged_move_sqlite() {
+    killed_and_restarted("").await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a4_k5_sigkill_mid_match_loses_no_acknowledged_move_postgres() {
+    let pg = TempPostgres::start();
+    killed_and_restarted(&pg.url).await;
+}
