@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{Board, MatchId, SeatId};
+use crate::{Board, MatchId, SeatId, TeamId};
 
 /// One client message with its request number; the server answers every frame with a
 /// [`crate::ServerMsg::Reply`] carrying the same number.
@@ -86,6 +86,63 @@ pub enum ClientMsg {
         scope: ChatScope,
         /// The text (at most 500 characters).
         text: String,
+    },
+    /// Become an arbiter for the rest of the session, with the server's arbiter secret.
+    Arbiter {
+        /// The secret from the server's configuration.
+        token: String,
+    },
+    /// An arbiter's act on a match (RULES.md A2, K5); only for an arbiter session.
+    ArbiterAct {
+        /// Which match.
+        match_id: MatchId,
+        /// What to do.
+        act: ArbiterRequest,
+    },
+    /// Every match the server holds that is not over, listed or not; only for an arbiter.
+    ListLive,
+    /// The match record as BPGN (RULES.md A4), of a running or finished match.
+    Record {
+        /// Which match.
+        match_id: MatchId,
+    },
+}
+
+/// What an arbiter may do (RULES.md A2, K5).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ArbiterRequest {
+    /// Stop all four clocks.
+    Pause,
+    /// Restart them.
+    Resume,
+    /// Add (positive) or remove (negative) milliseconds on a clock.
+    AdjustClock {
+        /// Whose clock.
+        seat: SeatId,
+        /// Milliseconds; negative removes.
+        delta_ms: i64,
+    },
+    /// Take back the last move on a board, with its reserve transfers.
+    TakeBack {
+        /// The board.
+        board: Board,
+    },
+    /// Set a corrected position (BFEN); every colour keeps its units (C2).
+    SetPosition {
+        /// The position.
+        bfen: String,
+    },
+    /// Declare the result with a reason.
+    DeclareResult {
+        /// The winning team; `None` for a draw.
+        winner: Option<TeamId>,
+        /// Why.
+        reason: String,
+    },
+    /// Annul the match so it is replayed.
+    Annul {
+        /// Why.
+        reason: String,
     },
 }
 

@@ -69,6 +69,11 @@ pub enum Reply {
         /// Its id.
         match_id: MatchId,
     },
+    /// A match record.
+    Record {
+        /// BPGN text.
+        bpgn: String,
+    },
 }
 
 /// A refused request.
@@ -99,6 +104,8 @@ pub enum ErrorCode {
     RateLimited,
     /// The server is at a limit (matches, connections).
     Full,
+    /// The request needs the arbiter role, or the arbiter secret is wrong.
+    Forbidden,
 }
 
 /// A match in the lobby list.

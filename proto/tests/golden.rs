@@ -43,12 +43,42 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
         ),
         ("claim-flag", c(8, ClientMsg::Claim(ClaimKind::Flag(SeatId::WhiteA)))),
         ("chat", c(9, ClientMsg::Chat { scope: ChatScope::Team, text: "need a knight".into() })),
+        ("arbiter", c(10, ClientMsg::Arbiter { token: "s3cret".into() })),
+        (
+            "arbiter-adjust",
+            c(
+                11,
+                ClientMsg::ArbiterAct {
+                    match_id: MatchId(3),
+                    act: ArbiterRequest::AdjustClock { seat: SeatId::BlackA, delta_ms: -60_000 },
+                },
+            ),
+        ),
+        (
+            "arbiter-declare",
+            c(
+                12,
+                ClientMsg::ArbiterAct {
+                    match_id: MatchId(3),
+                    act: ArbiterRequest::DeclareResult { winner: Some(TeamId::Two), reason: "A1".into() },
+                },
+            ),
+        ),
+        ("list-live", c(13, ClientMsg::ListLive)),
+        ("record", c(14, ClientMsg::Record { match_id: MatchId(3) })),
         (
             "welcome",
             s(ServerMsg::Welcome { version: 1, token: "ab".into(), resumed: false, server_time_us: 5 }),
         ),
         ("refused", s(ServerMsg::Refused { reason: "protocol version 2 is not 1".into() })),
         ("reply-ok", s(ServerMsg::Reply { req: 5, result: Ok(Reply::Ok) })),
+        (
+            "reply-record",
+            s(ServerMsg::Reply {
+                req: 14,
+                result: Ok(Reply::Record { bpgn: "[Event \"?\"]\n\n*\n".into() }),
+            }),
+        ),
         (
             "reply-err",
             s(ServerMsg::Reply {

@@ -8,8 +8,8 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use shvedka_proto::{
-    Board, ChatScope, ClaimKind, ClientFrame, ClientMsg, ErrorMsg, FrameDecoder, MatchId, MatchSummary,
-    PROTOCOL_VERSION, Reply, Resume, SeatId, ServerMsg,
+    ArbiterRequest, Board, ChatScope, ClaimKind, ClientFrame, ClientMsg, ErrorMsg, FrameDecoder, MatchId,
+    MatchSummary, PROTOCOL_VERSION, Reply, Resume, SeatId, ServerMsg,
 };
 use tokio::sync::{mpsc, oneshot};
 
@@ -385,6 +385,44 @@ impl Client {
     /// As [`Client::request`].
     pub async fn chat(&self, scope: ChatScope, text: &str) -> Result<(), ClientError> {
         self.ok(ClientMsg::Chat { scope, text: text.into() }).await
+    }
+
+    /// Becomes an arbiter with the server's arbiter secret.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `Forbidden` for a wrong secret.
+    pub async fn arbiter(&self, token: &str) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Arbiter { token: token.to_owned() }).await
+    }
+
+    /// An arbiter's act on a match.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn arbiter_act(&self, match_id: MatchId, act: ArbiterRequest) -> Result<(), ClientError> {
+        self.ok(ClientMsg::ArbiterAct { match_id, act }).await
+    }
+
+    /// Every match not over, listed or not (arbiters only).
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn list_live(&self) -> Result<Vec<MatchSummary>, ClientError> {
+        match self.request(ClientMsg::ListLive).await? {
+            Reply::Matches(m) => Ok(m),
+            other => Err(ClientError::Protocol(format!("expected a match list, got {other:?}"))),
+        }
+    }
+
+    /// A match's record as BPGN.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn record(&self, match_id: MatchId) -> Result<String, ClientError> {
+        match self.request(ClientMsg::Record { match_id }).await? {
+            Reply::Record { bpgn } => Ok(bpgn),
+            other => Err(ClientError::Protocol(format!("expected a record, got {other:?}"))),
+        }
     }
 }
 

@@ -4,7 +4,9 @@ use std::time::Duration;
 
 use bughouse::{Adjudication, BoardId, MatchResult, Seat, Team};
 use bughouse_match::{ArbiterAct, Claim, Phase, Rejection};
-use shvedka_proto::{Board, ClaimKind, ErrorCode, ErrorMsg, PhaseView, ResultView, SeatId, TeamId};
+use shvedka_proto::{
+    ArbiterRequest, Board, ClaimKind, ErrorCode, ErrorMsg, PhaseView, ResultView, SeatId, TeamId,
+};
 
 pub(crate) fn seat_id(seat: Seat) -> SeatId {
     SeatId::ALL[seat.index()]
@@ -86,4 +88,37 @@ pub(crate) fn describe_act(act: &ArbiterAct) -> String {
         ArbiterAct::DeclareResult { note, .. } => format!("declared the result: {note}"),
         ArbiterAct::Annul { note } => format!("annulled the match: {note}"),
     }
+}
+
+/// An arbiter's request as the match machine's act.
+pub(crate) fn arbiter_act(req: ArbiterRequest) -> Result<ArbiterAct, String> {
+    let note = |text: String| {
+        let n = text.chars().count();
+        if n == 0 || n > 500 || text.chars().any(char::is_control) {
+            Err("a reason has 1 to 500 characters and no control characters".to_owned())
+        } else {
+            Ok(text)
+        }
+    };
+    Ok(match req {
+        ArbiterRequest::Pause => ArbiterAct::Pause,
+        ArbiterRequest::Resume => ArbiterAct::Resume,
+        ArbiterRequest::AdjustClock { seat: s, delta_ms } => {
+            if delta_ms.unsigned_abs() > 24 * 3_600_000 {
+                return Err("a clock adjustment is at most a day".into());
+            }
+            ArbiterAct::AdjustClock { seat: seat(s), delta_ms }
+        }
+        ArbiterRequest::TakeBack { board: b } => ArbiterAct::TakeBack { board: board(b) },
+        ArbiterRequest::SetPosition { bfen } => ArbiterAct::SetPosition { bfen },
+        ArbiterRequest::DeclareResult { winner, reason } => ArbiterAct::DeclareResult {
+            result: match winner {
+                Some(TeamId::One) => MatchResult::Win(Team::One),
+                Some(TeamId::Two) => MatchResult::Win(Team::Two),
+                None => MatchResult::Draw,
+            },
+            note: note(reason)?,
+        },
+        ArbiterRequest::Annul { reason } => ArbiterAct::Annul { note: note(reason)? },
+    })
 }

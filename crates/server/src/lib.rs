@@ -11,6 +11,7 @@
 mod config;
 mod convert;
 mod lobby;
+mod record;
 mod restore;
 mod room;
 mod session;
@@ -63,7 +64,9 @@ impl Server {
         let url = (!config.database_url.is_empty()).then_some(config.database_url.as_str());
         let store = shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?;
         tracing::info!(store = store.kind(), "database open");
-        let lobby = Arc::new(Lobby::open(clock, config.max_matches, store, &config.arbiter_token).await?);
+        let records = Some(config.data_dir.join("records"));
+        let lobby =
+            Arc::new(Lobby::open(clock, config.max_matches, store, &config.arbiter_token, records).await?);
         Ok(Server { endpoint, lobby, fingerprint: identity.fingerprint(), config: Arc::new(config) })
     }
 

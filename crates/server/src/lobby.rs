@@ -28,6 +28,8 @@ pub(crate) struct Lobby {
     pub(crate) store: Arc<dyn Store>,
     /// SHA-256 of the arbiters' secret, if the role is enabled.
     pub(crate) arbiter_key: Option<String>,
+    /// Where decided matches' BPGN files go.
+    records_dir: Option<std::path::PathBuf>,
 }
 
 impl Lobby {
@@ -38,6 +40,7 @@ impl Lobby {
         max_matches: usize,
         store: Arc<dyn Store>,
         arbiter_token: &str,
+        records_dir: Option<std::path::PathBuf>,
     ) -> anyhow::Result<Lobby> {
         let (max_match, max_player) = store.max_ids().await?;
         let lobby = Lobby {
@@ -50,6 +53,7 @@ impl Lobby {
             started: Instant::now(),
             store,
             arbiter_key: (!arbiter_token.is_empty()).then(|| token_key(arbiter_token)),
+            records_dir,
         };
         let mut names = HashMap::new();
         for p in lobby.store.players().await? {
@@ -74,6 +78,7 @@ impl Lobby {
                         lobby.started,
                         row.created.listed,
                         lobby.store.clone(),
+                        lobby.records_dir.clone(),
                         Some(Restored { views: rebuilt.views, names: seat_names }),
                     );
                     lobby.rooms.insert(id, handle);
@@ -146,16 +151,19 @@ impl Lobby {
             tracing::error!(error = %e, "cannot record a new match");
             error(ErrorCode::Full, "the server cannot record a new match now; try again")
         })?;
-        self.rooms.insert(id, Room::spawn(id, m, self.started, listed, self.store.clone(), None));
+        self.rooms.insert(
+            id,
+            Room::spawn(id, m, self.started, listed, self.store.clone(), self.records_dir.clone(), None),
+        );
         Ok(id)
     }
 
-    /// Listed matches that are not over, by id.
-    pub(crate) fn list(&self) -> Vec<MatchSummary> {
+    /// Matches that are not over, by id: the listed ones, or (for an arbiter) all.
+    pub(crate) fn list(&self, unlisted_too: bool) -> Vec<MatchSummary> {
         let mut v: Vec<MatchSummary> = self
             .rooms
             .iter()
-            .filter(|r| r.listed)
+            .filter(|r| r.listed || unlisted_too)
             .map(|r| r.summary.lock().expect("summary lock").clone())
             .filter(|s| !matches!(s.phase, PhaseView::Ended | PhaseView::Annulled))
             .collect();

@@ -36,11 +36,20 @@ pub(crate) struct Session {
     /// Woken when the session's connection cannot keep up with its match: the connection is
     /// then closed, and the client resumes from the last event it has.
     pub(crate) lagging: tokio::sync::Notify,
+    /// Whether the session presented the arbiters' secret.
+    pub(crate) arbiter: std::sync::atomic::AtomicBool,
 }
 
 impl Session {
     pub(crate) fn new(key: String, name: String, player: PlayerId) -> Session {
-        Session { key, name, player, room: Mutex::default(), lagging: tokio::sync::Notify::new() }
+        Session {
+            key,
+            name,
+            player,
+            room: Mutex::default(),
+            lagging: tokio::sync::Notify::new(),
+            arbiter: Default::default(),
+        }
     }
 
     pub(crate) fn room(&self) -> Option<MatchId> {
@@ -63,6 +72,10 @@ pub(crate) enum RoomMsg {
     Unfollow { session: Arc<Session>, reply: Reply },
     /// A match command from a player (or the seat request).
     Command { session: Arc<Session>, out: Outbound, msg: ClientMsg, reply: Reply },
+    /// An arbiter's act (the session is known to be an arbiter).
+    Arbiter { act: ArbiterAct, reply: Reply },
+    /// The match record as BPGN.
+    Record { reply: oneshot::Sender<String> },
 }
 
 /// How the lobby reaches a match task.
@@ -97,6 +110,8 @@ pub(crate) struct Room {
     store: Arc<dyn Store>,
     /// Restored after a restart and paused: the clocks restart when all four players are back.
     restart_pause: bool,
+    /// Where a decided match's BPGN is written.
+    records_dir: Option<std::path::PathBuf>,
 }
 
 /// What a match restored from storage brings besides its machine.
@@ -118,6 +133,7 @@ impl Room {
         started: Instant,
         listed: bool,
         store: Arc<dyn Store>,
+        records_dir: Option<std::path::PathBuf>,
         restored: Option<Restored>,
     ) -> RoomHandle {
         let rules = m.config().rules.name.clone();
@@ -156,6 +172,7 @@ impl Room {
             summary: summary.clone(),
             store,
             restart_pause,
+            records_dir,
         };
         tokio::spawn(room.run(rx));
         RoomHandle { tx, summary, listed }
@@ -200,6 +217,19 @@ impl Room {
             }
             RoomMsg::Unfollow { session, reply } => {
                 let _ = reply.send(self.unfollow(&session));
+            }
+            RoomMsg::Arbiter { act, reply } => {
+                let now = self.now();
+                let resume = matches!(act, ArbiterAct::Resume);
+                let result = self.m.handle_arbiter(now, act).map_err(|r| convert::rejection(&r));
+                if result.is_ok() && resume {
+                    self.restart_pause = false;
+                }
+                self.flush().await;
+                let _ = reply.send(result);
+            }
+            RoomMsg::Record { reply } => {
+                let _ = reply.send(self.bpgn());
             }
             RoomMsg::Command { session, out, msg, reply } => {
                 let result = self.command(&session, out, msg).await;
@@ -487,6 +517,19 @@ impl Room {
         if let Err(e) = self.store.finish(self.id.0, &result, crate::lobby::unix_ms()).await {
             tracing::error!(match_id = %self.id, error = %e, "cannot store the result (the log has it)");
         }
+        // The BPGN file is a convenience beside the database, which stays the record of truth.
+        if let Some(dir) = &self.records_dir {
+            let path = dir.join(format!("match-{}.bpgn", self.id));
+            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, self.bpgn()));
+            match written {
+                Ok(()) => tracing::info!(match_id = %self.id, path = %path.display(), "match record written"),
+                Err(e) => tracing::warn!(match_id = %self.id, error = %e, "cannot write the match record"),
+            }
+        }
+    }
+
+    fn bpgn(&self) -> String {
+        crate::record::record(self.id.0, &self.m, &self.names, &crate::record::today()).to_bpgn()
     }
 }
 

@@ -3,6 +3,7 @@
 //! are not a message close the connection with a reason; the server and every match carry on.
 
 use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use shvedka_proto::{
@@ -12,8 +13,8 @@ use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::ServerConfig;
-use crate::convert::error;
-use crate::lobby::Lobby;
+use crate::convert::{self, error};
+use crate::lobby::{Lobby, token_key};
 use crate::room::{Outbound, RoomMsg, Session};
 
 /// Application error codes of a closed connection.
@@ -149,7 +150,38 @@ async fn dispatch(
             let _ = out.send(pong).await;
             Ok(Reply::Ok)
         }
-        ClientMsg::ListMatches => Ok(Reply::Matches(lobby.list())),
+        ClientMsg::ListMatches => Ok(Reply::Matches(lobby.list(false))),
+        ClientMsg::Arbiter { token } => {
+            let granted = lobby.arbiter_key.as_deref().is_some_and(|key| key == token_key(&token));
+            if !granted {
+                tracing::warn!(name = %session.name, "refused an arbiter secret");
+                return Err(error(
+                    ErrorCode::Forbidden,
+                    "not the arbiters' secret (or the role is disabled)",
+                ));
+            }
+            session.arbiter.store(true, Ordering::Relaxed);
+            tracing::info!(name = %session.name, "session is an arbiter");
+            Ok(Reply::Ok)
+        }
+        ClientMsg::ListLive => {
+            arbiter_only(session)?;
+            Ok(Reply::Matches(lobby.list(true)))
+        }
+        ClientMsg::ArbiterAct { match_id, act } => {
+            arbiter_only(session)?;
+            let room = lobby.room(match_id)?;
+            let act = convert::arbiter_act(act).map_err(|e| error(ErrorCode::BadRequest, e))?;
+            tracing::info!(name = %session.name, match_id = %match_id, ?act, "arbiter act");
+            let (reply, rx) = oneshot::channel();
+            ask(&room.tx, rx, RoomMsg::Arbiter { act, reply }).await
+        }
+        ClientMsg::Record { match_id } => {
+            let room = lobby.room(match_id)?;
+            let (reply, rx) = oneshot::channel();
+            room.tx.send(RoomMsg::Record { reply }).await.map_err(|_| gone())?;
+            rx.await.map(|bpgn| Reply::Record { bpgn }).map_err(|_| gone())
+        }
         ClientMsg::CreateMatch { rules, time_control, listed } => {
             lobby.create(&rules, &time_control, listed).await.map(|match_id| Reply::Created { match_id })
         }
@@ -197,12 +229,26 @@ async fn leave_other(
     }
 }
 
+fn arbiter_only(session: &Session) -> Result<(), ErrorMsg> {
+    if session.arbiter.load(Ordering::Relaxed) {
+        Ok(())
+    } else {
+        Err(error(
+            ErrorCode::Forbidden,
+            "only an arbiter may do this: present the secret first (ClientMsg::Arbiter)",
+        ))
+    }
+}
+
+fn gone() -> ErrorMsg {
+    error(ErrorCode::NoSuchMatch, "the match is gone")
+}
+
 async fn ask(
     tx: &mpsc::Sender<RoomMsg>,
     rx: oneshot::Receiver<Result<(), ErrorMsg>>,
     msg: RoomMsg,
 ) -> Result<Reply, ErrorMsg> {
-    let gone = || error(ErrorCode::NoSuchMatch, "the match is gone");
     tx.send(msg).await.map_err(|_| gone())?;
     rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
 }

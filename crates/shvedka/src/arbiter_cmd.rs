@@ -16,6 +16,8 @@ use shvedka_records::{CheckOutcome, Record, check_record, parse_bpgn};
 
 use crate::Failure;
 
+#[path = "arbiter_online.rs"]
+mod online;
 #[path = "arbiter_show.rs"]
 mod show;
 
@@ -38,6 +40,24 @@ pub(crate) enum ArbiterCommand {
     CheckRecord(CheckRecordArgs),
     /// Review a record at an instant: both boards, reserves, clocks, turns, mate on board, BFEN.
     Show(show::ShowArgs),
+    /// List the server's live matches, listed or not.
+    List(online::Online),
+    /// Stop all four clocks of a match (K5).
+    Pause(online::OnMatch),
+    /// Restart the clocks of a match.
+    Resume(online::OnMatch),
+    /// Add or remove time on one clock: `adjust MATCH b-black +60`.
+    Adjust(online::AdjustArgs),
+    /// Take back the last move on a board, with its reserve transfers: `take-back MATCH a`.
+    TakeBack(online::TakeBackArgs),
+    /// Set a corrected position (BFEN).
+    SetPosition(online::SetPositionArgs),
+    /// Declare the result with a reason: `declare MATCH team2 impossible move 14a. Q@g8`.
+    Declare(online::DeclareArgs),
+    /// Annul a match so it is replayed, with a reason.
+    Annul(online::AnnulArgs),
+    /// Print a match's record: BPGN, or one board as PGN (`--pgn a`).
+    Export(online::ExportArgs),
 }
 
 /// Arguments of `shvedka arbiter check-record`.
@@ -55,6 +75,15 @@ pub(crate) fn run(args: &ArbiterArgs, out: &mut dyn Write) -> anyhow::Result<()>
     match &args.command {
         ArbiterCommand::CheckRecord(args) => check(args, out),
         ArbiterCommand::Show(args) => show::run(args, out),
+        ArbiterCommand::List(args) => online::list(args, out),
+        ArbiterCommand::Pause(args) => online::pause(args, out),
+        ArbiterCommand::Resume(args) => online::resume(args, out),
+        ArbiterCommand::Adjust(args) => online::adjust(args, out),
+        ArbiterCommand::TakeBack(args) => online::take_back(args, out),
+        ArbiterCommand::SetPosition(args) => online::set_position(args, out),
+        ArbiterCommand::Declare(args) => online::declare(args, out),
+        ArbiterCommand::Annul(args) => online::annul(args, out),
+        ArbiterCommand::Export(args) => online::export(args, out),
     }
 }
 

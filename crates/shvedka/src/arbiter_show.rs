@@ -40,8 +40,15 @@ use super::{bad_input, read_records, record_rules};
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("instant").args(["after_move", "at"])))]
 pub(crate) struct ShowArgs {
-    /// The BPGN file.
+    /// The BPGN file; with `--server`, the id of a match on that server.
+    #[arg(value_name = "MATCH|FILE.bpgn")]
     file: PathBuf,
+    /// Review a match of this server (HOST:PORT) instead of a file.
+    #[arg(long)]
+    server: Option<String>,
+    /// The server certificate's SHA-256 (with `--server`).
+    #[arg(long, requires = "server")]
+    fingerprint: Option<String>,
     /// Show the game after its first N moves (both boards counted together in record order;
     /// 0 is the start).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
@@ -155,7 +162,19 @@ fn replay_prefix(record: &Record, rules: bughouse::Rules) -> anyhow::Result<(Rep
 
 pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let name = args.file.display();
-    let mut records = read_records(&args.file)?;
+    let mut records = match &args.server {
+        None => read_records(&args.file)?,
+        Some(server) => {
+            let id: u64 = args
+                .file
+                .to_str()
+                .and_then(|s| s.parse().ok())
+                .ok_or_else(|| bad_input(format!("{name}: with --server, give a match id")))?;
+            let connect = crate::client_cmds::ConnectArgs::new(server.clone(), args.fingerprint.clone());
+            let text = super::online::fetch_public_record(&connect, id)?;
+            shvedka_records::parse_bpgn(&text).map_err(|e| bad_input(format!("match {id}: {e}")))?
+        }
+    };
     let count = records.len();
     if args.game == 0 || args.game > count {
         let games = if count == 1 { "1 game" } else { &format!("{count} games") };

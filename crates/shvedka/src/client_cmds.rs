@@ -17,7 +17,7 @@ use crate::Failure;
 pub(crate) struct ConnectArgs {
     /// The server, as HOST:PORT.
     #[arg(long)]
-    server: String,
+    pub(crate) server: String,
     /// The server certificate's SHA-256, as `shvedka serve` prints it; without it the certificate
     /// must be valid for HOST in the web PKI.
     #[arg(long)]
@@ -25,6 +25,10 @@ pub(crate) struct ConnectArgs {
 }
 
 impl ConnectArgs {
+    pub(crate) fn new(server: String, fingerprint: Option<String>) -> ConnectArgs {
+        ConnectArgs { server, fingerprint }
+    }
+
     fn target(&self) -> anyhow::Result<(SocketAddr, Trust)> {
         let bad = |m: String| Failure { code: 2, message: m };
         let (host, _) = self
@@ -46,7 +50,7 @@ impl ConnectArgs {
         Ok((addr, trust))
     }
 
-    async fn connect(&self, name: &str) -> anyhow::Result<Client> {
+    pub(crate) async fn connect(&self, name: &str) -> anyhow::Result<Client> {
         let (addr, trust) = self.target()?;
         Client::connect(addr, trust, name)
             .await

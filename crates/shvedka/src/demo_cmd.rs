@@ -2,16 +2,14 @@
 //! terminal, plain lines otherwise — then the result, its reason and where the record was written.
 
 use std::io::{IsTerminal, Write};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
-use bughouse::{MatchResult, Team};
 use clap::Args;
 use shvedka_bot::{BotConfig, play_match};
 use shvedka_client::{Client, MatchModel, Trust, Update, parse_fingerprint, rules_seat};
 use shvedka_proto::{EventView, MatchId, ResultView, SeatId, ServerMsg, TeamId};
-use shvedka_records::{Record, RecordMove, RecordResult};
 use shvedka_server::{Server, ServerConfig};
 use shvedka_tui::Mode;
 use tokio::sync::oneshot;
@@ -96,9 +94,16 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 Err(_) => writeln!(out, "a bot did not finish")?,
             }
         }
+        // The server writes the record of every decided match (after storing its result).
+        let path = records.join(format!("match-{id}.bpgn"));
+        for _ in 0..100 {
+            if path.exists() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
         let _ = stop.send(());
         let _ = server_task.await;
-        let path = write_record(&records, &model, &args.time_control)?;
         match model.result() {
             Some(r) => writeln!(out, "result: {}", result_line(r))?,
             None => writeln!(out, "result: the match was annulled")?,
@@ -177,61 +182,4 @@ pub(crate) fn result_line(r: &ResultView) -> String {
         None => "",
     };
     format!("{}{team}", r.reason)
-}
-
-/// The match as a BPGN record, written under `dir`.
-fn write_record(dir: &Path, model: &MatchModel, time_control: &str) -> anyhow::Result<PathBuf> {
-    let state = model.state();
-    let mut record = Record::new();
-    record.set_tag("Event", "shvedka demo");
-    record.set_tag("Site", "shvedka demo (loopback)");
-    record.set_tag("Date", today());
-    // PGN writes seconds: `60+0` for a 1+0 match.
-    let tc = time_control
-        .parse::<bughouse_match::TimeControl>()
-        .map_or_else(|_| time_control.to_owned(), |t| t.pgn());
-    record.set_tag("TimeControl", tc);
-    record.set_tag("Rules", state.rules.as_str());
-    for seat in SeatId::ALL {
-        record.set_player(rules_seat(seat), state.seats[seat.index()].clone().unwrap_or_else(|| "?".into()));
-    }
-    let mut counts = [0u32; 2];
-    for mv in model.moves() {
-        let seat = rules_seat(mv.seat);
-        let board = seat.board;
-        counts[board.index()] += 1;
-        let number = counts[board.index()].div_ceil(2);
-        let mut m = RecordMove::new(board, seat.color, number, mv.san.clone());
-        m.clock_ms = Some(mv.clock_ms);
-        record.moves.push(m);
-    }
-    record.result = model.result().map(|r| {
-        let outcome = match r.winner {
-            Some(TeamId::One) => MatchResult::Win(Team::One),
-            Some(TeamId::Two) => MatchResult::Win(Team::Two),
-            None => MatchResult::Draw,
-        };
-        RecordResult { outcome, reason: Some(r.reason.clone()), rule: Some(r.rule.clone()) }
-    });
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
-    let stamp = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    let path = dir.join(format!("demo-{stamp}-match-{}.bpgn", state.match_id));
-    std::fs::write(&path, record.to_bpgn()).with_context(|| format!("cannot write {}", path.display()))?;
-    Ok(path)
-}
-
-/// Today's date (UTC) as PGN writes it, `2026.11.21`.
-fn today() -> String {
-    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
-    // Days to a civil date (the proleptic Gregorian calendar), after Howard Hinnant's algorithm.
-    let z = (secs / 86_400) as i64 + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z - era * 146_097;
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let day = doy - (153 * mp + 2) / 5 + 1;
-    let month = if mp < 10 { mp + 3 } else { mp - 9 };
-    let year = yoe + era * 400 + i64::from(month <= 2);
-    format!("{year:04}.{month:02}.{day:02}")
 }

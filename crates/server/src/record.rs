@@ -1,0 +1,107 @@
+//! A match's record as BPGN (RULES.md A4), built from the machine's own log: every move with the
+//! mover's clock after it, in the order the moves happened on both boards, the arbiter's acts as
+//! commentary, and the result with its reason and rule.
+
+use bughouse::Game;
+use bughouse_match::{ArbiterAct, EventKind, Match};
+use shvedka_records::{Record, RecordResult};
+
+/// The record of `m` (match `id`), players named by `names` in seat order.
+pub(crate) fn record(id: u64, m: &Match, names: &[Option<String>; 4], date: &str) -> Record {
+    let config = m.config();
+    let mut r = Record::new();
+    r.set_tag("Event", format!("shvedka match {id}"));
+    r.set_tag("Site", "shvedka");
+    r.set_tag("Date", date);
+    for (seat, name) in bughouse::Seat::ALL.into_iter().zip(names) {
+        r.set_player(seat, name.clone().unwrap_or_else(|| "?".into()));
+    }
+    r.set_tag("TimeControl", config.time_control.pgn());
+    r.set_tag("Rules", config.rules.name.clone());
+    if let Some(start) = &config.start {
+        r.set_start_bfen(start.clone());
+    }
+    let Ok(start) = config.start_game() else { return r };
+    let mut game = start;
+    for e in m.events() {
+        match &e.kind {
+            EventKind::Moved { seat, mv, .. } => {
+                r.push_played(&game, mv, Some(e.clocks[seat.index()].as_millis() as u64));
+                game.play_unchecked(*mv);
+            }
+            EventKind::Arbiter(act) => {
+                let mut text = format!("arbiter: {}", crate::convert::describe_act(act));
+                if let ArbiterAct::TakeBack { board } = act
+                    && let Some(i) = r.moves.iter().rposition(|mv| mv.board == *board)
+                {
+                    // The move leaves the record; what was said about it stays, with its label.
+                    let removed = r.moves.remove(i);
+                    text = format!("{text} ({})", removed.label());
+                    if let Some(c) = removed.comment {
+                        comment(&mut r, &c);
+                    }
+                    game = replayed(&start, &r).unwrap_or(game);
+                }
+                comment(&mut r, &text);
+            }
+            EventKind::ArbiterCalled { seat, .. } => comment(&mut r, &format!("{seat} called the arbiter")),
+            EventKind::Ended(adj) => {
+                r.result = Some(RecordResult {
+                    outcome: adj.result,
+                    reason: Some(adj.to_string()),
+                    rule: Some(adj.reason.rule().to_owned()),
+                });
+            }
+            _ => {}
+        }
+    }
+    r
+}
+
+/// The game after the record's moves (after a take-back shortened them).
+fn replayed(start: &Game, r: &Record) -> Option<Game> {
+    let mut game = *start;
+    for mv in &r.moves {
+        let m = game.parse_move(mv.board, &mv.text).ok()?;
+        game.play_unchecked(m);
+    }
+    Some(game)
+}
+
+fn comment(r: &mut Record, text: &str) {
+    let slot = match r.moves.last_mut() {
+        Some(m) => &mut m.comment,
+        None => &mut r.comment,
+    };
+    let joined = match slot.take() {
+        Some(old) => format!("{old}; {text}"),
+        None => text.to_owned(),
+    };
+    *slot = Some(joined.replace('}', ")"));
+}
+
+/// Today's date (UTC) as PGN writes it, `2026.11.21`.
+pub(crate) fn today() -> String {
+    let secs = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_secs());
+    // Days to a civil date (proleptic Gregorian), after Howard Hinnant's `civil_from_days`.
+    let z = (secs / 86_400) as i64 + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let day = doy - (153 * mp + 2) / 5 + 1;
+    let month = if mp < 10 { mp + 3 } else { mp - 9 };
+    let year = yoe + era * 400 + i64::from(month <= 2);
+    format!("{year:04}.{month:02}.{day:02}")
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn a4_dates_are_pgn_dates() {
+        let d = super::today();
+        assert_eq!(d.len(), 10);
+        assert!(d.starts_with("20") && d.as_bytes()[4] == b'.' && d.as_bytes()[7] == b'.', "{d}");
+    }
+}

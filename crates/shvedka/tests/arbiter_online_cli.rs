@@ -1,0 +1,79 @@
+//! `shvedka arbiter` against a running server (RULES.md A2, K5, A4).
+
+use std::process::{Command, Output};
+
+use shvedka_proto::{Board, EventView};
+use shvedka_tests::{TestServer, wait_event};
+
+fn arbiter(server: &TestServer, token: &str, args: &[&str]) -> Output {
+    let pin: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
+    Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .arg("arbiter")
+        .args(args)
+        .args(["--server", &server.addr.to_string(), "--fingerprint", &pin])
+        .env("SHVEDKA_ARBITER_TOKEN", token)
+        .output()
+        .expect("shvedka runs")
+}
+
+fn stdout(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declares_and_exports() {
+    let server = TestServer::start("arbiter_token = \"s3cret\"").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    let id = id.0.to_string();
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    c[1].play(Board::A, "e5", None).await.unwrap();
+
+    let wrong = arbiter(&server, "guess", &["list"]);
+    assert_eq!(wrong.status.code(), Some(1), "a wrong secret is refused");
+    assert!(String::from_utf8_lossy(&wrong.stderr).contains("secret"));
+
+    let list = arbiter(&server, "s3cret", &["list"]);
+    assert!(list.status.success());
+    assert!(
+        stdout(&list).starts_with(&format!("{id} mgimo-2017 3+0 Running a-white=a-white")),
+        "{}",
+        stdout(&list)
+    );
+
+    assert!(arbiter(&server, "s3cret", &["pause", &id]).status.success());
+    wait_event(&mut c[2], |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("paused")))
+        .await;
+    assert!(arbiter(&server, "s3cret", &["adjust", &id, "a-black", "-30"]).status.success());
+    let e = wait_event(
+        &mut c[2],
+        |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("removed")),
+    )
+    .await;
+    assert!(e.clocks_ms[1] <= 150_000, "30 s removed from black-A: {:?}", e.clocks_ms);
+    assert!(arbiter(&server, "s3cret", &["take-back", &id, "a"]).status.success());
+    assert!(arbiter(&server, "s3cret", &["resume", &id]).status.success());
+    let bad = arbiter(&server, "s3cret", &["adjust", &id, "a-purple", "10"]);
+    assert_eq!(bad.status.code(), Some(2), "a bad seat is bad input");
+
+    // Review the live match from the server's record: after move 1 (1A. e4).
+    let show = arbiter(&server, "s3cret", &["show", &id, "--after-move", "1"]);
+    assert!(show.status.success(), "{}", String::from_utf8_lossy(&show.stderr));
+    let text = stdout(&show);
+    assert!(text.starts_with("after move 1 (1A. e4)"), "{text}");
+    assert!(text.contains("mate on board: no"), "{text}");
+
+    let declare = arbiter(&server, "s3cret", &["declare", &id, "draw", "power", "cut", "in", "the", "hall"]);
+    assert!(declare.status.success());
+    let end = wait_event(&mut c[0], |e| matches!(e.kind, EventView::Ended(_))).await;
+    let EventView::Ended(r) = end.kind else { unreachable!() };
+    assert_eq!((r.winner, r.rule.as_str()), (None, "A2"));
+
+    let export = arbiter(&server, "s3cret", &["export", &id]);
+    // Comments wrap at 80 columns: compare with the whitespace collapsed.
+    let bpgn = stdout(&export).split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(bpgn.contains("[Result \"1/2-1/2\"]") && bpgn.contains("power cut in the hall"), "{bpgn}");
+    assert!(bpgn.contains("removed 30000 ms on black-A's clock") && bpgn.contains("took back"), "{bpgn}");
+    let pgn = stdout(&arbiter(&server, "s3cret", &["export", &id, "--pgn", "a"]));
+    assert!(pgn.contains("[White \"a-white\"]") && pgn.contains("1. e4"), "{pgn}");
+    server.stop().await;
+}

@@ -1,0 +1,113 @@
+//! The arbiter over the wire (RULES.md A2, K5, A4): the role needs the server's secret; the acts
+//! change the match for everyone and every one of them is in the record.
+
+use shvedka_proto::{ArbiterRequest, Board, ErrorCode, EventView, MatchId, PhaseView, SeatId, TeamId};
+use shvedka_tests::{TestServer, wait_event};
+
+fn forbidden(e: shvedka_client::ClientError) -> bool {
+    matches!(e, shvedka_client::ClientError::Server(m) if m.code == ErrorCode::Forbidden)
+}
+
+#[tokio::test]
+async fn a2_the_arbiter_role_needs_the_secret_and_players_cannot_act() {
+    let server = TestServer::start("arbiter_token = \"s3cret\"").await;
+    let (id, c) = server.seated_match("mgimo-2017", "blitz").await;
+    assert!(
+        forbidden(c[0].arbiter_act(id, ArbiterRequest::Pause).await.unwrap_err()),
+        "a player is no arbiter"
+    );
+    assert!(forbidden(c[0].arbiter("guess").await.unwrap_err()), "a wrong secret is refused");
+    assert!(forbidden(c[0].list_live().await.unwrap_err()));
+    let arbiter = server.client("arbiter").await;
+    arbiter.arbiter("s3cret").await.unwrap();
+    let unlisted = arbiter.create_match("classic", "1+0", false).await.unwrap();
+    let live: Vec<MatchId> = arbiter.list_live().await.unwrap().iter().map(|m| m.match_id).collect();
+    assert!(live.contains(&id) && live.contains(&unlisted), "the arbiter sees unlisted matches: {live:?}");
+    let listed: Vec<MatchId> = c[0].list_matches().await.unwrap().iter().map(|m| m.match_id).collect();
+    assert!(!listed.contains(&unlisted));
+    // With no secret configured the role does not exist.
+    let closed = TestServer::start("").await;
+    let someone = closed.client("someone").await;
+    assert!(forbidden(someone.arbiter("").await.unwrap_err()));
+    server.stop().await;
+    closed.stop().await;
+}
+
+#[tokio::test]
+async fn a2_k5_pause_adjust_take_back_resume_declare_and_every_act_is_recorded() {
+    let server = TestServer::start("arbiter_token = \"s3cret\"").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    let arbiter = server.client("arbiter").await;
+    arbiter.arbiter("s3cret").await.unwrap();
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    c[1].play(Board::A, "e5", None).await.unwrap();
+
+    arbiter.arbiter_act(id, ArbiterRequest::Pause).await.unwrap();
+    let paused =
+        wait_event(&mut c[2], |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("paused")))
+            .await;
+    assert_eq!(paused.running, [false; 4], "K5: all four clocks stop");
+    assert!(c[0].play(Board::A, "Nf3", None).await.is_err(), "no move while paused");
+
+    arbiter
+        .arbiter_act(id, ArbiterRequest::AdjustClock { seat: SeatId::BlackA, delta_ms: 60_000 })
+        .await
+        .unwrap();
+    let adjusted =
+        wait_event(&mut c[2], |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("added")))
+            .await;
+    assert!(adjusted.clocks_ms[1] > 180_000, "a minute added to black-A: {:?}", adjusted.clocks_ms);
+
+    arbiter.arbiter_act(id, ArbiterRequest::TakeBack { board: Board::A }).await.unwrap();
+    let back = wait_event(
+        &mut c[2],
+        |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("took back")),
+    )
+    .await;
+    assert!(
+        back.bfen.as_deref().is_some_and(|b| b.starts_with("rnbqkbnr/pppppppp/8/8/4P3")),
+        "{:?}",
+        back.bfen
+    );
+
+    arbiter.arbiter_act(id, ArbiterRequest::Resume).await.unwrap();
+    c[1].play(Board::A, "c5", None).await.expect("black-A plays again after the take-back");
+
+    // Bad acts are refused with a reason and change nothing.
+    let bad = arbiter.arbiter_act(id, ArbiterRequest::SetPosition { bfen: "not a position".into() }).await;
+    assert!(bad.is_err());
+    let bad =
+        arbiter.arbiter_act(id, ArbiterRequest::DeclareResult { winner: None, reason: String::new() }).await;
+    assert!(bad.is_err(), "a result needs a reason");
+
+    arbiter
+        .arbiter_act(
+            id,
+            ArbiterRequest::DeclareResult {
+                winner: Some(TeamId::Two),
+                reason: "A1 type 1 on board B".into(),
+            },
+        )
+        .await
+        .unwrap();
+    let end = wait_event(&mut c[2], |e| matches!(e.kind, EventView::Ended(_))).await;
+    let EventView::Ended(result) = end.kind else { unreachable!() };
+    assert_eq!((result.winner, result.rule.as_str()), (Some(TeamId::Two), "A2"), "{result:?}");
+
+    // A4: the record holds every act, the moves that stand, and the result.
+    let bpgn = arbiter.record(id).await.unwrap();
+    let records = shvedka_records::parse_bpgn(&bpgn).expect("the record is BPGN");
+    let r = &records[0];
+    let moves: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves, ["e4", "c5"], "the taken-back move is gone: {bpgn}");
+    for act in
+        ["paused the clocks", "added 60000 ms", "took back", "restarted the clocks", "declared the result"]
+    {
+        assert!(bpgn.contains(act), "{act} in the record:\n{bpgn}");
+    }
+    assert!(r.result.is_some());
+    r.replay(r.rules().unwrap()).expect("the record replays");
+    let summary = c[0].list_matches().await.unwrap();
+    assert!(summary.iter().all(|m| m.match_id != id || m.phase == PhaseView::Ended));
+    server.stop().await;
+}
