@@ -12,7 +12,7 @@ use shvedka_server::{Server, ServerConfig};
 use tokio::sync::oneshot;
 
 /// Clock settings for tests: no countdown, quick named controls.
-const TEST_CLOCK: &str = r#"
+pub const TEST_CLOCK: &str = r#"
 countdown_ms = 0
 [lag]
 gain_base_ms = 150

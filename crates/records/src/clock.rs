@@ -34,7 +34,7 @@ pub(crate) fn format_hms(ms: u64) -> String {
 
 /// Reads a clock comment's text: whole seconds (`179`) or seconds with a fraction (`179.87`);
 /// digits beyond milliseconds are dropped. `None` if the text is not such a number.
-pub(crate) fn parse_seconds(text: &str) -> Option<u64> {
+pub fn parse_seconds(text: &str) -> Option<u64> {
     let (whole, frac) = match text.split_once('.') {
         Some((w, f)) => (w, Some(f)),
         None => (text, None),
@@ -60,8 +60,14 @@ pub(crate) fn parse_seconds(text: &str) -> Option<u64> {
 /// The base time of a `TimeControl` tag in milliseconds: `180+0` or `180` → 180 000. Other
 /// forms (`-`, `?`, periods with `/`) give `None`.
 pub(crate) fn base_ms(time_control: &str) -> Option<u64> {
-    let base = time_control.split_once('+').map_or(time_control, |(b, _)| b);
-    parse_seconds(base.trim())
+    time_control_ms(time_control).map(|(base, _)| base)
+}
+
+/// A `TimeControl` tag's base time and increment in milliseconds: `180+2` → (180 000, 2 000),
+/// `180` → (180 000, 0). Other forms (`-`, `?`, periods with `/`, a delay) give `None`.
+pub fn time_control_ms(time_control: &str) -> Option<(u64, u64)> {
+    let (base, inc) = time_control.split_once('+').unwrap_or((time_control, "0"));
+    Some((parse_seconds(base.trim())?, parse_seconds(inc.trim())?))
 }
 
 #[cfg(test)]
@@ -83,5 +89,7 @@ mod tests {
         assert_eq!(format_hms(3_723_004), "1:02:03.004");
         assert_eq!(base_ms("180+0"), Some(180_000));
         assert_eq!(base_ms("-"), None);
+        assert_eq!(time_control_ms("180+2"), Some((180_000, 2_000)));
+        assert_eq!(time_control_ms("300+d3"), None);
     }
 }

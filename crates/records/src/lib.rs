@@ -31,7 +31,7 @@ mod replay;
 mod result;
 
 pub use check::{CheckOutcome, ImpossibleKind, check_record};
-pub use clock::Clocks;
+pub use clock::{Clocks, parse_seconds, time_control_ms};
 pub use parse::{ParseBpgnError, parse_bpgn};
 pub use record::{Record, RecordMove, Tag};
 pub use replay::{Replay, ReplayError};

@@ -66,20 +66,6 @@ pub(crate) struct ShowArgs {
     game: usize,
 }
 
-/// Reads a clock text: digits with an optional fraction; digits beyond milliseconds are dropped.
-fn parse_seconds(text: &str) -> Option<u64> {
-    let (whole, frac) = text.split_once('.').unwrap_or((text, ""));
-    let digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
-    if whole.is_empty() || !digits(whole) || !digits(frac) || (text.contains('.') && frac.is_empty()) {
-        return None;
-    }
-    let mut ms = whole.parse::<u64>().ok()?.checked_mul(1000)?;
-    for (b, scale) in frac.bytes().zip([100, 10, 1]) {
-        ms = ms.checked_add(u64::from(b - b'0') * scale)?;
-    }
-    Some(ms)
-}
-
 /// `--at`: `95.3`, `95.3s`, `1:35.3` or `1:01:35.3`, in milliseconds.
 fn parse_match_time(text: &str) -> Result<u64, String> {
     let t = text.trim();
@@ -90,7 +76,7 @@ fn parse_match_time(text: &str) -> Result<u64, String> {
     let t = t.strip_suffix('s').unwrap_or(t);
     let parts: Vec<&str> = t.split(':').collect();
     let (last, higher) = parts.split_last().ok_or_else(expected)?;
-    let mut ms = parse_seconds(last).ok_or_else(expected)?;
+    let mut ms = shvedka_records::parse_seconds(last).ok_or_else(expected)?;
     if !higher.is_empty() && ms >= 60_000 {
         return Err(format!("{last} seconds: expected fewer than 60 after a colon"));
     }
@@ -122,11 +108,8 @@ fn place_moves(record: &Record, start: [Option<u64>; 4]) -> Result<Vec<u64>, Str
     if start.iter().any(Option::is_none) {
         return Err(format!("the TimeControl tag ({tc:?}) gives no base time"));
     }
-    let increment = match tc.split_once('+') {
-        None => 0,
-        Some((_, inc)) => parse_seconds(inc.trim())
-            .ok_or_else(|| format!("the TimeControl tag ({tc:?}) gives no readable increment"))?,
-    };
+    let (_, increment) = shvedka_records::time_control_ms(tc)
+        .ok_or_else(|| format!("the TimeControl tag ({tc:?}) gives no readable increment"))?;
     let mut remaining = start.map(Option::unwrap_or_default);
     let mut board_time = [0u64; 2];
     let mut last = 0u64;

@@ -14,25 +14,11 @@ use shvedka_proto::{Board, EventView, MatchEvent, MatchState, PhaseView, SeatId,
 use shvedka_tests::{next, wait_event};
 use testkit::postgres::TempPostgres;
 
-const CLOCK: &str = r#"
-countdown_ms = 0
-[lag]
-gain_base_ms = 150
-estimate_moves = 40
-gain_divisor = 250
-gain_max_ms = 1000
-start_gains = 3
-max_gains = 7
-max_grace_ms = 2000
-[time_controls]
-blitz = "3+0"
-"#;
-
 /// `shvedka serve` on `addr` with `dir` as its data directory; gives the process and the
 /// certificate's fingerprint.
 fn serve(dir: &Path, addr: SocketAddr, database_url: &str) -> (Child, [u8; 32]) {
     let config = dir.join("server.toml");
-    std::fs::write(dir.join("clock.toml"), CLOCK).unwrap();
+    std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
     std::fs::write(
         &config,
         format!(
