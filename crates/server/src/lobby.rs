@@ -158,6 +158,24 @@ impl Lobby {
         Ok(id)
     }
 
+    /// The BPGN of a match that is only in the database, if it is there and replays.
+    pub(crate) async fn stored_record(&self, id: MatchId) -> Result<Option<String>, ErrorMsg> {
+        let unavailable = |e: String| {
+            tracing::error!(match_id = %id, error = %e, "cannot read a stored match");
+            error(ErrorCode::Full, "the stored match cannot be read now")
+        };
+        let Some(row) = self.store.find_match(id.0).await.map_err(|e| unavailable(e.to_string()))? else {
+            return Ok(None);
+        };
+        let rebuilt = restore::rebuild(&*self.store, &row).await.map_err(|e| unavailable(e.to_string()))?;
+        let names = rebuilt
+            .m
+            .seats()
+            .map(|p| p.and_then(|p| self.sessions.iter().find(|s| s.player == p).map(|s| s.name.clone())));
+        let date = crate::record::date_of(row.created.created_ms);
+        Ok(Some(crate::record::record(id.0, &rebuilt.m, &names, &date).to_bpgn()))
+    }
+
     /// Matches that are not over, by id: the listed ones, or (for an arbiter) all.
     pub(crate) fn list(&self, unlisted_too: bool) -> Vec<MatchSummary> {
         let mut v: Vec<MatchSummary> = self

@@ -126,6 +126,18 @@ async fn killed_and_restarted(database_url: &str) {
         assert_eq!(result.rule, "E1", "{result:?}");
     }
     assert_eq!(states[0].phase, PhaseView::Paused, "restored paused until all four are back");
+
+    // A4: after yet another restart the decided match's record still comes from the database.
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (mut server, _) = serve(dir.path(), addr, database_url);
+    let reader = Client::connect(addr, Trust::Fingerprint(pin), "reader").await.unwrap();
+    let bpgn = reader.record(id).await.expect("the record of a decided match");
+    let record = &shvedka_records::parse_bpgn(&bpgn).unwrap()[0];
+    let sans: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(sans, ["e4", "e5", "d4", "Bc4", "d5", "Nc6", "Qh5", "Nf6", "Qxf7#"], "{bpgn}");
+    assert_eq!(record.result.as_ref().and_then(|r| r.rule.as_deref()), Some("E1"));
+    assert_eq!(record.player(bughouse::Seat::ALL[0]), Some("a-white"));
     server.kill().unwrap();
     server.wait().unwrap();
 }
