@@ -8,13 +8,13 @@
 /// The pairs of round `round` (from 1) for `n` teams, as 0-based seats, left seat first. Seat `n`
 /// (only when `n` is odd) is the bye. Empty for a round outside the schedule.
 pub(crate) fn berger_round(n: usize, round: u32) -> Vec<(usize, usize)> {
-    let seats = if n % 2 == 0 { n } else { n + 1 };
+    let seats = if n.is_multiple_of(2) { n } else { n + 1 };
     let rounds = seats.saturating_sub(1);
     let Some(r) = usize::try_from(round).ok().and_then(|r| r.checked_sub(1)) else { return Vec::new() };
     if seats < 2 || r >= rounds {
         return Vec::new();
     }
-    let shift = r * (seats / 2);
+    let shift = r.checked_mul(seats / 2).map_or(0, |s| s % rounds);
     // Seats numbered from 1 as in the tables; returned from 0.
     let seat = |x: usize| if x == seats { seats - 1 } else { (x - 1 + shift) % rounds };
     let mut pairs = Vec::with_capacity(seats / 2);
@@ -41,6 +41,7 @@ mod tests {
         assert_eq!(one_based(6, 5), [(3, 6), (4, 2), (5, 1)]);
         assert!(berger_round(4, 4).is_empty());
         assert!(berger_round(4, 0).is_empty());
-        assert!(berger_round(1, 1).is_empty());
+        assert_eq!(berger_round(1, 1), [(0, 1)], "one team: the bye");
+        assert!(berger_round(0, 1).is_empty());
     }
 }

@@ -116,12 +116,16 @@ impl Tournament {
                 let Fixture::Pairing(pairing) = fixture else { continue };
                 let (first, second) = (pairing.first, pairing.second);
                 for (game, g) in (1..).zip(&mut pairing.games) {
-                    if g.is_started() || now_ms < g.choices_due_ms || (g.seating.is_some() && g.colours.is_some()) {
+                    if g.is_started()
+                        || now_ms < g.choices_due_ms
+                        || (g.seating.is_some() && g.colours.is_some())
+                    {
                         continue;
                     }
                     g.seating.get_or_insert(SeatingChoice::Straight);
                     g.colours.get_or_insert(ColourChoice::WhiteOnA);
-                    let (seating_team, colour_team) = if game == 1 { (first, second) } else { (second, first) };
+                    let (seating_team, colour_team) =
+                        if game == 1 { (first, second) } else { (second, first) };
                     g.derive_seats(seating_team, colour_team);
                     touched.push(GameRef { round: round.number, table, game });
                 }
@@ -145,7 +149,13 @@ impl Tournament {
     /// [`TournamentError::UnknownRound`], [`TournamentError::UnknownTable`],
     /// [`TournamentError::Bye`], [`TournamentError::UnknownGame`],
     /// [`TournamentError::GameStarted`].
-    pub fn set_choices_due(&mut self, round: u32, table: u32, game: u32, due_ms: u64) -> Result<(), TournamentError> {
+    pub fn set_choices_due(
+        &mut self,
+        round: u32,
+        table: u32,
+        game: u32,
+        due_ms: u64,
+    ) -> Result<(), TournamentError> {
         let at = GameRef { round, table, game };
         let g = self.pairing_mut(round, table)?.game_mut(game).ok_or(TournamentError::UnknownGame(game))?;
         if g.is_started() {

@@ -21,7 +21,16 @@ fn record(fields: &[String]) -> String {
 impl Standings {
     /// The standings as CSV with a header row; scores as decimals (`1.5`).
     pub fn to_csv(&self) -> String {
-        let header = ["Rank", "Team", "Points", "Direct encounter", "Buchholz", "Sonneborn-Berger", "Wins", "Withdrawn"];
+        let header = [
+            "Rank",
+            "Team",
+            "Points",
+            "Direct encounter",
+            "Buchholz",
+            "Sonneborn-Berger",
+            "Wins",
+            "Withdrawn",
+        ];
         let mut out = record(&header.map(str::to_owned));
         for r in &self.rows {
             out.push_str(&record(&[

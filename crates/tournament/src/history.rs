@@ -21,10 +21,10 @@ impl History {
         for round in rounds {
             for fixture in &round.fixtures {
                 match fixture {
-                    Fixture::Bye(t) => *h.byes.entry(*t).or_default() += 1,
+                    Fixture::Bye(t) => bump(h.byes.entry(*t).or_default()),
                     Fixture::Pairing(p) => {
                         h.last_met.insert(key(p.first, p.second), round.number);
-                        *h.named_first.entry(p.first).or_default() += 1;
+                        bump(h.named_first.entry(p.first).or_default());
                         h.last_named_first.insert(p.first, true);
                         h.last_named_first.insert(p.second, false);
                     }
@@ -45,20 +45,28 @@ impl History {
     }
 
     /// Who of two teams is named first: the one named first fewer times so far; if equal, the one
-    /// named second in its latest pairing (so a team alternates); if still equal, `a` (the
+    /// named second in its latest pairing (so a team alternates), a team not yet paired ranking
+    /// between that and one named first last time; if still equal, `a` (the
     /// higher-ranked team in a Swiss, the left team of the Berger table in a round robin).
     pub(crate) fn order(&self, a: TeamNo, b: TeamNo) -> (TeamNo, TeamNo) {
-        let count = |t| self.named_first.get(&t).copied().unwrap_or(0);
-        let last = |t| self.last_named_first.get(&t).copied();
-        let b_first = match count(a).cmp(&count(b)) {
-            std::cmp::Ordering::Greater => true,
-            std::cmp::Ordering::Less => false,
-            std::cmp::Ordering::Equal => last(a) == Some(true) && last(b) != Some(true),
+        // Lower goes first: named first fewer times; then named second last time, then not
+        // paired before, then named first last time.
+        let claim = |t| {
+            let last = match self.last_named_first.get(&t) {
+                Some(false) => 0,
+                None => 1,
+                Some(true) => 2,
+            };
+            (self.named_first.get(&t).copied().unwrap_or(0), last)
         };
-        if b_first { (b, a) } else { (a, b) }
+        if claim(b) < claim(a) { (b, a) } else { (a, b) }
     }
 }
 
 fn key(a: TeamNo, b: TeamNo) -> (TeamNo, TeamNo) {
     if a <= b { (a, b) } else { (b, a) }
+}
+
+fn bump(count: &mut u32) {
+    *count = count.saturating_add(1);
 }

@@ -56,7 +56,9 @@ impl Tournament {
             escape(self.rules()),
             escape(self.time_control()),
         );
-        page.push_str("<h2>Standings</h2>\n<table>\n<tr><th>Rank</th><th class=\"name\">Team</th><th>Points</th>");
+        page.push_str(
+            "<h2>Standings</h2>\n<table>\n<tr><th>Rank</th><th class=\"name\">Team</th><th>Points</th>",
+        );
         page.push_str("<th>DE</th><th>Buchholz</th><th>SB</th><th>Wins</th></tr>\n");
         for r in &self.standings().rows {
             let class = if r.withdrawn { "name withdrawn" } else { "name" };
@@ -69,7 +71,7 @@ impl Tournament {
                 r.points.fraction(),
                 r.direct.fraction(),
                 r.buchholz.fraction(),
-                r.sonneborn_berger.fraction(),
+                r.sonneborn_berger,
                 r.wins,
             );
         }

@@ -19,8 +19,9 @@
 //! colours S1 gives "team 1"), so a slow team never holds the round up.
 //!
 //! Who is named first: the team named first fewer times so far; if equal, the team named second
-//! in its latest pairing (so it alternates); if still equal, the higher-ranked team in a Swiss,
-//! the Berger table's left team in a round robin.
+//! in its latest pairing (so it alternates; a team not paired before comes between one named
+//! second and one named first last time); if still equal, the higher-ranked team in a Swiss, the
+//! Berger table's left team in a round robin.
 //!
 //! # Scoring
 //! A game scores 1, ½ or 0 for a team, so a pairing is worth 2. A **bye scores 2** (two games

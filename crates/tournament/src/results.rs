@@ -11,7 +11,13 @@ impl Tournament {
     /// [`TournamentError::Bye`], [`TournamentError::UnknownGame`],
     /// [`TournamentError::ChoicesPending`] until both choices are known,
     /// [`TournamentError::AlreadyDecided`].
-    pub fn set_match(&mut self, round: u32, table: u32, game: u32, match_id: u64) -> Result<(), TournamentError> {
+    pub fn set_match(
+        &mut self,
+        round: u32,
+        table: u32,
+        game: u32,
+        match_id: u64,
+    ) -> Result<(), TournamentError> {
         let at = GameRef { round, table, game };
         let g = self.pairing_mut(round, table)?.game_mut(game).ok_or(TournamentError::UnknownGame(game))?;
         if g.result.is_some() {

@@ -26,7 +26,7 @@ impl Round {
     /// The pairings of the round with their table numbers.
     pub fn pairings(&self) -> impl Iterator<Item = (u32, &Pairing)> {
         (1..).zip(&self.fixtures).filter_map(|(table, f)| match f {
-            Fixture::Pairing(p) => Some((table, p)),
+            Fixture::Pairing(p) => Some((table, &**p)),
             Fixture::Bye(_) => None,
         })
     }
@@ -54,7 +54,7 @@ impl Round {
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Fixture {
     /// Two teams meet: two games.
-    Pairing(Pairing),
+    Pairing(Box<Pairing>),
     /// The team sits out and scores the bye (two points, see the crate docs).
     Bye(TeamNo),
 }

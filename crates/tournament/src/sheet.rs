@@ -7,7 +7,8 @@ use crate::{Fixture, Game, Outcome, Pairing, Seat, TeamNo, Tournament, Tournamen
 
 /// `HH:MM` of a match-time instant (Unix ms) in a zone `utc_offset_minutes` east of UTC.
 pub(crate) fn clock_time(ms: u64, utc_offset_minutes: i32) -> String {
-    let minutes = i64::try_from(ms / 60_000).unwrap_or(i64::MAX).saturating_add(i64::from(utc_offset_minutes));
+    let minutes =
+        i64::try_from(ms / 60_000).unwrap_or(i64::MAX).saturating_add(i64::from(utc_offset_minutes));
     let of_day = minutes.rem_euclid(24 * 60);
     format!("{:02}:{:02}", of_day / 60, of_day % 60)
 }
@@ -38,7 +39,12 @@ impl Tournament {
                 }
                 Fixture::Pairing(p) => {
                     let repeat = if p.repeat { " (repeat pairing)" } else { "" };
-                    let _ = writeln!(out, "Table {table}: {} – {}{repeat}", team_name(p.first), team_name(p.second));
+                    let _ = writeln!(
+                        out,
+                        "Table {table}: {} – {}{repeat}",
+                        team_name(p.first),
+                        team_name(p.second)
+                    );
                     for (n, game) in (1..).zip(&p.games) {
                         self.write_game(&mut out, p, n, game, utc_offset_minutes);
                     }
@@ -89,7 +95,11 @@ impl Tournament {
                 Outcome::SecondWins => format!("{} won", team_name(Some(p.second))),
                 Outcome::Draw => "drawn".to_owned(),
             };
-            let reason = if result.reason.is_empty() { String::new() } else { format!(" ({})", result.reason) };
+            // A reason is free text: keep the sheet's lines intact.
+            let reason: String =
+                result.reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
+            let reason =
+                if reason.trim().is_empty() { String::new() } else { format!(" ({})", reason.trim()) };
             let _ = writeln!(out, "    Result: {what}{reason}");
         }
     }

@@ -52,7 +52,8 @@ pub(crate) struct Tally {
 
 /// The tallies of the entrants.
 pub(crate) fn tallies(t: &Tournament) -> BTreeMap<TeamNo, Tally> {
-    let mut tallies: BTreeMap<TeamNo, Tally> = t.entrants().into_iter().map(|e| (e, Tally::default())).collect();
+    let mut tallies: BTreeMap<TeamNo, Tally> =
+        t.entrants().into_iter().map(|e| (e, Tally::default())).collect();
     for round in t.rounds() {
         for fixture in &round.fixtures {
             let p = match fixture {
@@ -76,7 +77,7 @@ pub(crate) fn tallies(t: &Tournament) -> BTreeMap<TeamNo, Tally> {
                     let q = Score(if mine { q1 } else { q2 });
                     tally.points = tally.points.plus(q);
                     if q == Score::points(1) && result.source != ResultSource::Forfeit {
-                        tally.wins += 1;
+                        tally.wins = tally.wins.saturating_add(1);
                     }
                     scores.push(q);
                 }
@@ -124,7 +125,8 @@ impl Tournament {
             .collect();
         // Direct encounter among exactly the teams tied on points, if they have all met.
         for row in &mut rows {
-            let group: Vec<TeamNo> = tallies.iter().filter(|(_, x)| x.points == row.points).map(|(t, _)| *t).collect();
+            let group: Vec<TeamNo> =
+                tallies.iter().filter(|(_, x)| x.points == row.points).map(|(t, _)| *t).collect();
             if group.len() < 2 {
                 continue;
             }

@@ -33,7 +33,7 @@ pub(crate) struct SwissRound {
 
 /// Pairs `ranked` (the active teams with their points, best first).
 pub(crate) fn pair_swiss(ranked: &[(TeamNo, Score)], history: &History, latest_round: u32) -> SwissRound {
-    let bye_candidates: Vec<Option<usize>> = if ranked.len() % 2 == 0 {
+    let bye_candidates: Vec<Option<usize>> = if ranked.len().is_multiple_of(2) {
         vec![None]
     } else {
         let fewest = ranked.iter().map(|(t, _)| history.byes(*t)).min().unwrap_or(0);
@@ -48,7 +48,11 @@ pub(crate) fn pair_swiss(ranked: &[(TeamNo, Score)], history: &History, latest_r
             // The last level allows every pair: always pairable, and greedy, so no budget needed.
             let mut steps = if level == Some(u32::MAX) { u32::MAX } else { budget };
             if let Some(pairs) = search(&field, history, level, &mut steps) {
-                return SwissRound { pairs, bye: bye.and_then(|i| ranked.get(i)).map(|e| e.0), repeats_upto: level };
+                return SwissRound {
+                    pairs,
+                    bye: bye.and_then(|i| ranked.get(i)).map(|e| e.0),
+                    repeats_upto: level,
+                };
             }
             if level != Some(u32::MAX) {
                 budget = steps;
@@ -122,7 +126,7 @@ fn candidates(field: &[(TeamNo, Score)], history: &History, top: usize, used: &[
     let points = field[top].1;
     let group: Vec<usize> = (0..field.len()).filter(free).filter(|&i| field[i].1 == points).collect();
     // `top` is the first of its group, so the group is `top` plus `group`.
-    let half = (group.len() + 1) / 2;
+    let half = group.len().div_ceil(2);
     let start = half.saturating_sub(1).min(group.len());
     let mut order: Vec<usize> = group[start..].to_vec();
     order.extend(group[..start].iter().rev());

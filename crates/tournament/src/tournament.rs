@@ -6,7 +6,9 @@ use crate::berger::berger_round;
 use crate::history::History;
 use crate::swiss::pair_swiss;
 use crate::team::{MAX_NAME, MAX_PLAYER_NAME, check_name, name_key};
-use crate::{Fixture, Game, GameResult, Outcome, Pairing, ResultSource, Round, Team, TeamNo, TournamentError};
+use crate::{
+    Fixture, Game, GameResult, Outcome, Pairing, ResultSource, Round, Team, TeamNo, TournamentError,
+};
 
 /// The most teams a tournament holds: far more than a bughouse night sees, and a bound on the
 /// work of a Swiss pairing.
@@ -46,13 +48,13 @@ pub enum State {
 /// match-time milliseconds (`now_ms`), never read. The whole value round-trips through serde.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Tournament {
-    name: String,
-    rules: String,
-    time_control: String,
-    format: Format,
-    teams: Vec<Team>,
-    rounds: Vec<Round>,
-    state: State,
+    pub(crate) name: String,
+    pub(crate) rules: String,
+    pub(crate) time_control: String,
+    pub(crate) format: Format,
+    pub(crate) teams: Vec<Team>,
+    pub(crate) rounds: Vec<Round>,
+    pub(crate) state: State,
 }
 
 impl Tournament {
@@ -62,7 +64,12 @@ impl Tournament {
     /// [`TournamentError::InvalidName`] for a name, rules preset or time control that is empty,
     /// blank, longer than 64 characters or holds control characters;
     /// [`TournamentError::NoSwissRounds`] for a Swiss of zero rounds.
-    pub fn new(name: &str, rules: &str, time_control: &str, format: Format) -> Result<Tournament, TournamentError> {
+    pub fn new(
+        name: &str,
+        rules: &str,
+        time_control: &str,
+        format: Format,
+    ) -> Result<Tournament, TournamentError> {
         check_name("tournament name", name, MAX_NAME)?;
         check_name("rules preset", rules, MAX_NAME)?;
         check_name("time control", time_control, MAX_NAME)?;
@@ -194,7 +201,12 @@ impl Tournament {
         let due = now_ms.saturating_add(choice_window_ms);
         let pairing = |(a, b), repeat| {
             let (first, second) = history.order(a, b);
-            Fixture::Pairing(Pairing { first, second, games: [Game::new(due), Game::new(due)], repeat })
+            Fixture::Pairing(Box::new(Pairing {
+                first,
+                second,
+                games: [Game::new(due), Game::new(due)],
+                repeat,
+            }))
         };
         let mut fixtures = Vec::new();
         let mut byes = Vec::new();
