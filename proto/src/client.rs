@@ -106,6 +106,145 @@ pub enum ClientMsg {
         /// Which match.
         match_id: MatchId,
     },
+    /// Become a tournament director, with the server's director secret.
+    Director {
+        /// The secret from the server's configuration.
+        token: String,
+    },
+    /// A tournament director's command; only for a director session.
+    Td(TdRequest),
+    /// A team's S3 choice for a game, sent by one of the team's players (by session name).
+    Choose {
+        /// The tournament.
+        tournament: u64,
+        /// The round, from 1.
+        round: u32,
+        /// The game of the pairing, 1 or 2.
+        game: u32,
+        /// The choice.
+        choice: TdChoice,
+    },
+    /// Where the session's player (by name) plays now in a tournament, if anywhere.
+    Assignment {
+        /// The tournament.
+        tournament: u64,
+    },
+}
+
+/// A tournament director's command.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TdRequest {
+    /// A new tournament; `Reply::Id` is its id.
+    Create {
+        /// Its name.
+        name: String,
+        /// Rule preset.
+        rules: String,
+        /// Time control of every game.
+        time_control: String,
+        /// `None` for a round robin, or the number of Swiss rounds.
+        swiss_rounds: Option<u32>,
+    },
+    /// Register a team; `Reply::Id` is its number.
+    Register {
+        /// The tournament.
+        tournament: u64,
+        /// The team's name.
+        team: String,
+        /// Its two players (their session names).
+        players: [String; 2],
+    },
+    /// Withdraw a team.
+    Withdraw {
+        /// The tournament.
+        tournament: u64,
+        /// The team's number.
+        team: u32,
+    },
+    /// Close registration and start.
+    Start {
+        /// The tournament.
+        tournament: u64,
+    },
+    /// Pair the next round; `Reply::Id` is its number.
+    PairNext {
+        /// The tournament.
+        tournament: u64,
+        /// How long teams have for their S3 choices, milliseconds.
+        choice_window_ms: u64,
+    },
+    /// Enter (or, with `correct`, correct) a game's result.
+    Result {
+        /// The tournament.
+        tournament: u64,
+        /// Round, from 1.
+        round: u32,
+        /// Table, from 1.
+        table: u32,
+        /// Game, 1 or 2.
+        game: u32,
+        /// Who won.
+        outcome: TdOutcome,
+        /// Why.
+        reason: String,
+        /// Replace an existing result.
+        correct: bool,
+    },
+    /// A publication; `Reply::Text`.
+    Publish {
+        /// The tournament.
+        tournament: u64,
+        /// What.
+        what: TdExport,
+    },
+}
+
+/// A team's S3 choice.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TdChoice {
+    /// Seating: first player faces first player.
+    Straight,
+    /// Seating: first player faces the second.
+    Crossed,
+    /// Colours: White on board A (and Black on B).
+    WhiteOnA,
+    /// Colours: White on board B.
+    WhiteOnB,
+}
+
+/// A game's result, seen from the pairing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TdOutcome {
+    /// The team named first won.
+    FirstWins,
+    /// The team named second won.
+    SecondWins,
+    /// Drawn.
+    Draw,
+}
+
+/// What a director publishes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TdExport {
+    /// Standings as plain text.
+    Standings,
+    /// Standings as CSV.
+    StandingsCsv,
+    /// The crosstable as plain text.
+    Crosstable,
+    /// The crosstable as CSV.
+    CrosstableCsv,
+    /// One self-contained HTML page (standings and crosstable).
+    Html,
+    /// The pairing sheet of a round, for over-the-board play.
+    Sheet {
+        /// The round.
+        round: u32,
+    },
+    /// Every game of the tournament as one BPGN file.
+    Games,
+    /// The tournament's state as JSON.
+    State,
 }
 
 /// What an arbiter may do (RULES.md A2, K5).

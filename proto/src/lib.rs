@@ -18,7 +18,10 @@ mod codec;
 mod server;
 mod types;
 
-pub use client::{ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, Resume};
+pub use client::{
+    ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, Resume, TdChoice, TdExport, TdOutcome,
+    TdRequest,
+};
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use server::{
     ErrorCode, ErrorMsg, EventView, MatchEvent, MatchState, MatchSummary, PhaseView, Reply, ResultView,

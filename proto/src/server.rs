@@ -74,6 +74,17 @@ pub enum Reply {
         /// BPGN text.
         bpgn: String,
     },
+    /// A new tournament's id, a team's number, or a round's number.
+    Id(u64),
+    /// A publication.
+    Text(String),
+    /// Where a player plays now.
+    Assigned {
+        /// The match and seat, when a game of the player's is on.
+        game: Option<(MatchId, SeatId)>,
+        /// Whether the tournament is over.
+        finished: bool,
+    },
 }
 
 /// A refused request.

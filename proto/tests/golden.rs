@@ -67,11 +67,31 @@ fn samples() -> Vec<(&'static str, Vec<u8>)> {
         ("list-live", c(13, ClientMsg::ListLive)),
         ("record", c(14, ClientMsg::Record { match_id: MatchId(3) })),
         (
+            "td-register",
+            c(
+                15,
+                ClientMsg::Td(TdRequest::Register {
+                    tournament: 1,
+                    team: "Rooks".into(),
+                    players: ["anna".into(), "boris".into()],
+                }),
+            ),
+        ),
+        ("choose", c(16, ClientMsg::Choose { tournament: 1, round: 2, game: 1, choice: TdChoice::Crossed })),
+        ("assignment", c(17, ClientMsg::Assignment { tournament: 1 })),
+        (
             "welcome",
             s(ServerMsg::Welcome { version: 1, token: "ab".into(), resumed: false, server_time_us: 5 }),
         ),
         ("refused", s(ServerMsg::Refused { reason: "protocol version 2 is not 1".into() })),
         ("reply-ok", s(ServerMsg::Reply { req: 5, result: Ok(Reply::Ok) })),
+        (
+            "reply-assigned",
+            s(ServerMsg::Reply {
+                req: 17,
+                result: Ok(Reply::Assigned { game: Some((MatchId(9), SeatId::WhiteB)), finished: false }),
+            }),
+        ),
         (
             "reply-record",
             s(ServerMsg::Reply {

@@ -34,13 +34,25 @@ pub struct TestServer {
     pub pin: [u8; 32],
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), String>>>,
-    _dir: tempfile::TempDir,
+    dir: tempfile::TempDir,
+    overrides: String,
 }
 
 impl TestServer {
     /// Starts a server with test clock settings and `overrides` (TOML) on top of the defaults.
     pub async fn start(overrides: &str) -> TestServer {
-        let dir = tempfile::tempdir().expect("a temporary directory");
+        TestServer::start_in(tempfile::tempdir().expect("a temporary directory"), overrides).await
+    }
+
+    /// Stops the server and starts a new one on the same data directory and database (on another
+    /// port): everything it knows must come from storage.
+    pub async fn restart(mut self) -> TestServer {
+        self.shut_down().await;
+        let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("a temporary directory"));
+        TestServer::start_in(dir, &self.overrides).await
+    }
+
+    async fn start_in(dir: tempfile::TempDir, overrides: &str) -> TestServer {
         let clock = dir.path().join("clock.toml");
         std::fs::write(&clock, TEST_CLOCK).expect("write clock settings");
         let text = format!(
@@ -61,7 +73,7 @@ impl TestServer {
                 .await
                 .map_err(|e| e.to_string())
         });
-        TestServer { addr, pin, shutdown: Some(tx), task: Some(task), _dir: dir }
+        TestServer { addr, pin, shutdown: Some(tx), task: Some(task), dir, overrides: overrides.to_owned() }
     }
 
     /// A new session named `name`.
@@ -90,6 +102,10 @@ impl TestServer {
 
     /// Stops the server gracefully.
     pub async fn stop(mut self) {
+        self.shut_down().await;
+    }
+
+    async fn shut_down(&mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }

@@ -10,7 +10,7 @@
 
 mod player;
 
-pub use player::{BotConfig, Outcome, increment, play_match};
+pub use player::{BotConfig, Outcome, increment, play_match, play_tournament};
 
 /// Why a bot stopped before its match ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

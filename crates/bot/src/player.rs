@@ -270,3 +270,30 @@ fn team_of(seat: SeatId) -> u8 {
         SeatId::BlackA | SeatId::WhiteB => 2,
     }
 }
+
+/// Plays every game the tournament assigns to this session's player (by name), one after the
+/// other, until the tournament is over or nothing has been assigned for `idle`.
+///
+/// # Errors
+/// [`BotError`] as [`play_match`].
+pub async fn play_tournament(
+    client: &mut Client,
+    tournament: u64,
+    config: &BotConfig,
+    idle: Duration,
+) -> Result<Vec<Outcome>, BotError> {
+    let mut played = Vec::new();
+    let mut waiting_since = Instant::now();
+    loop {
+        let (game, finished) =
+            client.assignment(tournament).await.map_err(|e| BotError::Connection(e.to_string()))?;
+        match game {
+            Some((m, seat)) if !played.iter().any(|o: &Outcome| o.match_id == m) => {
+                played.push(play_match(client, m, seat, config).await?);
+                waiting_since = Instant::now();
+            }
+            _ if finished || waiting_since.elapsed() > idle => return Ok(played),
+            _ => tokio::time::sleep(Duration::from_millis(100)).await,
+        }
+    }
+}

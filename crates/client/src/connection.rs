@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use shvedka_proto::{
     ArbiterRequest, Board, ChatScope, ClaimKind, ClientFrame, ClientMsg, ErrorMsg, FrameDecoder, MatchId,
-    MatchSummary, PROTOCOL_VERSION, Reply, Resume, SeatId, ServerMsg,
+    MatchSummary, PROTOCOL_VERSION, Reply, Resume, SeatId, ServerMsg, TdChoice, TdRequest,
 };
 use tokio::sync::{mpsc, oneshot};
 
@@ -411,6 +411,50 @@ impl Client {
         match self.request(ClientMsg::ListLive).await? {
             Reply::Matches(m) => Ok(m),
             other => Err(ClientError::Protocol(format!("expected a match list, got {other:?}"))),
+        }
+    }
+
+    /// Becomes a tournament director with the server's director secret.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `Forbidden` for a wrong secret.
+    pub async fn director(&self, token: &str) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Director { token: token.to_owned() }).await
+    }
+
+    /// A tournament director's command, with the server's reply.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn td(&self, req: TdRequest) -> Result<Reply, ClientError> {
+        self.request(ClientMsg::Td(req)).await
+    }
+
+    /// A team's S3 choice for a tournament game.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn choose(
+        &self,
+        tournament: u64,
+        round: u32,
+        game: u32,
+        choice: TdChoice,
+    ) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Choose { tournament, round, game, choice }).await
+    }
+
+    /// Where this session's player plays now in a tournament, and whether it is over.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn assignment(
+        &self,
+        tournament: u64,
+    ) -> Result<(Option<(MatchId, SeatId)>, bool), ClientError> {
+        match self.request(ClientMsg::Assignment { tournament }).await? {
+            Reply::Assigned { game, finished } => Ok((game, finished)),
+            other => Err(ClientError::Protocol(format!("expected an assignment, got {other:?}"))),
         }
     }
 

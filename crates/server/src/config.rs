@@ -22,6 +22,8 @@ pub struct ServerConfig {
     pub database_url: String,
     /// The arbiters' secret; empty disables the role.
     pub arbiter_token: String,
+    /// The tournament directors' secret; empty disables the role.
+    pub director_token: String,
     /// PEM certificate chain; empty for the self-signed one.
     pub cert: PathBuf,
     /// PEM private key; empty for the self-signed one.

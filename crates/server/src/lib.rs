@@ -16,6 +16,7 @@ mod restore;
 mod room;
 mod session;
 mod tls;
+mod tournaments;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -65,8 +66,9 @@ impl Server {
         let store = shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?;
         tracing::info!(store = store.kind(), "database open");
         let records = Some(config.data_dir.join("records"));
-        let lobby =
-            Arc::new(Lobby::open(clock, config.max_matches, store, &config.arbiter_token, records).await?);
+        let secrets = lobby::Secrets { arbiter: &config.arbiter_token, director: &config.director_token };
+        let lobby = Arc::new(Lobby::open(clock, config.max_matches, store, secrets, records).await?);
+        tournaments::spawn_ticker(Arc::downgrade(&lobby));
         Ok(Server { endpoint, lobby, fingerprint: identity.fingerprint(), config: Arc::new(config) })
     }
 

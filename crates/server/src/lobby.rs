@@ -13,8 +13,15 @@ use tokio::time::Instant;
 
 use crate::convert::error;
 use crate::restore;
-use crate::room::{Restored, Room, RoomHandle, Session};
+use crate::room::{Restored, Room, RoomHandle, RoomSetup, Session};
+use crate::tournaments::Tournaments;
 use shvedka_storage::{NewMatch, PlayerRow, Store};
+
+/// The roles' secrets from the configuration (empty: the role is disabled).
+pub(crate) struct Secrets<'a> {
+    pub(crate) arbiter: &'a str,
+    pub(crate) director: &'a str,
+}
 
 pub(crate) struct Lobby {
     pub(crate) rooms: DashMap<MatchId, RoomHandle>,
@@ -30,6 +37,9 @@ pub(crate) struct Lobby {
     pub(crate) arbiter_key: Option<String>,
     /// Where decided matches' BPGN files go.
     records_dir: Option<std::path::PathBuf>,
+    /// SHA-256 of the tournament directors' secret, if the role is enabled.
+    pub(crate) director_key: Option<String>,
+    pub(crate) tournaments: Tournaments,
 }
 
 impl Lobby {
@@ -39,9 +49,10 @@ impl Lobby {
         clock: ClockConfig,
         max_matches: usize,
         store: Arc<dyn Store>,
-        arbiter_token: &str,
+        secrets: Secrets<'_>,
         records_dir: Option<std::path::PathBuf>,
     ) -> anyhow::Result<Lobby> {
+        let stored = crate::tournaments::load(store.tournaments().await?);
         let (max_match, max_player) = store.max_ids().await?;
         let lobby = Lobby {
             rooms: DashMap::new(),
@@ -52,8 +63,10 @@ impl Lobby {
             max_matches,
             started: Instant::now(),
             store,
-            arbiter_key: (!arbiter_token.is_empty()).then(|| token_key(arbiter_token)),
+            arbiter_key: (!secrets.arbiter.is_empty()).then(|| token_key(secrets.arbiter)),
             records_dir,
+            director_key: (!secrets.director.is_empty()).then(|| token_key(secrets.director)),
+            tournaments: Tournaments::new(stored),
         };
         let mut names = HashMap::new();
         for p in lobby.store.players().await? {
@@ -61,6 +74,8 @@ impl Lobby {
             let session = Arc::new(Session::new(p.token_hash.clone(), p.name, PlayerId(p.id)));
             lobby.sessions.insert(p.token_hash, session);
         }
+        // Tournament games keep their reserved seats across a restart.
+        let mut reserved = lobby.tournaments.reservations().await;
         for row in lobby.store.matches(true).await? {
             let id = MatchId(row.created.id);
             match restore::rebuild(&*lobby.store, &row).await {
@@ -72,15 +87,14 @@ impl Lobby {
                     }
                     let seat_names = rebuilt.m.seats().map(|p| p.and_then(|p| names.get(&p).cloned()));
                     tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
-                    let handle = Room::spawn(
-                        id,
-                        rebuilt.m,
-                        lobby.started,
-                        row.created.listed,
-                        lobby.store.clone(),
-                        lobby.records_dir.clone(),
-                        Some(Restored { views: rebuilt.views, names: seat_names }),
-                    );
+                    let setup = RoomSetup {
+                        listed: row.created.listed,
+                        store: lobby.store.clone(),
+                        records_dir: lobby.records_dir.clone(),
+                        reserved: reserved.remove(&id),
+                        restored: Some(Restored { views: rebuilt.views, names: seat_names }),
+                    };
+                    let handle = Room::spawn(id, rebuilt.m, lobby.started, setup);
                     lobby.rooms.insert(id, handle);
                 }
                 Err(e) => {
@@ -124,9 +138,64 @@ impl Lobby {
         time_control: &str,
         listed: bool,
     ) -> Result<MatchId, ErrorMsg> {
+        self.create_with(rules, time_control, listed, None).await
+    }
+
+    /// A tournament game: a listed match whose four seats only the named players may take.
+    pub(crate) async fn create_reserved(
+        &self,
+        rules: &str,
+        time_control: &str,
+        names: [String; 4],
+    ) -> Result<MatchId, ErrorMsg> {
+        self.create_with(rules, time_control, true, Some(names)).await
+    }
+
+    /// A time control by name or spec, as this server reads it.
+    pub(crate) fn time_control(&self, text: &str) -> Result<bughouse_match::TimeControl, ErrorMsg> {
+        self.clock.time_control(text).map_err(|e| error(ErrorCode::BadRequest, e.to_string()))
+    }
+
+    /// A match's decision: from its live room, or from the database.
+    pub(crate) async fn result_of(
+        &self,
+        id: MatchId,
+    ) -> Result<Option<(bughouse::MatchResult, String)>, ErrorMsg> {
+        if let Ok(room) = self.room(id) {
+            let decided = *room.decided.lock().expect("decided lock");
+            return Ok(decided.map(|a| (a.result, a.to_string())));
+        }
+        let row = self.store.find_match(id.0).await.map_err(|e| error(ErrorCode::Full, e.to_string()))?;
+        Ok(row
+            .and_then(|r| r.result)
+            .and_then(|json| serde_json::from_str::<bughouse::Adjudication>(&json).ok())
+            .map(|a| (a.result, a.to_string())))
+    }
+
+    /// A match's BPGN: from its live room, or rebuilt from the database.
+    pub(crate) async fn record_of(&self, id: MatchId) -> Result<Option<String>, ErrorMsg> {
+        match self.room(id) {
+            Ok(room) => {
+                let (reply, rx) = tokio::sync::oneshot::channel();
+                if room.tx.send(crate::room::RoomMsg::Record { reply }).await.is_err() {
+                    return Ok(None);
+                }
+                Ok(rx.await.ok())
+            }
+            Err(_) => self.stored_record(id).await,
+        }
+    }
+
+    async fn create_with(
+        &self,
+        rules: &str,
+        time_control: &str,
+        listed: bool,
+        reserved: Option<[String; 4]>,
+    ) -> Result<MatchId, ErrorMsg> {
         let bad = |e: String| error(ErrorCode::BadRequest, e);
         let rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
-        let tc = self.clock.time_control(time_control).map_err(|e| bad(e.to_string()))?;
+        let tc = self.time_control(time_control)?;
         if self.rooms.len() >= self.max_matches {
             return Err(error(ErrorCode::Full, "the server holds as many matches as it may"));
         }
@@ -153,7 +222,18 @@ impl Lobby {
         })?;
         self.rooms.insert(
             id,
-            Room::spawn(id, m, self.started, listed, self.store.clone(), self.records_dir.clone(), None),
+            Room::spawn(
+                id,
+                m,
+                self.started,
+                RoomSetup {
+                    listed,
+                    store: self.store.clone(),
+                    records_dir: self.records_dir.clone(),
+                    reserved,
+                    restored: None,
+                },
+            ),
         );
         Ok(id)
     }

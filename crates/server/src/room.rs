@@ -38,6 +38,8 @@ pub(crate) struct Session {
     pub(crate) lagging: tokio::sync::Notify,
     /// Whether the session presented the arbiters' secret.
     pub(crate) arbiter: std::sync::atomic::AtomicBool,
+    /// Whether the session presented the tournament directors' secret.
+    pub(crate) director: std::sync::atomic::AtomicBool,
 }
 
 impl Session {
@@ -49,6 +51,7 @@ impl Session {
             room: Mutex::default(),
             lagging: tokio::sync::Notify::new(),
             arbiter: Default::default(),
+            director: Default::default(),
         }
     }
 
@@ -84,6 +87,8 @@ pub(crate) struct RoomHandle {
     pub(crate) tx: mpsc::Sender<RoomMsg>,
     pub(crate) summary: Arc<Mutex<MatchSummary>>,
     pub(crate) listed: bool,
+    /// The decision, once the match is decided (read by the tournament driver).
+    pub(crate) decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
 }
 
 struct Follower {
@@ -112,6 +117,18 @@ pub(crate) struct Room {
     restart_pause: bool,
     /// Where a decided match's BPGN is written.
     records_dir: Option<std::path::PathBuf>,
+    /// For a tournament game: the name of the one player who may take each seat.
+    reserved: Option<[String; 4]>,
+    decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
+}
+
+/// How a match task is set up besides its machine.
+pub(crate) struct RoomSetup {
+    pub(crate) listed: bool,
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) records_dir: Option<std::path::PathBuf>,
+    pub(crate) reserved: Option<[String; 4]>,
+    pub(crate) restored: Option<Restored>,
 }
 
 /// What a match restored from storage brings besides its machine.
@@ -127,15 +144,8 @@ impl Room {
     /// event, so the outage is charged to nobody: every clock reads what it read at that event,
     /// and a match in play is paused there until its four players are back (or an arbiter
     /// restarts it).
-    pub(crate) fn spawn(
-        id: MatchId,
-        mut m: Match,
-        started: Instant,
-        listed: bool,
-        store: Arc<dyn Store>,
-        records_dir: Option<std::path::PathBuf>,
-        restored: Option<Restored>,
-    ) -> RoomHandle {
+    pub(crate) fn spawn(id: MatchId, mut m: Match, started: Instant, setup: RoomSetup) -> RoomHandle {
+        let RoomSetup { listed, store, records_dir, reserved, restored } = setup;
         let rules = m.config().rules.name.clone();
         let time_control = m.config().time_control.to_string();
         let summary = Arc::new(Mutex::new(MatchSummary {
@@ -146,6 +156,7 @@ impl Room {
             phase: convert::phase(m.phase()),
         }));
         let (tx, rx) = mpsc::channel(256);
+        let decided = Arc::new(Mutex::new(m.result()));
         let resumed_at = m.events().last().map_or(Duration::ZERO, |e| e.at);
         let epoch = Instant::now().checked_sub(resumed_at).unwrap_or_else(Instant::now);
         let mut restart_pause = false;
@@ -173,9 +184,11 @@ impl Room {
             store,
             restart_pause,
             records_dir,
+            reserved,
+            decided: decided.clone(),
         };
         tokio::spawn(room.run(rx));
-        RoomHandle { tx, summary, listed }
+        RoomHandle { tx, summary, listed, decided }
     }
 
     fn now(&self) -> Duration {
@@ -329,6 +342,14 @@ impl Room {
         let player = session.player;
         let command = match msg {
             ClientMsg::TakeSeat { seat, .. } => {
+                if let Some(names) = &self.reserved
+                    && names[seat.index()] != session.name
+                {
+                    return Err(error(
+                        ErrorCode::Forbidden,
+                        format!("{seat} of this tournament game is reserved for {}", names[seat.index()]),
+                    ));
+                }
                 let seat = convert::seat(seat);
                 let taken = self.m.handle_command(now, player, Command::TakeSeat(seat));
                 taken.map_err(|r| convert::rejection(&r))?;
@@ -483,6 +504,7 @@ impl Room {
             }
             if let EventKind::Ended(adj) = &e.kind {
                 self.record_result(adj).await;
+                *self.decided.lock().expect("decided lock") = Some(*adj);
             }
         }
         let mut summary = self.summary.lock().expect("summary lock");

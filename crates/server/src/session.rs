@@ -164,6 +164,37 @@ async fn dispatch(
             tracing::info!(name = %session.name, "session is an arbiter");
             Ok(Reply::Ok)
         }
+        ClientMsg::Director { token } => {
+            let granted = lobby.director_key.as_deref().is_some_and(|key| key == token_key(&token));
+            if !granted {
+                tracing::warn!(name = %session.name, "refused a director secret");
+                return Err(error(
+                    ErrorCode::Forbidden,
+                    "not the directors' secret (or the role is disabled)",
+                ));
+            }
+            session.director.store(true, Ordering::Relaxed);
+            Ok(Reply::Ok)
+        }
+        ClientMsg::Td(req) => {
+            if !session.director.load(Ordering::Relaxed) {
+                return Err(error(
+                    ErrorCode::Forbidden,
+                    "only a tournament director may do this: present the secret first",
+                ));
+            }
+            tracing::info!(name = %session.name, ?req, "director command");
+            lobby.tournaments.director(lobby, req).await
+        }
+        ClientMsg::Choose { tournament, round, game, choice } => lobby
+            .tournaments
+            .choose(lobby, &session.name, tournament, round, game, choice)
+            .await
+            .map(|()| Reply::Ok),
+        ClientMsg::Assignment { tournament } => {
+            let (game, finished) = lobby.tournaments.assignment(tournament, &session.name).await?;
+            Ok(Reply::Assigned { game, finished })
+        }
         ClientMsg::ListLive => {
             arbiter_only(session)?;
             Ok(Reply::Matches(lobby.list(true)))

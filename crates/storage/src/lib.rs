@@ -67,6 +67,10 @@ pub trait Store: Send + Sync {
     async fn events(&self, match_id: u64) -> Result<Vec<EventRow>, StoreError>;
     /// The highest match id and player id so far (0 when none).
     async fn max_ids(&self) -> Result<(u64, u64), StoreError>;
+    /// Stores a tournament's whole state (JSON), replacing the previous one.
+    async fn save_tournament(&self, id: u64, state: &str) -> Result<(), StoreError>;
+    /// Every tournament: id and state, by id.
+    async fn tournaments(&self) -> Result<Vec<(u64, String)>, StoreError>;
 }
 
 /// Opens the configured store: PostgreSQL at `database_url` when given, else SQLite in

@@ -3,10 +3,16 @@
 //! `shvedka_migrations`; a database migrated by a newer server keeps its extra versions.
 
 /// The SQLite scripts, in order.
-pub(crate) const SQLITE: &[(i64, &str)] = &[(1, include_str!("../migrations/sqlite/0001_init.sql"))];
+pub(crate) const SQLITE: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/sqlite/0001_init.sql")),
+    (2, include_str!("../migrations/sqlite/0002_tournaments.sql")),
+];
 
 /// The PostgreSQL scripts, in order.
-pub(crate) const POSTGRES: &[(i64, &str)] = &[(1, include_str!("../migrations/postgres/0001_init.sql"))];
+pub(crate) const POSTGRES: &[(i64, &str)] = &[
+    (1, include_str!("../migrations/postgres/0001_init.sql")),
+    (2, include_str!("../migrations/postgres/0002_tournaments.sql")),
+];
 
 /// The table that records applied scripts.
 pub(crate) const CREATE_LEDGER: &str =

@@ -242,6 +242,24 @@ macro_rules! sql_store {
                     .collect()
             }
 
+            async fn save_tournament(&self, id: u64, state: &str) -> Result<(), StoreError> {
+                sqlx::query(
+                    "INSERT INTO tournaments (id, state, updated_ms) VALUES ($1, $2, $3) \
+                     ON CONFLICT (id) DO UPDATE SET state = excluded.state, updated_ms = excluded.updated_ms",
+                )
+                .bind(to_i64(id)?)
+                .bind(state)
+                .bind(now_ms())
+                .execute(&self.pool)
+                .await?;
+                Ok(())
+            }
+
+            async fn tournaments(&self) -> Result<Vec<(u64, String)>, StoreError> {
+                let rows = sqlx::query("SELECT id, state FROM tournaments ORDER BY id").fetch_all(&self.pool).await?;
+                rows.iter().map(|r| Ok((to_u64(r.try_get(0)?)?, r.try_get(1)?))).collect()
+            }
+
             async fn max_ids(&self) -> Result<(u64, u64), StoreError> {
                 let m: Option<i64> =
                     sqlx::query("SELECT MAX(id) FROM matches").fetch_one(&self.pool).await?.try_get(0)?;

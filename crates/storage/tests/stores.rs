@@ -59,6 +59,14 @@ async fn suite(store: Arc<dyn Store>) {
         store.append(1, &[EventRow { seq: u64::MAX, ..event(5) }]).await.is_err(),
         "out of range refused"
     );
+    // Tournaments are saved whole and replaced.
+    store.save_tournament(2, "{\"round\":1}").await.unwrap();
+    store.save_tournament(1, "{}").await.unwrap();
+    store.save_tournament(2, "{\"round\":2}").await.unwrap();
+    assert_eq!(
+        store.tournaments().await.unwrap(),
+        vec![(1, "{}".to_owned()), (2, "{\"round\":2}".to_owned())]
+    );
 }
 
 #[tokio::test]
@@ -89,7 +97,7 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
 async fn reset(url: &str) {
     use sqlx::Connection;
     let mut c = sqlx::PgConnection::connect(url).await.unwrap();
-    sqlx::raw_sql("DROP TABLE IF EXISTS events, matches, players, shvedka_migrations CASCADE")
+    sqlx::raw_sql("DROP TABLE IF EXISTS events, matches, players, tournaments, shvedka_migrations CASCADE")
         .execute(&mut c)
         .await
         .unwrap();

@@ -1,0 +1,341 @@
+//! Tournaments on the server: the director's commands, the teams' S3 choices, the online games
+//! (a match created with its four seats reserved once both choices are known, game 2 after game 1
+//! is decided), and their results recorded as the matches end. The logic is `shvedka-tournament`;
+//! this module persists each tournament whole after every change (a change that cannot be stored
+//! is refused and leaves the tournament as it was) and drives the games from a ticker.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use bughouse::{MatchResult, Team};
+use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, SeatId, TdChoice, TdExport, TdOutcome, TdRequest};
+use shvedka_tournament::{
+    ColourChoice, Fixture, Format, GameResult, Outcome, ResultSource, SeatingChoice, TeamNo, Tournament,
+};
+use tokio::sync::Mutex;
+
+use crate::convert::error;
+use crate::lobby::{Lobby, unix_ms};
+
+/// Every tournament of the server.
+pub(crate) struct Tournaments {
+    all: Mutex<HashMap<u64, Tournament>>,
+    next: AtomicU64,
+}
+
+fn refused(e: impl std::fmt::Display) -> ErrorMsg {
+    error(ErrorCode::Rejected, e.to_string())
+}
+
+impl Tournaments {
+    pub(crate) fn new(stored: Vec<(u64, Tournament)>) -> Tournaments {
+        let next = stored.iter().map(|(id, _)| id + 1).max().unwrap_or(1);
+        Tournaments { all: Mutex::new(stored.into_iter().collect()), next: AtomicU64::new(next) }
+    }
+
+    /// The reserved seats of every linked tournament game, by match.
+    pub(crate) async fn reservations(&self) -> HashMap<MatchId, [String; 4]> {
+        let all = self.all.lock().await;
+        let mut out = HashMap::new();
+        for t in all.values() {
+            for r in t.rounds() {
+                for (_, p) in r.pairings() {
+                    for g in &p.games {
+                        if let (Some(seats), Some(m)) = (g.seats, g.match_id) {
+                            out.insert(MatchId(m), seats.map(|s| t.player_name(s).unwrap_or("?").to_owned()));
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// Applies `f` to a copy of tournament `id`, stores the copy, and only then keeps it.
+    async fn change<T>(
+        &self,
+        lobby: &Lobby,
+        id: u64,
+        f: impl FnOnce(&mut Tournament) -> Result<T, ErrorMsg>,
+    ) -> Result<T, ErrorMsg> {
+        let mut all = self.all.lock().await;
+        let current =
+            all.get(&id).ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+        let mut copy = current.clone();
+        let out = f(&mut copy)?;
+        save(lobby, id, &copy).await?;
+        all.insert(id, copy);
+        Ok(out)
+    }
+
+    /// A director's command.
+    pub(crate) async fn director(
+        &self,
+        lobby: &Lobby,
+        req: TdRequest,
+    ) -> Result<shvedka_proto::Reply, ErrorMsg> {
+        use shvedka_proto::Reply;
+        match req {
+            TdRequest::Create { name, rules, time_control, swiss_rounds } => {
+                bughouse::RuleOptions::preset(&rules)
+                    .map_err(|e| error(ErrorCode::BadRequest, e.to_string()))?;
+                lobby.time_control(&time_control)?;
+                let format = match swiss_rounds {
+                    None => Format::RoundRobin,
+                    Some(rounds) => Format::Swiss { rounds },
+                };
+                let t = Tournament::new(&name, &rules, &time_control, format).map_err(refused)?;
+                let id = self.next.fetch_add(1, Ordering::Relaxed);
+                save(lobby, id, &t).await?;
+                self.all.lock().await.insert(id, t);
+                Ok(Reply::Id(id))
+            }
+            TdRequest::Register { tournament, team, players } => {
+                let [a, b] = &players;
+                self.change(lobby, tournament, |t| t.register(&team, [a, b]).map_err(refused))
+                    .await
+                    .map(|n| Reply::Id(u64::from(n.0)))
+            }
+            TdRequest::Withdraw { tournament, team } => self
+                .change(lobby, tournament, |t| t.withdraw(TeamNo(team)).map_err(refused))
+                .await
+                .map(|()| Reply::Ok),
+            TdRequest::Start { tournament } => {
+                self.change(lobby, tournament, |t| t.start().map_err(refused)).await.map(|()| Reply::Ok)
+            }
+            TdRequest::PairNext { tournament, choice_window_ms } => {
+                let now = unix_ms();
+                let round = self
+                    .change(lobby, tournament, |t| t.pair_next_round(now, choice_window_ms).map_err(refused))
+                    .await?;
+                Ok(Reply::Id(u64::from(round)))
+            }
+            TdRequest::Result { tournament, round, table, game, outcome, reason, correct } => {
+                let result = GameResult::new(outcome_of(outcome), ResultSource::OverTheBoard, reason);
+                self.change(lobby, tournament, |t| {
+                    if correct {
+                        t.correct_result(round, table, game, result).map_err(refused)
+                    } else {
+                        t.record_result(round, table, game, result).map_err(refused)
+                    }
+                })
+                .await
+                .map(|()| Reply::Ok)
+            }
+            TdRequest::Publish { tournament, what } => {
+                self.publish(lobby, tournament, what).await.map(Reply::Text)
+            }
+        }
+    }
+
+    async fn publish(&self, lobby: &Lobby, id: u64, what: TdExport) -> Result<String, ErrorMsg> {
+        let t = self
+            .all
+            .lock()
+            .await
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+        Ok(match what {
+            TdExport::Standings => t.standings().to_text(),
+            TdExport::StandingsCsv => t.standings().to_csv(),
+            TdExport::Crosstable => t.crosstable().to_text(),
+            TdExport::CrosstableCsv => t.crosstable().to_csv(),
+            TdExport::Html => t.to_html(),
+            TdExport::Sheet { round } => t.pairing_sheet(round, 0).map_err(refused)?,
+            TdExport::State => serde_json::to_string_pretty(&t).map_err(refused)?,
+            TdExport::Games => {
+                let mut all = String::new();
+                for m in linked_matches(&t) {
+                    if let Ok(Some(bpgn)) = lobby.record_of(m).await {
+                        all.push_str(&bpgn);
+                        all.push('\n');
+                    }
+                }
+                all
+            }
+        })
+    }
+
+    /// A player's S3 choice: the session's name must be a player of the team whose turn it is.
+    pub(crate) async fn choose(
+        &self,
+        lobby: &Lobby,
+        name: &str,
+        id: u64,
+        round: u32,
+        game: u32,
+        choice: TdChoice,
+    ) -> Result<(), ErrorMsg> {
+        let now = unix_ms();
+        self.change(lobby, id, |t| {
+            let team = t
+                .teams()
+                .iter()
+                .find(|team| team.players.iter().any(|p| p == name))
+                .map(|team| team.id)
+                .ok_or_else(|| {
+                    error(ErrorCode::Forbidden, format!("{name} plays for no team of tournament {id}"))
+                })?;
+            match choice {
+                TdChoice::Straight => t.choose_seating(now, round, team, game, SeatingChoice::Straight),
+                TdChoice::Crossed => t.choose_seating(now, round, team, game, SeatingChoice::Crossed),
+                TdChoice::WhiteOnA => t.choose_colours(now, round, team, game, ColourChoice::WhiteOnA),
+                TdChoice::WhiteOnB => t.choose_colours(now, round, team, game, ColourChoice::WhiteOnB),
+            }
+            .map_err(refused)
+        })
+        .await
+    }
+
+    /// Where player `name` plays now: a linked game without a result that seats him.
+    pub(crate) async fn assignment(
+        &self,
+        id: u64,
+        name: &str,
+    ) -> Result<(Option<(MatchId, SeatId)>, bool), ErrorMsg> {
+        let all = self.all.lock().await;
+        let t = all.get(&id).ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+        let Some(round) = t.rounds().last() else { return Ok((None, t.is_finished())) };
+        for (_, p) in round.pairings() {
+            for g in &p.games {
+                let (Some(seats), Some(m), None) = (g.seats, g.match_id, &g.result) else { continue };
+                if let Some(i) = seats.iter().position(|s| t.player_name(*s) == Some(name)) {
+                    return Ok((Some((MatchId(m), SeatId::ALL[i])), false));
+                }
+            }
+        }
+        Ok((None, t.is_finished()))
+    }
+
+    /// One turn of the driver: defaults after deadlines, matches for games whose seats are
+    /// known (game 2 once game 1 is decided), and results of ended matches.
+    pub(crate) async fn tick(&self, lobby: &Lobby) {
+        let ids: Vec<u64> = self.all.lock().await.keys().copied().collect();
+        for id in ids {
+            if let Err(e) = self.drive(lobby, id).await {
+                tracing::warn!(tournament = id, error = %e.message, "tournament step failed; retrying");
+            }
+        }
+    }
+
+    async fn drive(&self, lobby: &Lobby, id: u64) -> Result<(), ErrorMsg> {
+        let now = unix_ms();
+        let snapshot = match self.all.lock().await.get(&id) {
+            Some(t) => t.clone(),
+            None => return Ok(()),
+        };
+        let Some(round) = snapshot.rounds().last() else { return Ok(()) };
+        let number = round.number;
+        let mut results = Vec::new();
+        let mut to_create = Vec::new();
+        let mut defaults_due = false;
+        for (table, p) in round.pairings() {
+            for (i, g) in p.games.iter().enumerate() {
+                let game = i as u32 + 1;
+                if g.result.is_some() {
+                    continue;
+                }
+                if i == 1 && p.games[0].result.is_none() {
+                    break; // game 2 is played after game 1
+                }
+                match (g.seats, g.match_id) {
+                    (None, _) => defaults_due |= now >= g.choices_due_ms,
+                    (Some(seats), None) => to_create.push((table, game, seats)),
+                    (Some(seats), Some(m)) => {
+                        if let Some(result) = lobby.result_of(MatchId(m)).await? {
+                            let first_is_team_one = seats[0].team == p.first;
+                            results.push((
+                                table,
+                                game,
+                                outcome_of_match(result.0, first_is_team_one),
+                                result.1,
+                            ));
+                        }
+                    }
+                }
+                break; // one game of a pairing at a time
+            }
+        }
+        if defaults_due {
+            self.change(lobby, id, |t| Ok(t.apply_defaults(now))).await?;
+        }
+        for (table, game, outcome, reason) in results {
+            let result = GameResult::new(outcome, ResultSource::Online, reason);
+            self.change(lobby, id, |t| t.record_result(number, table, game, result).map_err(refused)).await?;
+        }
+        for (table, game, seats) in to_create {
+            let names = seats.map(|s| snapshot.player_name(s).unwrap_or("?").to_owned());
+            let m = lobby.create_reserved(snapshot.rules(), snapshot.time_control(), names).await?;
+            self.change(lobby, id, |t| t.set_match(number, table, game, m.0).map_err(refused)).await?;
+        }
+        Ok(())
+    }
+}
+
+fn linked_matches(t: &Tournament) -> Vec<MatchId> {
+    t.rounds()
+        .iter()
+        .flat_map(|r| r.fixtures.iter())
+        .filter_map(|f| match f {
+            Fixture::Pairing(p) => {
+                Some(p.games.iter().filter_map(|g| g.match_id.map(MatchId)).collect::<Vec<_>>())
+            }
+            Fixture::Bye(_) => None,
+        })
+        .flatten()
+        .collect()
+}
+
+fn outcome_of(o: TdOutcome) -> Outcome {
+    match o {
+        TdOutcome::FirstWins => Outcome::FirstWins,
+        TdOutcome::SecondWins => Outcome::SecondWins,
+        TdOutcome::Draw => Outcome::Draw,
+    }
+}
+
+/// A match result as the pairing sees it: team 1 of the match is the team on White-A.
+fn outcome_of_match(result: MatchResult, first_is_team_one: bool) -> Outcome {
+    match (result, first_is_team_one) {
+        (MatchResult::Draw, _) => Outcome::Draw,
+        (MatchResult::Win(Team::One), true) | (MatchResult::Win(Team::Two), false) => Outcome::FirstWins,
+        _ => Outcome::SecondWins,
+    }
+}
+
+async fn save(lobby: &Lobby, id: u64, t: &Tournament) -> Result<(), ErrorMsg> {
+    let json = serde_json::to_string(t).map_err(refused)?;
+    lobby.store.save_tournament(id, &json).await.map_err(|e| {
+        tracing::error!(tournament = id, error = %e, "cannot store the tournament");
+        error(ErrorCode::Full, "the tournament cannot be stored now; nothing changed")
+    })
+}
+
+/// Runs the driver every half second for as long as the lobby lives.
+pub(crate) fn spawn_ticker(lobby: std::sync::Weak<Lobby>) {
+    tokio::spawn(async move {
+        let mut every = tokio::time::interval(Duration::from_millis(250));
+        loop {
+            every.tick().await;
+            let Some(lobby) = lobby.upgrade() else { return };
+            lobby.tournaments.tick(&lobby).await;
+        }
+    });
+}
+
+pub(crate) type Stored = Vec<(u64, Tournament)>;
+
+/// Reads the stored tournaments; one that no longer reads is skipped with an error in the log.
+pub(crate) fn load(rows: Vec<(u64, String)>) -> Stored {
+    rows.into_iter()
+        .filter_map(|(id, json)| match serde_json::from_str(&json) {
+            Ok(t) => Some((id, t)),
+            Err(e) => {
+                tracing::error!(tournament = id, error = %e, "cannot read a stored tournament; skipped");
+                None
+            }
+        })
+        .collect()
+}
