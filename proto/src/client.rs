@@ -144,6 +144,9 @@ pub enum TdRequest {
         time_control: String,
         /// `None` for a round robin, or the number of Swiss rounds.
         swiss_rounds: Option<u32>,
+        /// Games played online (the server creates their matches) or over the board (the
+        /// director prints pairing sheets and enters results).
+        online: bool,
     },
     /// Register a team; `Reply::Id` is its number.
     Register {

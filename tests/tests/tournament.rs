@@ -51,6 +51,7 @@ async fn create(td: &Client, name: &str, teams: usize, swiss_rounds: Option<u32>
             rules: "mgimo-2017".into(),
             time_control: "10s+0".into(),
             swiss_rounds,
+            online: true,
         })
         .await,
     )

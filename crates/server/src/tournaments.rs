@@ -4,7 +4,7 @@
 //! this module persists each tournament whole after every change (a change that cannot be stored
 //! is refused and leaves the tournament as it was) and drives the games from a ticker.
 
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
@@ -22,6 +22,8 @@ use crate::lobby::{Lobby, unix_ms};
 pub(crate) struct Tournaments {
     all: Mutex<HashMap<u64, Tournament>>,
     next: AtomicU64,
+    /// Tournaments played over the board: no online matches are created for their games.
+    offline: std::sync::Mutex<HashSet<u64>>,
 }
 
 fn refused(e: impl std::fmt::Display) -> ErrorMsg {
@@ -29,9 +31,18 @@ fn refused(e: impl std::fmt::Display) -> ErrorMsg {
 }
 
 impl Tournaments {
-    pub(crate) fn new(stored: Vec<(u64, Tournament)>) -> Tournaments {
-        let next = stored.iter().map(|(id, _)| id + 1).max().unwrap_or(1);
-        Tournaments { all: Mutex::new(stored.into_iter().collect()), next: AtomicU64::new(next) }
+    pub(crate) fn new(stored: Stored) -> Tournaments {
+        let next = stored.iter().map(|(id, ..)| id + 1).max().unwrap_or(1);
+        let offline = stored.iter().filter(|(_, online, _)| !online).map(|(id, ..)| *id).collect();
+        Tournaments {
+            all: Mutex::new(stored.into_iter().map(|(id, _, t)| (id, t)).collect()),
+            next: AtomicU64::new(next),
+            offline: std::sync::Mutex::new(offline),
+        }
+    }
+
+    fn online(&self, id: u64) -> bool {
+        !self.offline.lock().expect("offline lock").contains(&id)
     }
 
     /// The reserved seats of every linked tournament game, by match.
@@ -64,7 +75,7 @@ impl Tournaments {
             all.get(&id).ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
         let mut copy = current.clone();
         let out = f(&mut copy)?;
-        save(lobby, id, &copy).await?;
+        save(lobby, id, &copy, self.online(id)).await?;
         all.insert(id, copy);
         Ok(out)
     }
@@ -77,7 +88,7 @@ impl Tournaments {
     ) -> Result<shvedka_proto::Reply, ErrorMsg> {
         use shvedka_proto::Reply;
         match req {
-            TdRequest::Create { name, rules, time_control, swiss_rounds } => {
+            TdRequest::Create { name, rules, time_control, swiss_rounds, online } => {
                 bughouse::RuleOptions::preset(&rules)
                     .map_err(|e| error(ErrorCode::BadRequest, e.to_string()))?;
                 lobby.time_control(&time_control)?;
@@ -87,7 +98,10 @@ impl Tournaments {
                 };
                 let t = Tournament::new(&name, &rules, &time_control, format).map_err(refused)?;
                 let id = self.next.fetch_add(1, Ordering::Relaxed);
-                save(lobby, id, &t).await?;
+                save(lobby, id, &t, online).await?;
+                if !online {
+                    self.offline.lock().expect("offline lock").insert(id);
+                }
                 self.all.lock().await.insert(id, t);
                 Ok(Reply::Id(id))
             }
@@ -265,6 +279,9 @@ impl Tournaments {
             let result = GameResult::new(outcome, ResultSource::Online, reason);
             self.change(lobby, id, |t| t.record_result(number, table, game, result).map_err(refused)).await?;
         }
+        if !self.online(id) {
+            return Ok(()); // over the board: the director prints sheets and enters results
+        }
         for (table, game, seats) in to_create {
             let names = seats.map(|s| snapshot.player_name(s).unwrap_or("?").to_owned());
             let m = lobby.create_reserved(snapshot.rules(), snapshot.time_control(), names).await?;
@@ -305,8 +322,8 @@ fn outcome_of_match(result: MatchResult, first_is_team_one: bool) -> Outcome {
     }
 }
 
-async fn save(lobby: &Lobby, id: u64, t: &Tournament) -> Result<(), ErrorMsg> {
-    let json = serde_json::to_string(t).map_err(refused)?;
+async fn save(lobby: &Lobby, id: u64, t: &Tournament, online: bool) -> Result<(), ErrorMsg> {
+    let json = serde_json::json!({ "online": online, "tournament": t }).to_string();
     lobby.store.save_tournament(id, &json).await.map_err(|e| {
         tracing::error!(tournament = id, error = %e, "cannot store the tournament");
         error(ErrorCode::Full, "the tournament cannot be stored now; nothing changed")
@@ -325,13 +342,20 @@ pub(crate) fn spawn_ticker(lobby: std::sync::Weak<Lobby>) {
     });
 }
 
-pub(crate) type Stored = Vec<(u64, Tournament)>;
+/// Stored tournaments: id, played online, state.
+pub(crate) type Stored = Vec<(u64, bool, Tournament)>;
+
+#[derive(serde::Deserialize)]
+struct Persisted {
+    online: bool,
+    tournament: Tournament,
+}
 
 /// Reads the stored tournaments; one that no longer reads is skipped with an error in the log.
 pub(crate) fn load(rows: Vec<(u64, String)>) -> Stored {
     rows.into_iter()
-        .filter_map(|(id, json)| match serde_json::from_str(&json) {
-            Ok(t) => Some((id, t)),
+        .filter_map(|(id, json)| match serde_json::from_str::<Persisted>(&json) {
+            Ok(p) => Some((id, p.online, p.tournament)),
             Err(e) => {
                 tracing::error!(tournament = id, error = %e, "cannot read a stored tournament; skipped");
                 None

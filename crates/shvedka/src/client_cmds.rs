@@ -5,7 +5,7 @@ use std::net::{SocketAddr, ToSocketAddrs};
 
 use anyhow::Context;
 use clap::Args;
-use shvedka_bot::{BotConfig, BotError, play_match};
+use shvedka_bot::{BotConfig, BotError, play_match, play_tournament};
 use shvedka_client::{Client, Trust, parse_fingerprint};
 use shvedka_proto::{MatchId, SeatId};
 use shvedka_tui::Mode;
@@ -106,6 +106,9 @@ pub(crate) struct BotArgs {
     /// Do not ask the partner for pieces.
     #[arg(long)]
     no_chat: bool,
+    /// Play every game of this tournament assigned to the bot's --name, until it is over.
+    #[arg(long, conflicts_with_all = ["match_id", "seat"], requires = "name")]
+    tournament: Option<u64>,
 }
 
 pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -120,6 +123,15 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     runtime.block_on(async {
         let name = args.name.clone().unwrap_or_else(|| format!("bot-{}", std::process::id() % 10_000));
         let mut client = args.connect.connect(&name).await?;
+        if let Some(t) = args.tournament {
+            let config = BotConfig { level: args.level, chat: !args.no_chat, ..BotConfig::default() };
+            // A tournament night lasts hours; the bot waits between its games until it is over.
+            let played =
+                play_tournament(&mut client, t, &config, std::time::Duration::from_secs(6 * 3600)).await?;
+            writeln!(out, "{name} played {} games in tournament {t}", played.len())?;
+            client.close().await;
+            return Ok(());
+        }
         let match_id = match args.match_id {
             Some(id) => MatchId(id),
             None => {

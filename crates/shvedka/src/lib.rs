@@ -12,6 +12,7 @@ mod client_cmds;
 mod demo_cmd;
 mod perft_cmd;
 mod serve_cmd;
+mod td_cmd;
 
 /// Swedish chess (bughouse): server, clients and arbiter tools.
 #[derive(Debug, Parser)]
@@ -31,6 +32,8 @@ enum Command {
     Play(client_cmds::PlayArgs),
     /// A bot that takes a seat (or creates a match and waits) and plays it to the end.
     Bot(client_cmds::BotArgs),
+    /// The tournament director's tools: create, register, start, pair, results, standings.
+    Td(td_cmd::TdArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft_cmd::PerftArgs),
     /// List the legal moves on one board of a bughouse position, in long notation.
@@ -99,6 +102,7 @@ where
         Command::Demo(args) => demo_cmd::run(&args, out),
         Command::Play(args) => client_cmds::play(&args, out),
         Command::Bot(args) => client_cmds::bot(&args, out),
+        Command::Td(args) => td_cmd::run(&args, out),
         Command::Perft(args) => perft_cmd::run(&args, out),
         Command::Moves(args) => board_cmds::moves(&args, out),
         Command::Status(args) => board_cmds::status(&args, out),

@@ -1,0 +1,197 @@
+//! `shvedka td`: the tournament director's command line against a running server, as a director
+//! session (the server's `director_token`, given with `--token` or `SHVEDKA_DIRECTOR_TOKEN`).
+
+use std::io::Write;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use shvedka_proto::{Reply, TdExport, TdOutcome, TdRequest};
+
+use crate::Failure;
+use crate::client_cmds::ConnectArgs;
+
+/// Arguments of `shvedka td`.
+#[derive(Debug, Args)]
+pub(crate) struct TdArgs {
+    #[command(flatten)]
+    connect: ConnectArgs,
+    /// The tournament directors' secret (the server's `director_token`).
+    #[arg(long, env = "SHVEDKA_DIRECTOR_TOKEN", hide_env_values = true)]
+    token: String,
+    #[command(subcommand)]
+    command: TdCommand,
+}
+
+/// The director's subcommands.
+#[derive(Debug, Subcommand)]
+enum TdCommand {
+    /// Create a tournament; prints its id.
+    Create {
+        /// Its name.
+        name: String,
+        /// Rule preset.
+        #[arg(long, default_value = "mgimo-2017")]
+        rules: String,
+        /// Time control of every game.
+        #[arg(long, default_value = "3+0")]
+        time_control: String,
+        /// round-robin or swiss.
+        #[arg(long, default_value = "round-robin")]
+        format: String,
+        /// Rounds of a Swiss.
+        #[arg(long)]
+        rounds: Option<u32>,
+        /// Played over the board: no online matches; print pairing sheets and enter results.
+        #[arg(long)]
+        over_the_board: bool,
+    },
+    /// Register a team and its two players (their names as they connect); prints its number.
+    Register {
+        /// The tournament.
+        tournament: u64,
+        /// The team's name.
+        team: String,
+        /// The first player.
+        player1: String,
+        /// The second player.
+        player2: String,
+    },
+    /// Withdraw a team (its unplayed games are forfeited).
+    Withdraw {
+        /// The tournament.
+        tournament: u64,
+        /// The team's number.
+        team: u32,
+    },
+    /// Close registration and start.
+    Start {
+        /// The tournament.
+        tournament: u64,
+    },
+    /// Pair the next round; prints its number.
+    Pair {
+        /// The tournament.
+        tournament: u64,
+        /// Seconds the teams have for their seating and colour choices (S3).
+        #[arg(long, default_value_t = 120)]
+        choices_s: u64,
+    },
+    /// Enter a game's result (over the board), or correct one with --correct.
+    Result {
+        /// The tournament.
+        tournament: u64,
+        /// The round.
+        round: u32,
+        /// The table.
+        table: u32,
+        /// The game, 1 or 2.
+        game: u32,
+        /// first (the team named first won), second, or draw.
+        outcome: String,
+        /// Why, in words.
+        #[arg(required = true, num_args = 1..)]
+        reason: Vec<String>,
+        /// Replace an existing result.
+        #[arg(long)]
+        correct: bool,
+    },
+    /// Publish: standings, standings-csv, crosstable, crosstable-csv, html, sheet (with
+    /// --round), games (every game as one BPGN file), state (JSON).
+    Publish {
+        /// The tournament.
+        tournament: u64,
+        /// What.
+        what: String,
+        /// The round of a pairing sheet.
+        #[arg(long)]
+        round: Option<u32>,
+    },
+}
+
+fn bad(message: String) -> anyhow::Error {
+    Failure { code: 2, message }.into()
+}
+
+fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
+    Ok(match command {
+        TdCommand::Create { name, rules, time_control, format, rounds, over_the_board } => {
+            TdRequest::Create {
+                online: !over_the_board,
+                name: name.clone(),
+                rules: rules.clone(),
+                time_control: time_control.clone(),
+                swiss_rounds: match (format.as_str(), rounds) {
+                    ("round-robin", None) => None,
+                    ("swiss", Some(n)) => Some(*n),
+                    ("swiss", None) => return Err(bad("a Swiss needs --rounds".into())),
+                    ("round-robin", Some(_)) => {
+                        return Err(bad("a round robin has as many rounds as it needs".into()));
+                    }
+                    (other, _) => {
+                        return Err(bad(format!("format {other:?}: expected round-robin or swiss")));
+                    }
+                },
+            }
+        }
+        TdCommand::Register { tournament, team, player1, player2 } => TdRequest::Register {
+            tournament: *tournament,
+            team: team.clone(),
+            players: [player1.clone(), player2.clone()],
+        },
+        TdCommand::Withdraw { tournament, team } => {
+            TdRequest::Withdraw { tournament: *tournament, team: *team }
+        }
+        TdCommand::Start { tournament } => TdRequest::Start { tournament: *tournament },
+        TdCommand::Pair { tournament, choices_s } => {
+            TdRequest::PairNext { tournament: *tournament, choice_window_ms: choices_s.saturating_mul(1000) }
+        }
+        TdCommand::Result { tournament, round, table, game, outcome, reason, correct } => TdRequest::Result {
+            tournament: *tournament,
+            round: *round,
+            table: *table,
+            game: *game,
+            outcome: match outcome.as_str() {
+                "first" => TdOutcome::FirstWins,
+                "second" => TdOutcome::SecondWins,
+                "draw" => TdOutcome::Draw,
+                other => return Err(bad(format!("outcome {other:?}: expected first, second or draw"))),
+            },
+            reason: reason.join(" "),
+            correct: *correct,
+        },
+        TdCommand::Publish { tournament, what, round } => TdRequest::Publish {
+            tournament: *tournament,
+            what: match (what.as_str(), round) {
+                ("standings", _) => TdExport::Standings,
+                ("standings-csv", _) => TdExport::StandingsCsv,
+                ("crosstable", _) => TdExport::Crosstable,
+                ("crosstable-csv", _) => TdExport::CrosstableCsv,
+                ("html", _) => TdExport::Html,
+                ("sheet", Some(r)) => TdExport::Sheet { round: *r },
+                ("sheet", None) => return Err(bad("a pairing sheet needs --round".into())),
+                ("games", _) => TdExport::Games,
+                ("state", _) => TdExport::State,
+                (other, _) => return Err(bad(format!("publish {other:?}: see shvedka td publish --help"))),
+            },
+        },
+    })
+}
+
+pub(crate) fn run(args: &TdArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let req = request(&args.command)?;
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let reply = runtime.block_on(async {
+        let client = args.connect.connect("director").await?;
+        let refused = |e: shvedka_client::ClientError| Failure { code: 1, message: e.to_string() };
+        client.director(&args.token).await.map_err(refused)?;
+        let reply = client.td(req).await.map_err(refused);
+        client.close().await;
+        anyhow::Ok(reply?)
+    })?;
+    match reply {
+        Reply::Id(id) => writeln!(out, "{id}")?,
+        Reply::Text(text) => write!(out, "{text}")?,
+        _ => writeln!(out, "done")?,
+    }
+    Ok(())
+}

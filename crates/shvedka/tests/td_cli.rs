@@ -1,0 +1,93 @@
+//! `shvedka td` against a running server: an over-the-board tournament night run by the
+//! director from the command line (RULES.md S3).
+
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+use shvedka_tests::TestServer;
+
+fn td(server: &TestServer, token: &str, args: &[&str]) -> Output {
+    let pin: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
+    Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .args(["td", "--server", &server.addr.to_string(), "--fingerprint", &pin])
+        .args(args)
+        .env("SHVEDKA_DIRECTOR_TOKEN", token)
+        .output()
+        .expect("shvedka runs")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn refused(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(1), "{}", String::from_utf8_lossy(&o.stdout));
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_an_over_the_board_night_from_the_command_line() {
+    let server = TestServer::start("director_token = \"td\"").await;
+    assert!(refused(&td(&server, "guess", &["start", "1"])).contains("secret"));
+    let id = ok(&td(&server, "td", &["create", "OTB night", "--over-the-board", "--time-control", "5+0"]));
+    let id = id.trim();
+    for (n, (team, a, b)) in
+        [("Rooks", "anna", "boris"), ("Knights", "vera", "gleb"), ("Pawns", "dina", "egor")]
+            .into_iter()
+            .enumerate()
+    {
+        assert_eq!(ok(&td(&server, "td", &["register", id, team, a, b])).trim(), (n + 1).to_string());
+    }
+    assert!(refused(&td(&server, "td", &["register", id, "Rooks", "x", "y"])).contains("Rooks"));
+    ok(&td(&server, "td", &["start", id]));
+    assert!(!refused(&td(&server, "td", &["register", id, "Late", "p", "q"])).is_empty());
+    assert_eq!(ok(&td(&server, "td", &["pair", id, "--choices-s", "0"])).trim(), "1");
+    assert!(!refused(&td(&server, "td", &["pair", id])).is_empty(), "not before the round is complete");
+
+    // The choices' deadline has passed: the defaults fill the sheet.
+    let deadline = Instant::now() + Duration::from_secs(10);
+    let sheet = loop {
+        let sheet = ok(&td(&server, "td", &["publish", id, "sheet", "--round", "1"]));
+        if !sheet.contains("pending") {
+            break sheet;
+        }
+        assert!(Instant::now() < deadline, "defaults applied: {sheet}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    // Berger tables for three teams: Knights and Pawns meet, Rooks have the bye.
+    assert!(sheet.contains("Table 1: Knights – Pawns") && sheet.contains("dina"), "{sheet}");
+    assert!(sheet.to_lowercase().contains("bye"), "three teams: one has the bye\n{sheet}");
+
+    ok(&td(&server, "td", &["result", id, "1", "1", "1", "first", "mate", "on", "board", "A"]));
+    let twice = refused(&td(&server, "td", &["result", id, "1", "1", "1", "draw", "again"]));
+    assert!(!twice.is_empty());
+    ok(&td(&server, "td", &["result", id, "1", "1", "2", "first", "flag"]));
+    ok(&td(&server, "td", &["result", id, "1", "1", "2", "draw", "arbiter", "correction", "--correct"]));
+    assert!(
+        !refused(&td(&server, "td", &["result", id, "1", "9", "1", "first", "x"])).is_empty(),
+        "no table 9"
+    );
+    assert!(!refused(&td(&server, "td", &["withdraw", id, "7"])).is_empty(), "no team 7");
+
+    // Knights (named first) 1 + ½, Pawns ½, Rooks 2 for the bye.
+    let csv = ok(&td(&server, "td", &["publish", id, "standings-csv"]));
+    let points = |team: &str| -> String {
+        let line = csv.lines().find(|l| l.contains(team)).unwrap_or_else(|| panic!("{team} in {csv}"));
+        line.split(',').nth(2).unwrap().to_owned()
+    };
+    assert_eq!(
+        (points("Rooks"), points("Knights"), points("Pawns")),
+        ("2".into(), "1.5".into(), "0.5".into()),
+        "{csv}"
+    );
+    let html = ok(&td(&server, "td", &["publish", id, "html"]));
+    assert!(html.starts_with("<!DOCTYPE html>") || html.starts_with("<!doctype html>"), "{html}");
+    let text = ok(&td(&server, "td", &["publish", id, "crosstable"]));
+    assert!(text.contains("Knights"), "{text}");
+
+    // Over the board: no online match was created.
+    let c = server.client("someone").await;
+    assert!(c.list_matches().await.unwrap().is_empty());
+    server.stop().await;
+}
