@@ -1,6 +1,6 @@
 //! What the interface asks of the server; the run loop turns each into a request.
 
-use shvedka_proto::{Board, ChatScope, ClaimKind, MatchId, SeatId};
+use shvedka_proto::{Board, ChatScope, ClaimKind, MatchId, SeatId, TdChoice};
 
 /// One request the player made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,6 +41,19 @@ pub enum Action {
     CallArbiter,
     /// A chat message.
     Chat(ChatScope, String),
+    /// A team's S3 choice for a tournament game.
+    Choose {
+        /// The tournament.
+        tournament: u64,
+        /// The round.
+        round: u32,
+        /// The game, 1 or 2.
+        game: u32,
+        /// The choice.
+        choice: TdChoice,
+    },
+    /// Sit down in the player's current tournament game.
+    MyGame(u64),
     /// Leave the program.
     Quit,
 }

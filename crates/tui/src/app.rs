@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
-use shvedka_proto::{ChatScope, ClaimKind, MatchSummary, PhaseView, SeatId, ServerMsg};
+use shvedka_proto::{ChatScope, ClaimKind, MatchSummary, PhaseView, SeatId, ServerMsg, TdChoice};
 
 use crate::Action;
 use crate::entry::{Entry, Pick, read_entry};
@@ -359,6 +359,22 @@ impl App {
             "sit" => team(QUICK[5]),
             "go" => team(QUICK[6]),
             "notrade" => team(QUICK[7]),
+            "choose" => match parse_choose(rest) {
+                Some((tournament, round, game, choice)) => {
+                    vec![Action::Choose { tournament, round, game, choice }]
+                }
+                None => {
+                    self.error("choose what? /choose TOURNAMENT ROUND GAME straight|crossed|white-a|white-b");
+                    Vec::new()
+                }
+            },
+            "mygame" => match rest.parse() {
+                Ok(t) => vec![Action::MyGame(t)],
+                Err(_) => {
+                    self.error("which tournament? /mygame TOURNAMENT");
+                    Vec::new()
+                }
+            },
             "lobby" => {
                 self.screen = Screen::Lobby;
                 vec![Action::Refresh]
@@ -381,6 +397,20 @@ impl App {
     }
 }
 
+/// `/choose T R G straight|crossed|white-a|white-b` (RULES.md S3).
+fn parse_choose(rest: &str) -> Option<(u64, u32, u32, TdChoice)> {
+    let mut w = rest.split_whitespace();
+    let (t, r, g) = (w.next()?.parse().ok()?, w.next()?.parse().ok()?, w.next()?.parse().ok()?);
+    let choice = match w.next()? {
+        "straight" => TdChoice::Straight,
+        "crossed" => TdChoice::Crossed,
+        "white-a" => TdChoice::WhiteOnA,
+        "white-b" => TdChoice::WhiteOnB,
+        _ => return None,
+    };
+    w.next().is_none().then_some((t, r, g, choice))
+}
+
 /// What `/help` prints.
 const HELP: &[&str] = &[
     "moves: e4, Nf3, N@f3 (drop), e8=Qd1 or e8 then pick the removed piece; Enter sends",
@@ -388,4 +418,5 @@ const HELP: &[&str] = &[
     "/resign · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p",
     "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
     "lobby: ↑↓ select · Enter or w watch · 1-4 sit a-white a-black b-white b-black · c create",
+    "tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b",
 ];

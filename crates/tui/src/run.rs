@@ -190,6 +190,21 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
         Action::Resign => client.resign().await,
         Action::CallArbiter => client.call_arbiter().await,
         Action::Chat(scope, text) => client.chat(scope, &text).await,
+        Action::Choose { tournament, round, game, choice } => {
+            client.choose(tournament, round, game, choice).await.map(|()| app.info("choice taken"))
+        }
+        Action::MyGame(t) => match client.assignment(t).await {
+            Ok((Some((m, seat)), _)) => client.take_seat(m, seat).await,
+            Ok((None, finished)) => {
+                app.info(if finished {
+                    format!("tournament {t} is over")
+                } else {
+                    "no game of yours is on now; try again when the round is paired".to_owned()
+                });
+                Ok(())
+            }
+            Err(e) => Err(e),
+        },
     };
     if let Err(e) = result {
         app.error(refusal(&e));

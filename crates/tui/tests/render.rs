@@ -236,6 +236,12 @@ fn a3_team_chat_quick_messages_and_commands() {
     assert_eq!(typed(&mut app, "/claim rep"), vec![Action::Claim(shvedka_proto::ClaimKind::Repetition)]);
     assert_eq!(typed(&mut app, "/resign"), vec![Action::Resign]);
     assert_eq!(typed(&mut app, "/arbiter"), vec![Action::CallArbiter]);
+    assert_eq!(
+        typed(&mut app, "/choose 1 2 1 crossed"),
+        vec![Action::Choose { tournament: 1, round: 2, game: 1, choice: shvedka_proto::TdChoice::Crossed }]
+    );
+    assert_eq!(typed(&mut app, "/choose 1 2"), vec![], "an incomplete choice is refused with a hint");
+    assert_eq!(typed(&mut app, "/mygame 4"), vec![Action::MyGame(4)]);
     // An illegal move is still sent: the server is the judge and says why.
     assert_eq!(typed(&mut app, "Ke3"), vec![Action::Play { board: Board::A, text: "Ke3".into() }]);
     app.on_server(
