@@ -152,29 +152,10 @@ async fn dispatch(
         }
         ClientMsg::ListMatches => Ok(Reply::Matches(lobby.list(false))),
         ClientMsg::Arbiter { token } => {
-            let granted = lobby.arbiter_key.as_deref().is_some_and(|key| key == token_key(&token));
-            if !granted {
-                tracing::warn!(name = %session.name, "refused an arbiter secret");
-                return Err(error(
-                    ErrorCode::Forbidden,
-                    "not the arbiters' secret (or the role is disabled)",
-                ));
-            }
-            session.arbiter.store(true, Ordering::Relaxed);
-            tracing::info!(name = %session.name, "session is an arbiter");
-            Ok(Reply::Ok)
+            grant(session, lobby.arbiter_key.as_deref(), &token, &session.arbiter, "arbiter")
         }
         ClientMsg::Director { token } => {
-            let granted = lobby.director_key.as_deref().is_some_and(|key| key == token_key(&token));
-            if !granted {
-                tracing::warn!(name = %session.name, "refused a director secret");
-                return Err(error(
-                    ErrorCode::Forbidden,
-                    "not the directors' secret (or the role is disabled)",
-                ));
-            }
-            session.director.store(true, Ordering::Relaxed);
-            Ok(Reply::Ok)
+            grant(session, lobby.director_key.as_deref(), &token, &session.director, "director")
         }
         ClientMsg::Td(req) => {
             if !session.director.load(Ordering::Relaxed) {
@@ -261,6 +242,27 @@ async fn leave_other(
         }
         _ => Ok(()),
     }
+}
+
+/// Gives the session a role if `token` is the role's secret (whose SHA-256 is `key`; `None`
+/// when the role is disabled).
+fn grant(
+    session: &Session,
+    key: Option<&str>,
+    token: &str,
+    flag: &std::sync::atomic::AtomicBool,
+    role: &str,
+) -> Result<Reply, ErrorMsg> {
+    if key.is_none_or(|key| key != token_key(token)) {
+        tracing::warn!(name = %session.name, role, "refused a secret");
+        return Err(error(
+            ErrorCode::Forbidden,
+            format!("not the {role}s' secret (or the role is disabled)"),
+        ));
+    }
+    flag.store(true, Ordering::Relaxed);
+    tracing::info!(name = %session.name, role, "role granted");
+    Ok(Reply::Ok)
 }
 
 fn arbiter_only(session: &Session) -> Result<(), ErrorMsg> {
