@@ -4,9 +4,19 @@
 
 use shvedka_proto::*;
 
-fn samples() -> Vec<(&'static str, Vec<u8>)> {
-    let c = |req, msg| encode(&ClientFrame { req, msg }).unwrap();
-    let s = |msg: ServerMsg| encode(&msg).unwrap();
+/// A sample message in both encodings: bincode (QUIC frames) and JSON (the browser's).
+struct Sample {
+    bytes: Vec<u8>,
+    json: String,
+}
+
+fn samples() -> Vec<(&'static str, Sample)> {
+    let c = |req, msg| {
+        let frame = ClientFrame { req, msg };
+        Sample { bytes: encode(&frame).unwrap(), json: serde_json::to_string(&frame).unwrap() }
+    };
+    let s =
+        |msg: ServerMsg| Sample { bytes: encode(&msg).unwrap(), json: serde_json::to_string(&msg).unwrap() };
     let result =
         ResultView { winner: Some(TeamId::Two), reason: "white-A lost on time".into(), rule: "E7".into() };
     vec![
@@ -180,7 +190,7 @@ fn hex(b: &[u8]) -> String {
 #[test]
 fn golden_vectors_fix_the_wire_format() {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden.txt");
-    let now: String = samples().iter().map(|(name, bytes)| format!("{name} {}\n", hex(bytes))).collect();
+    let now: String = samples().iter().map(|(name, s)| format!("{name} {}\n", hex(&s.bytes))).collect();
     if std::env::var_os("SHVEDKA_BLESS").is_some() {
         std::fs::write(&path, &now).unwrap();
     }
@@ -193,7 +203,7 @@ fn golden_vectors_fix_the_wire_format() {
 
 #[test]
 fn golden_vectors_decode_back() {
-    for (name, bytes) in samples() {
+    for (name, Sample { bytes, .. }) in samples() {
         let ok = decode::<ClientFrame>(&bytes).map(|m| encode(&m).unwrap() == bytes).unwrap_or(false)
             || decode::<ServerMsg>(&bytes).map(|m| encode(&m).unwrap() == bytes).unwrap_or(false);
         assert!(ok, "{name} does not decode to itself");
@@ -206,4 +216,22 @@ fn a_hand_checked_vector() {
     // bool 1. Framed: a 4-byte big-endian length of 3.
     let bytes = frame(&ClientFrame { req: 6, msg: ClientMsg::Ready { ready: true } }).unwrap();
     assert_eq!(bytes, [0, 0, 0, 3, 6, 7, 1]);
+}
+
+/// The same samples as JSON, the browser's encoding (`web/codec.js` is checked against this file
+/// by `web/codec.test.mjs`): one `name<TAB>json` line each.
+#[test]
+fn golden_json_vectors_fix_the_browser_encoding() {
+    let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/golden.json.txt");
+    let now: String = samples().iter().map(|(name, s)| format!("{name}\t{}\n", s.json)).collect();
+    if std::env::var_os("SHVEDKA_BLESS").is_some() {
+        std::fs::write(&path, &now).unwrap();
+    }
+    let recorded = std::fs::read_to_string(&path).unwrap();
+    assert_eq!(recorded, now, "the JSON encoding changed (see PROTOCOL.md)");
+    for (name, s) in samples() {
+        let ok = serde_json::from_str::<ClientFrame>(&s.json).is_ok()
+            || serde_json::from_str::<ServerMsg>(&s.json).is_ok();
+        assert!(ok, "{name} does not read back");
+    }
 }

@@ -32,6 +32,8 @@ pub struct TestServer {
     pub addr: SocketAddr,
     /// Its certificate's SHA-256.
     pub pin: [u8; 32],
+    /// Where its HTTP side (web client, WebSocket) listens.
+    pub http: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), String>>>,
     dir: tempfile::TempDir,
@@ -56,13 +58,14 @@ impl TestServer {
         let clock = dir.path().join("clock.toml");
         std::fs::write(&clock, TEST_CLOCK).expect("write clock settings");
         let text = format!(
-            "listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{overrides}",
+            "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{overrides}",
             dir.path().join("data"),
             clock
         );
         let config = ServerConfig::from_overrides(&text).expect("a valid test configuration");
         let server = Server::bind(config).await.expect("the server binds");
         let addr = server.local_addr().expect("a local address");
+        let http = server.http_addr().expect("an HTTP address").expect("the HTTP side is on");
         let pin = shvedka_client::parse_fingerprint(server.fingerprint()).expect("a fingerprint");
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
@@ -73,7 +76,15 @@ impl TestServer {
                 .await
                 .map_err(|e| e.to_string())
         });
-        TestServer { addr, pin, shutdown: Some(tx), task: Some(task), dir, overrides: overrides.to_owned() }
+        TestServer {
+            addr,
+            http,
+            pin,
+            shutdown: Some(tx),
+            task: Some(task),
+            dir,
+            overrides: overrides.to_owned(),
+        }
     }
 
     /// A new session named `name`.

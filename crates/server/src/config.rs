@@ -16,6 +16,8 @@ const DEFAULT_TOML: &str = include_str!("../../../config/default.toml");
 pub struct ServerConfig {
     /// UDP address of the QUIC endpoint.
     pub listen: SocketAddr,
+    /// TCP address of the web client and WebSocket transport; empty disables it.
+    pub http_listen: String,
     /// The server's state directory.
     pub data_dir: PathBuf,
     /// PostgreSQL URL; empty for SQLite in the data directory.

@@ -17,6 +17,7 @@ mod room;
 mod session;
 mod tls;
 mod tournaments;
+mod web;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -34,6 +35,7 @@ use crate::lobby::Lobby;
 /// A bound server, ready to run.
 pub struct Server {
     endpoint: quinn::Endpoint,
+    http: Option<tokio::net::TcpListener>,
     lobby: Arc<Lobby>,
     config: Arc<ServerConfig>,
     fingerprint: String,
@@ -69,7 +71,8 @@ impl Server {
         let secrets = lobby::Secrets { arbiter: &config.arbiter_token, director: &config.director_token };
         let lobby = Arc::new(Lobby::open(clock, config.max_matches, store, secrets, records).await?);
         tournaments::spawn_ticker(Arc::downgrade(&lobby));
-        Ok(Server { endpoint, lobby, fingerprint: identity.fingerprint(), config: Arc::new(config) })
+        let http = web::bind(&config).await.with_context(|| format!("cannot bind {}", config.http_listen))?;
+        Ok(Server { endpoint, http, lobby, fingerprint: identity.fingerprint(), config: Arc::new(config) })
     }
 
     /// The bound address (with the real port when the config asked for port 0).
@@ -78,6 +81,14 @@ impl Server {
     /// If the socket cannot say.
     pub fn local_addr(&self) -> std::io::Result<SocketAddr> {
         self.endpoint.local_addr()
+    }
+
+    /// The bound HTTP address (web client and WebSocket), when enabled.
+    ///
+    /// # Errors
+    /// If the socket cannot say.
+    pub fn http_addr(&self) -> std::io::Result<Option<SocketAddr>> {
+        self.http.as_ref().map(tokio::net::TcpListener::local_addr).transpose()
     }
 
     /// The SHA-256 fingerprint of the server's certificate, lower-case hex.
@@ -90,9 +101,16 @@ impl Server {
     ///
     /// # Errors
     /// None so far; the signature leaves room for fatal endpoint errors.
-    pub async fn run(self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
+    pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
         let permits = Arc::new(Semaphore::new(self.config.max_connections));
         tokio::pin!(shutdown);
+        let (stop_http, mut http_stopped) = tokio::sync::watch::channel(false);
+        let http = self.http.take().map(|listener| {
+            let stopped = async move {
+                let _ = http_stopped.wait_for(|stop| *stop).await;
+            };
+            tokio::spawn(web::serve(listener, self.lobby.clone(), self.config.clone(), stopped))
+        });
         loop {
             let incoming = tokio::select! {
                 () = &mut shutdown => break,
@@ -114,6 +132,10 @@ impl Server {
                     Err(e) => tracing::debug!(error = %e, "handshake failed"),
                 }
             });
+        }
+        let _ = stop_http.send(true);
+        if let Some(http) = http {
+            let _ = tokio::time::timeout(Duration::from_secs(3), http).await;
         }
         self.endpoint.close(0u32.into(), b"server shutting down");
         let _ = tokio::time::timeout(Duration::from_secs(3), self.endpoint.wait_idle()).await;

@@ -22,11 +22,13 @@ const CLOSE_OK: u32 = 0;
 const CLOSE_PROTOCOL: u32 = 2;
 
 /// Why a connection ends.
-enum End {
+pub(crate) enum End {
     /// The client finished the stream or closed the connection.
     Done,
     /// A protocol violation: close with code 2 and this reason.
     Protocol(String),
+    /// The `Hello` was refused (the refusal is queued on the session's outbound channel).
+    Refused(String),
 }
 
 pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Arc<ServerConfig>) {
@@ -34,7 +36,7 @@ pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Ar
     let end = run(&conn, &lobby, &config).await;
     match end {
         End::Done => conn.close(CLOSE_OK.into(), b"bye"),
-        End::Protocol(reason) => {
+        End::Protocol(reason) | End::Refused(reason) => {
             tracing::info!(%remote, %reason, "closing connection");
             let reason: String = reason.chars().take(200).collect();
             conn.close(CLOSE_PROTOCOL.into(), reason.as_bytes());
@@ -52,7 +54,33 @@ async fn run(conn: &quinn::Connection, lobby: &Arc<Lobby>, config: &ServerConfig
     let (out, out_rx) = mpsc::channel::<ServerMsg>(1024);
     let writer = tokio::spawn(write_loop(send, out_rx));
     let mut reader = Reader { recv, decoder: FrameDecoder::new(), buf: vec![0; 16 * 1024] };
+    match converse(&mut reader, out, lobby, config).await {
+        End::Refused(reason) => {
+            let _ = writer.await;
+            // Let the client read the refusal and close; then close ourselves.
+            let _ = tokio::time::timeout(Duration::from_secs(2), conn.closed()).await;
+            End::Protocol(reason)
+        }
+        end => end,
+    }
+}
 
+/// Where a session's client frames come from: a QUIC stream, a WebSocket.
+pub(crate) trait Frames {
+    /// The next client frame; `None` when the client ended the session cleanly.
+    async fn next(&mut self) -> Result<Option<ClientFrame>, End>;
+}
+
+/// The session over any transport: `Hello`, then one reply per frame, rate-limited; pushed
+/// messages go to `out` too. Returns how it ended; a refused `Hello` is answered with `Refused`
+/// and ends as [`End::Refused`] once `out` is dropped.
+pub(crate) async fn converse(
+    reader: &mut impl Frames,
+    out: Outbound,
+    lobby: &Arc<Lobby>,
+    config: &ServerConfig,
+) -> End {
+    let hello_timeout = Duration::from_secs(config.hello_timeout_s);
     let first = match tokio::time::timeout(hello_timeout, reader.next()).await {
         Ok(Ok(Some(frame))) => frame,
         Ok(Ok(None)) => return End::Done,
@@ -63,11 +91,7 @@ async fn run(conn: &quinn::Connection, lobby: &Arc<Lobby>, config: &ServerConfig
         Ok(session) => session,
         Err(reason) => {
             let _ = out.send(ServerMsg::Refused { reason: reason.clone() }).await;
-            drop(out);
-            let _ = writer.await;
-            // Let the client read the refusal and close; then close ourselves.
-            let _ = tokio::time::timeout(Duration::from_secs(2), conn.closed()).await;
-            return End::Protocol(reason);
+            return End::Refused(reason);
         }
     };
     tracing::debug!(name = %session.name, player = session.player.0, "session open");
@@ -305,7 +329,7 @@ struct Reader {
     buf: Vec<u8>,
 }
 
-impl Reader {
+impl Frames for Reader {
     /// The next client frame; `None` when the client finished the stream between frames.
     async fn next(&mut self) -> Result<Option<ClientFrame>, End> {
         loop {

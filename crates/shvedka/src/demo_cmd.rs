@@ -45,6 +45,7 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         None => ServerConfig::builtin(),
     };
     config.listen = "127.0.0.1:0".parse().expect("a valid address");
+    config.http_listen = String::new(); // the demo needs no web side (and must not take its port)
     let records = config.data_dir.join("records");
     let full_screen = !args.plain && std::io::stdout().is_terminal();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;

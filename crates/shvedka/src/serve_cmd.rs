@@ -16,6 +16,10 @@ pub(crate) struct ServeArgs {
     /// Listen on this UDP address instead of the configured one.
     #[arg(long)]
     listen: Option<std::net::SocketAddr>,
+    /// Serve the web client and WebSocket on this TCP address instead of the configured one
+    /// (an empty value turns the HTTP side off).
+    #[arg(long)]
+    http_listen: Option<String>,
 }
 
 pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -25,6 +29,9 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     if let Some(listen) = args.listen {
         config.listen = listen;
+    }
+    if let Some(http) = &args.http_listen {
+        config.http_listen = http.clone();
     }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
@@ -37,6 +44,10 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let interrupted = interrupt()?;
         writeln!(out, "shvedka listening on {} (QUIC, ALPN shvedka/1)", server.local_addr()?)?;
         writeln!(out, "certificate sha256 {}", server.fingerprint())?;
+        match server.http_addr()? {
+            Some(http) => writeln!(out, "web client on http://{http}/ (WebSocket /ws)")?,
+            None => writeln!(out, "web client off (http_listen is empty)")?,
+        }
         writeln!(
             out,
             "join with: shvedka play --server {} --fingerprint {} --name YOUR_NAME",

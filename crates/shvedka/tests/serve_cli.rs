@@ -5,11 +5,11 @@ use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-/// Starts the server in `dir`, returns it and the three lines it prints (address, certificate,
-/// how to join).
+/// Starts the server in `dir`, returns it and the four lines it prints (address, certificate,
+/// web client, how to join).
 fn start(dir: &std::path::Path) -> (std::process::Child, Vec<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shvedka"))
-        .args(["serve", "--listen", "127.0.0.1:0"])
+        .args(["serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"])
         .current_dir(dir)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
@@ -17,8 +17,9 @@ fn start(dir: &std::path::Path) -> (std::process::Child, Vec<String>) {
         .spawn()
         .expect("run shvedka serve");
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let first: Vec<String> = (0..3).map(|_| lines.next().unwrap().unwrap()).collect();
-    assert!(first[2].starts_with("join with: shvedka play --server 127.0.0.1:"), "{first:?}");
+    let first: Vec<String> = (0..4).map(|_| lines.next().unwrap().unwrap()).collect();
+    assert!(first[2].starts_with("web client on http://127.0.0.1:"), "{first:?}");
+    assert!(first[3].starts_with("join with: shvedka play --server 127.0.0.1:"), "{first:?}");
     (child, first)
 }
 

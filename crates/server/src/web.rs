@@ -1,0 +1,156 @@
+//! The HTTP side of the server: the web client's files, embedded in the binary, and `/ws`, a
+//! WebSocket carrying the protocol's messages for browsers. A WebSocket session is the same
+//! session as a QUIC one (`session::converse`); only the encoding differs: each message is one
+//! JSON text frame (serde's external tagging of the `shvedka-proto` types, pinned by
+//! `proto/tests/data/golden.json`), or one binary frame holding exactly the bincode payload of a
+//! QUIC frame without its length prefix.
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::sync::Arc;
+
+use axum::Router;
+use axum::extract::State;
+use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::http::header;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use shvedka_proto::{ClientFrame, MAX_FRAME, ServerMsg};
+use tokio::sync::mpsc;
+
+use crate::ServerConfig;
+use crate::lobby::Lobby;
+use crate::session::{End, Frames, converse};
+
+/// The web client, as files.
+const FILES: &[(&str, &str, &str)] = &[
+    ("/", "text/html; charset=utf-8", include_str!("../../../web/index.html")),
+    ("/app.js", "text/javascript; charset=utf-8", include_str!("../../../web/app.js")),
+    ("/codec.js", "text/javascript; charset=utf-8", include_str!("../../../web/codec.js")),
+    ("/style.css", "text/css; charset=utf-8", include_str!("../../../web/style.css")),
+];
+
+#[derive(Clone)]
+struct Shared {
+    lobby: Arc<Lobby>,
+    config: Arc<ServerConfig>,
+}
+
+/// Serves HTTP on `listener` until `shutdown` completes.
+pub(crate) async fn serve(
+    listener: tokio::net::TcpListener,
+    lobby: Arc<Lobby>,
+    config: Arc<ServerConfig>,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) {
+    let mut app = Router::new().route("/ws", get(upgrade));
+    for &(path, mime, body) in FILES {
+        app = app.route(path, get(move || async move { ([(header::CONTENT_TYPE, mime)], body) }));
+    }
+    let app = app.with_state(Shared { lobby, config });
+    if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
+        tracing::error!(error = %e, "the HTTP side stopped");
+    }
+}
+
+/// Binds the HTTP address of the config, if any.
+pub(crate) async fn bind(config: &ServerConfig) -> anyhow::Result<Option<tokio::net::TcpListener>> {
+    if config.http_listen.is_empty() {
+        return Ok(None);
+    }
+    let addr: SocketAddr = config.http_listen.parse()?;
+    Ok(Some(tokio::net::TcpListener::bind(addr).await?))
+}
+
+async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response {
+    ws.max_message_size(MAX_FRAME)
+        .on_upgrade(move |socket| session(socket, shared.lobby, shared.config))
+        .into_response()
+}
+
+/// How a browser's frames are encoded: whatever its first frame was.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Encoding {
+    Json,
+    Bincode,
+}
+
+/// Client frames arriving from the socket task.
+struct Inbox(mpsc::Receiver<Result<Option<ClientFrame>, String>>);
+
+impl Frames for Inbox {
+    async fn next(&mut self) -> Result<Option<ClientFrame>, End> {
+        match self.0.recv().await {
+            Some(Ok(frame)) => Ok(frame),
+            Some(Err(reason)) => Err(End::Protocol(reason)),
+            None => Err(End::Done),
+        }
+    }
+}
+
+/// One WebSocket session: a task moves frames between the socket and the session's channels;
+/// the session itself is the transport-independent `converse`.
+async fn session(mut socket: WebSocket, lobby: Arc<Lobby>, config: Arc<ServerConfig>) {
+    let (frames_tx, frames_rx) = mpsc::channel(64);
+    let (out, mut out_rx) = mpsc::channel::<ServerMsg>(1024);
+    let talk = tokio::spawn(async move { converse(&mut Inbox(frames_rx), out, &lobby, &config).await });
+    let mut encoding = Encoding::Json;
+    let mut first = true;
+    let mut ended: Option<String> = None;
+    loop {
+        tokio::select! {
+            incoming = socket.recv() => {
+                let decoded = match incoming {
+                    Some(Ok(Message::Text(text))) => {
+                        if first { encoding = Encoding::Json; }
+                        serde_json::from_str::<ClientFrame>(text.as_str()).map(Some).map_err(|e| format!("not a client frame: {e}"))
+                    }
+                    Some(Ok(Message::Binary(bytes))) => {
+                        if first { encoding = Encoding::Bincode; }
+                        shvedka_proto::decode::<ClientFrame>(&bytes).map(Some).map_err(|e| e.to_string())
+                    }
+                    Some(Ok(Message::Close(_))) | None => Ok(None),
+                    Some(Ok(_)) => continue, // pings are answered by the library
+                    Some(Err(_)) => break,
+                };
+                first = false;
+                let stop = !matches!(decoded, Ok(Some(_)));
+                if frames_tx.send(decoded).await.is_err() || stop {
+                    break;
+                }
+            }
+            msg = out_rx.recv() => match msg {
+                Some(msg) => {
+                    let frame = match encoding {
+                        Encoding::Json => serde_json::to_string(&msg).ok().map(|t| Message::Text(t.into())),
+                        Encoding::Bincode => shvedka_proto::encode(&msg).ok().map(|b| Message::Binary(b.into())),
+                    };
+                    if let Some(frame) = frame && socket.send(frame).await.is_err() {
+                        break;
+                    }
+                }
+                None => break, // the session ended
+            },
+        }
+    }
+    drop(frames_tx);
+    // Deliver what the session still has to say (a refusal, the last replies), then close with
+    // the reason if the input was not the protocol.
+    while let Ok(msg) = out_rx.try_recv() {
+        let frame = match encoding {
+            Encoding::Json => Message::Text(serde_json::to_string(&msg).unwrap_or_default().into()),
+            Encoding::Bincode => Message::Binary(shvedka_proto::encode(&msg).unwrap_or_default().into()),
+        };
+        if socket.send(frame).await.is_err() {
+            break;
+        }
+    }
+    if let Ok(End::Protocol(reason) | End::Refused(reason)) = talk.await {
+        ended = Some(reason);
+    }
+    let close = ended.map(|reason| CloseFrame {
+        code: 4002,
+        reason: Utf8Bytes::from(reason.chars().take(120).collect::<String>()),
+    });
+    let _ = socket.send(Message::Close(close)).await;
+}
