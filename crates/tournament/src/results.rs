@@ -19,10 +19,7 @@ impl Tournament {
         match_id: u64,
     ) -> Result<(), TournamentError> {
         let at = GameRef { round, table, game };
-        let g = self.pairing_mut(round, table)?.game_mut(game).ok_or(TournamentError::UnknownGame(game))?;
-        if g.result.is_some() {
-            return Err(TournamentError::AlreadyDecided(at));
-        }
+        let g = self.undecided_game(at)?;
         if g.seats.is_none() {
             return Err(TournamentError::ChoicesPending(at));
         }
@@ -45,12 +42,7 @@ impl Tournament {
         game: u32,
         result: GameResult,
     ) -> Result<(), TournamentError> {
-        let at = GameRef { round, table, game };
-        let g = self.pairing_mut(round, table)?.game_mut(game).ok_or(TournamentError::UnknownGame(game))?;
-        if g.result.is_some() {
-            return Err(TournamentError::AlreadyDecided(at));
-        }
-        g.result = Some(result);
+        self.undecided_game(GameRef { round, table, game })?.result = Some(result);
         Ok(())
     }
 
@@ -68,11 +60,24 @@ impl Tournament {
         result: GameResult,
     ) -> Result<(), TournamentError> {
         let at = GameRef { round, table, game };
-        let g = self.pairing_mut(round, table)?.game_mut(game).ok_or(TournamentError::UnknownGame(game))?;
+        let g = self.game_at(at)?;
         if g.result.is_none() {
             return Err(TournamentError::NotDecided(at));
         }
         g.result = Some(result);
         Ok(())
+    }
+
+    fn game_at(&mut self, at: GameRef) -> Result<&mut crate::Game, TournamentError> {
+        self.pairing_mut(at.round, at.table)?.game_mut(at.game).ok_or(TournamentError::UnknownGame(at.game))
+    }
+
+    /// A game that has no result yet.
+    fn undecided_game(&mut self, at: GameRef) -> Result<&mut crate::Game, TournamentError> {
+        let g = self.game_at(at)?;
+        if g.result.is_some() {
+            return Err(TournamentError::AlreadyDecided(at));
+        }
+        Ok(g)
     }
 }
