@@ -23,6 +23,15 @@ pub enum Board {
     B,
 }
 
+impl fmt::Display for Board {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Board::A => "A",
+            Board::B => "B",
+        })
+    }
+}
+
 /// One of the four seats (team 1 is White-A and Black-B).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum SeatId {
@@ -52,6 +61,22 @@ impl SeatId {
             SeatId::BlackA => "a-black",
             SeatId::WhiteB => "b-white",
             SeatId::BlackB => "b-black",
+        }
+    }
+
+    /// The seat's team (RULES.md S1): team 1 plays White on A and Black on B.
+    pub const fn team(self) -> TeamId {
+        match self {
+            SeatId::WhiteA | SeatId::BlackB => TeamId::One,
+            SeatId::BlackA | SeatId::WhiteB => TeamId::Two,
+        }
+    }
+
+    /// The seat's board.
+    pub const fn board(self) -> Board {
+        match self {
+            SeatId::WhiteA | SeatId::BlackA => Board::A,
+            SeatId::WhiteB | SeatId::BlackB => Board::B,
         }
     }
 

@@ -199,30 +199,15 @@ pub fn increment(time_control: &str) -> Duration {
 }
 
 async fn on_message(client: &Client, model: &mut Option<MatchModel>, msg: ServerMsg, seat: SeatId) {
-    let now = Instant::now();
-    match msg {
-        ServerMsg::State(state) => {
-            let result = match model {
-                Some(m) => m.reset(state, now, Duration::ZERO),
-                None => MatchModel::new(state, now, Duration::ZERO).map(|m| *model = Some(m)),
-            };
-            if let Err(e) = result {
-                tracing::warn!(%seat, "cannot follow the match: {e}");
-            }
-        }
-        ServerMsg::Event(event) => {
-            let Some(m) = model else { return };
-            if let Err(e) = m.apply(&event, now, Duration::ZERO) {
-                tracing::warn!(%seat, "cannot follow an event: {e}");
-            }
-            if let shvedka_proto::EventView::FlagFell { seat: fallen } = event.kind
-                && m.game().rules().flag == FlagMode::Claim
-                && team_of(fallen) != team_of(seat)
-            {
-                let _ = client.claim(ClaimKind::Flag(fallen)).await;
-            }
-        }
-        _ => {}
+    if let Err(e) = MatchModel::follow(model, &msg, Instant::now(), Duration::ZERO) {
+        tracing::warn!(%seat, "cannot follow the match: {e}");
+    }
+    if let (ServerMsg::Event(event), Some(m)) = (&msg, model.as_ref())
+        && let shvedka_proto::EventView::FlagFell { seat: fallen } = event.kind
+        && m.game().rules().flag == FlagMode::Claim
+        && fallen.team() != seat.team()
+    {
+        let _ = client.claim(ClaimKind::Flag(fallen)).await;
     }
 }
 
@@ -262,13 +247,6 @@ async fn resume(client: &mut Client) -> Result<(), BotError> {
         }
     }
     Err(BotError::Connection(format!("cannot resume the session: {last}")))
-}
-
-fn team_of(seat: SeatId) -> u8 {
-    match seat {
-        SeatId::WhiteA | SeatId::BlackB => 1,
-        SeatId::BlackA | SeatId::WhiteB => 2,
-    }
 }
 
 /// Plays every game the tournament assigns to this session's player (by name), one after the

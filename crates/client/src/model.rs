@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use bughouse::{BoardId, Game, RuleOptions, Rules, Seat};
-use shvedka_proto::{EventView, MatchEvent, MatchId, MatchState, PhaseView, ResultView, SeatId};
+use shvedka_proto::{EventView, MatchEvent, MatchId, MatchState, PhaseView, ResultView, SeatId, ServerMsg};
 
 use crate::ClockModel;
 
@@ -22,6 +22,8 @@ pub struct SeenMove {
     pub at_ms: u64,
     /// The mover's clock just after it, milliseconds.
     pub clock_ms: u64,
+    /// Its full-move number on its board, as records number it (`12` in `12A. Nf3`).
+    pub number: u32,
 }
 
 /// A followed match.
@@ -100,6 +102,30 @@ impl MatchModel {
         }
     }
 
+    /// Follows a match from the messages a client receives: a whole state starts (or, for the
+    /// same match, refreshes) the model; an event of that match is applied; others change
+    /// nothing. The one place the terminal client, the bot and the demo turn messages into a
+    /// model.
+    ///
+    /// # Errors
+    /// [`ModelError`] for a state or event that cannot be read (the model keeps what it had).
+    pub fn follow(
+        model: &mut Option<MatchModel>,
+        msg: &ServerMsg,
+        received: Instant,
+        rtt: Duration,
+    ) -> Result<(), ModelError> {
+        match (msg, model.as_mut()) {
+            (ServerMsg::State(s), Some(m)) if m.id() == s.match_id => m.reset(s.clone(), received, rtt),
+            (ServerMsg::State(s), _) => {
+                *model = Some(MatchModel::new(s.clone(), received, rtt)?);
+                Ok(())
+            }
+            (ServerMsg::Event(e), Some(m)) => m.apply(e, received, rtt),
+            _ => Ok(()),
+        }
+    }
+
     /// Applies an event of this match (others are ignored, as are events already seen).
     ///
     /// # Errors
@@ -128,8 +154,10 @@ impl MatchModel {
             EventView::Moved { seat, uci, san, .. } => {
                 self.draw_offer = None;
                 let board = seat.index() / 2;
+                let on_board = self.moves.iter().filter(|m| m.seat.board() == seat.board()).count() as u32;
                 self.last[board] = Some(self.moves.len());
                 self.moves.push(SeenMove {
+                    number: on_board / 2 + 1,
                     seat: *seat,
                     uci: uci.clone(),
                     san: san.clone(),

@@ -51,6 +51,14 @@ pub struct ServerConfig {
 }
 
 impl ServerConfig {
+    /// The settings of a command line: the file given with `--config`, or the embedded defaults.
+    ///
+    /// # Errors
+    /// As [`ServerConfig::from_file`].
+    pub fn load(file: Option<&Path>) -> anyhow::Result<ServerConfig> {
+        file.map_or_else(|| Ok(ServerConfig::builtin()), ServerConfig::from_file)
+    }
+
     /// The embedded defaults.
     pub fn builtin() -> ServerConfig {
         ServerConfig::from_overrides("").expect("the built-in configuration is valid")

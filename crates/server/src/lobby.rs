@@ -68,10 +68,10 @@ impl Lobby {
             director_key: (!secrets.director.is_empty()).then(|| token_key(secrets.director)),
             tournaments: Tournaments::new(stored),
         };
-        let mut names = HashMap::new();
+        let mut by_player = HashMap::new();
         for p in lobby.store.players().await? {
-            names.insert(PlayerId(p.id), p.name.clone());
             let session = Arc::new(Session::new(p.token_hash.clone(), p.name, PlayerId(p.id)));
+            by_player.insert(session.player, session.clone());
             lobby.sessions.insert(p.token_hash, session);
         }
         // Tournament games keep their reserved seats across a restart.
@@ -80,12 +80,11 @@ impl Lobby {
             let id = MatchId(row.created.id);
             match restore::rebuild(&*lobby.store, &row).await {
                 Ok(rebuilt) => {
-                    for player in rebuilt.m.seats().into_iter().flatten() {
-                        if let Some(s) = lobby.sessions.iter().find(|s| s.player == player) {
-                            s.set_room(Some(id));
-                        }
+                    let seated = rebuilt.m.seats().map(|p| p.and_then(|p| by_player.get(&p)));
+                    for s in seated.iter().flatten() {
+                        s.set_room(Some(id));
                     }
-                    let seat_names = rebuilt.m.seats().map(|p| p.and_then(|p| names.get(&p).cloned()));
+                    let seat_names = seated.map(|s| s.map(|s| s.name.clone()));
                     tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
                     let setup = RoomSetup {
                         listed: row.created.listed,

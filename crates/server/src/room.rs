@@ -497,14 +497,16 @@ impl Room {
             self.persist(&batch).await;
         }
         for (e, view) in batch {
+            // A decision is recorded (result row, BPGN file, the tournament's view) before anyone
+            // hears of it, so whoever sees `Ended` finds the record already there.
+            if let EventKind::Ended(adj) = &e.kind {
+                self.record_result(adj).await;
+                *self.decided.lock().expect("decided lock") = Some(*adj);
+            }
             self.views.push(view.clone());
             let msg = ServerMsg::Event(view);
             for f in self.followers.values_mut() {
                 deliver(f, &msg);
-            }
-            if let EventKind::Ended(adj) = &e.kind {
-                self.record_result(adj).await;
-                *self.decided.lock().expect("decided lock") = Some(*adj);
             }
         }
         let mut summary = self.summary.lock().expect("summary lock");

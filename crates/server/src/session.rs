@@ -212,14 +212,9 @@ async fn dispatch(
             let (reply, rx) = oneshot::channel();
             ask(&room.tx, rx, RoomMsg::Arbiter { act, reply }).await
         }
-        ClientMsg::Record { match_id } => match lobby.room(match_id) {
-            Ok(room) => {
-                let (reply, rx) = oneshot::channel();
-                room.tx.send(RoomMsg::Record { reply }).await.map_err(|_| gone())?;
-                rx.await.map(|bpgn| Reply::Record { bpgn }).map_err(|_| gone())
-            }
-            // A match decided before the server last started lives only in the database.
-            Err(e) => lobby.stored_record(match_id).await?.map(|bpgn| Reply::Record { bpgn }).ok_or(e),
+        ClientMsg::Record { match_id } => match lobby.record_of(match_id).await? {
+            Some(bpgn) => Ok(Reply::Record { bpgn }),
+            None => Err(error(ErrorCode::NoSuchMatch, format!("no match {match_id}"))),
         },
         ClientMsg::CreateMatch { rules, time_control, listed } => {
             lobby.create(&rules, &time_control, listed).await.map(|match_id| Reply::Created { match_id })

@@ -237,8 +237,8 @@ impl Tournaments {
     async fn drive(&self, lobby: &Lobby, id: u64) -> Result<(), ErrorMsg> {
         let now = unix_ms();
         let snapshot = match self.all.lock().await.get(&id) {
-            Some(t) => t.clone(),
-            None => return Ok(()),
+            Some(t) if !t.is_finished() => t.clone(),
+            _ => return Ok(()),
         };
         let Some(round) = snapshot.rounds().last() else { return Ok(()) };
         let number = round.number;

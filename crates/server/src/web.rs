@@ -75,6 +75,16 @@ enum Encoding {
     Bincode,
 }
 
+impl Encoding {
+    /// A server message as one WebSocket frame.
+    fn frame(self, msg: &ServerMsg) -> Option<Message> {
+        match self {
+            Encoding::Json => serde_json::to_string(msg).ok().map(|t| Message::Text(t.into())),
+            Encoding::Bincode => shvedka_proto::encode(msg).ok().map(|b| Message::Binary(b.into())),
+        }
+    }
+}
+
 /// Client frames arriving from the socket task.
 struct Inbox(mpsc::Receiver<Result<Option<ClientFrame>, String>>);
 
@@ -121,11 +131,7 @@ async fn session(mut socket: WebSocket, lobby: Arc<Lobby>, config: Arc<ServerCon
             }
             msg = out_rx.recv() => match msg {
                 Some(msg) => {
-                    let frame = match encoding {
-                        Encoding::Json => serde_json::to_string(&msg).ok().map(|t| Message::Text(t.into())),
-                        Encoding::Bincode => shvedka_proto::encode(&msg).ok().map(|b| Message::Binary(b.into())),
-                    };
-                    if let Some(frame) = frame && socket.send(frame).await.is_err() {
+                    if let Some(frame) = encoding.frame(&msg) && socket.send(frame).await.is_err() {
                         break;
                     }
                 }
@@ -137,11 +143,9 @@ async fn session(mut socket: WebSocket, lobby: Arc<Lobby>, config: Arc<ServerCon
     // Deliver what the session still has to say (a refusal, the last replies), then close with
     // the reason if the input was not the protocol.
     while let Ok(msg) = out_rx.try_recv() {
-        let frame = match encoding {
-            Encoding::Json => Message::Text(serde_json::to_string(&msg).unwrap_or_default().into()),
-            Encoding::Bincode => Message::Binary(shvedka_proto::encode(&msg).unwrap_or_default().into()),
-        };
-        if socket.send(frame).await.is_err() {
+        if let Some(frame) = encoding.frame(&msg)
+            && socket.send(frame).await.is_err()
+        {
             break;
         }
     }

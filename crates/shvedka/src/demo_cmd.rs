@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use anyhow::Context;
 use clap::Args;
 use shvedka_bot::{BotConfig, play_match};
-use shvedka_client::{Client, MatchModel, Trust, Update, parse_fingerprint, rules_seat};
-use shvedka_proto::{EventView, MatchId, ResultView, SeatId, ServerMsg, TeamId};
+use shvedka_client::{Client, MatchModel, SeenMove, Trust, Update, parse_fingerprint};
+use shvedka_proto::{EventView, MatchEvent, MatchId, ResultView, SeatId, ServerMsg, TeamId};
 use shvedka_server::{Server, ServerConfig};
 use shvedka_tui::Mode;
 use tokio::sync::oneshot;
@@ -40,10 +40,7 @@ pub(crate) struct DemoArgs {
 }
 
 pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut config = match &args.config {
-        Some(path) => ServerConfig::from_file(path)?,
-        None => ServerConfig::builtin(),
-    };
+    let mut config = ServerConfig::load(args.config.as_deref())?;
     config.listen = "127.0.0.1:0".parse().expect("a valid address");
     config.http_listen = String::new(); // the demo needs no web side (and must not take its port)
     let records = config.data_dir.join("records");
@@ -95,14 +92,8 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 Err(_) => writeln!(out, "a bot did not finish")?,
             }
         }
-        // The server writes the record of every decided match (after storing its result).
+        // The server writes the record of a decided match before it announces the end.
         let path = records.join(format!("match-{id}.bpgn"));
-        for _ in 0..100 {
-            if path.exists() {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(50)).await;
-        }
         let _ = stop.send(());
         let _ = server_task.await;
         match model.result() {
@@ -128,34 +119,13 @@ async fn follow<W: Write + ?Sized>(
         let update = tokio::time::timeout_at(deadline, client.next_update())
             .await
             .map_err(|_| anyhow::anyhow!("the match did not end within an hour"))?;
-        let now = Instant::now();
         match update {
-            Some(Update::Server(ServerMsg::State(s))) => match &mut model {
-                Some(m) => m.reset(s, now, Duration::ZERO)?,
-                None => model = Some(MatchModel::new(s, now, Duration::ZERO)?),
-            },
-            Some(Update::Server(ServerMsg::Event(e))) => {
-                let Some(m) = &mut model else { continue };
-                m.apply(&e, now, Duration::ZERO)?;
-                if let Some(out) = out.as_deref_mut() {
-                    if let EventView::Moved { seat, san, .. } = &e.kind {
-                        let n = m.moves().iter().filter(|mv| same_board(mv.seat, *seat)).count();
-                        let board = rules_seat(*seat).board;
-                        let number = format!("{}{}", n.div_ceil(2), if n % 2 == 1 { "." } else { "..." });
-                        let clock =
-                            shvedka_tui::view::format_clock(Duration::from_millis(e.clocks_ms[seat.index()]));
-                        writeln!(
-                            out,
-                            "{:>8.1}s  board {board}  {number:<5} {san:<9} {seat:<8} {clock:>5}",
-                            e.at_ms as f64 / 1000.0
-                        )?;
-                        out.flush()?;
-                    } else if let EventView::FlagFell { seat } = &e.kind {
-                        writeln!(out, "{:>8.1}s  {seat}'s flag fell", e.at_ms as f64 / 1000.0)?;
-                    }
+            Some(Update::Server(msg)) => {
+                MatchModel::follow(&mut model, &msg, Instant::now(), Duration::ZERO)?;
+                if let (ServerMsg::Event(e), Some(out)) = (&msg, out.as_deref_mut()) {
+                    print_event(out, e, model.as_ref().and_then(|m| m.moves().last()))?;
                 }
             }
-            Some(Update::Server(_)) => {}
             Some(Update::Disconnected(why)) => {
                 tracing::info!("demo follower lost its connection ({why}); resuming");
                 client.resume().await?;
@@ -171,8 +141,24 @@ async fn follow<W: Write + ?Sized>(
     }
 }
 
-fn same_board(a: SeatId, b: SeatId) -> bool {
-    rules_seat(a).board == rules_seat(b).board
+/// One plain line for a move (board, number, SAN, seat, clock) or a fallen flag.
+fn print_event<W: Write + ?Sized>(
+    out: &mut W,
+    e: &MatchEvent,
+    last: Option<&SeenMove>,
+) -> std::io::Result<()> {
+    let at = e.at_ms as f64 / 1000.0;
+    match (&e.kind, last) {
+        (EventView::Moved { seat, san, .. }, Some(m)) => {
+            let dots = if seat.index() % 2 == 0 { "." } else { "..." };
+            let number = format!("{}{dots}", m.number);
+            let clock = shvedka_tui::view::format_clock(Duration::from_millis(m.clock_ms));
+            writeln!(out, "{at:>8.1}s  board {}  {number:<5} {san:<9} {seat:<8} {clock:>5}", seat.board())?;
+        }
+        (EventView::FlagFell { seat }, _) => writeln!(out, "{at:>8.1}s  {seat}'s flag fell")?,
+        _ => return Ok(()),
+    }
+    out.flush()
 }
 
 /// `team 1 wins: mate on board by white-A (E1) [team 1 = a-white + b-black]`.

@@ -23,10 +23,7 @@ pub(crate) struct ServeArgs {
 }
 
 pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let mut config = match &args.config {
-        Some(path) => ServerConfig::from_file(path)?,
-        None => ServerConfig::builtin(),
-    };
+    let mut config = ServerConfig::load(args.config.as_deref())?;
     if let Some(listen) = args.listen {
         config.listen = listen;
     }

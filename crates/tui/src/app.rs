@@ -136,31 +136,15 @@ impl App {
 
     /// Takes a message the server pushed.
     pub fn on_server(&mut self, msg: ServerMsg, now: Instant) {
+        let decided_before = self.model.as_ref().is_some_and(|m| m.result().is_some());
+        if let Err(e) = MatchModel::follow(&mut self.model, &msg, now, self.rtt) {
+            self.error(format!("cannot show this match: {e}"));
+        }
         match msg {
-            ServerMsg::State(state) => {
-                let result = match &mut self.model {
-                    Some(model) if model.id() == state.match_id => model.reset(state, now, self.rtt),
-                    _ => MatchModel::new(state, now, self.rtt).map(|m| {
-                        self.model = Some(m);
-                    }),
-                };
-                match result {
-                    Ok(()) => self.screen = Screen::Match,
-                    Err(e) => self.error(format!("cannot show this match: {e}")),
-                }
-            }
-            ServerMsg::Event(event) => {
-                let Some(model) = &mut self.model else { return };
-                let before = model.phase();
-                if let Err(e) = model.apply(&event, now, self.rtt) {
-                    self.error(format!("cannot show this event: {e}"));
-                }
-                if let Some(model) = &self.model
-                    && before != PhaseView::Ended
-                    && let Some(result) = model.result()
-                {
-                    let text = format!("match over: {}", result.reason);
-                    self.info(text);
+            ServerMsg::State(_) if self.model.is_some() => self.screen = Screen::Match,
+            ServerMsg::Event(_) if !decided_before => {
+                if let Some(reason) = self.model.as_ref().and_then(|m| m.result()).map(|r| r.reason.clone()) {
+                    self.info(format!("match over: {reason}"));
                 }
             }
             ServerMsg::Chat { from, scope, text, .. } => self.push(LogLine::Chat { from, scope, text }),

@@ -107,7 +107,7 @@ fn render_match(frame: &mut Frame<'_>, area: Rect, app: &App, model: &MatchModel
     let state = model.state();
     let me = model.my_seat();
     let role = match me {
-        Some(s) => format!("you play {s} ({})", team_name(team_of(s))),
+        Some(s) => format!("you play {s} ({})", team_name(s.team())),
         None => "watching".into(),
     };
     let what = format!(
@@ -155,32 +155,16 @@ fn render_match(frame: &mut Frame<'_>, area: Rect, app: &App, model: &MatchModel
 /// The latest moves of both boards in the order they were made, as BPGN numbers them
 /// (`12A. Nf3`, `12b. N@e4`), newest at the bottom.
 fn move_list(model: &MatchModel, height: usize) -> Vec<Line<'static>> {
-    let mut counts = [0usize; 2];
-    let labelled: Vec<String> = model
-        .moves()
-        .iter()
-        .map(|m| {
-            let seat = rules_seat(m.seat);
-            counts[seat.board.index()] += 1;
-            let number = counts[seat.board.index()].div_ceil(2);
-            let letter = match seat.color {
-                Side::White => seat.board.to_string().to_uppercase(),
-                Side::Black => seat.board.to_string().to_lowercase(),
-            };
-            format!("{number}{letter}. {}", m.san)
-        })
-        .collect();
+    let moves = model.moves();
+    let shown = &moves[moves.len().saturating_sub(height.saturating_sub(1))..];
     let mut lines = vec![Line::from(Span::styled("moves", Style::new().bold()))];
-    let shown = height.saturating_sub(1);
-    lines.extend(labelled.into_iter().rev().take(shown).rev().map(Line::from));
+    lines.extend(shown.iter().map(|m| {
+        // Upper case for White, lower for Black, as BPGN writes it.
+        let board = m.seat.board().to_string();
+        let letter = if m.seat.index() % 2 == 0 { board } else { board.to_lowercase() };
+        Line::from(format!("{}{letter}. {}", m.number, m.san))
+    }));
     lines
-}
-
-fn team_of(seat: SeatId) -> TeamId {
-    match seat {
-        SeatId::WhiteA | SeatId::BlackB => TeamId::One,
-        SeatId::BlackA | SeatId::WhiteB => TeamId::Two,
-    }
 }
 
 fn team_name(team: TeamId) -> &'static str {
