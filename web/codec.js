@@ -42,6 +42,7 @@ export const msg = {
   register: (tournament, team, players) => ({ Td: { Register: { tournament, team, players } } }),
   choose: (tournament, round, game, choice) => ({ Choose: { tournament, round, game, choice } }),
   assignment: (tournament) => ({ Assignment: { tournament } }),
+  legal: (match_id, board) => ({ Legal: { match_id, board } }),
 };
 
 /** Reads a server message: `{ kind, body }` (`body` is null for a unit variant). */

@@ -129,6 +129,16 @@ pub enum ClientMsg {
         /// The tournament.
         tournament: u64,
     },
+    /// Every legal move on one board of a followed match, for the side to move there
+    /// (`Reply::Legal`, in the long notation of `EventView::Moved::uci`: `e2e4`, `N@f3`,
+    /// `e7e8qd1` for a promotion by removal of the piece on d1 of the other board). Clients show
+    /// legal targets from it and never judge legality themselves.
+    Legal {
+        /// Which match.
+        match_id: MatchId,
+        /// Which board.
+        board: Board,
+    },
 }
 
 /// A tournament director's command.

@@ -85,6 +85,9 @@ pub enum Reply {
         /// Whether the tournament is over.
         finished: bool,
     },
+    /// The legal moves of `ClientMsg::Legal`, in long notation (empty when the match is not
+    /// running or the side to move has none).
+    Legal(Vec<String>),
 }
 
 /// A refused request.

@@ -89,6 +89,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
         ),
         ("choose", c(16, ClientMsg::Choose { tournament: 1, round: 2, game: 1, choice: TdChoice::Crossed })),
         ("assignment", c(17, ClientMsg::Assignment { tournament: 1 })),
+        ("legal", c(18, ClientMsg::Legal { match_id: MatchId(3), board: Board::B })),
         (
             "welcome",
             s(ServerMsg::Welcome { version: 1, token: "ab".into(), resumed: false, server_time_us: 5 }),
@@ -101,6 +102,10 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 req: 17,
                 result: Ok(Reply::Assigned { game: Some((MatchId(9), SeatId::WhiteB)), finished: false }),
             }),
+        ),
+        (
+            "reply-legal",
+            s(ServerMsg::Reply { req: 18, result: Ok(Reply::Legal(vec!["e2e4".into(), "N@f3".into(), "e7e8qd1".into()])) }),
         ),
         (
             "reply-record",

@@ -18,6 +18,7 @@ mod session;
 mod tls;
 mod tournaments;
 mod web;
+mod web_files;
 
 use std::future::Future;
 use std::net::SocketAddr;

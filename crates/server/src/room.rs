@@ -79,6 +79,8 @@ pub(crate) enum RoomMsg {
     Arbiter { act: ArbiterAct, reply: Reply },
     /// The match record as BPGN.
     Record { reply: oneshot::Sender<String> },
+    /// The legal moves on one board, in long notation (none unless the clocks run).
+    Legal { board: bughouse::BoardId, reply: oneshot::Sender<Vec<String>> },
 }
 
 /// How the lobby reaches a match task.
@@ -243,6 +245,15 @@ impl Room {
             }
             RoomMsg::Record { reply } => {
                 let _ = reply.send(self.bpgn());
+            }
+            RoomMsg::Legal { board, reply } => {
+                let moves = if matches!(self.m.phase(), Phase::Running) {
+                    let game = self.m.game();
+                    game.legal_moves(board).iter().map(|m| game.uci(m)).collect()
+                } else {
+                    Vec::new()
+                };
+                let _ = reply.send(moves);
             }
             RoomMsg::Command { session, out, msg, reply } => {
                 let result = self.command(&session, out, msg).await;

@@ -216,6 +216,13 @@ async fn dispatch(
             Some(bpgn) => Ok(Reply::Record { bpgn }),
             None => Err(error(ErrorCode::NoSuchMatch, format!("no match {match_id}"))),
         },
+        ClientMsg::Legal { match_id, board } => {
+            let room = lobby.room(match_id)?;
+            let (reply, rx) = oneshot::channel();
+            let board = convert::board(board);
+            room.tx.send(RoomMsg::Legal { board, reply }).await.map_err(|_| gone())?;
+            Ok(Reply::Legal(rx.await.map_err(|_| gone())?))
+        }
         ClientMsg::CreateMatch { rules, time_control, listed } => {
             lobby.create(&rules, &time_control, listed).await.map(|match_id| Reply::Created { match_id })
         }

@@ -21,14 +21,8 @@ use tokio::sync::mpsc;
 use crate::ServerConfig;
 use crate::lobby::Lobby;
 use crate::session::{End, Frames, converse};
+use crate::web_files::FILES;
 
-/// The web client, as files.
-const FILES: &[(&str, &str, &str)] = &[
-    ("/", "text/html; charset=utf-8", include_str!("../../../web/index.html")),
-    ("/app.js", "text/javascript; charset=utf-8", include_str!("../../../web/app.js")),
-    ("/codec.js", "text/javascript; charset=utf-8", include_str!("../../../web/codec.js")),
-    ("/style.css", "text/css; charset=utf-8", include_str!("../../../web/style.css")),
-];
 
 #[derive(Clone)]
 struct Shared {
