@@ -87,6 +87,17 @@ impl TestServer {
         }
     }
 
+    /// A plain HTTP/1.1 `GET` of `path` on the HTTP side: the whole response, head and body.
+    pub async fn http_get(&self, path: &str) -> String {
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let mut tcp = tokio::net::TcpStream::connect(self.http).await.expect("the HTTP side accepts");
+        let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+        tcp.write_all(request.as_bytes()).await.expect("the request is sent");
+        let mut response = String::new();
+        tcp.read_to_string(&mut response).await.expect("a response");
+        response
+    }
+
     /// A new session named `name`.
     pub async fn client(&self, name: &str) -> Client {
         Client::connect(self.addr, Trust::Fingerprint(self.pin), name).await.expect("the client connects")

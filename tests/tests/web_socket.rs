@@ -5,19 +5,9 @@ use std::time::Duration;
 
 use shvedka_proto::{Board, ClientFrame, ClientMsg, EventView, Reply, SeatId, ServerMsg};
 use shvedka_tests::{TestServer, wait_event};
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
 type Ws = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
-
-async fn get(server: &TestServer, path: &str) -> String {
-    let mut tcp = tokio::net::TcpStream::connect(server.http).await.unwrap();
-    let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
-    tcp.write_all(request.as_bytes()).await.unwrap();
-    let mut response = String::new();
-    tcp.read_to_string(&mut response).await.unwrap();
-    response
-}
 
 async fn ws(server: &TestServer) -> Ws {
     let url = format!("ws://{}/ws", server.http);
@@ -56,11 +46,11 @@ async fn reply(ws: &mut Ws, req: u32) -> Result<Reply, shvedka_proto::ErrorMsg> 
 #[tokio::test]
 async fn the_web_client_is_served_from_the_binary() {
     let server = TestServer::start("").await;
-    let page = get(&server, "/").await;
+    let page = server.http_get("/").await;
     assert!(page.starts_with("HTTP/1.1 200") && page.contains("text/html"), "{page}");
-    let codec = get(&server, "/codec.js").await;
+    let codec = server.http_get("/codec.js").await;
     assert!(codec.contains("text/javascript") && codec.contains("PROTOCOL_VERSION"), "{codec}");
-    assert!(get(&server, "/nothing").await.starts_with("HTTP/1.1 404"));
+    assert!(server.http_get("/nothing").await.starts_with("HTTP/1.1 404"));
     server.stop().await;
 }
 

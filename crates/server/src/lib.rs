@@ -10,6 +10,8 @@
 
 mod config;
 mod convert;
+mod devcert;
+mod encoding;
 mod lobby;
 mod record;
 mod restore;
@@ -19,6 +21,7 @@ mod tls;
 mod tournaments;
 mod web;
 mod web_files;
+mod webtransport;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -40,7 +43,12 @@ pub struct Server {
     lobby: Arc<Lobby>,
     config: Arc<ServerConfig>,
     fingerprint: String,
+    connect: Arc<web::Connect>,
 }
+
+/// Streams of each kind a connection may open before its ALPN is known (HTTP/3 needs three
+/// unidirectional ones and two bidirectional ones for a WebTransport session).
+const H3_STREAMS: u32 = 4;
 
 impl Server {
     /// Opens the database (restoring every undecided match, paused until its players are back)
@@ -52,13 +60,24 @@ impl Server {
     pub async fn bind(config: ServerConfig) -> anyhow::Result<Server> {
         let clock = config.clock_config()?;
         let identity = tls::Identity::load(&config)?;
-        let mut server_config = quinn::ServerConfig::with_crypto(Arc::new(identity.server_crypto()?));
+        // Browsers get a short-lived development certificate unless a real one is configured.
+        let browsers = if config.cert.as_os_str().is_empty() {
+            let certs = Arc::new(devcert::DevCerts::new(std::time::SystemTime::now(), provider())?);
+            devcert::DevCerts::spawn_rotation(&certs);
+            Some(certs)
+        } else {
+            None
+        };
+        let crypto = identity.server_crypto(browsers.clone())?;
+        let mut server_config = quinn::ServerConfig::with_crypto(Arc::new(crypto));
         let mut transport = quinn::TransportConfig::default();
+        // Room for HTTP/3 (its control and QPACK streams, the CONNECT stream and the session's
+        // stream); a native connection is narrowed to its one stream once its ALPN is known.
         transport
             .max_idle_timeout(Some(quinn::IdleTimeout::try_from(config.idle_timeout())?))
             .keep_alive_interval(Some(config.keep_alive()))
-            .max_concurrent_bidi_streams(1u32.into())
-            .max_concurrent_uni_streams(0u32.into());
+            .max_concurrent_bidi_streams(H3_STREAMS.into())
+            .max_concurrent_uni_streams(H3_STREAMS.into());
         server_config.transport_config(Arc::new(transport));
         let socket = udp_socket(config.listen, config.udp_recv_buffer)
             .with_context(|| format!("cannot bind {}", config.listen))?;
@@ -73,7 +92,15 @@ impl Server {
         let lobby = Arc::new(Lobby::open(clock, config.max_matches, store, secrets, records).await?);
         tournaments::spawn_ticker(Arc::downgrade(&lobby));
         let http = web::bind(&config).await.with_context(|| format!("cannot bind {}", config.http_listen))?;
-        Ok(Server { endpoint, http, lobby, fingerprint: identity.fingerprint(), config: Arc::new(config) })
+        let connect = web::Connect { quic_port: endpoint.local_addr()?.port(), browsers };
+        Ok(Server {
+            endpoint,
+            http,
+            lobby,
+            fingerprint: identity.fingerprint(),
+            config: Arc::new(config),
+            connect: Arc::new(connect),
+        })
     }
 
     /// The bound address (with the real port when the config asked for port 0).
@@ -110,7 +137,8 @@ impl Server {
             let stopped = async move {
                 let _ = http_stopped.wait_for(|stop| *stop).await;
             };
-            tokio::spawn(web::serve(listener, self.lobby.clone(), self.config.clone(), stopped))
+            let shared = web::Shared { lobby: self.lobby.clone(), config: self.config.clone(), connect: self.connect.clone() };
+            tokio::spawn(web::serve(listener, shared, stopped))
         });
         loop {
             let incoming = tokio::select! {
@@ -129,7 +157,14 @@ impl Server {
             tokio::spawn(async move {
                 let _permit = permit;
                 match incoming.await {
-                    Ok(conn) => session::serve(conn, lobby, config).await,
+                    Ok(conn) if alpn(&conn).as_deref() == Some(tls::ALPN_H3) => {
+                        webtransport::serve(conn, lobby, config).await;
+                    }
+                    Ok(conn) => {
+                        conn.set_max_concurrent_bi_streams(1u32.into());
+                        conn.set_max_concurrent_uni_streams(0u32.into());
+                        session::serve(conn, lobby, config).await;
+                    }
                     Err(e) => tracing::debug!(error = %e, "handshake failed"),
                 }
             });
@@ -142,6 +177,11 @@ impl Server {
         let _ = tokio::time::timeout(Duration::from_secs(3), self.endpoint.wait_idle()).await;
         Ok(())
     }
+}
+
+/// The ALPN a connection negotiated.
+fn alpn(conn: &quinn::Connection) -> Option<Vec<u8>> {
+    conn.handshake_data()?.downcast::<quinn::crypto::rustls::HandshakeData>().ok()?.protocol
 }
 
 /// A UDP socket with a large receive buffer (quinn loses handshakes under bursts otherwise).

@@ -9,11 +9,13 @@ use std::time::Duration;
 use shvedka_proto::{
     ClientFrame, ClientMsg, ErrorCode, ErrorMsg, FrameDecoder, PROTOCOL_VERSION, Reply, ServerMsg,
 };
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::ServerConfig;
 use crate::convert::{self, error};
+use crate::encoding::Encoding;
 use crate::lobby::{Lobby, token_key};
 use crate::room::{Outbound, RoomMsg, Session};
 
@@ -51,18 +53,33 @@ async fn run(conn: &quinn::Connection, lobby: &Arc<Lobby>, config: &ServerConfig
         Ok(Err(_)) => return End::Done,
         Err(_) => return End::Protocol("no session stream opened in time".into()),
     };
-    let (out, out_rx) = mpsc::channel::<ServerMsg>(1024);
-    let writer = tokio::spawn(write_loop(send, out_rx));
-    let mut reader = Reader { recv, decoder: FrameDecoder::new(), buf: vec![0; 16 * 1024] };
-    match converse(&mut reader, out, lobby, config).await {
+    match over_stream(send, recv, Encoding::Bincode, lobby, config).await {
         End::Refused(reason) => {
-            let _ = writer.await;
             // Let the client read the refusal and close; then close ourselves.
             let _ = tokio::time::timeout(Duration::from_secs(2), conn.closed()).await;
             End::Protocol(reason)
         }
         end => end,
     }
+}
+
+/// A session on one bidirectional stream of length-prefixed frames (a native QUIC stream, or a
+/// WebTransport stream). A refusal has been written out when this returns `End::Refused`.
+pub(crate) async fn over_stream(
+    send: impl AsyncWrite + Unpin + Send + 'static,
+    recv: impl AsyncRead + Unpin,
+    encoding: Encoding,
+    lobby: &Arc<Lobby>,
+    config: &ServerConfig,
+) -> End {
+    let (out, out_rx) = mpsc::channel::<ServerMsg>(1024);
+    let writer = tokio::spawn(write_loop(send, encoding, out_rx));
+    let mut reader = Reader { recv, encoding, decoder: FrameDecoder::new(), buf: vec![0; 16 * 1024] };
+    let end = converse(&mut reader, out, lobby, config).await;
+    if matches!(end, End::Refused(_)) {
+        let _ = writer.await;
+    }
+    end
 }
 
 /// Where a session's client frames come from: a QUIC stream, a WebSocket.
@@ -315,36 +332,38 @@ async fn ask(
     rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
 }
 
-async fn write_loop(mut send: quinn::SendStream, mut rx: mpsc::Receiver<ServerMsg>) {
+async fn write_loop(mut send: impl AsyncWrite + Unpin, encoding: Encoding, mut rx: mpsc::Receiver<ServerMsg>) {
     while let Some(msg) = rx.recv().await {
-        let Ok(bytes) = shvedka_proto::frame(&msg) else { continue };
-        if send.write_all(&bytes).await.is_err() {
+        let Some(payload) = encoding.payload(&msg) else { continue };
+        let Ok(len) = u32::try_from(payload.len()) else { continue };
+        if send.write_all(&len.to_be_bytes()).await.is_err() || send.write_all(&payload).await.is_err() {
             return;
         }
     }
-    let _ = send.finish();
+    let _ = send.shutdown().await;
 }
 
-struct Reader {
-    recv: quinn::RecvStream,
+struct Reader<R> {
+    recv: R,
+    encoding: Encoding,
     decoder: FrameDecoder,
     buf: Vec<u8>,
 }
 
-impl Frames for Reader {
+impl<R: AsyncRead + Unpin> Frames for Reader<R> {
     /// The next client frame; `None` when the client finished the stream between frames.
     async fn next(&mut self) -> Result<Option<ClientFrame>, End> {
         loop {
-            match self.decoder.next_message::<ClientFrame>() {
-                Ok(Some(frame)) => return Ok(Some(frame)),
+            match self.decoder.next_payload() {
+                Ok(Some(payload)) => return self.encoding.decode(&payload).map(Some).map_err(End::Protocol),
                 Ok(None) => {}
                 Err(e) => return Err(End::Protocol(e.to_string())),
             }
             match self.recv.read(&mut self.buf).await {
-                Ok(Some(n)) => self.decoder.push(&self.buf[..n]),
-                Ok(None) => {
+                Ok(0) => {
                     return self.decoder.finish().map(|()| None).map_err(|e| End::Protocol(e.to_string()));
                 }
+                Ok(n) => self.decoder.push(&self.buf[..n]),
                 Err(_) => return Err(End::Done),
             }
         }

@@ -19,29 +19,52 @@ use shvedka_proto::{ClientFrame, MAX_FRAME, ServerMsg};
 use tokio::sync::mpsc;
 
 use crate::ServerConfig;
+use crate::devcert::DevCerts;
+use crate::encoding::Encoding;
 use crate::lobby::Lobby;
 use crate::session::{End, Frames, converse};
 use crate::web_files::FILES;
 
 
+/// What the HTTP side serves from.
 #[derive(Clone)]
-struct Shared {
-    lobby: Arc<Lobby>,
-    config: Arc<ServerConfig>,
+pub(crate) struct Shared {
+    pub(crate) lobby: Arc<Lobby>,
+    pub(crate) config: Arc<ServerConfig>,
+    pub(crate) connect: Arc<Connect>,
+}
+
+/// Where a page finds the WebTransport side: the QUIC port and, with the development
+/// certificate, its current hash.
+pub(crate) struct Connect {
+    pub(crate) quic_port: u16,
+    pub(crate) browsers: Option<Arc<DevCerts>>,
+}
+
+/// `/connect.json`: `{"quic_port": 7475, "path": "/shvedka", "cert_hashes": ["<sha-256 hex>"]}`;
+/// the hashes are empty with a configured certificate, which the browser verifies itself.
+async fn connect_json(State(shared): State<Shared>) -> Response {
+    let hashes: Vec<String> = shared.connect.browsers.iter().map(|c| c.current().hash.clone()).collect();
+    let body = serde_json::json!({
+        "quic_port": shared.connect.quic_port,
+        "path": crate::webtransport::PATH,
+        "cert_hashes": hashes,
+    });
+    ([(header::CONTENT_TYPE, "application/json"), (header::CACHE_CONTROL, "no-store")], body.to_string())
+        .into_response()
 }
 
 /// Serves HTTP on `listener` until `shutdown` completes.
 pub(crate) async fn serve(
     listener: tokio::net::TcpListener,
-    lobby: Arc<Lobby>,
-    config: Arc<ServerConfig>,
+    shared: Shared,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
-    let mut app = Router::new().route("/ws", get(upgrade));
+    let mut app = Router::new().route("/ws", get(upgrade)).route("/connect.json", get(connect_json));
     for &(path, mime, body) in FILES {
         app = app.route(path, get(move || async move { ([(header::CONTENT_TYPE, mime)], body) }));
     }
-    let app = app.with_state(Shared { lobby, config });
+    let app = app.with_state(shared);
     if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
         tracing::error!(error = %e, "the HTTP side stopped");
     }
@@ -62,21 +85,13 @@ async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response
         .into_response()
 }
 
-/// How a browser's frames are encoded: whatever its first frame was.
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Encoding {
-    Json,
-    Bincode,
-}
-
-impl Encoding {
-    /// A server message as one WebSocket frame.
-    fn frame(self, msg: &ServerMsg) -> Option<Message> {
-        match self {
-            Encoding::Json => serde_json::to_string(msg).ok().map(|t| Message::Text(t.into())),
-            Encoding::Bincode => shvedka_proto::encode(msg).ok().map(|b| Message::Binary(b.into())),
-        }
-    }
+/// A server message as one WebSocket frame: text for JSON, binary for bincode.
+fn ws_frame(encoding: Encoding, msg: &ServerMsg) -> Option<Message> {
+    let payload = encoding.payload(msg)?;
+    Some(match encoding {
+        Encoding::Json => Message::Text(Utf8Bytes::try_from(payload).ok()?),
+        Encoding::Bincode => Message::Binary(payload.into()),
+    })
 }
 
 /// Client frames arriving from the socket task.
@@ -107,11 +122,11 @@ async fn session(mut socket: WebSocket, lobby: Arc<Lobby>, config: Arc<ServerCon
                 let decoded = match incoming {
                     Some(Ok(Message::Text(text))) => {
                         if first { encoding = Encoding::Json; }
-                        serde_json::from_str::<ClientFrame>(text.as_str()).map(Some).map_err(|e| format!("not a client frame: {e}"))
+                        Encoding::Json.decode(text.as_bytes()).map(Some)
                     }
                     Some(Ok(Message::Binary(bytes))) => {
                         if first { encoding = Encoding::Bincode; }
-                        shvedka_proto::decode::<ClientFrame>(&bytes).map(Some).map_err(|e| e.to_string())
+                        Encoding::Bincode.decode(&bytes).map(Some)
                     }
                     Some(Ok(Message::Close(_))) | None => Ok(None),
                     Some(Ok(_)) => continue, // pings are answered by the library
@@ -125,7 +140,7 @@ async fn session(mut socket: WebSocket, lobby: Arc<Lobby>, config: Arc<ServerCon
             }
             msg = out_rx.recv() => match msg {
                 Some(msg) => {
-                    if let Some(frame) = encoding.frame(&msg) && socket.send(frame).await.is_err() {
+                    if let Some(frame) = ws_frame(encoding, &msg) && socket.send(frame).await.is_err() {
                         break;
                     }
                 }
@@ -137,7 +152,7 @@ async fn session(mut socket: WebSocket, lobby: Arc<Lobby>, config: Arc<ServerCon
     // Deliver what the session still has to say (a refusal, the last replies), then close with
     // the reason if the input was not the protocol.
     while let Ok(msg) = out_rx.try_recv() {
-        if let Some(frame) = encoding.frame(&msg)
+        if let Some(frame) = ws_frame(encoding, &msg)
             && socket.send(frame).await.is_err()
         {
             break;
