@@ -123,9 +123,9 @@ export function frameBytes(text) {
  */
 async function openWebTransport(handlers) {
   const info = await (await fetch("/connect.json", { cache: "no-store" })).json();
-  const host = location.hostname.includes(":") && !location.hostname.startsWith("[")
-    ? `[${location.hostname}]`
-    : location.hostname;
+  // The endpoint's own address when it has one (Chromium dials `localhost` as ::1 first).
+  const name = info.quic_host ?? location.hostname;
+  const host = name.includes(":") && !name.startsWith("[") ? `[${name}]` : name;
   const url = `https://${host}:${info.quic_port}${info.path}`;
   /** @type {any} */
   const options = {};

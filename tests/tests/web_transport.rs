@@ -10,6 +10,7 @@ use shvedka_tests::{TestServer, wait_event};
 
 /// What `/connect.json` says.
 struct ConnectInfo {
+    quic_host: Option<String>,
     quic_port: u16,
     path: String,
     hashes: Vec<String>,
@@ -22,6 +23,7 @@ async fn connect_info(server: &TestServer) -> ConnectInfo {
     let body = &response[response.find("\r\n\r\n").expect("a body") + 4..];
     let json: serde_json::Value = serde_json::from_str(body).expect("JSON");
     ConnectInfo {
+        quic_host: json["quic_host"].as_str().map(str::to_owned),
         quic_port: u16::try_from(json["quic_port"].as_u64().expect("a port")).expect("a port"),
         path: json["path"].as_str().expect("a path").to_owned(),
         hashes: json["cert_hashes"]
@@ -98,6 +100,7 @@ async fn s1_a_webtransport_session_on_the_quic_endpoint_plays_with_native_player
     let server = TestServer::start("").await;
     let info = connect_info(&server).await;
     assert_eq!(info.quic_port, server.addr.port(), "the same UDP port as the native protocol");
+    assert_eq!(info.quic_host.as_deref(), Some("127.0.0.1"), "the endpoint's own address");
     assert_eq!(info.hashes.len(), 1);
     let mut browser = Browser::open(&info).await;
     browser.send(0, ClientMsg::Hello { version: 1, name: "web".into(), resume: None }).await;

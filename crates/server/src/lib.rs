@@ -92,7 +92,9 @@ impl Server {
         let lobby = Arc::new(Lobby::open(clock, config.max_matches, store, secrets, records).await?);
         tournaments::spawn_ticker(Arc::downgrade(&lobby));
         let http = web::bind(&config).await.with_context(|| format!("cannot bind {}", config.http_listen))?;
-        let connect = web::Connect { quic_port: endpoint.local_addr()?.port(), browsers };
+        let quic = endpoint.local_addr()?;
+        let quic_host = (!quic.ip().is_unspecified()).then_some(quic.ip());
+        let connect = web::Connect { quic_host, quic_port: quic.port(), browsers };
         Ok(Server {
             endpoint,
             http,

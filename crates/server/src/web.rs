@@ -37,15 +37,22 @@ pub(crate) struct Shared {
 /// Where a page finds the WebTransport side: the QUIC port and, with the development
 /// certificate, its current hash.
 pub(crate) struct Connect {
+    /// The QUIC endpoint's address when it is bound to one (a page loaded from `localhost`
+    /// must not guess `::1` for a server on `127.0.0.1`); `None` for an unspecified address,
+    /// where the page's own host is right.
+    pub(crate) quic_host: Option<std::net::IpAddr>,
     pub(crate) quic_port: u16,
     pub(crate) browsers: Option<Arc<DevCerts>>,
 }
 
-/// `/connect.json`: `{"quic_port": 7475, "path": "/shvedka", "cert_hashes": ["<sha-256 hex>"]}`;
-/// the hashes are empty with a configured certificate, which the browser verifies itself.
+/// `/connect.json`: `{"quic_host": "127.0.0.1", "quic_port": 7475, "path": "/shvedka",
+/// "cert_hashes": ["<sha-256 hex>"]}`; `quic_host` is null when the endpoint listens on every
+/// address, and the hashes are empty with a configured certificate, which the browser verifies
+/// itself.
 async fn connect_json(State(shared): State<Shared>) -> Response {
     let hashes: Vec<String> = shared.connect.browsers.iter().map(|c| c.current().hash.clone()).collect();
     let body = serde_json::json!({
+        "quic_host": shared.connect.quic_host.map(|ip| ip.to_string()),
         "quic_port": shared.connect.quic_port,
         "path": crate::webtransport::PATH,
         "cert_hashes": hashes,

@@ -1,0 +1,95 @@
+//! The web client end to end in real headless Chromium (Debian's `chromium`, driven by
+//! `playwright-core` from `web/e2e/`): four pages play a match to its end through WebTransport,
+//! the same through the WebSocket fallback, and a page that loses its connection resumes. The
+//! server runs in this process; the pages reach it at `http://127.0.0.1:PORT/`. Screenshots of
+//! the match view land in `target/e2e/<test>/`.
+//!
+//! `.ci/run` installs Chromium; the first test to run installs `web/node_modules` from the
+//! committed lock file (`npm ci`) when it is missing.
+
+use std::path::{Path, PathBuf};
+use std::process::Stdio;
+use std::time::Duration;
+
+use shvedka_tests::TestServer;
+
+const CHROMIUM: &str = "/usr/bin/chromium";
+
+fn web_dir() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../web")
+}
+
+/// `npm ci` once, under a file lock (nextest runs each test in its own process).
+fn ensure_node_modules() {
+    let web = web_dir();
+    let lock = std::fs::File::create(std::env::temp_dir().join("shvedka-web-npm.lock")).expect("a lock file");
+    lock.lock().expect("the npm lock");
+    if !web.join("node_modules/playwright-core/package.json").exists() {
+        let out = std::process::Command::new("npm")
+            .args(["ci", "--no-audit", "--no-fund"])
+            .current_dir(&web)
+            .output()
+            .unwrap_or_else(|e| panic!("npm is needed for the browser tests (apt-get install npm): {e}"));
+        assert!(
+            out.status.success(),
+            "npm ci failed in web/:\n{}{}",
+            String::from_utf8_lossy(&out.stdout),
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    lock.unlock().expect("unlock");
+}
+
+/// Runs `web/e2e/match.mjs` against a fresh server; panics with its output unless it passed.
+async fn run_e2e(test: &str, transport: &str, extra: &[&str]) {
+    assert!(
+        Path::new(CHROMIUM).exists(),
+        "the browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)"
+    );
+    ensure_node_modules();
+    let server = TestServer::start("").await;
+    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e").join(test);
+    let _ = std::fs::remove_dir_all(&out_dir);
+    std::fs::create_dir_all(&out_dir).expect("the screenshot directory");
+    let url = format!("http://{}/", server.http);
+    let mut command = tokio::process::Command::new("node");
+    command
+        .arg(web_dir().join("e2e/match.mjs"))
+        .args(["--url", &url, "--transport", transport, "--out"])
+        .arg(&out_dir)
+        .args(extra)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true);
+    let child = command.spawn().expect("node runs");
+    let output = tokio::time::timeout(Duration::from_secs(180), child.wait_with_output())
+        .await
+        .expect("the browser test ends within 3 minutes")
+        .expect("node's output");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}");
+    assert!(output.status.success(), "the browser test failed:\n{stdout}\n{stderr}");
+    let shots = std::fs::read_dir(&out_dir)
+        .expect("the screenshot directory")
+        .filter_map(Result::ok)
+        .filter(|e| e.path().extension().is_some_and(|x| x == "png"))
+        .count();
+    assert!(shots >= 3, "expected at least 3 screenshots in {}, found {shots}", out_dir.display());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e1_four_browser_pages_play_a_match_to_mate_over_webtransport() {
+    run_e2e("webtransport", "webtransport", &[]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e1_four_browser_pages_play_a_match_to_mate_over_the_websocket_fallback() {
+    run_e2e("websocket", "websocket", &[]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_a_browser_page_that_loses_its_connection_resumes() {
+    run_e2e("resume", "webtransport", &["--resume"]).await;
+}
