@@ -105,7 +105,10 @@ fn samples() -> Vec<(&'static str, Sample)> {
         ),
         (
             "reply-legal",
-            s(ServerMsg::Reply { req: 18, result: Ok(Reply::Legal(vec!["e2e4".into(), "N@f3".into(), "e7e8qd1".into()])) }),
+            s(ServerMsg::Reply {
+                req: 18,
+                result: Ok(Reply::Legal(vec!["e2e4".into(), "N@f3".into(), "e7e8qd1".into()])),
+            }),
         ),
         (
             "reply-record",

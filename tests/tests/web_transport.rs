@@ -106,7 +106,10 @@ async fn s1_a_webtransport_session_on_the_quic_endpoint_plays_with_native_player
     browser.send(0, ClientMsg::Hello { version: 1, name: "web".into(), resume: None }).await;
     assert!(matches!(browser.recv().await, ServerMsg::Welcome { resumed: false, .. }));
     browser
-        .send(1, ClientMsg::CreateMatch { rules: "mgimo-2017".into(), time_control: "blitz".into(), listed: true })
+        .send(
+            1,
+            ClientMsg::CreateMatch { rules: "mgimo-2017".into(), time_control: "blitz".into(), listed: true },
+        )
         .await;
     let Ok(Reply::Created { match_id }) = browser.reply(1).await else { panic!("created") };
     browser.send(2, ClientMsg::TakeSeat { match_id, seat: SeatId::WhiteA }).await;

@@ -48,13 +48,7 @@ impl DevCert {
         let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(signing.serialize_der()));
         let hash = fingerprint(der.as_ref());
         let key = CertifiedKey::from_der(vec![der], key, provider)?;
-        Ok(DevCert {
-            key: Arc::new(key),
-            hash,
-            not_before,
-            not_after,
-            made: now,
-        })
+        Ok(DevCert { key: Arc::new(key), hash, not_before, not_after, made: now })
     }
 
     /// Whether the certificate is due for replacement at `now`.
@@ -142,7 +136,10 @@ mod tests {
         assert_eq!(spki.algorithm.algorithm, x509_parser::oid_registry::OID_KEY_TYPE_EC_PUBLIC_KEY);
         let curve = spki.algorithm.parameters.as_ref().unwrap().as_oid().unwrap();
         assert_eq!(curve, x509_parser::oid_registry::OID_EC_P256, "not P-256");
-        assert_eq!(parsed.signature_algorithm.algorithm, x509_parser::oid_registry::OID_SIG_ECDSA_WITH_SHA256);
+        assert_eq!(
+            parsed.signature_algorithm.algorithm,
+            x509_parser::oid_registry::OID_SIG_ECDSA_WITH_SHA256
+        );
         assert_eq!(cert.hash, fingerprint(der.as_ref()));
         assert_eq!(cert.hash.len(), 64);
     }

@@ -139,7 +139,11 @@ impl Server {
             let stopped = async move {
                 let _ = http_stopped.wait_for(|stop| *stop).await;
             };
-            let shared = web::Shared { lobby: self.lobby.clone(), config: self.config.clone(), connect: self.connect.clone() };
+            let shared = web::Shared {
+                lobby: self.lobby.clone(),
+                config: self.config.clone(),
+                connect: self.connect.clone(),
+            };
             tokio::spawn(web::serve(listener, shared, stopped))
         });
         loop {

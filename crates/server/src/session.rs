@@ -332,7 +332,11 @@ async fn ask(
     rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
 }
 
-async fn write_loop(mut send: impl AsyncWrite + Unpin, encoding: Encoding, mut rx: mpsc::Receiver<ServerMsg>) {
+async fn write_loop(
+    mut send: impl AsyncWrite + Unpin,
+    encoding: Encoding,
+    mut rx: mpsc::Receiver<ServerMsg>,
+) {
     while let Some(msg) = rx.recv().await {
         let Some(payload) = encoding.payload(&msg) else { continue };
         let Ok(len) = u32::try_from(payload.len()) else { continue };

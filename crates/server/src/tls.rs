@@ -108,7 +108,9 @@ impl ResolvesServerCert for ByAlpn {
     fn resolve(&self, hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
         let offers = |alpn: &[u8]| hello.alpn().is_some_and(|mut offered| offered.any(|p| p == alpn));
         match &self.browsers {
-            Some(certs) if offers(ALPN_H3) && !offers(shvedka_proto::ALPN) => Some(certs.current().key.clone()),
+            Some(certs) if offers(ALPN_H3) && !offers(shvedka_proto::ALPN) => {
+                Some(certs.current().key.clone())
+            }
             _ => Some(self.native.clone()),
         }
     }

@@ -25,7 +25,6 @@ use crate::lobby::Lobby;
 use crate::session::{End, Frames, converse};
 use crate::web_files::FILES;
 
-
 /// What the HTTP side serves from.
 #[derive(Clone)]
 pub(crate) struct Shared {

@@ -24,19 +24,19 @@ const CLOSE_PROTOCOL: u32 = 2;
 pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Arc<ServerConfig>) {
     let remote = conn.remote_address();
     let hello_timeout = Duration::from_secs(config.hello_timeout_s);
-    let request = match tokio::time::timeout(hello_timeout, web_transport_quinn::Request::accept(conn.clone())).await
-    {
-        Ok(Ok(request)) => request,
-        Ok(Err(e)) => {
-            tracing::debug!(%remote, error = %e, "not a WebTransport session");
-            conn.close(CLOSE_PROTOCOL.into(), b"expected a WebTransport session");
-            return;
-        }
-        Err(_) => {
-            conn.close(CLOSE_PROTOCOL.into(), b"no WebTransport request in time");
-            return;
-        }
-    };
+    let request =
+        match tokio::time::timeout(hello_timeout, web_transport_quinn::Request::accept(conn.clone())).await {
+            Ok(Ok(request)) => request,
+            Ok(Err(e)) => {
+                tracing::debug!(%remote, error = %e, "not a WebTransport session");
+                conn.close(CLOSE_PROTOCOL.into(), b"expected a WebTransport session");
+                return;
+            }
+            Err(_) => {
+                conn.close(CLOSE_PROTOCOL.into(), b"no WebTransport request in time");
+                return;
+            }
+        };
     if request.url.path() != PATH {
         tracing::debug!(%remote, url = %request.url, "WebTransport request for an unknown path");
         let _ = request.reject(StatusCode::NOT_FOUND).await;

@@ -39,7 +39,11 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         // The handler is installed before the address is printed, so a Ctrl-C that follows the
         // printout always shuts down gracefully.
         let interrupted = interrupt()?;
-        writeln!(out, "shvedka listening on {} (QUIC: ALPN shvedka/1, and h3 for WebTransport)", server.local_addr()?)?;
+        writeln!(
+            out,
+            "shvedka listening on {} (QUIC: ALPN shvedka/1, and h3 for WebTransport)",
+            server.local_addr()?
+        )?;
         writeln!(out, "certificate sha256 {}", server.fingerprint())?;
         match server.http_addr()? {
             Some(http) => writeln!(out, "web client on http://{http}/ (WebTransport, or WebSocket /ws)")?,
