@@ -1,190 +1,345 @@
-// The shvedka web client over the WebSocket transport (/ws, JSON frames): lobby, seats, both
-// boards with reserves and ticking clocks, moves typed in SAN or long notation, draw, resign.
-// It resumes its session after a lost connection. (Drag-and-drop, the removal picker,
-// WebTransport and the arbiter panel come with the rest of issue 9.)
-import { frame, msg, decode, result, SEATS } from "./codec.js";
-import { readBfen, reserveOf, formatClock } from "./board.js";
+// @ts-check
+// The shvedka web client: logs in, keeps the session (session.js), follows one match at a time
+// and ties the screens together: the lobby (lobby.js), the match (match-view.js, with
+// board-view.js, gestures.js, chat.js) and the arbiter's panel (arbiter.js).
+//
+// URL options: ?name=anna enters at once; ?transport=webtransport|websocket|auto (default
+// auto); ?arbiter=SECRET asks for the arbiter role after Welcome.
 
-const $ = (id) => document.getElementById(id);
-const GLYPH = { K: "♔", Q: "♕", R: "♖", B: "♗", N: "♘", P: "♙", k: "♚", q: "♛", r: "♜", b: "♝", n: "♞", p: "♟" };
-let socket, token = null, lastSeq = null, name = "", nextReq = 1, state = null, clocksAt = 0;
-const pending = new Map();
+import { msg, act } from "./codec.js";
+import { Session, storedSession } from "./session.js";
+import { applyEvent, boardPos, describe, refresh, yourTurn } from "./match-state.js";
+import { MatchView } from "./match-view.js";
+import { Gestures } from "./gestures.js";
+import { Lobby } from "./lobby.js";
+import { Chat } from "./chat.js";
+import { ArbiterPanel } from "./arbiter.js";
+import { installReport } from "./report.js";
+import { hideInfo, initNotice, lastErrorText, log, refusalText, showError, showInfo } from "./notice.js";
+import { bpgnMoves, moveLabel } from "./moves.js";
+import { boardOf, isWhiteSeat } from "./seats.js";
 
-function log(text, error = false) {
-  const line = document.createElement("div");
-  line.textContent = text;
-  if (error) line.className = "error";
-  $("log").prepend(line);
+/** @typedef {import("./match-state.js").MatchModel} MatchModel */
+/** @typedef {import("./seats.js").BoardId} BoardId */
+/** @typedef {import("./session.js").Outcome} Outcome */
+/** @typedef {import("./session.js").TransportChoice} TransportChoice */
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function $(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no #${id} in the page`);
+  return el;
 }
 
-function request(m) {
-  const req = nextReq++;
-  socket.send(frame(req, m));
-  return new Promise((resolve) => pending.set(req, resolve));
-}
+const params = new URLSearchParams(location.search);
+const transport = /** @type {TransportChoice} */ (
+  ["webtransport", "websocket"].includes(params.get("transport") ?? "") ? params.get("transport") : "auto"
+);
+let arbiterSecret = params.get("arbiter") ?? "";
+const LOBBY_REFRESH_MS = 4000;
 
-async function ask(m) {
-  const r = result(await request(m));
-  if (r.err) log(`refused: ${r.err.message}`, true);
+/** @type {Session | null} */
+let session = null;
+/** @type {MatchModel | null} */
+let model = null;
+/** @type {"login" | "lobby" | "match"} */
+let screen = "login";
+/** The server's legal moves on the player's board for the position `bfen` (null: asked, not known). */
+let legal = { bfen: "", moves: /** @type {string[] | null} */ (null) };
+/** @type {{ board: BoardId, from: string, to: string, piece: string } | null} */
+let pendingMove = null;
+let turnSince = 0;
+let wasMyTurn = false;
+
+/**
+ * Sends a request; a refusal is shown with its rule.
+ * @param {any} message
+ * @returns {Promise<Outcome>}
+ */
+async function ask(message) {
+  if (!session) return { err: { code: "Offline", rule: null, message: "not connected" } };
+  const r = await session.request(message);
+  if (r.err) showError(refusalText(r.err));
   return r;
 }
 
-function connect() {
-  socket = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/ws`);
-  socket.onopen = () => {
-    const resume = token ? msg.resume(token, lastSeq) : null;
-    socket.send(frame(0, msg.hello(name, resume)));
-  };
-  socket.onmessage = (e) => onMessage(decode(e.data));
-  socket.onclose = () => {
-    $("link").textContent = "connection lost — reconnecting…";
-    $("link").className = "lost";
-    if (token) setTimeout(connect, 1000);
-  };
+/** @type {MatchView} */
+const view = new MatchView(
+  {
+    ask,
+    takeSeat,
+    marks: (board) => gestures.marks(board),
+    selectedRole: () => gestures.selectedRole(),
+    pending: () => pendingMove,
+  },
+  msg,
+);
+
+/** @type {Gestures} */
+const gestures = new Gestures(view.panels, $("choice"), {
+  myBoard: () => (model?.yourSeat ? boardOf(model.yourSeat) : null),
+  myWhite: () => (model?.yourSeat ? isWhiteSeat(model.yourSeat) : true),
+  myTurn: () => Boolean(model?.yourSeat && yourTurn(model, boardOf(model.yourSeat))),
+  myPos: () => (model?.yourSeat ? boardPos(model, boardOf(model.yourSeat)) : null),
+  legal: () => (model && legal.bfen === model.bfen ? legal.moves : null),
+  play,
+  changed: () => {
+    if (model && screen === "match") view.renderBoards();
+  },
+});
+
+const lobby = new Lobby(ask, msg, takeSeat);
+const chat = new Chat(ask, msg.chat);
+const arbiter = new ArbiterPanel(ask, msg, act, () => model);
+
+/**
+ * Takes a seat. A newcomer to the match gets its whole state (with his seat); a follower only
+ * the seat event, so the page notes the seat itself once the server agreed.
+ * @param {number} matchId
+ * @param {import("./seats.js").Seat} seat
+ */
+async function takeSeat(matchId, seat) {
+  const r = await ask(msg.takeSeat(matchId, seat));
+  if (r.ok && model && model.matchId === matchId) {
+    model.yourSeat = seat;
+    render();
+  }
+  return r;
 }
 
-function onMessage({ kind, body }) {
-  switch (kind) {
-    case "Welcome":
-      token = body.token;
-      $("link").textContent = body.resumed ? "reconnected: session resumed" : "connected";
-      $("link").className = "";
-      $("login").hidden = true;
-      if (!state) showLobby();
-      break;
-    case "Refused":
-      log(`refused: ${body.reason}`, true);
-      token = null;
-      break;
-    case "Reply":
-      pending.get(body.req)?.(body);
-      pending.delete(body.req);
-      break;
-    case "State":
-      state = body;
-      lastSeq = body.last_seq;
-      clocksAt = performance.now();
-      showMatch();
-      break;
-    case "Event":
-      if (state && body.match_id === state.match_id) applyEvent(body);
-      break;
-    case "Chat":
-      log(`[${body.scope === "Team" ? "team" : "all"}] ${body.from}: ${body.text}`);
-      break;
+/**
+ * Plays a move on the player's board.
+ * @param {string} text
+ * @param {{ from: string, to: string, piece: string }} shown  what to draw until the answer
+ */
+async function play(text, shown) {
+  if (!model?.yourSeat) return;
+  const board = boardOf(model.yourSeat);
+  pendingMove = { board, ...shown };
+  render();
+  const think = Math.max(0, Math.round(performance.now() - turnSince));
+  await ask(msg.move(board, text, /** @type {any} */ (think)));
+  pendingMove = null;
+  render();
+}
+
+/** @param {"login" | "lobby" | "match"} next */
+function showScreen(next) {
+  screen = next;
+  $("login").hidden = next !== "login";
+  $("lobby").hidden = next !== "lobby";
+  $("match").hidden = next !== "match";
+  $("back-to-match").hidden = !model;
+  if (next === "lobby") {
+    void lobby.refresh();
+    void arbiter.refresh();
   }
 }
 
-function applyEvent(e) {
-  lastSeq = e.seq;
-  state.clocks_ms = e.clocks_ms;
-  state.running = e.running;
-  clocksAt = performance.now();
-  if (e.bfen) state.bfen = e.bfen;
-  const k = e.kind;
-  if (typeof k === "string") {
-    if (k === "Started") state.phase = "Running";
-  } else if (k.SeatTaken) state.seats[SEATS.indexOf(k.SeatTaken.seat)] = k.SeatTaken.name;
-  else if (k.SeatLeft) state.seats[SEATS.indexOf(k.SeatLeft.seat)] = null;
-  else if (k.Moved) { state.last = [k.Moved.seat, k.Moved.uci]; log(`${k.Moved.seat}: ${k.Moved.san}`); }
-  else if (k.Ended) { state.phase = "Ended"; state.result = k.Ended; }
-  else if (k.Arbiter) log(`arbiter ${k.Arbiter.act}`);
-  showMatch();
+/** Draws the match after a change. */
+function render() {
+  if (!model) return;
+  const mine = Boolean(model.yourSeat && yourTurn(model, boardOf(model.yourSeat)));
+  if (mine && !wasMyTurn) turnSince = performance.now();
+  wasMyTurn = mine;
+  document.title = mine ? "▶ your move — shvedka" : model.phase === "Ended" ? "over — shvedka" : "shvedka";
+  fetchLegal();
+  gestures.revalidate();
+  if (screen === "match") view.show(model);
+  arbiter.render(model);
 }
 
-async function showLobby() {
-  state = null;
-  $("lobby").hidden = false;
-  $("match").hidden = true;
-  const r = await ask(msg.listMatches());
-  const body = $("matches").tBodies[0];
-  body.replaceChildren();
-  for (const m of r.ok?.Matches ?? []) {
-    const row = body.insertRow();
-    for (const v of [m.match_id, m.rules, m.time_control, m.phase, ...m.seats]) row.insertCell().textContent = v ?? "·";
-    const cell = row.insertCell();
-    SEATS.forEach((seat, i) => {
-      if (m.seats[i]) return;
-      const b = document.createElement("button");
-      b.textContent = `sit ${["a-white", "a-black", "b-white", "b-black"][i]}`;
-      b.onclick = () => ask(msg.takeSeat(m.match_id, seat));
-      cell.append(b);
-    });
-    const w = document.createElement("button");
-    w.textContent = "watch";
-    w.onclick = () => ask(msg.watch(m.match_id));
-    cell.append(w);
-  }
-}
-
-function showMatch() {
-  $("lobby").hidden = true;
-  $("match").hidden = false;
-  const s = state;
-  $("title").textContent = `match ${s.match_id} · ${s.rules} · ${s.time_control} · ${s.phase}` +
-    (s.your_seat ? ` · you play ${s.your_seat}` : " · watching");
-  const boards = readBfen(s.bfen);
-  const me = s.your_seat;
-  const order = me && me.endsWith("B") ? [1, 0] : [0, 1];
-  const elapsed = performance.now() - clocksAt;
-  $("boards").replaceChildren(...order.map((i) => boardView(i, boards[i], elapsed)));
-  $("result").textContent = s.result ? s.result.reason : "";
-}
-
-function boardView(i, board, elapsed) {
-  const letter = i === 0 ? "A" : "B";
-  const me = state.your_seat;
-  // The player's own board from his side; the partner's from the partner's; spectators: A white, B black.
-  const whiteBottom = me ? (me.endsWith(letter) ? me.startsWith("White") : !me.startsWith("White")) : i === 0;
-  const wrap = document.createElement("div");
-  const player = (white) => {
-    const seatIdx = i * 2 + (white ? 0 : 1);
-    const div = document.createElement("div");
-    const running = state.running[seatIdx];
-    div.className = "player" + (state.phase === "Running" && (board.turn === "w") === white ? " turn" : "");
-    const ms = state.clocks_ms[seatIdx] - (running ? elapsed : 0);
-    const reserve = Object.entries(reserveOf(board.reserve, white)).map(([r, n]) => `${r}${n}`).join(" ");
-    div.innerHTML = "";
-    div.append(`${state.seats[seatIdx] ?? "(empty)"} ${SEATS[seatIdx]} `);
-    const clock = document.createElement("span");
-    clock.className = "clock" + (running ? " running" : "");
-    clock.textContent = formatClock(ms);
-    div.append(clock, ` [${reserve}]`);
-    return div;
-  };
-  const grid = document.createElement("div");
-  grid.className = "board";
-  const last = state.last && (state.last[0].endsWith(letter)) ? state.last[1] : "";
-  for (let r = 0; r < 8; r++) {
-    for (let f = 0; f < 8; f++) {
-      const row = whiteBottom ? r : 7 - r, col = whiteBottom ? f : 7 - f;
-      const sq = document.createElement("div");
-      const name = "abcdefgh"[col] + (8 - row);
-      sq.className = `sq ${(row + col) % 2 ? "dark" : "light"}` + (last.includes(name) ? " last" : "");
-      sq.textContent = GLYPH[board.squares[row * 8 + col]] ?? "";
-      grid.append(sq);
+/** Asks for the legal moves of the player's board when it is his turn in a new position. */
+function fetchLegal() {
+  const m = model;
+  if (!m?.yourSeat || !session || !yourTurn(m, boardOf(m.yourSeat))) return;
+  if (legal.bfen === m.bfen) return;
+  const bfen = m.bfen;
+  legal = { bfen, moves: null };
+  void session.request(msg.legal(m.matchId, boardOf(m.yourSeat))).then((r) => {
+    if (legal.bfen !== bfen) return;
+    if (r.ok?.Legal) {
+      legal.moves = r.ok.Legal;
+      gestures.revalidate();
+      if (screen === "match" && model) view.renderBoards();
+    } else {
+      legal.bfen = ""; // ask again at the next change
     }
-  }
-  wrap.append(player(!whiteBottom), grid, player(whiteBottom));
-  return wrap;
+  });
 }
 
-$("login-form").onsubmit = (e) => { e.preventDefault(); name = $("name").value; connect(); };
-$("create-form").onsubmit = async (e) => {
+/**
+ * A message the server pushed.
+ * @param {string} kind
+ * @param {any} body
+ */
+function push(kind, body) {
+  const now = performance.now();
+  if (kind === "State") {
+    const fresh = !model || model.matchId !== body.match_id;
+    if (fresh) {
+      chat.clear();
+      view.reset();
+      gestures.clear();
+    }
+    model = refresh(model, body, now);
+    if (fresh && model.lastSeq !== null && model.phase !== "Forming") void rebuildMoves(model.matchId);
+    showScreen("match");
+    render();
+  } else if (kind === "Event") {
+    if (!model) return;
+    const applied = applyEvent(model, body, now);
+    if (applied === "gap") {
+      log("missed events of the match: asking for its whole state");
+      void ask(msg.watch(model.matchId));
+      return;
+    }
+    if (applied !== "applied") return;
+    const line = describe(model, body.kind);
+    if (line) log(line);
+    if (body.kind.DrawOffered || body.kind.ArbiterCalled || body.kind.Arbiter) showInfo(line);
+    else if (body.kind.Ended || body.kind.DrawDeclined) hideInfo(); // the banner says it now
+    render();
+  } else if (kind === "Chat") {
+    chat.receive(body, model?.yourSeat ?? null);
+  }
+}
+
+/**
+ * The moves of a match joined late (or after a reload), from its record.
+ * @param {number} matchId
+ */
+async function rebuildMoves(matchId) {
+  if (!session) return;
+  const r = await session.request(msg.record(matchId));
+  if (!model || model.matchId !== matchId || model.moves.length > 0 || !r.ok?.Record) return;
+  model.moves = bpgnMoves(r.ok.Record.bpgn).map((mv) => ({
+    seq: -1,
+    board: mv.board,
+    san: mv.san,
+    label: moveLabel(mv.number, mv.board, mv.white, mv.san),
+    uci: "",
+  }));
+  render();
+}
+
+function status() {
+  const s = session;
+  const el = $("link");
+  if (!s) return;
+  const kind = s.link?.kind ?? "";
+  let text = "";
+  if (s.state === "connecting") text = "connecting…";
+  else if (s.state === "lost") text = s.losses > 0 ? "connection lost — reconnecting…" : "cannot reach the server — retrying…";
+  else if (s.state === "refused") text = `refused: ${s.problem}`;
+  else text = `${s.resumed ? "resumed" : "connected"} · ${kind}${s.rttMs !== null ? ` · ${s.rttMs} ms` : ""}`;
+  if (el.textContent !== text) el.textContent = text;
+  el.dataset.state = s.state;
+  el.title = s.problem;
+  $("whoami").textContent = s.name;
+  if (s.state === "refused") {
+    // A bad name or another protocol version: back to the login, to try again.
+    showError(`the server refused the session: ${s.problem}`);
+    session = null;
+    showScreen("login");
+  }
+}
+
+/**
+ * @param {boolean} resumed
+ * @param {boolean} fresh
+ */
+async function welcome(resumed, fresh) {
+  if (fresh) {
+    model = null;
+    showInfo("the server did not know the old session: started a new one");
+  }
+  if (resumed) log("session resumed");
+  if (arbiterSecret && (!resumed || !arbiter.enabled)) {
+    const r = await ask(msg.arbiter(arbiterSecret));
+    if (r.ok) arbiter.enable();
+    else arbiterSecret = "";
+  }
+  if (!model && screen !== "lobby") showScreen("lobby");
+  else if (model) render();
+}
+
+/** @param {string} name */
+function enter(name) {
+  if (session) return;
+  session = new Session(name, transport, {
+    welcome: (resumed, fresh) => void welcome(resumed, fresh),
+    push,
+    status,
+    lastSeq: () => model?.lastSeq ?? null,
+  });
+  session.start();
+  status();
+}
+
+initNotice();
+$("login-form").addEventListener("submit", (e) => {
   e.preventDefault();
-  const r = await ask(msg.createMatch($("rules").value, $("tc").value, true));
-  if (r.ok) showLobby();
-};
-$("move-form").onsubmit = async (e) => {
+  const name = /** @type {HTMLInputElement} */ ($("name")).value.trim();
+  const secret = /** @type {HTMLInputElement} */ ($("arbiter-token")).value;
+  if (secret) arbiterSecret = secret;
+  if (name) enter(name);
+});
+$("to-lobby").addEventListener("click", () => showScreen("lobby"));
+$("move-form").addEventListener("submit", async (e) => {
   e.preventDefault();
-  const me = state?.your_seat;
-  if (!me) return log("you are watching", true);
-  await ask(msg.move(me.endsWith("A") ? "A" : "B", $("move").value.trim()));
-  $("move").value = "";
-};
-$("ready").onclick = () => ask(msg.ready(true));
-$("draw").onclick = () => ask(msg.offerDraw());
-$("resign").onclick = () => ask(msg.resign());
-$("lobby-back").onclick = () => showLobby();
-setInterval(() => { if (state && state.phase === "Running") showMatch(); }, 100);
-setInterval(() => { if (!state && token && socket.readyState === 1) showLobby(); }, 3000);
+  const input = /** @type {HTMLInputElement} */ ($("move-input"));
+  const text = input.value.trim();
+  if (!text || !model?.yourSeat) return;
+  const think = Math.max(0, Math.round(performance.now() - turnSince));
+  const r = await ask(msg.move(boardOf(model.yourSeat), text, /** @type {any} */ (think)));
+  if (r.ok) input.value = "";
+});
+$("back-to-match").addEventListener("click", () => {
+  if (model) {
+    showScreen("match");
+    render();
+  }
+});
+$("record").addEventListener("click", async () => {
+  if (!model) return;
+  const r = await ask(msg.record(model.matchId));
+  if (!r.ok?.Record) return;
+  const a = document.createElement("a");
+  a.href = URL.createObjectURL(new Blob([r.ok.Record.bpgn], { type: "text/plain" }));
+  a.download = `shvedka-match-${model.matchId}.bpgn`;
+  a.click();
+  setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+});
+document.addEventListener("keydown", (e) => {
+  if (e.key === "Escape") gestures.clear();
+});
+setInterval(() => {
+  if (screen === "lobby" && session?.state === "connected" && !document.hidden) void lobby.refresh();
+}, LOBBY_REFRESH_MS);
+
+installReport(
+  () => ({
+    link: session?.link?.kind ?? null,
+    connected: session?.state === "connected",
+    resumed: session?.resumed ?? false,
+    losses: session?.losses ?? 0,
+    seat: model?.yourSeat ?? null,
+    matchId: model?.matchId ?? null,
+    phase: model?.phase ?? null,
+    bfen: model?.bfen ?? null,
+    moves: (model?.moves ?? []).filter((m) => m.board).map((m) => m.san),
+    result: model?.result ? { ...model.result } : null,
+    lastError: lastErrorText(),
+  }),
+  () => session?.drop(),
+);
+
+// Enter at once with ?name=, or with the session this tab had before a reload.
+const saved = storedSession();
+const named = params.get("name");
+if (named) enter(named);
+else if (saved) enter(saved.name);

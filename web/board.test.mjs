@@ -1,6 +1,6 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { readBfen, reserveOf, formatClock } from "./board.js";
+import { drawOrder, formatClock, isDark, isWhitePiece, pieceAt, readBfen, reserveOf, squareIndex, squareName } from "./board.js";
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
 
@@ -22,4 +22,32 @@ test("k1_clocks_show_tenths_below_ten_seconds", () => {
   assert.equal(formatClock(10000), "0:10");
   assert.equal(formatClock(9870), "9.8");
   assert.equal(formatClock(-5), "0.0");
+});
+
+test("a4_bfen_with_promoted_marks_and_move_numbers", () => {
+  const [a, b] = readBfen("r1b1k2r/8/8/8/8/8/8/R3K2Q~[Pnp] b Qk - 3 17 | 8/8/8/8/8/8/8/K6k[] w - - 0 1");
+  assert.equal(pieceAt(a, "h1"), "Q", "the ~ of a promoted piece is not a square");
+  assert.equal(a.fullmove, 17);
+  assert.equal(a.reserve, "Pnp");
+  assert.equal(b.turn, "w");
+});
+
+test("squares_by_name_and_drawing_order", () => {
+  assert.equal(squareIndex("a8"), 0);
+  assert.equal(squareIndex("h1"), 63);
+  assert.equal(squareIndex("e4"), 36);
+  assert.equal(squareIndex("i9"), -1);
+  for (let i = 0; i < 64; i++) assert.equal(squareIndex(squareName(i)), i);
+  assert.equal(drawOrder(true)[0], "a8");
+  assert.equal(drawOrder(false)[0], "h1");
+  assert.equal(drawOrder(false)[63], "a8");
+  assert.equal(isDark("a1"), true);
+  assert.equal(isDark("h1"), false);
+  assert.equal(isDark("e4"), false);
+  assert.equal(isWhitePiece("N"), true);
+  assert.equal(isWhitePiece("n"), false);
+  assert.equal(isWhitePiece(""), false);
+  const [start] = readBfen("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 | 8/8/8/8/8/8/8/K6k[] w - - 0 1");
+  assert.equal(pieceAt(start, "e1"), "K");
+  assert.equal(pieceAt(start, "e4"), "");
 });

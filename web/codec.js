@@ -64,3 +64,21 @@ export function result(replyBody) {
   const r = replyBody.result;
   return "Ok" in r ? { ok: r.Ok } : { err: r.Err };
 }
+
+/** Arbiter acts (`ArbiterRequest`), for `msg.arbiterAct(match_id, act)`. */
+export const act = {
+  pause: () => "Pause",
+  resume: () => "Resume",
+  adjustClock: (seat, delta_ms) => ({ AdjustClock: { seat, delta_ms } }),
+  takeBack: (board) => ({ TakeBack: { board } }),
+  setPosition: (bfen) => ({ SetPosition: { bfen } }),
+  declareResult: (winner, reason) => ({ DeclareResult: { winner, reason } }),
+  annul: (reason) => ({ Annul: { reason } }),
+};
+
+/** Claims (`ClaimKind`), for `msg.claim(kind)`. */
+export const claims = {
+  repetition: () => "Repetition",
+  fiftyMoves: () => "FiftyMoves",
+  flag: (seat) => ({ Flag: seat }),
+};

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { frame, msg, decode, encode, result } from "./codec.js";
+import { frame, msg, decode, encode, result, act, claims } from "./codec.js";
 
 const golden = new Map(
   readFileSync(new URL("../proto/tests/data/golden.json.txt", import.meta.url), "utf8")
@@ -31,6 +31,7 @@ const built = {
   "td-register": frame(15, msg.register(1, "Rooks", ["anna", "boris"])),
   choose: frame(16, msg.choose(1, 2, 1, "Crossed")),
   assignment: frame(17, msg.assignment(1)),
+  legal: frame(18, msg.legal(3, "B")),
 };
 
 // The one sample JavaScript cannot hold: a nonce of 2^64 - 1 (the web client counts from 1).
@@ -69,4 +70,20 @@ test("decoded server messages carry what the client reads", () => {
   assert.deepEqual(moved.body.clocks_ms, [179100, 180000, 175000, 180000]);
   assert.deepEqual(decode(golden.get("reply-assigned")).body.result.Ok.Assigned.game, [9, "WhiteB"]);
   assert.throws(() => decode('{"A":1,"B":2}'));
+});
+
+// The arbiter's acts and the claims have no golden sample each; their JSON is serde's external
+// tagging of proto's ArbiterRequest and ClaimKind.
+test("arbiter acts and claims are tagged as serde tags them", () => {
+  const j = (v) => JSON.stringify(v);
+  assert.equal(j(msg.arbiterAct(3, act.pause())), '{"ArbiterAct":{"match_id":3,"act":"Pause"}}');
+  assert.equal(j(act.resume()), '"Resume"');
+  assert.equal(j(act.adjustClock("BlackA", -60000)), j(msg.adjustClock("BlackA", -60000)));
+  assert.equal(j(act.takeBack("B")), '{"TakeBack":{"board":"B"}}');
+  assert.equal(j(act.setPosition("x | y")), '{"SetPosition":{"bfen":"x | y"}}');
+  assert.equal(j(act.declareResult(null, "both flags")), '{"DeclareResult":{"winner":null,"reason":"both flags"}}');
+  assert.equal(j(act.annul("wrong seats")), '{"Annul":{"reason":"wrong seats"}}');
+  assert.equal(frame(8, msg.claim(claims.flag("WhiteA"))), golden.get("claim-flag"));
+  assert.equal(j(msg.claim(claims.repetition())), '{"Claim":"Repetition"}');
+  assert.equal(j(msg.claim(claims.fiftyMoves())), '{"Claim":"FiftyMoves"}');
 });

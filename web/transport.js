@@ -9,6 +9,9 @@
 // rotated by the server) the browser trusts it through `serverCertificateHashes`; with a
 // configured real certificate the list is empty and the browser verifies it as usual.
 
+/** How long "auto" waits for a WebTransport session before it takes the WebSocket. */
+export const WT_PATIENCE_MS = 3000;
+
 /** The largest frame the server accepts (proto's MAX_FRAME). */
 export const MAX_FRAME = 64 * 1024;
 
@@ -36,7 +39,9 @@ export async function open(kind, handlers) {
   if (kind === "websocket") return openWebSocket(handlers);
   if (kind === "webtransport" || "WebTransport" in globalThis) {
     try {
-      return await openWebTransport(handlers);
+      // Where UDP is blocked the QUIC handshake only gives up after a long while: in "auto"
+      // the WebSocket is tried after a few seconds instead.
+      return await openWebTransport(handlers, kind === "auto" ? WT_PATIENCE_MS : null);
     } catch (e) {
       if (kind === "webtransport") throw e;
     }
@@ -119,9 +124,10 @@ export function frameBytes(text) {
 
 /**
  * @param {Handlers} handlers
+ * @param {number | null} patienceMs  give up (and close the attempt) after this long
  * @returns {Promise<Link>}
  */
-async function openWebTransport(handlers) {
+async function openWebTransport(handlers, patienceMs) {
   const info = await (await fetch("/connect.json", { cache: "no-store" })).json();
   // The endpoint's own address when it has one (Chromium dials `localhost` as ::1 first).
   const name = info.quic_host ?? location.hostname;
@@ -137,7 +143,24 @@ async function openWebTransport(handlers) {
   }
   // @ts-ignore: WebTransport is not in every TypeScript DOM library yet.
   const wt = new WebTransport(url, options);
-  await wt.ready;
+  wt.closed.catch(() => {}); // an attempt given up is not an error of the page
+  if (patienceMs === null) {
+    await wt.ready;
+  } else {
+    /** @type {ReturnType<typeof setTimeout> | undefined} */
+    let timer;
+    const late = new Promise((_, reject) => {
+      timer = setTimeout(() => reject(new Error("WebTransport did not open in time")), patienceMs);
+    });
+    try {
+      await Promise.race([wt.ready, late]);
+    } catch (e) {
+      wt.close();
+      throw e;
+    } finally {
+      clearTimeout(timer);
+    }
+  }
   const stream = await wt.createBidirectionalStream();
   const writer = stream.writable.getWriter();
   const reader = stream.readable.getReader();

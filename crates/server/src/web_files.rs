@@ -1,11 +1,31 @@
 //! The web client's files (`web/`), embedded in the binary: path, content type, body.
 
+/// JavaScript modules of the web client (`web/*.js`), served at `/<name>`.
+macro_rules! js {
+    ($name:literal) => {
+        (concat!("/", $name), "text/javascript; charset=utf-8", include_str!(concat!("../../../web/", $name)))
+    };
+}
+
 /// Every file the HTTP side serves, by path.
 pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/", "text/html; charset=utf-8", include_str!("../../../web/index.html")),
-    ("/app.js", "text/javascript; charset=utf-8", include_str!("../../../web/app.js")),
-    ("/codec.js", "text/javascript; charset=utf-8", include_str!("../../../web/codec.js")),
-    ("/board.js", "text/javascript; charset=utf-8", include_str!("../../../web/board.js")),
-    ("/transport.js", "text/javascript; charset=utf-8", include_str!("../../../web/transport.js")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../../../web/style.css")),
+    js!("app.js"),
+    js!("arbiter.js"),
+    js!("board.js"),
+    js!("board-view.js"),
+    js!("chat.js"),
+    js!("clocks.js"),
+    js!("codec.js"),
+    js!("gestures.js"),
+    js!("lobby.js"),
+    js!("match-state.js"),
+    js!("match-view.js"),
+    js!("moves.js"),
+    js!("notice.js"),
+    js!("report.js"),
+    js!("seats.js"),
+    js!("session.js"),
+    js!("transport.js"),
 ];

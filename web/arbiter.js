@@ -1,0 +1,133 @@
+// @ts-check
+// The arbiter's panel (RULES.md A2, K5), for a session that presented the arbiters' secret:
+// every live match (ListLive) to watch, and on the watched match: pause, resume, adjust a
+// clock, take back a move, set a corrected position, declare the result, annul. Every act
+// is recorded by the server with its description.
+
+import { seatLabel } from "./seats.js";
+
+/** @typedef {import("./lobby.js").MatchSummary} MatchSummary */
+/** @typedef {import("./match-state.js").MatchModel} MatchModel */
+/** @typedef {import("./seats.js").Seat} Seat */
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function $(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no #${id} in the page`);
+  return el;
+}
+
+/**
+ * @param {string} id
+ * @returns {HTMLInputElement}
+ */
+function input(id) {
+  return /** @type {HTMLInputElement} */ ($(id));
+}
+
+export class ArbiterPanel {
+  /**
+   * @param {(message: any) => Promise<{ ok?: any, err?: any }>} ask
+   * @param {import("./codec.js").msg} msg
+   * @param {import("./codec.js").act} act
+   * @param {() => MatchModel | null} model
+   */
+  constructor(ask, msg, act, model) {
+    this.ask = ask;
+    this.msg = msg;
+    this.act = act;
+    this.model = model;
+    this.enabled = false;
+    /** @param {any} a */
+    const send = async (a) => {
+      const m = this.model();
+      if (!m) return { err: "no match" };
+      return this.ask(this.msg.arbiterAct(m.matchId, a));
+    };
+    $("arb-refresh").addEventListener("click", () => void this.refresh());
+    $("arb-pause").addEventListener("click", () => void send(act.pause()));
+    $("arb-resume").addEventListener("click", () => void send(act.resume()));
+    $("arb-clock-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const seat = /** @type {Seat} */ (input("arb-clock-seat").value);
+      const ms = Math.round(Number(input("arb-clock-seconds").value) * 1000);
+      if (Number.isFinite(ms) && ms !== 0) void send(act.adjustClock(seat, ms));
+    });
+    $("arb-takeback").addEventListener("click", () => void send(act.takeBack(input("arb-takeback-board").value)));
+    $("arb-position-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const bfen = /** @type {HTMLTextAreaElement} */ ($("arb-bfen")).value.trim();
+      if (bfen) void send(act.setPosition(bfen));
+    });
+    $("arb-result-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const winner = input("arb-winner").value || null;
+      const reason = input("arb-result-reason").value.trim();
+      const r = await send(act.declareResult(winner, reason));
+      if (r.ok) input("arb-result-reason").value = "";
+    });
+    $("arb-annul-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const r = await send(act.annul(input("arb-annul-reason").value.trim()));
+      if (r.ok) input("arb-annul-reason").value = "";
+    });
+  }
+
+  /** The session is an arbiter now: show the panels. */
+  enable() {
+    this.enabled = true;
+    $("arbiter-lobby").hidden = false;
+    void this.refresh();
+  }
+
+  /** Lists the live matches. */
+  async refresh() {
+    if (!this.enabled) return;
+    const r = await this.ask(this.msg.listLive());
+    /** @type {MatchSummary[]} */
+    const live = r.ok?.Matches ?? [];
+    const body = /** @type {HTMLTableElement} */ ($("live")).tBodies[0];
+    body.replaceChildren(...live.map((m) => {
+      const row = document.createElement("tr");
+      for (const v of [m.match_id, m.rules, m.time_control, m.phase.toLowerCase()]) row.insertCell().textContent = String(v);
+      row.insertCell().textContent = m.seats.map((n) => n ?? "·").join(", ");
+      const b = document.createElement("button");
+      b.type = "button";
+      b.id = `arb-watch-${m.match_id}`;
+      b.textContent = "Watch";
+      b.addEventListener("click", () => void this.ask(this.msg.watch(m.match_id)));
+      row.insertCell().append(b);
+      if (m.phase === "Paused") row.className = "attention";
+      return row;
+    }));
+  }
+
+  /**
+   * Shows the match panel for the watched match.
+   * @param {MatchModel | null} m
+   */
+  render(m) {
+    const panel = $("arbiter-panel");
+    panel.hidden = !this.enabled || !m;
+    if (panel.hidden || !m) return;
+    const bfen = /** @type {HTMLTextAreaElement} */ ($("arb-bfen"));
+    if (document.activeElement !== bfen && bfen.dataset.shown !== m.bfen) {
+      bfen.value = m.bfen;
+      bfen.dataset.shown = m.bfen;
+    }
+    const live = m.phase === "Running" || m.phase === "Paused";
+    for (const id of ["arb-pause", "arb-resume", "arb-clock", "arb-takeback", "arb-position", "arb-declare", "arb-annul"]) {
+      /** @type {HTMLButtonElement} */ ($(id)).disabled = !live && id !== "arb-annul";
+    }
+    /** @type {HTMLButtonElement} */ ($("arb-pause")).disabled = m.phase !== "Running";
+    /** @type {HTMLButtonElement} */ ($("arb-resume")).disabled = m.phase !== "Paused";
+    const seat = /** @type {HTMLSelectElement} */ ($("arb-clock-seat"));
+    for (const o of seat.options) {
+      const i = ["WhiteA", "BlackA", "WhiteB", "BlackB"].indexOf(o.value);
+      o.textContent = `${seatLabel(/** @type {Seat} */ (o.value))} ${m.names[i] ?? ""}`;
+    }
+  }
+}

@@ -1,0 +1,221 @@
+// @ts-check
+// One board on the page: the 8x8 squares with their pieces, the two player bars (name, clock,
+// reserve), and the marks of the moment: last move, selected piece, legal targets, pieces a
+// promotion may remove. Rendering only; gestures.js handles the pointer.
+//
+// Test hooks: every square has `data-square="e4"` and `data-board="A"` (the grid too has
+// `data-board`); every reserve piece `data-reserve="N"` inside `data-reserve-of="<Seat>"`;
+// every clock `data-clock="<Seat>"`.
+
+import { drawOrder, isDark, isWhitePiece, reserveOf, pieceAt } from "./board.js";
+import { seatAt, seatLabel } from "./seats.js";
+
+/** @typedef {import("./seats.js").Seat} Seat */
+/** @typedef {import("./seats.js").BoardId} BoardId */
+/** @typedef {import("./board.js").BoardPos} BoardPos */
+
+// The filled glyphs for both colours (coloured by CSS), each with U+FE0E so phones draw text,
+// not emoji.
+const GLYPH = /** @type {Record<string, string>} */ ({
+  k: "\u265A\uFE0E", q: "\u265B\uFE0E", r: "\u265C\uFE0E", b: "\u265D\uFE0E", n: "\u265E\uFE0E", p: "\u265F\uFE0E",
+});
+
+const NAMES = /** @type {Record<string, string>} */ ({
+  k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn",
+});
+
+/**
+ * A piece element.
+ * @param {string} piece  a FEN letter
+ */
+export function pieceElement(piece) {
+  const span = document.createElement("span");
+  const white = isWhitePiece(piece);
+  span.className = `piece ${white ? "white" : "black"}`;
+  span.textContent = GLYPH[piece.toLowerCase()] ?? "?";
+  span.setAttribute("aria-label", `${white ? "white" : "black"} ${NAMES[piece.toLowerCase()] ?? piece}`);
+  return span;
+}
+
+/**
+ * The marks drawn on a board.
+ * @typedef {object} Marks
+ * @property {string[]} last  squares of the last move
+ * @property {string} removed  square a promotion on the other board removed a piece from
+ * @property {string} selected
+ * @property {Set<string>} targets  where the selected piece may go
+ * @property {Set<string>} removable  pieces a pending promotion may remove
+ * @property {string} hover  the square under a dragged piece
+ * @property {string} lifted  the square whose piece is being dragged
+ * @property {{ from: string, to: string, piece: string } | null} pending  a move sent, not yet answered
+ */
+
+/** @returns {Marks} */
+export function noMarks() {
+  return { last: [], removed: "", selected: "", targets: new Set(), removable: new Set(), hover: "", lifted: "", pending: null };
+}
+
+/**
+ * One player's bar.
+ * @typedef {object} Bar
+ * @property {HTMLElement} el
+ * @property {HTMLElement} name
+ * @property {HTMLElement} reserve
+ * @property {HTMLElement} clock
+ */
+
+export class BoardPanel {
+  /** @param {BoardId} board */
+  constructor(board) {
+    this.board = board;
+    this.whiteBottom = true;
+    this.el = document.createElement("section");
+    this.el.className = "board-panel";
+    this.el.dataset.panel = board;
+    this.title = document.createElement("div");
+    this.title.className = "board-title";
+    this.grid = document.createElement("div");
+    this.grid.className = "board";
+    this.grid.dataset.board = board;
+    this.grid.setAttribute("role", "grid");
+    /** @type {Map<string, HTMLElement>} */
+    this.squares = new Map();
+    this.top = this.bar();
+    this.bottom = this.bar();
+    this.el.append(this.title, this.top.el, this.grid, this.bottom.el);
+    this.layout(true);
+  }
+
+  /** @returns {Bar} */
+  bar() {
+    const el = document.createElement("div");
+    el.className = "bar";
+    const name = document.createElement("span");
+    name.className = "who";
+    const reserve = document.createElement("span");
+    reserve.className = "reserve";
+    const clock = document.createElement("span");
+    clock.className = "clock";
+    el.append(name, reserve, clock);
+    return { el, name, reserve, clock };
+  }
+
+  /**
+   * Builds the squares for one orientation.
+   * @param {boolean} whiteBottom
+   */
+  layout(whiteBottom) {
+    this.whiteBottom = whiteBottom;
+    this.squares.clear();
+    const cells = drawOrder(whiteBottom).map((name, i) => {
+      const sq = document.createElement("div");
+      sq.className = `sq ${isDark(name) ? "dark" : "light"}`;
+      sq.dataset.square = name;
+      sq.dataset.board = this.board;
+      // Coordinates on the edge squares, as on a printed board.
+      if (i % 8 === 0) sq.dataset.rank = name[1];
+      if (i >= 56) sq.dataset.file = name[0];
+      this.squares.set(name, sq);
+      return sq;
+    });
+    this.grid.replaceChildren(...cells);
+    const topSeat = seatAt(this.board, !whiteBottom);
+    const bottomSeat = seatAt(this.board, whiteBottom);
+    for (const [bar, seat] of /** @type {[Bar, Seat][]} */ ([[this.top, topSeat], [this.bottom, bottomSeat]])) {
+      bar.el.dataset.seat = seat;
+      bar.clock.dataset.clock = seat;
+      bar.reserve.dataset.reserveOf = seat;
+    }
+  }
+
+  /**
+   * Draws the position and marks.
+   * @param {BoardPos} pos
+   * @param {Marks} marks
+   */
+  render(pos, marks) {
+    const p = marks.pending;
+    for (const [name, sq] of this.squares) {
+      let piece = pieceAt(pos, name);
+      if (p && name === p.from) piece = "";
+      if (p && name === p.to) piece = p.piece;
+      const cls = [
+        "sq",
+        isDark(name) ? "dark" : "light",
+        marks.last.includes(name) ? "last" : "",
+        marks.removed === name ? "removed" : "",
+        marks.selected === name ? "selected" : "",
+        marks.targets.has(name) ? (piece ? "target capture" : "target") : "",
+        marks.removable.has(name) ? "removable" : "",
+        marks.hover === name ? "hover" : "",
+        marks.lifted === name ? "lifted" : "",
+      ].filter(Boolean).join(" ");
+      if (sq.className !== cls) sq.className = cls;
+      if (sq.dataset.piece !== piece) {
+        sq.dataset.piece = piece;
+        sq.replaceChildren(...(piece ? [pieceElement(piece)] : []));
+      }
+    }
+  }
+
+  /**
+   * Draws a player's bar: name, readiness, whose turn, reserve.
+   * @param {Seat} seat
+   * @param {{ name: string | null, ready: boolean, turn: boolean, you: boolean, partner: boolean, reserve: string, mine: boolean, selectedRole: string }} info
+   */
+  renderBar(seat, info) {
+    const bar = this.top.el.dataset.seat === seat ? this.top : this.bottom;
+    const label = `${info.name ?? "(empty seat)"}${info.you ? " (you)" : info.partner ? " (partner)" : ""}`;
+    const text = `${label} · ${seatLabel(seat)}${info.ready ? " ✓" : ""}`;
+    if (bar.name.textContent !== text) bar.name.textContent = text;
+    bar.el.classList.toggle("turn", info.turn);
+    bar.el.classList.toggle("you", info.you);
+    const white = seat.startsWith("White");
+    const counts = reserveOf(info.reserve, white);
+    const key = `${JSON.stringify(counts)}|${info.mine}`;
+    if (bar.reserve.dataset.key === key) {
+      // Only the selection changed: keep the buttons (one may hold the pointer of a drag).
+      for (const b of bar.reserve.querySelectorAll("button")) {
+        b.classList.toggle("selected", b.dataset.reserve === info.selectedRole);
+      }
+      return;
+    }
+    bar.reserve.dataset.key = key;
+    const pieces = ["Q", "R", "B", "N", "P"].filter((r) => counts[r]).map((role) => {
+      const b = document.createElement("button");
+      b.type = "button";
+      b.className = "rpiece" + (info.mine ? " mine" : "") + (info.selectedRole === role ? " selected" : "");
+      b.dataset.reserve = role;
+      b.disabled = !info.mine;
+      b.append(pieceElement(white ? role : role.toLowerCase()));
+      if (counts[role] > 1) {
+        const n = document.createElement("sub");
+        n.textContent = String(counts[role]);
+        b.append(n);
+      }
+      b.title = `${counts[role]} × ${NAMES[role.toLowerCase()]} in reserve`;
+      return b;
+    });
+    bar.reserve.replaceChildren(...pieces);
+  }
+
+  /**
+   * @param {Seat} seat
+   * @returns {HTMLElement}
+   */
+  clockOf(seat) {
+    return this.top.el.dataset.seat === seat ? this.top.clock : this.bottom.clock;
+  }
+
+  /**
+   * The square element at a point of the viewport, if on this board.
+   * @param {number} x
+   * @param {number} y
+   * @returns {string}
+   */
+  squareAt(x, y) {
+    const el = document.elementFromPoint(x, y);
+    const sq = el instanceof HTMLElement ? el.closest("[data-square]") : null;
+    return sq instanceof HTMLElement && sq.dataset.board === this.board ? sq.dataset.square ?? "" : "";
+  }
+}

@@ -1,0 +1,140 @@
+// End to end: the arbiter's panel (RULES.md A2, K5). Four players start a match; an arbiter
+// page (?arbiter=SECRET) finds it among the live matches and watches it; a player calls the
+// arbiter (the clocks stop); the arbiter adds a minute to a clock, restarts the clocks, takes
+// back a move, pauses and resumes, and declares the result. Every page must follow each act.
+//
+//   node web/e2e/arbiter.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket \
+//        --token ARBITER_SECRET --out DIR
+//
+// The server must run with that `arbiter_token`. Exit 0 only if everything held.
+
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Failure, fail, launch, report, until } from "./browser.mjs";
+import { openPlayers, seatAndStart } from "./table.mjs";
+import { clickMove, sq } from "./ui.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: "string" },
+    transport: { type: "string", default: "websocket" },
+    token: { type: "string" },
+    out: { type: "string", default: "e2e-out" },
+  },
+});
+if (!args.url || !args.token || !["webtransport", "websocket"].includes(args.transport)) {
+  console.error("usage: node web/e2e/arbiter.mjs --url http://127.0.0.1:PORT/ --transport webtransport|websocket --token SECRET --out DIR");
+  process.exit(2);
+}
+const watchdog = setTimeout(() => {
+  console.error("FAIL: the whole run took longer than 180 s");
+  process.exit(1);
+}, 180000);
+mkdirSync(args.out, { recursive: true });
+const step = (text) => console.log(`· ${text}`);
+let browser;
+let players = new Map();
+
+/** Every page (players and arbiter) reaches `phase`. */
+async function allSee(what, fn, arg, seen) {
+  for (const p of players.values()) {
+    await until(p.page, `${p.name}: ${what}`, fn, arg, { seen });
+  }
+}
+
+async function main() {
+  browser = await launch();
+  players = await openPlayers(browser, args.url, args.transport, [
+    { name: "anna", seat: "WhiteA" },
+    { name: "boris", seat: "BlackA" },
+    { name: "vera", seat: "WhiteB" },
+    { name: "gleb", seat: "BlackB" },
+    { name: "judge", query: `&arbiter=${encodeURIComponent(args.token)}` },
+  ]);
+  const judge = players.get("judge").page;
+  const matchId = await seatAndStart(players);
+  step(`match ${matchId} running`);
+  await clickMove(players.get("vera").page, sq("B", "e2"), "B", "e4");
+  await allSee("sees 1B. e4", () => window.shvedka?.moves?.[0] === "e4" || window.shvedka?.matchId === null, null);
+
+  // The arbiter finds the match among the live ones and watches it.
+  await judge.locator("#arbiter-lobby").waitFor({ state: "visible", timeout: 10000 });
+  await judge.locator("#arb-refresh").click();
+  await judge.locator(`#arb-watch-${matchId}`).click({ timeout: 10000 });
+  await until(judge, "the arbiter follows the match", (id) => window.shvedka.matchId === id, matchId);
+  await judge.locator("#arbiter-panel").waitFor({ state: "visible", timeout: 10000 });
+  step("arbiter watches the match from ListLive");
+
+  // A player stops the clocks and calls the arbiter (K5): two presses, to be sure.
+  const anna = players.get("anna").page;
+  await anna.locator("#call-arbiter").click();
+  await anna.locator("#call-arbiter").click();
+  await allSee("clocks stopped for the arbiter", () => window.shvedka.phase === "Paused", null, () => window.shvedka.phase);
+  step("anna called the arbiter: paused everywhere");
+
+  // A minute more for Black-A, then the clocks restart.
+  await judge.locator("#arb-clock-seat").selectOption("BlackA");
+  await judge.locator("#arb-clock-seconds").fill("60");
+  await judge.locator("#arb-clock").click();
+  for (const p of players.values()) {
+    await until(p.page, `${p.name} sees 4:00 on Black-A's clock`, () => document.querySelector('[data-clock="BlackA"]').textContent === "4:00", null,
+      { expected: "4:00", seen: () => document.querySelector('[data-clock="BlackA"]').textContent });
+  }
+  step("arbiter added 60 s on a-black's clock");
+  await judge.locator("#arb-resume").click();
+  await allSee("clocks running again", () => window.shvedka.phase === "Running", null, () => window.shvedka.phase);
+  step("arbiter restarted the clocks");
+
+  // Take back 1B. e4.
+  await judge.locator("#arb-takeback-board").selectOption("B");
+  await judge.locator("#arb-takeback").click();
+  await allSee("board B back at the start", () => /^rnbqkbnr\/pppppppp\/8\/8\/8\/8\/PPPPPPPP\/RNBQKBNR\[\] w/.test(window.shvedka.bfen.split("|")[1].trim()), null, () => window.shvedka.bfen);
+  step("arbiter took back the last move on board B");
+
+  await judge.locator("#arb-pause").click();
+  await allSee("paused by the arbiter", () => window.shvedka.phase === "Paused", null, () => window.shvedka.phase);
+  await judge.screenshot({ path: join(args.out, "arbiter-panel.png") });
+  console.log(`screenshot ${join(args.out, "arbiter-panel.png")}: the arbiter's page on a paused match: the acts in the move list, the panel (pause, resume, clock, take back, position, result, annul)`);
+
+  // The result, with a reason.
+  await judge.locator("#arb-winner").selectOption("One");
+  await judge.locator("#arb-result-reason").fill("team 2 left the hall");
+  await judge.locator("#arb-declare").click();
+  for (const p of players.values()) {
+    await until(p.page, `${p.name} sees the declared result`, () => window.shvedka.result !== null, null, { seen: () => window.shvedka.result });
+    const r = (await report(p.page)).result;
+    if (r.winner !== "One" || r.rule !== "A2" || !/declared by the arbiter/.test(r.reason)) {
+      fail(`${p.name}'s result`, { winner: "One", rule: "A2", reason: "…declared by the arbiter…" }, r);
+    }
+    const text = await p.page.locator("#result").innerText();
+    if (!/Team 1 wins/.test(text) || !/A2/.test(text) || !/team 2 left the hall/.test(text)) {
+      fail(`${p.name}'s result banner`, "Team 1 wins … “team 2 left the hall” … A2", text);
+    }
+  }
+  step("arbiter declared: team 1 wins (A2), with his reason, shown everywhere");
+  await judge.screenshot({ path: join(args.out, "arbiter-result.png") });
+  console.log(`screenshot ${join(args.out, "arbiter-result.png")}: the arbiter's page after declaring the result: banner with the reason and rule A2`);
+  const errors = [...players.values()].flatMap((p) => p.errors);
+  if (errors.length) fail("no console errors", [], errors);
+  console.log(`PASS: the arbiter's panel over ${args.transport}`);
+}
+
+try {
+  await main();
+  clearTimeout(watchdog);
+  await browser?.close();
+  process.exit(0);
+} catch (e) {
+  console.error(e instanceof Failure ? `FAIL: ${e.message}` : `FAIL: ${e?.stack ?? e}`);
+  for (const p of players.values()) {
+    if (p.errors.length) console.error(p.errors.join("\n"));
+    try {
+      await p.page.screenshot({ path: join(args.out, `failure-${p.name}.png`), timeout: 5000 });
+    } catch {
+      // the page may be gone
+    }
+  }
+  await browser?.close().catch(() => {});
+  process.exit(1);
+}

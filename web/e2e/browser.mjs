@@ -1,0 +1,77 @@
+// Headless Chromium (Debian's /usr/bin/chromium) driven by playwright-core, and what every
+// end-to-end script needs around it: bounded waits, a record of console errors per page, and
+// failures that say what was expected and what was seen.
+
+import { chromium } from "playwright-core";
+
+/** Chromium's switches: headless, isolated, no traffic but to the server under test. */
+export const CHROMIUM_ARGS = [
+  "--headless=new",
+  "--no-sandbox",
+  // Every name resolves to nothing except the local server. 127.0.0.1 must be excluded too:
+  // Chromium applies the rules to IP literals as well.
+  "--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE localhost, EXCLUDE 127.0.0.1",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+/** A failed expectation. */
+export class Failure extends Error {}
+
+/**
+ * Fails with what was expected and what was seen.
+ * @param {string} what
+ * @param {unknown} expected
+ * @param {unknown} seen
+ */
+export function fail(what, expected, seen) {
+  throw new Failure(`${what}\n  expected: ${JSON.stringify(expected)}\n  seen:     ${JSON.stringify(seen)}`);
+}
+
+/** Launches the browser (launch() gives it a fresh, temporary user-data-dir). */
+export async function launch() {
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS, timeout: 30000 });
+}
+
+/**
+ * A player's page in its own browser context, with its console errors recorded.
+ * @param {import("playwright-core").Browser} browser
+ * @param {string} label
+ * @param {object} [contextOptions]
+ */
+export async function openPlayer(browser, label, contextOptions = {}) {
+  const context = await browser.newContext({ viewport: { width: 1360, height: 900 }, ...contextOptions });
+  context.setDefaultTimeout(15000);
+  const page = await context.newPage();
+  const errors = [];
+  page.on("console", (m) => {
+    if (m.type() === "error") errors.push(`${label}: console: ${m.text()}`);
+  });
+  page.on("pageerror", (e) => errors.push(`${label}: page error: ${e.message}`));
+  return { label, context, page, errors };
+}
+
+/**
+ * Waits until `fn(arg)` is true in the page, up to `timeout` ms; on timeout fails with `what`
+ * and the value `seen(arg)` has then.
+ * @param {import("playwright-core").Page} page
+ * @param {string} what
+ * @param {(arg: any) => any} fn
+ * @param {any} arg
+ * @param {{ timeout?: number, expected?: unknown, seen?: (arg: any) => any }} [opts]
+ */
+export async function until(page, what, fn, arg, opts = {}) {
+  try {
+    await page.waitForFunction(fn, arg, { timeout: opts.timeout ?? 15000, polling: 50 });
+  } catch (e) {
+    const seen = opts.seen ? await page.evaluate(opts.seen, arg).catch((x) => String(x)) : String(e.message).split("\n")[0];
+    fail(what, opts.expected ?? "true", seen);
+  }
+}
+
+/** The page's test report (`window.shvedka`), as plain data. */
+export function report(page) {
+  return page.evaluate(() => JSON.parse(JSON.stringify(window.shvedka)));
+}

@@ -1,0 +1,296 @@
+// End to end: four players in headless Chromium play a whole bughouse match through the web
+// client's UI, by real gestures: mouse drag-and-drop, mouse click-to-move, touch taps on a
+// phone-sized page, a drop from the reserve, a promotion by removal (MGIMO R1) picked on the
+// other board, a draw offer declined, a team signal; it ends by mate on board (E1).
+//
+//   node web/e2e/match.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket \
+//        --out DIR [--resume]
+//
+// With --resume, White-A's page drops its link mid-match (window.shvedka.dropConnection()),
+// must show "connection lost — reconnecting", then "resumed", must still receive the next move
+// and then makes its own. Writes PNG screenshots to DIR and prints one line per screenshot.
+// Exit 0 only if everything held; otherwise prints what was expected and what was seen.
+
+import { mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { Failure, fail, launch, report, until } from "./browser.mjs";
+import { openPlayers, seatAndStart } from "./table.mjs";
+import { clickMove, drag, expectTarget, reservePiece, smallestBox, sq, tapMove } from "./ui.mjs";
+
+const { values: args } = parseArgs({
+  options: {
+    url: { type: "string" },
+    transport: { type: "string", default: "websocket" },
+    out: { type: "string", default: "e2e-out" },
+    resume: { type: "boolean", default: false },
+  },
+});
+if (!args.url || !["webtransport", "websocket"].includes(args.transport)) {
+  console.error("usage: node web/e2e/match.mjs --url http://127.0.0.1:PORT/ --transport webtransport|websocket --out DIR [--resume]");
+  process.exit(2);
+}
+const TOTAL_MS = 240000;
+const watchdog = setTimeout(() => {
+  console.error(`FAIL: the whole run took longer than ${TOTAL_MS / 1000} s`);
+  process.exit(1);
+}, TOTAL_MS);
+
+mkdirSync(args.out, { recursive: true });
+const shots = [];
+async function shot(page, name, what) {
+  const path = join(args.out, name);
+  await page.screenshot({ path, fullPage: false });
+  shots.push(path);
+  console.log(`screenshot ${path}: ${what}`);
+}
+const step = (text) => console.log(`· ${text}`);
+
+// The four players. Gleb plays on a phone: 390×844, touch.
+const PLAYERS = [
+  { name: "anna", seat: "WhiteA" },
+  { name: "boris", seat: "BlackA" },
+  { name: "vera", seat: "WhiteB" },
+  { name: "gleb", seat: "BlackB", phone: true },
+];
+
+// The match: [player, board, gesture, from (or reserve role), to, SAN the server records].
+// Board B's captures feed Black-A's reserve (the drop); Vera's pawn promotes on a8 taking
+// White-A's knight from b1 of board A; Black-A mates on board A with a contact check (a
+// distant check could be blocked by a drop and would not be mate on board, M1).
+const PLAN = [
+  ["vera", "B", "drag", "e2", "e4", "e4"],
+  ["gleb", "B", "tap", "d7", "d5", "d5"],
+  ["vera", "B", "click", "e4", "d5", "exd5"],
+  ["anna", "A", "drag", "a2", "a3", "a3"],
+  ["boris", "A", "drop", "P", "a6", "P@a6"],
+  ["gleb", "B", "tap", "c7", "c6", "c6"],
+  ["vera", "B", "drag", "d5", "c6", "dxc6"],
+  ["gleb", "B", "tap", "g8", "f6", "Nf6"],
+  ["vera", "B", "drag", "c6", "b7", "cxb7"],
+  ["gleb", "B", "tap", "b8", "d7", "Nbd7"],
+  ["vera", "B", "removal", "b7", "a8", "bxa8=Nb1", "b1"],
+  ["anna", "A", "click", "b2", "b3", "b3"],
+  ["boris", "A", "drag", "e7", "e5", "e5"],
+  ["anna", "A", "drag", "c2", "c3", "c3"],
+  ["boris", "A", "click", "f8", "c5", "Bc5"],
+  ["anna", "A", "drag", "h2", "h3", "h3"],
+  ["boris", "A", "drag", "d8", "h4", "Qh4"],
+  ["anna", "A", "click", "a3", "a4", "a4"],
+  ["boris", "A", "drag", "h4", "f2", "Qxf2#"],
+];
+// With --resume, Anna's link drops just before this move of Boris's.
+const RESUME_BEFORE = 12;
+
+let browser;
+const players = new Map();
+
+async function main() {
+  browser = await launch();
+  step(`chromium ${browser.version()}, transport ${args.transport}`);
+  for (const [name, p] of await openPlayers(browser, args.url, args.transport, PLAYERS)) players.set(name, p);
+  step("all four connected");
+  // Anna creates the match and sits from the match screen; the others sit from the lobby.
+  const matchId = await seatAndStart(players);
+  step(`match ${matchId}: four seated, clocks running`);
+
+  for (let i = 0; i < PLAN.length; i++) {
+    if (args.resume && i === RESUME_BEFORE) await resumeDuring(PLAN[i], i);
+    else await play(PLAN[i], i);
+    if (args.resume && i === RESUME_BEFORE + 1) await reloadResumes(i + 1);
+    if (i === 0) await drawOfferDeclined();
+    if (i === 1) await refusalShown();
+    if (i === 3) await teamSignal();
+    if (i === 7) await phoneChecks();
+  }
+
+  // Everyone sees the result: team 2 wins by mate on board (E1).
+  for (const p of players.values()) {
+    await until(p.page, `${p.name} sees the result`, () => window.shvedka.result !== null && !document.getElementById("result").hidden, null,
+      { expected: "a result", seen: () => window.shvedka.result });
+    const r = await report(p.page);
+    const text = await p.page.locator("#result").innerText();
+    if (r.result.winner !== "Two" || r.result.rule !== "E1" || !/mate on board/.test(r.result.reason)) {
+      fail(`${p.name}'s result`, { winner: "Two", rule: "E1", reason: "…mate on board…" }, r.result);
+    }
+    if (!/team 2 wins/i.test(text) || !/E1/.test(text) || !/mate on board/.test(text)) {
+      fail(`${p.name}'s result banner`, "Team 2 wins … mate on board … E1", text);
+    }
+    if (r.phase !== "Ended") fail(`${p.name}'s phase`, "Ended", r.phase);
+    if (r.link !== args.transport) fail(`${p.name}'s link`, args.transport, r.link);
+    const want = PLAN.map((m) => m[5]);
+    if (JSON.stringify(r.moves) !== JSON.stringify(want)) fail(`${p.name}'s move list`, want, r.moves);
+  }
+  step("every page shows: team 2 wins, mate on board, E1");
+  await shot(players.get("boris").page, "result-desktop.png", "Black-A's page at the end: the result banner (team 2 wins, mate on board, rule E1), the last move Qxf2# highlighted, the move list");
+  await shot(players.get("gleb").page, "result-phone.png", "Black-B's phone (390×844) at the end: result banner above the stacked boards");
+
+  const errors = [...players.values()].flatMap((p) => p.errors);
+  if (errors.length) fail("no console errors", [], errors);
+  console.log(`PASS: a whole match over ${args.transport}${args.resume ? " with a dropped and resumed link" : ""}; ${shots.length} screenshots in ${args.out}`);
+}
+
+/** Waits until `p` has seen `n` moves. */
+async function seenMoves(p, n) {
+  await until(p.page, `${p.name} has seen ${n} moves`, (k) => window.shvedka.moves.length >= k, n,
+    { expected: n, seen: () => window.shvedka.moves });
+}
+
+/** One move of the plan, by its gesture; then every page must show it. */
+async function play([who, board, gesture, from, to, san, removal], i) {
+  const p = players.get(who);
+  const page = p.page;
+  await seenMoves(p, i);
+  await until(page, `${who}'s turn on board ${board}`, (b) => {
+    const s = window.shvedka;
+    const side = s.bfen.split("|")[b === "A" ? 0 : 1].trim().split(/\s+/)[1];
+    return s.phase === "Running" && side === (s.seat.startsWith("White") ? "w" : "b");
+  }, board);
+  if (gesture === "drag") {
+    const middle = i === 16
+      ? () => shot(page, "targets-drag.png", "Black-A dragging his queen from d8: legal targets (from Legal) marked on board A, the piece under the pointer")
+      : undefined;
+    await drag(page, sq(board, from), sq(board, to), { board, to, middle });
+  } else if (gesture === "click") {
+    await clickMove(page, sq(board, from), board, to);
+  } else if (gesture === "tap") {
+    await tapMove(page, sq(board, from), board, to);
+  } else if (gesture === "drop") {
+    const middle = () => shot(page, "targets-drop.png", "Black-A dragging a pawn from his reserve: the squares it may be dropped on (P2: ranks 2–6) marked");
+    await drag(page, reservePiece(p.seat, from), sq(board, to), { board, to, middle });
+  } else if (gesture === "removal") {
+    await drag(page, sq(board, from), sq(board, to), { board, to });
+    const other = board === "A" ? "B" : "A";
+    await page.locator('#choice[data-kind="removal"]').waitFor({ timeout: 10000 });
+    await page.locator(`${sq(other, removal)}.removable`).waitFor({ timeout: 10000 });
+    await shot(page, "removal-choice.png", `White-B promoting ${from}–${to}: the pieces of White-A he may take (R1, R3) highlighted on board ${other}, the choice bar below`);
+    await page.locator(sq(other, removal)).click();
+  } else {
+    throw new Error(`unknown gesture ${gesture}`);
+  }
+  for (const q of players.values()) {
+    await seenMoves(q, i + 1);
+    const moves = (await report(q.page)).moves;
+    if (moves[i] !== san) fail(`${q.name}: move ${i + 1}`, san, moves[i]);
+  }
+  step(`${who} ${gesture} ${from}${to ? `→${to}` : ""}: ${san}`);
+}
+
+/** Anna's link drops; Boris moves meanwhile; Anna must reconnect, resume, see it, and play on. */
+async function resumeDuring(move, i) {
+  const anna = players.get("anna");
+  await seenMoves(anna, i);
+  await anna.page.evaluate(() => {
+    window.__statuses = [];
+    const el = document.getElementById("link");
+    new MutationObserver(() => window.__statuses.push(el.textContent)).observe(el, { childList: true, characterData: true, subtree: true });
+  });
+  const before = (await report(anna.page)).losses;
+  await anna.page.evaluate(() => window.shvedka.dropConnection());
+  step("anna's link dropped");
+  await play(move, i); // Boris moves while Anna is away; every page, Anna's too, must show it
+  await until(anna.page, "anna shows that she reconnects", () => window.__statuses.some((s) => /connection lost — reconnecting/.test(s)), null,
+    { expected: "connection lost — reconnecting…", seen: () => window.__statuses });
+  await until(anna.page, "anna resumed", (n) => window.shvedka.connected && window.shvedka.resumed && window.shvedka.losses > n, before,
+    { expected: { connected: true, resumed: true }, seen: () => ({ ...window.shvedka, statuses: window.__statuses }) });
+  const text = await anna.page.locator("#link").innerText();
+  if (!/resumed/.test(text)) fail("anna's status after the resume", "resumed …", text);
+  const r = await report(anna.page);
+  if (r.link !== args.transport) fail("anna's link after the resume", args.transport, r.link);
+  step(`anna: "${(await anna.page.evaluate(() => window.__statuses)).join('" → "')}"`);
+  await shot(anna.page, "resumed.png", `White-A's page after its link was dropped: "${text}", Boris's e5 received, her turn`);
+}
+
+/** A refused request is shown with its rule: Anna claims a repetition that is not there (E4). */
+async function refusalShown() {
+  const anna = players.get("anna").page;
+  await anna.locator("#claim-repetition").click();
+  await until(anna, "anna sees the refusal with its rule", () => !document.getElementById("notice").hidden && /^refused \(E4\): claim rejected/.test(document.getElementById("notice-text").textContent), null,
+    { expected: "refused (E4): claim rejected: …", seen: () => document.getElementById("notice-text").textContent });
+  const r = await report(anna);
+  if (!/^refused \(E4\)/.test(r.lastError)) fail("window.shvedka.lastError", "refused (E4): …", r.lastError);
+  step(`anna's bogus claim: "${r.lastError}"`);
+}
+
+/** Vera reloads her page mid-match: the tab's stored session resumes, with seat and moves. */
+async function reloadResumes(n) {
+  const vera = players.get("vera");
+  await vera.page.reload({ timeout: 15000 });
+  await until(vera.page, "vera's reloaded page resumes her session", (k) => {
+    const s = window.shvedka;
+    return s && s.connected && s.resumed && s.seat === "WhiteB" && s.phase === "Running" && s.moves.length >= k;
+  }, n, { expected: { connected: true, resumed: true, seat: "WhiteB", moves: n }, seen: () => window.shvedka });
+  const r = await report(vera.page);
+  const want = PLAN.slice(0, n).map((m) => m[5]);
+  if (JSON.stringify(r.moves.slice(0, n)) !== JSON.stringify(want)) fail("vera's moves after the reload (from the record)", want, r.moves);
+  if (r.link !== args.transport) fail("vera's link after the reload", args.transport, r.link);
+  step("vera reloaded her page: same session, seat and move list");
+}
+
+/** Vera offers a draw after her first move; Gleb, her opponent on board B, declines it. */
+async function drawOfferDeclined() {
+  const vera = players.get("vera").page;
+  const gleb = players.get("gleb").page;
+  await vera.locator("#draw-offer").click();
+  await gleb.locator("#draw-bar").waitFor({ state: "visible", timeout: 10000 });
+  const offer = await gleb.locator("#draw-text").innerText();
+  if (!/vera.*offers a draw/.test(offer)) fail("the draw offer Gleb sees", "vera (b-white) offers a draw.", offer);
+  await gleb.locator("#draw-decline").click();
+  await gleb.locator("#draw-bar").waitFor({ state: "hidden", timeout: 10000 });
+  step("vera offered a draw, gleb declined");
+}
+
+/** Anna (White-A) asks her partner Gleb (Black-B) for a knight with the quick signal. */
+async function teamSignal() {
+  const anna = players.get("anna").page;
+  const gleb = players.get("gleb").page;
+  await anna.locator("#sig-need-n").click();
+  await until(gleb, "gleb sees his partner's signal", () => /anna: need a knight/.test(document.getElementById("partner-says").textContent), null,
+    { expected: "anna: need a knight", seen: () => document.getElementById("partner-says").textContent });
+  const boris = players.get("boris").page;
+  const leaked = await boris.locator("#chat-log").innerText();
+  if (/need a knight/.test(leaked)) fail("team chat stays in the team (A3)", "nothing at Black-A", leaked);
+  step("anna signalled 'need a knight' to gleb (and only to him)");
+}
+
+/** Gleb's phone: boards stacked (his own first), touch targets at least 40 px. */
+async function phoneChecks() {
+  const gleb = players.get("gleb").page;
+  await gleb.evaluate(() => window.scrollTo(0, 0));
+  const boxes = await gleb.evaluate(() => {
+    const box = (b) => document.querySelector(`.board[data-board="${b}"]`).getBoundingClientRect();
+    const a = box("A"), b = box("B");
+    return { a: { x: a.x, y: a.y, w: a.width }, b: { x: b.x, y: b.y, w: b.width }, page: document.documentElement.scrollWidth };
+  });
+  if (!(boxes.b.y + boxes.b.w <= boxes.a.y + 1 && Math.abs(boxes.a.x - boxes.b.x) < 2)) {
+    fail("the phone's boards stacked, board B (his own) above board A", "B above A, same x", boxes);
+  }
+  if (boxes.page > 390) fail("nothing wider than the phone", "scrollWidth ≤ 390", boxes.page);
+  const square = await smallestBox(gleb, ".sq");
+  const buttons = await smallestBox(gleb, "#match button:not([hidden])");
+  if (square.side < 40) fail("squares at least 40 px on the phone", "≥ 40", square);
+  if (buttons.side < 40) fail("buttons at least 40 px on the phone", "≥ 40", buttons);
+  await shot(gleb, "phone-mid-match.png", `Black-B on a 390×844 phone mid-match: his board B first (black at the bottom), then the signals, partner's board A below; squares ${square.side} px, smallest button ${buttons.side} px`);
+  step(`phone: boards stacked, squares ${square.side} px, buttons ≥ ${buttons.side} px`);
+}
+
+try {
+  await main();
+  clearTimeout(watchdog);
+  await browser?.close();
+  process.exit(0);
+} catch (e) {
+  console.error(e instanceof Failure ? `FAIL: ${e.message}` : `FAIL: ${e?.stack ?? e}`);
+  for (const p of players.values()) {
+    if (p.errors.length) console.error(p.errors.join("\n"));
+    try {
+      const path = join(args.out, `failure-${p.name}.png`);
+      await p.page.screenshot({ path, timeout: 5000 });
+      console.error(`screenshot ${path}: ${p.name}'s page when it failed`);
+    } catch {
+      // the page may be gone
+    }
+  }
+  await browser?.close().catch(() => {});
+  process.exit(1);
+}

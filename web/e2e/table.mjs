@@ -1,0 +1,54 @@
+// Four players at the table: their pages open on the server, one creates a match (and sits from
+// the match screen), the others take their seats from the lobby, all say ready and the clocks
+// start. Shared by the end-to-end scripts.
+
+import { fail, openPlayer, report, until } from "./browser.mjs";
+
+/**
+ * Opens each player's page (`?name=…&transport=…`) and waits until it is connected over the
+ * transport asked for.
+ * @returns {Promise<Map<string, any>>} the players by name, each with `page`, `errors`, `seat`
+ */
+export async function openPlayers(browser, url, transport, list, extra = "") {
+  const players = new Map();
+  for (const p of list) {
+    const opts = p.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {};
+    const player = { ...p, ...(await openPlayer(browser, p.name, opts)) };
+    players.set(p.name, player);
+    await player.page.goto(`${url}?name=${p.name}&transport=${transport}${p.query ?? extra}`, { timeout: 15000 });
+  }
+  for (const p of players.values()) {
+    await until(p.page, `${p.name} connected over ${transport}`,
+      (t) => window.shvedka?.connected && window.shvedka.link === t, transport,
+      { expected: { connected: true, link: transport }, seen: () => ({ connected: window.shvedka?.connected, link: window.shvedka?.link, status: document.getElementById("link")?.textContent }) });
+  }
+  return players;
+}
+
+/**
+ * The first seated player creates the match; all four sit and say ready; returns the match id
+ * once every page shows the clocks running.
+ */
+export async function seatAndStart(players) {
+  const seated = [...players.values()].filter((p) => p.seat);
+  const [creator, ...others] = seated;
+  await creator.page.locator("#create").click();
+  await until(creator.page, `${creator.name} follows the new match`, () => window.shvedka.matchId !== null, null);
+  const matchId = (await report(creator.page)).matchId;
+  await creator.page.locator(`#sit-${creator.seat}`).click();
+  for (const p of others) {
+    await p.page.locator("#refresh").click();
+    await p.page.locator(`#seat-${matchId}-${p.seat}`).click({ timeout: 10000 });
+  }
+  for (const p of seated) {
+    await until(p.page, `${p.name} sits as ${p.seat}`, (s) => window.shvedka.seat === s, p.seat,
+      { expected: p.seat, seen: () => window.shvedka.seat });
+  }
+  for (const p of seated) await p.page.locator("#ready").click();
+  for (const p of seated) {
+    await until(p.page, `${p.name} sees the match start`, () => window.shvedka.phase === "Running", null,
+      { timeout: 20000, expected: "Running", seen: () => window.shvedka.phase });
+  }
+  if (typeof matchId !== "number") fail("a match id", "a number", matchId);
+  return matchId;
+}

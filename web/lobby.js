@@ -1,0 +1,104 @@
+// @ts-check
+// The lobby: the listed matches with their seats (take one, or watch), a new match, and a
+// private match opened by its number.
+
+import { SEAT_ORDER, seatLabel } from "./seats.js";
+
+/**
+ * `MatchSummary` of the protocol.
+ * @typedef {object} MatchSummary
+ * @property {number} match_id
+ * @property {string} rules
+ * @property {string} time_control
+ * @property {(string | null)[]} seats
+ * @property {import("./match-state.js").Phase} phase
+ */
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function $(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no #${id} in the page`);
+  return el;
+}
+
+/**
+ * @param {string} id
+ * @param {string} text
+ * @param {() => void} act
+ */
+function button(id, text, act) {
+  const b = document.createElement("button");
+  b.type = "button";
+  b.id = id;
+  b.textContent = text;
+  b.addEventListener("click", act);
+  return b;
+}
+
+export class Lobby {
+  /**
+   * @param {(message: any) => Promise<{ ok?: any, err?: any }>} ask
+   * @param {import("./codec.js").msg} msg
+   * @param {(matchId: number, seat: import("./seats.js").Seat) => Promise<unknown>} takeSeat
+   */
+  constructor(ask, msg, takeSeat) {
+    this.ask = ask;
+    this.msg = msg;
+    this.takeSeat = takeSeat;
+    $("refresh").addEventListener("click", () => void this.refresh());
+    $("create-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const rules = /** @type {HTMLSelectElement} */ ($("rules")).value;
+      const tc = /** @type {HTMLInputElement} */ ($("tc")).value.trim();
+      const listed = /** @type {HTMLInputElement} */ ($("listed")).checked;
+      const r = await this.ask(this.msg.createMatch(rules, tc, listed));
+      if (r.ok?.Created) await this.ask(this.msg.watch(r.ok.Created.match_id));
+    });
+    $("join-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const id = Number(/** @type {HTMLInputElement} */ ($("join-id")).value);
+      if (Number.isInteger(id) && id > 0) await this.ask(this.msg.watch(id));
+    });
+  }
+
+  /** Asks for the list and draws it. */
+  async refresh() {
+    const r = await this.ask(this.msg.listMatches());
+    if (r.ok?.Matches) this.render(r.ok.Matches);
+  }
+
+  /** @param {MatchSummary[]} matches */
+  render(matches) {
+    const body = /** @type {HTMLTableElement} */ ($("matches")).tBodies[0];
+    body.replaceChildren(...matches.map((m) => {
+      const row = document.createElement("tr");
+      row.dataset.match = String(m.match_id);
+      for (const v of [m.match_id, m.rules, m.time_control, m.phase.toLowerCase()]) {
+        const cell = row.insertCell();
+        cell.className = "meta";
+        cell.textContent = String(v);
+      }
+      // The same in one line, for narrow screens (style.css shows one or the other).
+      const summary = row.insertCell();
+      summary.className = "summary";
+      summary.textContent = `Match ${m.match_id} · ${m.rules} · ${m.time_control} · ${m.phase.toLowerCase()}`;
+      SEAT_ORDER.forEach((seat, i) => {
+        const cell = row.insertCell();
+        cell.dataset.label = seatLabel(seat);
+        const name = m.seats[i];
+        if (name) cell.textContent = name;
+        else if (m.phase === "Forming") {
+          cell.append(button(`seat-${m.match_id}-${seat}`, "Sit", () => {
+            void this.takeSeat(m.match_id, seat);
+          }));
+        } else cell.textContent = "·";
+      });
+      row.insertCell().append(button(`watch-${m.match_id}`, "Watch", () => void this.ask(this.msg.watch(m.match_id))));
+      return row;
+    }));
+    $("no-matches").hidden = matches.length > 0;
+  }
+}

@@ -1,0 +1,323 @@
+// @ts-check
+// What the page knows of the match it follows: built from a `State` and advanced by each
+// `Event` (PROTOCOL.md, session 3-4). Pure (the page's clock is passed in); tested by
+// match-state.test.mjs.
+
+import { readBfen } from "./board.js";
+import { reading } from "./clocks.js";
+import { moveLabel, moveNumber } from "./moves.js";
+import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.js";
+
+/** @typedef {import("./seats.js").Seat} Seat */
+/** @typedef {import("./seats.js").BoardId} BoardId */
+/** @typedef {import("./seats.js").Team} Team */
+/** @typedef {import("./board.js").BoardPos} BoardPos */
+/** @typedef {import("./clocks.js").ClockReading} ClockReading */
+/** @typedef {"Forming" | "Countdown" | "Running" | "Paused" | "Ended" | "Annulled"} Phase */
+
+/**
+ * `ResultView` of the protocol.
+ * @typedef {object} ResultView
+ * @property {Team | null} winner  null for a draw
+ * @property {string} reason
+ * @property {string} rule
+ */
+
+/**
+ * `MatchState` of the protocol (`ServerMsg::State`).
+ * @typedef {object} StateMsg
+ * @property {number} match_id
+ * @property {string} rules
+ * @property {string} time_control
+ * @property {(string | null)[]} seats
+ * @property {boolean[]} ready
+ * @property {Phase} phase
+ * @property {string} bfen
+ * @property {number[]} clocks_ms
+ * @property {boolean[]} running
+ * @property {number | null} last_seq
+ * @property {ResultView | null} result
+ * @property {Seat | null} your_seat
+ * @property {number} server_time_us
+ */
+
+/**
+ * `EventView` of the protocol: "Started", or an object with one key.
+ * @typedef {"Started" | {
+ *   SeatTaken?: { seat: Seat, name: string },
+ *   SeatLeft?: { seat: Seat },
+ *   Ready?: { seat: Seat, ready: boolean },
+ *   CountdownStarted?: { starts_at_ms: number },
+ *   Moved?: { seat: Seat, uci: string, san: string, charged_ms: number, credit_ms: number },
+ *   DrawOffered?: { seat: Seat },
+ *   DrawDeclined?: { seat: Seat },
+ *   Claimed?: { seat: Seat, claim: "Repetition" | "FiftyMoves" | { Flag: Seat } },
+ *   Resigned?: { seat: Seat },
+ *   ArbiterCalled?: { seat: Seat },
+ *   FlagFell?: { seat: Seat },
+ *   Arbiter?: { act: string },
+ *   Ended?: ResultView,
+ * }} EventKind
+ */
+
+/**
+ * `MatchEvent` of the protocol (`ServerMsg::Event`).
+ * @typedef {object} EventMsg
+ * @property {number} match_id
+ * @property {number} seq
+ * @property {number} at_ms
+ * @property {EventKind} kind
+ * @property {number[]} clocks_ms
+ * @property {boolean[]} running
+ * @property {string | null} bfen
+ * @property {number} server_time_us
+ */
+
+/**
+ * One line of the move list: a move, or an arbiter's act between moves.
+ * @typedef {object} MoveEntry
+ * @property {number} seq
+ * @property {BoardId | null} board  null for a note that is not a move
+ * @property {string} san  the SAN, or the note
+ * @property {string} label  `1A. e4`, or the note
+ * @property {string} uci  "" for a note
+ */
+
+/**
+ * @typedef {object} MatchModel
+ * @property {number} matchId
+ * @property {string} rules
+ * @property {string} timeControl
+ * @property {(string | null)[]} names  by seat index
+ * @property {boolean[]} ready
+ * @property {Phase} phase
+ * @property {string} bfen
+ * @property {[BoardPos, BoardPos]} boards  A, B
+ * @property {ClockReading} clocks
+ * @property {number | null} lastSeq
+ * @property {ResultView | null} result
+ * @property {Seat | null} yourSeat
+ * @property {{ A: string, B: string }} lastMove  long notation of each board's last move, "" if none
+ * @property {{ A: string, B: string }} removedOn  square of each board a promotion removed a piece from
+ * @property {MoveEntry[]} moves
+ * @property {Seat | null} drawOffer  the seat whose draw offer stands
+ * @property {{ startsAtMs: number, atMs: number, at: number } | null} countdown
+ * @property {Seat[]} flagged  seats whose flag fell
+ * @property {string} arbiterNote  the arbiter's reason for a declared result or an annulment
+ */
+
+const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+
+/**
+ * @param {string} bfen
+ * @param {[BoardPos, BoardPos] | null} fallback
+ * @returns {[BoardPos, BoardPos]}
+ */
+function boardsOf(bfen, fallback) {
+  try {
+    return readBfen(bfen);
+  } catch {
+    return fallback ?? readBfen(`${START} | ${START}`);
+  }
+}
+
+/**
+ * A model from a whole state, received at page time `now`.
+ * @param {StateMsg} s
+ * @param {number} now
+ * @returns {MatchModel}
+ */
+export function fromState(s, now) {
+  return {
+    matchId: s.match_id,
+    rules: s.rules,
+    timeControl: s.time_control,
+    names: [...s.seats],
+    ready: [...s.ready],
+    phase: s.phase,
+    bfen: s.bfen,
+    boards: boardsOf(s.bfen, null),
+    clocks: reading(s.clocks_ms, s.running, now),
+    lastSeq: s.last_seq,
+    result: s.result,
+    yourSeat: s.your_seat,
+    lastMove: { A: "", B: "" },
+    removedOn: { A: "", B: "" },
+    moves: [],
+    drawOffer: null,
+    countdown: null,
+    flagged: [],
+    arbiterNote: "",
+  };
+}
+
+/**
+ * Replaces the model's state with a newer whole state, keeping the move list when it is the
+ * same match (a resume after a long absence sends the whole state).
+ * @param {MatchModel | null} old
+ * @param {StateMsg} s
+ * @param {number} now
+ */
+export function refresh(old, s, now) {
+  const m = fromState(s, now);
+  if (old && old.matchId === m.matchId) {
+    m.moves = old.moves;
+    m.lastMove = old.lastMove;
+    m.removedOn = old.removedOn;
+    m.arbiterNote = old.arbiterNote;
+  }
+  return m;
+}
+
+/**
+ * What `applyEvent` made of an event.
+ * @typedef {"applied" | "stale" | "gap" | "other-match"} Applied
+ */
+
+/**
+ * Advances the model by one event received at page time `now`. Events already seen are
+ * ignored ("stale"); a missing event ("gap") leaves the model as it is: the page then asks for
+ * the whole state again.
+ * @param {MatchModel} m
+ * @param {EventMsg} e
+ * @param {number} now
+ * @returns {Applied}
+ */
+export function applyEvent(m, e, now) {
+  if (e.match_id !== m.matchId) return "other-match";
+  if (m.lastSeq !== null && e.seq <= m.lastSeq) return "stale";
+  if (e.seq !== (m.lastSeq === null ? 0 : m.lastSeq + 1)) return "gap";
+  m.lastSeq = e.seq;
+  m.clocks = reading(e.clocks_ms, e.running, now);
+  if (e.bfen) {
+    m.bfen = e.bfen;
+    m.boards = boardsOf(e.bfen, m.boards);
+  }
+  const k = e.kind;
+  const inPlay = () => (e.running.some(Boolean) ? "Running" : "Paused");
+  if (k === "Started") {
+    m.phase = "Running";
+    m.countdown = null;
+    return "applied";
+  }
+  if (k.SeatTaken) m.names[seatIndex(k.SeatTaken.seat)] = k.SeatTaken.name;
+  else if (k.SeatLeft) {
+    m.names[seatIndex(k.SeatLeft.seat)] = null;
+    m.ready[seatIndex(k.SeatLeft.seat)] = false;
+    if (m.yourSeat === k.SeatLeft.seat) m.yourSeat = null;
+    if (m.phase === "Countdown") m.phase = "Forming";
+  } else if (k.Ready) {
+    m.ready[seatIndex(k.Ready.seat)] = k.Ready.ready;
+    if (!k.Ready.ready && m.phase === "Countdown") {
+      m.phase = "Forming";
+      m.countdown = null;
+    }
+  } else if (k.CountdownStarted) {
+    m.phase = "Countdown";
+    m.countdown = { startsAtMs: k.CountdownStarted.starts_at_ms, atMs: e.at_ms, at: now };
+  } else if (k.Moved) {
+    const { seat, uci, san } = k.Moved;
+    const board = boardOf(seat);
+    const white = isWhiteSeat(seat);
+    const number = moveNumber(m.boards[board === "A" ? 0 : 1].fullmove, white);
+    m.moves.push({ seq: e.seq, board, san, label: moveLabel(number, board, white, san), uci });
+    m.lastMove[board] = uci;
+    const removal = /^[a-h][1-8][a-h][1-8][nbrq]([a-h][1-8])$/.exec(uci);
+    m.removedOn[board === "A" ? "B" : "A"] = removal ? removal[1] : "";
+    m.removedOn[board] = "";
+    if (m.drawOffer && boardOf(m.drawOffer) === board) m.drawOffer = null;
+  } else if (k.DrawOffered) m.drawOffer = k.DrawOffered.seat;
+  else if (k.DrawDeclined) m.drawOffer = null;
+  else if (k.ArbiterCalled) m.phase = inPlay();
+  else if (k.FlagFell) m.flagged.push(k.FlagFell.seat);
+  else if (k.Arbiter) {
+    const act = k.Arbiter.act;
+    m.moves.push({ seq: e.seq, board: null, san: `arbiter ${act}`, label: `arbiter ${act}`, uci: "" });
+    const note = /^(?:declared the result|annulled the match): (.*)$/s.exec(act);
+    if (note) m.arbiterNote = note[1];
+    if (act.startsWith("annulled")) m.phase = "Annulled";
+    else if (m.phase === "Running" || m.phase === "Paused") m.phase = inPlay();
+    if (act.startsWith("took back") || act.startsWith("set the position")) {
+      m.lastMove = { A: "", B: "" };
+      m.removedOn = { A: "", B: "" };
+    }
+  } else if (k.Ended) {
+    m.phase = "Ended";
+    m.result = k.Ended;
+    m.drawOffer = null;
+  }
+  return "applied";
+}
+
+/**
+ * A line for the page's log about an event, or "" for events shown otherwise (moves, seats).
+ * @param {MatchModel} m
+ * @param {EventKind} k
+ */
+export function describe(m, k) {
+  /** @param {Seat} seat */
+  const who = (seat) => `${m.names[seatIndex(seat)] ?? "?"} (${seatLabel(seat)})`;
+  if (k === "Started") return "the clocks started";
+  if (k.DrawOffered) return `${who(k.DrawOffered.seat)} offers a draw`;
+  if (k.DrawDeclined) return `${who(k.DrawDeclined.seat)} declines the draw`;
+  if (k.Claimed) {
+    const c = k.Claimed.claim;
+    const what = typeof c === "string" ? (c === "Repetition" ? "repetition" : "fifty moves") : `the flag of ${seatLabel(c.Flag)}`;
+    return `${who(k.Claimed.seat)} claims ${what}`;
+  }
+  if (k.Resigned) return `${who(k.Resigned.seat)} resigns`;
+  if (k.ArbiterCalled) return `${who(k.ArbiterCalled.seat)} stopped the clocks and called the arbiter`;
+  if (k.FlagFell) return `the flag of ${who(k.FlagFell.seat)} fell`;
+  if (k.Arbiter) return `arbiter ${k.Arbiter.act}`;
+  if (k.Ended) return resultLine(k.Ended);
+  return "";
+}
+
+/**
+ * The result in one line, with its rule: `team 2 wins: mate on board by black-A (E1)`.
+ * @param {ResultView} r
+ */
+export function resultLine(r) {
+  return r.reason.includes(`(${r.rule})`) ? r.reason : `${r.reason} (${r.rule})`;
+}
+
+/**
+ * The reason of a result without what the headline and the rule say already:
+ * `mate on board by black-A` of `team 2 wins: mate on board by black-A (E1)`.
+ * @param {ResultView} r
+ */
+export function resultReason(r) {
+  let text = r.reason.trim();
+  const head = `${resultHeadline(r)}: `;
+  if (text.toLowerCase().startsWith(head)) text = text.slice(head.length);
+  if (text.endsWith(`(${r.rule})`)) text = text.slice(0, -r.rule.length - 2).trim();
+  return text;
+}
+
+/**
+ * `team 2 wins`, `draw`.
+ * @param {ResultView} r
+ */
+export function resultHeadline(r) {
+  return r.winner ? `${teamLabel(r.winner)} wins` : "draw";
+}
+
+/**
+ * The side to move on a board is the viewer's: whether the viewer may move there now.
+ * @param {MatchModel} m
+ * @param {BoardId} board
+ */
+export function yourTurn(m, board) {
+  const me = m.yourSeat;
+  if (!me || boardOf(me) !== board || m.phase !== "Running") return false;
+  return (m.boards[board === "A" ? 0 : 1].turn === "w") === isWhiteSeat(me);
+}
+
+/**
+ * The position of one board.
+ * @param {MatchModel} m
+ * @param {BoardId} board
+ */
+export function boardPos(m, board) {
+  return m.boards[board === "A" ? 0 : 1];
+}

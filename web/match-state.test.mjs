@@ -1,0 +1,97 @@
+// The page's match model: a State, then Events (PROTOCOL.md, session 3-4), as a real server
+// sent them.
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { applyEvent, boardPos, describe, fromState, refresh, resultHeadline, resultLine, resultReason, yourTurn } from "./match-state.js";
+
+const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+const C = [180000, 180000, 180000, 180000];
+const state = (over = {}) => ({
+  match_id: 2, rules: "mgimo-2017", time_control: "3+0", seats: ["wa", null, null, null],
+  ready: [false, false, false, false], phase: "Forming", bfen: `${START} | ${START}`, clocks_ms: C,
+  running: [false, false, false, false], last_seq: 0, result: null, your_seat: "WhiteA", server_time_us: 1,
+  ...over,
+});
+let seq = 0;
+const ev = (kind, over = {}) => ({
+  match_id: 2, seq: ++seq, at_ms: 100 * seq, kind, clocks_ms: C, running: [false, false, false, false],
+  bfen: null, server_time_us: seq, ...over,
+});
+
+test("a_match_from_forming_to_mate_on_board", () => {
+  seq = 0;
+  const m = fromState(state(), 0);
+  assert.equal(m.yourSeat, "WhiteA");
+  assert.equal(applyEvent(m, ev({ SeatTaken: { seat: "BlackA", name: "ba" } }), 1), "applied");
+  assert.deepEqual(m.names, ["wa", "ba", null, null]);
+  applyEvent(m, ev({ Ready: { seat: "WhiteA", ready: true } }), 2);
+  assert.deepEqual(m.ready, [true, false, false, false]);
+  applyEvent(m, ev({ CountdownStarted: { starts_at_ms: 3500 } }), 3);
+  assert.equal(m.phase, "Countdown");
+  assert.deepEqual(m.countdown, { startsAtMs: 3500, atMs: 300, at: 3 });
+  applyEvent(m, ev("Started", { running: [true, false, true, false] }), 4);
+  assert.equal(m.phase, "Running");
+  assert.equal(yourTurn(m, "A"), true);
+  assert.equal(yourTurn(m, "B"), false, "not his board");
+  const afterE4 = `${START} | rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1`;
+  applyEvent(m, ev({ Moved: { seat: "WhiteB", uci: "e2e4", san: "e4", charged_ms: 5, credit_ms: 0 } },
+    { bfen: afterE4, clocks_ms: [179000, 180000, 179000, 180000], running: [true, false, false, true] }), 5);
+  assert.equal(boardPos(m, "B").turn, "b");
+  assert.deepEqual(m.clocks, { clocks_ms: [179000, 180000, 179000, 180000], running: [true, false, false, true], at: 5 });
+  assert.deepEqual(m.moves.map((x) => x.label), ["1B. e4"]);
+  assert.equal(m.lastMove.B, "e2e4");
+  // A promotion on B removing White-A's knight from b1 of board A (R1).
+  applyEvent(m, ev({ Moved: { seat: "WhiteB", uci: "b7a8nb1", san: "bxa8=Nb1", charged_ms: 5, credit_ms: 0 } },
+    { bfen: `${START} | ${START.replace(" w ", " b ").replace(" 0 1", " 0 5")}` }), 6);
+  assert.equal(m.removedOn.A, "b1");
+  assert.equal(m.moves.at(-1)?.label, "5B. bxa8=Nb1");
+  applyEvent(m, ev({ DrawOffered: { seat: "BlackA" } }), 7);
+  assert.equal(m.drawOffer, "BlackA");
+  assert.match(describe(m, { DrawOffered: { seat: "BlackA" } }), /^ba \(a-black\) offers a draw$/);
+  applyEvent(m, ev({ DrawDeclined: { seat: "WhiteA" } }), 8);
+  assert.equal(m.drawOffer, null);
+  applyEvent(m, ev({ Arbiter: { act: "paused the clocks" } }), 9);
+  assert.equal(m.phase, "Paused");
+  assert.equal(m.moves.at(-1)?.label, "arbiter paused the clocks");
+  applyEvent(m, ev({ Arbiter: { act: "restarted the clocks" } }, { running: [true, false, true, false] }), 10);
+  assert.equal(m.phase, "Running");
+  applyEvent(m, ev({ Arbiter: { act: "declared the result: team 1 left\nthe hall" } }), 10.5);
+  assert.equal(m.arbiterNote, "team 1 left\nthe hall");
+  const result = { winner: "Two", reason: "team 2 wins: mate on board by black-A (E1)", rule: "E1" };
+  applyEvent(m, ev({ Ended: result }), 11);
+  assert.equal(m.phase, "Ended");
+  assert.deepEqual(m.result, result);
+  assert.equal(yourTurn(m, "A"), false);
+  assert.equal(resultHeadline(result), "team 2 wins");
+  assert.equal(resultReason(result), "mate on board by black-A");
+  assert.equal(resultLine(result), "team 2 wins: mate on board by black-A (E1)");
+  assert.equal(resultLine({ winner: null, reason: "draw by repetition", rule: "E4" }), "draw by repetition (E4)");
+});
+
+test("events_seen_twice_other_matches_and_gaps", () => {
+  seq = 0;
+  const m = fromState(state({ last_seq: 3 }), 0);
+  seq = 3;
+  assert.equal(applyEvent(m, { ...ev({ SeatLeft: { seat: "WhiteA" } }), seq: 2 }, 1), "stale");
+  assert.equal(applyEvent(m, { ...ev("Started"), match_id: 9 }, 1), "other-match");
+  assert.equal(applyEvent(m, { ...ev("Started"), seq: 6 }, 1), "gap");
+  assert.equal(m.lastSeq, 3, "a gap changes nothing");
+  assert.equal(applyEvent(m, { ...ev({ SeatLeft: { seat: "WhiteA" } }), seq: 4 }, 1), "applied");
+  assert.equal(m.yourSeat, null, "he stood up");
+  const fresh = fromState(state({ last_seq: null }), 0);
+  assert.equal(applyEvent(fresh, { ...ev("Started"), seq: 0 }, 1), "applied");
+});
+
+test("a_whole_state_after_a_long_absence_keeps_the_move_list", () => {
+  seq = 0;
+  const m = fromState(state({ phase: "Running", running: [true, false, true, false] }), 0);
+  applyEvent(m, ev({ Moved: { seat: "WhiteA", uci: "a2a3", san: "a3", charged_ms: 1, credit_ms: 0 } },
+    { bfen: `rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR[] b KQkq - 0 1 | ${START}` }), 1);
+  const again = refresh(m, state({ phase: "Running", last_seq: 300 }), 2);
+  assert.deepEqual(again.moves.map((x) => x.san), ["a3"]);
+  assert.equal(again.lastSeq, 300);
+  const other = refresh(m, state({ match_id: 3 }), 2);
+  assert.deepEqual(other.moves, []);
+  // A position the page cannot read keeps the last one.
+  assert.equal(fromState(state({ bfen: "x" }), 0).boards[0].squares.length, 64);
+});

@@ -1,0 +1,358 @@
+// @ts-check
+// The match screen: both boards (the player's own from his side, the partner's from the
+// partner's side), the four clocks ticking between the server's readings, the controls of
+// the moment (ready, draw, claims, resign, call the arbiter), the result with its reason and
+// rule, and the move list.
+
+import { BoardPanel } from "./board-view.js";
+import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
+import { touchedSquares } from "./moves.js";
+import { boardPos, resultHeadline, resultReason, yourTurn } from "./match-state.js";
+import {
+  SEAT_ORDER, boardOf, boardOrder, isWhiteSeat, otherBoard, partnerOf, seatIndex, seatLabel, teamLabel, teamOf,
+  whiteAtBottom,
+} from "./seats.js";
+
+/** @typedef {import("./match-state.js").MatchModel} MatchModel */
+/** @typedef {import("./seats.js").Seat} Seat */
+/** @typedef {import("./seats.js").BoardId} BoardId */
+/** @typedef {import("./board-view.js").Marks} Marks */
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function $(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no #${id} in the page`);
+  return el;
+}
+
+/**
+ * What the match screen asks of the page.
+ * @typedef {object} MatchActions
+ * @property {(message: any) => Promise<unknown>} ask  send a request; errors are shown by the page
+ * @property {(matchId: number, seat: Seat) => Promise<unknown>} takeSeat
+ * @property {(board: BoardId) => Marks} marks  the gestures' marks on a board
+ * @property {() => string} selectedRole
+ * @property {() => { board: BoardId, from: string, to: string, piece: string } | null} pending
+ */
+
+const PHASE_TEXT = {
+  Forming: "taking seats",
+  Countdown: "starting",
+  Running: "in play",
+  Paused: "clocks stopped",
+  Ended: "over",
+  Annulled: "annulled",
+};
+
+export class MatchView {
+  /**
+   * @param {MatchActions} actions
+   * @param {import("./codec.js").msg} msg
+   */
+  constructor(actions, msg) {
+    this.actions = actions;
+    this.msg = msg;
+    /** @type {MatchModel | null} */
+    this.model = null;
+    /** @type {Map<BoardId, BoardPanel>} */
+    this.panels = new Map([["A", new BoardPanel("A")], ["B", new BoardPanel("B")]]);
+    /** @type {string} */
+    this.orientation = "";
+    this.shownMoves = 0;
+    this.frame = 0;
+    this.wire();
+  }
+
+  wire() {
+    const a = this.actions;
+    const m = this.msg;
+    $("ready").addEventListener("click", () => {
+      const me = this.model?.yourSeat;
+      if (me && this.model) a.ask(m.ready(!this.model.ready[seatIndex(me)]));
+    });
+    $("leave-seat").addEventListener("click", () => a.ask(m.leaveSeat()));
+    $("draw-offer").addEventListener("click", () => a.ask(m.offerDraw()));
+    $("draw-accept").addEventListener("click", () => a.ask(m.offerDraw()));
+    $("draw-decline").addEventListener("click", () => a.ask(m.declineDraw()));
+    $("claim-repetition").addEventListener("click", () => a.ask(m.claim("Repetition")));
+    $("claim-fifty").addEventListener("click", () => a.ask(m.claim("FiftyMoves")));
+    confirmTwice($("resign"), "Really resign?", () => a.ask(m.resign()));
+    confirmTwice($("call-arbiter"), "Stop all clocks?", () => a.ask(m.callArbiter()));
+  }
+
+  /** The board panels' elements, in the page. */
+  get boardsEl() {
+    return $("boards");
+  }
+
+  /**
+   * Shows a model (a new match, or the same one changed).
+   * @param {MatchModel} model
+   */
+  show(model) {
+    if (this.model?.matchId !== model.matchId) this.shownMoves = 0;
+    this.model = model;
+    const me = model.yourSeat;
+    const orientation = `${me ?? "-"}`;
+    if (orientation !== this.orientation) {
+      this.orientation = orientation;
+      const order = boardOrder(me);
+      for (const b of /** @type {BoardId[]} */ (["A", "B"])) {
+        this.panels.get(b)?.layout(whiteAtBottom(b, me));
+      }
+      const [first, second] = order.map((b) => /** @type {BoardPanel} */ (this.panels.get(b)).el);
+      first.classList.add("first");
+      second.classList.remove("first");
+      first.classList.toggle("own", Boolean(me));
+      second.classList.remove("own");
+      this.boardsEl.replaceChildren(first, $("signals"), second);
+    }
+    this.renderHead();
+    this.renderBoards();
+    this.renderControls();
+    this.renderMoves();
+    this.tick();
+    if (!this.frame) this.loop();
+  }
+
+  renderHead() {
+    const m = /** @type {MatchModel} */ (this.model);
+    const me = m.yourSeat;
+    $("match-title").textContent = `Match ${m.matchId} · ${m.rules} · ${m.timeControl} · ` +
+      (me ? `you play ${seatLabel(me)} (${teamLabel(teamOf(me))}), partner ${seatLabel(partnerOf(me))}` : "watching");
+    $("phase").textContent = PHASE_TEXT[m.phase];
+    $("phase").dataset.phase = m.phase;
+    const result = $("result");
+    if (m.result || m.phase === "Annulled") {
+      result.hidden = false;
+      if (m.result) {
+        let head = resultHeadline(m.result);
+        if (me) head += m.result.winner === null ? "" : m.result.winner === teamOf(me) ? " — you win" : " — you lose";
+        $("result-head").textContent = head[0].toUpperCase() + head.slice(1);
+        $("result-reason").textContent = resultReason(m.result) + (m.arbiterNote ? ` — “${m.arbiterNote}”` : "");
+        $("result-rule").textContent = `rule ${m.result.rule}`;
+        result.dataset.rule = m.result.rule;
+        result.dataset.winner = m.result.winner ?? "draw";
+      } else {
+        $("result-head").textContent = "Annulled";
+        $("result-reason").textContent = `the arbiter annulled the match; it is to be replayed${m.arbiterNote ? ` — “${m.arbiterNote}”` : ""}`;
+        $("result-rule").textContent = "rule A2";
+      }
+    } else {
+      result.hidden = true;
+    }
+  }
+
+  renderBoards() {
+    const m = /** @type {MatchModel} */ (this.model);
+    const me = m.yourSeat;
+    const pending = this.actions.pending();
+    for (const [board, panel] of this.panels) {
+      const marks = this.actions.marks(board);
+      const last = m.lastMove[board];
+      marks.last = last ? touchedSquares(last).own : [];
+      marks.removed = m.removedOn[board];
+      marks.pending = pending && pending.board === board ? pending : null;
+      panel.render(boardPos(m, board), marks);
+      panel.title.textContent = `Board ${board}` + (me && boardOf(me) === board ? " — yours" : me ? " — partner's" : "");
+      const pos = boardPos(m, board);
+      for (const seat of SEAT_ORDER.filter((s) => boardOf(s) === board)) {
+        const i = seatIndex(seat);
+        const mine = me === seat;
+        panel.renderBar(seat, {
+          name: m.names[i],
+          ready: m.phase === "Forming" || m.phase === "Countdown" ? m.ready[i] : false,
+          turn: (m.phase === "Running" || m.phase === "Paused") && (pos.turn === "w") === isWhiteSeat(seat),
+          you: mine,
+          partner: me !== null && partnerOf(me) === seat,
+          reserve: pos.reserve,
+          mine: mine && yourTurn(m, board),
+          selectedRole: mine ? this.actions.selectedRole() : "",
+        });
+      }
+    }
+  }
+
+  renderControls() {
+    const m = /** @type {MatchModel} */ (this.model);
+    const me = m.yourSeat;
+    const forming = m.phase === "Forming" || m.phase === "Countdown";
+    const playing = m.phase === "Running" || m.phase === "Paused";
+    /** @param {string} id @param {boolean} visible @param {boolean} [enabled] */
+    const show = (id, visible, enabled = true) => {
+      const el = /** @type {HTMLButtonElement} */ ($(id));
+      el.hidden = !visible;
+      el.disabled = !enabled;
+    };
+    const ready = me ? m.ready[seatIndex(me)] : false;
+    show("ready", Boolean(me) && forming);
+    $("ready").textContent = ready ? "Not ready" : "Ready";
+    $("ready").classList.toggle("primary", !ready);
+    show("leave-seat", Boolean(me) && m.phase === "Forming");
+    const offer = m.drawOffer;
+    const offerToMe = Boolean(me && offer && boardOf(offer) === boardOf(me) && offer !== me);
+    show("draw-offer", Boolean(me) && playing && !offerToMe, m.phase === "Running" && offer !== me);
+    $("draw-offer").textContent = offer === me ? "Draw offered" : "Offer draw";
+    show("claim-repetition", Boolean(me) && playing, m.phase === "Running");
+    show("claim-fifty", Boolean(me) && playing, m.phase === "Running");
+    show("call-arbiter", Boolean(me) && m.phase === "Running");
+    show("resign", Boolean(me) && playing);
+    show("record", m.phase !== "Forming");
+    const flags = $("flag-claims");
+    const wanted = me && playing ? SEAT_ORDER.filter((s) => teamOf(s) !== teamOf(me)) : [];
+    if (flags.dataset.key !== wanted.join()) {
+      flags.dataset.key = wanted.join();
+      flags.replaceChildren(...wanted.map((seat) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.id = `claim-flag-${seat}`;
+        b.textContent = `Flag ${seatLabel(seat)}`;
+        b.title = `claim that the flag of ${seatLabel(seat)} fell (K4)`;
+        b.dataset.seat = seat;
+        b.hidden = true; // shown while that clock reads zero (tick)
+        b.addEventListener("click", () => this.actions.ask(this.msg.claim(this.msg.flag(seat))));
+        return b;
+      }));
+    }
+    // Draw offers to this player (one board's players agree, E3).
+    const bar = $("draw-bar");
+    bar.hidden = !offerToMe || !playing;
+    if (offer) $("draw-text").textContent = `${m.names[seatIndex(offer)] ?? "?"} (${seatLabel(offer)}) offers a draw.`;
+    // Empty seats one may take before the start.
+    const seatBar = $("seat-bar");
+    const free = m.phase === "Forming" && !me ? SEAT_ORDER.filter((s) => !m.names[seatIndex(s)]) : [];
+    seatBar.hidden = free.length === 0;
+    if (seatBar.dataset.key !== `${m.matchId}:${free.join()}`) {
+      seatBar.dataset.key = `${m.matchId}:${free.join()}`;
+      seatBar.replaceChildren(...free.map((seat) => {
+        const b = document.createElement("button");
+        b.type = "button";
+        b.id = `sit-${seat}`;
+        b.textContent = `Sit ${seatLabel(seat)}`;
+        b.addEventListener("click", () => this.actions.takeSeat(m.matchId, seat));
+        return b;
+      }));
+    }
+    $("signals").hidden = !me || !playing;
+    $("move-form").hidden = !me || !playing;
+    const scope = /** @type {HTMLSelectElement} */ ($("chat-scope"));
+    const team = /** @type {HTMLOptionElement} */ (scope.options[0]);
+    team.disabled = !me;
+    // Players talk to their partner by default; spectators can only talk to everyone.
+    if (!me && scope.value === "Team") scope.value = "Match";
+    if (me && scope.dataset.seat !== me) scope.value = "Team";
+    scope.dataset.seat = me ?? "";
+  }
+
+  renderMoves() {
+    const m = /** @type {MatchModel} */ (this.model);
+    const list = $("moves");
+    if (m.moves.length < this.shownMoves) {
+      list.replaceChildren();
+      this.shownMoves = 0;
+    }
+    for (const entry of m.moves.slice(this.shownMoves)) {
+      const li = document.createElement("li");
+      li.textContent = entry.label;
+      if (entry.board) li.dataset.board = entry.board;
+      else li.className = "note";
+      list.append(li);
+    }
+    if (m.moves.length !== this.shownMoves) list.scrollTop = list.scrollHeight;
+    this.shownMoves = m.moves.length;
+  }
+
+  /** Draws the clocks (and the countdown) for this instant. */
+  tick() {
+    const m = this.model;
+    if (!m) return;
+    const now = performance.now();
+    const clocks = clocksAt(m.clocks, now);
+    for (const seat of SEAT_ORDER) {
+      const i = seatIndex(seat);
+      const el = /** @type {BoardPanel} */ (this.panels.get(boardOf(seat))).clockOf(seat);
+      const face = clockFace(clocks[i]);
+      if (el.textContent !== face.text) el.textContent = face.text;
+      el.classList.toggle("running", m.clocks.running[i]);
+      el.classList.toggle("low", face.low && m.phase !== "Forming");
+      el.classList.toggle("flagged", face.flagged || m.flagged.includes(seat));
+    }
+    // A flag may be claimed (K4, flag = claim) while the clock of the other team reads zero.
+    for (const b of $("flag-claims").querySelectorAll("button")) {
+      const seat = /** @type {Seat} */ (/** @type {HTMLElement} */ (b).dataset.seat);
+      const hide = clocks[seatIndex(seat)] > 0 || m.phase !== "Running";
+      if (/** @type {HTMLElement} */ (b).hidden !== hide) /** @type {HTMLElement} */ (b).hidden = hide;
+    }
+    const banner = $("banner");
+    let text = "";
+    if (m.phase === "Countdown" && m.countdown) {
+      const left = countdownLeft(m.countdown.startsAtMs, m.countdown.atMs, m.countdown.at, now);
+      text = `Starting in ${Math.ceil(left / 1000)}…`;
+    } else if (m.phase === "Paused") {
+      text = "The clocks are stopped for the arbiter.";
+    } else if (m.phase === "Forming") {
+      const missing = m.names.filter((n) => !n).length;
+      const unready = m.ready.filter((r) => !r).length;
+      text = missing ? `Waiting for ${missing} more player${missing > 1 ? "s" : ""}.` : unready ? "Waiting for everyone to say ready." : "";
+    } else if (m.phase === "Running" && m.yourSeat && yourTurn(m, boardOf(m.yourSeat))) {
+      text = "";
+    }
+    if (banner.textContent !== text) banner.textContent = text;
+    banner.hidden = text === "";
+  }
+
+  /** Redraws the clocks every frame while one runs or a countdown is on (show() restarts it). */
+  loop() {
+    this.frame = requestAnimationFrame(() => {
+      this.frame = 0;
+      const m = this.model;
+      if (!m || document.getElementById("match")?.hidden) return;
+      this.tick();
+      if (m.clocks.running.some(Boolean) || m.phase === "Countdown") this.loop();
+    });
+  }
+
+  /** Forgets the match (back to the lobby for good). */
+  reset() {
+    this.model = null;
+    this.orientation = "";
+    this.shownMoves = 0;
+    $("moves").replaceChildren();
+  }
+
+  /** The other board than the viewer's (the partner's), for the removal picker. */
+  otherBoard() {
+    const me = this.model?.yourSeat;
+    return me ? otherBoard(boardOf(me)) : "B";
+  }
+}
+
+/**
+ * A button that acts only when pressed twice within four seconds.
+ * @param {HTMLElement} button
+ * @param {string} question
+ * @param {() => void} act
+ */
+function confirmTwice(button, question, act) {
+  const label = button.textContent ?? "";
+  /** @type {number | undefined} */
+  let timer;
+  button.addEventListener("click", () => {
+    if (button.dataset.armed) {
+      window.clearTimeout(timer);
+      delete button.dataset.armed;
+      button.textContent = label;
+      act();
+      return;
+    }
+    button.dataset.armed = "1";
+    button.textContent = question;
+    timer = window.setTimeout(() => {
+      delete button.dataset.armed;
+      button.textContent = label;
+    }, 4000);
+  });
+}

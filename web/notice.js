@@ -1,0 +1,92 @@
+// @ts-check
+// Telling the player: a refusal or a problem in the notice bar (with the rule that decided it,
+// e.g. "refused (P3): drop would give mate on board"), and a small log of the match's events.
+
+/** @typedef {{ code: string, rule: string | null, message: string }} ErrorMsg */
+
+const HIDE_AFTER_MS = 7000;
+let lastError = "";
+/** @type {number | undefined} */
+let timer;
+
+/**
+ * @param {string} id
+ * @returns {HTMLElement}
+ */
+function $(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no #${id} in the page`);
+  return el;
+}
+
+/**
+ * The text of a refusal: `refused (P3): drop would give mate on board`.
+ * @param {ErrorMsg} err
+ */
+export function refusalText(err) {
+  if (err.code === "Offline" || err.code === "Timeout") return err.message;
+  // The server's sentence often ends with the rule already: "… 3 are needed (E4)".
+  const message = err.rule && err.message.endsWith(` (${err.rule})`) ? err.message.slice(0, -err.rule.length - 3) : err.message;
+  return `refused${err.rule ? ` (${err.rule})` : ""}: ${message}`;
+}
+
+/**
+ * Shows a problem in the notice bar (and the log).
+ * @param {string} text
+ */
+export function showError(text) {
+  lastError = text;
+  show(text, "error");
+  log(text, true);
+}
+
+/**
+ * Shows a passing piece of news in the notice bar.
+ * @param {string} text
+ */
+export function showInfo(text) {
+  show(text, "info");
+}
+
+/**
+ * @param {string} text
+ * @param {string} kind
+ */
+function show(text, kind) {
+  const bar = $("notice");
+  $("notice-text").textContent = text;
+  bar.className = kind;
+  bar.hidden = false;
+  window.clearTimeout(timer);
+  timer = window.setTimeout(() => (bar.hidden = true), HIDE_AFTER_MS);
+}
+
+/** Hides the notice bar if it holds news (not a problem): it is out of date. */
+export function hideInfo() {
+  const bar = $("notice");
+  if (bar.className === "info") bar.hidden = true;
+}
+
+/** The last problem shown, for the test report. */
+export function lastErrorText() {
+  return lastError;
+}
+
+/**
+ * A line in the log under the page.
+ * @param {string} text
+ * @param {boolean} [error]
+ */
+export function log(text, error = false) {
+  const line = document.createElement("div");
+  line.textContent = `${new Date().toLocaleTimeString()} ${text}`;
+  if (error) line.className = "error";
+  const box = $("log");
+  box.prepend(line);
+  while (box.childElementCount > 200) box.lastElementChild?.remove();
+}
+
+/** Wires the notice bar's close button. */
+export function initNotice() {
+  $("notice-close").addEventListener("click", () => ($("notice").hidden = true));
+}

@@ -1,0 +1,259 @@
+// @ts-check
+// The session with the server (PROTOCOL.md, session): Hello and Welcome, requests and their
+// replies, and resuming after a lost link by itself, with back-off. The session token is kept
+// in sessionStorage, so a reload of the page resumes the same session.
+
+import { open } from "./transport.js";
+import { frame, msg, decode, result } from "./codec.js";
+
+/** @typedef {"auto" | "webtransport" | "websocket"} TransportChoice */
+/** @typedef {import("./transport.js").Link} Link */
+
+/**
+ * A refused request (`ErrorMsg`), or a local failure (code "Offline", "Timeout").
+ * @typedef {object} ErrorMsg
+ * @property {string} code
+ * @property {string | null} rule
+ * @property {string} message
+ */
+
+/** @typedef {{ ok: any, err?: undefined } | { err: ErrorMsg, ok?: undefined }} Outcome */
+
+/**
+ * @typedef {object} SessionHooks
+ * @property {(resumed: boolean, fresh: boolean) => void} welcome  the session is open
+ *   (`fresh`: a new session after the old token was refused, so the page forgets its match)
+ * @property {(kind: string, body: any) => void} push  a server message that is not a reply
+ * @property {() => void} status  the link's status changed
+ * @property {() => number | null} lastSeq  the last event seen of the followed match
+ */
+
+const STORE_KEY = "shvedka.session";
+const BACKOFF_MS = [400, 800, 1600, 3200, 6400, 10000];
+const REQUEST_TIMEOUT_MS = 15000;
+const HELLO_TIMEOUT_MS = 10000;
+const PING_EVERY_MS = 5000;
+
+/**
+ * The stored session of this tab, if any.
+ * @returns {{ token: string, name: string } | null}
+ */
+export function storedSession() {
+  try {
+    const v = JSON.parse(sessionStorage.getItem(STORE_KEY) ?? "null");
+    return v && typeof v.token === "string" && typeof v.name === "string" ? v : null;
+  } catch {
+    return null;
+  }
+}
+
+/** @param {{ token: string, name: string } | null} v */
+function store(v) {
+  try {
+    if (v) sessionStorage.setItem(STORE_KEY, JSON.stringify(v));
+    else sessionStorage.removeItem(STORE_KEY);
+  } catch {
+    // storage may be disabled; the session then lasts as long as the page
+  }
+}
+
+export class Session {
+  /**
+   * @param {string} name
+   * @param {TransportChoice} transport
+   * @param {SessionHooks} hooks
+   */
+  constructor(name, transport, hooks) {
+    this.name = name;
+    this.transport = transport;
+    this.hooks = hooks;
+    /** @type {Link | null} */
+    this.link = null;
+    /** @type {"connecting" | "connected" | "lost" | "refused"} */
+    this.state = "connecting";
+    /** Whether the last Welcome resumed an earlier session. */
+    this.resumed = false;
+    /** How many times the link was lost. */
+    this.losses = 0;
+    /** The refusal or link error last seen. */
+    this.problem = "";
+    /** Round trip of the last ping, ms. */
+    this.rttMs = /** @type {number | null} */ (null);
+    const saved = storedSession();
+    /** @type {string | null} */
+    this.token = saved && saved.name === name ? saved.token : null;
+    this.nextReq = 1;
+    /** @type {Map<number, { resolve: (o: Outcome) => void, timer: number }>} */
+    this.pending = new Map();
+    this.attempt = 0;
+    this.triedResume = false;
+    /** @type {number | undefined} */
+    this.helloTimer = undefined;
+    /** @type {number | undefined} */
+    this.pingTimer = undefined;
+  }
+
+  /** Opens the first link. */
+  start() {
+    void this.connect();
+  }
+
+  async connect() {
+    this.state = this.losses > 0 ? "lost" : "connecting";
+    this.hooks.status();
+    /** @type {Link | null} */
+    let opened = null;
+    /** @type {Link} */
+    let link;
+    try {
+      link = await open(this.transport, {
+        onmessage: (text) => opened && this.receive(opened, text),
+        onclose: (reason) => opened && this.lost(opened, reason),
+      });
+      opened = link;
+    } catch (e) {
+      this.problem = String(/** @type {any} */ (e)?.message ?? e);
+      this.retry();
+      return;
+    }
+    this.link = link;
+    this.triedResume = this.token !== null;
+    const resume = this.token ? msg.resume(this.token, this.hooks.lastSeq()) : null;
+    link.send(frame(0, msg.hello(this.name, /** @type {any} */ (resume))));
+    this.helloTimer = window.setTimeout(() => {
+      this.problem = "no answer to Hello";
+      link.close();
+    }, HELLO_TIMEOUT_MS);
+  }
+
+  retry() {
+    const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
+    this.attempt += 1;
+    this.state = "lost";
+    this.hooks.status();
+    window.setTimeout(() => void this.connect(), base * (0.8 + 0.4 * Math.random()));
+  }
+
+  /**
+   * @param {Link} link
+   * @param {string} text
+   */
+  receive(link, text) {
+    if (link !== this.link) return;
+    /** @type {{ kind: string, body: any }} */
+    let m;
+    try {
+      m = decode(text);
+    } catch (e) {
+      console.warn("not a server message", e);
+      return;
+    }
+    switch (m.kind) {
+      case "Welcome": {
+        window.clearTimeout(this.helloTimer);
+        const fresh = this.triedResume && !m.body.resumed;
+        this.token = m.body.token;
+        store({ token: m.body.token, name: this.name });
+        this.state = "connected";
+        this.resumed = Boolean(m.body.resumed);
+        this.attempt = 0;
+        this.problem = "";
+        this.startPings();
+        this.hooks.welcome(this.resumed, fresh);
+        this.hooks.status();
+        break;
+      }
+      case "Refused":
+        window.clearTimeout(this.helloTimer);
+        this.problem = m.body.reason;
+        if (this.triedResume) {
+          // The token is unknown (the server forgot it): start a new session under the name.
+          this.token = null;
+          store(null);
+          this.triedResume = false;
+          this.link = null;
+          link.close();
+          void this.connect();
+        } else {
+          this.state = "refused";
+          this.link = null;
+          link.close();
+          this.hooks.status();
+        }
+        break;
+      case "Reply": {
+        const p = this.pending.get(m.body.req);
+        if (p) {
+          this.pending.delete(m.body.req);
+          window.clearTimeout(p.timer);
+          p.resolve(result(m.body));
+        }
+        break;
+      }
+      default:
+        this.hooks.push(m.kind, m.body);
+    }
+  }
+
+  /**
+   * @param {Link} link
+   * @param {string} reason
+   */
+  lost(link, reason) {
+    if (link !== this.link) return; // a link this session already let go
+    window.clearTimeout(this.helloTimer);
+    window.clearInterval(this.pingTimer);
+    this.link = null;
+    for (const [, p] of this.pending) {
+      window.clearTimeout(p.timer);
+      p.resolve({ err: { code: "Offline", rule: null, message: "the connection was lost" } });
+    }
+    this.pending.clear();
+    if (this.state === "refused") return;
+    this.losses += 1;
+    this.problem = reason;
+    this.retry();
+  }
+
+  startPings() {
+    window.clearInterval(this.pingTimer);
+    this.pingTimer = window.setInterval(async () => {
+      if (this.state !== "connected") return;
+      const sent = performance.now();
+      const r = await this.request(msg.ping(this.nextReq), PING_EVERY_MS * 3);
+      if (!r.err) {
+        this.rttMs = Math.round(performance.now() - sent);
+        this.hooks.status();
+      } else if (r.err.code === "Timeout") {
+        this.drop(); // a silent link (a phone that changed networks): start over
+      }
+    }, PING_EVERY_MS);
+  }
+
+  /**
+   * Sends a request and waits for its reply.
+   * @param {any} message  a client message of codec.js's `msg`
+   * @param {number} [timeoutMs]
+   * @returns {Promise<Outcome>}
+   */
+  request(message, timeoutMs = REQUEST_TIMEOUT_MS) {
+    const link = this.link;
+    if (!link || this.state !== "connected") {
+      return Promise.resolve({ err: { code: "Offline", rule: null, message: "not connected; reconnecting" } });
+    }
+    const req = this.nextReq++;
+    return new Promise((resolve) => {
+      const timer = window.setTimeout(() => {
+        this.pending.delete(req);
+        resolve({ err: { code: "Timeout", rule: null, message: "the server did not answer in time" } });
+      }, timeoutMs);
+      this.pending.set(req, { resolve, timer });
+      link.send(frame(req, message));
+    });
+  }
+
+  /** Closes the link abruptly, without a goodbye: the reconnect-and-resume logic takes over. */
+  drop() {
+    this.link?.close();
+  }
+}
