@@ -145,3 +145,19 @@ async fn e3_e4_e10_k5_draws_claims_resignation_and_calling_the_arbiter_over_the_
     assert!(matches!(e.kind, EventView::Ended(ref r) if r.winner == Some(TeamId::One) && r.rule == "E10"));
     server.stop().await;
 }
+
+#[tokio::test]
+async fn s1_a_watcher_who_takes_a_seat_is_told_his_seat_in_a_fresh_state() {
+    let server = TestServer::start("").await;
+    let mut c = server.client("watcher").await;
+    let id = c.create_match("mgimo-2017", "blitz", true).await.unwrap();
+    c.watch(id).await.unwrap();
+    let first = wait_msg(&mut c, |m| matches!(m, ServerMsg::State(_))).await;
+    assert!(matches!(first, ServerMsg::State(s) if s.your_seat.is_none()));
+    c.take_seat(id, SeatId::BlackB).await.unwrap();
+    let seated = wait_msg(&mut c, |m| matches!(m, ServerMsg::State(_))).await;
+    let ServerMsg::State(state) = seated else { unreachable!() };
+    assert_eq!(state.your_seat, Some(SeatId::BlackB));
+    assert_eq!(state.seats[SeatId::BlackB.index()].as_deref(), Some("watcher"));
+    server.stop().await;
+}

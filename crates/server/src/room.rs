@@ -365,11 +365,10 @@ impl Room {
                 let taken = self.m.handle_command(now, player, Command::TakeSeat(seat));
                 taken.map_err(|r| convert::rejection(&r))?;
                 self.names[seat.index()] = Some(session.name.clone());
-                if !self.followers.contains_key(&session.key) {
-                    // Followers get the seat event below; a newcomer gets the whole state.
-                    self.flush().await;
-                    self.follow(session.clone(), out, None);
-                }
+                // Everyone hears of the seat first; then the seated player gets the whole state,
+                // which names his seat (also when he was watching already).
+                self.flush().await;
+                self.follow(session.clone(), out, None);
                 return Ok(());
             }
             ClientMsg::LeaveSeat => Command::LeaveSeat,
