@@ -11,7 +11,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Failure, fail, launch, report, until } from "./browser.mjs";
+import { fail, launch, report, run, until } from "./browser.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, sq } from "./ui.mjs";
 
@@ -27,10 +27,6 @@ if (!args.url || !args.token || !["webtransport", "websocket"].includes(args.tra
   console.error("usage: node web/e2e/arbiter.mjs --url http://127.0.0.1:PORT/ --transport webtransport|websocket --token SECRET --out DIR");
   process.exit(2);
 }
-const watchdog = setTimeout(() => {
-  console.error("FAIL: the whole run took longer than 180 s");
-  process.exit(1);
-}, 180000);
 mkdirSync(args.out, { recursive: true });
 const step = (text) => console.log(`· ${text}`);
 let browser;
@@ -120,21 +116,4 @@ async function main() {
   console.log(`PASS: the arbiter's panel over ${args.transport}`);
 }
 
-try {
-  await main();
-  clearTimeout(watchdog);
-  await browser?.close();
-  process.exit(0);
-} catch (e) {
-  console.error(e instanceof Failure ? `FAIL: ${e.message}` : `FAIL: ${e?.stack ?? e}`);
-  for (const p of players.values()) {
-    if (p.errors.length) console.error(p.errors.join("\n"));
-    try {
-      await p.page.screenshot({ path: join(args.out, `failure-${p.name}.png`), timeout: 5000 });
-    } catch {
-      // the page may be gone
-    }
-  }
-  await browser?.close().catch(() => {});
-  process.exit(1);
-}
+await run(main, args.out, () => ({ browser, players }));

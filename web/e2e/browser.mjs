@@ -2,6 +2,7 @@
 // end-to-end script needs around it: bounded waits, a record of console errors per page, and
 // failures that say what was expected and what was seen.
 
+import { join } from "node:path";
 import { chromium } from "playwright-core";
 
 /** Chromium's switches: headless, isolated, no traffic but to the server under test. */
@@ -74,4 +75,41 @@ export async function until(page, what, fn, arg, opts = {}) {
 /** The page's test report (`window.shvedka`), as plain data. */
 export function report(page) {
   return page.evaluate(() => JSON.parse(JSON.stringify(window.shvedka)));
+}
+
+/**
+ * Runs a script's `main` within `seconds` (less than the Rust runner's 180) and exits: 0 if it held; otherwise 1, after printing
+ * why with each page's console errors and a screenshot of every page (`failure-NAME.png`).
+ * `held()` gives the browser and the pages as they are when the run ends.
+ * @param {() => Promise<void>} main
+ * @param {string} out
+ * @param {() => { browser: any, players: Map<string, any> }} held
+ * @param {number} seconds
+ */
+export async function run(main, out, held, seconds = 170) {
+  const watchdog = setTimeout(() => {
+    console.error(`FAIL: the whole run took longer than ${seconds} s`);
+    process.exit(1);
+  }, seconds * 1000);
+  try {
+    await main();
+    clearTimeout(watchdog);
+    await held().browser?.close();
+    process.exit(0);
+  } catch (e) {
+    console.error(e instanceof Failure ? `FAIL: ${e.message}` : `FAIL: ${e?.stack ?? e}`);
+    const { browser, players } = held();
+    for (const p of players.values()) {
+      if (p.errors.length) console.error(p.errors.join("\n"));
+      try {
+        const path = join(out, `failure-${p.name}.png`);
+        await p.page.screenshot({ path, timeout: 5000 });
+        console.error(`screenshot ${path}: ${p.name}'s page when it failed`);
+      } catch {
+        // the page may be gone
+      }
+    }
+    await browser?.close().catch(() => {});
+    process.exit(1);
+  }
 }

@@ -14,7 +14,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { Failure, fail, launch, report, until } from "./browser.mjs";
+import { fail, launch, report, run, until } from "./browser.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, drag, expectTarget, reservePiece, smallestBox, sq, tapMove } from "./ui.mjs";
 
@@ -30,11 +30,6 @@ if (!args.url || !["webtransport", "websocket"].includes(args.transport)) {
   console.error("usage: node web/e2e/match.mjs --url http://127.0.0.1:PORT/ --transport webtransport|websocket --out DIR [--resume]");
   process.exit(2);
 }
-const TOTAL_MS = 240000;
-const watchdog = setTimeout(() => {
-  console.error(`FAIL: the whole run took longer than ${TOTAL_MS / 1000} s`);
-  process.exit(1);
-}, TOTAL_MS);
 
 mkdirSync(args.out, { recursive: true });
 const shots = [];
@@ -274,23 +269,4 @@ async function phoneChecks() {
   step(`phone: boards stacked, squares ${square.side} px, buttons ≥ ${buttons.side} px`);
 }
 
-try {
-  await main();
-  clearTimeout(watchdog);
-  await browser?.close();
-  process.exit(0);
-} catch (e) {
-  console.error(e instanceof Failure ? `FAIL: ${e.message}` : `FAIL: ${e?.stack ?? e}`);
-  for (const p of players.values()) {
-    if (p.errors.length) console.error(p.errors.join("\n"));
-    try {
-      const path = join(args.out, `failure-${p.name}.png`);
-      await p.page.screenshot({ path, timeout: 5000 });
-      console.error(`screenshot ${path}: ${p.name}'s page when it failed`);
-    } catch {
-      // the page may be gone
-    }
-  }
-  await browser?.close().catch(() => {});
-  process.exit(1);
-}
+await run(main, args.out, () => ({ browser, players }));
