@@ -8,7 +8,7 @@
 
 import { msg, act } from "./codec.js";
 import { Session, storedSession } from "./session.js";
-import { applyEvent, boardPos, describe, refresh, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, describe, mergeRecord, needsRecord, refresh, resync, yourTurn } from "./match-state.js";
 import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
@@ -16,7 +16,6 @@ import { Chat } from "./chat.js";
 import { ArbiterPanel } from "./arbiter.js";
 import { installReport } from "./report.js";
 import { hideInfo, initNotice, lastErrorText, log, refusalText, showError, showInfo } from "./notice.js";
-import { bpgnMoves, moveLabel } from "./moves.js";
 import { boardOf, isWhiteSeat } from "./seats.js";
 
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -47,8 +46,20 @@ let session = null;
 let model = null;
 /** @type {"login" | "lobby" | "match"} */
 let screen = "login";
-/** The server's legal moves on the player's board for the position `bfen` (null: asked, not known). */
-let legal = { bfen: "", moves: /** @type {string[] | null} */ (null) };
+/**
+ * The server's legal moves on the player's board for the position `bfen` (null: asked, not
+ * known), asked under `key` (position, phase and last event: a list received while the clocks
+ * stood is not the list once they run again).
+ */
+let legal = { bfen: "", key: "", moves: /** @type {string[] | null} */ (null) };
+/** @type {((moves: string[] | null) => void)[]} waiting for the legal list of the current key */
+let legalWaiters = [];
+/** A Watch was sent to close a gap (or follow another match): one per gap, not one per event. */
+let resyncing = false;
+/** The next State shows the match screen even for the match already followed (the user asked). */
+let showOnState = false;
+const LEGAL_RETRY_MS = 500;
+const LEGAL_WAIT_MS = 3000;
 /** @type {{ board: BoardId, from: string, to: string, piece: string } | null} */
 let pendingMove = null;
 let turnSince = 0;
@@ -61,6 +72,8 @@ let wasMyTurn = false;
  */
 async function ask(message) {
   if (!session) return { err: { code: "Offline", rule: null, message: "not connected" } };
+  // The user asked to follow or join a match: its state brings the match screen.
+  if (message && typeof message === "object" && ("Watch" in message || "TakeSeat" in message)) showOnState = true;
   const r = await session.request(message);
   if (r.err) showError(refusalText(r.err));
   return r;
@@ -85,6 +98,7 @@ const gestures = new Gestures(view.panels, $("choice"), {
   myTurn: () => Boolean(model?.yourSeat && yourTurn(model, boardOf(model.yourSeat))),
   myPos: () => (model?.yourSeat ? boardPos(model, boardOf(model.yourSeat)) : null),
   legal: () => (model && legal.bfen === model.bfen ? legal.moves : null),
+  awaitLegal,
   play,
   changed: () => {
     if (model && screen === "match") view.renderBoards();
@@ -105,6 +119,8 @@ async function takeSeat(matchId, seat) {
   const r = await ask(msg.takeSeat(matchId, seat));
   if (r.ok && model && model.matchId === matchId) {
     model.yourSeat = seat;
+    showOnState = false;
+    showScreen("match");
     render();
   }
   return r;
@@ -152,21 +168,63 @@ function render() {
   arbiter.render(model);
 }
 
+/** @param {MatchModel} m */
+function legalKey(m) {
+  return `${m.matchId}|${m.bfen}|${m.phase}|${m.lastSeq}`;
+}
+
+/**
+ * The legal list of the current position once it is in (null if it does not come in time).
+ * @param {number} [timeoutMs]
+ * @returns {Promise<string[] | null>}
+ */
+function awaitLegal(timeoutMs = LEGAL_WAIT_MS) {
+  if (model && legal.bfen === model.bfen && legal.moves) return Promise.resolve(legal.moves);
+  fetchLegal();
+  return new Promise((resolve) => {
+    let done = false;
+    /** @param {string[] | null} moves */
+    const finish = (moves) => {
+      if (done) return;
+      done = true;
+      legalWaiters = legalWaiters.filter((w) => w !== finish);
+      resolve(moves);
+    };
+    legalWaiters.push(finish);
+    setTimeout(() => finish(model && legal.bfen === model.bfen ? legal.moves : null), timeoutMs);
+  });
+}
+
 /** Asks for the legal moves of the player's board when it is his turn in a new position. */
 function fetchLegal() {
   const m = model;
   if (!m?.yourSeat || !session || !yourTurn(m, boardOf(m.yourSeat))) return;
-  if (legal.bfen === m.bfen) return;
+  const key = legalKey(m);
+  if (legal.key === key) return;
+  // The same position after a pause (or a resync): the list stays good if it had moves.
+  if (legal.bfen === m.bfen && legal.moves && legal.moves.length > 0) {
+    legal.key = key;
+    return;
+  }
   const bfen = m.bfen;
-  legal = { bfen, moves: null };
+  legal = { bfen, key, moves: null };
   void session.request(msg.legal(m.matchId, boardOf(m.yourSeat))).then((r) => {
-    if (legal.bfen !== bfen) return;
+    if (legal.key !== key) return;
     if (r.ok?.Legal) {
-      legal.moves = r.ok.Legal;
+      /** @type {string[]} */
+      const moves = r.ok.Legal;
+      legal.moves = moves;
+      if (moves.length === 0 && model?.phase !== "Running") legal.key = ""; // ask again when play resumes
+      const waiters = legalWaiters;
+      legalWaiters = [];
+      for (const w of waiters) w(moves);
       gestures.revalidate();
       if (screen === "match" && model) view.renderBoards();
     } else {
-      legal.bfen = ""; // ask again at the next change
+      legal.key = ""; // ask again, after a moment
+      setTimeout(() => {
+        if (legal.key === "" && model && legalKey(model) === key) fetchLegal();
+      }, LEGAL_RETRY_MS);
     }
   });
 }
@@ -178,23 +236,35 @@ function fetchLegal() {
  */
 function push(kind, body) {
   const now = performance.now();
+  const offset = session?.offsetMs ?? null;
   if (kind === "State") {
+    resyncing = false;
     const fresh = !model || model.matchId !== body.match_id;
     if (fresh) {
       chat.clear();
+      gestures.clear(); // while the old model is still there to draw
       view.reset();
-      gestures.clear();
     }
-    model = refresh(model, body, now);
-    if (fresh && model.lastSeq !== null && model.phase !== "Forming") void rebuildMoves(model.matchId);
-    showScreen("match");
+    const rebuild = needsRecord(model, body);
+    model = refresh(model, body, now, offset);
+    if (rebuild) void rebuildMoves(model.matchId, model.lastSeq);
+    if (fresh || showOnState) showScreen("match");
+    showOnState = false;
     render();
   } else if (kind === "Event") {
     if (!model) return;
-    const applied = applyEvent(model, body, now);
-    if (applied === "gap") {
-      log("missed events of the match: asking for its whole state");
-      void ask(msg.watch(model.matchId));
+    const applied = applyEvent(model, body, now, offset);
+    if (applied === "gap" || applied === "other-match") {
+      if (resyncing) return; // one Watch per gap
+      resyncing = true;
+      const id = applied === "gap" ? model.matchId : body.match_id;
+      log(applied === "gap" ? "missed events of the match: asking for its whole state" : `events of match ${id}: following it`);
+      void session?.request(msg.watch(id)).then((r) => {
+        if (r.err) {
+          resyncing = false;
+          showError(refusalText(r.err));
+        }
+      });
       return;
     }
     if (applied !== "applied") return;
@@ -204,25 +274,21 @@ function push(kind, body) {
     else if (body.kind.Ended || body.kind.DrawDeclined) hideInfo(); // the banner says it now
     render();
   } else if (kind === "Chat") {
-    chat.receive(body, model?.yourSeat ?? null);
+    chat.receive(body, model?.yourSeat ?? null, model?.matchId ?? null);
   }
 }
 
 /**
- * The moves of a match joined late (or after a reload), from its record.
+ * The moves of a match joined late (or after a reload, or a whole state after a gap), from its
+ * record, with the events received since the state kept.
  * @param {number} matchId
+ * @param {number | null} stateSeq  the state's last event
  */
-async function rebuildMoves(matchId) {
+async function rebuildMoves(matchId, stateSeq) {
   if (!session) return;
   const r = await session.request(msg.record(matchId));
-  if (!model || model.matchId !== matchId || model.moves.length > 0 || !r.ok?.Record) return;
-  model.moves = bpgnMoves(r.ok.Record.bpgn).map((mv) => ({
-    seq: -1,
-    board: mv.board,
-    san: mv.san,
-    label: moveLabel(mv.number, mv.board, mv.white, mv.san),
-    uci: "",
-  }));
+  if (!model || model.matchId !== matchId || !r.ok?.Record) return;
+  mergeRecord(model, r.ok.Record.bpgn, stateSeq);
   render();
 }
 
@@ -253,9 +319,16 @@ function status() {
  * @param {boolean} fresh
  */
 async function welcome(resumed, fresh) {
+  resyncing = false;
   if (fresh) {
+    const followed = model?.matchId ?? null;
     model = null;
+    gestures.clear();
+    view.reset();
+    legal = { bfen: "", key: "", moves: null };
     showInfo("the server did not know the old session: started a new one");
+    // Follow the match again as a new session (a seat is taken again by the player).
+    if (followed !== null) void ask(msg.watch(followed));
   }
   if (resumed) log("session resumed");
   if (arbiterSecret && (!resumed || !arbiter.enabled)) {
@@ -275,6 +348,9 @@ function enter(name) {
     push,
     status,
     lastSeq: () => model?.lastSeq ?? null,
+    synced: () => {
+      if (model) resync(model, session?.offsetMs ?? null);
+    },
   });
   session.start();
   status();
@@ -313,6 +389,10 @@ $("record").addEventListener("click", async () => {
   a.download = `shvedka-match-${model.matchId}.bpgn`;
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
+});
+// A phone waking up: measure the server's clock again, and correct the clocks shown.
+document.addEventListener("visibilitychange", () => {
+  if (!document.hidden) session?.ping();
 });
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") gestures.clear();

@@ -5,6 +5,10 @@
 // is recorded by the server with its description.
 
 import { seatLabel } from "./seats.js";
+import { showError } from "./notice.js";
+
+/** The largest clock adjustment the panel sends: a day. */
+const MAX_ADJUST_MS = 24 * 3600 * 1000;
 
 /** @typedef {import("./lobby.js").MatchSummary} MatchSummary */
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -53,8 +57,12 @@ export class ArbiterPanel {
     $("arb-clock-form").addEventListener("submit", (e) => {
       e.preventDefault();
       const seat = /** @type {Seat} */ (input("arb-clock-seat").value);
-      const ms = Math.round(Number(input("arb-clock-seconds").value) * 1000);
-      if (Number.isFinite(ms) && ms !== 0) void send(act.adjustClock(seat, ms));
+      const text = input("arb-clock-seconds").value.trim();
+      const seconds = /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
+      const ms = Math.round(seconds * 1000);
+      if (!Number.isSafeInteger(ms) || Math.abs(ms) > MAX_ADJUST_MS) {
+        showError(`a clock adjustment is a number of seconds between -${MAX_ADJUST_MS / 1000} and ${MAX_ADJUST_MS / 1000}`);
+      } else if (ms !== 0) void send(act.adjustClock(seat, ms));
     });
     $("arb-takeback").addEventListener("click", () => void send(act.takeBack(input("arb-takeback-board").value)));
     $("arb-position-form").addEventListener("submit", (e) => {

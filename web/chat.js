@@ -59,8 +59,10 @@ export class Chat {
    * Shows a message.
    * @param {ChatMsg} c
    * @param {Seat | null} me
+   * @param {number | null} [matchId]  the match the page follows: chat of others is not shown
    */
-  receive(c, me) {
+  receive(c, me, matchId = null) {
+    if (matchId !== null && typeof c.match_id === "number" && c.match_id !== matchId) return; // another match's
     const line = document.createElement("div");
     line.className = `chat ${c.scope === "Team" ? "team" : "all"}`;
     const tag = document.createElement("span");

@@ -16,17 +16,66 @@ export const LOW_MS = 20000;
  * @typedef {object} ClockReading
  * @property {number[]} clocks_ms  White-A, Black-A, White-B, Black-B
  * @property {boolean[]} running
- * @property {number} at  the page's clock (performance.now()) at receipt, ms
+ * @property {number} at  the page's clock (performance.now()) when the server took the reading, ms
+ * @property {number | null} [stamp]  the server's clock (server_time_us / 1000) at the reading
+ * @property {number} [received]  the page's clock at receipt
  */
+
+/**
+ * The offset between the server's monotonic clock and the page's (`performance.now()`), from
+ * one exchange: the server's time `serverUs` was read about half a round trip before receipt.
+ * `offsetMs` = server ms − page ms.
+ * @param {number} serverUs  server_time_us of the answer
+ * @param {number} sentAt  page time the question left
+ * @param {number} receivedAt  page time the answer arrived
+ * @returns {{ offsetMs: number, rttMs: number }}
+ */
+export function syncSample(serverUs, sentAt, receivedAt) {
+  const rttMs = Math.max(0, receivedAt - sentAt);
+  return { offsetMs: serverUs / 1000 - (receivedAt - rttMs / 2), rttMs };
+}
+
+/**
+ * The page time at which the server stamped `serverUs`, given the offset (null: unknown, then
+ * receipt); never after receipt.
+ * @param {number | null | undefined} serverUs
+ * @param {number | null | undefined} offsetMs
+ * @param {number} received
+ */
+export function stampedAt(serverUs, offsetMs, received) {
+  if (typeof serverUs !== "number" || typeof offsetMs !== "number") return received;
+  return Math.min(received, serverUs / 1000 - offsetMs);
+}
 
 /**
  * @param {number[]} clocks_ms
  * @param {boolean[]} running
- * @param {number} at
+ * @param {number} at  page time of receipt
+ * @param {number | null} [serverUs]  server_time_us of the message
+ * @param {number | null} [offsetMs]  server ms − page ms, when known
  * @returns {ClockReading}
  */
-export function reading(clocks_ms, running, at) {
-  return { clocks_ms: [...clocks_ms], running: [...running], at };
+export function reading(clocks_ms, running, at, serverUs = null, offsetMs = null) {
+  return {
+    clocks_ms: [...clocks_ms],
+    running: [...running],
+    at: stampedAt(serverUs, offsetMs, at),
+    stamp: typeof serverUs === "number" ? serverUs / 1000 : null,
+    received: at,
+  };
+}
+
+/**
+ * The same reading placed again on the page's clock with a newer offset (after a resync, e.g.
+ * a phone that slept while the server's clock went on).
+ * @param {ClockReading} r
+ * @param {number | null} offsetMs
+ * @returns {ClockReading}
+ */
+export function restamp(r, offsetMs) {
+  const received = r.received ?? r.at;
+  if (typeof r.stamp !== "number" || typeof offsetMs !== "number") return r;
+  return { ...r, at: Math.min(received, r.stamp - offsetMs) };
 }
 
 /**

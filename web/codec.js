@@ -82,3 +82,15 @@ export const claims = {
   fiftyMoves: () => "FiftyMoves",
   flag: (seat) => ({ Flag: seat }),
 };
+
+/**
+ * An integer typed by the user, if it is one the server can read and lies within `[min, max]`
+ * (a JSON number like 1e+30 is refused by the server, which then closes the link); else null.
+ */
+export function wholeNumberIn(text, min, max) {
+  const t = String(text).trim();
+  if (!/^[+-]?\d+(\.\d+)?$/.test(t)) return null;
+  const n = Number(t);
+  if (!Number.isSafeInteger(n) || n < min || n > max) return null;
+  return n;
+}

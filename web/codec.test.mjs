@@ -87,3 +87,13 @@ test("arbiter acts and claims are tagged as serde tags them", () => {
   assert.equal(j(msg.claim(claims.repetition())), '{"Claim":"Repetition"}');
   assert.equal(j(msg.claim(claims.fiftyMoves())), '{"Claim":"FiftyMoves"}');
 });
+
+test("whole_numbers_the_server_can_read", async () => {
+  const { wholeNumberIn } = await import("./codec.js");
+  assert.equal(wholeNumberIn("42", 1, 100), 42);
+  assert.equal(wholeNumberIn("1e30", 1, Number.MAX_SAFE_INTEGER), null);
+  assert.equal(wholeNumberIn("1000000000000000000000000000000", 1, Number.MAX_SAFE_INTEGER), null);
+  assert.equal(wholeNumberIn("0", 1, 100), null);
+  assert.equal(wholeNumberIn("2.5", 1, 100), null);
+  assert.equal(wholeNumberIn("", 1, 100), null);
+});

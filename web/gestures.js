@@ -7,7 +7,7 @@
 
 import { isWhitePiece, pieceAt } from "./board.js";
 import { BoardPanel, noMarks, pieceElement } from "./board-view.js";
-import { complete, dropTargets, dropText, targetsFrom } from "./moves.js";
+import { completeAwaiting, dropTargets, dropText, removalCandidates, targetsFrom } from "./moves.js";
 import { otherBoard } from "./seats.js";
 
 /** @typedef {import("./seats.js").BoardId} BoardId */
@@ -23,6 +23,7 @@ import { otherBoard } from "./seats.js";
  * @property {() => boolean} myTurn
  * @property {() => BoardPos | null} myPos
  * @property {() => string[] | null} legal  null while not known
+ * @property {() => Promise<string[] | null>} awaitLegal  the list once it is in (null: not in time)
  * @property {(text: string, pending: { from: string, to: string, piece: string }) => void} play
  * @property {() => void} changed  the marks changed: draw again
  */
@@ -46,8 +47,10 @@ export class Gestures {
     this.sel = null;
     /** @type {Set<string>} */
     this.targets = new Set();
-    /** @type {{ from: string, to: string, options: { square: string, role: string, text: string }[] } | null} */
+    /** @type {{ from: string, to: string, pawn: string, options: { square: string, role: string, text: string }[] } | null} */
     this.removal = null;
+    /** A promotion waiting for the legal list (its token: a newer gesture or a clear cancels it). */
+    this.waiting = 0;
     /** @type {{ pointerId: number, x0: number, y0: number, moved: boolean, toggle: boolean, ghost: HTMLElement | null, el: HTMLElement } | null} */
     this.drag = null;
     this.hover = "";
@@ -84,6 +87,7 @@ export class Gestures {
 
   /** Forgets the selection and any pending choice (the position changed, or Escape). */
   clear() {
+    this.waiting += 1;
     this.sel = null;
     this.targets = new Set();
     this.hover = "";
@@ -101,6 +105,20 @@ export class Gestures {
       return;
     }
     if (this.sel) this.select(this.sel); // the legal list may have arrived: recompute targets
+    const r = this.removal;
+    const legal = this.ctx.legal();
+    if (r && legal) {
+      // The other board may have changed: offer only what the new list allows.
+      const options = removalCandidates(legal, r.from, r.to);
+      const same =
+        options.length === r.options.length && options.every((o, i) => o.text === r.options[i].text);
+      if (options.length === 0) {
+        this.closeChoice();
+        this.ctx.changed();
+      } else if (!same) {
+        this.offer(r.from, r.to, r.pawn, { kind: "removal", options });
+      }
+    }
   }
 
   /** @param {Selection} sel */
@@ -230,13 +248,15 @@ export class Gestures {
         this.clear();
       }
     };
-    el.addEventListener("pointermove", move);
-    el.addEventListener("pointerup", up);
-    el.addEventListener("pointercancel", up);
+    // On the window (filtered by pointerId): the element may be drawn again mid-drag (a reserve
+    // bar re-rendered), and then neither its events nor its pointer capture would remain.
+    window.addEventListener("pointermove", move);
+    window.addEventListener("pointerup", up);
+    window.addEventListener("pointercancel", up);
     this.dragListeners = () => {
-      el.removeEventListener("pointermove", move);
-      el.removeEventListener("pointerup", up);
-      el.removeEventListener("pointercancel", up);
+      window.removeEventListener("pointermove", move);
+      window.removeEventListener("pointerup", up);
+      window.removeEventListener("pointercancel", up);
     };
   }
 
@@ -290,7 +310,21 @@ export class Gestures {
       this.ctx.changed();
       return;
     }
-    const c = complete(this.ctx.legal(), sel.from, to);
+    const token = ++this.waiting;
+    const legal = this.ctx.legal();
+    void completeAwaiting(legal, sel.from, to, sel.piece, () => this.ctx.awaitLegal()).then((c) => {
+      // A newer gesture, a clear or the end of the turn while the list was awaited: drop it.
+      if (token !== this.waiting || this.sel !== sel || !this.ctx.myTurn()) return;
+      this.completed(sel, to, c);
+    });
+  }
+
+  /**
+   * @param {{ kind: "square", from: string, piece: string }} sel
+   * @param {string} to
+   * @param {Completion} c
+   */
+  completed(sel, to, c) {
     if (c.kind === "none") {
       this.clear();
     } else if (c.kind === "send") {
@@ -332,7 +366,7 @@ export class Gestures {
       buttons.push(b);
     };
     if (c.kind === "removal") {
-      this.removal = { from, to, options: c.options };
+      this.removal = { from, to, pawn, options: c.options };
       const other = otherBoard(this.ctx.myBoard() ?? "A");
       text.textContent = `Promotion ${from}–${to}: take a piece from board ${other} (highlighted):`;
       for (const o of c.options) {

@@ -3,6 +3,8 @@
 // private match opened by its number.
 
 import { SEAT_ORDER, seatLabel } from "./seats.js";
+import { wholeNumberIn } from "./codec.js";
+import { showError } from "./notice.js";
 
 /**
  * `MatchSummary` of the protocol.
@@ -59,8 +61,9 @@ export class Lobby {
     });
     $("join-form").addEventListener("submit", async (e) => {
       e.preventDefault();
-      const id = Number(/** @type {HTMLInputElement} */ ($("join-id")).value);
-      if (Number.isInteger(id) && id > 0) await this.ask(this.msg.watch(id));
+      const id = wholeNumberIn(/** @type {HTMLInputElement} */ ($("join-id")).value, 1, Number.MAX_SAFE_INTEGER);
+      if (id === null) showError("a match number is a whole number from 1");
+      else await this.ask(this.msg.watch(id));
     });
   }
 

@@ -4,8 +4,8 @@
 // match-state.test.mjs.
 
 import { readBfen } from "./board.js";
-import { reading } from "./clocks.js";
-import { moveLabel, moveNumber } from "./moves.js";
+import { reading, restamp, stampedAt } from "./clocks.js";
+import { bpgnMoves, moveLabel, moveNumber } from "./moves.js";
 import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.js";
 
 /** @typedef {import("./seats.js").Seat} Seat */
@@ -101,9 +101,15 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
  * @property {{ A: string, B: string }} removedOn  square of each board a promotion removed a piece from
  * @property {MoveEntry[]} moves
  * @property {Seat | null} drawOffer  the seat whose draw offer stands
- * @property {{ startsAtMs: number, atMs: number, at: number } | null} countdown
+ * @property {Countdown | null} countdown
  * @property {Seat[]} flagged  seats whose flag fell
  * @property {string} arbiterNote  the arbiter's reason for a declared result or an annulment
+ */
+
+/**
+ * A countdown: the match time the clocks start, the match time of the event that announced it,
+ * and the page time (`at`) at which the server announced it.
+ * @typedef {{ startsAtMs: number, atMs: number, at: number, stamp?: number | null, received?: number }} Countdown
  */
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -122,12 +128,14 @@ function boardsOf(bfen, fallback) {
 }
 
 /**
- * A model from a whole state, received at page time `now`.
+ * A model from a whole state, received at page time `now`; with `offsetMs` (server ms − page
+ * ms) the clocks count from the instant the server stamped the state.
  * @param {StateMsg} s
  * @param {number} now
+ * @param {number | null} [offsetMs]
  * @returns {MatchModel}
  */
-export function fromState(s, now) {
+export function fromState(s, now, offsetMs = null) {
   return {
     matchId: s.match_id,
     rules: s.rules,
@@ -137,7 +145,7 @@ export function fromState(s, now) {
     phase: s.phase,
     bfen: s.bfen,
     boards: boardsOf(s.bfen, null),
-    clocks: reading(s.clocks_ms, s.running, now),
+    clocks: reading(s.clocks_ms, s.running, now, s.server_time_us, offsetMs),
     lastSeq: s.last_seq,
     result: s.result,
     yourSeat: s.your_seat,
@@ -153,20 +161,83 @@ export function fromState(s, now) {
 
 /**
  * Replaces the model's state with a newer whole state, keeping the move list when it is the
- * same match (a resume after a long absence sends the whole state).
+ * same match (a resume after a long absence sends the whole state). When the state is at
+ * another event than the model, the marks of the last moves no longer hold (the page then
+ * rebuilds the move list from the record: `mergeRecord`).
  * @param {MatchModel | null} old
  * @param {StateMsg} s
  * @param {number} now
+ * @param {number | null} [offsetMs]
  */
-export function refresh(old, s, now) {
-  const m = fromState(s, now);
+export function refresh(old, s, now, offsetMs = null) {
+  const m = fromState(s, now, offsetMs);
   if (old && old.matchId === m.matchId) {
     m.moves = old.moves;
-    m.lastMove = old.lastMove;
-    m.removedOn = old.removedOn;
     m.arbiterNote = old.arbiterNote;
+    if (old.lastSeq === m.lastSeq) {
+      m.lastMove = old.lastMove;
+      m.removedOn = old.removedOn;
+      m.drawOffer = old.drawOffer;
+      m.flagged = old.flagged;
+    }
+    if (m.phase === "Countdown" && old.countdown) m.countdown = old.countdown;
   }
   return m;
+}
+
+/**
+ * Whether a state needs the move list rebuilt from the record: a new match under way, or the
+ * same match at another event than the model knew.
+ * @param {MatchModel | null} old
+ * @param {StateMsg} s
+ */
+export function needsRecord(old, s) {
+  if (s.last_seq === null || s.phase === "Forming") return false;
+  return !old || old.matchId !== s.match_id || old.lastSeq !== s.last_seq;
+}
+
+/**
+ * The move list rebuilt from a record taken after a state at event `stateSeq`, keeping what
+ * the page noted since (events after `stateSeq`): moves already in the record are not repeated.
+ * @param {MatchModel} m
+ * @param {string} bpgn
+ * @param {number | null} stateSeq
+ */
+export function mergeRecord(m, bpgn, stateSeq) {
+  /** @type {MoveEntry[]} */
+  const fromRecord = bpgnMoves(bpgn).map((mv) => ({
+    seq: -1,
+    board: mv.board,
+    san: mv.san,
+    label: moveLabel(mv.number, mv.board, mv.white, mv.san),
+    uci: "",
+  }));
+  const since = m.moves.filter((x) => x.seq >= 0 && (stateSeq === null || x.seq > stateSeq));
+  const sinceMoves = since.filter((x) => x.board);
+  // The longest run of the newer moves that the record already ends with.
+  let overlap = 0;
+  for (let j = Math.min(sinceMoves.length, fromRecord.length); j > 0; j--) {
+    const tail = fromRecord.slice(fromRecord.length - j);
+    if (tail.every((r, i) => r.board === sinceMoves[i].board && r.san === sinceMoves[i].san)) {
+      overlap = j;
+      break;
+    }
+  }
+  const skip = new Set(sinceMoves.slice(0, overlap));
+  m.moves = [...fromRecord, ...since.filter((x) => !skip.has(x))];
+}
+
+/**
+ * Places the model's clock readings again on the page's clock with a newer offset.
+ * @param {MatchModel} m
+ * @param {number | null} offsetMs
+ */
+export function resync(m, offsetMs) {
+  m.clocks = restamp(m.clocks, offsetMs);
+  const c = m.countdown;
+  if (c && typeof c.stamp === "number" && typeof offsetMs === "number") {
+    c.at = Math.min(c.received ?? c.at, c.stamp - offsetMs);
+  }
 }
 
 /**
@@ -177,18 +248,21 @@ export function refresh(old, s, now) {
 /**
  * Advances the model by one event received at page time `now`. Events already seen are
  * ignored ("stale"); a missing event ("gap") leaves the model as it is: the page then asks for
- * the whole state again.
+ * the whole state again. With `offsetMs` (server ms − page ms) the clocks count from the
+ * instant the server stamped the event (`server_time_us`), not from receipt: events replayed on
+ * resume carry the clocks of their own time.
  * @param {MatchModel} m
  * @param {EventMsg} e
  * @param {number} now
+ * @param {number | null} [offsetMs]
  * @returns {Applied}
  */
-export function applyEvent(m, e, now) {
+export function applyEvent(m, e, now, offsetMs = null) {
   if (e.match_id !== m.matchId) return "other-match";
   if (m.lastSeq !== null && e.seq <= m.lastSeq) return "stale";
   if (e.seq !== (m.lastSeq === null ? 0 : m.lastSeq + 1)) return "gap";
   m.lastSeq = e.seq;
-  m.clocks = reading(e.clocks_ms, e.running, now);
+  m.clocks = reading(e.clocks_ms, e.running, now, e.server_time_us, offsetMs);
   if (e.bfen) {
     m.bfen = e.bfen;
     m.boards = boardsOf(e.bfen, m.boards);
@@ -214,7 +288,13 @@ export function applyEvent(m, e, now) {
     }
   } else if (k.CountdownStarted) {
     m.phase = "Countdown";
-    m.countdown = { startsAtMs: k.CountdownStarted.starts_at_ms, atMs: e.at_ms, at: now };
+    m.countdown = {
+      startsAtMs: k.CountdownStarted.starts_at_ms,
+      atMs: e.at_ms,
+      at: stampedAt(e.server_time_us, offsetMs, now),
+      stamp: typeof e.server_time_us === "number" ? e.server_time_us / 1000 : null,
+      received: now,
+    };
   } else if (k.Moved) {
     const { seat, uci, san } = k.Moved;
     const board = boardOf(seat);

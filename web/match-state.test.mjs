@@ -2,7 +2,8 @@
 // sent them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyEvent, boardPos, describe, fromState, refresh, resultHeadline, resultLine, resultReason, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, describe, fromState, mergeRecord, needsRecord, refresh, resultHeadline, resultLine, resultReason, resync, yourTurn } from "./match-state.js";
+import { clocksAt, countdownLeft } from "./clocks.js";
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
 const C = [180000, 180000, 180000, 180000];
@@ -28,7 +29,7 @@ test("a_match_from_forming_to_mate_on_board", () => {
   assert.deepEqual(m.ready, [true, false, false, false]);
   applyEvent(m, ev({ CountdownStarted: { starts_at_ms: 3500 } }), 3);
   assert.equal(m.phase, "Countdown");
-  assert.deepEqual(m.countdown, { startsAtMs: 3500, atMs: 300, at: 3 });
+  assert.deepEqual(m.countdown, { startsAtMs: 3500, atMs: 300, at: 3, stamp: 0.003, received: 3 });
   applyEvent(m, ev("Started", { running: [true, false, true, false] }), 4);
   assert.equal(m.phase, "Running");
   assert.equal(yourTurn(m, "A"), true);
@@ -37,7 +38,7 @@ test("a_match_from_forming_to_mate_on_board", () => {
   applyEvent(m, ev({ Moved: { seat: "WhiteB", uci: "e2e4", san: "e4", charged_ms: 5, credit_ms: 0 } },
     { bfen: afterE4, clocks_ms: [179000, 180000, 179000, 180000], running: [true, false, false, true] }), 5);
   assert.equal(boardPos(m, "B").turn, "b");
-  assert.deepEqual(m.clocks, { clocks_ms: [179000, 180000, 179000, 180000], running: [true, false, false, true], at: 5 });
+  assert.deepEqual(m.clocks, { clocks_ms: [179000, 180000, 179000, 180000], running: [true, false, false, true], at: 5, stamp: 0.005, received: 5 });
   assert.deepEqual(m.moves.map((x) => x.label), ["1B. e4"]);
   assert.equal(m.lastMove.B, "e2e4");
   // A promotion on B removing White-A's knight from b1 of board A (R1).
@@ -94,4 +95,66 @@ test("a_whole_state_after_a_long_absence_keeps_the_move_list", () => {
   assert.deepEqual(other.moves, []);
   // A position the page cannot read keeps the last one.
   assert.equal(fromState(state({ bfen: "x" }), 0).boards[0].squares.length, 64);
+});
+
+test("k1_replayed_events_count_from_their_server_stamp_not_from_receipt", () => {
+  seq = 0;
+  // Offset: server ms − page ms = 1000 (server clock 1 s ahead of the page's).
+  const offset = 1000;
+  const m = fromState(state({ phase: "Running", running: [true, false, true, false], last_seq: 0, server_time_us: 2_000_000 }), 1000, offset);
+  assert.equal(m.clocks.at, 1000, "the state was stamped at page time 1000");
+  // On resume at page time 60000 an event stamped at server 11 s (page 10000) is replayed.
+  applyEvent(m, ev({ Arbiter: { act: "paused the clocks" } }, {
+    clocks_ms: [170000, 180000, 170000, 180000], running: [true, false, true, false], server_time_us: 11_000_000,
+  }), 60000, offset);
+  assert.equal(m.clocks.at, 10000);
+  assert.deepEqual(clocksAt(m.clocks, 60000), [120000, 180000, 120000, 180000], "50 s ran since the event");
+  // Without an offset (not yet measured) the receipt counts.
+  applyEvent(m, ev({ DrawOffered: { seat: "WhiteA" } }, { clocks_ms: C, running: [true, false, true, false], server_time_us: 1 }), 70000, null);
+  assert.equal(m.clocks.at, 70000);
+  // A stamp that would lie after receipt (a bad estimate) is held at receipt.
+  applyEvent(m, ev({ DrawDeclined: { seat: "BlackA" } }, { server_time_us: 99_000_000 }), 71000, offset);
+  assert.equal(m.clocks.at, 71000);
+});
+
+test("k1_countdown_from_the_server_stamp_and_resync_after_sleep", () => {
+  seq = 0;
+  const m = fromState(state(), 0, 0);
+  applyEvent(m, ev({ CountdownStarted: { starts_at_ms: 3300 } }, { server_time_us: 5_000_000 }), 5500, 0);
+  // at_ms 100: 3200 ms of countdown from page time 5000.
+  assert.equal(m.countdown?.at, 5000);
+  assert.equal(countdownLeft(m.countdown.startsAtMs, m.countdown.atMs, m.countdown.at, 6000), 2200);
+  // A state in the countdown keeps the banner.
+  const again = refresh(m, state({ phase: "Countdown", last_seq: m.lastSeq }), 6000, 0);
+  assert.deepEqual(again.countdown, m.countdown);
+  // The page's clock stood still 2 s (a phone asleep): the new offset is 2000 more.
+  applyEvent(m, ev({ Ready: { seat: "WhiteA", ready: true } }, { running: [true, false, true, false], server_time_us: 6_000_000 }), 6000, 0);
+  resync(m, 2000);
+  assert.equal(m.clocks.at, 4000);
+  assert.equal(m.countdown?.at, 3000);
+});
+
+test("a_state_at_another_event_clears_marks_and_the_record_merges_with_newer_events", () => {
+  seq = 0;
+  const m = fromState(state({ phase: "Running", running: [true, false, true, false] }), 0);
+  applyEvent(m, ev({ Moved: { seat: "WhiteA", uci: "a2a3", san: "a3", charged_ms: 1, credit_ms: 0 } },
+    { bfen: `rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR[] b KQkq - 0 1 | ${START}` }), 1);
+  assert.equal(m.lastMove.A, "a2a3");
+  const st = state({ phase: "Running", last_seq: 300 });
+  assert.equal(needsRecord(m, st), true);
+  assert.equal(needsRecord(m, state({ phase: "Running", last_seq: m.lastSeq })), false);
+  const again = refresh(m, st, 2);
+  assert.deepEqual(again.lastMove, { A: "", B: "" });
+  assert.deepEqual(again.removedOn, { A: "", B: "" });
+  // An event after the state arrives before the record's reply; the record already has it.
+  seq = 300;
+  applyEvent(again, ev({ Moved: { seat: "BlackA", uci: "h7h6", san: "h6", charged_ms: 1, credit_ms: 0 } }), 3);
+  applyEvent(again, ev({ Moved: { seat: "WhiteB", uci: "e2e4", san: "e4", charged_ms: 1, credit_ms: 0 } }), 4);
+  mergeRecord(again, "[Event \"x\"]\n\n1A. a3 {179.0} 1B. d4 {179.0} 1a. h6 {178.0}", 300);
+  assert.deepEqual(again.moves.map((x) => x.san), ["a3", "d4", "h6", "e4"]);
+  // A new match joined late: nothing noted, the record alone.
+  const late = fromState(st, 0);
+  assert.equal(needsRecord(null, st), true);
+  mergeRecord(late, "1A. a3 1a. h6", 300);
+  assert.deepEqual(late.moves.map((x) => x.label), ["1A. a3", "1a. h6"]);
 });

@@ -62,6 +62,8 @@ export class MatchView {
     /** @type {string} */
     this.orientation = "";
     this.shownMoves = 0;
+    /** @type {unknown[] | null} the move list drawn */
+    this.shownList = null;
     this.frame = 0;
     this.wire();
   }
@@ -147,7 +149,8 @@ export class MatchView {
   }
 
   renderBoards() {
-    const m = /** @type {MatchModel} */ (this.model);
+    if (!this.model) return; // nothing shown yet (a reset view)
+    const m = this.model;
     const me = m.yourSeat;
     const pending = this.actions.pending();
     for (const [board, panel] of this.panels) {
@@ -157,6 +160,7 @@ export class MatchView {
       marks.removed = m.removedOn[board];
       marks.pending = pending && pending.board === board ? pending : null;
       panel.render(boardPos(m, board), marks);
+      panel.grid.classList.toggle("own", Boolean(me && boardOf(me) === board));
       panel.title.textContent = `Board ${board}` + (me && boardOf(me) === board ? " — yours" : me ? " — partner's" : "");
       const pos = boardPos(m, board);
       for (const seat of SEAT_ORDER.filter((s) => boardOf(s) === board)) {
@@ -250,9 +254,11 @@ export class MatchView {
   renderMoves() {
     const m = /** @type {MatchModel} */ (this.model);
     const list = $("moves");
-    if (m.moves.length < this.shownMoves) {
+    if (m.moves.length < this.shownMoves || m.moves !== this.shownList) {
+      // a shorter list, or another one (rebuilt from the record): draw it again
       list.replaceChildren();
       this.shownMoves = 0;
+      this.shownList = m.moves;
     }
     for (const entry of m.moves.slice(this.shownMoves)) {
       const li = document.createElement("li");

@@ -115,6 +115,36 @@ export function complete(legal, from, to) {
 }
 
 /**
+ * Whether a gesture of `piece` to `to` brings a pawn to its last rank: a promotion, whose text
+ * (piece, removal) only the legal list tells.
+ * @param {string} piece  FEN letter of the moving piece
+ * @param {string} to
+ */
+export function isPromotionGesture(piece, to) {
+  return (piece === "P" && to[1] === "8") || (piece === "p" && to[1] === "1");
+}
+
+/**
+ * Like `complete`, but a promotion never goes out without the list: while it is not known
+ * (`legal` null) it is awaited (`wait` resolves with it, or null when it did not come in time,
+ * and the gesture then comes to nothing rather than a plain `e7e8` the server refuses).
+ * @param {string[] | null} legal
+ * @param {string} from
+ * @param {string} to
+ * @param {string} piece
+ * @param {() => Promise<string[] | null>} wait
+ * @returns {Promise<Completion>}
+ */
+export async function completeAwaiting(legal, from, to, piece, wait) {
+  if (!legal && from !== to && isPromotionGesture(piece, to)) {
+    const list = await wait();
+    if (!list) return { kind: "none" };
+    return complete(list, from, to);
+  }
+  return complete(legal, from, to);
+}
+
+/**
  * A drop's text: `N@f3`.
  * @param {string} role
  * @param {string} to

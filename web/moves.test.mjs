@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import {
   bpgnMoves, complete, dropTargets, dropText, moveLabel, moveNumber, parseUci, removalCandidates, targetsFrom,
   touchedSquares,
-} from "./moves.js";
+  completeAwaiting, isPromotionGesture } from "./moves.js";
 
 // Board B after 1.e4 d5 2.exd5 c6 3.dxc6 Nf6 4.cxb7 Nbd7, White to move (from a real server).
 const LEGAL = ["e1e2", "b1c3", "g1f3", "d1e2", "f1b5", "a2a3", "a2a4", "b7b8ra1", "b7b8nb1", "b7b8qd1",
@@ -75,4 +75,21 @@ test("a4_move_labels_and_bpgn_movetext", () => {
     { number: 5, board: "B", white: true, san: "bxa8=Nb1" },
     { number: 5, board: "A", white: false, san: "Qxf2#" },
   ]);
+});
+
+test("a_promotion_waits_for_the_legal_list", async () => {
+  assert.equal(isPromotionGesture("P", "e8"), true);
+  assert.equal(isPromotionGesture("p", "e1"), true);
+  assert.equal(isPromotionGesture("P", "e7"), false);
+  assert.equal(isPromotionGesture("N", "e8"), false);
+  let asked = 0;
+  const list = ["e7e8qd1", "e7e8qa1", "e2e4"];
+  const wait = async () => { asked += 1; return list; };
+  assert.deepEqual(await completeAwaiting(null, "e7", "e8", "P", wait),
+    { kind: "removal", options: [{ square: "d1", role: "q", text: "e7e8qd1" }, { square: "a1", role: "q", text: "e7e8qa1" }] });
+  assert.equal(asked, 1);
+  assert.deepEqual(await completeAwaiting(null, "e2", "e4", "P", wait), { kind: "send", text: "e2e4" }, "no wait for a plain move");
+  assert.equal(asked, 1);
+  assert.deepEqual(await completeAwaiting(null, "e7", "e8", "P", async () => null), { kind: "none" }, "never a bare e7e8");
+  assert.deepEqual(await completeAwaiting(["e7e8q", "e7e8n"], "e7", "e8", "P", wait), { kind: "upgrade", options: [{ role: "q", text: "e7e8q" }, { role: "n", text: "e7e8n" }] });
 });

@@ -5,6 +5,7 @@
 
 import { open } from "./transport.js";
 import { frame, msg, decode, result } from "./codec.js";
+import { syncSample } from "./clocks.js";
 
 /** @typedef {"auto" | "webtransport" | "websocket"} TransportChoice */
 /** @typedef {import("./transport.js").Link} Link */
@@ -26,6 +27,7 @@ import { frame, msg, decode, result } from "./codec.js";
  * @property {(kind: string, body: any) => void} push  a server message that is not a reply
  * @property {() => void} status  the link's status changed
  * @property {() => number | null} lastSeq  the last event seen of the followed match
+ * @property {() => void} [synced]  the offset between the server's clock and the page's changed
  */
 
 const STORE_KEY = "shvedka.session";
@@ -33,6 +35,10 @@ const BACKOFF_MS = [400, 800, 1600, 3200, 6400, 10000];
 const REQUEST_TIMEOUT_MS = 15000;
 const HELLO_TIMEOUT_MS = 10000;
 const PING_EVERY_MS = 5000;
+/** How long opening a link may take before the attempt is given up. */
+const OPEN_TIMEOUT_MS = 8000;
+/** How long a link must stay up before the back-off starts again from the shortest wait. */
+const STABLE_AFTER_MS = 10000;
 
 /**
  * The stored session of this tab, if any.
@@ -91,6 +97,19 @@ export class Session {
     this.helloTimer = undefined;
     /** @type {number | undefined} */
     this.pingTimer = undefined;
+    /** @type {number | undefined} */
+    this.stableTimer = undefined;
+    /** @type {number | undefined} */
+    this.retryTimer = undefined;
+    /** Whether a retry is scheduled or a connect is under way (exactly one at a time). */
+    this.connecting = false;
+    /** The last Hello was a resume the server refused: the next Welcome starts a new session. */
+    this.resumeRefused = false;
+    /** Server ms − page ms (`performance.now()`), null until the first Welcome. */
+    this.offsetMs = /** @type {number | null} */ (null);
+    this.helloSent = 0;
+    /** @type {Map<number, number>} ping nonce → page time sent */
+    this.pingsSent = new Map();
   }
 
   /** Opens the first link. */
@@ -99,39 +118,103 @@ export class Session {
   }
 
   async connect() {
+    window.clearTimeout(this.retryTimer);
+    this.retryTimer = undefined;
+    this.connecting = true;
     this.state = this.losses > 0 ? "lost" : "connecting";
     this.hooks.status();
     /** @type {Link | null} */
     let opened = null;
+    /** @type {string | null} the link closed before open() returned it */
+    let closedEarly = null;
     /** @type {Link} */
     let link;
     try {
-      link = await open(this.transport, {
+      /** @type {ReturnType<typeof setTimeout> | undefined} */
+      let timer;
+      const attempt = open(this.transport, {
         onmessage: (text) => opened && this.receive(opened, text),
-        onclose: (reason) => opened && this.lost(opened, reason),
+        onclose: (reason) => {
+          if (opened) this.lost(opened, reason);
+          else closedEarly = reason;
+        },
       });
+      const late = new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error("the connection did not open in time")), OPEN_TIMEOUT_MS);
+      });
+      try {
+        link = /** @type {Link} */ (await Promise.race([attempt, late]));
+      } catch (e) {
+        // An attempt that opens after all is closed at once.
+        attempt.then((l) => l.close(), () => {});
+        throw e;
+      } finally {
+        clearTimeout(timer);
+      }
       opened = link;
     } catch (e) {
       this.problem = String(/** @type {any} */ (e)?.message ?? e);
+      this.connecting = false;
       this.retry();
       return;
     }
+    this.connecting = false;
     this.link = link;
+    if (closedEarly !== null) {
+      this.lost(link, closedEarly);
+      return;
+    }
     this.triedResume = this.token !== null;
     const resume = this.token ? msg.resume(this.token, this.hooks.lastSeq()) : null;
+    this.helloSent = performance.now();
     link.send(frame(0, msg.hello(this.name, /** @type {any} */ (resume))));
     this.helloTimer = window.setTimeout(() => {
       this.problem = "no answer to Hello";
+      this.lost(link, "no answer to Hello");
       link.close();
     }, HELLO_TIMEOUT_MS);
   }
 
   retry() {
+    if (this.connecting || this.retryTimer !== undefined) return; // one retry at a time
     const base = BACKOFF_MS[Math.min(this.attempt, BACKOFF_MS.length - 1)];
     this.attempt += 1;
     this.state = "lost";
     this.hooks.status();
-    window.setTimeout(() => void this.connect(), base * (0.8 + 0.4 * Math.random()));
+    this.retryTimer = window.setTimeout(() => {
+      this.retryTimer = undefined;
+      void this.connect();
+    }, base * (0.8 + 0.4 * Math.random()));
+  }
+
+  /**
+   * Takes a measurement of the server's clock against the page's.
+   * @param {number} serverUs
+   * @param {number} sentAt
+   * @param {number} receivedAt
+   */
+  sync(serverUs, sentAt, receivedAt) {
+    if (typeof serverUs !== "number") return;
+    const s = syncSample(serverUs, sentAt, receivedAt);
+    this.offsetMs = s.offsetMs;
+    this.hooks.synced?.();
+  }
+
+  /** Pings now (e.g. when the page becomes visible again): measures the link and the clocks. */
+  ping() {
+    if (this.state !== "connected") return;
+    const nonce = this.nextReq;
+    const sent = performance.now();
+    this.pingsSent.set(nonce, sent);
+    void this.request(msg.ping(nonce), PING_EVERY_MS * 3).then((r) => {
+      this.pingsSent.delete(nonce);
+      if (!r.err) {
+        this.rttMs = Math.round(performance.now() - sent);
+        this.hooks.status();
+      } else if (r.err.code === "Timeout") {
+        this.drop(); // a silent link (a phone that changed networks): start over
+      }
+    });
   }
 
   /**
@@ -151,13 +234,21 @@ export class Session {
     switch (m.kind) {
       case "Welcome": {
         window.clearTimeout(this.helloTimer);
-        const fresh = this.triedResume && !m.body.resumed;
+        const fresh = (this.triedResume || this.resumeRefused) && !m.body.resumed;
+        this.resumeRefused = false;
         this.token = m.body.token;
         store({ token: m.body.token, name: this.name });
         this.state = "connected";
         this.resumed = Boolean(m.body.resumed);
-        this.attempt = 0;
+        // The back-off starts again only once the link has stayed up a while (a server that
+        // closes right after Welcome is not hammered).
+        window.clearTimeout(this.stableTimer);
+        this.stableTimer = window.setTimeout(() => {
+          if (this.link === link) this.attempt = 0;
+        }, STABLE_AFTER_MS);
         this.problem = "";
+        this.pingsSent.clear();
+        this.sync(m.body.server_time_us, this.helloSent, performance.now());
         this.startPings();
         this.hooks.welcome(this.resumed, fresh);
         this.hooks.status();
@@ -171,6 +262,7 @@ export class Session {
           this.token = null;
           store(null);
           this.triedResume = false;
+          this.resumeRefused = true;
           this.link = null;
           link.close();
           void this.connect();
@@ -190,6 +282,11 @@ export class Session {
         }
         break;
       }
+      case "Pong": {
+        const sent = this.pingsSent.get(m.body?.nonce);
+        if (sent !== undefined) this.sync(m.body.server_time_us, sent, performance.now());
+        break;
+      }
       default:
         this.hooks.push(m.kind, m.body);
     }
@@ -203,6 +300,7 @@ export class Session {
     if (link !== this.link) return; // a link this session already let go
     window.clearTimeout(this.helloTimer);
     window.clearInterval(this.pingTimer);
+    window.clearTimeout(this.stableTimer);
     this.link = null;
     for (const [, p] of this.pending) {
       window.clearTimeout(p.timer);
@@ -217,17 +315,7 @@ export class Session {
 
   startPings() {
     window.clearInterval(this.pingTimer);
-    this.pingTimer = window.setInterval(async () => {
-      if (this.state !== "connected") return;
-      const sent = performance.now();
-      const r = await this.request(msg.ping(this.nextReq), PING_EVERY_MS * 3);
-      if (!r.err) {
-        this.rttMs = Math.round(performance.now() - sent);
-        this.hooks.status();
-      } else if (r.err.code === "Timeout") {
-        this.drop(); // a silent link (a phone that changed networks): start over
-      }
-    }, PING_EVERY_MS);
+    this.pingTimer = window.setInterval(() => this.ping(), PING_EVERY_MS);
   }
 
   /**
@@ -254,6 +342,10 @@ export class Session {
 
   /** Closes the link abruptly, without a goodbye: the reconnect-and-resume logic takes over. */
   drop() {
-    this.link?.close();
+    const link = this.link;
+    if (!link) return;
+    // Let the link go at once: its close event may never come on a dead network.
+    this.lost(link, "dropped");
+    link.close();
   }
 }

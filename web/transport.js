@@ -12,8 +12,11 @@
 /** How long "auto" waits for a WebTransport session before it takes the WebSocket. */
 export const WT_PATIENCE_MS = 3000;
 
-/** The largest frame the server accepts (proto's MAX_FRAME). */
+/** The largest frame the server accepts (proto's MAX_FRAME): the limit of what the page sends. */
 export const MAX_FRAME = 64 * 1024;
+
+/** The largest frame the page accepts: replies (a record, a list) may be far bigger than a request. */
+export const MAX_INCOMING_FRAME = 4 * 1024 * 1024;
 
 /**
  * @typedef {object} Link
@@ -87,9 +90,11 @@ function bytesOfHex(hex) {
  * Splits a byte stream into frames: push chunks, take whole payloads.
  */
 export class FrameReader {
-  constructor() {
+  /** @param {number} [limit]  the largest payload accepted */
+  constructor(limit = MAX_INCOMING_FRAME) {
     /** @type {Uint8Array} */
     this.buf = new Uint8Array(0);
+    this.limit = limit;
   }
   /** @param {Uint8Array} chunk */
   push(chunk) {
@@ -102,7 +107,7 @@ export class FrameReader {
   next() {
     if (this.buf.length < 4) return null;
     const len = new DataView(this.buf.buffer, this.buf.byteOffset, 4).getUint32(0);
-    if (len > MAX_FRAME) throw new Error(`frame of ${len} bytes exceeds the limit of ${MAX_FRAME}`);
+    if (len > this.limit) throw new Error(`frame of ${len} bytes exceeds the limit of ${this.limit}`);
     if (this.buf.length < 4 + len) return null;
     const payload = this.buf.slice(4, 4 + len);
     this.buf = this.buf.slice(4 + len);
