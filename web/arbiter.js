@@ -4,7 +4,7 @@
 // clock, take back a move, set a corrected position, declare the result, annul. Every act
 // is recorded by the server with its description.
 
-import { seatLabel } from "./seats.js";
+import { SEAT_ORDER, seatLabel } from "./seats.js";
 import { showError } from "./notice.js";
 
 /** The largest clock adjustment the panel sends: a day. */
@@ -134,7 +134,7 @@ export class ArbiterPanel {
     /** @type {HTMLButtonElement} */ ($("arb-resume")).disabled = m.phase !== "Paused";
     const seat = /** @type {HTMLSelectElement} */ ($("arb-clock-seat"));
     for (const o of seat.options) {
-      const i = ["WhiteA", "BlackA", "WhiteB", "BlackB"].indexOf(o.value);
+      const i = SEAT_ORDER.indexOf(/** @type {Seat} */ (o.value));
       o.textContent = `${seatLabel(/** @type {Seat} */ (o.value))} ${m.names[i] ?? ""}`;
     }
   }

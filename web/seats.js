@@ -2,12 +2,14 @@
 // Seats, teams and boards (RULES.md S1): who partners whom, and which way up each board is
 // drawn for a viewer. Pure; tested by seats.test.mjs.
 
+import { SEATS } from "./codec.js";
+
 /** @typedef {"WhiteA" | "BlackA" | "WhiteB" | "BlackB"} Seat */
 /** @typedef {"A" | "B"} BoardId */
 /** @typedef {"One" | "Two"} Team */
 
 /** The seats in the order of every four-element array of the protocol (clocks, names, ready). */
-export const SEAT_ORDER = /** @type {Seat[]} */ (["WhiteA", "BlackA", "WhiteB", "BlackB"]);
+export const SEAT_ORDER = /** @type {Seat[]} */ (SEATS);
 
 /**
  * @param {Seat} seat

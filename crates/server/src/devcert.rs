@@ -69,6 +69,13 @@ pub(crate) struct DevCerts {
     provider: Arc<CryptoProvider>,
 }
 
+/// Shown without its keys (the TLS resolver that holds it must be `Debug`).
+impl std::fmt::Debug for DevCerts {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("DevCerts").field("hash", &self.current().hash).finish_non_exhaustive()
+    }
+}
+
 impl DevCerts {
     pub(crate) fn new(now: SystemTime, provider: Arc<CryptoProvider>) -> anyhow::Result<DevCerts> {
         let first = DevCert::generate(now, &provider)?;

@@ -22,6 +22,17 @@ impl Encoding {
         }
     }
 
+    /// A whole stream frame: the big-endian `u32` length of the payload, then the payload (the
+    /// framing of `shvedka_proto::frame`, in either encoding).
+    pub(crate) fn frame(self, msg: &ServerMsg) -> Option<Vec<u8>> {
+        let payload = self.payload(msg)?;
+        let len = u32::try_from(payload.len()).ok()?;
+        let mut out = Vec::with_capacity(4 + payload.len());
+        out.extend_from_slice(&len.to_be_bytes());
+        out.extend_from_slice(&payload);
+        Some(out)
+    }
+
     /// A client frame from exactly one payload.
     pub(crate) fn decode(self, payload: &[u8]) -> Result<ClientFrame, String> {
         match self {

@@ -1,5 +1,6 @@
-//! The shvedka match server: a quinn endpoint (ALPN `shvedka/1`, TLS by rustls with one explicit
-//! crypto provider), one session per connection, a lobby of matches indexed by `DashMap`s, and
+//! The shvedka match server: one quinn endpoint (TLS by rustls with one explicit crypto
+//! provider) serving native clients (ALPN `shvedka/1`) and browsers by WebTransport (ALPN `h3`),
+//! an HTTP side with the web client and a WebSocket fallback, one session per connection, a lobby of matches indexed by `DashMap`s, and
 //! one tokio task per match that owns its sans-IO state machine (`bughouse-match`) and both
 //! boards. Wire types come from `shvedka-proto`; nothing here knows the rules beyond asking the
 //! match machine.

@@ -82,7 +82,7 @@ pub(crate) async fn over_stream(
     end
 }
 
-/// Where a session's client frames come from: a QUIC stream, a WebSocket.
+/// Where a session's client frames come from: a QUIC or WebTransport stream, a WebSocket.
 pub(crate) trait Frames {
     /// The next client frame; `None` when the client ended the session cleanly.
     async fn next(&mut self) -> Result<Option<ClientFrame>, End>;
@@ -338,9 +338,8 @@ async fn write_loop(
     mut rx: mpsc::Receiver<ServerMsg>,
 ) {
     while let Some(msg) = rx.recv().await {
-        let Some(payload) = encoding.payload(&msg) else { continue };
-        let Ok(len) = u32::try_from(payload.len()) else { continue };
-        if send.write_all(&len.to_be_bytes()).await.is_err() || send.write_all(&payload).await.is_err() {
+        let Some(frame) = encoding.frame(&msg) else { continue };
+        if send.write_all(&frame).await.is_err() {
             return;
         }
     }

@@ -98,12 +98,6 @@ struct ByAlpn {
     browsers: Option<Arc<DevCerts>>,
 }
 
-impl std::fmt::Debug for DevCerts {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("DevCerts")
-    }
-}
-
 impl ResolvesServerCert for ByAlpn {
     fn resolve(&self, hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
         let offers = |alpn: &[u8]| hello.alpn().is_some_and(|mut offered| offered.any(|p| p == alpn));
