@@ -125,7 +125,8 @@ impl Game {
 
     /// The pieces of `seat` on its board that may be removed for a promotion of its crosswise
     /// player (R1, R3): knights, bishops, rooks and queens whose removal leaves a legal position
-    /// (no check when it is not `seat`'s turn; no mate on board when it is).
+    /// (the side not to move there is not in check; `seat` is not mated on board when it is his
+    /// turn).
     pub fn removable(&self, seat: Seat) -> Vec<Square> {
         let pos = self.board(seat.board);
         let board = pos.board();
@@ -345,18 +346,21 @@ impl Game {
     }
 }
 
-/// R3: whether removing the piece on `sq` (of `owner`) leaves the board legal.
+/// R3: whether removing the piece on `sq` (of `owner`) leaves the board legal: the side not to
+/// move there is not in check (whichever side that is: removing one of `owner`'s pieces can
+/// uncover his own attack on the other king), and when `owner` is to move he is not mated on
+/// board.
 fn removal_is_legal(pos: &Position, owner: Color, sq: Square) -> bool {
     let mut after = *pos;
     if after.remove_piece_at(sq).is_none() {
         return false;
     }
-    if after.turn() == owner {
-        !is_mate_on_board(&after)
-    } else {
-        let king = after.board().king_of(owner).expect("a legal setup has both kings");
-        !after.board().is_attacked(king, !owner, after.board().occupied())
+    let waiting = !after.turn();
+    let king = after.board().king_of(waiting).expect("a legal setup has both kings");
+    if after.board().is_attacked(king, !waiting, after.board().occupied()) {
+        return false;
     }
+    after.turn() != owner || !is_mate_on_board(&after)
 }
 
 /// R4: a pawn that promotes and vanishes must not uncover its own king.

@@ -160,6 +160,28 @@ fn r3_a_pinned_piece_may_go_unless_it_leaves_mate_on_board_or_the_king_in_check(
 }
 
 #[test]
+fn r3_removal_may_not_leave_the_other_king_attacked() {
+    // White-B (the crosswise player) is to move: taking the e4 knight would uncover his own rook
+    // on the black king, who is not to move; only the rook may go.
+    let uncovers = "4k3/8/8/8/4N3/8/8/4RK2[] w - - 0 1";
+    let g = game(&bfen(PROMOTER, uncovers));
+    let promos: Vec<String> = moves(&g, A).into_iter().filter(|m| m.starts_with("b7b8")).collect();
+    assert_eq!(promos, ["b7b8re1"]);
+    assert_eq!(rule_of(&g, A, "b7b8ne4"), RuleId::R3);
+    // Black-B (his opponent) is to move: the same removal only gives Black a check to answer.
+    let black_to_move = "4k3/8/8/8/4N3/8/8/4RK2[] b - - 0 1";
+    let mut g = game(&bfen(PROMOTER, black_to_move));
+    let promos: Vec<String> = moves(&g, A).into_iter().filter(|m| m.starts_with("b7b8")).collect();
+    assert_eq!(promos, ["b7b8ne4", "b7b8re1"]);
+    play(&mut g, A, "b7b8ne4");
+    assert!(g.board(B).is_check(), "Black-B is in check on his own move");
+    // ...but a removal that exposes White-B's own king, not to move, stays refused.
+    let pinned = "4r1k1/8/8/8/8/8/4B3/4K3[] b - - 0 1";
+    let g = game(&bfen(PROMOTER, pinned));
+    assert_eq!(rule_of(&g, A, "b7b8be2"), RuleId::R3);
+}
+
+#[test]
 fn r4_nothing_removable_means_the_pawn_just_passes_crosswise() {
     let pinned = "4r1k1/8/8/8/8/8/4B3/4K3[] b - - 0 1";
     let mut g = game(&bfen(PROMOTER, pinned));

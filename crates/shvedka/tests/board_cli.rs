@@ -71,6 +71,18 @@ fn apply_names_the_index_move_and_rule_of_an_illegal_move() {
 }
 
 #[test]
+fn r3_moves_lists_no_removal_that_uncovers_a_check_on_the_other_board() {
+    let bfen = "7k/1P6/8/8/8/8/8/K7[] w - - 0 1 | 4k3/8/8/8/4N3/8/8/4RK2[] w - - 0 1";
+    let (code, out, _) = shvedka(&["moves", "--bfen", bfen, "--board", "a"]);
+    assert_eq!(code, 0);
+    let promos: Vec<&str> = out.lines().filter(|l| l.starts_with("b7b8")).collect();
+    assert_eq!(promos, ["b7b8re1"], "{out}");
+    let (code, _, err) = shvedka(&["apply", "--bfen", bfen, "a:b7b8ne4"]);
+    assert_eq!(code, 1);
+    assert!(err.contains("R3"), "{err}");
+}
+
+#[test]
 fn bad_input_exits_with_status_2() {
     for args in [
         vec!["status", "--bfen", "nonsense"],
