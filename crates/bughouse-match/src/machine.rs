@@ -443,14 +443,17 @@ impl Match {
         let elapsed = self.clocks.elapsed(seat.board, now);
         let credit = self.quotas[seat.index()].credit(elapsed, client_time);
         let charged = self.clocks.charge(seat.board, now, credit);
-        if self.config.rules.flag == FlagMode::Auto && charged >= self.clocks.remaining(seat) {
+        let in_time = charged < self.clocks.remaining(seat);
+        if self.config.rules.flag == FlagMode::Auto && !in_time {
             return Err(Rejection::FlagFell(seat));
         }
 
         self.quotas[seat.index()].after_move(credit);
         self.clocks.complete_move(seat.board, now, charged);
-        if self.config.rules.flag == FlagMode::Auto {
-            // The move beat the clock after all: the flag never fell.
+        if in_time {
+            // The move beat the clock after all: the flag never fell (K3, under both policies;
+            // under `claim` a later claim of it fails). A move still late after the credit
+            // leaves a claimed-mode flag down.
             self.fallen[seat.index()] = false;
             self.window.retain(|(s, _)| *s != seat);
         }

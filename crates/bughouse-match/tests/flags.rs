@@ -153,6 +153,30 @@ fn k4_claim_mode_flag_counts_only_when_the_other_team_claims_it() {
 }
 
 #[test]
+fn k3_k4_claim_mode_a_move_that_lag_credit_brings_inside_the_time_lifts_the_flag() {
+    let mut t = Table::board_a_only(claim_mode(config("mgimo-2017", "1+0")));
+    t.wait(ms(60_100));
+    assert!(t.m.fallen_flags()[WA.index()], "the clock read zero at 60 s");
+    // The client thought 59.4 s; 1.1 s of lag is inside the 1.17 s quota: the clock is back at
+    // 0.6 s, so the flag never fell and Black-A's claim fails.
+    t.try_play(ms(60_500), WA, "e4", Some(ms(59_400))).unwrap();
+    assert_eq!(t.clock(ms(60_500), WA), ms(600));
+    assert_eq!(t.m.fallen_flags(), [false; 4]);
+    let claim = t.claim(secs(61), BA, Claim::Flag(WA)).unwrap_err();
+    assert_eq!(claim.to_string(), "claim rejected: white-A's flag has not fallen (K4)");
+    assert_eq!(t.result(), None);
+    // A move still late after its credit leaves the flag down, and the claim then succeeds.
+    t.play(secs(62), BA, "e5");
+    t.wait(ms(62_700));
+    assert!(t.m.fallen_flags()[WA.index()], "0.6 s later the clock reads zero again");
+    t.try_play(secs(63), WA, "d4", Some(ms(900))).unwrap();
+    assert_eq!(t.clock(secs(63), WA), ms(0));
+    assert!(t.m.fallen_flags()[WA.index()]);
+    t.claim(ms(63_100), BA, Claim::Flag(WA)).unwrap();
+    assert_eq!(t.result(), win(Team::Two, Reason::Flag(WA)));
+}
+
+#[test]
 fn e1_claim_mode_a_player_whose_flag_fell_unclaimed_can_still_mate_and_win() {
     let c = with_start(claim_mode(config("mgimo-2017", "1+0")), A_MATE_FOR_WHITE, STANDARD);
     let mut t = Table::new(c);
