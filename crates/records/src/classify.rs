@@ -37,7 +37,7 @@ fn type2(rule: &str, reason: impl Into<String>) -> Verdict {
 
 /// A move as written, read without deciding legality.
 #[derive(Clone, Copy, Debug)]
-enum Written {
+pub(crate) enum Written {
     Drop {
         role: Role,
         to: Square,
@@ -62,7 +62,7 @@ fn tail(rest: &str) -> Result<Option<Square>, ()> {
     if rest.is_empty() { Ok(None) } else { rest.parse().map(Some).map_err(|_| ()) }
 }
 
-fn read(text: &str) -> Option<Written> {
+pub(crate) fn read(text: &str) -> Option<Written> {
     if let Ok((uci, used)) = UciMove::parse_prefix(text)
         && let Ok(removal) = tail(after_chars(text, used))
     {
@@ -173,6 +173,11 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
             if king_attacked(&after, us) {
                 return Some(type1("P1", format!("the drop leaves the {us} king in check")));
             }
+            let seat = Seat::new(board, us);
+            if game.reserve(seat, role) == 0 {
+                // No rule set lets a player drop a piece he does not hold.
+                return Some(type1("P1", format!("no {role} in {seat}'s reserve")));
+            }
             None
         }
         Written::Castle(side) => {
@@ -182,7 +187,8 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
                 );
             (!castles).then(|| type1("FIDE", "castling is not possible here"))
         }
-        Written::Board { role, file, rank, capture, to, promotion, .. } => {
+        Written::Board { role, file, rank, capture, to, promotion, removal } => {
+            let written_promotion = promotion;
             let shape = Shape { role, file, rank, capture, to };
             let from_role = |sq: Square| pos.board().role_at(sq);
             let moving = role.or_else(|| Some(Square::from_coords(file?, rank?)).and_then(from_role));
@@ -200,7 +206,22 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
                 promotion
             };
             let shadow_pos = shadow.board(board);
-            if shadow_pos.legal_moves().iter().any(|m| shape.matches(shadow_pos, m, promotion)) {
+            let chess_move =
+                shadow_pos.legal_moves().into_iter().find(|m| shape.matches(shadow_pos, m, promotion));
+            if let Some(m) = chess_move {
+                // `e8` when nothing can be removed: the pawn vanishes (R4), and if that uncovers
+                // the mover's own king the move leaves it in check, as in ordinary chess.
+                let plain = promoting && written_promotion.is_none() && removal.is_none();
+                if plain
+                    && game.rules().promotion == Promotion::Removal
+                    && game.removable(Seat::new(board, us).crosswise()).is_empty()
+                    && vanishing_exposes_king(pos, m)
+                {
+                    return Some(type1(
+                        "FIDE",
+                        format!("the pawn leaves the board (R4) and that leaves the {us} king in check"),
+                    ));
+                }
                 return None;
             }
             let (rule, reason) = explain(pos, shape);
@@ -211,16 +232,16 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
 
 /// A board move as written.
 #[derive(Clone, Copy, Debug)]
-struct Shape {
-    role: Option<Role>,
-    file: Option<File>,
-    rank: Option<Rank>,
-    capture: bool,
-    to: Square,
+pub(crate) struct Shape {
+    pub(crate) role: Option<Role>,
+    pub(crate) file: Option<File>,
+    pub(crate) rank: Option<Rank>,
+    pub(crate) capture: bool,
+    pub(crate) to: Square,
 }
 
 impl Shape {
-    fn origin_fits(&self, from: Square) -> bool {
+    pub(crate) fn origin_fits(&self, from: Square) -> bool {
         self.file.is_none_or(|f| f == from.file()) && self.rank.is_none_or(|r| r == from.rank())
     }
 
@@ -284,7 +305,7 @@ fn explain(pos: &Position, shape: Shape) -> (&'static str, String) {
 
 /// Whether the piece on `from` could go to the shape's target by its way of moving, ignoring its
 /// own king's safety.
-fn can_reach(pos: &Position, from: Square, shape: Shape) -> bool {
+pub(crate) fn can_reach(pos: &Position, from: Square, shape: Shape) -> bool {
     let board = pos.board();
     let us = pos.turn();
     let to = shape.to;
@@ -321,6 +342,15 @@ fn leaves_check(pos: &Position, from: Square, to: Square) -> bool {
     }
     after.set_piece_at(to, piece, false);
     king_attacked(&after, us)
+}
+
+/// Whether a promotion whose pawn then leaves the board (R4) leaves the mover's king attacked.
+fn vanishing_exposes_king(pos: &Position, promotion: Move) -> bool {
+    let mut after = *pos.board();
+    let Some(from) = promotion.from() else { return false };
+    after.remove_piece_at(from);
+    after.remove_piece_at(promotion.to());
+    king_attacked(&after, pos.turn())
 }
 
 fn king_attacked(board: &Board, color: Color) -> bool {

@@ -11,13 +11,15 @@
 //!
 //! Records are text and nothing more until replayed: [`Record::replay`] plays the moves through
 //! [`bughouse::Game`] and keeps every position and the clock readings known after each move.
-//! [`check_record`] replays a record as an arbiter would (RULES.md A1): it stops at the first
-//! impossible move and says whether it is of type 1 (illegal in ordinary chess too) or type 2
-//! (illegal only in this variant), which rule it breaks and what follows.
+//! [`check_record`] replays a record as an arbiter would (RULES.md A1): it reports every
+//! impossible move, whether it is of type 1 (illegal in ordinary chess too) or type 2 (illegal
+//! only in this variant), which rule it breaks, what follows had it been noticed at once, and
+//! whether it stands when noticed later (the position after it is legal) or the arbiter decides.
 //!
 //! The crate does no IO: text in, text out. No input makes it panic; every parse error names the
 //! line and column and what was expected there.
 
+mod aftermath;
 mod check;
 mod classify;
 mod clock;
@@ -30,7 +32,7 @@ mod record;
 mod replay;
 mod result;
 
-pub use check::{CheckOutcome, ImpossibleKind, check_record};
+pub use check::{CheckReport, Impossible, ImpossibleKind, Later, Unreadable, check_record};
 pub use clock::{Clocks, parse_seconds, time_control_ms};
 pub use parse::{ParseBpgnError, parse_bpgn};
 pub use record::{Record, RecordMove, Tag};

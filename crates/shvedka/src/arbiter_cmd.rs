@@ -1,5 +1,5 @@
 //! `shvedka arbiter`: the arbiter's tools. The offline ones work on a BPGN record entered from an
-//! over-the-board game (RULES.md A1, A4): `check-record` finds the first impossible move of each
+//! over-the-board game (RULES.md A1, A4): `check-record` finds every impossible move of each
 //! game, `show` reviews a game at an instant (after a move, or at a match time placed by the
 //! clock comments).
 //!
@@ -12,7 +12,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use bughouse::{RuleOptions, Rules};
-use shvedka_records::{CheckOutcome, Record, check_record, parse_bpgn};
+use shvedka_records::{Record, check_record, parse_bpgn};
 
 use crate::Failure;
 
@@ -110,8 +110,8 @@ pub(crate) fn record_rules(record: &Record, preset: Option<&str>) -> anyhow::Res
     }
 }
 
-/// `check-record`: one line per game (prefixed `game K: ` when the file has several), then the
-/// exit status of the worst finding: 1 for an impossible move, 2 for a game that cannot be
+/// `check-record`: one line per impossible move, or `no impossible move` (prefixed `game K: `
+/// when the file has several games), then the exit status of the worst finding: 1 for an impossible move, 2 for a game that cannot be
 /// checked to the end (a bad start position, a move that does not read as one move).
 fn check(args: &CheckRecordArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let records = read_records(&args.file)?;
@@ -122,12 +122,16 @@ fn check(args: &CheckRecordArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let rules = record_rules(record, args.rules.as_deref()).map_err(|e| {
             if several { bad_input(format!("{}: game {}: {e}", args.file.display(), i + 1)) } else { e }
         })?;
-        let outcome = check_record(record, rules);
-        writeln!(out, "{prefix}{outcome}")?;
-        worst = worst.max(match outcome {
-            CheckOutcome::Clean => 0,
-            CheckOutcome::Impossible { .. } => 1,
-            CheckOutcome::Unreadable { .. } => 2,
+        let report = check_record(record, rules);
+        for line in report.to_string().lines() {
+            writeln!(out, "{prefix}{line}")?;
+        }
+        worst = worst.max(if report.unreadable.is_some() {
+            2
+        } else if report.impossible.is_empty() {
+            0
+        } else {
+            1
         });
     }
     match worst {
