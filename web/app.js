@@ -6,9 +6,9 @@
 // URL options: ?name=anna enters at once; ?transport=webtransport|websocket|auto (default
 // auto); ?arbiter=SECRET asks for the arbiter role after Welcome.
 
-import { msg, act } from "./codec.js";
+import { msg, act, fetchRecord } from "./codec.js";
 import { Session, storedSession } from "./session.js";
-import { applyEvent, boardPos, describe, mergeRecord, needsRecord, refresh, resync, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, closedText, describe, mergeRecord, needsRecord, refresh, resync, yourTurn } from "./match-state.js";
 import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
@@ -270,12 +270,41 @@ function push(kind, body) {
     if (applied !== "applied") return;
     const line = describe(model, body.kind);
     if (line) log(line);
-    if (body.kind.DrawOffered || body.kind.ArbiterCalled || body.kind.Arbiter) showInfo(line);
-    else if (body.kind.Ended || body.kind.DrawDeclined) hideInfo(); // the banner says it now
+    const k = body.kind;
+    if (k.DrawOffered || k.ArbiterCalled || k.Arbiter || k.Paused || k.Resumed) showInfo(line);
+    else if (k.Ended || k.DrawDeclined) hideInfo(); // the banner says it now
     render();
   } else if (kind === "Chat") {
     chat.receive(body, model?.yourSeat ?? null, model?.matchId ?? null);
+  } else if (kind === "MatchClosed") {
+    closed(body);
   }
+}
+
+/**
+ * The followed match closed undecided (`MatchClosed`): the session follows no match now, so the
+ * page says why and goes back to the lobby.
+ * @param {import("./codec.js").MatchClosedMsg} body
+ */
+function closed(body) {
+  const text = `match ${body.match_id}: ${closedText(body.reason)}`;
+  if (!model || model.matchId !== body.match_id) {
+    log(text);
+    return;
+  }
+  model = null;
+  resyncing = false;
+  showOnState = false;
+  pendingMove = null;
+  legal = { bfen: "", key: "", moves: null };
+  for (const w of legalWaiters.splice(0)) w(null);
+  chat.clear();
+  gestures.clear();
+  view.reset();
+  arbiter.render(null);
+  document.title = "shvedka";
+  showError(text);
+  showScreen("lobby");
 }
 
 /**
@@ -286,9 +315,10 @@ function push(kind, body) {
  */
 async function rebuildMoves(matchId, stateSeq) {
   if (!session) return;
-  const r = await session.request(msg.record(matchId));
-  if (!model || model.matchId !== matchId || !r.ok?.Record) return;
-  mergeRecord(model, r.ok.Record.bpgn, stateSeq);
+  const s = session;
+  const r = await fetchRecord((message) => s.request(message), matchId);
+  if (!model || model.matchId !== matchId || r.err) return;
+  mergeRecord(model, r.ok, stateSeq);
   render();
 }
 
@@ -382,11 +412,15 @@ $("back-to-match").addEventListener("click", () => {
 });
 $("record").addEventListener("click", async () => {
   if (!model) return;
-  const r = await ask(msg.record(model.matchId));
-  if (!r.ok?.Record) return;
+  const matchId = model.matchId;
+  const r = await fetchRecord(ask, matchId);
+  if (r.err) {
+    if (r.err.code === "BadReply") showError(refusalText(r.err));
+    return;
+  }
   const a = document.createElement("a");
-  a.href = URL.createObjectURL(new Blob([r.ok.Record.bpgn], { type: "text/plain" }));
-  a.download = `shvedka-match-${model.matchId}.bpgn`;
+  a.href = URL.createObjectURL(new Blob([r.ok], { type: "text/plain" }));
+  a.download = `shvedka-match-${matchId}.bpgn`;
   a.click();
   setTimeout(() => URL.revokeObjectURL(a.href), 1000);
 });

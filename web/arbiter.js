@@ -1,16 +1,17 @@
 // @ts-check
 // The arbiter's panel (RULES.md A2, K5), for a session that presented the arbiters' secret:
-// every live match (ListLive) to watch, and on the watched match: pause, resume, adjust a
+// every live match (ListPage with live, page by page) to watch, and on the watched match: pause, resume, adjust a
 // clock, take back a move, set a corrected position, declare the result, annul. Every act
 // is recorded by the server with its description.
 
 import { SEAT_ORDER, seatLabel } from "./seats.js";
-import { showError } from "./notice.js";
+import { listAll } from "./codec.js";
+import { refusalText, showError } from "./notice.js";
 
 /** The largest clock adjustment the panel sends: a day. */
 const MAX_ADJUST_MS = 24 * 3600 * 1000;
 
-/** @typedef {import("./lobby.js").MatchSummary} MatchSummary */
+/** @typedef {import("./codec.js").MatchSummary} MatchSummary */
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
 /** @typedef {import("./seats.js").Seat} Seat */
 
@@ -34,7 +35,7 @@ function input(id) {
 
 export class ArbiterPanel {
   /**
-   * @param {(message: any) => Promise<{ ok?: any, err?: any }>} ask
+   * @param {import("./codec.js").Ask} ask
    * @param {import("./codec.js").msg} msg
    * @param {import("./codec.js").act} act
    * @param {() => MatchModel | null} model
@@ -45,10 +46,13 @@ export class ArbiterPanel {
     this.act = act;
     this.model = model;
     this.enabled = false;
-    /** @param {any} a */
+    /**
+     * @param {any} a
+     * @returns {ReturnType<import("./codec.js").Ask>}
+     */
     const send = async (a) => {
       const m = this.model();
-      if (!m) return { err: "no match" };
+      if (!m) return { err: { code: "Offline", rule: null, message: "no match followed" } };
       return this.ask(this.msg.arbiterAct(m.matchId, a));
     };
     $("arb-refresh").addEventListener("click", () => void this.refresh());
@@ -94,9 +98,13 @@ export class ArbiterPanel {
   /** Lists the live matches. */
   async refresh() {
     if (!this.enabled) return;
-    const r = await this.ask(this.msg.listLive());
+    const r = await listAll(this.ask, true);
+    if (r.err) {
+      if (r.err.code === "BadReply") showError(refusalText(r.err));
+      return;
+    }
     /** @type {MatchSummary[]} */
-    const live = r.ok?.Matches ?? [];
+    const live = r.ok.matches;
     const body = /** @type {HTMLTableElement} */ ($("live")).tBodies[0];
     body.replaceChildren(...live.map((m) => {
       const row = document.createElement("tr");

@@ -19,6 +19,7 @@ export const msg = {
   hello: (name, resume = null) => ({ Hello: { version: PROTOCOL_VERSION, name, resume } }),
   resume: (token, last_seq) => ({ token, last_seq }),
   ping: (nonce) => ({ Ping: { nonce } }),
+  // The whole list in one reply: refused (TooLarge) beyond 50 matches; the page uses listPage.
   listMatches: () => "ListMatches",
   createMatch: (rules, time_control, listed) => ({ CreateMatch: { rules, time_control, listed } }),
   watch: (match_id) => ({ Watch: { match_id } }),
@@ -37,13 +38,136 @@ export const msg = {
   arbiterAct: (match_id, act) => ({ ArbiterAct: { match_id, act } }),
   adjustClock: (seat, delta_ms) => ({ AdjustClock: { seat, delta_ms } }),
   declareResult: (winner, reason) => ({ DeclareResult: { winner, reason } }),
+  // Superseded in the page by listPage(…, true) and recordPart (a long record is refused whole).
   listLive: () => "ListLive",
   record: (match_id) => ({ Record: { match_id } }),
   register: (tournament, team, players) => ({ Td: { Register: { tournament, team, players } } }),
   choose: (tournament, round, game, choice) => ({ Choose: { tournament, round, game, choice } }),
   assignment: (tournament) => ({ Assignment: { tournament } }),
   legal: (match_id, board) => ({ Legal: { match_id, board } }),
+  listPage: (after, limit, live) => ({ ListPage: { after, limit, live } }),
+  recordPart: (match_id, offset) => ({ RecordPart: { match_id, offset } }),
 };
+
+/** @typedef {"Matches" | "OpenMatches" | "ChatLength"} LimitKind  `Limit`: which documented limit */
+
+/**
+ * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",
+ * "Timeout" and "BadReply" (an answer that does not fit the request). Compare with `===` only
+ * against names (an object never equals one).
+ * @typedef {"BadRequest" | "Handshake" | "NoSuchMatch" | "NotInMatch" | "Rejected" | "RateLimited"
+ *   | "Full" | "Forbidden" | "TooLarge" | "Unavailable" | { Limit: LimitKind }
+ *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
+ */
+
+/**
+ * `ErrorMsg` of the protocol: a refused request (or a local failure, code "Offline"/"Timeout").
+ * @typedef {object} ErrorMsg
+ * @property {ErrorCode} code
+ * @property {string | null} rule
+ * @property {string} message
+ */
+
+/**
+ * `MatchSummary` of the protocol (a lobby row).
+ * @typedef {object} MatchSummary
+ * @property {number} match_id
+ * @property {string} rules
+ * @property {string} time_control
+ * @property {(string | null)[]} seats
+ * @property {"Forming" | "Countdown" | "Running" | "Paused" | "Ended" | "Annulled"} phase
+ */
+
+/**
+ * `Reply::MatchPage`: one page of `ListPage`; `next` is the `after` of the next page.
+ * @typedef {{ MatchPage: { matches: MatchSummary[], next: number | null } }} MatchPageReply
+ */
+
+/**
+ * `Reply::RecordPart`: the record's BPGN from byte `offset`; `total` is its length in bytes.
+ * @typedef {{ RecordPart: { text: string, offset: number, total: number } }} RecordPartReply
+ */
+
+/** @typedef {"Restart" | "Shutdown" | "Storage"} PauseReason  why the server paused a match */
+/** @typedef {"Expired" | "Failed"} ClosedReason  why a followed match closed undecided */
+
+/**
+ * `ServerMsg::MatchClosed`: the followed match closed for this session without a decision.
+ * @typedef {{ match_id: number, reason: ClosedReason }} MatchClosedMsg
+ */
+
+/**
+ * How the page asks: a client message in, its reply's result out.
+ * @typedef {(message: any) => Promise<{ ok: any, err?: undefined } | { err: ErrorMsg, ok?: undefined }>} Ask
+ */
+
+/** Matches asked per `ListPage` (the server caps it at its own page size). */
+export const PAGE_LIMIT = 50;
+/** Pages a list follows at most. */
+export const MAX_PAGES = 20;
+
+/**
+ * The matches not over, page by page (`ListPage`, following `next` until null, at most
+ * `MAX_PAGES` pages): the listed ones, or with `live` (an arbiter) every one. `more` says the
+ * server had more than the pages followed.
+ * @param {Ask} ask
+ * @param {boolean} live
+ * @returns {Promise<{ ok: { matches: MatchSummary[], more: boolean }, err?: undefined } | { err: ErrorMsg, ok?: undefined }>}
+ */
+export async function listAll(ask, live) {
+  /** @type {MatchSummary[]} */
+  const matches = [];
+  /** @type {number | null} */
+  let after = null;
+  for (let page = 0; page < MAX_PAGES; page++) {
+    const r = await ask(msg.listPage(after, PAGE_LIMIT, live));
+    if (r.err) return { err: r.err };
+    /** @type {MatchPageReply["MatchPage"] | undefined} */
+    const p = r.ok?.MatchPage;
+    if (!p) return { err: badReply("the server did not answer with a page of matches") };
+    matches.push(...p.matches);
+    if (p.next === null || p.next === undefined) return { ok: { matches, more: false } };
+    if (after !== null && p.next <= after) return { err: badReply("the server's pages of matches do not advance") };
+    after = p.next;
+  }
+  return { ok: { matches, more: true } };
+}
+
+/**
+ * A match record's whole BPGN, asked in parts (`RecordPart` from byte 0, each next part at the
+ * previous `offset` + the byte length of its text, until that reaches `total`): a record longer
+ * than one frame does not come whole from `Record`.
+ * @param {Ask} ask
+ * @param {number} matchId
+ * @returns {Promise<{ ok: string, err?: undefined } | { err: ErrorMsg, ok?: undefined }>}
+ */
+export async function fetchRecord(ask, matchId) {
+  const utf8 = new TextEncoder();
+  /** @type {string[]} */
+  const parts = [];
+  let offset = 0;
+  for (;;) {
+    const r = await ask(msg.recordPart(matchId, offset));
+    if (r.err) return { err: r.err };
+    /** @type {RecordPartReply["RecordPart"] | undefined} */
+    const p = r.ok?.RecordPart;
+    if (!p || p.offset !== offset) return { err: badReply("the server's record parts do not fit together") };
+    parts.push(p.text);
+    const end = offset + utf8.encode(p.text).length;
+    if (end >= p.total) return { ok: parts.join("") };
+    if (end === offset) return { err: badReply("the server sent an empty part of the record") };
+    offset = end;
+  }
+}
+
+/**
+ * A reply that does not fit the request (a local failure, shown as a problem).
+ * @param {string} message
+ * @returns {ErrorMsg}
+ */
+function badReply(message) {
+  return { code: "BadReply", rule: null, message };
+}
 
 /** Reads a server message: `{ kind, body }` (`body` is null for a unit variant). */
 export function decode(text) {

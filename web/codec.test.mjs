@@ -3,7 +3,8 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { frame, msg, decode, encode, result, act, claims } from "./codec.js";
+import { frame, msg, decode, encode, result, act, claims, fetchRecord, listAll, MAX_PAGES, PAGE_LIMIT } from "./codec.js";
+import { refusalText } from "./notice.js";
 
 const golden = new Map(
   readFileSync(new URL("../proto/tests/data/golden.json.txt", import.meta.url), "utf8")
@@ -32,6 +33,8 @@ const built = {
   choose: frame(16, msg.choose(1, 2, 1, "Crossed")),
   assignment: frame(17, msg.assignment(1)),
   legal: frame(18, msg.legal(3, "B")),
+  "list-page": frame(19, msg.listPage(40, 20, false)),
+  "record-part": frame(20, msg.recordPart(3, 24576)),
 };
 
 // The one sample JavaScript cannot hold: a nonce of 2^64 - 1 (the web client counts from 1).
@@ -70,6 +73,106 @@ test("decoded server messages carry what the client reads", () => {
   assert.deepEqual(moved.body.clocks_ms, [179100, 180000, 175000, 180000]);
   assert.deepEqual(decode(golden.get("reply-assigned")).body.result.Ok.Assigned.game, [9, "WhiteB"]);
   assert.throws(() => decode('{"A":1,"B":2}'));
+  // Issue 15: pages, record parts, limits, the server's own pauses, a closed match.
+  assert.deepEqual(result(decode(golden.get("reply-page")).body).ok.MatchPage.next, 41);
+  assert.deepEqual(result(decode(golden.get("reply-record-part")).body).ok.RecordPart, { text: "1A. e4", offset: 24576, total: 30000 });
+  const limit = result(decode(golden.get("reply-limit")).body).err;
+  assert.deepEqual(limit.code, { Limit: "OpenMatches" });
+  assert.equal(refusalText(limit), "refused: you have 3 open matches already (max_open_matches_per_session)");
+  const unavailable = result(decode(golden.get("reply-unavailable")).body).err;
+  assert.equal(refusalText(unavailable), "the server cannot do it now: storage");
+  assert.deepEqual(decode(golden.get("event-paused")).body.kind, { Paused: { reason: "Storage" } });
+  assert.deepEqual(decode(golden.get("event-resumed")).body.kind, { Resumed: { reason: "Restart" } });
+  assert.deepEqual(decode(golden.get("match-closed")), { kind: "MatchClosed", body: { match_id: 7, reason: "Expired" } });
+});
+
+test("refusals_of_every_code_shape_read_as_text", () => {
+  assert.equal(refusalText({ code: "Rejected", rule: "P3", message: "drop would give mate on board (P3)" }), "refused (P3): drop would give mate on board");
+  assert.equal(refusalText({ code: { Limit: "ChatLength" }, rule: null, message: "a chat message has at most 500 characters" }), "refused: a chat message has at most 500 characters");
+  assert.equal(refusalText({ code: { Limit: "Matches" }, rule: null, message: "the server holds 1000 matches (max_matches)" }), "refused: the server holds 1000 matches (max_matches)");
+  assert.equal(refusalText({ code: "TooLarge", rule: null, message: "too large" }), "refused: too large");
+  assert.equal(refusalText({ code: "Timeout", rule: null, message: "the server did not answer in time" }), "the server did not answer in time");
+  assert.equal(refusalText({ code: "BadReply", rule: null, message: "odd" }), "odd");
+});
+
+/** A fake server's record of `text`, served in parts of at most `size` bytes (whole characters). */
+function recordServer(text, size) {
+  const bytes = new TextEncoder().encode(text);
+  const asked = [];
+  const ask = async (message) => {
+    asked.push(message);
+    const { match_id, offset } = message.RecordPart;
+    if (match_id !== 3) return { err: { code: "NoSuchMatch", rule: null, message: "no match 3" } };
+    let end = Math.min(offset + size, bytes.length);
+    while (end < bytes.length && (bytes[end] & 0xc0) === 0x80) end--; // not inside a character
+    return { ok: { RecordPart: { text: new TextDecoder().decode(bytes.slice(offset, end)), offset, total: bytes.length } } };
+  };
+  return { ask, asked };
+}
+
+test("a_long_record_comes_in_parts_by_byte_offsets", async () => {
+  // Multi-byte characters (a comment with Cyrillic and an em dash) make bytes differ from chars.
+  const text = `[Event "Шведка — финал"]\n\n${Array.from({ length: 4000 }, (_, i) => `${i + 1}A. e4 {тест}`).join(" ")}\n`;
+  const { ask, asked } = recordServer(text, 24576);
+  const r = await fetchRecord(ask, 3);
+  assert.equal(r.ok, text);
+  const total = new TextEncoder().encode(text).length;
+  assert.ok(total > 24576 * 2, "three parts at least");
+  assert.ok(asked.length >= 3);
+  // Each part is asked where the previous one ended, in bytes (not characters).
+  const utf8 = new TextEncoder();
+  let offset = 0;
+  for (const m of [...asked]) {
+    assert.equal(m.RecordPart.offset, offset);
+    const part = (await ask(m)).ok.RecordPart.text;
+    offset += utf8.encode(part).length;
+  }
+  assert.equal(offset, total);
+  assert.notEqual(offset, text.length, "bytes differ from characters here");
+  assert.equal(frame(20, asked[1]), JSON.stringify({ req: 20, msg: { RecordPart: { match_id: 3, offset: asked[1].RecordPart.offset } } }));
+  // A short record is one part; an empty one too.
+  assert.deepEqual(await fetchRecord(recordServer("1A. e4", 24576).ask, 3), { ok: "1A. e4" });
+  const empty = recordServer("", 24576);
+  assert.deepEqual(await fetchRecord(empty.ask, 3), { ok: "" });
+  assert.equal(empty.asked.length, 1);
+  // A refusal comes back as it is; parts that do not fit together are a local failure.
+  assert.equal((await fetchRecord(recordServer("x", 10).ask, 4)).err?.code, "NoSuchMatch");
+  const wrong = async () => ({ ok: { RecordPart: { text: "x", offset: 5, total: 10 } } });
+  assert.equal((await fetchRecord(wrong, 3)).err?.code, "BadReply");
+  const stuck = async (m) => ({ ok: { RecordPart: { text: "", offset: m.RecordPart.offset, total: 10 } } });
+  assert.equal((await fetchRecord(stuck, 3)).err?.code, "BadReply");
+  assert.equal((await fetchRecord(async () => ({ ok: "Ok" }), 3)).err?.code, "BadReply");
+});
+
+test("the_lobby_list_follows_next_page_by_page", async () => {
+  const summary = (id) => ({ match_id: id, rules: "classic", time_control: "1+0", seats: [null, null, null, null], phase: "Forming" });
+  const all = Array.from({ length: 120 }, (_, i) => summary(i + 1));
+  const asked = [];
+  const ask = async (message) => {
+    asked.push(message);
+    const { after, limit, live } = message.ListPage;
+    assert.equal(live, true);
+    const from = after === null ? 0 : all.findIndex((m) => m.match_id === after) + 1;
+    const matches = all.slice(from, from + Math.min(limit, 50));
+    const last = from + matches.length >= all.length;
+    return { ok: { MatchPage: { matches, next: last ? null : matches.at(-1).match_id } } };
+  };
+  const r = await listAll(ask, true);
+  assert.deepEqual(r.ok?.matches.map((m) => m.match_id), all.map((m) => m.match_id));
+  assert.equal(r.ok?.more, false);
+  assert.deepEqual(asked.map((m) => m.ListPage.after), [null, 50, 100]);
+  assert.equal(asked[0].ListPage.limit, PAGE_LIMIT);
+  // A server with endless pages: at most MAX_PAGES are asked.
+  let n = 0;
+  const endless = async (m) => ({ ok: { MatchPage: { matches: [summary(++n)], next: (m.ListPage.after ?? 0) + 1 } } });
+  const capped = await listAll(endless, false);
+  assert.equal(capped.ok?.matches.length, MAX_PAGES);
+  assert.equal(capped.ok?.more, true);
+  // A refusal, an answer that is not a page, and pages that do not advance.
+  assert.equal((await listAll(async () => ({ err: { code: "Forbidden", rule: null, message: "arbiters only" } }), true)).err?.code, "Forbidden");
+  assert.equal((await listAll(async () => ({ ok: { Matches: [] } }), false)).err?.code, "BadReply");
+  const looping = async () => ({ ok: { MatchPage: { matches: [], next: 7 } } });
+  assert.equal((await listAll(looping, false)).err?.code, "BadReply");
 });
 
 // The arbiter's acts and the claims have no golden sample each; their JSON is serde's external

@@ -1,20 +1,12 @@
 // @ts-check
-// The lobby: the listed matches with their seats (take one, or watch), a new match, and a
+// The lobby: the listed matches (asked page by page) with their seats (take one, or watch), a new match, and a
 // private match opened by its number.
 
 import { SEAT_ORDER, seatLabel } from "./seats.js";
-import { wholeNumberIn } from "./codec.js";
-import { showError } from "./notice.js";
+import { listAll, wholeNumberIn } from "./codec.js";
+import { refusalText, showError } from "./notice.js";
 
-/**
- * `MatchSummary` of the protocol.
- * @typedef {object} MatchSummary
- * @property {number} match_id
- * @property {string} rules
- * @property {string} time_control
- * @property {(string | null)[]} seats
- * @property {import("./match-state.js").Phase} phase
- */
+/** @typedef {import("./codec.js").MatchSummary} MatchSummary */
 
 /**
  * @param {string} id
@@ -42,7 +34,7 @@ function button(id, text, act) {
 
 export class Lobby {
   /**
-   * @param {(message: any) => Promise<{ ok?: any, err?: any }>} ask
+   * @param {import("./codec.js").Ask} ask
    * @param {import("./codec.js").msg} msg
    * @param {(matchId: number, seat: import("./seats.js").Seat) => Promise<unknown>} takeSeat
    */
@@ -67,10 +59,11 @@ export class Lobby {
     });
   }
 
-  /** Asks for the list and draws it. */
+  /** Asks for the list, page by page (`ListPage`), and draws it. */
   async refresh() {
-    const r = await this.ask(this.msg.listMatches());
-    if (r.ok?.Matches) this.render(r.ok.Matches);
+    const r = await listAll(this.ask, false);
+    if (r.ok) this.render(r.ok.matches);
+    else if (r.err.code === "BadReply") showError(refusalText(r.err));
   }
 
   /** @param {MatchSummary[]} matches */

@@ -14,6 +14,7 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
 /** @typedef {import("./board.js").BoardPos} BoardPos */
 /** @typedef {import("./clocks.js").ClockReading} ClockReading */
 /** @typedef {"Forming" | "Countdown" | "Running" | "Paused" | "Ended" | "Annulled"} Phase */
+/** @typedef {import("./codec.js").PauseReason} PauseReason */
 
 /**
  * `ResultView` of the protocol.
@@ -57,6 +58,8 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
  *   FlagFell?: { seat: Seat },
  *   Arbiter?: { act: string },
  *   Ended?: ResultView,
+ *   Paused?: { reason: PauseReason },
+ *   Resumed?: { reason: PauseReason },
  * }} EventKind
  */
 
@@ -104,6 +107,8 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
  * @property {Countdown | null} countdown
  * @property {Seat[]} flagged  seats whose flag fell
  * @property {string} arbiterNote  the arbiter's reason for a declared result or an annulment
+ * @property {PauseReason | null} serverPause  why the server stopped the clocks by itself, while
+ *   they stand for that (null when they run, or an arbiter or a player stopped them)
  */
 
 /**
@@ -156,6 +161,7 @@ export function fromState(s, now, offsetMs = null) {
     countdown: null,
     flagged: [],
     arbiterNote: "",
+    serverPause: null,
   };
 }
 
@@ -181,6 +187,7 @@ export function refresh(old, s, now, offsetMs = null) {
       m.flagged = old.flagged;
     }
     if (m.phase === "Countdown" && old.countdown) m.countdown = old.countdown;
+    if (m.phase === "Paused") m.serverPause = old.serverPause;
   }
   return m;
 }
@@ -272,6 +279,7 @@ export function applyEvent(m, e, now, offsetMs = null) {
   if (k === "Started") {
     m.phase = "Running";
     m.countdown = null;
+    m.serverPause = null;
     return "applied";
   }
   if (k.SeatTaken) m.names[seatIndex(k.SeatTaken.seat)] = k.SeatTaken.name;
@@ -325,8 +333,47 @@ export function applyEvent(m, e, now, offsetMs = null) {
     m.phase = "Ended";
     m.result = k.Ended;
     m.drawOffer = null;
+  } else if (k.Paused) {
+    m.phase = "Paused";
+    m.serverPause = k.Paused.reason;
+  } else if (k.Resumed) {
+    m.phase = "Running";
   }
+  // Stopped for the arbiter now (or running again): no longer the server's own pause.
+  if (m.phase !== "Paused" || k.ArbiterCalled || k.Arbiter?.act.startsWith("paused")) m.serverPause = null;
   return "applied";
+}
+
+/**
+ * Why the server stopped the clocks by itself, and when they restart.
+ * @param {PauseReason} reason
+ */
+export function pauseText(reason) {
+  if (reason === "Restart") return "clocks stopped: the server restarted — they restart when all four players are back";
+  if (reason === "Storage") return "clocks stopped: the server's storage is failing — they restart when it recovers";
+  if (reason === "Shutdown") return "clocks stopped: the server is shutting down";
+  return `clocks stopped by the server (${String(reason)})`;
+}
+
+/**
+ * Why a followed match closed without a decision (`MatchClosed`), for the player.
+ * @param {import("./codec.js").ClosedReason} reason
+ */
+export function closedText(reason) {
+  if (reason === "Expired") return "the match expired: nobody attended it";
+  if (reason === "Failed") return "the match stopped on the server; it will be restored when the server restarts";
+  return `the match closed (${String(reason)})`;
+}
+
+/**
+ * The clocks run again after the server's own pause.
+ * @param {PauseReason} reason  why they had stopped
+ */
+export function resumeText(reason) {
+  if (reason === "Restart") return "clocks restarted: all four players are back after the server's restart";
+  if (reason === "Storage") return "clocks restarted: the server's storage recovered";
+  if (reason === "Shutdown") return "clocks restarted after the server's shutdown";
+  return `clocks restarted by the server (${String(reason)})`;
 }
 
 /**
@@ -350,6 +397,8 @@ export function describe(m, k) {
   if (k.FlagFell) return `the flag of ${who(k.FlagFell.seat)} fell`;
   if (k.Arbiter) return `arbiter ${k.Arbiter.act}`;
   if (k.Ended) return resultLine(k.Ended);
+  if (k.Paused) return pauseText(k.Paused.reason);
+  if (k.Resumed) return resumeText(k.Resumed.reason);
   return "";
 }
 

@@ -2,7 +2,7 @@
 // sent them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyEvent, boardPos, describe, fromState, mergeRecord, needsRecord, refresh, resultHeadline, resultLine, resultReason, resync, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, closedText, describe, fromState, mergeRecord, needsRecord, pauseText, refresh, resultHeadline, resultLine, resultReason, resumeText, resync, yourTurn } from "./match-state.js";
 import { clocksAt, countdownLeft } from "./clocks.js";
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -157,4 +157,53 @@ test("a_state_at_another_event_clears_marks_and_the_record_merges_with_newer_eve
   assert.equal(needsRecord(null, st), true);
   mergeRecord(late, "1A. a3 1a. h6", 300);
   assert.deepEqual(late.moves.map((x) => x.label), ["1A. a3", "1a. h6"]);
+});
+
+test("the_server_pauses_for_its_storage_and_resumes_with_the_clocks_of_the_event", () => {
+  seq = 0;
+  const running = [true, false, false, true];
+  const m = fromState(state({ phase: "Running", running, last_seq: 0 }), 0);
+  assert.equal(m.serverPause, null);
+  assert.equal(applyEvent(m, ev({ Paused: { reason: "Storage" } }, { clocks_ms: [170000, 175000, 171000, 176000] }), 10), "applied");
+  assert.equal(m.phase, "Paused");
+  assert.equal(m.serverPause, "Storage");
+  assert.deepEqual(m.clocks.running, [false, false, false, false]);
+  assert.deepEqual(m.clocks.clocks_ms, [170000, 175000, 171000, 176000]);
+  assert.equal(yourTurn(m, "A"), false, "no move while the clocks stand");
+  assert.equal(describe(m, { Paused: { reason: "Storage" } }), "clocks stopped: the server's storage is failing — they restart when it recovers");
+  // A whole state while paused (a resume) keeps the reason.
+  const again = refresh(m, state({ phase: "Paused", last_seq: m.lastSeq }), 11);
+  assert.equal(again.serverPause, "Storage");
+  assert.equal(applyEvent(again, ev({ Resumed: { reason: "Storage" } }, { running }), 20), "applied");
+  assert.equal(again.phase, "Running");
+  assert.equal(again.serverPause, null);
+  assert.deepEqual(again.clocks.running, running);
+  assert.equal(again.clocks.at, 20);
+  assert.equal(describe(again, { Resumed: { reason: "Storage" } }), "clocks restarted: the server's storage recovered");
+});
+
+test("a_restart_pause_waits_for_the_players_and_an_arbiter_pause_is_not_the_servers", () => {
+  seq = 0;
+  const m = fromState(state({ phase: "Running", running: [true, false, true, false], last_seq: 0 }), 0);
+  applyEvent(m, ev({ Paused: { reason: "Restart" } }), 1);
+  assert.equal(m.phase, "Paused");
+  assert.equal(m.serverPause, "Restart");
+  assert.match(describe(m, { Paused: { reason: "Restart" } }), /server restarted — they restart when all four players are back$/);
+  applyEvent(m, ev({ Resumed: { reason: "Restart" } }, { running: [false, true, true, false] }), 2);
+  assert.equal(m.phase, "Running");
+  assert.deepEqual(m.clocks.running, [false, true, true, false]);
+  // A shutdown pause, then the arbiter restarts the clocks himself.
+  applyEvent(m, ev({ Paused: { reason: "Shutdown" } }), 3);
+  assert.equal(pauseText("Shutdown"), "clocks stopped: the server is shutting down");
+  assert.equal(describe(m, { Paused: { reason: "Shutdown" } }), pauseText("Shutdown"));
+  applyEvent(m, ev({ Arbiter: { act: "restarted the clocks" } }, { running: [true, false, true, false] }), 4);
+  assert.equal(m.phase, "Running");
+  assert.equal(m.serverPause, null);
+  // A pause by a player is no server pause.
+  applyEvent(m, ev({ ArbiterCalled: { seat: "WhiteA" } }), 5);
+  assert.equal(m.phase, "Paused");
+  assert.equal(m.serverPause, null);
+  assert.equal(resumeText("Restart"), "clocks restarted: all four players are back after the server's restart");
+  assert.equal(closedText("Expired"), "the match expired: nobody attended it");
+  assert.equal(closedText("Failed"), "the match stopped on the server; it will be restored when the server restarts");
 });

@@ -7,7 +7,7 @@
 import { BoardPanel } from "./board-view.js";
 import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
 import { touchedSquares } from "./moves.js";
-import { boardPos, resultHeadline, resultReason, yourTurn } from "./match-state.js";
+import { boardPos, pauseText, resultHeadline, resultReason, yourTurn } from "./match-state.js";
 import {
   SEAT_ORDER, boardOf, boardOrder, isWhiteSeat, otherBoard, partnerOf, seatIndex, seatLabel, teamLabel, teamOf,
   whiteAtBottom,
@@ -298,7 +298,7 @@ export class MatchView {
       const left = countdownLeft(m.countdown.startsAtMs, m.countdown.atMs, m.countdown.at, now);
       text = `Starting in ${Math.ceil(left / 1000)}…`;
     } else if (m.phase === "Paused") {
-      text = "The clocks are stopped for the arbiter.";
+      text = m.serverPause ? `${capitalized(pauseText(m.serverPause))}.` : "The clocks are stopped for the arbiter.";
     } else if (m.phase === "Forming") {
       const missing = m.names.filter((n) => !n).length;
       const unready = m.ready.filter((r) => !r).length;
@@ -334,6 +334,13 @@ export class MatchView {
     const me = this.model?.yourSeat;
     return me ? otherBoard(boardOf(me)) : "B";
   }
+}
+
+/**
+ * @param {string} text
+ */
+function capitalized(text) {
+  return text.charAt(0).toUpperCase() + text.slice(1);
 }
 
 /**

@@ -2,7 +2,7 @@
 // Telling the player: a refusal or a problem in the notice bar (with the rule that decided it,
 // e.g. "refused (P3): drop would give mate on board"), and a small log of the match's events.
 
-/** @typedef {{ code: string, rule: string | null, message: string }} ErrorMsg */
+/** @typedef {import("./codec.js").ErrorMsg} ErrorMsg */
 
 const HIDE_AFTER_MS = 7000;
 let lastError = "";
@@ -20,11 +20,16 @@ function $(id) {
 }
 
 /**
- * The text of a refusal: `refused (P3): drop would give mate on board`.
+ * The text of a refusal: `refused (P3): drop would give mate on board`; a limit
+ * (`{Limit: …}`) or an unavailable server with the server's own sentence.
  * @param {ErrorMsg} err
  */
 export function refusalText(err) {
-  if (err.code === "Offline" || err.code === "Timeout") return err.message;
+  const code = err.code;
+  if (code === "Offline" || code === "Timeout" || code === "BadReply") return err.message;
+  // The server's sentence names the limit (`… (max_open_matches_per_session)`) or the trouble.
+  if (typeof code === "object" && code !== null && "Limit" in code) return `refused: ${err.message}`;
+  if (code === "Unavailable") return `the server cannot do it now: ${err.message}`;
   // The server's sentence often ends with the rule already: "… 3 are needed (E4)".
   const message = err.rule && err.message.endsWith(` (${err.rule})`) ? err.message.slice(0, -err.rule.length - 3) : err.message;
   return `refused${err.rule ? ` (${err.rule})` : ""}: ${message}`;

@@ -10,13 +10,7 @@ import { syncSample } from "./clocks.js";
 /** @typedef {"auto" | "webtransport" | "websocket"} TransportChoice */
 /** @typedef {import("./transport.js").Link} Link */
 
-/**
- * A refused request (`ErrorMsg`), or a local failure (code "Offline", "Timeout").
- * @typedef {object} ErrorMsg
- * @property {string} code
- * @property {string | null} rule
- * @property {string} message
- */
+/** @typedef {import("./codec.js").ErrorMsg} ErrorMsg  a refusal, or a local failure ("Offline", "Timeout") */
 
 /** @typedef {{ ok: any, err?: undefined } | { err: ErrorMsg, ok?: undefined }} Outcome */
 

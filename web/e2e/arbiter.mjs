@@ -60,7 +60,7 @@ async function main() {
   await judge.locator(`#arb-watch-${matchId}`).click({ timeout: 10000 });
   await until(judge, "the arbiter follows the match", (id) => window.shvedka.matchId === id, matchId);
   await judge.locator("#arbiter-panel").waitFor({ state: "visible", timeout: 10000 });
-  step("arbiter watches the match from ListLive");
+  step("arbiter watches the match from the live list (ListPage, live)");
 
   // A player stops the clocks and calls the arbiter (K5): two presses, to be sure.
   const anna = players.get("anna").page;
