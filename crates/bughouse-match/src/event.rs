@@ -201,10 +201,15 @@ pub enum EventKind {
     },
     /// An arbiter act.
     Arbiter(ArbiterAct),
-    /// All four seats are ready; the clocks start at `starts_at`.
+    /// All four seats are ready; the clocks start at `starts_at`. Logged also without a
+    /// countdown when the match starts from a Chess960 position, to carry it.
     CountdownStarted {
         /// The start.
         starts_at: Duration,
+        /// The Chess960 position both boards start from (0–959), fixed now; `None` for a match
+        /// that does not start from one. [`crate::Match::replay`] reads it back from the log.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        chess960: Option<u16>,
     },
     /// K1: both White clocks (the sides to move) started.
     Started,

@@ -65,6 +65,8 @@ pub struct Match {
     /// K4 `auto`: flags waiting to be settled, in the order they fell, with their deadlines.
     window: Vec<(Seat, Duration)>,
     draw_offers: [bool; 4],
+    /// The Chess960 position the driver drew for this match (used when the rules ask for one).
+    chess960: u16,
     history: History,
     /// The latest time seen: time never runs backwards inside a match.
     now: Duration,
@@ -93,6 +95,7 @@ impl Match {
             fallen: [false; 4],
             window: Vec::new(),
             draw_offers: [false; 4],
+            chess960: bughouse::STANDARD_CHESS960,
             now: Duration::ZERO,
             log: Vec::new(),
             polled: 0,
@@ -109,6 +112,23 @@ impl Match {
     /// Both boards and the reserves.
     pub fn game(&self) -> &Game {
         &self.game
+    }
+
+    /// The Chess960 position both boards started from, once fixed at the countdown.
+    pub fn chess960_start(&self) -> Option<u16> {
+        self.log.iter().find_map(|e| match e.kind {
+            EventKind::CountdownStarted { chess960, .. } => chess960,
+            _ => None,
+        })
+    }
+
+    /// The game the boards started from (or will start from, as far as known now): the
+    /// Chess960 position once fixed, else the config's start.
+    pub fn start_game(&self) -> Game {
+        match self.chess960_start() {
+            Some(n) => Game::chess960(n, *self.game.rules()),
+            None => self.config.start_game().expect("Match::new checked the start position"),
+        }
     }
 
     /// Where the match is.
@@ -365,15 +385,41 @@ impl Match {
         self.ready[seat.index()] = ready;
         self.push(now, EventKind::Ready { player, seat, ready });
         if self.ready.iter().all(|&r| r) && self.seats.iter().all(Option::is_some) {
+            let chess960 = self.fix_chess960();
+            let starts_at = now + self.config.countdown;
+            if !self.config.countdown.is_zero() {
+                self.phase = Phase::Countdown { starts_at };
+            }
+            if chess960.is_some() || !self.config.countdown.is_zero() {
+                self.push(now, EventKind::CountdownStarted { starts_at, chess960 });
+            }
             if self.config.countdown.is_zero() {
                 self.start(now);
-            } else {
-                let starts_at = now + self.config.countdown;
-                self.phase = Phase::Countdown { starts_at };
-                self.push(now, EventKind::CountdownStarted { starts_at });
             }
         }
         Ok(())
+    }
+
+    /// The driver's random choice of a Chess960 position for this match (0–959; any number is
+    /// taken modulo 960). The machine reads no randomness, as it reads no clock: the driver draws
+    /// the number when it creates the match, and it becomes the start position of both boards
+    /// when the countdown starts (and is logged then), if the rules ask for Chess960 and the
+    /// config names no other start. Ignored once the countdown has started.
+    pub fn choose_chess960(&mut self, n: u16) {
+        if self.phase == Phase::Forming {
+            self.chess960 = n % bughouse::CHESS960_POSITIONS;
+        }
+    }
+
+    /// At the countdown: sets both boards to the chosen Chess960 position when the rules ask for
+    /// one, and returns it.
+    fn fix_chess960(&mut self) -> Option<u16> {
+        if !self.config.rules.chess960 || self.config.start.is_some() {
+            return None;
+        }
+        self.game = Game::chess960(self.chess960, *self.game.rules());
+        self.history = History::new(&self.game);
+        Some(self.chess960)
     }
 
     fn start(&mut self, now: Duration) {

@@ -70,6 +70,14 @@ impl Match {
     /// [`ReplayError`] naming the first event that does not replay.
     pub fn replay_until(config: MatchConfig, log: &[Event], until: Duration) -> Result<Match, ReplayError> {
         let mut m = Match::new(config).map_err(ReplayError::Config)?;
+        // The Chess960 position was drawn by the driver; the log carries it.
+        let drawn = log.iter().find_map(|e| match e.kind {
+            crate::EventKind::CountdownStarted { chess960, .. } => chess960,
+            _ => None,
+        });
+        if let Some(n) = drawn {
+            m.choose_chess960(n);
+        }
         let upto = log.iter().take_while(|e| e.at <= until).count();
         for e in &log[..upto] {
             if let Some(input) = e.kind.input() {

@@ -8,12 +8,14 @@
 //! the classic preset, upgrades (R6). [`Game::legal_moves`] lists exactly the legal moves,
 //! including one move per legal removal choice. [`is_mate_on_board`] is the variant's mate (M1);
 //! [`adjudicate`] weighs ending events by E1–E10. Rule options come from preset files
-//! ([`RuleOptions`]); positions travel as BFEN ([`Game::bfen`]).
+//! ([`RuleOptions`]); positions travel as BFEN ([`Game::bfen`]). [`Game::chess960`] starts both
+//! boards from the same Chess960 position.
 //!
 //! Rule ids (P3, R4, …) refer to the project's rules specification, RULES.md.
 
 mod adjudicate;
 mod bfen;
+mod chess960;
 mod error;
 mod game;
 mod mate;
@@ -23,6 +25,7 @@ mod seat;
 
 pub use adjudicate::{Adjudication, DrawKind, EndingEvent, MatchResult, Reason, adjudicate};
 pub use bfen::ParseBfenError;
+pub use chess960::{CHESS960_POSITIONS, STANDARD_CHESS960, chess960_back_rank, chess960_fen};
 pub use error::{MoveTextError, PlayError, RuleId};
 pub use game::{BoardStatus, BughouseMove, Game};
 pub use mate::is_mate_on_board;

@@ -37,7 +37,7 @@ impl Record {
         if let Some(tc) = self.tag("TimeControl") {
             write_tag(&mut out, "TimeControl", tc);
         }
-        if let Some(fen) = self.start_bfen().and_then(|bfen| board_fen(bfen, board)) {
+        if let Some(fen) = self.start_bfen().and_then(|bfen| board_fen(&bfen, board)) {
             write_tag(&mut out, "SetUp", "1");
             write_tag(&mut out, "FEN", &fen);
         }

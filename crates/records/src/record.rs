@@ -135,15 +135,28 @@ impl Record {
         self.set_tag(PLAYER_TAGS[seat.index()], name);
     }
 
-    /// The start position when it is not the standard one: the `BFEN` tag.
-    pub fn start_bfen(&self) -> Option<&str> {
-        self.tag("BFEN")
+    /// The start position when it is not the standard one: the `BFEN` tag, else the `FEN` tag —
+    /// a BFEN, or one board's FEN that both boards start from (a Chess960 start).
+    pub fn start_bfen(&self) -> Option<String> {
+        if let Some(bfen) = self.tag("BFEN") {
+            return Some(bfen.to_owned());
+        }
+        let fen = self.tag("FEN")?;
+        Some(if fen.contains('|') { fen.to_owned() } else { format!("{fen} | {fen}") })
     }
 
     /// Sets a custom start position: tags `SetUp "1"` and `BFEN`.
     pub fn set_start_bfen(&mut self, bfen: impl Into<String>) {
         self.set_tag("SetUp", "1");
         self.set_tag("BFEN", bfen);
+    }
+
+    /// Sets a Chess960 start, the same on both boards: tags `SetUp "1"` and `FEN` (one board's
+    /// FEN with Shredder castling letters, as chess tools write Chess960 starts).
+    pub fn set_chess960_start(&mut self, n: u16) {
+        let fen = bughouse::chess960_fen(n).replacen("[]", "", 1);
+        self.set_tag("SetUp", "1");
+        self.set_tag("FEN", fen);
     }
 
     /// The rules named by the `Rules` tag (a preset name); the default preset, `mgimo-2017`,

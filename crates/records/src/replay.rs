@@ -85,10 +85,10 @@ impl Replay {
     }
 }
 
-/// The game a record starts from: the `BFEN` tag, or the standard start.
+/// The game a record starts from: the `BFEN` or `FEN` tag, or the standard start.
 pub(crate) fn start_game(record: &Record, rules: Rules) -> Result<Game, ReplayError> {
     match record.start_bfen() {
-        Some(bfen) => Game::from_bfen(bfen, rules).map_err(ReplayError::Start),
+        Some(bfen) => Game::from_bfen(&bfen, rules).map_err(ReplayError::Start),
         None => Ok(Game::new(rules)),
     }
 }

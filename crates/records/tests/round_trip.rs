@@ -32,7 +32,7 @@ fn a4_export_then_import_round_trips_classic_and_custom_start() {
         let played = random_play(7, 70, preset, Some(start));
         let back = one(&played.record.to_bpgn());
         assert_eq!(back, played.record, "{preset}");
-        assert_eq!(back.start_bfen(), Some(start));
+        assert_eq!(back.start_bfen().as_deref(), Some(start));
         let replay = back.replay(rules(preset)).unwrap();
         assert_eq!(replay.final_game().bfen(), played.game.bfen(), "{preset}");
     }
