@@ -34,6 +34,8 @@ pub struct TestServer {
     pub pin: [u8; 32],
     /// Where its HTTP side (web client, WebSocket) listens.
     pub http: SocketAddr,
+    /// Where its browsers' QUIC endpoint (WebTransport) listens.
+    pub webtransport: SocketAddr,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), String>>>,
     dir: tempfile::TempDir,
@@ -58,7 +60,7 @@ impl TestServer {
         let clock = dir.path().join("clock.toml");
         std::fs::write(&clock, TEST_CLOCK).expect("write clock settings");
         let text = format!(
-            "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{overrides}",
+            "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{overrides}",
             dir.path().join("data"),
             clock
         );
@@ -66,6 +68,8 @@ impl TestServer {
         let server = Server::bind(config).await.expect("the server binds");
         let addr = server.local_addr().expect("a local address");
         let http = server.http_addr().expect("an HTTP address").expect("the HTTP side is on");
+        let webtransport =
+            server.webtransport_addr().expect("a WebTransport address").expect("WebTransport is on");
         let pin = shvedka_client::parse_fingerprint(server.fingerprint()).expect("a fingerprint");
         let (tx, rx) = oneshot::channel::<()>();
         let task = tokio::spawn(async move {
@@ -79,6 +83,7 @@ impl TestServer {
         TestServer {
             addr,
             http,
+            webtransport,
             pin,
             shutdown: Some(tx),
             task: Some(task),

@@ -1,10 +1,12 @@
-//! Browsers' QUIC: WebTransport (ALPN `h3`) on the same endpoint as the native protocol
-//! (ALPN `shvedka/1`). The test plays the browser with `web-transport-quinn`'s client, trusting
-//! the development certificate by the hash `/connect.json` hands the page, exactly as a browser
-//! does with `serverCertificateHashes`.
+//! Browsers' QUIC: WebTransport (ALPN `h3`) on its own endpoint (`webtransport_listen`), beside
+//! the native protocol's (ALPN `shvedka/1`, `listen`), each granting only what its protocol
+//! needs. The test plays the browser with `web-transport-quinn`'s client, trusting the
+//! development certificate by the hash `/connect.json` hands the page, exactly as a browser does
+//! with `serverCertificateHashes`.
 
 use std::time::Duration;
 
+use futures_util::FutureExt;
 use shvedka_proto::{Board, ClientFrame, ClientMsg, EventView, Reply, SeatId, ServerMsg};
 use shvedka_tests::{TestServer, wait_event};
 
@@ -96,10 +98,11 @@ impl Browser {
 }
 
 #[tokio::test]
-async fn s1_a_webtransport_session_on_the_quic_endpoint_plays_with_native_players() {
+async fn s1_a_webtransport_session_on_the_browsers_endpoint_plays_with_native_players() {
     let server = TestServer::start("").await;
     let info = connect_info(&server).await;
-    assert_eq!(info.quic_port, server.addr.port(), "the same UDP port as the native protocol");
+    assert_eq!(info.quic_port, server.webtransport.port(), "the browsers' endpoint");
+    assert_ne!(info.quic_port, server.addr.port(), "not the native endpoint");
     assert_eq!(info.quic_host.as_deref(), Some("127.0.0.1"), "the endpoint's own address");
     assert_eq!(info.hashes.len(), 1);
     let mut browser = Browser::open(&info).await;
@@ -158,9 +161,60 @@ async fn browsers_get_the_development_certificate_and_natives_keep_their_pin() {
     // A wrong path is refused.
     let hashes = vec![bytes_of_hex(&info.hashes[0])];
     assert!(open(&info, hashes, "/elsewhere").await.is_err(), "an unknown path is refused");
-    // The native protocol on the same port still works with its pinned certificate.
+    // The native protocol on its own endpoint still works with its pinned certificate.
     let native = server.client("native").await;
     assert!(native.list_matches().await.is_ok());
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn each_endpoint_speaks_only_its_own_protocol() {
+    let server = TestServer::start("").await;
+    let info = connect_info(&server).await;
+    // A native client at the browsers' endpoint: no shvedka/1 there.
+    let trust = shvedka_client::Trust::Fingerprint(server.pin);
+    let native = shvedka_client::Client::connect(server.webtransport, trust, "lost").await;
+    assert!(native.is_err(), "the browsers' endpoint refuses ALPN shvedka/1");
+    // A browser at the native endpoint: no h3 there.
+    let at_native = ConnectInfo { quic_port: server.addr.port(), ..info };
+    let hashes = at_native.hashes.iter().map(|h| bytes_of_hex(h)).collect();
+    assert!(open(&at_native, hashes, &at_native.path).await.is_err(), "the native endpoint refuses h3");
+    server.stop().await;
+}
+
+/// Streams the client may still open at once on `conn` (polled once each: credit the server
+/// granted is there at once, a stream beyond it would wait for credit that never comes).
+fn streams_available(conn: &web_transport_quinn::quinn::Connection, bidi: bool) -> usize {
+    let mut opened = Vec::new();
+    loop {
+        let ready = if bidi {
+            conn.open_bi().now_or_never().map(|s| s.map(|(send, _)| send))
+        } else {
+            conn.open_uni().now_or_never()
+        };
+        match ready {
+            Some(Ok(stream)) => opened.push(stream),
+            Some(Err(e)) => panic!("cannot open a stream: {e}"),
+            None => return opened.len(),
+        }
+        assert!(opened.len() <= 100, "no limit on streams");
+    }
+}
+
+#[tokio::test]
+async fn a_webtransport_connection_gets_exactly_what_http3_and_one_session_need() {
+    let server = TestServer::start("").await;
+    let info = connect_info(&server).await;
+    let browser = Browser::open(&info).await;
+    let conn: &web_transport_quinn::quinn::Connection = &browser._session;
+    // The CONNECT stream and the session's stream took both bidirectional streams.
+    assert_eq!(streams_available(conn, true), 0, "no third bidirectional stream");
+    // The client's HTTP/3 control stream took one of three unidirectional streams; the other
+    // two are for its QPACK encoder and decoder streams.
+    assert_eq!(streams_available(conn, false), 2, "three unidirectional streams in all");
+    // Datagrams are negotiated (WebTransport requires it) and small.
+    let datagrams = conn.max_datagram_size().expect("datagrams are on");
+    assert!(datagrams <= 1200, "datagrams of at most 1200 bytes, not {datagrams}");
     server.stop().await;
 }
 

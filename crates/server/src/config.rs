@@ -18,6 +18,8 @@ pub struct ServerConfig {
     pub listen: SocketAddr,
     /// TCP address of the web client and WebSocket transport; empty disables it.
     pub http_listen: String,
+    /// UDP address of the browsers' QUIC endpoint (WebTransport); empty disables it.
+    pub webtransport_listen: String,
     /// The server's state directory.
     pub data_dir: PathBuf,
     /// PostgreSQL URL; empty for SQLite in the data directory.
@@ -32,15 +34,15 @@ pub struct ServerConfig {
     pub key: PathBuf,
     /// A clock settings file; empty for the built-in one.
     pub clock: PathBuf,
-    /// Connections at once.
+    /// Connections at once, over every transport (QUIC, WebTransport, WebSocket).
     pub max_connections: usize,
     /// Matches at once.
     pub max_matches: usize,
     /// UDP receive buffer, bytes.
     pub udp_recv_buffer: usize,
-    /// QUIC idle timeout, ms.
+    /// Idle timeout of a connection (QUIC, WebTransport, WebSocket), ms.
     pub idle_timeout_ms: u64,
-    /// QUIC keep-alive, ms.
+    /// Keep-alive interval of a connection, ms.
     pub keep_alive_ms: u64,
     /// Requests per second per connection.
     pub rate_per_second: u32,
@@ -80,6 +82,7 @@ impl ServerConfig {
         if config.cert.as_os_str().is_empty() != config.key.as_os_str().is_empty() {
             bail!("invalid configuration: give both cert and key, or neither");
         }
+        config.webtransport_addr()?;
         if config.rate_per_second == 0 || config.max_connections == 0 {
             bail!("invalid configuration: rate_per_second and max_connections must be positive");
         }
@@ -107,6 +110,23 @@ impl ServerConfig {
         let text = std::fs::read_to_string(&self.clock)
             .with_context(|| format!("cannot read {}", self.clock.display()))?;
         Ok(ClockConfig::from_toml(&text)?)
+    }
+
+    /// The UDP address of the browsers' endpoint; `None` when WebTransport is off.
+    ///
+    /// # Errors
+    /// Not an address.
+    pub fn webtransport_addr(&self) -> anyhow::Result<Option<SocketAddr>> {
+        if self.webtransport_listen.is_empty() {
+            return Ok(None);
+        }
+        let addr = self.webtransport_listen.parse().with_context(|| {
+            format!(
+                "invalid configuration: webtransport_listen {:?} is not an address",
+                self.webtransport_listen
+            )
+        })?;
+        Ok(Some(addr))
     }
 
     pub(crate) fn idle_timeout(&self) -> Duration {

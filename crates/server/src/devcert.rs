@@ -2,13 +2,15 @@
 //! WebTransport's `serverCertificateHashes` only if it is ECDSA P-256 and valid for at most 14
 //! days, so the server makes one itself, in memory, and replaces it at half its life; the page
 //! learns its SHA-256 hash from `/connect.json` before every connection. Native clients keep
-//! the long-lived certificate they pin (`tls::Identity`); the TLS layer picks by ALPN.
+//! the long-lived certificate they pin (`tls::Identity`) on their own endpoint; the browsers'
+//! endpoint resolves every handshake to the current development certificate.
 
 use std::sync::{Arc, RwLock};
 use std::time::{Duration, SystemTime, UNIX_EPOCH};
 
 use rustls::crypto::CryptoProvider;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+use rustls::server::{ClientHello, ResolvesServerCert};
 use rustls::sign::CertifiedKey;
 
 use crate::tls::fingerprint;
@@ -69,7 +71,7 @@ pub(crate) struct DevCerts {
     provider: Arc<CryptoProvider>,
 }
 
-/// Shown without its keys (the TLS resolver that holds it must be `Debug`).
+/// Shown without its keys (a TLS resolver must be `Debug`).
 impl std::fmt::Debug for DevCerts {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("DevCerts").field("hash", &self.current().hash).finish_non_exhaustive()
@@ -116,6 +118,14 @@ impl DevCerts {
                 }
             }
         });
+    }
+}
+
+/// Every handshake of the browsers' endpoint gets the current certificate (a rotation applies
+/// to the next handshake; established connections keep theirs).
+impl ResolvesServerCert for DevCerts {
+    fn resolve(&self, _hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
+        Some(self.current().key.clone())
     }
 }
 

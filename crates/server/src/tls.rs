@@ -1,9 +1,9 @@
 //! The server's TLS identity: a configured certificate, or a self-signed one generated on first
 //! start and kept in the data directory, pinned by clients through its SHA-256 fingerprint.
 //!
-//! One QUIC endpoint serves native clients (ALPN `shvedka/1`) and browsers (ALPN `h3`,
-//! WebTransport). Without a configured certificate a browser is shown the short-lived
-//! development certificate of `devcert` instead, chosen from the ALPNs its `ClientHello` offers.
+//! Each QUIC endpoint has its own ALPN and certificate (`endpoint.rs`): native clients
+//! (`shvedka/1`) get this identity; browsers (`h3`, WebTransport) get it too when it is
+//! configured, else the short-lived development certificate of `devcert`.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -12,12 +12,11 @@ use anyhow::Context;
 use rustls::crypto::{CryptoProvider, ring};
 use rustls::pki_types::pem::PemObject;
 use rustls::pki_types::{CertificateDer, PrivateKeyDer};
-use rustls::server::{ClientHello, ResolvesServerCert};
-use rustls::sign::CertifiedKey;
+use rustls::server::ResolvesServerCert;
+use rustls::sign::{CertifiedKey, SingleCertAndKey};
 use sha2::{Digest, Sha256};
 
 use crate::ServerConfig;
-use crate::devcert::DevCerts;
 
 /// The one crypto provider of the process (quinn's and rustls's defaults differ; naming it
 /// everywhere means no default is ever consulted).
@@ -70,45 +69,33 @@ impl Identity {
         fingerprint(self.chain[0].as_ref())
     }
 
-    /// The QUIC server crypto: TLS 1.3, ALPN `shvedka/1` or `h3`, no 0-RTT. With `browsers`,
-    /// a `ClientHello` that offers `h3` and not `shvedka/1` gets the development certificate.
-    pub(crate) fn server_crypto(
-        &self,
-        browsers: Option<Arc<DevCerts>>,
-    ) -> anyhow::Result<quinn::crypto::rustls::QuicServerConfig> {
-        let provider = provider();
-        let native = Arc::new(CertifiedKey::from_der(self.chain.clone(), self.key.clone_key(), &provider)?);
-        let mut tls = rustls::ServerConfig::builder_with_provider(provider)
-            .with_protocol_versions(&[&rustls::version::TLS13])?
-            .with_no_client_auth()
-            .with_cert_resolver(Arc::new(ByAlpn { native, browsers }));
-        tls.alpn_protocols = vec![shvedka_proto::ALPN.to_vec(), ALPN_H3.to_vec()];
-        tls.max_early_data_size = 0;
-        Ok(quinn::crypto::rustls::QuicServerConfig::try_from(tls)?)
+    /// The identity as a TLS certificate resolver.
+    ///
+    /// # Errors
+    /// A key the crypto provider cannot use, or one that does not match the certificate.
+    pub(crate) fn resolver(&self) -> anyhow::Result<Arc<dyn ResolvesServerCert>> {
+        let key = CertifiedKey::from_der(self.chain.clone(), self.key.clone_key(), &provider())?;
+        Ok(Arc::new(SingleCertAndKey::from(key)))
     }
+}
+
+/// The QUIC server crypto of one endpoint: TLS 1.3, the one ALPN `alpn`, no 0-RTT, the
+/// certificate `certs` gives.
+pub(crate) fn server_crypto(
+    alpn: &[u8],
+    certs: Arc<dyn ResolvesServerCert>,
+) -> anyhow::Result<quinn::crypto::rustls::QuicServerConfig> {
+    let mut tls = rustls::ServerConfig::builder_with_provider(provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])?
+        .with_no_client_auth()
+        .with_cert_resolver(certs);
+    tls.alpn_protocols = vec![alpn.to_vec()];
+    tls.max_early_data_size = 0;
+    Ok(quinn::crypto::rustls::QuicServerConfig::try_from(tls)?)
 }
 
 /// The ALPN of HTTP/3, which browsers offer for WebTransport.
 pub(crate) const ALPN_H3: &[u8] = b"h3";
-
-/// Picks the certificate for a handshake from the ALPNs the client offers.
-#[derive(Debug)]
-struct ByAlpn {
-    native: Arc<CertifiedKey>,
-    browsers: Option<Arc<DevCerts>>,
-}
-
-impl ResolvesServerCert for ByAlpn {
-    fn resolve(&self, hello: ClientHello<'_>) -> Option<Arc<CertifiedKey>> {
-        let offers = |alpn: &[u8]| hello.alpn().is_some_and(|mut offered| offered.any(|p| p == alpn));
-        match &self.browsers {
-            Some(certs) if offers(ALPN_H3) && !offers(shvedka_proto::ALPN) => {
-                Some(certs.current().key.clone())
-            }
-            _ => Some(self.native.clone()),
-        }
-    }
-}
 
 #[cfg(unix)]
 fn write_private(path: &Path, bytes: &[u8]) -> std::io::Result<()> {

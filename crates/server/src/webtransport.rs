@@ -10,9 +10,9 @@ use std::time::Duration;
 use axum::http::StatusCode;
 
 use crate::ServerConfig;
+use crate::connection::{End, over_stream};
 use crate::encoding::Encoding;
 use crate::lobby::Lobby;
-use crate::session::{End, over_stream};
 
 /// The path of the WebTransport session (the page finds it in `/connect.json`).
 pub(crate) const PATH: &str = "/shvedka";

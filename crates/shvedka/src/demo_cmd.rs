@@ -42,7 +42,9 @@ pub(crate) struct DemoArgs {
 pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut config = ServerConfig::load(args.config.as_deref())?;
     config.listen = "127.0.0.1:0".parse().expect("a valid address");
-    config.http_listen = String::new(); // the demo needs no web side (and must not take its port)
+    // The demo needs no web side (and must not take its ports).
+    config.http_listen = String::new();
+    config.webtransport_listen = String::new();
     let records = config.data_dir.join("records");
     let full_screen = !args.plain && std::io::stdout().is_terminal();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;

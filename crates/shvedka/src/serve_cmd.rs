@@ -20,6 +20,10 @@ pub(crate) struct ServeArgs {
     /// (an empty value turns the HTTP side off).
     #[arg(long)]
     http_listen: Option<String>,
+    /// Serve WebTransport on this UDP address instead of the configured one (an empty value
+    /// turns it off).
+    #[arg(long)]
+    webtransport_listen: Option<String>,
 }
 
 pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -30,6 +34,9 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(http) = &args.http_listen {
         config.http_listen = http.clone();
     }
+    if let Some(webtransport) = &args.webtransport_listen {
+        config.webtransport_listen = webtransport.clone();
+    }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
     let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
@@ -39,15 +46,14 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         // The handler is installed before the address is printed, so a Ctrl-C that follows the
         // printout always shuts down gracefully.
         let interrupted = interrupt()?;
-        writeln!(
-            out,
-            "shvedka listening on {} (QUIC: ALPN shvedka/1, and h3 for WebTransport)",
-            server.local_addr()?
-        )?;
+        writeln!(out, "shvedka listening on {} (QUIC, ALPN shvedka/1)", server.local_addr()?)?;
         writeln!(out, "certificate sha256 {}", server.fingerprint())?;
-        match server.http_addr()? {
-            Some(http) => writeln!(out, "web client on http://{http}/ (WebTransport, or WebSocket /ws)")?,
-            None => writeln!(out, "web client off (http_listen is empty)")?,
+        match (server.http_addr()?, server.webtransport_addr()?) {
+            (Some(http), Some(wt)) => {
+                writeln!(out, "web client on http://{http}/ (WebTransport on UDP {wt}, or WebSocket /ws)")?;
+            }
+            (Some(http), None) => writeln!(out, "web client on http://{http}/ (WebSocket /ws)")?,
+            (None, _) => writeln!(out, "web client off (http_listen is empty)")?,
         }
         writeln!(
             out,

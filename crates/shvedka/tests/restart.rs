@@ -22,7 +22,7 @@ fn serve(dir: &Path, addr: SocketAddr, database_url: &str) -> (Child, [u8; 32]) 
     std::fs::write(
         &config,
         format!(
-            "listen = \"{addr}\"\nhttp_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n",
+            "listen = \"{addr}\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n",
             dir.join("data"),
             dir.join("clock.toml")
         ),

@@ -10,6 +10,7 @@ use std::time::{Duration, Instant};
 fn start(dir: &std::path::Path) -> (std::process::Child, Vec<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shvedka"))
         .args(["serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"])
+        .args(["--webtransport-listen", "127.0.0.1:0"])
         .current_dir(dir)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
