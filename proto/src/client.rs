@@ -139,6 +139,24 @@ pub enum ClientMsg {
         /// Which board.
         board: Board,
     },
+    /// One page of the matches that are not over, by id: the listed ones, or with `live` every
+    /// match the server holds (only for an arbiter). Answered by `Reply::MatchPage`.
+    ListPage {
+        /// Start after this match (the `next` of the previous page); `None` for the first page.
+        after: Option<MatchId>,
+        /// At most this many (the server caps it at its page size).
+        limit: u32,
+        /// Unlisted matches too (arbiters only).
+        live: bool,
+    },
+    /// Part of a match record as BPGN, from a byte offset (a record longer than one frame
+    /// travels in parts). Answered by `Reply::RecordPart`.
+    RecordPart {
+        /// Which match.
+        match_id: MatchId,
+        /// Where to start, in bytes of the record (0, then each part's `offset` + its length).
+        offset: u64,
+    },
 }
 
 /// A tournament director's command.

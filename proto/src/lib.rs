@@ -24,8 +24,8 @@ pub use client::{
 };
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use server::{
-    ErrorCode, ErrorMsg, EventView, MatchEvent, MatchState, MatchSummary, PhaseView, Reply, ResultView,
-    ServerMsg,
+    ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, PauseReason,
+    PhaseView, Reply, ResultView, ServerMsg,
 };
 pub use types::{Board, MatchId, SeatId, TeamId};
 

@@ -55,6 +55,24 @@ pub enum ServerMsg {
         /// The text.
         text: String,
     },
+    /// The followed match is closed for this session without having been decided: nothing
+    /// more of it will come, and the session follows no match.
+    MatchClosed {
+        /// Which match.
+        match_id: MatchId,
+        /// Why.
+        reason: ClosedReason,
+    },
+}
+
+/// Why a followed match closed without a decision.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ClosedReason {
+    /// It was forming and no seated player was connected for the server's expiry time.
+    Expired,
+    /// Its task failed on the server; the match is kept as logged and is restored when the
+    /// server restarts.
+    Failed,
 }
 
 /// A successful answer.
@@ -88,6 +106,22 @@ pub enum Reply {
     /// The legal moves of `ClientMsg::Legal`, in long notation (empty when the match is not
     /// running or the side to move has none).
     Legal(Vec<String>),
+    /// One page of matches (`ClientMsg::ListPage`), by id.
+    MatchPage {
+        /// The matches.
+        matches: Vec<MatchSummary>,
+        /// The `after` of the next page, when there are more.
+        next: Option<MatchId>,
+    },
+    /// Part of a match record (`ClientMsg::RecordPart`).
+    RecordPart {
+        /// BPGN text from `offset` (whole characters).
+        text: String,
+        /// Where this part starts, in bytes of the record.
+        offset: u64,
+        /// The record's whole length in bytes.
+        total: u64,
+    },
 }
 
 /// A refused request.
@@ -120,6 +154,23 @@ pub enum ErrorCode {
     Full,
     /// The request needs the arbiter role, or the arbiter secret is wrong.
     Forbidden,
+    /// The answer would not fit a frame: ask in parts (`ListPage`, `RecordPart`).
+    TooLarge,
+    /// The server cannot serve it now (its storage refuses writes); try again later.
+    Unavailable,
+    /// A documented limit of the server (`config/default.toml`) refuses it.
+    Limit(Limit),
+}
+
+/// The server's documented limits, as refusals name them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Limit {
+    /// `max_matches`: live matches on the server.
+    Matches,
+    /// `max_open_matches_per_session`: forming matches one session created.
+    OpenMatches,
+    /// The chat message length (500 characters).
+    ChatLength,
 }
 
 /// A match in the lobby list.
@@ -298,4 +349,25 @@ pub enum EventView {
     },
     /// The match ended.
     Ended(ResultView),
+    /// The server stopped all four clocks by itself; nobody is charged for the pause.
+    Paused {
+        /// Why.
+        reason: PauseReason,
+    },
+    /// The server restarted the clocks after its own pause.
+    Resumed {
+        /// Why they had stopped.
+        reason: PauseReason,
+    },
+}
+
+/// Why the server paused a match by itself.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PauseReason {
+    /// The server restarted; the clocks restart when all four players are back.
+    Restart,
+    /// The server is shutting down.
+    Shutdown,
+    /// The server's storage refused writes; the clocks restart when it takes them again.
+    Storage,
 }

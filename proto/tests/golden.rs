@@ -90,6 +90,8 @@ fn samples() -> Vec<(&'static str, Sample)> {
         ("choose", c(16, ClientMsg::Choose { tournament: 1, round: 2, game: 1, choice: TdChoice::Crossed })),
         ("assignment", c(17, ClientMsg::Assignment { tournament: 1 })),
         ("legal", c(18, ClientMsg::Legal { match_id: MatchId(3), board: Board::B })),
+        ("list-page", c(19, ClientMsg::ListPage { after: Some(MatchId(40)), limit: 20, live: false })),
+        ("record-part", c(20, ClientMsg::RecordPart { match_id: MatchId(3), offset: 24_576 })),
         (
             "welcome",
             s(ServerMsg::Welcome { version: 1, token: "ab".into(), resumed: false, server_time_us: 5 }),
@@ -178,6 +180,74 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 server_time_us: 0,
             })),
         ),
+        (
+            "reply-page",
+            s(ServerMsg::Reply {
+                req: 19,
+                result: Ok(Reply::MatchPage {
+                    matches: vec![MatchSummary {
+                        match_id: MatchId(41),
+                        rules: "classic".into(),
+                        time_control: "1+0".into(),
+                        seats: [None, Some("b".into()), None, None],
+                        phase: PhaseView::Forming,
+                    }],
+                    next: Some(MatchId(41)),
+                }),
+            }),
+        ),
+        (
+            "reply-record-part",
+            s(ServerMsg::Reply {
+                req: 20,
+                result: Ok(Reply::RecordPart { text: "1A. e4".into(), offset: 24_576, total: 30_000 }),
+            }),
+        ),
+        (
+            "reply-limit",
+            s(ServerMsg::Reply {
+                req: 21,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Limit(Limit::OpenMatches),
+                    rule: None,
+                    message: "you have 3 open matches already (max_open_matches_per_session)".into(),
+                }),
+            }),
+        ),
+        (
+            "reply-unavailable",
+            s(ServerMsg::Reply {
+                req: 22,
+                result: Err(ErrorMsg { code: ErrorCode::Unavailable, rule: None, message: "storage".into() }),
+            }),
+        ),
+        (
+            "event-paused",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 14,
+                at_ms: 63_000,
+                kind: EventView::Paused { reason: PauseReason::Storage },
+                clocks_ms: [0, 1, 2, 3],
+                running: [false; 4],
+                bfen: None,
+                server_time_us: 3,
+            })),
+        ),
+        (
+            "event-resumed",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 15,
+                at_ms: 64_000,
+                kind: EventView::Resumed { reason: PauseReason::Restart },
+                clocks_ms: [0, 1, 2, 3],
+                running: [false, true, true, false],
+                bfen: None,
+                server_time_us: 4,
+            })),
+        ),
+        ("match-closed", s(ServerMsg::MatchClosed { match_id: MatchId(7), reason: ClosedReason::Expired })),
         (
             "chat-in",
             s(ServerMsg::Chat {

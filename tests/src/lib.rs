@@ -3,6 +3,8 @@
 //! harness (also used by the latency benchmark): a server in a temporary data directory, clients
 //! pinned to its certificate, and bounded waits for updates.
 
+mod faulty;
+
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -10,6 +12,8 @@ use shvedka_client::{Client, Trust, Update};
 use shvedka_proto::{MatchEvent, MatchId, SeatId, ServerMsg};
 use shvedka_server::{Server, ServerConfig};
 use tokio::sync::oneshot;
+
+pub use faulty::FaultyStore;
 
 /// Clock settings for tests: no countdown, quick named controls.
 pub const TEST_CLOCK: &str = r#"
@@ -36,16 +40,36 @@ pub struct TestServer {
     pub http: SocketAddr,
     /// Where its browsers' QUIC endpoint (WebTransport) listens.
     pub webtransport: SocketAddr,
+    /// Its live counts.
+    pub stats: shvedka_server::Stats,
     shutdown: Option<oneshot::Sender<()>>,
     task: Option<tokio::task::JoinHandle<Result<(), String>>>,
     dir: tempfile::TempDir,
     overrides: String,
+    clock: String,
 }
 
 impl TestServer {
     /// Starts a server with test clock settings and `overrides` (TOML) on top of the defaults.
     pub async fn start(overrides: &str) -> TestServer {
-        TestServer::start_in(tempfile::tempdir().expect("a temporary directory"), overrides).await
+        TestServer::start_in(tempfile::tempdir().expect("a temporary directory"), overrides, None, TEST_CLOCK)
+            .await
+    }
+
+    /// As [`TestServer::start`], with other clock settings (a countdown, say) than [`TEST_CLOCK`].
+    pub async fn start_with_clock(overrides: &str, clock: &str) -> TestServer {
+        TestServer::start_in(tempfile::tempdir().expect("a temporary directory"), overrides, None, clock)
+            .await
+    }
+
+    /// As [`TestServer::start`], on a store made by the test (one that fails on command, or a
+    /// PostgreSQL the test stops and starts).
+    pub async fn start_with_store(
+        overrides: &str,
+        store: std::sync::Arc<dyn shvedka_storage::Store>,
+    ) -> TestServer {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        TestServer::start_in(dir, overrides, Some(store), TEST_CLOCK).await
     }
 
     /// Stops the server and starts a new one on the same data directory and database (on another
@@ -53,19 +77,29 @@ impl TestServer {
     pub async fn restart(mut self) -> TestServer {
         self.shut_down().await;
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("a temporary directory"));
-        TestServer::start_in(dir, &self.overrides).await
+        TestServer::start_in(dir, &self.overrides, None, &self.clock).await
     }
 
-    async fn start_in(dir: tempfile::TempDir, overrides: &str) -> TestServer {
+    async fn start_in(
+        dir: tempfile::TempDir,
+        overrides: &str,
+        store: Option<std::sync::Arc<dyn shvedka_storage::Store>>,
+        clock_toml: &str,
+    ) -> TestServer {
         let clock = dir.path().join("clock.toml");
-        std::fs::write(&clock, TEST_CLOCK).expect("write clock settings");
+        std::fs::write(&clock, clock_toml).expect("write clock settings");
         let text = format!(
             "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{overrides}",
             dir.path().join("data"),
             clock
         );
         let config = ServerConfig::from_overrides(&text).expect("a valid test configuration");
-        let server = Server::bind(config).await.expect("the server binds");
+        let server = match store {
+            Some(store) => Server::bind_with_store(config, store).await,
+            None => Server::bind(config).await,
+        };
+        let server = server.expect("the server binds");
+        let stats = server.stats();
         let addr = server.local_addr().expect("a local address");
         let http = server.http_addr().expect("an HTTP address").expect("the HTTP side is on");
         let webtransport =
@@ -85,10 +119,12 @@ impl TestServer {
             http,
             webtransport,
             pin,
+            stats,
             shutdown: Some(tx),
             task: Some(task),
             dir,
             overrides: overrides.to_owned(),
+            clock: clock_toml.to_owned(),
         }
     }
 

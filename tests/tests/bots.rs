@@ -42,7 +42,8 @@ async fn play_all(server: &TestServer, ids: Vec<MatchId>) -> Vec<Vec<Outcome>> {
 async fn e1_e10_matches_of_four_bots_all_finish_with_a_valid_result() {
     let n: usize = std::env::var("SHVEDKA_BOT_MATCHES").ok().and_then(|v| v.parse().ok()).unwrap_or(12);
     let parallel = 4;
-    let server = TestServer::start("max_matches = 1000").await;
+    // One host creates every batch of matches.
+    let server = TestServer::start("max_matches = 1000\nmax_open_matches_per_session = 100").await;
     let host = server.client("host").await;
     let started = Instant::now();
     let mut reasons: BTreeMap<String, u32> = BTreeMap::new();

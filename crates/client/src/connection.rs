@@ -212,6 +212,16 @@ impl Client {
         self.open(Some(resume)).await
     }
 
+    /// Resumes the session on a server at another address (the same server restarted elsewhere,
+    /// or another node of it), trusted as before.
+    ///
+    /// # Errors
+    /// As [`Client::connect`].
+    pub async fn resume_at(&mut self, server: SocketAddr) -> Result<(), ClientError> {
+        self.server = server;
+        self.resume().await
+    }
+
     /// Closes the connection at once (the session stays on the server and can be resumed).
     pub fn drop_connection(&mut self) {
         if let Some(live) = self.live.take() {
@@ -275,9 +285,37 @@ impl Client {
     /// # Errors
     /// As [`Client::request`].
     pub async fn list_matches(&self) -> Result<Vec<MatchSummary>, ClientError> {
-        match self.request(ClientMsg::ListMatches).await? {
-            Reply::Matches(v) => Ok(v),
-            other => Err(ClientError::Protocol(format!("expected a match list, got {other:?}"))),
+        self.list_pages(false).await
+    }
+
+    /// Every match of the lobby (or, `live`, every live match: arbiters only), page by page.
+    async fn list_pages(&self, live: bool) -> Result<Vec<MatchSummary>, ClientError> {
+        let mut all = Vec::new();
+        let mut after = None;
+        loop {
+            let (page, next) = self.list_page(after, u32::MAX, live).await?;
+            all.extend(page);
+            match next {
+                Some(next) => after = Some(next),
+                None => return Ok(all),
+            }
+        }
+    }
+
+    /// One page of the lobby: at most `limit` matches after `after` (the server caps the page),
+    /// and the `after` of the next page when there are more.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn list_page(
+        &self,
+        after: Option<MatchId>,
+        limit: u32,
+        live: bool,
+    ) -> Result<(Vec<MatchSummary>, Option<MatchId>), ClientError> {
+        match self.request(ClientMsg::ListPage { after, limit, live }).await? {
+            Reply::MatchPage { matches, next } => Ok((matches, next)),
+            other => Err(ClientError::Protocol(format!("expected a page of matches, got {other:?}"))),
         }
     }
 
@@ -408,10 +446,7 @@ impl Client {
     /// # Errors
     /// As [`Client::request`].
     pub async fn list_live(&self) -> Result<Vec<MatchSummary>, ClientError> {
-        match self.request(ClientMsg::ListLive).await? {
-            Reply::Matches(m) => Ok(m),
-            other => Err(ClientError::Protocol(format!("expected a match list, got {other:?}"))),
-        }
+        self.list_pages(true).await
     }
 
     /// Becomes a tournament director with the server's director secret.
@@ -463,9 +498,27 @@ impl Client {
     /// # Errors
     /// As [`Client::request`].
     pub async fn record(&self, match_id: MatchId) -> Result<String, ClientError> {
-        match self.request(ClientMsg::Record { match_id }).await? {
-            Reply::Record { bpgn } => Ok(bpgn),
-            other => Err(ClientError::Protocol(format!("expected a record, got {other:?}"))),
+        // In parts, so a record longer than one frame comes whole too.
+        let mut bpgn = String::new();
+        loop {
+            let msg = ClientMsg::RecordPart { match_id, offset: bpgn.len() as u64 };
+            match self.request(msg).await? {
+                Reply::RecordPart { text, offset, total } if offset == bpgn.len() as u64 => {
+                    let empty = text.is_empty();
+                    bpgn.push_str(&text);
+                    if bpgn.len() as u64 >= total {
+                        return Ok(bpgn);
+                    }
+                    if empty {
+                        return Err(ClientError::Protocol(format!(
+                            "an empty part at {offset} of {total} bytes"
+                        )));
+                    }
+                }
+                other => {
+                    return Err(ClientError::Protocol(format!("expected a part of a record, got {other:?}")));
+                }
+            }
         }
     }
 }

@@ -122,6 +122,11 @@ impl MatchModel {
                 Ok(())
             }
             (ServerMsg::Event(e), Some(m)) => m.apply(e, received, rtt),
+            // Closed without a decision (expired, failed): the session follows no match now.
+            (ServerMsg::MatchClosed { match_id, .. }, Some(m)) if m.id() == *match_id => {
+                *model = None;
+                Ok(())
+            }
             _ => Ok(()),
         }
     }
@@ -183,6 +188,8 @@ impl MatchModel {
                 s.phase = PhaseView::Ended;
                 s.result = Some(result.clone());
             }
+            EventView::Paused { .. } => s.phase = PhaseView::Paused,
+            EventView::Resumed { .. } => s.phase = PhaseView::Running,
             EventView::Claimed { .. } | EventView::Resigned { .. } => {}
         }
         if let Some(bfen) = &e.bfen {

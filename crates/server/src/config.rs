@@ -36,8 +36,16 @@ pub struct ServerConfig {
     pub clock: PathBuf,
     /// Connections at once, over every transport (QUIC, WebTransport, WebSocket).
     pub max_connections: usize,
-    /// Matches at once.
+    /// Live matches at once.
     pub max_matches: usize,
+    /// Forming matches one session may have created.
+    pub max_open_matches_per_session: usize,
+    /// Seconds a forming match may go with no seated player connected.
+    pub forming_expiry_s: u64,
+    /// Seconds a session may go unused before its token expires.
+    pub session_expiry_s: u64,
+    /// Matches in one page of the lobby list.
+    pub list_page_max: usize,
     /// UDP receive buffer, bytes.
     pub udp_recv_buffer: usize,
     /// Idle timeout of a connection (QUIC, WebTransport, WebSocket), ms.
@@ -83,6 +91,11 @@ impl ServerConfig {
             bail!("invalid configuration: give both cert and key, or neither");
         }
         config.webtransport_addr()?;
+        if config.list_page_max == 0 || config.list_page_max > 50 || config.forming_expiry_s == 0 {
+            bail!(
+                "invalid configuration: list_page_max is 1 to 50 (a page fits a frame), forming_expiry_s positive"
+            );
+        }
         if config.rate_per_second == 0 || config.max_connections == 0 {
             bail!("invalid configuration: rate_per_second and max_connections must be positive");
         }
@@ -127,6 +140,15 @@ impl ServerConfig {
             )
         })?;
         Ok(Some(addr))
+    }
+
+    pub(crate) fn match_limits(&self) -> crate::rooms::MatchLimits {
+        crate::rooms::MatchLimits {
+            max_matches: self.max_matches,
+            max_open_per_session: self.max_open_matches_per_session,
+            forming_expiry: Duration::from_secs(self.forming_expiry_s),
+            page_max: self.list_page_max,
+        }
     }
 
     pub(crate) fn idle_timeout(&self) -> Duration {

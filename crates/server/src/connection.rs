@@ -3,25 +3,33 @@
 //! are not a message close the connection with a reason; the server and every match carry on.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 use std::time::Duration;
 
-use shvedka_proto::{
-    ClientFrame, ClientMsg, ErrorCode, ErrorMsg, FrameDecoder, PROTOCOL_VERSION, Reply, ServerMsg,
-};
+use shvedka_proto::{ClientFrame, ClientMsg, ErrorCode, FrameDecoder, PROTOCOL_VERSION, ServerMsg};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use crate::ServerConfig;
-use crate::convert::{self, error};
+use crate::convert::error;
+use crate::dispatch::dispatch;
 use crate::encoding::Encoding;
-use crate::lobby::{Lobby, token_key};
-use crate::room::{Outbound, RoomMsg, Session};
+use crate::lobby::Lobby;
+use crate::outbound::{Outbound, OutboundRx};
+use crate::room::RoomMsg;
+use crate::session::Session;
 
 /// Application error codes of a closed connection.
 const CLOSE_OK: u32 = 0;
 const CLOSE_PROTOCOL: u32 = 2;
+/// The connection could not keep up with what it was sent; the client resumes.
+pub(crate) const CLOSE_BEHIND: u32 = 3;
+
+/// Messages queued for one connection's writer before the connection counts as behind.
+pub(crate) const OUTBOUND_QUEUE: usize = 1024;
+
+/// Why a connection that cannot keep up is closed (its close reason).
+pub(crate) const BEHIND: &str = "cannot keep up";
 
 /// Why a connection ends.
 pub(crate) enum End {
@@ -31,6 +39,9 @@ pub(crate) enum End {
     Protocol(String),
     /// The `Hello` was refused (the refusal is queued on the session's outbound channel).
     Refused(String),
+    /// The connection cannot keep up with its match or its own replies: close with code 3
+    /// ([`CLOSE_BEHIND`]); the client resumes from the last event it has.
+    Behind,
 }
 
 pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Arc<ServerConfig>) {
@@ -42,6 +53,10 @@ pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Ar
             tracing::info!(%remote, %reason, "closing connection");
             let reason: String = reason.chars().take(200).collect();
             conn.close(CLOSE_PROTOCOL.into(), reason.as_bytes());
+        }
+        End::Behind => {
+            tracing::info!(%remote, "closing a connection that cannot keep up");
+            conn.close(CLOSE_BEHIND.into(), BEHIND.as_bytes());
         }
     }
 }
@@ -72,7 +87,7 @@ pub(crate) async fn over_stream(
     lobby: &Arc<Lobby>,
     config: &ServerConfig,
 ) -> End {
-    let (out, out_rx) = mpsc::channel::<ServerMsg>(1024);
+    let (out, out_rx) = Outbound::channel(OUTBOUND_QUEUE);
     let writer = tokio::spawn(write_loop(send, encoding, out_rx));
     let mut reader = Reader { recv, encoding, decoder: FrameDecoder::new(), buf: vec![0; 16 * 1024] };
     let end = converse(&mut reader, out, lobby, config).await;
@@ -89,8 +104,11 @@ pub(crate) trait Frames {
 }
 
 /// The session over any transport: `Hello`, then one reply per frame, rate-limited; pushed
-/// messages go to `out` too. Returns how it ended; a refused `Hello` is answered with `Refused`
-/// and ends as [`End::Refused`] once `out` is dropped.
+/// messages go to `out` too. One request is served at a time: the next frame is read only once
+/// the previous one is answered, so a session holds at most one pending request (what the
+/// client sends meanwhile waits in the transport's flow-control window). Returns how it ended;
+/// a refused `Hello` is answered with `Refused` and ends as [`End::Refused`] once `out` is
+/// dropped.
 pub(crate) async fn converse(
     reader: &mut impl Frames,
     out: Outbound,
@@ -112,8 +130,21 @@ pub(crate) async fn converse(
         }
     };
     tracing::debug!(name = %session.name, player = session.player.0, "session open");
+    let end = serve_session(reader, &out, lobby, config, &session).await;
+    lobby.sessions.release(&session).await;
+    end
+}
 
+async fn serve_session(
+    reader: &mut impl Frames,
+    out: &Outbound,
+    lobby: &Arc<Lobby>,
+    config: &ServerConfig,
+    session: &Arc<Session>,
+) -> End {
     let mut bucket = TokenBucket::new(config.rate_per_second, config.rate_burst);
+    // A client that stops reading its replies is behind like one that stops reading events.
+    let reply_wait = config.idle_timeout();
     loop {
         let frame = tokio::select! {
             read = reader.next() => match read {
@@ -121,17 +152,21 @@ pub(crate) async fn converse(
                 Ok(None) => return End::Done,
                 Err(end) => return end,
             },
-            () = session.lagging.notified() => {
-                return End::Protocol("the connection cannot keep up with the match; resume to catch up".into());
-            }
+            () = out.fallen_behind() => return End::Behind,
         };
         let result = if bucket.take() {
-            dispatch(lobby, &session, &out, frame.msg).await
+            dispatch(lobby, session, out, frame.msg).await
         } else {
             Err(error(ErrorCode::RateLimited, "too many requests; slow down"))
         };
-        if out.send(ServerMsg::Reply { req: frame.req, result }).await.is_err() {
-            return End::Done;
+        let reply = ServerMsg::Reply { req: frame.req, result };
+        tokio::select! {
+            sent = tokio::time::timeout(reply_wait, out.send(reply)) => match sent {
+                Ok(Ok(())) => {}
+                Ok(Err(_)) => return End::Done,
+                Err(_) => return End::Behind,
+            },
+            () = out.fallen_behind() => return End::Behind,
         }
     }
 }
@@ -148,197 +183,46 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
         ));
     }
     let (session, token) = match &resume {
-        Some(r) => {
-            (lobby.session(&r.token).ok_or("unknown session token; start a new session")?, r.token.clone())
-        }
+        Some(r) => (lobby.sessions.resume(&r.token).await?, r.token.clone()),
         None => {
             let n = name.chars().count();
             if n == 0 || n > 32 || name.chars().any(char::is_control) {
                 return Err("a name has 1 to 32 characters and no control characters".into());
             }
-            lobby.new_session(name).await?
+            lobby.sessions.open(name).await?
         }
     };
     let welcome = ServerMsg::Welcome {
         version: PROTOCOL_VERSION,
         token,
         resumed: resume.is_some(),
-        server_time_us: lobby.started.elapsed().as_micros() as u64,
+        server_time_us: lobby.server_time_us(),
     };
-    out.send(welcome).await.map_err(|_| "connection lost".to_owned())?;
-    if let (Some(r), Some(id)) = (resume, session.room())
-        && let Ok(room) = lobby.room(id)
-    {
+    if out.send(welcome).await.is_err() {
+        lobby.sessions.release(&session).await;
+        return Err("connection lost".to_owned());
+    }
+    if let (Some(r), Some(id)) = (resume, session.room()) {
         let (reply, rx) = oneshot::channel();
         let msg = RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: r.last_seq, reply };
-        if room.tx.send(msg).await.is_ok() {
-            let _ = rx.await;
+        let followed = match lobby.rooms.room(id) {
+            Ok(room) => room.tx.send(msg).await.is_ok() && matches!(rx.await, Ok(Ok(()))),
+            Err(_) => false,
+        };
+        if !followed {
+            // Its match closed meanwhile (decided, expired): the client learns it by asking.
+            session.leave_room(id);
         }
     }
     Ok(session)
 }
 
-async fn dispatch(
-    lobby: &Arc<Lobby>,
-    session: &Arc<Session>,
-    out: &Outbound,
-    msg: ClientMsg,
-) -> Result<Reply, ErrorMsg> {
-    match msg {
-        ClientMsg::Hello { .. } => Err(error(ErrorCode::Handshake, "the session is already open")),
-        ClientMsg::Ping { nonce } => {
-            let pong = ServerMsg::Pong { nonce, server_time_us: lobby.started.elapsed().as_micros() as u64 };
-            let _ = out.send(pong).await;
-            Ok(Reply::Ok)
-        }
-        ClientMsg::ListMatches => Ok(Reply::Matches(lobby.list(false))),
-        ClientMsg::Arbiter { token } => {
-            grant(session, lobby.arbiter_key.as_deref(), &token, &session.arbiter, "arbiter")
-        }
-        ClientMsg::Director { token } => {
-            grant(session, lobby.director_key.as_deref(), &token, &session.director, "director")
-        }
-        ClientMsg::Td(req) => {
-            if !session.director.load(Ordering::Relaxed) {
-                return Err(error(
-                    ErrorCode::Forbidden,
-                    "only a tournament director may do this: present the secret first",
-                ));
-            }
-            tracing::info!(name = %session.name, ?req, "director command");
-            lobby.tournaments.director(lobby, req).await
-        }
-        ClientMsg::Choose { tournament, round, game, choice } => lobby
-            .tournaments
-            .choose(lobby, &session.name, tournament, round, game, choice)
-            .await
-            .map(|()| Reply::Ok),
-        ClientMsg::Assignment { tournament } => {
-            let (game, finished) = lobby.tournaments.assignment(tournament, &session.name).await?;
-            Ok(Reply::Assigned { game, finished })
-        }
-        ClientMsg::ListLive => {
-            arbiter_only(session)?;
-            Ok(Reply::Matches(lobby.list(true)))
-        }
-        ClientMsg::ArbiterAct { match_id, act } => {
-            arbiter_only(session)?;
-            let room = lobby.room(match_id)?;
-            let act = convert::arbiter_act(act).map_err(|e| error(ErrorCode::BadRequest, e))?;
-            tracing::info!(name = %session.name, match_id = %match_id, ?act, "arbiter act");
-            let (reply, rx) = oneshot::channel();
-            ask(&room.tx, rx, RoomMsg::Arbiter { act, reply }).await
-        }
-        ClientMsg::Record { match_id } => match lobby.record_of(match_id).await? {
-            Some(bpgn) => Ok(Reply::Record { bpgn }),
-            None => Err(error(ErrorCode::NoSuchMatch, format!("no match {match_id}"))),
-        },
-        ClientMsg::Legal { match_id, board } => {
-            let room = lobby.room(match_id)?;
-            let (reply, rx) = oneshot::channel();
-            let board = convert::board(board);
-            room.tx.send(RoomMsg::Legal { board, reply }).await.map_err(|_| gone())?;
-            Ok(Reply::Legal(rx.await.map_err(|_| gone())?))
-        }
-        ClientMsg::CreateMatch { rules, time_control, listed } => {
-            lobby.create(&rules, &time_control, listed).await.map(|match_id| Reply::Created { match_id })
-        }
-        ClientMsg::Watch { match_id } => {
-            let room = lobby.room(match_id)?;
-            leave_other(lobby, session, match_id).await?;
-            let (reply, rx) = oneshot::channel();
-            ask(
-                &room.tx,
-                rx,
-                RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: None, reply },
-            )
-            .await
-        }
-        ClientMsg::TakeSeat { match_id, .. } => {
-            let room = lobby.room(match_id)?;
-            leave_other(lobby, session, match_id).await?;
-            let (reply, rx) = oneshot::channel();
-            ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
-                .await
-        }
-        msg => {
-            let id = session.room().ok_or_else(|| error(ErrorCode::NotInMatch, "you follow no match"))?;
-            let room = lobby.room(id)?;
-            let (reply, rx) = oneshot::channel();
-            ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
-                .await
-        }
-    }
-}
-
-/// Stops following another match before following `id` (refused while playing there).
-async fn leave_other(
-    lobby: &Arc<Lobby>,
-    session: &Arc<Session>,
-    id: shvedka_proto::MatchId,
-) -> Result<(), ErrorMsg> {
-    match session.room() {
-        Some(other) if other != id => {
-            let Ok(room) = lobby.room(other) else { return Ok(()) };
-            let (reply, rx) = oneshot::channel();
-            ask(&room.tx, rx, RoomMsg::Unfollow { session: session.clone(), reply }).await.map(|_| ())
-        }
-        _ => Ok(()),
-    }
-}
-
-/// Gives the session a role if `token` is the role's secret (whose SHA-256 is `key`; `None`
-/// when the role is disabled).
-fn grant(
-    session: &Session,
-    key: Option<&str>,
-    token: &str,
-    flag: &std::sync::atomic::AtomicBool,
-    role: &str,
-) -> Result<Reply, ErrorMsg> {
-    if key.is_none_or(|key| key != token_key(token)) {
-        tracing::warn!(name = %session.name, role, "refused a secret");
-        return Err(error(
-            ErrorCode::Forbidden,
-            format!("not the {role}s' secret (or the role is disabled)"),
-        ));
-    }
-    flag.store(true, Ordering::Relaxed);
-    tracing::info!(name = %session.name, role, "role granted");
-    Ok(Reply::Ok)
-}
-
-fn arbiter_only(session: &Session) -> Result<(), ErrorMsg> {
-    if session.arbiter.load(Ordering::Relaxed) {
-        Ok(())
-    } else {
-        Err(error(
-            ErrorCode::Forbidden,
-            "only an arbiter may do this: present the secret first (ClientMsg::Arbiter)",
-        ))
-    }
-}
-
-fn gone() -> ErrorMsg {
-    error(ErrorCode::NoSuchMatch, "the match is gone")
-}
-
-async fn ask(
-    tx: &mpsc::Sender<RoomMsg>,
-    rx: oneshot::Receiver<Result<(), ErrorMsg>>,
-    msg: RoomMsg,
-) -> Result<Reply, ErrorMsg> {
-    tx.send(msg).await.map_err(|_| gone())?;
-    rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
-}
-
-async fn write_loop(
-    mut send: impl AsyncWrite + Unpin,
-    encoding: Encoding,
-    mut rx: mpsc::Receiver<ServerMsg>,
-) {
+/// Writes each queued message as one frame. A reply too large for a frame has already become a
+/// refusal (`Encoding::payload`); any other message that cannot be encoded ends the connection
+/// (logged there), and the client resumes.
+async fn write_loop(mut send: impl AsyncWrite + Unpin, encoding: Encoding, mut rx: OutboundRx) {
     while let Some(msg) = rx.recv().await {
-        let Some(frame) = encoding.frame(&msg) else { continue };
+        let Some(frame) = encoding.frame(&msg) else { return };
         if send.write_all(&frame).await.is_err() {
             return;
         }

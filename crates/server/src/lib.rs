@@ -15,14 +15,20 @@ mod config;
 mod connection;
 mod convert;
 mod devcert;
+mod dispatch;
 mod encoding;
 mod endpoint;
 mod lobby;
+mod outbound;
 mod record;
 mod restore;
+mod roles;
 mod room;
+mod rooms;
+mod session;
 mod tls;
 mod tournaments;
+mod wall;
 mod web;
 mod web_files;
 mod webtransport;
@@ -51,7 +57,38 @@ pub struct Server {
     config: Arc<ServerConfig>,
     fingerprint: String,
     connect: Arc<web::Connect>,
+    /// The tournament driver, and how to stop it.
+    ticker: tokio::task::JoinHandle<()>,
+    stop_ticker: tokio::sync::watch::Sender<bool>,
 }
+
+/// What a running server holds now: every count is bounded by what is live.
+#[derive(Clone)]
+pub struct Stats(Arc<Lobby>);
+
+impl Stats {
+    /// Live matches (forming, counting down, running, paused).
+    pub fn live_matches(&self) -> usize {
+        self.0.rooms.len()
+    }
+
+    /// Sessions in memory (connected, or following a live match).
+    pub fn sessions_in_memory(&self) -> usize {
+        self.0.sessions.len()
+    }
+}
+
+impl std::fmt::Debug for Stats {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Stats")
+            .field("live_matches", &self.live_matches())
+            .field("sessions_in_memory", &self.sessions_in_memory())
+            .finish()
+    }
+}
+
+/// How long a shutdown waits for the match tasks to store their last events.
+const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 
 impl Server {
     /// Opens the database (restoring every undecided match, paused until its players are back)
@@ -61,6 +98,20 @@ impl Server {
     /// Unreadable or invalid certificate or clock files, a database that cannot be opened or
     /// migrated, or an address that cannot be bound.
     pub async fn bind(config: ServerConfig) -> anyhow::Result<Server> {
+        let url = (!config.database_url.is_empty()).then_some(config.database_url.as_str());
+        let store = shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?;
+        Server::bind_with_store(config, store).await
+    }
+
+    /// As [`Server::bind`], on a store opened by the caller (the configuration's database
+    /// settings are then not used): for embedding, and for tests that make storage fail.
+    ///
+    /// # Errors
+    /// As [`Server::bind`].
+    pub async fn bind_with_store(
+        config: ServerConfig,
+        store: Arc<dyn shvedka_storage::Store>,
+    ) -> anyhow::Result<Server> {
         let clock = config.clock_config()?;
         let identity = tls::Identity::load(&config)?;
         let native = identity.resolver()?;
@@ -79,13 +130,19 @@ impl Server {
             None => native,
         };
         let browsers = endpoint::browsers(&config, browser_certs)?;
-        let url = (!config.database_url.is_empty()).then_some(config.database_url.as_str());
-        let store = shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?;
         tracing::info!(store = store.kind(), "database open");
-        let records = Some(config.data_dir.join("records"));
-        let secrets = lobby::Secrets { arbiter: &config.arbiter_token, director: &config.director_token };
-        let lobby = Arc::new(Lobby::open(clock, config.max_matches, store, secrets, records).await?);
-        tournaments::spawn_ticker(Arc::downgrade(&lobby));
+        let setup = lobby::LobbySetup {
+            clock,
+            limits: config.match_limits(),
+            session_expiry: Duration::from_secs(config.session_expiry_s),
+            store,
+            secrets: roles::Secrets { arbiter: &config.arbiter_token, director: &config.director_token },
+            records_dir: Some(config.data_dir.join("records")),
+        };
+        let lobby = Arc::new(Lobby::open(setup).await?);
+        let (stop_ticker, stop) = tokio::sync::watch::channel(false);
+        let ticker =
+            tournaments::spawn_ticker(Arc::downgrade(&lobby.tournaments), Arc::downgrade(&lobby.rooms), stop);
         let http = web::bind(&config).await.with_context(|| format!("cannot bind {}", config.http_listen))?;
         let webtransport = browsers.as_ref().map(quinn::Endpoint::local_addr).transpose()?;
         let connect = web::Connect { webtransport, certs: dev_certs };
@@ -97,6 +154,8 @@ impl Server {
             fingerprint: identity.fingerprint(),
             config: Arc::new(config),
             connect: Arc::new(connect),
+            ticker,
+            stop_ticker,
         })
     }
 
@@ -127,6 +186,11 @@ impl Server {
     /// The SHA-256 fingerprint of the server's certificate, lower-case hex.
     pub fn fingerprint(&self) -> &str {
         &self.fingerprint
+    }
+
+    /// A handle on the server's live counts, valid while it runs.
+    pub fn stats(&self) -> Stats {
+        Stats(self.lobby.clone())
     }
 
     /// Serves until `shutdown` completes, then closes every connection and waits (at most a few
@@ -178,6 +242,11 @@ impl Server {
         if let Some(http) = http {
             let _ = tokio::time::timeout(Duration::from_secs(3), http).await;
         }
+        // The tournament driver stops between two changes; every match pauses play and stores
+        // it, so a restart charges nobody for the time the server was down.
+        let _ = self.stop_ticker.send(true);
+        let _ = tokio::time::timeout(SHUTDOWN_WAIT, &mut self.ticker).await;
+        self.lobby.rooms.shutdown(SHUTDOWN_WAIT).await;
         let endpoints: Vec<&quinn::Endpoint> =
             std::iter::once(&self.endpoint).chain(&self.browsers).collect();
         for endpoint in &endpoints {

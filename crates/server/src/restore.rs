@@ -3,7 +3,7 @@
 //! the log exactly, clocks included), and the wire views followers resume from.
 
 use bughouse_match::{Event, Match, MatchConfig};
-use shvedka_proto::MatchEvent;
+use shvedka_proto::{EventView, MatchEvent};
 use shvedka_storage::{MatchRow, Store};
 
 /// A match rebuilt from storage.
@@ -26,4 +26,19 @@ pub(crate) async fn rebuild(store: &dyn Store, row: &MatchRow) -> anyhow::Result
     // The replayed log is already stored and delivered: mark it polled.
     while m.poll_event().is_some() {}
     Ok(Rebuilt { m, views })
+}
+
+/// The seated players' names, as the log's views say (who sat last on each seat, and stayed).
+pub(crate) fn names(views: &[MatchEvent]) -> [Option<String>; 4] {
+    let mut names: [Option<String>; 4] = Default::default();
+    for v in views {
+        match &v.kind {
+            EventView::SeatTaken { seat, name } => {
+                names[crate::convert::seat(*seat).index()] = Some(name.clone())
+            }
+            EventView::SeatLeft { seat } => names[crate::convert::seat(*seat).index()] = None,
+            _ => {}
+        }
+    }
+    names
 }

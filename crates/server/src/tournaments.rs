@@ -16,7 +16,8 @@ use shvedka_tournament::{
 use tokio::sync::Mutex;
 
 use crate::convert::error;
-use crate::lobby::{Lobby, unix_ms};
+use crate::rooms::Rooms;
+use crate::wall::unix_ms;
 
 /// Every tournament of the server.
 pub(crate) struct Tournaments {
@@ -66,7 +67,7 @@ impl Tournaments {
     /// Applies `f` to a copy of tournament `id`, stores the copy, and only then keeps it.
     async fn change<T>(
         &self,
-        lobby: &Lobby,
+        rooms: &Rooms,
         id: u64,
         f: impl FnOnce(&mut Tournament) -> Result<T, ErrorMsg>,
     ) -> Result<T, ErrorMsg> {
@@ -75,7 +76,7 @@ impl Tournaments {
             all.get(&id).ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
         let mut copy = current.clone();
         let out = f(&mut copy)?;
-        save(lobby, id, &copy, self.online(id)).await?;
+        save(rooms, id, &copy, self.online(id)).await?;
         all.insert(id, copy);
         Ok(out)
     }
@@ -83,7 +84,7 @@ impl Tournaments {
     /// A director's command.
     pub(crate) async fn director(
         &self,
-        lobby: &Lobby,
+        rooms: &Rooms,
         req: TdRequest,
     ) -> Result<shvedka_proto::Reply, ErrorMsg> {
         use shvedka_proto::Reply;
@@ -91,14 +92,14 @@ impl Tournaments {
             TdRequest::Create { name, rules, time_control, swiss_rounds, online } => {
                 bughouse::RuleOptions::preset(&rules)
                     .map_err(|e| error(ErrorCode::BadRequest, e.to_string()))?;
-                lobby.time_control(&time_control)?;
+                rooms.time_control(&time_control)?;
                 let format = match swiss_rounds {
                     None => Format::RoundRobin,
                     Some(rounds) => Format::Swiss { rounds },
                 };
                 let t = Tournament::new(&name, &rules, &time_control, format).map_err(refused)?;
                 let id = self.next.fetch_add(1, Ordering::Relaxed);
-                save(lobby, id, &t, online).await?;
+                save(rooms, id, &t, online).await?;
                 if !online {
                     self.offline.lock().expect("offline lock").insert(id);
                 }
@@ -107,27 +108,27 @@ impl Tournaments {
             }
             TdRequest::Register { tournament, team, players } => {
                 let [a, b] = &players;
-                self.change(lobby, tournament, |t| t.register(&team, [a, b]).map_err(refused))
+                self.change(rooms, tournament, |t| t.register(&team, [a, b]).map_err(refused))
                     .await
                     .map(|n| Reply::Id(u64::from(n.0)))
             }
             TdRequest::Withdraw { tournament, team } => self
-                .change(lobby, tournament, |t| t.withdraw(TeamNo(team)).map_err(refused))
+                .change(rooms, tournament, |t| t.withdraw(TeamNo(team)).map_err(refused))
                 .await
                 .map(|()| Reply::Ok),
             TdRequest::Start { tournament } => {
-                self.change(lobby, tournament, |t| t.start().map_err(refused)).await.map(|()| Reply::Ok)
+                self.change(rooms, tournament, |t| t.start().map_err(refused)).await.map(|()| Reply::Ok)
             }
             TdRequest::PairNext { tournament, choice_window_ms } => {
                 let now = unix_ms();
                 let round = self
-                    .change(lobby, tournament, |t| t.pair_next_round(now, choice_window_ms).map_err(refused))
+                    .change(rooms, tournament, |t| t.pair_next_round(now, choice_window_ms).map_err(refused))
                     .await?;
                 Ok(Reply::Id(u64::from(round)))
             }
             TdRequest::Result { tournament, round, table, game, outcome, reason, correct } => {
                 let result = GameResult::new(outcome_of(outcome), ResultSource::OverTheBoard, reason);
-                self.change(lobby, tournament, |t| {
+                self.change(rooms, tournament, |t| {
                     if correct {
                         t.correct_result(round, table, game, result).map_err(refused)
                     } else {
@@ -138,12 +139,12 @@ impl Tournaments {
                 .map(|()| Reply::Ok)
             }
             TdRequest::Publish { tournament, what } => {
-                self.publish(lobby, tournament, what).await.map(Reply::Text)
+                self.publish(rooms, tournament, what).await.map(Reply::Text)
             }
         }
     }
 
-    async fn publish(&self, lobby: &Lobby, id: u64, what: TdExport) -> Result<String, ErrorMsg> {
+    async fn publish(&self, rooms: &Rooms, id: u64, what: TdExport) -> Result<String, ErrorMsg> {
         let t = self
             .all
             .lock()
@@ -162,7 +163,7 @@ impl Tournaments {
             TdExport::Games => {
                 let mut all = String::new();
                 for m in linked_matches(&t) {
-                    if let Ok(Some(bpgn)) = lobby.record_of(m).await {
+                    if let Ok(Some(bpgn)) = rooms.record_of(m).await {
                         all.push_str(&bpgn);
                         all.push('\n');
                     }
@@ -175,7 +176,7 @@ impl Tournaments {
     /// A player's S3 choice: the session's name must be a player of the team whose turn it is.
     pub(crate) async fn choose(
         &self,
-        lobby: &Lobby,
+        rooms: &Rooms,
         name: &str,
         id: u64,
         round: u32,
@@ -183,7 +184,7 @@ impl Tournaments {
         choice: TdChoice,
     ) -> Result<(), ErrorMsg> {
         let now = unix_ms();
-        self.change(lobby, id, |t| {
+        self.change(rooms, id, |t| {
             let team = t
                 .teams()
                 .iter()
@@ -225,16 +226,16 @@ impl Tournaments {
 
     /// One turn of the driver: defaults after deadlines, matches for games whose seats are
     /// known (game 2 once game 1 is decided), and results of ended matches.
-    pub(crate) async fn tick(&self, lobby: &Lobby) {
+    pub(crate) async fn tick(&self, rooms: &Rooms) {
         let ids: Vec<u64> = self.all.lock().await.keys().copied().collect();
         for id in ids {
-            if let Err(e) = self.drive(lobby, id).await {
+            if let Err(e) = self.drive(rooms, id).await {
                 tracing::warn!(tournament = id, error = %e.message, "tournament step failed; retrying");
             }
         }
     }
 
-    async fn drive(&self, lobby: &Lobby, id: u64) -> Result<(), ErrorMsg> {
+    async fn drive(&self, rooms: &Rooms, id: u64) -> Result<(), ErrorMsg> {
         let now = unix_ms();
         let snapshot = match self.all.lock().await.get(&id) {
             Some(t) if !t.is_finished() => t.clone(),
@@ -258,7 +259,7 @@ impl Tournaments {
                     (None, _) => defaults_due |= now >= g.choices_due_ms,
                     (Some(seats), None) => to_create.push((table, game, seats)),
                     (Some(seats), Some(m)) => {
-                        if let Some(result) = lobby.result_of(MatchId(m)).await? {
+                        if let Some(result) = rooms.result_of(MatchId(m)).await? {
                             let first_is_team_one = seats[0].team == p.first;
                             results.push((
                                 table,
@@ -273,19 +274,19 @@ impl Tournaments {
             }
         }
         if defaults_due {
-            self.change(lobby, id, |t| Ok(t.apply_defaults(now))).await?;
+            self.change(rooms, id, |t| Ok(t.apply_defaults(now))).await?;
         }
         for (table, game, outcome, reason) in results {
             let result = GameResult::new(outcome, ResultSource::Online, reason);
-            self.change(lobby, id, |t| t.record_result(number, table, game, result).map_err(refused)).await?;
+            self.change(rooms, id, |t| t.record_result(number, table, game, result).map_err(refused)).await?;
         }
         if !self.online(id) {
             return Ok(()); // over the board: the director prints sheets and enters results
         }
         for (table, game, seats) in to_create {
             let names = seats.map(|s| snapshot.player_name(s).unwrap_or("?").to_owned());
-            let m = lobby.create_reserved(snapshot.rules(), snapshot.time_control(), names).await?;
-            self.change(lobby, id, |t| t.set_match(number, table, game, m.0).map_err(refused)).await?;
+            let m = rooms.create_reserved(snapshot.rules(), snapshot.time_control(), names).await?;
+            self.change(rooms, id, |t| t.set_match(number, table, game, m.0).map_err(refused)).await?;
         }
         Ok(())
     }
@@ -322,24 +323,32 @@ fn outcome_of_match(result: MatchResult, first_is_team_one: bool) -> Outcome {
     }
 }
 
-async fn save(lobby: &Lobby, id: u64, t: &Tournament, online: bool) -> Result<(), ErrorMsg> {
+async fn save(rooms: &Rooms, id: u64, t: &Tournament, online: bool) -> Result<(), ErrorMsg> {
     let json = serde_json::json!({ "online": online, "tournament": t }).to_string();
-    lobby.store.save_tournament(id, &json).await.map_err(|e| {
+    rooms.store.save_tournament(id, &json).await.map_err(|e| {
         tracing::error!(tournament = id, error = %e, "cannot store the tournament");
         error(ErrorCode::Full, "the tournament cannot be stored now; nothing changed")
     })
 }
 
-/// Runs the driver every half second for as long as the lobby lives.
-pub(crate) fn spawn_ticker(lobby: std::sync::Weak<Lobby>) {
+/// Runs the driver every quarter second until `stop` says so (or the server is gone); the
+/// server waits for the returned task at shutdown, so no tournament change is cut in half.
+pub(crate) fn spawn_ticker(
+    tournaments: std::sync::Weak<Tournaments>,
+    rooms: std::sync::Weak<Rooms>,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
         let mut every = tokio::time::interval(Duration::from_millis(250));
         loop {
-            every.tick().await;
-            let Some(lobby) = lobby.upgrade() else { return };
-            lobby.tournaments.tick(&lobby).await;
+            tokio::select! {
+                _ = every.tick() => {}
+                _ = stop.wait_for(|stop| *stop) => return,
+            }
+            let (Some(tournaments), Some(rooms)) = (tournaments.upgrade(), rooms.upgrade()) else { return };
+            tournaments.tick(&rooms).await;
         }
-    });
+    })
 }
 
 /// Stored tournaments: id, played online, state.

@@ -160,7 +160,7 @@ async fn session(
     let _permit = permit;
     let (idle, keep) = (config.idle_timeout(), config.keep_alive());
     let (frames_tx, frames_rx) = mpsc::channel::<Incoming>(64);
-    let (out, mut out_rx) = mpsc::channel::<ServerMsg>(1024);
+    let (out, mut out_rx) = crate::outbound::Outbound::channel(crate::connection::OUTBOUND_QUEUE);
     let mut talk = tokio::spawn(async move { converse(&mut Inbox(frames_rx), out, &lobby, &config).await });
     let mut keep_alive = tokio::time::interval_at(Instant::now() + keep, keep);
     keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -248,6 +248,11 @@ async fn session(
         End::Protocol(reason) | End::Refused(reason) => Some(CloseFrame {
             code: 4002,
             reason: Utf8Bytes::from(reason.chars().take(120).collect::<String>()),
+        }),
+        // 4000 + the QUIC application code: the client resumes.
+        End::Behind => Some(CloseFrame {
+            code: 4000 + crate::connection::CLOSE_BEHIND as u16,
+            reason: Utf8Bytes::from_static(crate::connection::BEHIND),
         }),
         End::Done => None,
     };

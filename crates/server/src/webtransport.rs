@@ -66,5 +66,9 @@ pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Ar
             let reason: String = reason.chars().take(200).collect();
             session.close(CLOSE_PROTOCOL, reason.as_bytes());
         }
+        End::Behind => {
+            tracing::info!(%remote, "closing a WebTransport session that cannot keep up");
+            session.close(crate::connection::CLOSE_BEHIND, crate::connection::BEHIND.as_bytes());
+        }
     }
 }

@@ -10,7 +10,7 @@ use std::process::{Child, Command, Stdio};
 
 use bughouse::{BoardId, Game, RuleOptions};
 use shvedka_client::{Client, Trust, Update, parse_fingerprint};
-use shvedka_proto::{Board, EventView, MatchEvent, MatchState, PhaseView, SeatId, ServerMsg};
+use shvedka_proto::{Board, EventView, MatchEvent, MatchState, PauseReason, PhaseView, SeatId, ServerMsg};
 use shvedka_tests::{next, wait_event};
 use testkit::postgres::TempPostgres;
 
@@ -50,8 +50,7 @@ fn free_udp_port() -> SocketAddr {
 /// Resumes after the restart: the events missed (the restart pause), then the whole state.
 async fn resumed(c: &mut Client, id: shvedka_proto::MatchId) -> (MatchEvent, MatchState) {
     c.resume().await.expect("the session resumes after the restart");
-    let pause =
-        wait_event(c, |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("paused"))).await;
+    let pause = wait_event(c, |e| e.kind == EventView::Paused { reason: PauseReason::Restart }).await;
     c.watch(id).await.unwrap();
     loop {
         if let Update::Server(ServerMsg::State(s)) = next(c).await {
@@ -112,11 +111,8 @@ async fn killed_and_restarted(database_url: &str) {
     }
     assert_eq!(states[0].bfen, expected.bfen(), "no acknowledged move is lost");
     // All four are back: the clocks restart by themselves, and the match goes on to its end.
-    let restart = wait_event(
-        &mut c[1],
-        |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("restarted")),
-    )
-    .await;
+    let restart =
+        wait_event(&mut c[1], |e| e.kind == EventView::Resumed { reason: PauseReason::Restart }).await;
     assert!(restart.running.iter().any(|r| *r), "clocks run again");
     c[1].play(Board::A, "Nf6", None).await.unwrap();
     c[0].play(Board::A, "Qxf7#", None).await.unwrap();

@@ -21,7 +21,7 @@ mod stores;
 use std::path::Path;
 use std::sync::Arc;
 
-pub use rows::{EventRow, MatchRow, NewMatch, PlayerRow};
+pub use rows::{Ending, EventRow, MatchRow, NewMatch, PlayerRow};
 pub use stores::{PgStore, SqliteStore};
 
 /// A storage failure.
@@ -33,6 +33,15 @@ pub enum StoreError {
     /// A value does not fit the schema (an id beyond 2^63, a negative number read back).
     #[error("stored value out of range: {0}")]
     Range(String),
+    /// An event with this match and number is stored already with other content: the log would
+    /// fork (two writers, or a bug), so nothing of the batch is written.
+    #[error("match {match_id}: event {seq} is stored already with other content")]
+    Conflict {
+        /// The match.
+        match_id: u64,
+        /// The event number.
+        seq: u64,
+    },
     /// A migration failed.
     #[error("migration {version}: {source}")]
     Migration {
@@ -51,15 +60,24 @@ pub trait Store: Send + Sync {
     fn kind(&self) -> &'static str;
     /// Records a new player (session).
     async fn add_player(&self, player: &PlayerRow) -> Result<(), StoreError>;
-    /// Every player.
-    async fn players(&self) -> Result<Vec<PlayerRow>, StoreError>;
+    /// The player whose session token has this SHA-256.
+    async fn player_by_token(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError>;
+    /// One player.
+    async fn player(&self, id: u64) -> Result<Option<PlayerRow>, StoreError>;
+    /// Notes that a player's session was seen at `ms` (milliseconds since the Unix epoch).
+    async fn touch_player(&self, id: u64, ms: u64) -> Result<(), StoreError>;
     /// Records a new match.
     async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError>;
-    /// Appends events to a match's log, all or none; returns once they are durable.
+    /// Appends events to a match's log, all or none; returns once they are durable. Idempotent:
+    /// an event stored already with the same content (a commit whose acknowledgement was lost,
+    /// retried) is taken as written; one stored with other content is a
+    /// [`StoreError::Conflict`].
     async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError>;
     /// Records a match's result (JSON text) and the time it was decided.
     async fn finish(&self, match_id: u64, result: &str, finished_ms: u64) -> Result<(), StoreError>;
-    /// Matches, by id: all, or only those not yet decided.
+    /// Records that a match ended without a result (annulled or expired) at `ended_ms`.
+    async fn end_match(&self, match_id: u64, ending: Ending, ended_ms: u64) -> Result<(), StoreError>;
+    /// Matches, by id: all, or only those that have not ended.
     async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError>;
     /// One match.
     async fn find_match(&self, match_id: u64) -> Result<Option<MatchRow>, StoreError>;

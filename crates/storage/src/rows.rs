@@ -11,6 +11,9 @@ pub struct PlayerRow {
     pub token_hash: String,
     /// When the session began, milliseconds since the Unix epoch.
     pub created_ms: u64,
+    /// When the session was last seen (opened, resumed or closed), milliseconds since the Unix
+    /// epoch: its token expires a configured time after this.
+    pub last_seen_ms: u64,
 }
 
 /// A match as created.
@@ -39,6 +42,35 @@ pub struct MatchRow {
     pub finished_ms: Option<u64>,
     /// Its result, JSON, if decided.
     pub result: Option<String>,
+    /// How it ended, if it did.
+    pub ending: Option<Ending>,
+}
+
+/// How a match ended. A match that has ended is never restored at start.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ending {
+    /// Decided: it has a result.
+    Decided,
+    /// Annulled by the arbiter (to be replayed as a new match).
+    Annulled,
+    /// Expired while forming (nobody played it).
+    Expired,
+}
+
+impl Ending {
+    /// The stored word.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Ending::Decided => "decided",
+            Ending::Annulled => "annulled",
+            Ending::Expired => "expired",
+        }
+    }
+
+    /// Reads a stored word.
+    pub fn parse(text: &str) -> Option<Ending> {
+        [Ending::Decided, Ending::Annulled, Ending::Expired].into_iter().find(|e| e.as_str() == text)
+    }
 }
 
 /// One event of a match's log.

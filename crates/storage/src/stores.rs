@@ -11,7 +11,7 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
-use crate::{EventRow, MatchRow, NewMatch, PlayerRow, Store, StoreError, migrate, to_i64, to_u64};
+use crate::{Ending, EventRow, MatchRow, NewMatch, PlayerRow, Store, StoreError, migrate, to_i64, to_u64};
 
 /// Milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> i64 {
@@ -84,6 +84,22 @@ macro_rules! match_row {
             },
             finished_ms: finished.map(to_u64).transpose()?,
             result: r.try_get(7)?,
+            ending: r.try_get::<Option<String>, _>(8)?.as_deref().and_then(Ending::parse),
+        })
+    }};
+}
+
+macro_rules! player_row {
+    ($r:expr) => {{
+        let r = $r;
+        let created_ms = to_u64(r.try_get(3)?)?;
+        let last_seen: Option<i64> = r.try_get(4)?;
+        Ok::<_, StoreError>(PlayerRow {
+            id: to_u64(r.try_get(0)?)?,
+            name: r.try_get(1)?,
+            token_hash: r.try_get(2)?,
+            created_ms,
+            last_seen_ms: last_seen.map(to_u64).transpose()?.unwrap_or(created_ms),
         })
     }};
 }
@@ -126,30 +142,47 @@ macro_rules! sql_store {
             }
 
             async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
-                sqlx::query("INSERT INTO players (id, name, token_hash, created_ms) VALUES ($1, $2, $3, $4)")
-                    .bind(to_i64(p.id)?)
-                    .bind(&p.name)
-                    .bind(&p.token_hash)
-                    .bind(to_i64(p.created_ms)?)
-                    .execute(&self.pool)
-                    .await?;
+                sqlx::query(
+                    "INSERT INTO players (id, name, token_hash, created_ms, last_seen_ms) \
+                     VALUES ($1, $2, $3, $4, $5)",
+                )
+                .bind(to_i64(p.id)?)
+                .bind(&p.name)
+                .bind(&p.token_hash)
+                .bind(to_i64(p.created_ms)?)
+                .bind(to_i64(p.last_seen_ms)?)
+                .execute(&self.pool)
+                .await?;
                 Ok(())
             }
 
-            async fn players(&self) -> Result<Vec<PlayerRow>, StoreError> {
-                let rows = sqlx::query("SELECT id, name, token_hash, created_ms FROM players ORDER BY id")
-                    .fetch_all(&self.pool)
+            async fn player_by_token(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+                let row = sqlx::query(
+                    "SELECT id, name, token_hash, created_ms, last_seen_ms FROM players WHERE token_hash = $1",
+                )
+                .bind(token_hash)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.as_ref().map(|r| player_row!(r)).transpose()
+            }
+
+            async fn player(&self, id: u64) -> Result<Option<PlayerRow>, StoreError> {
+                let row = sqlx::query(
+                    "SELECT id, name, token_hash, created_ms, last_seen_ms FROM players WHERE id = $1",
+                )
+                .bind(to_i64(id)?)
+                .fetch_optional(&self.pool)
+                .await?;
+                row.as_ref().map(|r| player_row!(r)).transpose()
+            }
+
+            async fn touch_player(&self, id: u64, ms: u64) -> Result<(), StoreError> {
+                sqlx::query("UPDATE players SET last_seen_ms = $1 WHERE id = $2")
+                    .bind(to_i64(ms)?)
+                    .bind(to_i64(id)?)
+                    .execute(&self.pool)
                     .await?;
-                rows.iter()
-                    .map(|r| {
-                        Ok(PlayerRow {
-                            id: to_u64(r.try_get(0)?)?,
-                            name: r.try_get(1)?,
-                            token_hash: r.try_get(2)?,
-                            created_ms: to_u64(r.try_get(3)?)?,
-                        })
-                    })
-                    .collect()
+                Ok(())
             }
 
             async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError> {
@@ -175,25 +208,51 @@ macro_rules! sql_store {
                 let id = to_i64(match_id)?;
                 let mut tx = self.pool.begin().await?;
                 for e in events {
-                    sqlx::query(
-                        "INSERT INTO events (match_id, seq, at_us, event, view) VALUES ($1, $2, $3, $4, $5)",
+                    let seq = to_i64(e.seq)?;
+                    let inserted = sqlx::query(
+                        "INSERT INTO events (match_id, seq, at_us, event, view) VALUES ($1, $2, $3, $4, $5) \
+                         ON CONFLICT (match_id, seq) DO NOTHING",
                     )
                     .bind(id)
-                    .bind(to_i64(e.seq)?)
+                    .bind(seq)
                     .bind(to_i64(e.at_us)?)
                     .bind(&e.event)
                     .bind(&e.view)
                     .execute(&mut *tx)
-                    .await?;
+                    .await?
+                    .rows_affected();
+                    if inserted == 0 {
+                        // Stored already: the same event retried after a lost acknowledgement is
+                        // written; anything else would fork the log.
+                        let stored = sqlx::query("SELECT event FROM events WHERE match_id = $1 AND seq = $2")
+                            .bind(id)
+                            .bind(seq)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        if stored.try_get::<String, _>(0)? != e.event {
+                            return Err(StoreError::Conflict { match_id, seq: e.seq });
+                        }
+                    }
                 }
                 tx.commit().await?;
                 Ok(())
             }
 
             async fn finish(&self, match_id: u64, result: &str, finished_ms: u64) -> Result<(), StoreError> {
-                sqlx::query("UPDATE matches SET result = $1, finished_ms = $2 WHERE id = $3")
+                sqlx::query("UPDATE matches SET result = $1, finished_ms = $2, ending = $3 WHERE id = $4")
                     .bind(result)
                     .bind(to_i64(finished_ms)?)
+                    .bind(Ending::Decided.as_str())
+                    .bind(to_i64(match_id)?)
+                    .execute(&self.pool)
+                    .await?;
+                Ok(())
+            }
+
+            async fn end_match(&self, match_id: u64, ending: Ending, ended_ms: u64) -> Result<(), StoreError> {
+                sqlx::query("UPDATE matches SET finished_ms = $1, ending = $2, result = NULL WHERE id = $3")
+                    .bind(to_i64(ended_ms)?)
+                    .bind(ending.as_str())
                     .bind(to_i64(match_id)?)
                     .execute(&self.pool)
                     .await?;
@@ -202,10 +261,10 @@ macro_rules! sql_store {
 
             async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError> {
                 let sql = if unfinished_only {
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending \
                      FROM matches WHERE finished_ms IS NULL ORDER BY id"
                 } else {
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending \
                      FROM matches ORDER BY id"
                 };
                 let rows = sqlx::query(sql).fetch_all(&self.pool).await?;
@@ -214,7 +273,7 @@ macro_rules! sql_store {
 
             async fn find_match(&self, match_id: u64) -> Result<Option<MatchRow>, StoreError> {
                 let row = sqlx::query(
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending \
                      FROM matches WHERE id = $1",
                 )
                 .bind(to_i64(match_id)?)

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use shvedka_storage::{EventRow, NewMatch, PgStore, PlayerRow, SqliteStore, Store};
+use shvedka_storage::{Ending, EventRow, NewMatch, PgStore, PlayerRow, SqliteStore, Store, StoreError};
 use testkit::postgres::TempPostgres;
 
 fn new_match(id: u64) -> NewMatch {
@@ -28,10 +28,21 @@ fn event(seq: u64) -> EventRow {
 /// Everything the server relies on.
 async fn suite(store: Arc<dyn Store>) {
     assert_eq!(store.max_ids().await.unwrap(), (0, 0), "a new database is empty");
-    let alice = PlayerRow { id: 7, name: "alice".into(), token_hash: "ab".repeat(32), created_ms: 5 };
+    let alice = PlayerRow {
+        id: 7,
+        name: "alice".into(),
+        token_hash: "ab".repeat(32),
+        created_ms: 5,
+        last_seen_ms: 5,
+    };
     store.add_player(&alice).await.unwrap();
     assert!(store.add_player(&alice).await.is_err(), "a player id is unique");
-    assert_eq!(store.players().await.unwrap(), vec![alice.clone()]);
+    assert_eq!(store.player_by_token(&alice.token_hash).await.unwrap(), Some(alice.clone()));
+    assert_eq!(store.player_by_token(&"cd".repeat(32)).await.unwrap(), None);
+    store.touch_player(7, 99).await.unwrap();
+    let seen = store.player(7).await.unwrap().expect("alice");
+    assert_eq!(seen, PlayerRow { last_seen_ms: 99, ..alice.clone() }, "last seen moves, nothing else");
+    assert_eq!(store.player(8).await.unwrap(), None);
 
     store.add_match(&new_match(1)).await.unwrap();
     store.add_match(&new_match(2)).await.unwrap();
@@ -39,11 +50,18 @@ async fn suite(store: Arc<dyn Store>) {
     store.append(1, &[event(0), event(1), event(2)]).await.unwrap();
     store.append(1, &[event(3)]).await.unwrap();
     store.append(1, &[]).await.unwrap();
-    // A4: the log is append-only and whole: a batch with a seq already stored is refused as a
-    // whole, and nothing of it is written.
-    assert!(store.append(1, &[event(4), event(3)]).await.is_err());
+    // A4: the log is append-only and whole: a batch with a seq already stored with other content
+    // is refused as a whole, and nothing of it is written.
+    let forked = EventRow { event: "{\"other\":true}".into(), ..event(3) };
+    let refused = store.append(1, &[event(4), forked]).await;
+    assert!(matches!(refused, Err(StoreError::Conflict { match_id: 1, seq: 3 })), "{refused:?}");
     let log = store.events(1).await.unwrap();
     assert_eq!(log, (0..4).map(event).collect::<Vec<_>>(), "in order, nothing of the refused batch");
+    // Appending is idempotent: a batch whose commit was acknowledged too late and is sent again
+    // (the same events) is taken as written, and what is new in it is added.
+    store.append(1, &[event(2), event(3), event(4)]).await.unwrap();
+    let log = store.events(1).await.unwrap();
+    assert_eq!(log, (0..5).map(event).collect::<Vec<_>>(), "a retried batch is stored once");
     assert!(store.append(99, &[event(0)]).await.is_err(), "no events for a match that does not exist");
 
     assert_eq!(store.matches(true).await.unwrap().len(), 2);
@@ -53,8 +71,17 @@ async fn suite(store: Arc<dyn Store>) {
     let one = store.find_match(1).await.unwrap().expect("match 1");
     assert_eq!(one.created, new_match(1));
     assert_eq!((one.finished_ms, one.result.as_deref()), (Some(42), Some("{\"winner\":1}")));
-    assert!(store.find_match(3).await.unwrap().is_none());
-    assert_eq!(store.max_ids().await.unwrap(), (2, 7));
+    assert_eq!(one.ending, Some(Ending::Decided));
+    // A match that ends without a result (annulled, expired) is not restored either.
+    store.add_match(&new_match(3)).await.unwrap();
+    store.end_match(3, Ending::Expired, 50).await.unwrap();
+    let three = store.find_match(3).await.unwrap().expect("match 3");
+    assert_eq!((three.finished_ms, three.result, three.ending), (Some(50), None, Some(Ending::Expired)));
+    let open = store.matches(true).await.unwrap();
+    assert_eq!(open.iter().map(|m| m.created.id).collect::<Vec<_>>(), vec![2], "ended ones are not open");
+    assert_eq!(store.find_match(2).await.unwrap().expect("match 2").ending, None);
+    assert!(store.find_match(4).await.unwrap().is_none());
+    assert_eq!(store.max_ids().await.unwrap(), (3, 7));
     assert!(
         store.append(1, &[EventRow { seq: u64::MAX, ..event(5) }]).await.is_err(),
         "out of range refused"
@@ -76,8 +103,8 @@ async fn a4_sqlite_store_keeps_players_matches_and_logs_and_survives_reopening()
     suite(Arc::new(SqliteStore::open(&path).await.unwrap())).await;
     // Reopened (migrations already applied), everything is there.
     let again = SqliteStore::open(&path).await.unwrap();
-    assert_eq!(again.events(1).await.unwrap().len(), 4);
-    assert_eq!(again.max_ids().await.unwrap(), (2, 7));
+    assert_eq!(again.events(1).await.unwrap().len(), 5);
+    assert_eq!(again.max_ids().await.unwrap(), (3, 7));
     assert_eq!(again.kind(), "sqlite");
 }
 
@@ -91,7 +118,7 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
     let store = PgStore::connect(&pg.url).await.unwrap();
     suite(Arc::new(store)).await;
     let again = PgStore::connect(&pg.url).await.unwrap();
-    assert_eq!(again.events(1).await.unwrap().len(), 4);
+    assert_eq!(again.events(1).await.unwrap().len(), 5);
 }
 
 async fn reset(url: &str) {

@@ -34,30 +34,41 @@ impl TempPostgres {
         let root = std::env::temp_dir().join(format!("shvedka-pg-{}-{}", std::process::id(), unique()));
         let data = root.join("data");
         std::fs::create_dir_all(&root).expect("a temporary directory");
-        let as_root = is_root();
-        if as_root {
+        if is_root() {
             run(Command::new("chown").args(["-R", "postgres:postgres"]).arg(&root));
         }
-        let pg = |tool: &str| {
-            let exe = bin.join(tool);
-            if as_root {
-                let mut c = Command::new("runuser");
-                c.args(["-u", "postgres", "--"]).arg(exe);
-                c
-            } else {
-                Command::new(exe)
-            }
-        };
-        run(pg("initdb").args(["-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "-D"]).arg(&data));
+        run(pg(&bin, "initdb")
+            .args(["-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8", "-D"])
+            .arg(&data));
+        let url = format!("postgres://postgres@localhost/postgres?host={}", root.display());
+        let server = TempPostgres { url, cluster: Some((bin, root)) };
+        server.start_again();
+        server
+    }
+
+    /// Stops the server (fast shutdown: open connections are cut), as an outage would; the
+    /// cluster stays for [`TempPostgres::start_again`].
+    ///
+    /// # Panics
+    /// When the server was given by `SHVEDKA_TEST_DATABASE_URL`, or does not stop.
+    pub fn stop(&self) {
+        let (bin, root) = self.cluster.as_ref().expect("a cluster of this test's own");
+        run(pg(bin, "pg_ctl").args(["-D"]).arg(root.join("data")).args(["-m", "fast", "-w", "stop"]));
+    }
+
+    /// Starts the stopped server again on the same socket.
+    ///
+    /// # Panics
+    /// When the server was given by `SHVEDKA_TEST_DATABASE_URL`, or does not start.
+    pub fn start_again(&self) {
+        let (bin, root) = self.cluster.as_ref().expect("a cluster of this test's own");
         let options = format!("-c listen_addresses='' -k {} -c fsync=off", root.display());
-        run(pg("pg_ctl")
+        run(pg(bin, "pg_ctl")
             .args(["-D"])
-            .arg(&data)
+            .arg(root.join("data"))
             .args(["-o", &options, "-w", "-l"])
             .arg(root.join("log"))
             .arg("start"));
-        let url = format!("postgres://postgres@localhost/postgres?host={}", root.display());
-        TempPostgres { url, cluster: Some((bin, root)) }
     }
 }
 
@@ -65,16 +76,21 @@ impl Drop for TempPostgres {
     fn drop(&mut self) {
         if let Some((bin, root)) = self.cluster.take() {
             let data = root.join("data");
-            let mut stop = if is_root() {
-                let mut c = Command::new("runuser");
-                c.args(["-u", "postgres", "--"]).arg(bin.join("pg_ctl"));
-                c
-            } else {
-                Command::new(bin.join("pg_ctl"))
-            };
-            let _ = stop.args(["-D"]).arg(&data).args(["-m", "immediate", "stop"]).output();
+            let _ = pg(&bin, "pg_ctl").args(["-D"]).arg(&data).args(["-m", "immediate", "stop"]).output();
             let _ = std::fs::remove_dir_all(&root);
         }
+    }
+}
+
+/// A server tool, run as the `postgres` user when we are root (PostgreSQL insists).
+fn pg(bin: &Path, tool: &str) -> Command {
+    let exe = bin.join(tool);
+    if is_root() {
+        let mut c = Command::new("runuser");
+        c.args(["-u", "postgres", "--"]).arg(exe);
+        c
+    } else {
+        Command::new(exe)
     }
 }
 

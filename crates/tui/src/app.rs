@@ -7,7 +7,10 @@ use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
-use shvedka_proto::{ChatScope, ClaimKind, MatchSummary, PhaseView, SeatId, ServerMsg, TdChoice};
+use shvedka_proto::{
+    ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchSummary, PauseReason, PhaseView, SeatId,
+    ServerMsg, TdChoice,
+};
 
 use crate::Action;
 use crate::entry::{Entry, Pick, read_entry};
@@ -147,7 +150,24 @@ impl App {
                     self.info(format!("match over: {reason}"));
                 }
             }
+            ServerMsg::Event(MatchEvent { kind: EventView::Paused { reason }, .. }) => {
+                self.info(format!("clocks stopped: {}", pause_reason(reason)));
+            }
+            ServerMsg::Event(MatchEvent { kind: EventView::Resumed { .. }, .. }) => {
+                self.info("the clocks run again");
+            }
             ServerMsg::Chat { from, scope, text, .. } => self.push(LogLine::Chat { from, scope, text }),
+            ServerMsg::MatchClosed { match_id, reason } => {
+                self.screen = Screen::Lobby;
+                self.info(match reason {
+                    ClosedReason::Expired => format!("match {match_id} expired: no seated player was there"),
+                    ClosedReason::Failed => {
+                        format!(
+                            "match {match_id} stopped on the server; it is restored when the server restarts"
+                        )
+                    }
+                });
+            }
             _ => {}
         }
         let my_turn = self.model.as_ref().is_some_and(|m| m.my_seat().is_some_and(|s| m.to_move(s)));
@@ -404,3 +424,12 @@ const HELP: &[&str] = &[
     "lobby: ↑↓ select · Enter or w watch · 1-4 sit a-white a-black b-white b-black · c create",
     "tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b",
 ];
+
+/// Why the server stopped the clocks, for the log.
+fn pause_reason(reason: PauseReason) -> &'static str {
+    match reason {
+        PauseReason::Restart => "the server restarted; they run again when all four players are back",
+        PauseReason::Shutdown => "the server is shutting down",
+        PauseReason::Storage => "the server cannot store moves now; they run again when it can",
+    }
+}

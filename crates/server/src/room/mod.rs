@@ -1,68 +1,43 @@
 //! One task per match: it owns the match state machine and both boards, wakes at the machine's
 //! timeouts, and delivers every event to the sessions that follow the match, in log order. No
-//! lock is taken inside a match; sessions talk to it through its channel.
+//! lock is taken inside a match; sessions talk to it through its channel. The task ends when
+//! the match is decided, annulled or expired (the store keeps it; the registry forgets it), or
+//! when the server shuts down.
+
+mod durable;
+mod lifecycle;
+#[cfg(test)]
+mod tests;
+mod view;
 
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bughouse::Seat;
-use bughouse_match::{ArbiterAct, Command, Event, EventKind, Match, Phase, PlayerId};
+use bughouse_match::{ArbiterAct, Command, Match, Phase, PlayerId};
 use shvedka_proto::{
-    ChatScope, ClientMsg, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
-    ServerMsg,
+    ChatScope, ClientMsg, ErrorCode, ErrorMsg, Limit, MatchEvent, MatchId, MatchState, MatchSummary,
+    PauseReason, ServerMsg,
 };
-use shvedka_storage::{EventRow, Store};
+use shvedka_storage::Store;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::convert::{self, error, seat_id};
+use crate::outbound::Outbound;
+use crate::session::{Session, Sessions};
+
+pub(crate) use view::paused_by_server;
 
 /// The most events a resuming follower is sent one by one; beyond it, the whole state.
 const MAX_CATCH_UP: usize = 256;
 
-/// Where a session's messages go: the writer of its current connection.
-pub(crate) type Outbound = mpsc::Sender<ServerMsg>;
+/// Messages a match task holds before senders wait.
+const ROOM_QUEUE: usize = 256;
 
-/// A player's session, surviving lost connections.
-#[derive(Debug)]
-pub(crate) struct Session {
-    /// The SHA-256 of the session token (the token itself is known only to its client).
-    pub(crate) key: String,
-    pub(crate) name: String,
-    pub(crate) player: PlayerId,
-    /// The match the session follows, if any.
-    pub(crate) room: Mutex<Option<MatchId>>,
-    /// Woken when the session's connection cannot keep up with its match: the connection is
-    /// then closed, and the client resumes from the last event it has.
-    pub(crate) lagging: tokio::sync::Notify,
-    /// Whether the session presented the arbiters' secret.
-    pub(crate) arbiter: std::sync::atomic::AtomicBool,
-    /// Whether the session presented the tournament directors' secret.
-    pub(crate) director: std::sync::atomic::AtomicBool,
-}
-
-impl Session {
-    pub(crate) fn new(key: String, name: String, player: PlayerId) -> Session {
-        Session {
-            key,
-            name,
-            player,
-            room: Mutex::default(),
-            lagging: tokio::sync::Notify::new(),
-            arbiter: Default::default(),
-            director: Default::default(),
-        }
-    }
-
-    pub(crate) fn room(&self) -> Option<MatchId> {
-        *self.room.lock().expect("session lock")
-    }
-
-    pub(crate) fn set_room(&self, id: Option<MatchId>) {
-        *self.room.lock().expect("session lock") = id;
-    }
-}
+/// The longest chat message, in characters.
+pub(crate) const MAX_CHAT: usize = 500;
 
 pub(crate) type Reply = oneshot::Sender<Result<(), ErrorMsg>>;
 
@@ -78,9 +53,11 @@ pub(crate) enum RoomMsg {
     /// An arbiter's act (the session is known to be an arbiter).
     Arbiter { act: ArbiterAct, reply: Reply },
     /// The match record as BPGN.
-    Record { reply: oneshot::Sender<String> },
+    Record { reply: oneshot::Sender<Result<String, ErrorMsg>> },
     /// The legal moves on one board, in long notation (none unless the clocks run).
     Legal { board: bughouse::BoardId, reply: oneshot::Sender<Vec<String>> },
+    /// The server shuts down: pause play, store it, end the task; answered when it has ended.
+    Shutdown { reply: oneshot::Sender<()> },
 }
 
 /// How the lobby reaches a match task.
@@ -89,47 +66,87 @@ pub(crate) struct RoomHandle {
     pub(crate) tx: mpsc::Sender<RoomMsg>,
     pub(crate) summary: Arc<Mutex<MatchSummary>>,
     pub(crate) listed: bool,
+    /// The player whose session created the match (a tournament's: none).
+    pub(crate) creator: Option<PlayerId>,
     /// The decision, once the match is decided (read by the tournament driver).
     pub(crate) decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
 }
 
+/// A session that follows the match, or a seated player of a restored match who has not come
+/// back yet (`out` is `None` while it has no connection).
 struct Follower {
     session: Arc<Session>,
     out: Option<Outbound>,
 }
 
+/// Why a match task ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Closing {
+    /// Decided or annulled: stored, and every follower saw it.
+    Over,
+    /// Forming, and nobody attended it for the expiry time.
+    Expired,
+    /// The server shuts down.
+    Shutdown,
+    /// The task cannot go on (its stored log is another's).
+    Failed,
+}
+
 pub(crate) struct Room {
     id: MatchId,
     m: Match,
+    rx: mpsc::Receiver<RoomMsg>,
     /// Match time zero.
     epoch: Instant,
+    /// Match time held still: a restored countdown waits here for its four players.
+    frozen: Option<Duration>,
     /// The server's start, for `server_time_us`.
     started: Instant,
     rules: String,
     time_control: String,
     names: [Option<String>; 4],
     followers: HashMap<String, Follower>,
+    sessions: Arc<Sessions>,
     /// The wire form of every event so far, for followers that resume.
     views: Vec<MatchEvent>,
     /// Long notation and SAN of the move being played, written before the position changes.
     pending_move: Option<(String, String)>,
+    /// Why the server itself is pausing or resuming the match now (read when the event's view
+    /// is built).
+    server_pause: Option<PauseReason>,
     summary: Arc<Mutex<MatchSummary>>,
     store: Arc<dyn Store>,
     /// Restored after a restart and paused: the clocks restart when all four players are back.
     restart_pause: bool,
+    /// Paused because storage refused writes: the clocks restart when it takes them again.
+    storage_paused: bool,
     /// Where a decided match's BPGN is written.
     records_dir: Option<std::path::PathBuf>,
     /// For a tournament game: the name of the one player who may take each seat.
     reserved: Option<[String; 4]>,
     decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
+    /// Whether the server has arbiters (a call for one is refused otherwise).
+    arbiters: bool,
+    /// How long a forming match may go with no seated player connected.
+    expiry: Duration,
+    /// Since when no seated player of the forming match has been connected.
+    unattended_since: Option<Instant>,
+    closing: Option<Closing>,
+    /// A shutdown's answer, sent when the task ends.
+    shutdown: Option<oneshot::Sender<()>>,
 }
 
 /// How a match task is set up besides its machine.
 pub(crate) struct RoomSetup {
     pub(crate) listed: bool,
+    pub(crate) creator: Option<PlayerId>,
     pub(crate) store: Arc<dyn Store>,
+    pub(crate) sessions: Arc<Sessions>,
+    pub(crate) started: Instant,
     pub(crate) records_dir: Option<std::path::PathBuf>,
     pub(crate) reserved: Option<[String; 4]>,
+    pub(crate) arbiters: bool,
+    pub(crate) expiry: Duration,
     pub(crate) restored: Option<Restored>,
 }
 
@@ -139,15 +156,29 @@ pub(crate) struct Restored {
     pub(crate) views: Vec<MatchEvent>,
     /// The seated players' names.
     pub(crate) names: [Option<String>; 4],
+    /// The seated players' sessions (they follow the match once they are back).
+    pub(crate) seated: Vec<Arc<Session>>,
 }
 
 impl Room {
-    /// Starts the match task. A restored match resumes at the match time of its last logged
-    /// event, so the outage is charged to nobody: every clock reads what it read at that event,
-    /// and a match in play is paused there until its four players are back (or an arbiter
+    /// A match task, to be run by [`Room::run`]. A restored match resumes at the match time of
+    /// its last logged event, so the outage is charged to nobody: every clock reads what it read
+    /// at that event; a match in play is paused there (as is one the server paused itself before
+    /// it stopped), and a countdown is held, until its four players are back (or an arbiter
     /// restarts it).
-    pub(crate) fn spawn(id: MatchId, mut m: Match, started: Instant, setup: RoomSetup) -> RoomHandle {
-        let RoomSetup { listed, store, records_dir, reserved, restored } = setup;
+    pub(crate) fn new(id: MatchId, mut m: Match, setup: RoomSetup) -> (Room, RoomHandle) {
+        let RoomSetup {
+            listed,
+            creator,
+            store,
+            sessions,
+            started,
+            records_dir,
+            reserved,
+            arbiters,
+            expiry,
+            restored,
+        } = setup;
         let rules = m.config().rules.name.clone();
         let time_control = m.config().time_control.to_string();
         let summary = Arc::new(Mutex::new(MatchSummary {
@@ -157,68 +188,104 @@ impl Room {
             seats: Default::default(),
             phase: convert::phase(m.phase()),
         }));
-        let (tx, rx) = mpsc::channel(256);
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         let decided = Arc::new(Mutex::new(m.result()));
         let resumed_at = m.events().last().map_or(Duration::ZERO, |e| e.at);
         let epoch = Instant::now().checked_sub(resumed_at).unwrap_or_else(Instant::now);
-        let mut restart_pause = false;
-        let (views, names) = match restored {
+        let (mut restart_pause, mut frozen, mut server_pause) = (false, None, None);
+        let (views, names, seated) = match restored {
             Some(r) => {
-                if matches!(m.phase(), Phase::Running | Phase::Countdown { .. }) {
-                    restart_pause = m.handle_arbiter(resumed_at, ArbiterAct::Pause).is_ok();
+                match m.phase() {
+                    Phase::Running => {
+                        restart_pause = m.handle_arbiter(resumed_at, ArbiterAct::Pause).is_ok();
+                        server_pause = restart_pause.then_some(PauseReason::Restart);
+                    }
+                    Phase::Countdown { .. } => frozen = Some(resumed_at),
+                    Phase::Paused { .. } => restart_pause = paused_by_server(&m, &r.views),
+                    _ => {}
                 }
-                (r.views, r.names)
+                (r.views, r.names, r.seated)
             }
-            None => (Vec::new(), Default::default()),
+            None => (Vec::new(), Default::default(), Vec::new()),
         };
+        let followers = seated
+            .into_iter()
+            .map(|session| (session.key.clone(), Follower { session, out: None }))
+            .collect();
         let room = Room {
             id,
             m,
+            rx,
             epoch,
+            frozen,
             started,
             rules,
             time_control,
             names,
-            followers: HashMap::new(),
+            followers,
+            sessions,
             views,
             pending_move: None,
+            server_pause,
             summary: summary.clone(),
             store,
             restart_pause,
+            storage_paused: false,
             records_dir,
             reserved,
             decided: decided.clone(),
+            arbiters,
+            expiry,
+            unattended_since: None,
+            closing: None,
+            shutdown: None,
         };
-        tokio::spawn(room.run(rx));
-        RoomHandle { tx, summary, listed, decided }
+        (room, RoomHandle { tx, summary, listed, creator, decided })
     }
 
     fn now(&self) -> Duration {
-        self.epoch.elapsed()
+        self.frozen.unwrap_or_else(|| self.epoch.elapsed())
     }
 
     fn server_time_us(&self) -> u64 {
         self.started.elapsed().as_micros() as u64
     }
 
-    /// The task: 1. wait for a message or the machine's next timeout; 2. apply it; 3. deliver
-    /// the events it produced and refresh the lobby summary.
-    async fn run(mut self, mut rx: mpsc::Receiver<RoomMsg>) {
+    /// The task: 1. wait for a message, the machine's next timeout, or a look at who attends a
+    /// forming match; 2. apply it; 3. store and deliver the events it produced. It ends when the
+    /// match is over and nothing more is asked of it, when it expires, or on shutdown.
+    pub(crate) async fn run(mut self) {
         // A restored match's restart pause is stored before anything else happens.
         self.flush().await;
-        loop {
-            let wake = self.m.poll_timeout().map(|t| self.epoch + t);
+        self.check_attendance();
+        while self.closing.is_none() {
+            if matches!(self.m.phase(), Phase::Ended(_) | Phase::Annulled) && self.rx.is_empty() {
+                self.closing = Some(Closing::Over);
+                break;
+            }
+            let wake =
+                if self.frozen.is_some() { None } else { self.m.poll_timeout().map(|t| self.epoch + t) };
+            let attend = self.attendance_wake();
             tokio::select! {
-                msg = rx.recv() => match msg {
+                msg = self.rx.recv() => match msg {
                     Some(msg) => self.handle(msg).await,
-                    None => break,
+                    None => self.closing = Some(Closing::Shutdown),
                 },
                 () = sleep_until(wake) => {
                     let now = self.now();
                     self.m.handle_timeout(now);
                 }
+                () = sleep_until(attend) => {
+                    if self.check_attendance() {
+                        self.expire().await;
+                    }
+                }
             }
             self.flush().await;
+            self.check_attendance();
+        }
+        if let Some(reply) = self.shutdown.take() {
+            let _ = reply.send(());
         }
     }
 
@@ -231,7 +298,10 @@ impl Room {
                 let _ = reply.send(Ok(()));
             }
             RoomMsg::Unfollow { session, reply } => {
-                let _ = reply.send(self.unfollow(&session));
+                let result = self.unfollow(&session);
+                // Its `SeatLeft` is stored before the answer.
+                self.flush().await;
+                let _ = reply.send(result);
             }
             RoomMsg::Arbiter { act, reply } => {
                 let now = self.now();
@@ -239,12 +309,13 @@ impl Room {
                 let result = self.m.handle_arbiter(now, act).map_err(|r| convert::rejection(&r));
                 if result.is_ok() && resume {
                     self.restart_pause = false;
+                    self.storage_paused = false;
                 }
                 self.flush().await;
                 let _ = reply.send(result);
             }
             RoomMsg::Record { reply } => {
-                let _ = reply.send(self.bpgn());
+                let _ = reply.send(Ok(self.bpgn()));
             }
             RoomMsg::Legal { board, reply } => {
                 let moves = if matches!(self.m.phase(), Phase::Running) {
@@ -261,22 +332,10 @@ impl Room {
                 self.flush().await;
                 let _ = reply.send(result);
             }
-        }
-    }
-
-    /// After a restart, the clocks restart once the four seated players follow the match again.
-    fn restart_when_all_back(&mut self) {
-        if !self.restart_pause {
-            return;
-        }
-        let connected =
-            |p: PlayerId| self.followers.values().any(|f| f.session.player == p && f.out.is_some());
-        if self.m.seats().iter().all(|s| s.is_some_and(connected)) {
-            let now = self.now();
-            if self.m.handle_arbiter(now, ArbiterAct::Resume).is_ok() {
-                tracing::info!(match_id = %self.id, "all four players are back: the clocks restart");
+            RoomMsg::Shutdown { reply } => {
+                self.shutdown = Some(reply);
+                self.shut_down().await;
             }
-            self.restart_pause = false;
         }
     }
 
@@ -289,11 +348,11 @@ impl Room {
         match resume_from {
             Some(from) => {
                 for view in &self.views[from..] {
-                    let _ = out.try_send(ServerMsg::Event(view.clone()));
+                    out.push(ServerMsg::Event(view.clone()));
                 }
             }
             None => {
-                let _ = out.try_send(ServerMsg::State(self.state(session.player)));
+                out.push(ServerMsg::State(self.state(session.player)));
             }
         }
         session.set_room(Some(self.id));
@@ -385,6 +444,15 @@ impl Room {
             ClientMsg::DeclineDraw => Command::DeclineDraw,
             ClientMsg::Claim(kind) => Command::Claim(convert::claim(kind)),
             ClientMsg::Resign => Command::Resign,
+            ClientMsg::CallArbiter if !self.arbiters => {
+                return Err(ErrorMsg {
+                    code: ErrorCode::Rejected,
+                    rule: Some("K5".into()),
+                    message:
+                        "this server has no arbiter to call (arbiter_token is empty); the clocks keep running"
+                            .into(),
+                });
+            }
             ClientMsg::CallArbiter => Command::CallArbiter,
             ClientMsg::Chat { scope, text } => return self.chat(session, scope, text),
             _ => return Err(error(ErrorCode::BadRequest, "not a match command")),
@@ -401,11 +469,14 @@ impl Room {
     /// players of a match in play.
     fn chat(&mut self, session: &Session, scope: ChatScope, text: String) -> Result<(), ErrorMsg> {
         let chars = text.chars().count();
-        if chars == 0 || chars > 500 || text.chars().any(char::is_control) {
+        if chars > MAX_CHAT {
             return Err(error(
-                ErrorCode::BadRequest,
-                "a chat message has 1 to 500 characters and no control characters",
+                ErrorCode::Limit(Limit::ChatLength),
+                format!("a chat message has at most {MAX_CHAT} characters"),
             ));
+        }
+        if chars == 0 || text.chars().any(char::is_control) {
+            return Err(error(ErrorCode::BadRequest, "a chat message has text and no control characters"));
         }
         let from = self.m.seat_of(session.player);
         let in_play =
@@ -444,126 +515,8 @@ impl Room {
             .collect()
     }
 
-    /// Makes the events the machine produced durable, then delivers them in order, and refreshes
-    /// the lobby summary. Nothing is delivered before it is stored (write-ahead).
-    async fn flush(&mut self) {
-        let mut batch = Vec::new();
-        while let Some(e) = self.m.poll_event() {
-            let kind = match &e.kind {
-                EventKind::SeatTaken { seat, .. } => EventView::SeatTaken {
-                    seat: seat_id(*seat),
-                    name: self.names[seat.index()].clone().unwrap_or_default(),
-                },
-                EventKind::SeatLeft { seat, .. } => EventView::SeatLeft { seat: seat_id(*seat) },
-                EventKind::Ready { seat, ready, .. } => {
-                    EventView::Ready { seat: seat_id(*seat), ready: *ready }
-                }
-                EventKind::CountdownStarted { starts_at } => {
-                    EventView::CountdownStarted { starts_at_ms: convert::millis(*starts_at) }
-                }
-                EventKind::Started => EventView::Started,
-                EventKind::Moved { seat, charged, credit, .. } => {
-                    let (uci, san) = self.pending_move.take().unwrap_or_default();
-                    EventView::Moved {
-                        seat: seat_id(*seat),
-                        uci,
-                        san,
-                        charged_ms: convert::millis(*charged),
-                        credit_ms: convert::millis(*credit),
-                    }
-                }
-                EventKind::DrawOffered { seat, .. } => EventView::DrawOffered { seat: seat_id(*seat) },
-                EventKind::DrawDeclined { seat, .. } => EventView::DrawDeclined { seat: seat_id(*seat) },
-                EventKind::Claimed { seat, claim, .. } => {
-                    EventView::Claimed { seat: seat_id(*seat), claim: convert::claim_kind(*claim) }
-                }
-                EventKind::Resigned { seat, .. } => EventView::Resigned { seat: seat_id(*seat) },
-                EventKind::ArbiterCalled { seat, .. } => EventView::ArbiterCalled { seat: seat_id(*seat) },
-                EventKind::FlagFell { seat } => EventView::FlagFell { seat: seat_id(*seat) },
-                EventKind::Arbiter(act) => EventView::Arbiter { act: convert::describe_act(act) },
-                EventKind::Ended(adj) => EventView::Ended(convert::result(adj)),
-            };
-            let changes_position = matches!(
-                e.kind,
-                EventKind::Moved { .. }
-                    | EventKind::Arbiter(
-                        bughouse_match::ArbiterAct::TakeBack { .. }
-                            | bughouse_match::ArbiterAct::SetPosition { .. }
-                    )
-            );
-            let view = MatchEvent {
-                match_id: self.id,
-                seq: e.seq,
-                at_ms: convert::millis(e.at),
-                kind,
-                clocks_ms: convert::clocks(e.clocks),
-                running: self.m.running(),
-                bfen: changes_position.then(|| self.m.game().bfen()),
-                server_time_us: self.server_time_us(),
-            };
-            batch.push((e, view));
-        }
-        if !batch.is_empty() {
-            self.persist(&batch).await;
-        }
-        for (e, view) in batch {
-            // A decision is recorded (result row, BPGN file, the tournament's view) before anyone
-            // hears of it, so whoever sees `Ended` finds the record already there.
-            if let EventKind::Ended(adj) = &e.kind {
-                self.record_result(adj).await;
-                *self.decided.lock().expect("decided lock") = Some(*adj);
-            }
-            self.views.push(view.clone());
-            let msg = ServerMsg::Event(view);
-            for f in self.followers.values_mut() {
-                deliver(f, &msg);
-            }
-        }
-        let mut summary = self.summary.lock().expect("summary lock");
-        summary.seats = self.names.clone();
-        summary.phase = convert::phase(self.m.phase());
-    }
-}
-
-impl Room {
-    /// Stores a batch of events in one transaction, retrying until the database takes it: a
-    /// match whose log cannot be written stands still rather than tell anyone what is not durable.
-    async fn persist(&self, batch: &[(Event, MatchEvent)]) {
-        let rows: Vec<EventRow> = batch
-            .iter()
-            .map(|(e, view)| EventRow {
-                seq: e.seq,
-                at_us: e.at.as_micros() as u64,
-                event: serde_json::to_string(e).expect("events serialize"),
-                view: serde_json::to_string(view).expect("views serialize"),
-            })
-            .collect();
-        let mut wait = Duration::from_millis(50);
-        while let Err(e) = self.store.append(self.id.0, &rows).await {
-            tracing::error!(match_id = %self.id, error = %e, "cannot store events; retrying");
-            tokio::time::sleep(wait).await;
-            wait = (wait * 2).min(Duration::from_secs(2));
-        }
-    }
-
-    async fn record_result(&self, adj: &bughouse::Adjudication) {
-        let result = serde_json::to_string(adj).expect("results serialize");
-        if let Err(e) = self.store.finish(self.id.0, &result, crate::lobby::unix_ms()).await {
-            tracing::error!(match_id = %self.id, error = %e, "cannot store the result (the log has it)");
-        }
-        // The BPGN file is a convenience beside the database, which stays the record of truth.
-        if let Some(dir) = &self.records_dir {
-            let path = dir.join(format!("match-{}.bpgn", self.id));
-            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, self.bpgn()));
-            match written {
-                Ok(()) => tracing::info!(match_id = %self.id, path = %path.display(), "match record written"),
-                Err(e) => tracing::warn!(match_id = %self.id, error = %e, "cannot write the match record"),
-            }
-        }
-    }
-
     fn bpgn(&self) -> String {
-        crate::record::record(self.id.0, &self.m, &self.names, &crate::record::today()).to_bpgn()
+        crate::record::record(self.id.0, &self.m, &self.names, &crate::wall::today()).to_bpgn()
     }
 }
 
@@ -571,10 +524,9 @@ impl Room {
 /// its connection here and catches up when it resumes.
 fn deliver(f: &mut Follower, msg: &ServerMsg) {
     if let Some(out) = &f.out
-        && out.try_send(msg.clone()).is_err()
+        && !out.push(msg.clone())
     {
         f.out = None;
-        f.session.lagging.notify_waiters();
     }
 }
 

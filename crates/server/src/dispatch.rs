@@ -1,0 +1,229 @@
+//! What a session may ask, request by request: the lobby's and the tournaments' requests are
+//! answered here, match requests are passed to the match's task and answered once it has
+//! stored what they caused.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, Reply, ServerMsg};
+use tokio::sync::{mpsc, oneshot};
+
+use crate::convert::{self, error};
+use crate::lobby::Lobby;
+use crate::outbound::Outbound;
+use crate::room::RoomMsg;
+use crate::session::Session;
+
+/// The most bytes of a record one `RecordPart` carries (whole characters; its JSON form,
+/// where every character may be escaped, stays within a frame).
+pub(crate) const RECORD_PART: usize = 24 * 1024;
+
+pub(crate) async fn dispatch(
+    lobby: &Arc<Lobby>,
+    session: &Arc<Session>,
+    out: &Outbound,
+    msg: ClientMsg,
+) -> Result<Reply, ErrorMsg> {
+    match msg {
+        ClientMsg::Hello { .. } => Err(error(ErrorCode::Handshake, "the session is already open")),
+        ClientMsg::Ping { nonce } => {
+            // Queued without waiting: a client that does not read is behind, not a reason to stall.
+            out.push(ServerMsg::Pong { nonce, server_time_us: lobby.server_time_us() });
+            Ok(Reply::Ok)
+        }
+        ClientMsg::ListMatches => whole_list(lobby, false),
+        ClientMsg::ListPage { after, limit, live } => {
+            if live {
+                arbiter_only(session)?;
+            }
+            let (matches, next) = lobby.rooms.page(live, after, limit as usize);
+            Ok(Reply::MatchPage { matches, next })
+        }
+        ClientMsg::Arbiter { token } => lobby.roles.grant_arbiter(session, &token),
+        ClientMsg::Director { token } => lobby.roles.grant_director(session, &token),
+        ClientMsg::Td(req) => {
+            if !session.director.load(Ordering::Relaxed) {
+                return Err(error(
+                    ErrorCode::Forbidden,
+                    "only a tournament director may do this: present the secret first",
+                ));
+            }
+            tracing::info!(name = %session.name, ?req, "director command");
+            lobby.tournaments.director(&lobby.rooms, req).await
+        }
+        ClientMsg::Choose { tournament, round, game, choice } => lobby
+            .tournaments
+            .choose(&lobby.rooms, &session.name, tournament, round, game, choice)
+            .await
+            .map(|()| Reply::Ok),
+        ClientMsg::Assignment { tournament } => {
+            let (game, finished) = lobby.tournaments.assignment(tournament, &session.name).await?;
+            Ok(Reply::Assigned { game, finished })
+        }
+        ClientMsg::ListLive => {
+            arbiter_only(session)?;
+            whole_list(lobby, true)
+        }
+        ClientMsg::ArbiterAct { match_id, act } => {
+            arbiter_only(session)?;
+            let act = convert::arbiter_act(act).map_err(|e| error(ErrorCode::BadRequest, e))?;
+            tracing::info!(name = %session.name, match_id = %match_id, ?act, "arbiter act");
+            let (reply, rx) = oneshot::channel();
+            // A finished match comes back from its log for the act (a corrected result).
+            lobby.rooms.revive_with(match_id, RoomMsg::Arbiter { act, reply }).await?;
+            rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
+        }
+        ClientMsg::Record { match_id } => {
+            let bpgn = record(lobby, match_id).await?;
+            if bpgn.len() > RECORD_PART {
+                return Err(error(
+                    ErrorCode::TooLarge,
+                    format!(
+                        "the record has {} bytes, more than one answer carries ({RECORD_PART}): ask for it in parts (RecordPart)",
+                        bpgn.len()
+                    ),
+                ));
+            }
+            Ok(Reply::Record { bpgn })
+        }
+        ClientMsg::RecordPart { match_id, offset } => {
+            let bpgn = record(lobby, match_id).await?;
+            let (text, offset) = part(&bpgn, offset)?;
+            Ok(Reply::RecordPart { text: text.to_owned(), offset, total: bpgn.len() as u64 })
+        }
+        ClientMsg::Legal { match_id, board } => {
+            let room = lobby.rooms.room(match_id)?;
+            let (reply, rx) = oneshot::channel();
+            let board = convert::board(board);
+            room.tx.send(RoomMsg::Legal { board, reply }).await.map_err(|_| gone())?;
+            Ok(Reply::Legal(rx.await.map_err(|_| gone())?))
+        }
+        ClientMsg::CreateMatch { rules, time_control, listed } => {
+            let created = lobby.rooms.create(session.player, &rules, &time_control, listed).await;
+            created.map(|match_id| Reply::Created { match_id })
+        }
+        ClientMsg::Watch { match_id } => {
+            let room = lobby.rooms.room(match_id)?;
+            leave_other(lobby, session, match_id).await?;
+            let (reply, rx) = oneshot::channel();
+            ask(
+                &room.tx,
+                rx,
+                RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: None, reply },
+            )
+            .await
+        }
+        ClientMsg::TakeSeat { match_id, .. } => {
+            let room = lobby.rooms.room(match_id)?;
+            leave_other(lobby, session, match_id).await?;
+            let (reply, rx) = oneshot::channel();
+            ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
+                .await
+        }
+        msg => {
+            let id = session.room().ok_or_else(|| match session.closed_room() {
+                Some(closed) => {
+                    error(ErrorCode::NotInMatch, format!("match {closed} is over; you follow no match"))
+                }
+                None => error(ErrorCode::NotInMatch, "you follow no match"),
+            })?;
+            let room = lobby.rooms.room(id)?;
+            let (reply, rx) = oneshot::channel();
+            ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
+                .await
+        }
+    }
+}
+
+/// Stops following another match before following `id` (refused while playing there).
+async fn leave_other(lobby: &Arc<Lobby>, session: &Arc<Session>, id: MatchId) -> Result<(), ErrorMsg> {
+    match session.room() {
+        Some(other) if other != id => {
+            let Ok(room) = lobby.rooms.room(other) else { return Ok(()) };
+            let (reply, rx) = oneshot::channel();
+            ask(&room.tx, rx, RoomMsg::Unfollow { session: session.clone(), reply }).await.map(|_| ())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn arbiter_only(session: &Session) -> Result<(), ErrorMsg> {
+    if session.arbiter.load(Ordering::Relaxed) {
+        Ok(())
+    } else {
+        Err(error(
+            ErrorCode::Forbidden,
+            "only an arbiter may do this: present the secret first (ClientMsg::Arbiter)",
+        ))
+    }
+}
+
+fn gone() -> ErrorMsg {
+    error(ErrorCode::NoSuchMatch, "the match is gone")
+}
+
+async fn ask(
+    tx: &mpsc::Sender<RoomMsg>,
+    rx: oneshot::Receiver<Result<(), ErrorMsg>>,
+    msg: RoomMsg,
+) -> Result<Reply, ErrorMsg> {
+    tx.send(msg).await.map_err(|_| gone())?;
+    rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
+}
+
+/// The whole list in one answer, when it fits one page (else: ask by pages).
+fn whole_list(lobby: &Lobby, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
+    let max = lobby.rooms.page_max();
+    let (matches, next) = lobby.rooms.page(unlisted_too, None, max);
+    if next.is_some() {
+        return Err(error(
+            ErrorCode::TooLarge,
+            format!("more than {max} matches: ask for them by pages (ListPage)"),
+        ));
+    }
+    Ok(Reply::Matches(matches))
+}
+
+async fn record(lobby: &Lobby, id: MatchId) -> Result<String, ErrorMsg> {
+    lobby.rooms.record_of(id).await?.ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no match {id}")))
+}
+
+/// The part of `text` from byte `offset`: at most [`RECORD_PART`] bytes, whole characters.
+fn part(text: &str, offset: u64) -> Result<(&str, u64), ErrorMsg> {
+    let start = usize::try_from(offset).ok().filter(|&o| o <= text.len() && text.is_char_boundary(o));
+    let start = start.ok_or_else(|| {
+        error(
+            ErrorCode::BadRequest,
+            format!("offset {offset} is not a character boundary of the record ({} bytes)", text.len()),
+        )
+    })?;
+    let mut end = (start + RECORD_PART).min(text.len());
+    while !text.is_char_boundary(end) {
+        end -= 1;
+    }
+    Ok((&text[start..end], offset))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a4_a_long_record_travels_in_parts_of_whole_characters() {
+        let text = "é".repeat(RECORD_PART); // two bytes each
+        let mut parts = Vec::new();
+        let mut offset = 0u64;
+        while (offset as usize) < text.len() {
+            let (p, at) = part(&text, offset).unwrap();
+            assert_eq!(at, offset);
+            assert!(!p.is_empty() && p.len() <= RECORD_PART);
+            offset += p.len() as u64;
+            parts.push(p.to_owned());
+        }
+        assert_eq!(parts.concat(), text);
+        assert_eq!(parts.len(), 2);
+        assert!(part(&text, 1).is_err(), "inside a character");
+        assert!(part(&text, text.len() as u64 + 1).is_err(), "past the end");
+        assert_eq!(part(&text, text.len() as u64).unwrap().0, "", "the end is an empty part");
+    }
+}

@@ -1,0 +1,209 @@
+//! Write-ahead delivery and what happens when storage fails. Events are stored before anyone
+//! hears of them. A write that fails is retried with back-off for as long as it takes; while it
+//! fails, a running match is paused (the pause is logged with the events it waits behind, and
+//! the outage is charged to nobody), every request to the match is answered "unavailable", and
+//! once storage takes the writes again the clocks restart by themselves. Appends are idempotent
+//! in the store, so a commit whose acknowledgement was lost is simply sent again.
+
+use std::time::Duration;
+
+use bughouse_match::{ArbiterAct, Event, EventKind, Phase};
+use shvedka_proto::{ErrorCode, MatchEvent, PauseReason, ServerMsg};
+use shvedka_storage::{Ending, EventRow, StoreError};
+use tokio::time::Instant;
+
+use super::{Closing, Room, RoomMsg, deliver};
+use crate::convert::error;
+use crate::wall::unix_ms;
+
+/// The first wait before a failed write is tried again; it doubles up to [`MAX_BACKOFF`].
+const FIRST_BACKOFF: Duration = Duration::from_millis(50);
+const MAX_BACKOFF: Duration = Duration::from_secs(2);
+
+impl Room {
+    /// Makes the events the machine produced durable, then delivers them in order, and refreshes
+    /// the lobby summary. Nothing is delivered before it is stored (write-ahead).
+    pub(super) async fn flush(&mut self) {
+        loop {
+            let mut batch = self.poll_batch();
+            if batch.is_empty() {
+                break;
+            }
+            if !self.persist(&mut batch).await {
+                // Shutting down with storage refusing: nothing of it was told to anyone.
+                return;
+            }
+            for (e, view) in batch {
+                // A decision is recorded (result row, BPGN file, the tournament's view) before
+                // anyone hears of it, so whoever sees `Ended` finds the record already there.
+                if let EventKind::Ended(adj) = &e.kind {
+                    self.record_result(adj).await;
+                    *self.decided.lock().expect("decided lock") = Some(*adj);
+                }
+                if matches!(e.kind, EventKind::Arbiter(ArbiterAct::Annul { .. })) {
+                    self.durably(Write::End(Ending::Annulled)).await;
+                }
+                self.views.push(view.clone());
+                let msg = ServerMsg::Event(view);
+                for f in self.followers.values_mut() {
+                    deliver(f, &msg);
+                }
+            }
+            // Storage takes writes again: the clocks restart (that event is flushed next round).
+            if self.storage_paused {
+                self.storage_paused = false;
+                self.server_pause = Some(PauseReason::Storage);
+                let now = self.now();
+                if self.m.handle_arbiter(now, ArbiterAct::Resume).is_ok() {
+                    tracing::info!(match_id = %self.id, "storage takes writes again: the clocks restart");
+                } else {
+                    self.server_pause = None;
+                }
+            }
+        }
+        let mut summary = self.summary.lock().expect("summary lock");
+        summary.seats = self.names.clone();
+        summary.phase = crate::convert::phase(self.m.phase());
+    }
+
+    /// Stores a batch in one transaction, retrying until the database takes it. On the first
+    /// failure a running match is paused, and the pause joins the batch. `false` when a
+    /// shutdown came first, or the stored log is another's (the batch is then not stored, and
+    /// not delivered).
+    async fn persist(&mut self, batch: &mut Vec<(Event, MatchEvent)>) -> bool {
+        let mut wait = FIRST_BACKOFF;
+        let mut failures = 0u32;
+        loop {
+            let rows = rows(batch);
+            let error = match self.store.append(self.id.0, &rows).await {
+                Ok(()) => {
+                    if failures > 0 {
+                        tracing::info!(match_id = %self.id, failures, "events stored after retries");
+                    }
+                    return true;
+                }
+                Err(e) => e,
+            };
+            failures += 1;
+            tracing::error!(match_id = %self.id, error = %error, failures, "cannot store events; retrying");
+            if matches!(error, StoreError::Conflict { .. }) {
+                // Another writer's log: retrying cannot help, and nothing may be told. The task
+                // ends; the match stays as stored.
+                tracing::error!(match_id = %self.id, "the stored log differs from this match's; the task ends");
+                self.closing = Some(Closing::Failed);
+                return false;
+            }
+            if !self.storage_paused && matches!(self.m.phase(), Phase::Running) {
+                self.server_pause = Some(PauseReason::Storage);
+                let now = self.now();
+                if self.m.handle_arbiter(now, ArbiterAct::Pause).is_ok() {
+                    self.storage_paused = true;
+                    batch.extend(self.poll_batch());
+                } else {
+                    self.server_pause = None;
+                }
+            }
+            if !self.wait_refusing(wait).await {
+                return false;
+            }
+            wait = (wait * 2).min(MAX_BACKOFF);
+        }
+    }
+
+    /// Stores how the match ended until the store takes it, with back-off, answering requests
+    /// meanwhile. `false` when a shutdown came first.
+    pub(super) async fn durably(&mut self, write: Write<'_>) -> bool {
+        let mut wait = FIRST_BACKOFF;
+        loop {
+            let (id, now) = (self.id.0, unix_ms());
+            let stored = match write {
+                Write::Result(result) => self.store.finish(id, result, now).await,
+                Write::End(ending) => self.store.end_match(id, ending, now).await,
+            };
+            match stored {
+                Ok(()) => return true,
+                Err(e) => {
+                    tracing::error!(match_id = %self.id, error = %e, ?write, "cannot store how the match ended; retrying")
+                }
+            }
+            if !self.wait_refusing(wait).await {
+                return false;
+            }
+            wait = (wait * 2).min(MAX_BACKOFF);
+        }
+    }
+
+    /// Waits `wait` while storage is failing, answering every request to the match with
+    /// "unavailable" (a move cannot be accepted that cannot be stored). `false` when a
+    /// shutdown is asked for (it is answered once the task ends).
+    async fn wait_refusing(&mut self, wait: Duration) -> bool {
+        let until = Instant::now() + wait;
+        loop {
+            let msg = tokio::select! {
+                () = tokio::time::sleep_until(until) => return true,
+                msg = self.rx.recv() => msg,
+            };
+            let unavailable = || {
+                error(
+                    ErrorCode::Unavailable,
+                    "the server's storage refuses writes; the match is paused until it recovers",
+                )
+            };
+            match msg {
+                None => return true,
+                Some(RoomMsg::Shutdown { reply }) => {
+                    self.shutdown = Some(reply);
+                    return false;
+                }
+                Some(RoomMsg::Follow { reply, .. } | RoomMsg::Unfollow { reply, .. }) => {
+                    let _ = reply.send(Err(unavailable()));
+                }
+                Some(RoomMsg::Command { reply, .. } | RoomMsg::Arbiter { reply, .. }) => {
+                    let _ = reply.send(Err(unavailable()));
+                }
+                Some(RoomMsg::Record { reply }) => {
+                    let _ = reply.send(Err(unavailable()));
+                }
+                Some(RoomMsg::Legal { reply, .. }) => {
+                    let _ = reply.send(Vec::new());
+                }
+            }
+        }
+    }
+
+    /// The decision: its row, retried until stored, and the BPGN file beside the database.
+    async fn record_result(&mut self, adj: &bughouse::Adjudication) {
+        let result = serde_json::to_string(adj).expect("results serialize");
+        self.durably(Write::Result(&result)).await;
+        // The BPGN file is a convenience beside the database, which stays the record of truth.
+        if let Some(dir) = &self.records_dir {
+            let path = dir.join(format!("match-{}.bpgn", self.id));
+            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, self.bpgn()));
+            match written {
+                Ok(()) => tracing::info!(match_id = %self.id, path = %path.display(), "match record written"),
+                Err(e) => tracing::warn!(match_id = %self.id, error = %e, "cannot write the match record"),
+            }
+        }
+    }
+}
+
+/// How a match ended, to be stored.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Write<'a> {
+    /// Decided: the result (JSON).
+    Result(&'a str),
+    /// Annulled or expired.
+    End(Ending),
+}
+
+fn rows(batch: &[(Event, MatchEvent)]) -> Vec<EventRow> {
+    batch
+        .iter()
+        .map(|(e, view)| EventRow {
+            seq: e.seq,
+            at_us: e.at.as_micros() as u64,
+            event: serde_json::to_string(e).expect("events serialize"),
+            view: serde_json::to_string(view).expect("views serialize"),
+        })
+        .collect()
+}

@@ -1,0 +1,121 @@
+//! A match task's life besides play: a restored match waits for its four players (paused when
+//! it was in play, its countdown held when it was counting down), a forming match nobody
+//! attends expires, a shutdown pauses play and stores it, and however the task ends — decided,
+//! annulled, expired, shut down, or by a panic — its followers are freed (and told, unless
+//! the match was decided before their eyes).
+
+use bughouse_match::{ArbiterAct, PlayerId};
+use shvedka_proto::{ClosedReason, PauseReason, ServerMsg};
+use shvedka_storage::Ending;
+use tokio::time::Instant;
+
+use super::durable::Write;
+use super::{Closing, Room};
+
+impl Room {
+    /// Whether a seated player of the match is connected and follows it.
+    fn connected(&self, player: PlayerId) -> bool {
+        self.followers
+            .values()
+            .any(|f| f.session.player == player && f.out.as_ref().is_some_and(|o| !o.is_closed()))
+    }
+
+    /// After a restart, the clocks (or the countdown) restart once the four seated players
+    /// follow the match again.
+    pub(super) fn restart_when_all_back(&mut self) {
+        if !self.restart_pause && self.frozen.is_none() {
+            return;
+        }
+        if !self.m.seats().iter().all(|s| s.is_some_and(|p| self.connected(p))) {
+            return;
+        }
+        if let Some(at) = self.frozen.take() {
+            // Match time goes on from where the countdown was held.
+            self.epoch = Instant::now().checked_sub(at).unwrap_or_else(Instant::now);
+            tracing::info!(match_id = %self.id, "all four players are back: the countdown goes on");
+        }
+        if self.restart_pause {
+            self.restart_pause = false;
+            self.server_pause = Some(PauseReason::Restart);
+            let now = self.now();
+            if self.m.handle_arbiter(now, ArbiterAct::Resume).is_ok() {
+                tracing::info!(match_id = %self.id, "all four players are back: the clocks restart");
+            } else {
+                self.server_pause = None;
+            }
+        }
+    }
+
+    /// When a forming match should next look at who attends it: at the expiry of an unattended
+    /// one, or a quarter of the expiry time from now (a connection may end without a word).
+    pub(super) fn attendance_wake(&self) -> Option<Instant> {
+        if !matches!(self.m.phase(), bughouse_match::Phase::Forming) {
+            return None;
+        }
+        Some(match self.unattended_since {
+            Some(since) => since + self.expiry,
+            None => Instant::now() + self.expiry / 4,
+        })
+    }
+
+    /// Notes whether a seated player attends the forming match; `true` when it has gone
+    /// unattended for the expiry time.
+    pub(super) fn check_attendance(&mut self) -> bool {
+        if !matches!(self.m.phase(), bughouse_match::Phase::Forming) {
+            self.unattended_since = None;
+            return false;
+        }
+        let attended = self.m.seats().iter().flatten().any(|&p| self.connected(p));
+        match (attended, self.unattended_since) {
+            (true, _) => self.unattended_since = None,
+            (false, None) => self.unattended_since = Some(Instant::now()),
+            (false, Some(since)) => return since.elapsed() >= self.expiry,
+        }
+        false
+    }
+
+    /// The forming match expires: stored as expired (never restored), its followers told.
+    pub(super) async fn expire(&mut self) {
+        tracing::info!(match_id = %self.id, "forming match expired: no seated player attended it");
+        if self.durably(Write::End(Ending::Expired)).await {
+            self.closing = Some(Closing::Expired);
+        }
+    }
+
+    /// A shutdown: a match in play is paused (stored, so the restart charges nobody for the
+    /// time the server was down).
+    pub(super) async fn shut_down(&mut self) {
+        if matches!(self.m.phase(), bughouse_match::Phase::Running) {
+            self.server_pause = Some(PauseReason::Shutdown);
+            let now = self.now();
+            if self.m.handle_arbiter(now, ArbiterAct::Pause).is_err() {
+                self.server_pause = None;
+            }
+            self.flush().await;
+        }
+        self.closing.get_or_insert(Closing::Shutdown);
+    }
+}
+
+impl Drop for Room {
+    /// Frees the followers however the task ends (a panic included): each follows no match any
+    /// more, and leaves memory if nothing else holds it. Unless the match was decided or
+    /// annulled before their eyes, or the server is shutting down, they are told why.
+    fn drop(&mut self) {
+        let told = match self.closing {
+            Some(Closing::Over | Closing::Shutdown) => None,
+            Some(Closing::Expired) => Some(ClosedReason::Expired),
+            Some(Closing::Failed) | None => Some(ClosedReason::Failed),
+        };
+        if told == Some(ClosedReason::Failed) {
+            tracing::error!(match_id = %self.id, "the match task failed; the match stays as stored");
+        }
+        for f in self.followers.values() {
+            f.session.leave_room(self.id);
+            if let (Some(reason), Some(out)) = (told, &f.out) {
+                out.push(ServerMsg::MatchClosed { match_id: self.id, reason });
+            }
+            self.sessions.evict_if_idle(&f.session);
+        }
+    }
+}

@@ -1,0 +1,377 @@
+//! The live matches: a registry of match tasks by id, bounded by `max_matches`, which forgets a
+//! match when its task ends (decided, annulled, expired, or failed). What the store already has
+//! — results, records, the logs of finished matches — is read from the store, not kept here.
+//! A map guard is never held across an `.await`: handles are cloned out first.
+
+use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use bughouse::RuleOptions;
+use bughouse_match::{ClockConfig, Match, MatchConfig, Phase, PlayerId};
+use dashmap::DashMap;
+use shvedka_proto::{ErrorCode, ErrorMsg, Limit, MatchId, MatchSummary, PhaseView};
+use shvedka_storage::{NewMatch, Store};
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+use crate::convert::error;
+use crate::restore;
+use crate::room::{Restored, Room, RoomHandle, RoomMsg, RoomSetup};
+use crate::session::Sessions;
+use crate::wall::unix_ms;
+
+/// The limits and settings of matches, from the server's configuration.
+#[derive(Clone, Debug)]
+pub(crate) struct MatchLimits {
+    /// `max_matches`: live matches at once.
+    pub(crate) max_matches: usize,
+    /// `max_open_matches_per_session`: forming matches one session may have created.
+    pub(crate) max_open_per_session: usize,
+    /// `forming_expiry_s`: how long a forming match may go with no seated player connected.
+    pub(crate) forming_expiry: Duration,
+    /// `list_page_max`: the most matches in one page of the list.
+    pub(crate) page_max: usize,
+}
+
+/// Every live match.
+pub(crate) struct Rooms {
+    map: DashMap<MatchId, RoomHandle>,
+    next_match: AtomicU64,
+    limits: MatchLimits,
+    clock: ClockConfig,
+    pub(crate) store: Arc<dyn Store>,
+    sessions: Arc<Sessions>,
+    /// Where decided matches' BPGN files go.
+    records_dir: Option<std::path::PathBuf>,
+    /// Whether the server has arbiters.
+    arbiters: bool,
+    started: Instant,
+    me: Weak<Rooms>,
+}
+
+/// How the registry is set up.
+pub(crate) struct RoomsSetup {
+    pub(crate) limits: MatchLimits,
+    pub(crate) clock: ClockConfig,
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) sessions: Arc<Sessions>,
+    pub(crate) records_dir: Option<std::path::PathBuf>,
+    pub(crate) arbiters: bool,
+    pub(crate) started: Instant,
+}
+
+impl Rooms {
+    /// The registry, with every undecided match rebuilt from its log and its seated players'
+    /// sessions (paused until they are back; see [`Room::new`]). `reserved` gives tournament
+    /// games their seats back. Start-up reads the live matches and their players only.
+    pub(crate) async fn open(
+        setup: RoomsSetup,
+        mut reserved: HashMap<MatchId, [String; 4]>,
+    ) -> anyhow::Result<Arc<Rooms>> {
+        let (max_match, _) = setup.store.max_ids().await?;
+        let rooms = Arc::new_cyclic(|me| Rooms {
+            map: DashMap::new(),
+            next_match: AtomicU64::new(max_match + 1),
+            limits: setup.limits,
+            clock: setup.clock,
+            store: setup.store,
+            sessions: setup.sessions,
+            records_dir: setup.records_dir,
+            arbiters: setup.arbiters,
+            started: setup.started,
+            me: me.clone(),
+        });
+        for row in rooms.store.matches(true).await? {
+            let id = MatchId(row.created.id);
+            let rebuilt = match restore::rebuild(&*rooms.store, &row).await {
+                Ok(rebuilt) => rebuilt,
+                Err(e) => {
+                    tracing::error!(match_id = %id, error = %e, "cannot restore the match; left as stored");
+                    continue;
+                }
+            };
+            let mut seated = Vec::new();
+            for player in rebuilt.m.seats().into_iter().flatten() {
+                if let Some(s) = rooms.sessions.restore(player, id).await? {
+                    seated.push(s);
+                }
+            }
+            let names = restore::names(&rebuilt.views);
+            tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
+            let restored = Restored { views: rebuilt.views, names, seated };
+            let setup = rooms.setup(row.created.listed, None, reserved.remove(&id), Some(restored));
+            rooms.spawn(id, rebuilt.m, setup, None);
+        }
+        Ok(rooms)
+    }
+
+    fn setup(
+        &self,
+        listed: bool,
+        creator: Option<PlayerId>,
+        reserved: Option<[String; 4]>,
+        restored: Option<Restored>,
+    ) -> RoomSetup {
+        RoomSetup {
+            listed,
+            creator,
+            store: self.store.clone(),
+            sessions: self.sessions.clone(),
+            started: self.started,
+            records_dir: self.records_dir.clone(),
+            reserved,
+            arbiters: self.arbiters,
+            expiry: self.limits.forming_expiry,
+            restored,
+        }
+    }
+
+    /// Starts a match task (with `first` already in its queue), and forgets the match when the
+    /// task ends, however it ends.
+    fn spawn(&self, id: MatchId, m: Match, setup: RoomSetup, first: Option<RoomMsg>) -> RoomHandle {
+        let (room, handle) = Room::new(id, m, setup);
+        if let Some(msg) = first {
+            // The queue is empty: this cannot fail, and the task sees it before it can end.
+            let _ = handle.tx.try_send(msg);
+        }
+        self.map.insert(id, handle.clone());
+        let task = tokio::spawn(room.run());
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            if let Err(e) = task.await {
+                tracing::error!(match_id = %id, error = %e, "the match task died; its followers are freed");
+            }
+            if let Some(rooms) = me.upgrade() {
+                rooms.map.remove(&id);
+            }
+        });
+        handle
+    }
+
+    /// Live matches now.
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub(crate) fn room(&self, id: MatchId) -> Result<RoomHandle, ErrorMsg> {
+        self.map
+            .get(&id)
+            .map(|r| r.clone())
+            .ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no live match {id}")))
+    }
+
+    /// A new match created by a session's player.
+    pub(crate) async fn create(
+        &self,
+        creator: PlayerId,
+        rules: &str,
+        time_control: &str,
+        listed: bool,
+    ) -> Result<MatchId, ErrorMsg> {
+        let open = self
+            .map
+            .iter()
+            .filter(|r| {
+                r.creator == Some(creator)
+                    && r.summary.lock().expect("summary lock").phase == PhaseView::Forming
+            })
+            .count();
+        if open >= self.limits.max_open_per_session {
+            return Err(error(
+                ErrorCode::Limit(Limit::OpenMatches),
+                format!(
+                    "you have {open} forming matches already, the most one session may have open \
+                     (max_open_matches_per_session)"
+                ),
+            ));
+        }
+        self.create_with(rules, time_control, listed, Some(creator), None).await
+    }
+
+    /// A tournament game: a listed match whose four seats only the named players may take.
+    pub(crate) async fn create_reserved(
+        &self,
+        rules: &str,
+        time_control: &str,
+        names: [String; 4],
+    ) -> Result<MatchId, ErrorMsg> {
+        self.create_with(rules, time_control, true, None, Some(names)).await
+    }
+
+    /// A time control by name or spec, as this server reads it.
+    pub(crate) fn time_control(&self, text: &str) -> Result<bughouse_match::TimeControl, ErrorMsg> {
+        self.clock.time_control(text).map_err(|e| error(ErrorCode::BadRequest, e.to_string()))
+    }
+
+    async fn create_with(
+        &self,
+        rules: &str,
+        time_control: &str,
+        listed: bool,
+        creator: Option<PlayerId>,
+        reserved: Option<[String; 4]>,
+    ) -> Result<MatchId, ErrorMsg> {
+        let bad = |e: String| error(ErrorCode::BadRequest, e);
+        let rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
+        let tc = self.time_control(time_control)?;
+        if self.map.len() >= self.limits.max_matches {
+            return Err(error(
+                ErrorCode::Limit(Limit::Matches),
+                format!("the server holds {} live matches, as many as it may (max_matches)", self.map.len()),
+            ));
+        }
+        let config = MatchConfig {
+            rules,
+            time_control: tc,
+            lag: self.clock.lag,
+            countdown: self.clock.countdown(),
+            start: None,
+        };
+        let m = Match::new(config.clone()).map_err(|e| bad(e.to_string()))?;
+        let id = MatchId(self.next_match.fetch_add(1, Ordering::Relaxed));
+        let row = NewMatch {
+            id: id.0,
+            rules: config.rules.name.clone(),
+            time_control: config.time_control.to_string(),
+            listed,
+            config: serde_json::to_string(&config).map_err(|e| bad(e.to_string()))?,
+            created_ms: unix_ms(),
+        };
+        self.store.add_match(&row).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot record a new match");
+            error(ErrorCode::Unavailable, "the server cannot record a new match now; try again")
+        })?;
+        self.spawn(id, m, self.setup(listed, creator, reserved, None), None);
+        Ok(id)
+    }
+
+    /// Asks a match task, bringing a finished match back from its log first (an arbiter may
+    /// still correct or annul it): the task handles `msg` and ends again.
+    pub(crate) async fn revive_with(&self, id: MatchId, msg: RoomMsg) -> Result<(), ErrorMsg> {
+        let unavailable = |e: String| {
+            tracing::error!(match_id = %id, error = %e, "cannot read a stored match");
+            error(ErrorCode::Unavailable, "the stored match cannot be read now")
+        };
+        if let Ok(room) = self.room(id) {
+            return room.tx.send(msg).await.map_err(|_| gone());
+        }
+        let row = self.store.find_match(id.0).await.map_err(|e| unavailable(e.to_string()))?;
+        let row = row.ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no match {id}")))?;
+        let rebuilt = restore::rebuild(&*self.store, &row).await.map_err(|e| unavailable(e.to_string()))?;
+        if !matches!(rebuilt.m.phase(), Phase::Ended(_) | Phase::Annulled) {
+            // Undecided but not live (its task failed): it comes back on the next start.
+            return Err(error(
+                ErrorCode::Unavailable,
+                format!("match {id} is not live; it is restored at restart"),
+            ));
+        }
+        let names = restore::names(&rebuilt.views);
+        let restored = Restored { views: rebuilt.views, names, seated: Vec::new() };
+        self.spawn(id, rebuilt.m, self.setup(row.created.listed, None, None, Some(restored)), Some(msg));
+        Ok(())
+    }
+
+    /// A match's decision: from its live task, or from the database.
+    pub(crate) async fn result_of(
+        &self,
+        id: MatchId,
+    ) -> Result<Option<(bughouse::MatchResult, String)>, ErrorMsg> {
+        if let Ok(room) = self.room(id) {
+            let decided = *room.decided.lock().expect("decided lock");
+            if let Some(a) = decided {
+                return Ok(Some((a.result, a.to_string())));
+            }
+            return Ok(None);
+        }
+        let row =
+            self.store.find_match(id.0).await.map_err(|e| error(ErrorCode::Unavailable, e.to_string()))?;
+        Ok(row
+            .and_then(|r| r.result)
+            .and_then(|json| serde_json::from_str::<bughouse::Adjudication>(&json).ok())
+            .map(|a| (a.result, a.to_string())))
+    }
+
+    /// A match's BPGN: from its live task, or rebuilt from the database.
+    pub(crate) async fn record_of(&self, id: MatchId) -> Result<Option<String>, ErrorMsg> {
+        if let Ok(room) = self.room(id) {
+            let (reply, rx) = oneshot::channel();
+            // A task that ended meanwhile has stored everything: read it from the store.
+            if room.tx.send(RoomMsg::Record { reply }).await.is_ok()
+                && let Ok(record) = rx.await
+            {
+                return record.map(Some);
+            }
+        }
+        self.stored_record(id).await
+    }
+
+    /// The BPGN of a match that is only in the database, if it is there and replays.
+    async fn stored_record(&self, id: MatchId) -> Result<Option<String>, ErrorMsg> {
+        let unavailable = |e: String| {
+            tracing::error!(match_id = %id, error = %e, "cannot read a stored match");
+            error(ErrorCode::Unavailable, "the stored match cannot be read now")
+        };
+        let Some(row) = self.store.find_match(id.0).await.map_err(|e| unavailable(e.to_string()))? else {
+            return Ok(None);
+        };
+        let rebuilt = restore::rebuild(&*self.store, &row).await.map_err(|e| unavailable(e.to_string()))?;
+        let names = restore::names(&rebuilt.views);
+        let date = crate::wall::date_of(row.created.created_ms);
+        Ok(Some(crate::record::record(id.0, &rebuilt.m, &names, &date).to_bpgn()))
+    }
+
+    /// One page of the matches that are not over, by id, after `after`: the listed ones, or
+    /// (for an arbiter) all. Gives the page and the `after` of the next one, if any.
+    pub(crate) fn page(
+        &self,
+        unlisted_too: bool,
+        after: Option<MatchId>,
+        limit: usize,
+    ) -> (Vec<MatchSummary>, Option<MatchId>) {
+        let limit = limit.clamp(1, self.limits.page_max);
+        let mut v: Vec<MatchSummary> = self
+            .map
+            .iter()
+            .filter(|r| (r.listed || unlisted_too) && after.is_none_or(|a| *r.key() > a))
+            .map(|r| r.summary.lock().expect("summary lock").clone())
+            .filter(|s| !matches!(s.phase, PhaseView::Ended | PhaseView::Annulled))
+            .collect();
+        v.sort_by_key(|s| s.match_id);
+        let more = v.len() > limit;
+        v.truncate(limit);
+        let next = more.then(|| v.last().map(|s| s.match_id)).flatten();
+        (v, next)
+    }
+
+    /// The most matches one page holds.
+    pub(crate) fn page_max(&self) -> usize {
+        self.limits.page_max
+    }
+
+    /// Asks every match task to shut down (play paused and stored) and waits for each to end,
+    /// at most `within`.
+    pub(crate) async fn shutdown(&self, within: Duration) {
+        let handles: Vec<RoomHandle> = self.map.iter().map(|r| r.clone()).collect();
+        let all = async {
+            let mut ended = Vec::with_capacity(handles.len());
+            for room in handles {
+                let (reply, rx) = oneshot::channel();
+                if room.tx.send(RoomMsg::Shutdown { reply }).await.is_ok() {
+                    ended.push(rx);
+                }
+            }
+            for rx in ended {
+                let _ = rx.await;
+            }
+        };
+        if tokio::time::timeout(within, all).await.is_err() {
+            tracing::warn!("some match tasks did not end in time for the shutdown");
+        }
+    }
+}
+
+fn gone() -> ErrorMsg {
+    error(ErrorCode::NoSuchMatch, "the match is gone")
+}

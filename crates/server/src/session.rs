@@ -1,0 +1,222 @@
+//! Players' sessions: who a connection is, surviving lost connections. A session is kept in
+//! memory only while something live holds it — a connection, or a live match it follows — and
+//! is read back from the store when its token comes back, so memory and start-up grow with
+//! what is live, not with every session ever opened. A token expires after a configured time
+//! unused (`session_expiry_s`).
+
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bughouse_match::PlayerId;
+use dashmap::DashMap;
+use dashmap::mapref::entry::Entry;
+use shvedka_proto::MatchId;
+use shvedka_storage::{PlayerRow, Store};
+
+use crate::wall::unix_ms;
+
+/// A player's session.
+#[derive(Debug)]
+pub(crate) struct Session {
+    /// The SHA-256 of the session token (the token itself is known only to its client).
+    pub(crate) key: String,
+    pub(crate) name: String,
+    pub(crate) player: PlayerId,
+    /// The match the session follows, if any.
+    room: Mutex<Option<MatchId>>,
+    /// The match it followed until that match closed (to tell a late request why).
+    closed_room: Mutex<Option<MatchId>>,
+    /// Whether the session presented the arbiters' secret.
+    pub(crate) arbiter: AtomicBool,
+    /// Whether the session presented the tournament directors' secret.
+    pub(crate) director: AtomicBool,
+    /// Connections serving the session now.
+    connections: AtomicUsize,
+    /// When it was last opened, resumed or left, Unix milliseconds.
+    last_seen_ms: AtomicU64,
+}
+
+impl Session {
+    fn from_row(row: PlayerRow) -> Session {
+        Session {
+            key: row.token_hash,
+            name: row.name,
+            player: PlayerId(row.id),
+            room: Mutex::default(),
+            closed_room: Mutex::default(),
+            arbiter: AtomicBool::default(),
+            director: AtomicBool::default(),
+            connections: AtomicUsize::new(0),
+            last_seen_ms: AtomicU64::new(row.last_seen_ms),
+        }
+    }
+
+    pub(crate) fn room(&self) -> Option<MatchId> {
+        self.room.lock().map_or(None, |r| *r)
+    }
+
+    pub(crate) fn set_room(&self, id: Option<MatchId>) {
+        if let Ok(mut room) = self.room.lock() {
+            *room = id;
+        }
+    }
+
+    /// Stops following `id` (if it still does): its match is closed.
+    pub(crate) fn leave_room(&self, id: MatchId) {
+        if let Ok(mut room) = self.room.lock()
+            && *room == Some(id)
+        {
+            *room = None;
+            if let Ok(mut closed) = self.closed_room.lock() {
+                *closed = Some(id);
+            }
+        }
+    }
+
+    /// The match it followed until that match closed, if it follows none since.
+    pub(crate) fn closed_room(&self) -> Option<MatchId> {
+        if self.room().is_some() {
+            return None;
+        }
+        self.closed_room.lock().map_or(None, |r| *r)
+    }
+
+    /// Whether nothing live holds the session: no connection, no match.
+    fn idle(&self) -> bool {
+        self.connections.load(Ordering::SeqCst) == 0 && self.room().is_none()
+    }
+}
+
+/// Every session in memory, by the SHA-256 of its token, over the store that has them all.
+pub(crate) struct Sessions {
+    map: DashMap<String, Arc<Session>>,
+    store: Arc<dyn Store>,
+    next_player: AtomicU64,
+    expiry: Duration,
+}
+
+impl Sessions {
+    /// Sessions over `store`, numbering new players after `max_player`.
+    pub(crate) fn new(store: Arc<dyn Store>, max_player: u64, expiry: Duration) -> Sessions {
+        Sessions { map: DashMap::new(), store, next_player: AtomicU64::new(max_player + 1), expiry }
+    }
+
+    /// Sessions in memory now.
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    /// A new session for one connection, recorded before it is answered; gives the session and
+    /// its token.
+    pub(crate) async fn open(&self, name: String) -> Result<(Arc<Session>, String), String> {
+        let token = new_token();
+        let key = token_key(&token);
+        let now = unix_ms();
+        let id = self.next_player.fetch_add(1, Ordering::Relaxed);
+        let row = PlayerRow { id, name, token_hash: key.clone(), created_ms: now, last_seen_ms: now };
+        self.store.add_player(&row).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot record a new session");
+            "the server cannot record the session now; try again".to_owned()
+        })?;
+        let session = Arc::new(Session::from_row(row));
+        session.connections.store(1, Ordering::SeqCst);
+        self.map.insert(key, session.clone());
+        Ok((session, token))
+    }
+
+    /// The session of `token` for one more connection: from memory, or read back from the
+    /// store. Refused when the token is unknown or expired.
+    pub(crate) async fn resume(&self, token: &str) -> Result<Arc<Session>, String> {
+        let key = token_key(token);
+        let now = unix_ms();
+        if let Some(s) = self.map.get(&key) {
+            self.check_expiry(
+                s.connections.load(Ordering::SeqCst),
+                s.last_seen_ms.load(Ordering::SeqCst),
+                now,
+            )?;
+            s.connections.fetch_add(1, Ordering::SeqCst);
+            s.last_seen_ms.store(now, Ordering::SeqCst);
+            return Ok(s.clone());
+        }
+        let row = self.store.player_by_token(&key).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot read a session");
+            "the server cannot read the session now; try again".to_owned()
+        })?;
+        let row = row.ok_or("unknown session token; start a new session")?;
+        self.check_expiry(0, row.last_seen_ms, now)?;
+        let session = match self.map.entry(key) {
+            Entry::Occupied(e) => e.get().clone(),
+            Entry::Vacant(v) => v.insert(Arc::new(Session::from_row(row))).clone(),
+        };
+        session.connections.fetch_add(1, Ordering::SeqCst);
+        session.last_seen_ms.store(now, Ordering::SeqCst);
+        self.touch(&session).await;
+        Ok(session)
+    }
+
+    fn check_expiry(&self, connections: usize, last_seen_ms: u64, now: u64) -> Result<(), String> {
+        let unused = Duration::from_millis(now.saturating_sub(last_seen_ms));
+        if connections == 0 && unused > self.expiry {
+            return Err(format!(
+                "the session expired after {} days unused (session_expiry_s); start a new session",
+                self.expiry.as_secs() / 86_400
+            ));
+        }
+        Ok(())
+    }
+
+    /// One connection of the session has ended: it is seen now, and leaves memory when nothing
+    /// live holds it any more.
+    pub(crate) async fn release(&self, session: &Arc<Session>) {
+        session.last_seen_ms.store(unix_ms(), Ordering::SeqCst);
+        session.connections.fetch_sub(1, Ordering::SeqCst);
+        self.touch(session).await;
+        self.evict_if_idle(session);
+    }
+
+    /// Forgets the session if no connection and no live match holds it (its match closed, or
+    /// its last connection ended). The store keeps it for a resume.
+    pub(crate) fn evict_if_idle(&self, session: &Session) {
+        self.map.remove_if(&session.key, |_, s| s.idle());
+    }
+
+    /// A seated player of a match restored at start, held by that match.
+    ///
+    /// # Errors
+    /// When the store cannot be read.
+    pub(crate) async fn restore(
+        &self,
+        player: PlayerId,
+        room: MatchId,
+    ) -> anyhow::Result<Option<Arc<Session>>> {
+        let Some(row) = self.store.player(player.0).await? else { return Ok(None) };
+        let session = match self.map.entry(row.token_hash.clone()) {
+            Entry::Occupied(e) => e.get().clone(),
+            Entry::Vacant(v) => v.insert(Arc::new(Session::from_row(row))).clone(),
+        };
+        session.set_room(Some(room));
+        Ok(Some(session))
+    }
+
+    async fn touch(&self, session: &Session) {
+        let seen = session.last_seen_ms.load(Ordering::SeqCst);
+        if let Err(e) = self.store.touch_player(session.player.0, seen).await {
+            tracing::warn!(error = %e, player = session.player.0, "cannot note when a session was seen");
+        }
+    }
+}
+
+/// The SHA-256 of a secret, lower-case hex: what is stored and compared instead of the secret.
+pub(crate) fn token_key(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// 128 random bits as hex.
+fn new_token() -> String {
+    let mut bytes = [0u8; 16];
+    getrandom::fill(&mut bytes).expect("the system random source works");
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}

@@ -1,0 +1,95 @@
+//! A store that fails on command, around a real one: the server's defined outcome for each
+//! storage fault is tested end to end with it.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
+
+use shvedka_storage::{Ending, EventRow, MatchRow, NewMatch, PlayerRow, Store, StoreError};
+
+/// A real store whose writes can be refused, and whose next append can panic.
+pub struct FaultyStore {
+    inner: Arc<dyn Store>,
+    /// Refuse every write while set.
+    pub refuse: AtomicBool,
+    /// Panic in the next append (a bug in a match task).
+    pub panic: AtomicBool,
+    /// Appends tried.
+    pub appends: AtomicUsize,
+}
+
+impl FaultyStore {
+    /// Around `inner`, failing nothing yet.
+    pub fn new(inner: Arc<dyn Store>) -> Arc<FaultyStore> {
+        Arc::new(FaultyStore {
+            inner,
+            refuse: AtomicBool::new(false),
+            panic: AtomicBool::new(false),
+            appends: AtomicUsize::new(0),
+        })
+    }
+
+    fn write(&self) -> Result<(), StoreError> {
+        if self.refuse.load(Ordering::SeqCst) {
+            return Err(StoreError::Range("injected: the disk is full".into()));
+        }
+        Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl Store for FaultyStore {
+    fn kind(&self) -> &'static str {
+        self.inner.kind()
+    }
+    async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.add_player(p).await
+    }
+    async fn player_by_token(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+        self.inner.player_by_token(hash).await
+    }
+    async fn player(&self, id: u64) -> Result<Option<PlayerRow>, StoreError> {
+        self.inner.player(id).await
+    }
+    async fn touch_player(&self, id: u64, ms: u64) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.touch_player(id, ms).await
+    }
+    async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.add_match(m).await
+    }
+    async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError> {
+        self.appends.fetch_add(1, Ordering::SeqCst);
+        assert!(!self.panic.swap(false, Ordering::SeqCst), "injected panic in append");
+        self.write()?;
+        self.inner.append(match_id, events).await
+    }
+    async fn finish(&self, match_id: u64, result: &str, ms: u64) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.finish(match_id, result, ms).await
+    }
+    async fn end_match(&self, match_id: u64, ending: Ending, ms: u64) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.end_match(match_id, ending, ms).await
+    }
+    async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError> {
+        self.inner.matches(unfinished_only).await
+    }
+    async fn find_match(&self, id: u64) -> Result<Option<MatchRow>, StoreError> {
+        self.inner.find_match(id).await
+    }
+    async fn events(&self, id: u64) -> Result<Vec<EventRow>, StoreError> {
+        self.inner.events(id).await
+    }
+    async fn max_ids(&self) -> Result<(u64, u64), StoreError> {
+        self.inner.max_ids().await
+    }
+    async fn save_tournament(&self, id: u64, state: &str) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.save_tournament(id, state).await
+    }
+    async fn tournaments(&self) -> Result<Vec<(u64, String)>, StoreError> {
+        self.inner.tournaments().await
+    }
+}

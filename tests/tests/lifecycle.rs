@@ -1,0 +1,334 @@
+//! A server that runs for months: its memory follows what is live (decided matches and idle
+//! sessions leave it, `max_matches` counts live matches only), every limit answers with a typed
+//! error naming it, and every fault has a defined outcome — storage refusing writes (a fault
+//! store, and a real PostgreSQL stopped and started mid-match), a match task that dies, a restart
+//! during the countdown, a shutdown in play.
+
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
+use std::time::Duration;
+
+use shvedka_client::{Client, ClientError, Update};
+use shvedka_proto::{
+    Board, ChatScope, ClientMsg, ClosedReason, ErrorCode, EventView, Limit, PauseReason, PhaseView, SeatId,
+    ServerMsg,
+};
+use shvedka_storage::{PgStore, SqliteStore, Store};
+use shvedka_tests::*;
+
+fn code(e: ClientError) -> ErrorCode {
+    match e {
+        ClientError::Server(e) => e.code,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Waits (bounded) until `f` holds.
+async fn eventually(what: &str, f: impl Fn() -> bool) {
+    for _ in 0..200 {
+        if f() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("never: {what}");
+}
+
+/// Waits for an event matching `f`, across the lost connection of a restart.
+async fn event_across_restart(c: &mut Client, f: impl Fn(&EventView) -> bool) -> shvedka_proto::MatchEvent {
+    loop {
+        match next(c).await {
+            Update::Server(ServerMsg::Event(e)) if f(&e.kind) => return e,
+            Update::Server(_) | Update::Disconnected(_) => {}
+        }
+    }
+}
+
+/// Plays the seated match to a resignation and waits for everyone to see the end.
+async fn resign(c: &mut [Client]) {
+    c[0].resign().await.unwrap();
+    for client in c.iter_mut() {
+        wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
+    }
+}
+
+#[tokio::test]
+async fn decided_matches_leave_memory_so_max_matches_counts_live_ones() {
+    let server = TestServer::start("max_matches = 2").await;
+    let mut decided = Vec::new();
+    for _ in 0..5 {
+        let (id, mut c) = server.seated_match("classic", "blitz").await;
+        c[0].play(Board::A, "e4", None).await.unwrap();
+        resign(&mut c).await;
+        decided.push(id);
+        eventually("the decided match leaves memory", || server.stats.live_matches() == 0).await;
+        for client in c {
+            client.close().await;
+        }
+    }
+    eventually("idle sessions leave memory", || server.stats.sessions_in_memory() == 0).await;
+    // What the store has is read from the store: records of every old match.
+    let reader = server.client("reader").await;
+    for id in &decided {
+        let bpgn = reader.record(*id).await.unwrap();
+        assert!(bpgn.contains("1A. e4") && bpgn.contains("resign"), "{bpgn}");
+    }
+    // An old match is not live: it cannot be watched or joined.
+    assert_eq!(code(reader.watch(decided[0]).await.unwrap_err()), ErrorCode::NoSuchMatch);
+    // Two live matches fill the server; the third is refused with the limit's name.
+    reader.create_match("classic", "blitz", true).await.unwrap();
+    let other = server.client("other").await;
+    other.create_match("classic", "blitz", true).await.unwrap();
+    let refused = other.create_match("classic", "blitz", true).await.unwrap_err();
+    assert_eq!(code(refused), ErrorCode::Limit(Limit::Matches));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_session_leaves_memory_with_its_connection_and_resumes_from_the_store() {
+    let server = TestServer::start("").await;
+    let mut anna = server.client("anna").await;
+    assert_eq!(server.stats.sessions_in_memory(), 1);
+    anna.drop_connection();
+    eventually("the session leaves memory", || server.stats.sessions_in_memory() == 0).await;
+    anna.resume().await.expect("the token is read back from the store");
+    assert_eq!(server.stats.sessions_in_memory(), 1);
+    let id = anna.create_match("classic", "blitz", true).await.unwrap();
+    anna.take_seat(id, SeatId::WhiteA).await.unwrap();
+    // Seated in a live match, a disconnected session stays (the match holds it).
+    anna.drop_connection();
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(server.stats.sessions_in_memory(), 1);
+    anna.resume().await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn each_limit_is_refused_with_a_typed_error_naming_it() {
+    let server = TestServer::start("max_open_matches_per_session = 2\nlist_page_max = 2").await;
+    let anna = server.client("anna").await;
+    anna.create_match("classic", "blitz", true).await.unwrap();
+    anna.create_match("classic", "blitz", true).await.unwrap();
+    let refused = anna.create_match("classic", "blitz", true).await.unwrap_err();
+    let ClientError::Server(e) = refused else { panic!() };
+    assert_eq!(e.code, ErrorCode::Limit(Limit::OpenMatches));
+    assert!(e.message.contains("max_open_matches_per_session"), "{}", e.message);
+    let boris = server.client("boris").await;
+    boris.create_match("classic", "blitz", false).await.unwrap();
+    boris.create_match("classic", "blitz", true).await.unwrap();
+    // Three listed matches do not fit one page of two: the whole list is refused, pages work.
+    let whole = boris.request(ClientMsg::ListMatches).await.unwrap_err();
+    assert_eq!(code(whole), ErrorCode::TooLarge);
+    let (first, next) = boris.list_page(None, 10, false).await.unwrap();
+    assert_eq!(first.len(), 2, "capped at list_page_max");
+    let (second, last) = boris.list_page(next, 10, false).await.unwrap();
+    assert_eq!((second.len(), last), (1, None));
+    assert_eq!(boris.list_matches().await.unwrap().len(), 3, "the unlisted one is not listed");
+    let live = boris.list_page(None, 10, true).await.unwrap_err();
+    assert_eq!(code(live), ErrorCode::Forbidden, "unlisted matches are for arbiters");
+    // Chat has its length.
+    let id = first[0].match_id;
+    boris.watch(id).await.unwrap();
+    let long = boris.chat(ChatScope::Match, &"x".repeat(501)).await.unwrap_err();
+    assert_eq!(code(long), ErrorCode::Limit(Limit::ChatLength));
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn k5_calling_the_arbiter_on_a_server_without_one_is_refused_and_the_clocks_run() {
+    let server = TestServer::start("").await;
+    let (_, mut c) = server.seated_match("classic", "blitz").await;
+    let refused = c[0].call_arbiter().await.unwrap_err();
+    let ClientError::Server(e) = refused else { panic!() };
+    assert_eq!((e.code, e.rule.as_deref()), (ErrorCode::Rejected, Some("K5")));
+    c[0].play(Board::A, "e4", None).await.expect("the match goes on");
+    let e = wait_event(&mut c[1], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    assert!(e.running[1], "Black-A's clock runs");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_forming_match_nobody_attends_expires_and_is_not_restored() {
+    let server = TestServer::start("forming_expiry_s = 1").await;
+    let mut anna = server.client("anna").await;
+    let id = anna.create_match("classic", "blitz", true).await.unwrap();
+    anna.watch(id).await.unwrap();
+    let closed = wait_msg(&mut anna, |m| matches!(m, ServerMsg::MatchClosed { .. })).await;
+    assert_eq!(closed, ServerMsg::MatchClosed { match_id: id, reason: ClosedReason::Expired });
+    assert_eq!(server.stats.live_matches(), 0);
+    assert!(anna.list_matches().await.unwrap().is_empty());
+    anna.close().await;
+    let server = server.restart().await;
+    assert_eq!(server.stats.live_matches(), 0, "an expired match is not restored");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_match_task_that_dies_is_removed_and_its_followers_are_freed() {
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("s.db")).await.unwrap());
+    let faulty = FaultyStore::new(sqlite);
+    let server = TestServer::start_with_store("", faulty.clone()).await;
+    let mut anna = server.client("anna").await;
+    let id = anna.create_match("classic", "blitz", true).await.unwrap();
+    anna.take_seat(id, SeatId::WhiteA).await.unwrap();
+    faulty.panic.store(true, Ordering::SeqCst);
+    let err = anna.ready(true).await.unwrap_err();
+    assert_eq!(code(err), ErrorCode::NoSuchMatch, "the match is gone");
+    let closed = wait_msg(&mut anna, |m| matches!(m, ServerMsg::MatchClosed { .. })).await;
+    assert_eq!(closed, ServerMsg::MatchClosed { match_id: id, reason: ClosedReason::Failed });
+    eventually("the dead task is forgotten", || server.stats.live_matches() == 0).await;
+    // Freed: she may follow another match.
+    let other = anna.create_match("classic", "blitz", true).await.unwrap();
+    anna.take_seat(other, SeatId::BlackB).await.expect("free to sit elsewhere");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn k5_storage_that_refuses_writes_pauses_the_match_and_it_resumes_by_itself() {
+    let dir = tempfile::tempdir().unwrap();
+    let sqlite: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("s.db")).await.unwrap());
+    let faulty = FaultyStore::new(sqlite.clone());
+    let server = TestServer::start_with_store("", faulty.clone()).await;
+    let (id, mut c) = server.seated_match("classic", "blitz").await;
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    let spare = server.client("spare").await;
+    faulty.refuse.store(true, Ordering::SeqCst);
+    let mover = tokio::spawn({
+        let black = std::mem::replace(&mut c[1], spare);
+        async move {
+            black.play(Board::A, "e5", None).await.expect("accepted once it is stored");
+            black
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let refused = c[2].play(Board::B, "d4", None).await.unwrap_err();
+    assert_eq!(code(refused), ErrorCode::Unavailable);
+    faulty.refuse.store(false, Ordering::SeqCst);
+    c[1] = mover.await.unwrap();
+    let paused = wait_event(&mut c[3], |e| matches!(e.kind, EventView::Paused { .. })).await;
+    assert_eq!(paused.kind, EventView::Paused { reason: PauseReason::Storage });
+    wait_event(&mut c[3], |e| matches!(e.kind, EventView::Resumed { .. })).await;
+    c[2].play(Board::B, "d4", None).await.expect("play goes on");
+    resign(&mut c).await;
+    let log = sqlite.events(id.0).await.unwrap();
+    let moves = log.iter().filter(|e| e.view.contains("\"Moved\"")).count();
+    assert_eq!(moves, 3, "nothing acknowledged is lost");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn k5_postgres_stopped_and_started_mid_match_loses_nothing_and_the_match_finishes() {
+    let pg = Arc::new(testkit::postgres::TempPostgres::start());
+    let store: Arc<dyn Store> = Arc::new(PgStore::connect(&pg.url).await.unwrap());
+    let server = TestServer::start_with_store("", store).await;
+    let (id, mut c) = server.seated_match("classic", "blitz").await;
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    let spare = server.client("spare").await;
+    let down = pg.clone();
+    tokio::task::spawn_blocking(move || down.stop()).await.unwrap();
+    let black = std::mem::replace(&mut c[1], spare);
+    let mover = tokio::spawn(async move {
+        black.play(Board::A, "e5", None).await.expect("accepted once PostgreSQL is back");
+        black
+    });
+    tokio::time::sleep(Duration::from_millis(700)).await;
+    let refused = c[2].play(Board::B, "d4", None).await.unwrap_err();
+    assert_eq!(code(refused), ErrorCode::Unavailable);
+    let up = pg.clone();
+    tokio::task::spawn_blocking(move || up.start_again()).await.unwrap();
+    c[1] = mover.await.unwrap();
+    wait_event(&mut c[3], |e| e.kind == EventView::Resumed { reason: PauseReason::Storage }).await;
+    c[2].play(Board::B, "d4", None).await.unwrap();
+    resign(&mut c).await;
+    let check = PgStore::connect(&pg.url).await.unwrap();
+    let log = check.events(id.0).await.unwrap();
+    assert_eq!(
+        log.iter().filter(|e| e.view.contains("\"Moved\"")).count(),
+        3,
+        "nothing acknowledged is lost"
+    );
+    assert!(check.find_match(id.0).await.unwrap().unwrap().result.is_some(), "the result is stored");
+    server.stop().await;
+}
+
+/// Clock settings with a countdown of a second.
+const COUNTDOWN_CLOCK: &str = r#"
+countdown_ms = 1000
+[lag]
+gain_base_ms = 150
+estimate_moves = 40
+gain_divisor = 250
+gain_max_ms = 1000
+start_gains = 3
+max_gains = 7
+max_grace_ms = 2000
+[time_controls]
+blitz = "3+0"
+"#;
+
+#[tokio::test]
+async fn k1_a_restart_during_the_countdown_holds_it_until_all_four_players_are_back() {
+    let server = TestServer::start_with_clock("", COUNTDOWN_CLOCK).await;
+    let mut c = Vec::new();
+    for seat in SeatId::ALL {
+        c.push(server.client(seat.name()).await);
+    }
+    let id = c[0].create_match("classic", "blitz", true).await.unwrap();
+    for (client, seat) in c.iter().zip(SeatId::ALL) {
+        client.take_seat(id, seat).await.unwrap();
+    }
+    for client in &c {
+        client.ready(true).await.unwrap();
+    }
+    wait_event(&mut c[3], |e| matches!(e.kind, EventView::CountdownStarted { .. })).await;
+    let server = server.restart().await;
+    let watcher = server.client("watcher").await;
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    let phase = watcher.list_matches().await.unwrap()[0].phase;
+    assert_eq!(phase, PhaseView::Countdown, "held: the clocks do not start without the players");
+    for client in &mut c {
+        client.resume_at(server.addr).await.unwrap();
+    }
+    for client in &mut c {
+        event_across_restart(client, |k| matches!(k, EventView::Started)).await;
+    }
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_shutdown_in_play_pauses_the_match_and_the_restart_resumes_it_when_all_are_back() {
+    let server = TestServer::start("").await;
+    let (id, mut c) = server.seated_match("classic", "blitz").await;
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    let server = server.restart().await;
+    for client in &mut c {
+        client.resume_at(server.addr).await.unwrap();
+    }
+    let resumed = event_across_restart(&mut c[0], |k| matches!(k, EventView::Resumed { .. })).await;
+    assert_eq!(resumed.kind, EventView::Resumed { reason: PauseReason::Restart });
+    let record = c[0].record(id).await.unwrap();
+    assert!(record.contains("1A. e4"), "{record}");
+    c[1].play(Board::A, "e5", None).await.expect("play goes on");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_shutdown_stores_a_pause_so_the_restart_charges_nobody() {
+    let server = TestServer::start("").await;
+    let (_, mut c) = server.seated_match("classic", "blitz").await;
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    let before = wait_event(&mut c[3], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    tokio::time::sleep(Duration::from_millis(400)).await;
+    let server = server.restart().await;
+    // Whoever missed it sees the pause on resume: it was stored at shutdown, with its reason.
+    c[3].resume_at(server.addr).await.unwrap();
+    let paused = event_across_restart(&mut c[3], |k| matches!(k, EventView::Paused { .. })).await;
+    assert_eq!(paused.kind, EventView::Paused { reason: PauseReason::Shutdown });
+    let thought = before.clocks_ms[1] - paused.clocks_ms[1];
+    assert!(
+        (300..3_000).contains(&thought),
+        "Black-A is charged his {thought} ms until the shutdown, no more"
+    );
+    server.stop().await;
+}
