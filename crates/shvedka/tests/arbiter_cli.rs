@@ -96,6 +96,17 @@ fn a1_check_record_reports_every_impossible_move_and_whether_it_stands() {
 }
 
 #[test]
+fn chess960_arbiter_reads_a_record_with_its_start_in_setup_and_fen() {
+    let (code, out, err) = arbiter("check-record", "chess960_castling.bpgn", &[]);
+    assert_eq!((code, out.as_str(), err.as_str()), (0, "no impossible move\n", ""));
+    // After 5A. O-O-O the Chess960 way: king on c1, rook on d1 (FIDE appendix F).
+    let (code, out, err) = arbiter("show", "chess960_castling.bpgn", &["--after-move", "10"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("1 B B K R . . . R"), "{out}");
+    assert!(out.contains("8 b b . . . r k r"), "{out}");
+}
+
+#[test]
 fn a1_check_record_numbers_the_games_of_a_file_with_several() {
     let (code, out, _) = arbiter("check-record", "two_games.bpgn", &[]);
     assert_eq!(code, 1);
