@@ -332,3 +332,46 @@ async fn a_shutdown_stores_a_pause_so_the_restart_charges_nobody() {
     );
     server.stop().await;
 }
+
+#[tokio::test]
+async fn a_follower_that_cannot_keep_up_is_closed_with_code_3_and_the_match_goes_on() {
+    use shvedka_client::quinn;
+    let server = TestServer::start("rate_per_second = 100000\nrate_burst = 100000").await;
+    let (id, c) = server.seated_match("classic", "blitz").await;
+    // A spectator whose client stops reading: a small receive window, and nobody reads it.
+    let (name, mut config) =
+        shvedka_client::client_config(&shvedka_client::Trust::Fingerprint(server.pin)).unwrap();
+    let mut transport = quinn::TransportConfig::default();
+    transport.stream_receive_window(16_384u32.into()).receive_window(16_384u32.into());
+    config.transport_config(Arc::new(transport));
+    let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
+    endpoint.set_default_client_config(config);
+    let conn = endpoint.connect(server.addr, &name).unwrap().await.unwrap();
+    let (mut send, _recv) = conn.open_bi().await.unwrap();
+    let hello =
+        ClientMsg::Hello { version: shvedka_proto::PROTOCOL_VERSION, name: "sleepy".into(), resume: None };
+    for (req, msg) in [(0, hello), (1, ClientMsg::Watch { match_id: id })] {
+        send.write_all(&shvedka_proto::frame(&shvedka_proto::ClientFrame { req, msg }).unwrap())
+            .await
+            .unwrap();
+    }
+    // The players talk far more than the spectator takes.
+    let text = "x".repeat(500);
+    let mut closed = None;
+    for _ in 0..5_000 {
+        c[0].chat(ChatScope::Match, &text).await.unwrap();
+        if let Some(reason) = conn.close_reason() {
+            closed = Some(reason);
+            break;
+        }
+    }
+    match closed {
+        Some(quinn::ConnectionError::ApplicationClosed(close)) => {
+            assert_eq!(close.error_code, quinn::VarInt::from_u32(3));
+            assert_eq!(&close.reason[..], b"cannot keep up");
+        }
+        other => panic!("expected the spectator's connection closed with code 3, got {other:?}"),
+    }
+    c[0].play(Board::A, "e4", None).await.expect("the match never waited for him");
+    server.stop().await;
+}

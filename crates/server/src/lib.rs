@@ -26,6 +26,8 @@ mod roles;
 mod room;
 mod rooms;
 mod session;
+#[cfg(test)]
+mod test_store;
 mod tls;
 mod tournaments;
 mod wall;

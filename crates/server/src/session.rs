@@ -220,3 +220,51 @@ fn new_token() -> String {
     getrandom::fill(&mut bytes).expect("the system random source works");
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_store::MemStore;
+
+    const DAY: Duration = Duration::from_secs(86_400);
+
+    #[tokio::test]
+    async fn a_session_is_in_memory_only_while_something_live_holds_it() {
+        let sessions = Sessions::new(Arc::new(MemStore::default()), 0, 30 * DAY);
+        let (anna, token) = sessions.open("anna".into()).await.unwrap();
+        assert_eq!(sessions.len(), 1);
+        sessions.release(&anna).await;
+        assert_eq!(sessions.len(), 0, "no connection, no match: it leaves memory");
+        let back = sessions.resume(&token).await.expect("read back from the store");
+        assert_eq!((back.name.as_str(), back.player), ("anna", anna.player));
+        back.set_room(Some(MatchId(7)));
+        sessions.release(&back).await;
+        assert_eq!(sessions.len(), 1, "a live match holds it");
+        back.leave_room(MatchId(7));
+        sessions.evict_if_idle(&back);
+        assert_eq!(sessions.len(), 0, "its match closed: it leaves memory");
+        assert!(sessions.resume("not a token").await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_token_unused_for_the_expiry_time_is_refused() {
+        let store = Arc::new(MemStore::default());
+        let sessions = Sessions::new(store.clone(), 0, 30 * DAY);
+        let (anna, token) = sessions.open("anna".into()).await.unwrap();
+        sessions.release(&anna).await;
+        // Last seen 29 days ago: still good.
+        let ago = |d: Duration| unix_ms() - d.as_millis() as u64;
+        store.touch_player(anna.player.0, ago(29 * DAY)).await.unwrap();
+        let back = sessions.resume(&token).await.expect("within 30 days");
+        sessions.release(&back).await;
+        // Last seen 31 days ago: expired, whether read from the store or held in memory.
+        store.touch_player(anna.player.0, ago(31 * DAY)).await.unwrap();
+        let refused = sessions.resume(&token).await.unwrap_err();
+        assert!(refused.contains("expired"), "{refused}");
+        let (boris, boris_token) = sessions.open("boris".into()).await.unwrap();
+        boris.set_room(Some(MatchId(1)));
+        sessions.release(&boris).await;
+        boris.last_seen_ms.store(ago(31 * DAY), Ordering::SeqCst);
+        assert!(sessions.resume(&boris_token).await.unwrap_err().contains("expired"));
+    }
+}

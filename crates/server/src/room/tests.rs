@@ -2,9 +2,8 @@
 //! command: expiry of unattended forming matches, followers that fall behind, storage outages
 //! (pause, back-off, idempotent retry, resume), and a task that dies.
 
-use std::collections::HashMap;
-use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
-use std::sync::{Arc, Mutex};
+use std::sync::Arc;
+use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use bughouse::RuleOptions;
@@ -12,135 +11,14 @@ use bughouse_match::{ClockConfig, Match, MatchConfig};
 use shvedka_proto::{
     Board, ClientMsg, ClosedReason, ErrorCode, EventView, MatchId, PauseReason, SeatId, ServerMsg,
 };
-use shvedka_storage::{Ending, EventRow, MatchRow, NewMatch, PlayerRow, Store, StoreError};
+use shvedka_storage::{Ending, NewMatch, Store};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
 use super::{Room, RoomHandle, RoomMsg, RoomSetup};
 use crate::outbound::{Outbound, OutboundRx};
 use crate::session::{Session, Sessions};
-
-/// What the in-memory store does with the next writes.
-#[derive(Default)]
-struct Faults {
-    /// Refuse every write.
-    refuse: AtomicBool,
-    /// Store the next append, then report a failure (its acknowledgement is lost).
-    lose_ack: AtomicBool,
-    /// Panic in the next append (a bug in the task).
-    panic: AtomicBool,
-    /// Appends tried.
-    appends: AtomicUsize,
-}
-
-#[derive(Default)]
-struct MemStore {
-    players: Mutex<HashMap<u64, PlayerRow>>,
-    matches: Mutex<HashMap<u64, MatchRow>>,
-    events: Mutex<HashMap<u64, Vec<EventRow>>>,
-    faults: Faults,
-}
-
-fn injected() -> StoreError {
-    StoreError::Range("injected storage fault".into())
-}
-
-impl MemStore {
-    fn write(&self) -> Result<(), StoreError> {
-        if self.faults.refuse.load(Ordering::SeqCst) { Err(injected()) } else { Ok(()) }
-    }
-
-    fn ending(&self, id: u64) -> Option<Ending> {
-        self.matches.lock().unwrap().get(&id).and_then(|m| m.ending)
-    }
-
-    fn log(&self, id: u64) -> Vec<EventRow> {
-        self.events.lock().unwrap().get(&id).cloned().unwrap_or_default()
-    }
-}
-
-#[async_trait::async_trait]
-impl Store for MemStore {
-    fn kind(&self) -> &'static str {
-        "memory"
-    }
-    async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
-        self.write()?;
-        self.players.lock().unwrap().insert(p.id, p.clone());
-        Ok(())
-    }
-    async fn player_by_token(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
-        Ok(self.players.lock().unwrap().values().find(|p| p.token_hash == hash).cloned())
-    }
-    async fn player(&self, id: u64) -> Result<Option<PlayerRow>, StoreError> {
-        Ok(self.players.lock().unwrap().get(&id).cloned())
-    }
-    async fn touch_player(&self, id: u64, ms: u64) -> Result<(), StoreError> {
-        if let Some(p) = self.players.lock().unwrap().get_mut(&id) {
-            p.last_seen_ms = ms;
-        }
-        Ok(())
-    }
-    async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError> {
-        self.write()?;
-        let row = MatchRow { created: m.clone(), finished_ms: None, result: None, ending: None };
-        self.matches.lock().unwrap().insert(m.id, row);
-        Ok(())
-    }
-    async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError> {
-        self.faults.appends.fetch_add(1, Ordering::SeqCst);
-        assert!(!self.faults.panic.swap(false, Ordering::SeqCst), "injected panic in append");
-        self.write()?;
-        let mut all = self.events.lock().unwrap();
-        let log = all.entry(match_id).or_default();
-        for e in events {
-            match log.get(e.seq as usize) {
-                Some(stored) if stored.event == e.event => {}
-                Some(_) => return Err(StoreError::Conflict { match_id, seq: e.seq }),
-                None => log.push(e.clone()),
-            }
-        }
-        if self.faults.lose_ack.swap(false, Ordering::SeqCst) {
-            return Err(injected());
-        }
-        Ok(())
-    }
-    async fn finish(&self, match_id: u64, result: &str, ms: u64) -> Result<(), StoreError> {
-        self.write()?;
-        if let Some(m) = self.matches.lock().unwrap().get_mut(&match_id) {
-            (m.result, m.finished_ms, m.ending) = (Some(result.to_owned()), Some(ms), Some(Ending::Decided));
-        }
-        Ok(())
-    }
-    async fn end_match(&self, match_id: u64, ending: Ending, ms: u64) -> Result<(), StoreError> {
-        self.write()?;
-        if let Some(m) = self.matches.lock().unwrap().get_mut(&match_id) {
-            (m.result, m.finished_ms, m.ending) = (None, Some(ms), Some(ending));
-        }
-        Ok(())
-    }
-    async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError> {
-        let all = self.matches.lock().unwrap();
-        Ok(all.values().filter(|m| !unfinished_only || m.finished_ms.is_none()).cloned().collect())
-    }
-    async fn find_match(&self, id: u64) -> Result<Option<MatchRow>, StoreError> {
-        Ok(self.matches.lock().unwrap().get(&id).cloned())
-    }
-    async fn events(&self, id: u64) -> Result<Vec<EventRow>, StoreError> {
-        Ok(self.log(id))
-    }
-    async fn max_ids(&self) -> Result<(u64, u64), StoreError> {
-        let m = self.matches.lock().unwrap().keys().copied().max().unwrap_or(0);
-        let p = self.players.lock().unwrap().keys().copied().max().unwrap_or(0);
-        Ok((m, p))
-    }
-    async fn save_tournament(&self, _: u64, _: &str) -> Result<(), StoreError> {
-        self.write()
-    }
-    async fn tournaments(&self) -> Result<Vec<(u64, String)>, StoreError> {
-        Ok(Vec::new())
-    }
-}
+use crate::test_store::MemStore;
 
 const ID: MatchId = MatchId(1);
 const EXPIRY: Duration = Duration::from_secs(600);
