@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# One fuzzing campaign: each target in turn (one process, so it shares a machine politely) for
+# RUNS executions (default 10^7), from its seed corpus (corpus/TARGET, kept in git, read only)
+# into a working corpus (work/TARGET, ignored by git). A crash stops that target, leaves the
+# input in artifacts/TARGET/ and the campaign goes on with the next. Logs: work/TARGET.log; the
+# last lines of each (executions, coverage) are what fuzz/README.md reports.
+#   ./campaign.sh                 # every target, 10^7 executions each
+#   RUNS=100000 ./campaign.sh fen # one target, a short run
+set -uo pipefail
+cd "$(dirname "$0")"
+RUNS=${RUNS:-10000000}
+targets=("$@")
+[ ${#targets[@]} -gt 0 ] || mapfile -t targets < <(cargo fuzz list)
+cargo fuzz build -s none
+for t in "${targets[@]}"; do
+  mkdir -p "work/$t"
+  echo "== $t: $RUNS runs" >&2
+  cargo fuzz run -s none "$t" "work/$t" "corpus/$t" -- \
+    -runs="$RUNS" -timeout=5 -print_final_stats=1 >"work/$t.log" 2>&1
+  echo "   exit $?: $(grep -E '^#[0-9]+' "work/$t.log" | tail -1)" >&2
+done

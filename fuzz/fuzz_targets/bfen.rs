@@ -1,0 +1,30 @@
+//! BFEN (two FENs joined by `|`, with the `U`/`u` castling letters): a game that reads under
+//! either preset writes back to a BFEN that reads as the same game, and every legal move of
+//! both boards plays and reads back from its long notation and its SAN.
+#![no_main]
+
+use bughouse::{BoardId, Game, RuleOptions};
+use libfuzzer_sys::fuzz_target;
+
+fuzz_target!(|data: &[u8]| {
+    let Ok(text) = std::str::from_utf8(data) else { return };
+    for options in [RuleOptions::mgimo_2017(), RuleOptions::classic()] {
+        let rules = options.rules().expect("the presets are valid");
+        let Ok(game) = Game::from_bfen(text, rules) else { return };
+        let bfen = game.bfen();
+        let again =
+            Game::from_bfen(&bfen, rules).unwrap_or_else(|e| panic!("{bfen:?} (from {text:?}) does not read back: {e}"));
+        assert_eq!(again.bfen(), bfen);
+        assert_eq!(again, game, "{text:?} and its BFEN {bfen:?} read as different games");
+        for board in [BoardId::A, BoardId::B] {
+            for m in game.legal_moves(board) {
+                let uci = game.uci(&m);
+                assert_eq!(game.parse_move(board, &uci).ok(), Some(m), "{uci} on {board} in {bfen}");
+                let san = game.san(&m);
+                assert_eq!(game.parse_move(board, &san).ok(), Some(m), "{san} on {board} in {bfen}");
+                let mut after = game;
+                after.play(m).unwrap_or_else(|e| panic!("legal {uci} refused in {bfen}: {e}"));
+            }
+        }
+    }
+});
