@@ -11,7 +11,7 @@ pub struct FaultyStore {
     inner: Arc<dyn Store>,
     /// Refuse every write while set.
     pub refuse: AtomicBool,
-    /// Panic in the next append (a bug in a match task).
+    /// Panic in the next `finish` (called by a match task: a bug in that task).
     pub panic: AtomicBool,
     /// Appends tried.
     pub appends: AtomicUsize,
@@ -61,11 +61,11 @@ impl Store for FaultyStore {
     }
     async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError> {
         self.appends.fetch_add(1, Ordering::SeqCst);
-        assert!(!self.panic.swap(false, Ordering::SeqCst), "injected panic in append");
         self.write()?;
         self.inner.append(match_id, events).await
     }
     async fn finish(&self, match_id: u64, result: &str, ms: u64) -> Result<(), StoreError> {
+        assert!(!self.panic.swap(false, Ordering::SeqCst), "injected panic in finish");
         self.write()?;
         self.inner.finish(match_id, result, ms).await
     }

@@ -169,19 +169,28 @@ async fn a_match_task_that_dies_is_removed_and_its_followers_are_freed() {
     let sqlite: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("s.db")).await.unwrap());
     let faulty = FaultyStore::new(sqlite);
     let server = TestServer::start_with_store("", faulty.clone()).await;
-    let mut anna = server.client("anna").await;
-    let id = anna.create_match("classic", "blitz", true).await.unwrap();
-    anna.take_seat(id, SeatId::WhiteA).await.unwrap();
+    let (id, mut c) = server.seated_match("classic", "blitz").await;
     faulty.panic.store(true, Ordering::SeqCst);
-    let err = anna.ready(true).await.unwrap_err();
+    let err = c[0].resign().await.unwrap_err();
     assert_eq!(code(err), ErrorCode::NoSuchMatch, "the match is gone");
-    let closed = wait_msg(&mut anna, |m| matches!(m, ServerMsg::MatchClosed { .. })).await;
+    let closed = wait_msg(&mut c[1], |m| matches!(m, ServerMsg::MatchClosed { .. })).await;
     assert_eq!(closed, ServerMsg::MatchClosed { match_id: id, reason: ClosedReason::Failed });
     eventually("the dead task is forgotten", || server.stats.live_matches() == 0).await;
+    let anna = c.remove(0);
     // Freed: she may follow another match.
     let other = anna.create_match("classic", "blitz", true).await.unwrap();
     anna.take_seat(other, SeatId::BlackB).await.expect("free to sit elsewhere");
     server.stop().await;
+    // Its log (with the resignation) is whole: the next start records the decision.
+    let server = TestServer::start_with_store("", sqlite_again(&dir).await).await;
+    let row = sqlite_again(&dir).await.find_match(id.0).await.unwrap().unwrap();
+    assert!(row.result.is_some(), "decided from its log at the restart");
+    assert_eq!(server.stats.live_matches(), 1, "only the other match, still forming, is live");
+    server.stop().await;
+}
+
+async fn sqlite_again(dir: &tempfile::TempDir) -> Arc<dyn Store> {
+    Arc::new(SqliteStore::open(&dir.path().join("s.db")).await.unwrap())
 }
 
 #[tokio::test]

@@ -15,6 +15,7 @@ use crate::convert::error;
 use crate::dispatch::dispatch;
 use crate::encoding::Encoding;
 use crate::lobby::Lobby;
+use crate::metrics::Refusal;
 use crate::outbound::{Outbound, OutboundRx};
 use crate::room::RoomMsg;
 use crate::session::Session;
@@ -152,11 +153,12 @@ async fn serve_session(
                 Ok(None) => return End::Done,
                 Err(end) => return end,
             },
-            () = out.fallen_behind() => return End::Behind,
+            () = out.fallen_behind() => return behind(lobby),
         };
         let result = if bucket.take() {
             dispatch(lobby, session, out, frame.msg).await
         } else {
+            lobby.metrics.refused(Refusal::RateLimited);
             Err(error(ErrorCode::RateLimited, "too many requests; slow down"))
         };
         let reply = ServerMsg::Reply { req: frame.req, result };
@@ -164,11 +166,16 @@ async fn serve_session(
             sent = tokio::time::timeout(reply_wait, out.send(reply)) => match sent {
                 Ok(Ok(())) => {}
                 Ok(Err(_)) => return End::Done,
-                Err(_) => return End::Behind,
+                Err(_) => return behind(lobby),
             },
-            () = out.fallen_behind() => return End::Behind,
+            () = out.fallen_behind() => return behind(lobby),
         }
     }
+}
+
+fn behind(lobby: &Lobby) -> End {
+    lobby.metrics.fell_behind();
+    End::Behind
 }
 
 /// Checks `Hello` and opens (or resumes) the session; the `Welcome` is queued before any match

@@ -11,6 +11,7 @@
 //! serves until its shutdown future completes, then closes every connection gracefully. One
 //! semaphore of `max_connections` permits caps the connections of every transport together.
 
+mod committer;
 mod config;
 mod connection;
 mod convert;
@@ -19,6 +20,7 @@ mod dispatch;
 mod encoding;
 mod endpoint;
 mod lobby;
+mod metrics;
 mod outbound;
 mod record;
 mod restore;
@@ -227,12 +229,16 @@ impl Server {
             };
             let Ok(permit) = permits.clone().try_acquire_owned() else {
                 tracing::warn!(remote = %incoming.remote_address(), "connection limit reached; refused");
+                self.lobby.metrics.refused(metrics::Refusal::MaxConnections);
                 incoming.refuse();
                 continue;
             };
             let (lobby, config) = (self.lobby.clone(), self.config.clone());
             tokio::spawn(async move {
                 let _permit = permit;
+                let transport =
+                    if browser { metrics::Transport::Webtransport } else { metrics::Transport::Quic };
+                let _counted = lobby.metrics.connection(transport);
                 match incoming.await {
                     Ok(conn) if browser => webtransport::serve(conn, lobby, config).await,
                     Ok(conn) => connection::serve(conn, lobby, config).await,

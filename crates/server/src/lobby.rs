@@ -9,6 +9,7 @@ use bughouse_match::ClockConfig;
 use shvedka_storage::Store;
 use tokio::time::Instant;
 
+use crate::metrics::Metrics;
 use crate::roles::{Roles, Secrets};
 use crate::rooms::{MatchLimits, Rooms, RoomsSetup};
 use crate::session::Sessions;
@@ -22,6 +23,7 @@ pub(crate) struct Lobby {
     pub(crate) tournaments: Arc<Tournaments>,
     /// The server's start: `server_time_us` counts from it.
     pub(crate) started: Instant,
+    pub(crate) metrics: Arc<Metrics>,
 }
 
 /// What the lobby is built from.
@@ -40,6 +42,7 @@ impl Lobby {
     pub(crate) async fn open(setup: LobbySetup<'_>) -> anyhow::Result<Lobby> {
         let LobbySetup { clock, limits, session_expiry, store, secrets, records_dir } = setup;
         let started = Instant::now();
+        let metrics = Arc::new(Metrics::new());
         let tournaments = Arc::new(Tournaments::new(crate::tournaments::load(store.tournaments().await?)));
         let (_, max_player) = store.max_ids().await?;
         let sessions = Arc::new(Sessions::new(store.clone(), max_player, session_expiry));
@@ -52,10 +55,16 @@ impl Lobby {
             records_dir,
             arbiters: roles.arbiters(),
             started,
+            metrics: metrics.clone(),
         };
         // Tournament games keep their reserved seats across a restart.
         let rooms = Rooms::open(rooms_setup, tournaments.reservations().await).await?;
-        Ok(Lobby { rooms, sessions, roles, tournaments, started })
+        Ok(Lobby { rooms, sessions, roles, tournaments, started, metrics })
+    }
+
+    /// The metrics page, with the live counts as of now.
+    pub(crate) fn metrics_text(&self) -> String {
+        self.metrics.encode(self.rooms.len(), self.sessions.len())
     }
 
     /// The server's monotonic clock, microseconds since start.

@@ -16,7 +16,9 @@ use shvedka_storage::{NewMatch, Store};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
+use crate::committer::Committer;
 use crate::convert::error;
+use crate::metrics::{Metrics, Refusal};
 use crate::restore;
 use crate::room::{Restored, Room, RoomHandle, RoomMsg, RoomSetup};
 use crate::session::Sessions;
@@ -42,12 +44,14 @@ pub(crate) struct Rooms {
     limits: MatchLimits,
     clock: ClockConfig,
     pub(crate) store: Arc<dyn Store>,
+    committer: Committer,
     sessions: Arc<Sessions>,
     /// Where decided matches' BPGN files go.
     records_dir: Option<std::path::PathBuf>,
     /// Whether the server has arbiters.
     arbiters: bool,
     started: Instant,
+    metrics: Arc<Metrics>,
     me: Weak<Rooms>,
 }
 
@@ -60,6 +64,7 @@ pub(crate) struct RoomsSetup {
     pub(crate) records_dir: Option<std::path::PathBuf>,
     pub(crate) arbiters: bool,
     pub(crate) started: Instant,
+    pub(crate) metrics: Arc<Metrics>,
 }
 
 impl Rooms {
@@ -76,11 +81,13 @@ impl Rooms {
             next_match: AtomicU64::new(max_match + 1),
             limits: setup.limits,
             clock: setup.clock,
+            committer: Committer::spawn(setup.store.clone(), setup.metrics.clone()),
             store: setup.store,
             sessions: setup.sessions,
             records_dir: setup.records_dir,
             arbiters: setup.arbiters,
             started: setup.started,
+            metrics: setup.metrics,
             me: me.clone(),
         });
         for row in rooms.store.matches(true).await? {
@@ -92,6 +99,20 @@ impl Rooms {
                     continue;
                 }
             };
+            // Its log ends the match, but the row does not say so (its task died recording it):
+            // record it now; it is not live.
+            match rebuilt.m.phase() {
+                Phase::Ended(adj) => {
+                    let result = serde_json::to_string(adj).expect("results serialize");
+                    rooms.store.finish(id.0, &result, unix_ms()).await?;
+                    continue;
+                }
+                Phase::Annulled => {
+                    rooms.store.end_match(id.0, shvedka_storage::Ending::Annulled, unix_ms()).await?;
+                    continue;
+                }
+                _ => {}
+            }
             let mut seated = Vec::new();
             for player in rebuilt.m.seats().into_iter().flatten() {
                 if let Some(s) = rooms.sessions.restore(player, id).await? {
@@ -118,12 +139,14 @@ impl Rooms {
             listed,
             creator,
             store: self.store.clone(),
+            committer: self.committer.clone(),
             sessions: self.sessions.clone(),
             started: self.started,
             records_dir: self.records_dir.clone(),
             reserved,
             arbiters: self.arbiters,
             expiry: self.limits.forming_expiry,
+            metrics: self.metrics.clone(),
             restored,
         }
     }
@@ -179,6 +202,7 @@ impl Rooms {
             })
             .count();
         if open >= self.limits.max_open_per_session {
+            self.metrics.refused(Refusal::OpenMatches);
             return Err(error(
                 ErrorCode::Limit(Limit::OpenMatches),
                 format!(
@@ -217,6 +241,7 @@ impl Rooms {
         let rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
         let tc = self.time_control(time_control)?;
         if self.map.len() >= self.limits.max_matches {
+            self.metrics.refused(Refusal::MaxMatches);
             return Err(error(
                 ErrorCode::Limit(Limit::Matches),
                 format!("the server holds {} live matches, as many as it may (max_matches)", self.map.len()),

@@ -16,6 +16,8 @@ pub(crate) struct Faults {
     pub(crate) lose_ack: AtomicBool,
     /// Panic in the next append (a bug in the task).
     pub(crate) panic: AtomicBool,
+    /// Panic in the next `finish`, which a match task calls itself (a bug in the task).
+    pub(crate) panic_finish: AtomicBool,
     /// Appends tried.
     pub(crate) appends: AtomicUsize,
 }
@@ -93,6 +95,7 @@ impl Store for MemStore {
         Ok(())
     }
     async fn finish(&self, match_id: u64, result: &str, ms: u64) -> Result<(), StoreError> {
+        assert!(!self.faults.panic_finish.swap(false, Ordering::SeqCst), "injected panic in finish");
         self.write()?;
         if let Some(m) = self.matches.lock().unwrap().get_mut(&match_id) {
             (m.result, m.finished_ms, m.ending) = (Some(result.to_owned()), Some(ms), Some(Ending::Decided));

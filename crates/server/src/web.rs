@@ -79,7 +79,10 @@ pub(crate) async fn serve(
     shared: Shared,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
-    let mut app = Router::new().route("/ws", get(upgrade)).route("/connect.json", get(connect_json));
+    let mut app = Router::new()
+        .route("/ws", get(upgrade))
+        .route("/connect.json", get(connect_json))
+        .route("/metrics", get(metrics));
     for &(path, mime, body) in FILES {
         app = app.route(path, get(move || async move { ([(header::CONTENT_TYPE, mime)], body) }));
     }
@@ -87,6 +90,13 @@ pub(crate) async fn serve(
     if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
         tracing::error!(error = %e, "the HTTP side stopped");
     }
+}
+
+/// `/metrics`: the server's metrics in the OpenMetrics text exposition (Prometheus scrapes it).
+async fn metrics(State(shared): State<Shared>) -> Response {
+    let content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
+    ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-store")], shared.lobby.metrics_text())
+        .into_response()
 }
 
 /// Binds the HTTP address of the config, if any.
@@ -102,6 +112,7 @@ pub(crate) async fn bind(config: &ServerConfig) -> anyhow::Result<Option<tokio::
 async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response {
     let Ok(permit) = shared.permits.clone().try_acquire_owned() else {
         tracing::warn!("connection limit reached; WebSocket refused");
+        shared.lobby.metrics.refused(crate::metrics::Refusal::MaxConnections);
         return (StatusCode::SERVICE_UNAVAILABLE, "the server holds as many connections as it may")
             .into_response();
     };
@@ -158,6 +169,7 @@ async fn session(
     permit: OwnedSemaphorePermit,
 ) {
     let _permit = permit;
+    let _counted = lobby.metrics.connection(crate::metrics::Transport::Websocket);
     let (idle, keep) = (config.idle_timeout(), config.keep_alive());
     let (frames_tx, frames_rx) = mpsc::channel::<Incoming>(64);
     let (out, mut out_rx) = crate::outbound::Outbound::channel(crate::connection::OUTBOUND_QUEUE);

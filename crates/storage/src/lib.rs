@@ -73,6 +73,16 @@ pub trait Store: Send + Sync {
     /// retried) is taken as written; one stored with other content is a
     /// [`StoreError::Conflict`].
     async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError>;
+    /// Appends to the logs of several matches in one transaction, all or none, as
+    /// [`Store::append`] does for one: one disk flush for every match's pending events (group
+    /// commit). The default appends match by match (not atomic across matches), for stores that
+    /// have no transactions.
+    async fn append_batch(&self, batch: &[(u64, &[EventRow])]) -> Result<(), StoreError> {
+        for (match_id, events) in batch {
+            self.append(*match_id, events).await?;
+        }
+        Ok(())
+    }
     /// Records a match's result (JSON text) and the time it was decided.
     async fn finish(&self, match_id: u64, result: &str, finished_ms: u64) -> Result<(), StoreError>;
     /// Records that a match ended without a result (annulled or expired) at `ended_ms`.

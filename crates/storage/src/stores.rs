@@ -202,35 +202,41 @@ macro_rules! sql_store {
             }
 
             async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError> {
-                if events.is_empty() {
+                self.append_batch(&[(match_id, events)]).await
+            }
+
+            async fn append_batch(&self, batch: &[(u64, &[EventRow])]) -> Result<(), StoreError> {
+                if batch.iter().all(|(_, events)| events.is_empty()) {
                     return Ok(());
                 }
-                let id = to_i64(match_id)?;
                 let mut tx = self.pool.begin().await?;
-                for e in events {
-                    let seq = to_i64(e.seq)?;
-                    let inserted = sqlx::query(
-                        "INSERT INTO events (match_id, seq, at_us, event, view) VALUES ($1, $2, $3, $4, $5) \
-                         ON CONFLICT (match_id, seq) DO NOTHING",
-                    )
-                    .bind(id)
-                    .bind(seq)
-                    .bind(to_i64(e.at_us)?)
-                    .bind(&e.event)
-                    .bind(&e.view)
-                    .execute(&mut *tx)
-                    .await?
-                    .rows_affected();
-                    if inserted == 0 {
-                        // Stored already: the same event retried after a lost acknowledgement is
-                        // written; anything else would fork the log.
-                        let stored = sqlx::query("SELECT event FROM events WHERE match_id = $1 AND seq = $2")
-                            .bind(id)
-                            .bind(seq)
-                            .fetch_one(&mut *tx)
-                            .await?;
-                        if stored.try_get::<String, _>(0)? != e.event {
-                            return Err(StoreError::Conflict { match_id, seq: e.seq });
+                for &(match_id, events) in batch {
+                    let id = to_i64(match_id)?;
+                    for e in events {
+                        let seq = to_i64(e.seq)?;
+                        let inserted = sqlx::query(
+                            "INSERT INTO events (match_id, seq, at_us, event, view) VALUES ($1, $2, $3, $4, $5) \
+                             ON CONFLICT (match_id, seq) DO NOTHING",
+                        )
+                        .bind(id)
+                        .bind(seq)
+                        .bind(to_i64(e.at_us)?)
+                        .bind(&e.event)
+                        .bind(&e.view)
+                        .execute(&mut *tx)
+                        .await?
+                        .rows_affected();
+                        if inserted == 0 {
+                            // Stored already: the same event retried after a lost acknowledgement is
+                            // written; anything else would fork the log.
+                            let stored = sqlx::query("SELECT event FROM events WHERE match_id = $1 AND seq = $2")
+                                .bind(id)
+                                .bind(seq)
+                                .fetch_one(&mut *tx)
+                                .await?;
+                            if stored.try_get::<String, _>(0)? != e.event {
+                                return Err(StoreError::Conflict { match_id, seq: e.seq });
+                            }
                         }
                     }
                 }

@@ -62,6 +62,15 @@ async fn suite(store: Arc<dyn Store>) {
     store.append(1, &[event(2), event(3), event(4)]).await.unwrap();
     let log = store.events(1).await.unwrap();
     assert_eq!(log, (0..5).map(event).collect::<Vec<_>>(), "a retried batch is stored once");
+    // Group commit: the events of several matches in one transaction, all or none.
+    store.append_batch(&[(1, &[event(5)][..]), (2, &[event(0), event(1)][..])]).await.unwrap();
+    assert_eq!(store.events(1).await.unwrap().len(), 6);
+    assert_eq!(store.events(2).await.unwrap(), vec![event(0), event(1)]);
+    let forked = EventRow { event: "{\"other\":true}".into(), ..event(0) };
+    let refused = store.append_batch(&[(1, &[event(6)][..]), (2, &[forked][..])]).await;
+    assert!(matches!(refused, Err(StoreError::Conflict { match_id: 2, seq: 0 })), "{refused:?}");
+    assert_eq!(store.events(1).await.unwrap().len(), 6, "nothing of a refused batch, of any match");
+    store.append_batch(&[]).await.unwrap();
     assert!(store.append(99, &[event(0)]).await.is_err(), "no events for a match that does not exist");
 
     assert_eq!(store.matches(true).await.unwrap().len(), 2);
@@ -103,7 +112,7 @@ async fn a4_sqlite_store_keeps_players_matches_and_logs_and_survives_reopening()
     suite(Arc::new(SqliteStore::open(&path).await.unwrap())).await;
     // Reopened (migrations already applied), everything is there.
     let again = SqliteStore::open(&path).await.unwrap();
-    assert_eq!(again.events(1).await.unwrap().len(), 5);
+    assert_eq!(again.events(1).await.unwrap().len(), 6);
     assert_eq!(again.max_ids().await.unwrap(), (3, 7));
     assert_eq!(again.kind(), "sqlite");
 }
@@ -118,7 +127,7 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
     let store = PgStore::connect(&pg.url).await.unwrap();
     suite(Arc::new(store)).await;
     let again = PgStore::connect(&pg.url).await.unwrap();
-    assert_eq!(again.events(1).await.unwrap().len(), 5);
+    assert_eq!(again.events(1).await.unwrap().len(), 6);
 }
 
 async fn reset(url: &str) {

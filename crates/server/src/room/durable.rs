@@ -74,8 +74,7 @@ impl Room {
         let mut wait = FIRST_BACKOFF;
         let mut failures = 0u32;
         loop {
-            let rows = rows(batch);
-            let error = match self.store.append(self.id.0, &rows).await {
+            let error = match self.committer.append(self.id.0, rows(batch)).await {
                 Ok(()) => {
                     if failures > 0 {
                         tracing::info!(match_id = %self.id, failures, "events stored after retries");

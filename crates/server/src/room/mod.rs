@@ -24,7 +24,9 @@ use shvedka_storage::Store;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
+use crate::committer::Committer;
 use crate::convert::{self, error, seat_id};
+use crate::metrics::{Metrics, Outcome};
 use crate::outbound::Outbound;
 use crate::session::{Session, Sessions};
 
@@ -116,6 +118,8 @@ pub(crate) struct Room {
     server_pause: Option<PauseReason>,
     summary: Arc<Mutex<MatchSummary>>,
     store: Arc<dyn Store>,
+    /// The group-commit writer the match's events go through.
+    committer: Committer,
     /// Restored after a restart and paused: the clocks restart when all four players are back.
     restart_pause: bool,
     /// Paused because storage refused writes: the clocks restart when it takes them again.
@@ -129,6 +133,7 @@ pub(crate) struct Room {
     arbiters: bool,
     /// How long a forming match may go with no seated player connected.
     expiry: Duration,
+    metrics: Arc<Metrics>,
     /// Since when no seated player of the forming match has been connected.
     unattended_since: Option<Instant>,
     closing: Option<Closing>,
@@ -141,12 +146,14 @@ pub(crate) struct RoomSetup {
     pub(crate) listed: bool,
     pub(crate) creator: Option<PlayerId>,
     pub(crate) store: Arc<dyn Store>,
+    pub(crate) committer: Committer,
     pub(crate) sessions: Arc<Sessions>,
     pub(crate) started: Instant,
     pub(crate) records_dir: Option<std::path::PathBuf>,
     pub(crate) reserved: Option<[String; 4]>,
     pub(crate) arbiters: bool,
     pub(crate) expiry: Duration,
+    pub(crate) metrics: Arc<Metrics>,
     pub(crate) restored: Option<Restored>,
 }
 
@@ -171,12 +178,14 @@ impl Room {
             listed,
             creator,
             store,
+            committer,
             sessions,
             started,
             records_dir,
             reserved,
             arbiters,
             expiry,
+            metrics,
             restored,
         } = setup;
         let rules = m.config().rules.name.clone();
@@ -229,6 +238,7 @@ impl Room {
             server_pause,
             summary: summary.clone(),
             store,
+            committer,
             restart_pause,
             storage_paused: false,
             records_dir,
@@ -236,6 +246,7 @@ impl Room {
             decided: decided.clone(),
             arbiters,
             expiry,
+            metrics,
             unattended_since: None,
             closing: None,
             shutdown: None,
@@ -327,9 +338,15 @@ impl Room {
                 let _ = reply.send(moves);
             }
             RoomMsg::Command { session, out, msg, reply } => {
+                let is_move = matches!(msg, ClientMsg::Move { .. });
+                let asked = Instant::now();
                 let result = self.command(&session, out, msg).await;
                 // Write-ahead: the reply waits until the events it caused are durable.
                 self.flush().await;
+                if is_move {
+                    let outcome = if result.is_ok() { Outcome::Accepted } else { Outcome::Refused };
+                    self.metrics.moved(outcome, asked.elapsed().as_secs_f64());
+                }
                 let _ = reply.send(result);
             }
             RoomMsg::Shutdown { reply } => {

@@ -55,12 +55,17 @@ async fn fixture() -> Fixture {
         listed: true,
         creator: None,
         store: store.clone(),
+        committer: crate::committer::Committer::spawn(
+            store.clone(),
+            Arc::new(crate::metrics::Metrics::new()),
+        ),
         sessions: sessions.clone(),
         started: Instant::now(),
         records_dir: None,
         reserved: None,
         arbiters: false,
         expiry: EXPIRY,
+        metrics: Arc::new(crate::metrics::Metrics::new()),
         restored: None,
     };
     let (room, handle) = Room::new(ID, Match::new(config).unwrap(), setup);
@@ -241,19 +246,27 @@ async fn a4_a_commit_whose_acknowledgement_was_lost_is_retried_without_a_duplica
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_commit_that_panics_fails_its_batch_and_the_match_goes_on() {
+    let f = fixture().await;
+    let players = f.running().await;
+    f.store.faults.panic.store(true, Ordering::SeqCst);
+    let e4 = ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: None };
+    f.ask(&players[0], e4).await.expect("stored on the retry after the failed commit");
+    let e5 = ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None };
+    f.ask(&players[1], e5).await.unwrap();
+    assert!(!f.task.is_finished());
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_task_that_dies_frees_and_tells_its_followers() {
     let f = fixture().await;
-    let mut p = f.player("anna", 16).await;
-    f.ask(&p, ClientMsg::TakeSeat { match_id: ID, seat: SeatId::WhiteA }).await.unwrap();
+    let mut players = f.running().await;
+    let mut p = players.remove(0);
     assert_eq!(p.session.room(), Some(ID));
-    f.store.faults.panic.store(true, Ordering::SeqCst);
+    f.store.faults.panic_finish.store(true, Ordering::SeqCst);
     let (reply, rx) = oneshot::channel();
-    let msg = RoomMsg::Command {
-        session: p.session.clone(),
-        out: p.out.clone(),
-        msg: ClientMsg::Ready { ready: true },
-        reply,
-    };
+    let msg =
+        RoomMsg::Command { session: p.session.clone(), out: p.out.clone(), msg: ClientMsg::Resign, reply };
     f.room.tx.send(msg).await.unwrap();
     assert!(rx.await.is_err(), "no answer from a dead task (the session says the match is gone)");
     assert!(f.task.await.unwrap_err().is_panic());
@@ -265,5 +278,5 @@ async fn a_task_that_dies_frees_and_tells_its_followers() {
         }
     }
     assert_eq!(told, Some(ClosedReason::Failed));
-    assert!(f.store.ending(ID.0).is_none(), "the match stays restorable from its log");
+    assert!(f.store.ending(ID.0).is_none(), "not marked decided: it stays restorable from its log");
 }
