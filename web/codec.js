@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 1;
+export const PROTOCOL_VERSION = 2;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -21,7 +21,7 @@ export const msg = {
   ping: (nonce) => ({ Ping: { nonce } }),
   // The whole list in one reply: refused (TooLarge) beyond 50 matches; the page uses listPage.
   listMatches: () => "ListMatches",
-  createMatch: (rules, time_control, listed) => ({ CreateMatch: { rules, time_control, listed } }),
+  createMatch: (rules, time_control, listed, chess960 = false) => ({ CreateMatch: { rules, time_control, listed, chess960 } }),
   watch: (match_id) => ({ Watch: { match_id } }),
   takeSeat: (match_id, seat) => ({ TakeSeat: { match_id, seat } }),
   leaveSeat: () => "LeaveSeat",
@@ -74,6 +74,7 @@ export const msg = {
  * @property {number} match_id
  * @property {string} rules
  * @property {string} time_control
+ * @property {boolean} chess960
  * @property {(string | null)[]} seats
  * @property {"Forming" | "Countdown" | "Running" | "Paused" | "Ended" | "Annulled"} phase
  */

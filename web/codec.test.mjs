@@ -18,7 +18,7 @@ const built = {
   hello: frame(1, msg.hello("anna")),
   "hello-resume": frame(1, msg.hello("anna", msg.resume("00ff", 300))),
   list: frame(3, msg.listMatches()),
-  create: frame(4, msg.createMatch("mgimo-2017", "3+2", true)),
+  create: frame(4, msg.createMatch("mgimo-2017", "3+2", true, true)),
   "take-seat": frame(5, msg.takeSeat(7, "BlackB")),
   ready: frame(6, msg.ready(true)),
   move: frame(70000, msg.move("B", "e7e8qd1", 1234)),

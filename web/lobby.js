@@ -48,7 +48,8 @@ export class Lobby {
       const rules = /** @type {HTMLSelectElement} */ ($("rules")).value;
       const tc = /** @type {HTMLInputElement} */ ($("tc")).value.trim();
       const listed = /** @type {HTMLInputElement} */ ($("listed")).checked;
-      const r = await this.ask(this.msg.createMatch(rules, tc, listed));
+      const chess960 = /** @type {HTMLInputElement} */ ($("chess960")).checked;
+      const r = await this.ask(this.msg.createMatch(rules, tc, listed, chess960));
       if (r.ok?.Created) await this.ask(this.msg.watch(r.ok.Created.match_id));
     });
     $("join-form").addEventListener("submit", async (e) => {
@@ -72,7 +73,8 @@ export class Lobby {
     body.replaceChildren(...matches.map((m) => {
       const row = document.createElement("tr");
       row.dataset.match = String(m.match_id);
-      for (const v of [m.match_id, m.rules, m.time_control, m.phase.toLowerCase()]) {
+      const rules = m.chess960 ? `${m.rules} · Chess960` : m.rules;
+      for (const v of [m.match_id, rules, m.time_control, m.phase.toLowerCase()]) {
         const cell = row.insertCell();
         cell.className = "meta";
         cell.textContent = String(v);
@@ -80,7 +82,7 @@ export class Lobby {
       // The same in one line, for narrow screens (style.css shows one or the other).
       const summary = row.insertCell();
       summary.className = "summary";
-      summary.textContent = `Match ${m.match_id} · ${m.rules} · ${m.time_control} · ${m.phase.toLowerCase()}`;
+      summary.textContent = `Match ${m.match_id} · ${rules} · ${m.time_control} · ${m.phase.toLowerCase()}`;
       SEAT_ORDER.forEach((seat, i) => {
         const cell = row.insertCell();
         cell.dataset.label = seatLabel(seat);

@@ -41,6 +41,10 @@ pub enum ClientMsg {
         time_control: String,
         /// Shown in the lobby list; a private match is joined by its id.
         listed: bool,
+        /// Both boards start from the same Chess960 position, drawn for the match and fixed at
+        /// the countdown (docs/RULES.md section 9). Absent in JSON: `false`.
+        #[serde(default)]
+        chess960: bool,
     },
     /// Follow a match: its state, then every event (as a spectator unless seated).
     Watch {

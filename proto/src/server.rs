@@ -182,6 +182,8 @@ pub struct MatchSummary {
     pub rules: String,
     /// Time control, as `3+2`.
     pub time_control: String,
+    /// Whether it starts from a Chess960 position.
+    pub chess960: bool,
     /// The players' names, in the order of [`SeatId::ALL`].
     pub seats: [Option<String>; 4],
     /// Where it is.

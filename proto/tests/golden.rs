@@ -26,7 +26,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
             c(
                 1,
                 ClientMsg::Hello {
-                    version: 1,
+                    version: PROTOCOL_VERSION,
                     name: "anna".into(),
                     resume: Some(Resume { token: "00ff".into(), last_seq: Some(300) }),
                 },
@@ -42,6 +42,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                     rules: "mgimo-2017".into(),
                     time_control: "3+2".into(),
                     listed: true,
+                    chess960: true,
                 },
             ),
         ),
@@ -94,7 +95,12 @@ fn samples() -> Vec<(&'static str, Sample)> {
         ("record-part", c(20, ClientMsg::RecordPart { match_id: MatchId(3), offset: 24_576 })),
         (
             "welcome",
-            s(ServerMsg::Welcome { version: 1, token: "ab".into(), resumed: false, server_time_us: 5 }),
+            s(ServerMsg::Welcome {
+                version: PROTOCOL_VERSION,
+                token: "ab".into(),
+                resumed: false,
+                server_time_us: 5,
+            }),
         ),
         ("refused", s(ServerMsg::Refused { reason: "protocol version 2 is not 1".into() })),
         ("reply-ok", s(ServerMsg::Reply { req: 5, result: Ok(Reply::Ok) })),
@@ -189,6 +195,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         match_id: MatchId(41),
                         rules: "classic".into(),
                         time_control: "1+0".into(),
+                        chess960: true,
                         seats: [None, Some("b".into()), None, None],
                         phase: PhaseView::Forming,
                     }],

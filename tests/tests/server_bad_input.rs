@@ -93,7 +93,7 @@ async fn another_protocol_version_or_a_bad_name_is_refused_with_a_reason() {
     assert_eq!(
         reply,
         shvedka_proto::ServerMsg::Refused {
-            reason: "protocol version 2 is not supported; this server speaks 1".into()
+            reason: "protocol version 3 is not supported; this server speaks 2".into()
         }
     );
     let named = Client::connect(server.addr, Trust::Fingerprint(server.pin), "").await.err().unwrap();
@@ -136,8 +136,14 @@ async fn refused_requests_get_typed_errors_with_the_rule() {
     assert!(e.message.contains("unknown rules preset"), "{}", e.message);
     let e = err(outsider.create_match("classic", "fast", true).await.unwrap_err());
     assert!(e.message.contains("invalid time control"), "{}", e.message);
-    let e =
-        err(c[0].request(ClientMsg::Hello { version: 1, name: "x".into(), resume: None }).await.unwrap_err());
+    let e = err(c[0]
+        .request(ClientMsg::Hello {
+            version: shvedka_proto::PROTOCOL_VERSION,
+            name: "x".into(),
+            resume: None,
+        })
+        .await
+        .unwrap_err());
     assert_eq!(e.code, ErrorCode::Handshake);
     c[0].play(Board::A, "e4", None).await.unwrap();
     server.stop().await;

@@ -58,12 +58,22 @@ async fn the_web_client_is_served_from_the_binary() {
 async fn s1_a_browser_session_over_the_websocket_plays_with_quic_players() {
     let server = TestServer::start("").await;
     let mut browser = ws(&server).await;
-    send_json(&mut browser, 0, ClientMsg::Hello { version: 1, name: "web".into(), resume: None }).await;
+    send_json(
+        &mut browser,
+        0,
+        ClientMsg::Hello { version: shvedka_proto::PROTOCOL_VERSION, name: "web".into(), resume: None },
+    )
+    .await;
     assert!(matches!(recv_json(&mut browser).await, ServerMsg::Welcome { resumed: false, .. }));
     send_json(
         &mut browser,
         1,
-        ClientMsg::CreateMatch { rules: "mgimo-2017".into(), time_control: "blitz".into(), listed: true },
+        ClientMsg::CreateMatch {
+            rules: "mgimo-2017".into(),
+            time_control: "blitz".into(),
+            listed: true,
+            chess960: false,
+        },
     )
     .await;
     let Ok(Reply::Created { match_id }) = reply(&mut browser, 1).await else { panic!("created") };
@@ -103,8 +113,10 @@ async fn bincode_binary_frames_and_garbage_over_the_websocket() {
     use futures_util::{SinkExt, StreamExt};
     let server = TestServer::start("").await;
     let mut binary = ws(&server).await;
-    let hello =
-        ClientFrame { req: 0, msg: ClientMsg::Hello { version: 1, name: "bin".into(), resume: None } };
+    let hello = ClientFrame {
+        req: 0,
+        msg: ClientMsg::Hello { version: shvedka_proto::PROTOCOL_VERSION, name: "bin".into(), resume: None },
+    };
     binary.send(Message::Binary(shvedka_proto::encode(&hello).unwrap().into())).await.unwrap();
     let Some(Ok(Message::Binary(bytes))) = binary.next().await else { panic!("a binary answer") };
     assert!(matches!(shvedka_proto::decode::<ServerMsg>(&bytes).unwrap(), ServerMsg::Welcome { .. }));

@@ -106,12 +106,22 @@ async fn s1_a_webtransport_session_on_the_browsers_endpoint_plays_with_native_pl
     assert_eq!(info.quic_host.as_deref(), Some("127.0.0.1"), "the endpoint's own address");
     assert_eq!(info.hashes.len(), 1);
     let mut browser = Browser::open(&info).await;
-    browser.send(0, ClientMsg::Hello { version: 1, name: "web".into(), resume: None }).await;
+    browser
+        .send(
+            0,
+            ClientMsg::Hello { version: shvedka_proto::PROTOCOL_VERSION, name: "web".into(), resume: None },
+        )
+        .await;
     assert!(matches!(browser.recv().await, ServerMsg::Welcome { resumed: false, .. }));
     browser
         .send(
             1,
-            ClientMsg::CreateMatch { rules: "mgimo-2017".into(), time_control: "blitz".into(), listed: true },
+            ClientMsg::CreateMatch {
+                rules: "mgimo-2017".into(),
+                time_control: "blitz".into(),
+                listed: true,
+                chess960: false,
+            },
         )
         .await;
     let Ok(Reply::Created { match_id }) = browser.reply(1).await else { panic!("created") };
@@ -241,7 +251,11 @@ async fn garbage_on_a_webtransport_stream_ends_the_session_and_the_server_goes_o
     let read = tokio::time::timeout(Duration::from_secs(10), bad.recv.read_to_end(64 * 1024)).await;
     assert!(read.is_ok(), "the stream ends in time");
     let mut good = Browser::open(&info).await;
-    good.send(0, ClientMsg::Hello { version: 1, name: "after".into(), resume: None }).await;
+    good.send(
+        0,
+        ClientMsg::Hello { version: shvedka_proto::PROTOCOL_VERSION, name: "after".into(), resume: None },
+    )
+    .await;
     assert!(matches!(good.recv().await, ServerMsg::Welcome { .. }));
     server.stop().await;
 }

@@ -329,7 +329,27 @@ impl Client {
         time_control: &str,
         listed: bool,
     ) -> Result<MatchId, ClientError> {
-        let msg = ClientMsg::CreateMatch { rules: rules.into(), time_control: time_control.into(), listed };
+        self.create_match_with(rules, time_control, listed, false).await
+    }
+
+    /// Creates a match, from a Chess960 start when `chess960` (both boards alike, drawn by the
+    /// server and fixed at the countdown).
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn create_match_with(
+        &self,
+        rules: &str,
+        time_control: &str,
+        listed: bool,
+        chess960: bool,
+    ) -> Result<MatchId, ClientError> {
+        let msg = ClientMsg::CreateMatch {
+            rules: rules.into(),
+            time_control: time_control.into(),
+            listed,
+            chess960,
+        };
         match self.request(msg).await? {
             Reply::Created { match_id } => Ok(match_id),
             other => Err(ClientError::Protocol(format!("expected a match id, got {other:?}"))),

@@ -98,8 +98,8 @@ pub(crate) async fn dispatch(
             room.tx.send(RoomMsg::Legal { board, reply }).await.map_err(|_| gone())?;
             Ok(Reply::Legal(rx.await.map_err(|_| gone())?))
         }
-        ClientMsg::CreateMatch { rules, time_control, listed } => {
-            let created = lobby.rooms.create(session.player, &rules, &time_control, listed).await;
+        ClientMsg::CreateMatch { rules, time_control, listed, chess960 } => {
+            let created = lobby.rooms.create(session.player, &rules, &time_control, listed, chess960).await;
             created.map(|match_id| Reply::Created { match_id })
         }
         ClientMsg::Watch { match_id } => {

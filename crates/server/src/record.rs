@@ -21,7 +21,10 @@ pub(crate) fn record(id: u64, m: &Match, names: &[Option<String>; 4], date: &str
     if let Some(start) = &config.start {
         r.set_start_bfen(start.clone());
     }
-    let Ok(start) = config.start_game() else { return r };
+    if let Some(n) = m.chess960_start() {
+        r.set_chess960_start(n);
+    }
+    let start = m.start_game();
     let mut game = start;
     for e in m.events() {
         match &e.kind {

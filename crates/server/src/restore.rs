@@ -23,6 +23,8 @@ pub(crate) async fn rebuild(store: &dyn Store, row: &MatchRow) -> anyhow::Result
         views.push(serde_json::from_str(&r.view)?);
     }
     let mut m = Match::replay(config, &events)?;
+    // A match still forming draws its Chess960 position again (it is fixed at the countdown).
+    m.choose_chess960(crate::rooms::random_chess960());
     // The replayed log is already stored and delivered: mark it polled.
     while m.poll_event().is_some() {}
     Ok(Rebuilt { m, views })

@@ -192,6 +192,7 @@ impl Rooms {
         rules: &str,
         time_control: &str,
         listed: bool,
+        chess960: bool,
     ) -> Result<MatchId, ErrorMsg> {
         let open = self
             .map
@@ -211,7 +212,7 @@ impl Rooms {
                 ),
             ));
         }
-        self.create_with(rules, time_control, listed, Some(creator), None).await
+        self.create_with(rules, time_control, listed, chess960, Some(creator), None).await
     }
 
     /// A tournament game: a listed match whose four seats only the named players may take.
@@ -221,7 +222,7 @@ impl Rooms {
         time_control: &str,
         names: [String; 4],
     ) -> Result<MatchId, ErrorMsg> {
-        self.create_with(rules, time_control, true, None, Some(names)).await
+        self.create_with(rules, time_control, true, false, None, Some(names)).await
     }
 
     /// A time control by name or spec, as this server reads it.
@@ -234,11 +235,13 @@ impl Rooms {
         rules: &str,
         time_control: &str,
         listed: bool,
+        chess960: bool,
         creator: Option<PlayerId>,
         reserved: Option<[String; 4]>,
     ) -> Result<MatchId, ErrorMsg> {
         let bad = |e: String| error(ErrorCode::BadRequest, e);
-        let rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
+        let mut rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
+        rules.chess960 |= chess960;
         let tc = self.time_control(time_control)?;
         if self.map.len() >= self.limits.max_matches {
             self.metrics.refused(Refusal::MaxMatches);
@@ -254,7 +257,8 @@ impl Rooms {
             countdown: self.clock.countdown(),
             start: None,
         };
-        let m = Match::new(config.clone()).map_err(|e| bad(e.to_string()))?;
+        let mut m = Match::new(config.clone()).map_err(|e| bad(e.to_string()))?;
+        m.choose_chess960(random_chess960());
         let id = MatchId(self.next_match.fetch_add(1, Ordering::Relaxed));
         let row = NewMatch {
             id: id.0,
@@ -399,4 +403,11 @@ impl Rooms {
 
 fn gone() -> ErrorMsg {
     error(ErrorCode::NoSuchMatch, "the match is gone")
+}
+
+/// A Chess960 position number drawn at random (the match fixes it at its countdown).
+pub(crate) fn random_chess960() -> u16 {
+    let mut bytes = [0u8; 4];
+    getrandom::fill(&mut bytes).expect("the system random source works");
+    (u32::from_le_bytes(bytes) % u32::from(bughouse::CHESS960_POSITIONS)) as u16
 }

@@ -25,6 +25,9 @@ pub(crate) struct DemoArgs {
     /// Rule preset: mgimo-2017 or classic.
     #[arg(long, default_value = "mgimo-2017")]
     rules: String,
+    /// Both boards start from the same Chess960 position, drawn for the match.
+    #[arg(long)]
+    chess960: bool,
     /// The bots' search level, 1 to 5.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=5))]
     level: u8,
@@ -58,14 +61,17 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         }));
         let host = Client::connect(addr, trust.clone(), "demo").await?;
         let id = host
-            .create_match(&args.rules, &args.time_control, true)
+            .create_match_with(&args.rules, &args.time_control, true, args.chess960)
             .await
             .map_err(|e| Failure { code: 2, message: format!("cannot create the match: {e}") })?;
         if !full_screen {
             writeln!(
                 out,
-                "demo: match {id}, {} {}, four bots at level {} on {addr}",
-                args.rules, args.time_control, args.level
+                "demo: match {id}, {}{} {}, four bots at level {} on {addr}",
+                args.rules,
+                if args.chess960 { " chess960" } else { "" },
+                args.time_control,
+                args.level
             )?;
             out.flush()?;
         }

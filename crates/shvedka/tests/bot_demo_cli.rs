@@ -38,6 +38,29 @@ fn a4_demo_prints_moves_the_result_and_where_the_record_is_when_not_on_a_termina
 }
 
 #[test]
+fn chess960_demo_plays_from_a_chess960_start_and_records_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = dir.path().join("server.toml");
+    std::fs::write(&config, format!("data_dir = {:?}\n", dir.path().join("data"))).unwrap();
+    let out = shvedka()
+        .args(["demo", "--chess960", "--time-control", "5s+0", "--level", "1", "--pace-ms", "0", "--config"])
+        .arg(&config)
+        .stdin(Stdio::null())
+        .output()
+        .expect("the demo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    assert!(stdout.lines().next().is_some_and(|l| l.contains("mgimo-2017 chess960")), "{stdout}");
+    let path = stdout.lines().find_map(|l| l.strip_prefix("record: ")).expect("the record's path");
+    let text = std::fs::read_to_string(path).expect("the record was written");
+    let record = shvedka_records::parse_bpgn(&text).expect("the record is BPGN").remove(0);
+    assert_eq!(record.tag("SetUp"), Some("1"), "{text}");
+    let fen = record.tag("FEN").expect("the Chess960 start in a FEN tag");
+    assert_eq!(fen.split(' ').nth(2).map(str::len), Some(4), "all four rights, Shredder letters: {fen}");
+    record.replay(record.rules().unwrap()).expect("the record replays from its start");
+}
+
+#[test]
 fn s1_bots_as_processes_one_creates_three_join_all_four_finish() {
     let runtime = tokio::runtime::Runtime::new().unwrap();
     let server = runtime.block_on(TestServer::start(""));

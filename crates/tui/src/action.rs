@@ -13,6 +13,8 @@ pub enum Action {
         rules: String,
         /// Time control, as `3+0` or a configured name.
         time_control: String,
+        /// Both boards from the same Chess960 position.
+        chess960: bool,
     },
     /// Follow a match as a spectator.
     Watch(MatchId),

@@ -323,10 +323,12 @@ impl App {
         let team = |text: &str| vec![Action::Chat(ChatScope::Team, text.to_owned())];
         match verb {
             "create" => {
-                let mut words = rest.split_whitespace();
+                // `/create [RULES] [CLOCK] [960]`: the word `960` (anywhere) asks for Chess960.
+                let chess960 = rest.split_whitespace().any(|w| w == "960");
+                let mut words = rest.split_whitespace().filter(|w| *w != "960");
                 let rules = words.next().unwrap_or("mgimo-2017").to_owned();
                 let time_control = words.next().unwrap_or("3+0").to_owned();
-                vec![Action::Create { rules, time_control }]
+                vec![Action::Create { rules, time_control, chess960 }]
             }
             "refresh" => vec![Action::Refresh],
             "ready" => vec![Action::Ready(true)],
@@ -422,6 +424,7 @@ const HELP: &[&str] = &[
     "/resign · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p",
     "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
     "lobby: ↑↓ select · Enter or w watch · 1-4 sit a-white a-black b-white b-black · c create",
+    "/create [mgimo-2017|classic] [CLOCK] [960] creates a match; 960 starts it from a Chess960 position",
     "tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b",
 ];
 

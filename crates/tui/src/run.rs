@@ -162,9 +162,14 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
     let result: Result<(), ClientError> = match action {
         Action::Quit => Ok(()),
         Action::Refresh => client.list_matches().await.map(|m| app.set_lobby(m)),
-        Action::Create { rules, time_control } => {
+        Action::Create { rules, time_control, chess960 } => {
             match client
-                .request(shvedka_proto::ClientMsg::CreateMatch { rules, time_control, listed: true })
+                .request(shvedka_proto::ClientMsg::CreateMatch {
+                    rules,
+                    time_control,
+                    listed: true,
+                    chess960,
+                })
                 .await
             {
                 Ok(Reply::Created { match_id }) => {

@@ -82,6 +82,7 @@ fn s1_lobby_lists_matches_with_rules_clock_and_the_four_seats() {
         match_id: MatchId(3),
         rules: "classic".into(),
         time_control: "2+0".into(),
+        chess960: false,
         seats: [Some("bob".into()), None, None, Some("dave".into())],
         phase: PhaseView::Forming,
     }]);
@@ -92,6 +93,25 @@ fn s1_lobby_lists_matches_with_rules_clock_and_the_four_seats() {
     }
     assert_eq!(app.on_key(key(KeyCode::Char('2'))), vec![Action::TakeSeat(MatchId(3), SeatId::BlackA)]);
     assert_eq!(app.on_key(key(KeyCode::Char('w'))), vec![Action::Watch(MatchId(3))]);
+}
+
+#[test]
+fn chess960_lobby_offers_and_shows_a_chess960_start() {
+    let now = Instant::now();
+    let mut app = App::new("alice");
+    app.set_lobby(vec![MatchSummary {
+        match_id: MatchId(4),
+        rules: "mgimo-2017".into(),
+        time_control: "1+0".into(),
+        chess960: true,
+        seats: [None, None, None, None],
+        phase: PhaseView::Forming,
+    }]);
+    let (lines, _) = screen(&app, now);
+    assert!(lines.iter().any(|l| l.contains("mgimo-2017 960")), "{lines:#?}");
+    let create = |chess960| Action::Create { rules: "classic".into(), time_control: "1+0".into(), chess960 };
+    assert_eq!(typed(&mut app, "/create classic 1+0 960"), vec![create(true)]);
+    assert_eq!(typed(&mut app, "/create classic 1+0"), vec![create(false)]);
 }
 
 #[test]

@@ -194,6 +194,7 @@ impl Room {
             match_id: id,
             rules: rules.clone(),
             time_control: time_control.clone(),
+            chess960: m.config().rules.chess960,
             seats: Default::default(),
             phase: convert::phase(m.phase()),
         }));

@@ -61,6 +61,7 @@ impl Room {
         let changes_position = matches!(
             e.kind,
             EventKind::Moved { .. }
+                | EventKind::CountdownStarted { chess960: Some(_), .. }
                 | EventKind::Arbiter(ArbiterAct::TakeBack { .. } | ArbiterAct::SetPosition { .. })
         );
         MatchEvent {

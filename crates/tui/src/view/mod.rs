@@ -60,10 +60,11 @@ fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     for (i, m) in app.lobby.iter().enumerate() {
         let seat = |s: &Option<String>| s.clone().unwrap_or_else(|| "·".into());
+        let rules = if m.chess960 { format!("{} 960", m.rules) } else { m.rules.clone() };
         let text = format!(
             "{:>5}  {:<11} {:<6} {:<9} {:<12} {:<12} {:<12} {:<12}",
             m.match_id.0,
-            m.rules,
+            rules,
             m.time_control,
             phase_name(m.phase),
             seat(&m.seats[0]),
