@@ -9,44 +9,113 @@ export const PROTOCOL_VERSION = 2;
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 
-/** One client frame as text. */
+/** @typedef {import("./seats.js").Seat} Seat */
+/** @typedef {import("./seats.js").BoardId} BoardId */
+/** @typedef {import("./seats.js").Team} Team */
+
+/** @typedef {"Repetition" | "FiftyMoves" | { Flag: Seat }} ClaimKind  `ClaimKind` of the protocol */
+/** @typedef {"Team" | "Match"} ChatScope  `ChatScope` of the protocol */
+/** @typedef {"Straight" | "Crossed" | "WhiteOnA" | "WhiteOnB"} TdChoice  `TdChoice` of the protocol */
+/** @typedef {{ token: string, last_seq: number | null }} Resume  `Resume` of the protocol */
+
+/**
+ * `ArbiterRequest` of the protocol.
+ * @typedef {"Pause" | "Resume"
+ *   | { AdjustClock: { seat: Seat, delta_ms: number } }
+ *   | { TakeBack: { board: BoardId } }
+ *   | { SetPosition: { bfen: string } }
+ *   | { DeclareResult: { winner: Team | null, reason: string } }
+ *   | { Annul: { reason: string } }} ArbiterRequest
+ */
+
+/**
+ * `TdRequest` of the protocol (the page sends `Register` only).
+ * @typedef {{ Register: { tournament: number, team: string, players: [string, string] } }} TdRequest
+ */
+
+/**
+ * `ClientMsg` of the protocol: the messages the page sends (the `msg` builders below).
+ * @typedef {"ListMatches" | "LeaveSeat" | "OfferDraw" | "DeclineDraw" | "Resign" | "CallArbiter"
+ *   | "ListLive"
+ *   | { Hello: { version: number, name: string, resume: Resume | null } }
+ *   | { Ping: { nonce: number } }
+ *   | { CreateMatch: { rules: string, time_control: string, listed: boolean, chess960: boolean } }
+ *   | { Watch: { match_id: number } }
+ *   | { TakeSeat: { match_id: number, seat: Seat } }
+ *   | { Ready: { ready: boolean } }
+ *   | { Move: { board: BoardId, text: string, think_ms: number | null } }
+ *   | { Claim: ClaimKind }
+ *   | { Chat: { scope: ChatScope, text: string } }
+ *   | { Arbiter: { token: string } }
+ *   | { ArbiterAct: { match_id: number, act: ArbiterRequest } }
+ *   | { Record: { match_id: number } }
+ *   | { Td: TdRequest }
+ *   | { Choose: { tournament: number, round: number, game: number, choice: TdChoice } }
+ *   | { Assignment: { tournament: number } }
+ *   | { Legal: { match_id: number, board: BoardId } }
+ *   | { ListPage: { after: number | null, limit: number, live: boolean } }
+ *   | { RecordPart: { match_id: number, offset: number } }} ClientMsg
+ */
+
+/**
+ * `ClientFrame` of the protocol: a message and the request number its reply repeats.
+ * @typedef {{ req: number, msg: ClientMsg }} ClientFrame
+ */
+
+/**
+ * One client frame as text.
+ * @param {number} req
+ * @param {ClientMsg} msg
+ */
 export function frame(req, msg) {
   return JSON.stringify({ req, msg });
 }
 
 /** Client messages, by the names of their Rust variants. */
 export const msg = {
-  hello: (name, resume = null) => ({ Hello: { version: PROTOCOL_VERSION, name, resume } }),
-  resume: (token, last_seq) => ({ token, last_seq }),
-  ping: (nonce) => ({ Ping: { nonce } }),
+  hello: (/** @type {string} */ name, /** @type {Resume | null} */ resume = null) => ({ Hello: { version: PROTOCOL_VERSION, name, resume } }),
+  resume: (/** @type {string} */ token, /** @type {number | null} */ last_seq) => ({ token, last_seq }),
+  ping: (/** @type {number} */ nonce) => ({ Ping: { nonce } }),
   // The whole list in one reply: refused (TooLarge) beyond 50 matches; the page uses listPage.
   listMatches: () => "ListMatches",
-  createMatch: (rules, time_control, listed, chess960 = false) => ({ CreateMatch: { rules, time_control, listed, chess960 } }),
-  watch: (match_id) => ({ Watch: { match_id } }),
-  takeSeat: (match_id, seat) => ({ TakeSeat: { match_id, seat } }),
+  createMatch: (
+    /** @type {string} */ rules,
+    /** @type {string} */ time_control,
+    /** @type {boolean} */ listed,
+    chess960 = false,
+  ) => ({ CreateMatch: { rules, time_control, listed, chess960 } }),
+  watch: (/** @type {number} */ match_id) => ({ Watch: { match_id } }),
+  takeSeat: (/** @type {number} */ match_id, /** @type {Seat} */ seat) => ({ TakeSeat: { match_id, seat } }),
   leaveSeat: () => "LeaveSeat",
-  ready: (ready) => ({ Ready: { ready } }),
-  move: (board, text, think_ms = null) => ({ Move: { board, text, think_ms } }),
+  ready: (/** @type {boolean} */ ready) => ({ Ready: { ready } }),
+  move: (/** @type {BoardId} */ board, /** @type {string} */ text, /** @type {number | null} */ think_ms = null) => ({ Move: { board, text, think_ms } }),
   offerDraw: () => "OfferDraw",
   declineDraw: () => "DeclineDraw",
-  claim: (kind) => ({ Claim: kind }),
-  flag: (seat) => ({ Flag: seat }),
+  claim: (/** @type {ClaimKind} */ kind) => ({ Claim: kind }),
+  flag: (/** @type {Seat} */ seat) => ({ Flag: seat }),
   resign: () => "Resign",
   callArbiter: () => "CallArbiter",
-  chat: (scope, text) => ({ Chat: { scope, text } }),
-  arbiter: (token) => ({ Arbiter: { token } }),
-  arbiterAct: (match_id, act) => ({ ArbiterAct: { match_id, act } }),
-  adjustClock: (seat, delta_ms) => ({ AdjustClock: { seat, delta_ms } }),
-  declareResult: (winner, reason) => ({ DeclareResult: { winner, reason } }),
+  chat: (/** @type {ChatScope} */ scope, /** @type {string} */ text) => ({ Chat: { scope, text } }),
+  arbiter: (/** @type {string} */ token) => ({ Arbiter: { token } }),
+  arbiterAct: (/** @type {number} */ match_id, /** @type {ArbiterRequest} */ act) => ({ ArbiterAct: { match_id, act } }),
+  adjustClock: (/** @type {Seat} */ seat, /** @type {number} */ delta_ms) => ({ AdjustClock: { seat, delta_ms } }),
+  declareResult: (/** @type {Team | null} */ winner, /** @type {string} */ reason) => ({
+    DeclareResult: { winner, reason },
+  }),
   // Superseded in the page by listPage(…, true) and recordPart (a long record is refused whole).
   listLive: () => "ListLive",
-  record: (match_id) => ({ Record: { match_id } }),
-  register: (tournament, team, players) => ({ Td: { Register: { tournament, team, players } } }),
-  choose: (tournament, round, game, choice) => ({ Choose: { tournament, round, game, choice } }),
-  assignment: (tournament) => ({ Assignment: { tournament } }),
-  legal: (match_id, board) => ({ Legal: { match_id, board } }),
-  listPage: (after, limit, live) => ({ ListPage: { after, limit, live } }),
-  recordPart: (match_id, offset) => ({ RecordPart: { match_id, offset } }),
+  record: (/** @type {number} */ match_id) => ({ Record: { match_id } }),
+  register: (/** @type {number} */ tournament, /** @type {string} */ team, /** @type {[string, string]} */ players) => ({ Td: { Register: { tournament, team, players } } }),
+  choose: (
+    /** @type {number} */ tournament,
+    /** @type {number} */ round,
+    /** @type {number} */ game,
+    /** @type {TdChoice} */ choice,
+  ) => ({ Choose: { tournament, round, game, choice } }),
+  assignment: (/** @type {number} */ tournament) => ({ Assignment: { tournament } }),
+  legal: (/** @type {number} */ match_id, /** @type {BoardId} */ board) => ({ Legal: { match_id, board } }),
+  listPage: (/** @type {number | null} */ after, /** @type {number} */ limit, /** @type {boolean} */ live) => ({ ListPage: { after, limit, live } }),
+  recordPart: (/** @type {number} */ match_id, /** @type {number} */ offset) => ({ RecordPart: { match_id, offset } }),
 };
 
 /** @typedef {"Matches" | "OpenMatches" | "ChatLength"} LimitKind  `Limit`: which documented limit */
@@ -170,7 +239,30 @@ function badReply(message) {
   return { code: "BadReply", rule: null, message };
 }
 
-/** Reads a server message: `{ kind, body }` (`body` is null for a unit variant). */
+/**
+ * `Reply` of the protocol: the `Ok` of a reply's result.
+ * @typedef {"Ok" | { Matches: MatchSummary[] } | { Created: { match_id: number } } | { Record: { bpgn: string } }
+ *   | { Id: number } | { Text: string } | { Assigned: { game: [number, Seat] | null, finished: boolean } }
+ *   | { Legal: string[] } | MatchPageReply | RecordPartReply} Reply
+ */
+
+/**
+ * `ServerMsg` of the protocol: what `decode` reads (as `{ kind, body }`).
+ * @typedef {{ Welcome: { version: number, token: string, resumed: boolean, server_time_us: number } }
+ *   | { Refused: { reason: string } }
+ *   | { Pong: { nonce: number, server_time_us: number } }
+ *   | { Reply: { req: number, result: { Ok: Reply } | { Err: ErrorMsg } } }
+ *   | { State: import("./match-state.js").StateMsg }
+ *   | { Event: import("./match-state.js").EventMsg }
+ *   | { Chat: import("./chat.js").ChatMsg }
+ *   | { MatchClosed: MatchClosedMsg }} ServerMsg
+ */
+
+/**
+ * Reads a server message: `{ kind, body }` (`body` is null for a unit variant).
+ * @param {string} text
+ * @returns {{ kind: string, body: any }}
+ */
 export function decode(text) {
   const value = JSON.parse(text);
   if (typeof value === "string") return { kind: value, body: null };
@@ -179,12 +271,19 @@ export function decode(text) {
   return { kind: keys[0], body: value[keys[0]] };
 }
 
-/** Writes a message read by `decode` back as text (the Rust encoding, key order kept). */
+/**
+ * Writes a message read by `decode` back as text (the Rust encoding, key order kept).
+ * @param {{ kind: string, body: any }} message
+ */
 export function encode({ kind, body }) {
   return body === null ? JSON.stringify(kind) : JSON.stringify({ [kind]: body });
 }
 
-/** A reply's result: `{ ok: reply }` or `{ err: {code, rule, message} }`. */
+/**
+ * A reply's result: `{ ok: reply }` or `{ err: {code, rule, message} }`.
+ * @param {{ req: number, result: { Ok: any } | { Err: ErrorMsg } }} replyBody
+ * @returns {{ ok: any, err?: undefined } | { err: ErrorMsg, ok?: undefined }}
+ */
 export function result(replyBody) {
   const r = replyBody.result;
   return "Ok" in r ? { ok: r.Ok } : { err: r.Err };
@@ -194,23 +293,29 @@ export function result(replyBody) {
 export const act = {
   pause: () => "Pause",
   resume: () => "Resume",
-  adjustClock: (seat, delta_ms) => ({ AdjustClock: { seat, delta_ms } }),
-  takeBack: (board) => ({ TakeBack: { board } }),
-  setPosition: (bfen) => ({ SetPosition: { bfen } }),
-  declareResult: (winner, reason) => ({ DeclareResult: { winner, reason } }),
-  annul: (reason) => ({ Annul: { reason } }),
+  adjustClock: (/** @type {Seat} */ seat, /** @type {number} */ delta_ms) => ({ AdjustClock: { seat, delta_ms } }),
+  takeBack: (/** @type {BoardId} */ board) => ({ TakeBack: { board } }),
+  setPosition: (/** @type {string} */ bfen) => ({ SetPosition: { bfen } }),
+  declareResult: (/** @type {Team | null} */ winner, /** @type {string} */ reason) => ({
+    DeclareResult: { winner, reason },
+  }),
+  annul: (/** @type {string} */ reason) => ({ Annul: { reason } }),
 };
 
 /** Claims (`ClaimKind`), for `msg.claim(kind)`. */
 export const claims = {
   repetition: () => "Repetition",
   fiftyMoves: () => "FiftyMoves",
-  flag: (seat) => ({ Flag: seat }),
+  flag: (/** @type {Seat} */ seat) => ({ Flag: seat }),
 };
 
 /**
  * An integer typed by the user, if it is one the server can read and lies within `[min, max]`
  * (a JSON number like 1e+30 is refused by the server, which then closes the link); else null.
+ * @param {string} text
+ * @param {number} min
+ * @param {number} max
+ * @returns {number | null}
  */
 export function wholeNumberIn(text, min, max) {
   const t = String(text).trim();
