@@ -139,11 +139,13 @@ fn parse_amount(text: &str, default_ms: u64) -> Option<Duration> {
 }
 
 impl TimeControl {
-    /// The PGN `TimeControl` tag: base and bonus in seconds, `180+2` (a delay as `300+d3`).
+    /// The PGN `TimeControl` tag: base and bonus in seconds, `180+2` (a delay as `300+d3`), to
+    /// the millisecond in decimal (`4.472`; never a binary float's `4.4719999999999995`).
     pub fn pgn(&self) -> String {
         let secs = |d: Duration| {
             let ms = d.as_millis();
-            if ms.is_multiple_of(1000) { format!("{}", ms / 1000) } else { format!("{}", d.as_secs_f64()) }
+            let text = format!("{}.{:03}", ms / 1000, ms % 1000);
+            text.trim_end_matches('0').trim_end_matches('.').to_owned()
         };
         match self.bonus {
             Bonus::Increment(inc) => format!("{}+{}", secs(self.base), secs(inc)),

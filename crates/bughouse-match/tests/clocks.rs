@@ -197,3 +197,20 @@ fn k2_time_controls_parse_and_print() {
     }
     assert_eq!(ClockConfig::builtin().time_controls.len(), 5);
 }
+
+/// Found by fuzzing (fuzz/, target `time_control`): the PGN tag wrote a fractional second as a
+/// binary float (`4.4719999999999995`), which reads back a millisecond short.
+#[test]
+fn k2_pgn_time_control_keeps_every_millisecond() {
+    for (text, pgn) in [
+        ("354.134+4.4722", "21248.04+4.472"),
+        ("3+2", "180+2"),
+        ("5+d3", "300+d3"),
+        ("1+500ms", "60+0.5"),
+        ("30s+0", "30+0"),
+        ("10+0.001", "600+0.001"),
+    ] {
+        let tc: TimeControl = text.parse().unwrap();
+        assert_eq!(tc.pgn(), pgn, "{text}");
+    }
+}
