@@ -108,7 +108,16 @@ impl Client {
     /// [`ClientError::Connection`] if the server cannot be reached or verified,
     /// [`ClientError::Refused`] if it refuses the session.
     pub async fn connect(server: SocketAddr, trust: Trust, name: &str) -> Result<Client, ClientError> {
-        let (server_name, config) = client_config(&trust)?;
+        Client::connect_on(Client::endpoint_for(server, &trust)?, server, &trust, name).await
+    }
+
+    /// A client endpoint (one UDP socket) for `server`, trusting as `trust` says: several
+    /// clients may share it ([`Client::connect_on`]), as a load generator does.
+    ///
+    /// # Errors
+    /// [`ClientError::Connection`] if the socket or the TLS configuration cannot be made.
+    pub fn endpoint_for(server: SocketAddr, trust: &Trust) -> Result<quinn::Endpoint, ClientError> {
+        let (_, config) = client_config(trust)?;
         let local: IpAddr = match server.ip() {
             IpAddr::V4(ip) if ip.is_loopback() => Ipv4Addr::LOCALHOST.into(),
             IpAddr::V4(_) => Ipv4Addr::UNSPECIFIED.into(),
@@ -117,6 +126,20 @@ impl Client {
         };
         let mut endpoint = quinn::Endpoint::client(SocketAddr::new(local, 0)).map_err(conn_err)?;
         endpoint.set_default_client_config(config);
+        Ok(endpoint)
+    }
+
+    /// As [`Client::connect`], on an endpoint made by [`Client::endpoint_for`] (shared).
+    ///
+    /// # Errors
+    /// As [`Client::connect`].
+    pub async fn connect_on(
+        endpoint: quinn::Endpoint,
+        server: SocketAddr,
+        trust: &Trust,
+        name: &str,
+    ) -> Result<Client, ClientError> {
+        let (server_name, _) = client_config(trust)?;
         let (updates_tx, updates) = mpsc::channel(4096);
         let mut client = Client {
             endpoint,
@@ -133,6 +156,13 @@ impl Client {
         };
         client.open(None).await?;
         Ok(client)
+    }
+
+    /// Hands the stream of updates to another task (the client's own `next_update` then ends):
+    /// one task may read updates while others send requests through a shared `&Client`.
+    pub fn take_updates(&mut self) -> mpsc::Receiver<Update> {
+        let (_, closed) = mpsc::channel(1);
+        std::mem::replace(&mut self.updates, closed)
     }
 
     /// The session token (for resuming).

@@ -29,7 +29,7 @@ impl ConnectArgs {
         ConnectArgs { server, fingerprint }
     }
 
-    fn target(&self) -> anyhow::Result<(SocketAddr, Trust)> {
+    pub(crate) fn target(&self) -> anyhow::Result<(SocketAddr, Trust)> {
         let bad = |m: String| Failure { code: 2, message: m };
         let (host, _) = self
             .server

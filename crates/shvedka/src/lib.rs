@@ -10,6 +10,7 @@ mod arbiter_cmd;
 mod board_cmds;
 mod client_cmds;
 mod demo_cmd;
+mod load_cmd;
 mod perft_cmd;
 mod serve_cmd;
 mod td_cmd;
@@ -32,6 +33,8 @@ enum Command {
     Play(client_cmds::PlayArgs),
     /// A bot that takes a seat (or creates a match and waits) and plays it to the end.
     Bot(client_cmds::BotArgs),
+    /// Size a server: random legal moves in N matches of four connections, with latency.
+    Load(load_cmd::LoadArgs),
     /// The tournament director's tools: create, register, start, pair, results, standings.
     Td(td_cmd::TdArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
@@ -102,6 +105,7 @@ where
         Command::Demo(args) => demo_cmd::run(&args, out),
         Command::Play(args) => client_cmds::play(&args, out),
         Command::Bot(args) => client_cmds::bot(&args, out),
+        Command::Load(args) => load_cmd::run(&args, out),
         Command::Td(args) => td_cmd::run(&args, out),
         Command::Perft(args) => perft_cmd::run(&args, out),
         Command::Moves(args) => board_cmds::moves(&args, out),

@@ -1,0 +1,250 @@
+//! `shvedka load`: sizing a server before a tournament night. It plays random legal moves in N
+//! matches of four connections (sharing a few QUIC endpoints, so the generator stays cheap), each
+//! board moving once every `--pace-ms`, and reports what was offered and served and how long a
+//! move took from being sent until all four players had its event. It targets only the address
+//! it is given and stops by itself after `--duration`.
+
+use std::io::Write;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use anyhow::Context;
+use clap::Args;
+use shvedka_client::{Client, MatchModel, Update};
+use shvedka_proto::{Board, EventView, PhaseView, SeatId, ServerMsg};
+use tokio::sync::{Mutex, mpsc};
+use tokio::time::Instant;
+
+use crate::client_cmds::ConnectArgs;
+
+/// Arguments of `shvedka load`.
+#[derive(Debug, Args)]
+pub(crate) struct LoadArgs {
+    #[command(flatten)]
+    connect: ConnectArgs,
+    /// Matches played at once (four connections each).
+    #[arg(long, default_value_t = 50)]
+    matches: usize,
+    /// Each board moves once every this many milliseconds.
+    #[arg(long, default_value_t = 1000)]
+    pace_ms: u64,
+    /// How long to play, seconds (after every match has started).
+    #[arg(long, default_value_t = 30)]
+    duration: u64,
+    /// Rule preset of the matches.
+    #[arg(long, default_value = "classic")]
+    rules: String,
+    /// Time control of the matches (long enough not to flag during the run).
+    #[arg(long, default_value = "60+0")]
+    time_control: String,
+    /// Client QUIC endpoints (UDP sockets) the connections share.
+    #[arg(long, default_value_t = 8)]
+    endpoints: usize,
+}
+
+/// What every match reports.
+#[derive(Default)]
+struct Totals {
+    offered: AtomicU64,
+    served: AtomicU64,
+    errors: AtomicU64,
+    latencies_us: std::sync::Mutex<Vec<u64>>,
+}
+
+pub(crate) fn run(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    anyhow::ensure!(
+        args.matches > 0 && args.pace_ms > 0 && args.endpoints > 0,
+        "--matches, --pace-ms and --endpoints must be positive"
+    );
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(load(args, out))
+}
+
+async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let (addr, trust) = args.connect.target()?;
+    let endpoints: Vec<_> =
+        (0..args.endpoints).map(|_| Client::endpoint_for(addr, &trust)).collect::<Result<_, _>>()?;
+    writeln!(
+        out,
+        "load: {} matches ({} connections) on {addr}, a move per board every {} ms",
+        args.matches,
+        args.matches * 4,
+        args.pace_ms
+    )?;
+    // Set up in batches, so the server sees a steady stream of handshakes.
+    let setup = Instant::now();
+    let mut matches = Vec::with_capacity(args.matches);
+    for chunk in (0..args.matches).collect::<Vec<_>>().chunks(32) {
+        let mut tasks = Vec::new();
+        for &m in chunk {
+            let endpoints = endpoints.clone();
+            let (trust, rules, tc) = (trust.clone(), args.rules.clone(), args.time_control.clone());
+            tasks.push(tokio::spawn(async move {
+                let mut clients = Vec::with_capacity(4);
+                for (i, seat) in SeatId::ALL.into_iter().enumerate() {
+                    let endpoint = endpoints[(m * 4 + i) % endpoints.len()].clone();
+                    let name = format!("load{m}-{}", seat.name());
+                    clients.push(Client::connect_on(endpoint, addr, &trust, &name).await?);
+                }
+                let id = clients[0].create_match(&rules, &tc, false).await?;
+                for (c, seat) in clients.iter().zip(SeatId::ALL) {
+                    c.take_seat(id, seat).await?;
+                }
+                for c in &clients {
+                    c.ready(true).await?;
+                }
+                Ok::<_, shvedka_client::ClientError>(clients)
+            }));
+        }
+        for t in tasks {
+            matches.push(t.await?.context("setting up a match")?);
+        }
+    }
+    writeln!(
+        out,
+        "load: {} matches set up in {:.1} s; playing for {} s",
+        matches.len(),
+        setup.elapsed().as_secs_f64(),
+        args.duration
+    )?;
+    let totals = Arc::new(Totals::default());
+    let until = Instant::now() + Duration::from_secs(args.duration);
+    let pace = Duration::from_millis(args.pace_ms);
+    let mut tasks = Vec::new();
+    for (i, clients) in matches.into_iter().enumerate() {
+        tasks.push(tokio::spawn(play(clients, i as u64, pace, until, totals.clone())));
+    }
+    let started = Instant::now();
+    let mut last = (0u64, 0u64);
+    while Instant::now() < until {
+        tokio::time::sleep(Duration::from_secs(5).min(until - Instant::now())).await;
+        let (offered, served) =
+            (totals.offered.load(Ordering::Relaxed), totals.served.load(Ordering::Relaxed));
+        let secs = 5.0_f64.min(started.elapsed().as_secs_f64()).max(0.001);
+        writeln!(
+            out,
+            "  {:>4.0} s  offered {:>6.0}/s  served {:>6.0}/s  errors {}",
+            started.elapsed().as_secs_f64(),
+            (offered - last.0) as f64 / secs,
+            (served - last.1) as f64 / secs,
+            totals.errors.load(Ordering::Relaxed)
+        )?;
+        last = (offered, served);
+    }
+    for t in tasks {
+        let _ = t.await;
+    }
+    let secs = started.elapsed().as_secs_f64();
+    let mut lat = std::mem::take(&mut *totals.latencies_us.lock().expect("latency lock"));
+    lat.sort_unstable();
+    let pct =
+        |p: f64| lat.get(((lat.len().saturating_sub(1)) as f64 * p).round() as usize).copied().unwrap_or(0);
+    let ms = |us: u64| us as f64 / 1000.0;
+    writeln!(
+        out,
+        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, errors {}",
+        totals.offered.load(Ordering::Relaxed) as f64 / secs,
+        totals.served.load(Ordering::Relaxed) as f64 / secs,
+        totals.served.load(Ordering::Relaxed),
+        totals.offered.load(Ordering::Relaxed),
+        ms(pct(0.5)),
+        ms(pct(0.99)),
+        ms(lat.last().copied().unwrap_or(0)),
+        totals.errors.load(Ordering::Relaxed)
+    )?;
+    Ok(())
+}
+
+/// A move sent and not yet seen by all four.
+struct Pending {
+    uci: String,
+    sent: Instant,
+    seen: u8,
+}
+
+/// Plays one match: each board moves once per `pace`, a random legal move of the side to move.
+async fn play(mut clients: Vec<Client>, seed: u64, pace: Duration, until: Instant, totals: Arc<Totals>) {
+    let (tx, mut rx) = mpsc::channel::<(usize, ServerMsg)>(4096);
+    for (i, c) in clients.iter_mut().enumerate() {
+        let mut updates = c.take_updates();
+        let tx = tx.clone();
+        tokio::spawn(async move {
+            while let Some(u) = updates.recv().await {
+                if let Update::Server(msg) = u
+                    && tx.send((i, msg)).await.is_err()
+                {
+                    return;
+                }
+            }
+        });
+    }
+    drop(tx);
+    let clients: Vec<Arc<Client>> = clients.into_iter().map(Arc::new).collect();
+    let pending: Arc<Mutex<[Option<Pending>; 2]>> = Arc::default();
+    let mut model: Option<MatchModel> = None;
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut tick = tokio::time::interval(pace);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            () = tokio::time::sleep_until(until) => return,
+            msg = rx.recv() => {
+                let Some((i, msg)) = msg else { return };
+                if i == 0 {
+                    let _ = MatchModel::follow(&mut model, &msg, std::time::Instant::now(), Duration::ZERO);
+                }
+                if let ServerMsg::Event(e) = &msg
+                    && let EventView::Moved { seat, uci, .. } = &e.kind
+                {
+                    let board = seat.board() as usize;
+                    let mut p = pending.lock().await;
+                    if let Some(slot) = p[board].as_mut().filter(|p| &p.uci == uci) {
+                        slot.seen += 1;
+                        if slot.seen == 4 {
+                            let us = u64::try_from(slot.sent.elapsed().as_micros()).unwrap_or(u64::MAX);
+                            totals.latencies_us.lock().expect("latency lock").push(us);
+                            totals.served.fetch_add(1, Ordering::Relaxed);
+                            p[board] = None;
+                        }
+                    }
+                }
+            }
+            _ = tick.tick() => {
+                let Some(m) = model.as_ref() else { continue };
+                if m.result().is_some() {
+                    return;
+                }
+                if m.phase() != PhaseView::Running {
+                    continue;
+                }
+                for (board, wire) in [(bughouse::BoardId::A, Board::A), (bughouse::BoardId::B, Board::B)] {
+                    let mut p = pending.lock().await;
+                    if p[board as usize].is_some() {
+                        continue;
+                    }
+                    let game = m.game();
+                    let moves = game.legal_moves(board);
+                    if moves.is_empty() {
+                        continue;
+                    }
+                    rng ^= rng << 13;
+                    rng ^= rng >> 7;
+                    rng ^= rng << 17;
+                    let mv = &moves[(rng % moves.len() as u64) as usize];
+                    let uci = game.uci(mv);
+                    let mover = game.to_move(board).index();
+                    p[board as usize] = Some(Pending { uci: uci.clone(), sent: Instant::now(), seen: 0 });
+                    totals.offered.fetch_add(1, Ordering::Relaxed);
+                    let (client, pending, totals) = (clients[mover].clone(), pending.clone(), totals.clone());
+                    tokio::spawn(async move {
+                        if client.play(wire, &uci, Some(Duration::ZERO)).await.is_err() {
+                            totals.errors.fetch_add(1, Ordering::Relaxed);
+                            pending.lock().await[board as usize] = None;
+                        }
+                    });
+                }
+            }
+        }
+    }
+}

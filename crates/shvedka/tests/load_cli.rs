@@ -1,0 +1,37 @@
+//! `shvedka load` against a real server on loopback: it sets up its matches, plays random legal
+//! moves at its pace, stops by itself, and reports what was offered and served with latency.
+
+use std::process::Command;
+
+use shvedka_tests::TestServer;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_plays_its_matches_and_reports_served_moves_and_latency() {
+    let server = TestServer::start("rate_per_second = 1000\nrate_burst = 1000").await;
+    let fingerprint: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
+    let addr = server.addr.to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_shvedka"))
+            .args(["load", "--server", &addr, "--fingerprint", &fingerprint])
+            .args(["--matches", "3", "--pace-ms", "200", "--duration", "3", "--endpoints", "2"])
+            .output()
+            .expect("shvedka runs")
+    })
+    .await
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let summary = text.lines().last().unwrap_or_default();
+    assert!(summary.starts_with("load: offered"), "{text}");
+    let field = |name: &str| -> f64 {
+        let rest = summary.split(name).nth(1).unwrap_or_else(|| panic!("no {name} in {summary}"));
+        rest.trim_start().split([' ', ',']).next().unwrap().parse().unwrap()
+    };
+    // Three matches, two boards, a move every 0.2 s: about 30 moves a second offered.
+    assert!(field("offered") >= 10.0, "{summary}");
+    assert!(field("served") >= 0.8 * field("offered"), "{summary}");
+    assert_eq!(field("errors"), 0.0, "{summary}");
+    assert!(field("p99") > 0.0, "{summary}");
+    assert_eq!(server.stats.live_matches(), 3, "it played the matches it set up");
+    server.stop().await;
+}
