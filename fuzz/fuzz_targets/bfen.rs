@@ -1,6 +1,7 @@
 //! BFEN (two FENs joined by `|`, with the `U`/`u` castling letters): a game that reads under
-//! either preset writes back to a BFEN that reads as the same game, and every legal move of
-//! both boards plays and reads back from its long notation and its SAN.
+//! either preset writes back to a BFEN that reads as the same game, every legal move of both
+//! boards plays, and a spread of them (at most eight a board: reading one back generates the
+//! moves again) reads back from its long notation and its SAN.
 #![no_main]
 
 use bughouse::{BoardId, Game, RuleOptions};
@@ -12,12 +13,18 @@ fuzz_target!(|data: &[u8]| {
         let rules = options.rules().expect("the presets are valid");
         let Ok(game) = Game::from_bfen(text, rules) else { return };
         let bfen = game.bfen();
-        let again =
-            Game::from_bfen(&bfen, rules).unwrap_or_else(|e| panic!("{bfen:?} (from {text:?}) does not read back: {e}"));
+        let again = Game::from_bfen(&bfen, rules)
+            .unwrap_or_else(|e| panic!("{bfen:?} (from {text:?}) does not read back: {e}"));
         assert_eq!(again.bfen(), bfen);
         assert_eq!(again, game, "{text:?} and its BFEN {bfen:?} read as different games");
         for board in [BoardId::A, BoardId::B] {
-            for m in game.legal_moves(board) {
+            let moves = game.legal_moves(board);
+            for m in &moves {
+                let mut after = game;
+                after.play_unchecked(*m);
+                let _ = after.bfen();
+            }
+            for &m in moves.iter().step_by(moves.len().div_ceil(8).max(1)) {
                 let uci = game.uci(&m);
                 assert_eq!(game.parse_move(board, &uci).ok(), Some(m), "{uci} on {board} in {bfen}");
                 let san = game.san(&m);

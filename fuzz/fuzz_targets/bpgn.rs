@@ -12,7 +12,8 @@ fuzz_target!(|data: &[u8]| {
     let Ok(records) = parse_bpgn(text) else { return };
     for record in &records {
         let bpgn = record.to_bpgn();
-        let again = parse_bpgn(&bpgn).unwrap_or_else(|e| panic!("written BPGN does not read back: {e}\n{bpgn}"));
+        let again =
+            parse_bpgn(&bpgn).unwrap_or_else(|e| panic!("written BPGN does not read back: {e}\n{bpgn}"));
         assert_eq!(again.len(), 1, "one record wrote {} records:\n{bpgn}", again.len());
         assert_eq!(&again[0], record, "written BPGN reads as another record:\n{bpgn}");
         if let Ok(rules) = record.rules() {

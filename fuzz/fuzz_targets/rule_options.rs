@@ -11,6 +11,7 @@ fuzz_target!(|data: &[u8]| {
     let Ok(options) = RuleOptions::from_toml(text) else { return };
     let _ = options.rules();
     let written = toml::to_string(&options).expect("options write as TOML");
-    let again = RuleOptions::from_toml(&written).unwrap_or_else(|e| panic!("{written} does not read back: {e}"));
+    let again =
+        RuleOptions::from_toml(&written).unwrap_or_else(|e| panic!("{written} does not read back: {e}"));
     assert_eq!(again, options);
 });

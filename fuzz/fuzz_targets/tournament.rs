@@ -8,7 +8,8 @@ use shvedka_tournament::Tournament;
 fuzz_target!(|data: &[u8]| {
     let Ok(tournament) = serde_json::from_slice::<Tournament>(data) else { return };
     let text = serde_json::to_string(&tournament).expect("a state writes");
-    let again: Tournament = serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text} does not read back: {e}"));
+    let again: Tournament =
+        serde_json::from_str(&text).unwrap_or_else(|e| panic!("{text} does not read back: {e}"));
     assert_eq!(again, tournament);
     let standings = tournament.standings();
     let _ = standings.to_text();
