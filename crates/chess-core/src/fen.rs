@@ -199,10 +199,18 @@ fn parse_castling(text: &str, base: usize, board: &Board) -> Result<Castling, Pa
         }
         castling.rooks |= rook;
         castling.king_moved[color] = false;
-        let side = CastlingSide::of(king, rook);
-        castling.rook_files[usize::from(side == CastlingSide::KingSide)] = rook.file();
         if king.file() != File::E || (rook.file() != File::A && rook.file() != File::H) {
             castling.chess960 = true;
+        }
+    }
+    // One pair of files serves both colours. Where the colours' rights disagree (no game from a
+    // real start gets there), White's names the file, whatever the order of the letters, so the
+    // FEN this position writes reads back as the same position.
+    for color in [Color::Black, Color::White] {
+        let Some(king) = board.king_of(color) else { continue };
+        for rook in castling.rooks_of(color) {
+            let side = CastlingSide::of(king, rook);
+            castling.rook_files[usize::from(side == CastlingSide::KingSide)] = rook.file();
         }
     }
     castling.chess960 |= shredder;

@@ -28,6 +28,24 @@ fn fen_round_trips_standard_chess960_and_pockets() {
     }
 }
 
+/// Found by fuzzing (fuzz/, targets `fen` and `bfen`): castling rights whose rooks start on
+/// different files for White and Black share one pair of rook files, which took the last letter's
+/// file, so the FEN written (White's letters first) read back as another position.
+#[test]
+fn fen_round_trips_whatever_the_order_of_the_castling_letters() {
+    for (fen, files) in [
+        ("1r4kr/pp1pppp1/7n/Bb6/8/8/pP1P2PP/RK4R1 w hAGb - 0 9", ["a", "g"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPQPQ/RRBBNKRQ w kqQK - 0 1", ["a", "g"]),
+        ("rnbqkbnr/pppppppp/8/8/8/8/PPPPPQPQ/RRBBNKRQ w QKkq - 0 1", ["a", "g"]),
+    ] {
+        let p = pos(fen);
+        assert_eq!(pos(&p.fen()), p, "{fen} written as {}", p.fen());
+        let rook_files = [CastlingSide::QueenSide, CastlingSide::KingSide]
+            .map(|side| p.castling().rook_file(side).to_string());
+        assert_eq!(rook_files, files, "{fen}");
+    }
+}
+
 #[test]
 fn fen_normalises_an_en_passant_square_without_a_legal_capture() {
     // After 1. e4 no black pawn can take en passant: the square is not kept (FIDE 9.2.3).
