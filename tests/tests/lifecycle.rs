@@ -261,24 +261,12 @@ async fn k5_postgres_stopped_and_started_mid_match_loses_nothing_and_the_match_f
     server.stop().await;
 }
 
-/// Clock settings with a countdown of a second.
-const COUNTDOWN_CLOCK: &str = r#"
-countdown_ms = 1000
-[lag]
-gain_base_ms = 150
-estimate_moves = 40
-gain_divisor = 250
-gain_max_ms = 1000
-start_gains = 3
-max_gains = 7
-max_grace_ms = 2000
-[time_controls]
-blitz = "3+0"
-"#;
-
 #[tokio::test]
 async fn k1_a_restart_during_the_countdown_holds_it_until_all_four_players_are_back() {
-    let server = TestServer::start_with_clock("", COUNTDOWN_CLOCK).await;
+    // The test clock settings with a countdown of a second.
+    let clock = TEST_CLOCK.replace("countdown_ms = 0", "countdown_ms = 1000");
+    assert_ne!(clock, TEST_CLOCK);
+    let server = TestServer::start_with_clock("", &clock).await;
     let mut c = Vec::new();
     for seat in SeatId::ALL {
         c.push(server.client(seat.name()).await);

@@ -184,7 +184,9 @@ async fn play(mut clients: Vec<Client>, seed: u64, pace: Duration, until: Instan
     let pending: Arc<Mutex<[Option<Pending>; 2]>> = Arc::default();
     let mut model: Option<MatchModel> = None;
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut tick = tokio::time::interval(pace);
+    // Matches are spread over the pace, as players are: not all moving in the same millisecond.
+    let offset = pace.mul_f64((seed.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64);
+    let mut tick = tokio::time::interval_at(Instant::now() + offset, pace);
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
