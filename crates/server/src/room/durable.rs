@@ -52,12 +52,8 @@ impl Room {
             // Storage takes writes again: the clocks restart (that event is flushed next round).
             if self.storage_paused {
                 self.storage_paused = false;
-                self.server_pause = Some(PauseReason::Storage);
-                let now = self.now();
-                if self.m.handle_arbiter(now, ArbiterAct::Resume).is_ok() {
+                if self.server_act(ArbiterAct::Resume, PauseReason::Storage) {
                     tracing::info!(match_id = %self.id, "storage takes writes again: the clocks restart");
-                } else {
-                    self.server_pause = None;
                 }
             }
         }
@@ -93,13 +89,9 @@ impl Room {
                 return false;
             }
             if !self.storage_paused && matches!(self.m.phase(), Phase::Running) {
-                self.server_pause = Some(PauseReason::Storage);
-                let now = self.now();
-                if self.m.handle_arbiter(now, ArbiterAct::Pause).is_ok() {
+                if self.server_act(ArbiterAct::Pause, PauseReason::Storage) {
                     self.storage_paused = true;
                     batch.extend(self.poll_batch());
-                } else {
-                    self.server_pause = None;
                 }
             }
             if !self.wait_refusing(wait).await {

@@ -36,12 +36,8 @@ impl Room {
         }
         if self.restart_pause {
             self.restart_pause = false;
-            self.server_pause = Some(PauseReason::Restart);
-            let now = self.now();
-            if self.m.handle_arbiter(now, ArbiterAct::Resume).is_ok() {
+            if self.server_act(ArbiterAct::Resume, PauseReason::Restart) {
                 tracing::info!(match_id = %self.id, "all four players are back: the clocks restart");
-            } else {
-                self.server_pause = None;
             }
         }
     }
@@ -82,15 +78,23 @@ impl Room {
         }
     }
 
+    /// The server's own pause or resume (`act`), logged as the machine's act and shown with
+    /// `reason` (`Paused`/`Resumed` views). Whether the machine took it.
+    pub(super) fn server_act(&mut self, act: ArbiterAct, reason: PauseReason) -> bool {
+        self.server_pause = Some(reason);
+        let now = self.now();
+        let taken = self.m.handle_arbiter(now, act).is_ok();
+        if !taken {
+            self.server_pause = None;
+        }
+        taken
+    }
+
     /// A shutdown: a match in play is paused (stored, so the restart charges nobody for the
     /// time the server was down).
     pub(super) async fn shut_down(&mut self) {
         if matches!(self.m.phase(), bughouse_match::Phase::Running) {
-            self.server_pause = Some(PauseReason::Shutdown);
-            let now = self.now();
-            if self.m.handle_arbiter(now, ArbiterAct::Pause).is_err() {
-                self.server_pause = None;
-            }
+            self.server_act(ArbiterAct::Pause, PauseReason::Shutdown);
             self.flush().await;
         }
         self.closing.get_or_insert(Closing::Shutdown);
