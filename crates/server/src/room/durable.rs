@@ -88,11 +88,12 @@ impl Room {
                 self.closing = Some(Closing::Failed);
                 return false;
             }
-            if !self.storage_paused && matches!(self.m.phase(), Phase::Running) {
-                if self.server_act(ArbiterAct::Pause, PauseReason::Storage) {
-                    self.storage_paused = true;
-                    batch.extend(self.poll_batch());
-                }
+            if !self.storage_paused
+                && matches!(self.m.phase(), Phase::Running)
+                && self.server_act(ArbiterAct::Pause, PauseReason::Storage)
+            {
+                self.storage_paused = true;
+                batch.extend(self.poll_batch());
             }
             if !self.wait_refusing(wait).await {
                 return false;
