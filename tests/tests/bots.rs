@@ -94,3 +94,35 @@ async fn e1_e10_matches_of_four_bots_all_finish_with_a_valid_result() {
     assert!(moves as usize > 10 * n, "the bots play: {moves} moves in {n} matches");
     server.stop().await;
 }
+
+/// A bot that plays faster than the server's rate limit (here 4 requests a second) waits and
+/// tries again rather than failing: it finishes one match and sits down for the next, as in a
+/// tournament, where a refused `Assignment` once ended a bot's night (found by CI).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bot_slows_down_when_the_server_says_it_sends_too_many_requests() {
+    let server =
+        TestServer::start("rate_per_second = 4\nrate_burst = 4\nmax_open_matches_per_session = 10").await;
+    let host = server.client("host").await;
+    let first = host.create_match("classic", "5s+0", true).await.expect("create");
+    let second = host.create_match("classic", "5s+0", true).await.expect("create");
+    let mut set = JoinSet::new();
+    for seat in SeatId::ALL {
+        let mut c = server.client(&format!("bot-{seat}")).await;
+        set.spawn(async move {
+            let config = BotConfig { level: 1, chat: true, pace: std::time::Duration::ZERO };
+            let one = play_match(&mut c, first, seat, &config).await.expect("the first match");
+            // Straight into the next seat, with the bucket emptied by the first match's moves.
+            let two = play_match(&mut c, second, seat, &config).await.expect("the second match");
+            c.close().await;
+            (one, two)
+        });
+    }
+    let mut moves = 0;
+    while let Some(joined) = set.join_next().await {
+        let (one, two) = joined.expect("the bot task");
+        assert!(one.result.is_some() && two.result.is_some(), "both matches decided: {one:?} {two:?}");
+        moves += one.moves + two.moves;
+    }
+    assert!(moves > 8, "the bots played: {moves} moves");
+    server.stop().await;
+}

@@ -11,7 +11,7 @@ use bughouse::{FlagMode, Game};
 use chess_core::Role;
 use shvedka_client::{Client, ClientError, MatchModel, Update, rules_seat, wire_board};
 use shvedka_engine::{Choice, Engine};
-use shvedka_proto::{ChatScope, ClaimKind, MatchId, PhaseView, ResultView, SeatId, ServerMsg};
+use shvedka_proto::{ChatScope, ClaimKind, ErrorCode, MatchId, PhaseView, ResultView, SeatId, ServerMsg};
 use tokio::task::JoinHandle;
 
 use crate::BotError;
@@ -52,6 +52,35 @@ pub struct Outcome {
 /// The least time between two requests for pieces.
 const ASK_EVERY: Duration = Duration::from_secs(8);
 
+/// How long a bot waits after the server said it sends too many requests: a few tokens of the
+/// server's bucket (20 a second by default).
+const SLOW_DOWN: Duration = Duration::from_millis(250);
+
+/// How many times a rate-limited request is tried again before the bot gives up on it.
+const SLOW_DOWN_TRIES: u32 = 40;
+
+fn rate_limited(e: &ClientError) -> bool {
+    matches!(e, ClientError::Server(m) if m.code == ErrorCode::RateLimited)
+}
+
+/// Sends a request again, after [`SLOW_DOWN`], for as long as the server says it is rate-limited:
+/// a bot that plays fast must not lose its tournament to its own haste.
+async fn patiently<T, F>(mut request: impl FnMut() -> F) -> Result<T, ClientError>
+where
+    F: Future<Output = Result<T, ClientError>>,
+{
+    let mut tries = 0;
+    loop {
+        match request().await {
+            Err(e) if rate_limited(&e) && tries < SLOW_DOWN_TRIES => {
+                tries += 1;
+                tokio::time::sleep(SLOW_DOWN).await;
+            }
+            other => return other,
+        }
+    }
+}
+
 /// A search in progress: the position it started from, and when.
 struct Thinking {
     task: JoinHandle<(Engine, Option<Choice>)>,
@@ -69,8 +98,8 @@ pub async fn play_match(
     seat: SeatId,
     config: &BotConfig,
 ) -> Result<Outcome, BotError> {
-    client.take_seat(match_id, seat).await.map_err(|e| BotError::Seat(e.to_string()))?;
-    client.ready(true).await.map_err(|e| BotError::Seat(e.to_string()))?;
+    patiently(|| client.take_seat(match_id, seat)).await.map_err(|e| BotError::Seat(e.to_string()))?;
+    patiently(|| client.ready(true)).await.map_err(|e| BotError::Seat(e.to_string()))?;
     let mut engine = Some(Engine::new(config.level));
     let mut model: Option<MatchModel> = None;
     let mut thinking: Option<Thinking> = None;
@@ -134,6 +163,8 @@ pub async fn play_match(
                         // Do not search again before the server has told the new position.
                         wait_for_move_event(client, &mut model, seat).await?;
                     }
+                    // Too fast for the server: wait a little before searching again.
+                    Err(e) if rate_limited(&e) => tokio::time::sleep(SLOW_DOWN).await,
                     Err(ClientError::Server(e)) => tracing::debug!(%seat, "move {text} refused: {}", e.message),
                     Err(e) => tracing::info!(%seat, "move {text} not sent: {e}"),
                 }
@@ -263,8 +294,9 @@ pub async fn play_tournament(
     let mut played = Vec::new();
     let mut waiting_since = Instant::now();
     loop {
-        let (game, finished) =
-            client.assignment(tournament).await.map_err(|e| BotError::Connection(e.to_string()))?;
+        let (game, finished) = patiently(|| client.assignment(tournament))
+            .await
+            .map_err(|e| BotError::Connection(e.to_string()))?;
         match game {
             Some((m, seat)) if !played.iter().any(|o: &Outcome| o.match_id == m) => {
                 played.push(play_match(client, m, seat, config).await?);
