@@ -224,13 +224,27 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
     Ok(session)
 }
 
-/// Writes each queued message as one frame. A reply too large for a frame has already become a
-/// refusal (`Encoding::payload`); any other message that cannot be encoded ends the connection
-/// (logged there), and the client resumes.
+/// The most bytes of frames gathered into one write.
+const WRITE_BATCH: usize = 64 * 1024;
+
+/// Writes each queued message as one frame; what is queued at once goes out in one write (one
+/// wake-up of the QUIC connection, often one packet: a move's reply and its event). A reply too
+/// large for a frame has already become a refusal (`Encoding::payload`); any other message that
+/// cannot be encoded ends the connection (logged there), and the client resumes.
 async fn write_loop(mut send: impl AsyncWrite + Unpin, encoding: Encoding, mut rx: OutboundRx) {
-    while let Some(msg) = rx.recv().await {
-        let Some(frame) = encoding.frame(&msg) else { return };
-        if send.write_all(&frame).await.is_err() {
+    let mut buf = Vec::with_capacity(4 * 1024);
+    while let Some(first) = rx.recv().await {
+        buf.clear();
+        let mut next = Some(first);
+        while let Some(msg) = next.take() {
+            if !encoding.append_frame(&msg, &mut buf) {
+                return;
+            }
+            if buf.len() < WRITE_BATCH {
+                next = rx.try_recv().ok();
+            }
+        }
+        if send.write_all(&buf).await.is_err() {
             return;
         }
     }
@@ -288,5 +302,35 @@ impl TokenBucket {
         } else {
             false
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::Shared;
+
+    #[tokio::test]
+    async fn queued_messages_go_out_as_frames_in_order_however_they_are_gathered() {
+        let (out, rx) = Outbound::channel(OUTBOUND_QUEUE);
+        let pong = |nonce| ServerMsg::Pong { nonce, server_time_us: 0 };
+        let shared = Shared::new(pong(2));
+        // Queued before the writer runs: one write carries them all.
+        assert!(out.push(pong(1)) && out.push_shared(&shared) && out.push(pong(3)));
+        let (client, server) = tokio::io::duplex(64 * 1024);
+        let writer = tokio::spawn(write_loop(server, Encoding::Bincode, rx));
+        assert!(out.push_shared(&shared), "and one queued later");
+        drop(out);
+        writer.await.unwrap();
+        let mut bytes = Vec::new();
+        let mut client = client;
+        client.read_to_end(&mut bytes).await.unwrap();
+        let mut decoder = FrameDecoder::new();
+        decoder.push(&bytes);
+        let mut got = Vec::new();
+        while let Some(payload) = decoder.next_payload().unwrap() {
+            got.push(shvedka_proto::decode::<ServerMsg>(&payload).unwrap());
+        }
+        assert_eq!(got, vec![pong(1), pong(2), pong(3), pong(2)]);
     }
 }

@@ -2,15 +2,18 @@
 //! binary frames) or JSON in serde's external tagging (browsers: WebSocket text frames and
 //! WebTransport streams). The messages are the same `shvedka-proto` types either way.
 
+use std::borrow::Cow;
+use std::sync::{Arc, OnceLock};
+
 use shvedka_proto::{ClientFrame, ErrorCode, ErrorMsg, MAX_FRAME, ServerMsg};
 
 /// The encoding of one session.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) enum Encoding {
     /// bincode 2, `shvedka_proto::encode`.
-    Bincode,
+    Bincode = 0,
     /// JSON text.
-    Json,
+    Json = 1,
 }
 
 impl Encoding {
@@ -50,23 +53,77 @@ impl Encoding {
         Ok(payload)
     }
 
-    /// A whole stream frame: the big-endian `u32` length of the payload, then the payload (the
-    /// framing of `shvedka_proto::frame`, in either encoding).
-    pub(crate) fn frame(self, msg: &ServerMsg) -> Option<Vec<u8>> {
-        let payload = self.payload(msg)?;
-        let len = u32::try_from(payload.len()).ok()?;
-        let mut out = Vec::with_capacity(4 + payload.len());
-        out.extend_from_slice(&len.to_be_bytes());
-        out.extend_from_slice(&payload);
-        Some(out)
-    }
-
     /// A client frame from exactly one payload.
     pub(crate) fn decode(self, payload: &[u8]) -> Result<ClientFrame, String> {
         match self {
             Encoding::Bincode => shvedka_proto::decode(payload).map_err(|e| e.to_string()),
             Encoding::Json => serde_json::from_slice(payload).map_err(|e| format!("not a client frame: {e}")),
         }
+    }
+}
+
+/// A message many connections receive (a match's event or chat line to its followers): encoded at
+/// most once per encoding, however many followers there are, and the bytes shared.
+#[derive(Debug)]
+pub(crate) struct Shared {
+    msg: ServerMsg,
+    payloads: [OnceLock<Option<Arc<[u8]>>>; 2],
+}
+
+impl Shared {
+    pub(crate) fn new(msg: ServerMsg) -> Arc<Shared> {
+        Arc::new(Shared { msg, payloads: [OnceLock::new(), OnceLock::new()] })
+    }
+
+    pub(crate) fn msg(&self) -> &ServerMsg {
+        &self.msg
+    }
+}
+
+/// A message queued for one connection: its own (a reply, its state), or one it shares.
+#[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "queued as the plain message it was before sharing; boxing would allocate per reply"
+)]
+pub(crate) enum Outgoing {
+    Own(ServerMsg),
+    Shared(Arc<Shared>),
+}
+
+impl Outgoing {
+    /// The message itself (a copy, if it is shared).
+    #[cfg(test)]
+    pub(crate) fn into_msg(self) -> ServerMsg {
+        match self {
+            Outgoing::Own(msg) => msg,
+            Outgoing::Shared(shared) => shared.msg.clone(),
+        }
+    }
+}
+
+impl Encoding {
+    /// As [`Encoding::payload`]; a shared message is encoded by the first connection that needs
+    /// it in this encoding, and the others take its bytes.
+    pub(crate) fn payload_of(self, out: &Outgoing) -> Option<Cow<'_, [u8]>> {
+        match out {
+            Outgoing::Own(msg) => self.payload(msg).map(Cow::Owned),
+            Outgoing::Shared(shared) => {
+                let slot = &shared.payloads[self as usize];
+                slot.get_or_init(|| self.payload(&shared.msg).map(Arc::from)).as_deref().map(Cow::Borrowed)
+            }
+        }
+    }
+
+    /// Appends a whole stream frame to `buf`: the big-endian `u32` length of the payload, then
+    /// the payload (the framing of `shvedka_proto::frame`, in either encoding). `false` when the
+    /// message cannot be encoded (see [`Encoding::payload`]).
+    pub(crate) fn append_frame(self, out: &Outgoing, buf: &mut Vec<u8>) -> bool {
+        let Some(payload) = self.payload_of(out) else { return false };
+        let Ok(len) = u32::try_from(payload.len()) else { return false };
+        buf.extend_from_slice(&len.to_be_bytes());
+        buf.extend_from_slice(&payload);
+        true
     }
 }
 
@@ -114,5 +171,29 @@ mod tests {
         };
         assert_eq!(Encoding::Json.payload(&chat), None);
         assert_eq!(Encoding::Bincode.payload(&chat), None);
+    }
+
+    #[test]
+    fn a_shared_message_is_encoded_once_per_encoding_and_its_bytes_shared() {
+        let event = ServerMsg::Pong { nonce: 7, server_time_us: 9 };
+        let shared = Shared::new(event.clone());
+        let (one, two) = (Outgoing::Shared(shared.clone()), Outgoing::Shared(shared));
+        for encoding in [Encoding::Bincode, Encoding::Json] {
+            let (a, b) = (encoding.payload_of(&one).unwrap(), encoding.payload_of(&two).unwrap());
+            assert!(matches!((&a, &b), (Cow::Borrowed(_), Cow::Borrowed(_))), "{encoding:?}");
+            assert_eq!(a.as_ptr(), b.as_ptr(), "one encoding, shared: {encoding:?}");
+            assert_eq!(
+                &*a,
+                &encoding.payload(&event).unwrap()[..],
+                "the same bytes as its own: {encoding:?}"
+            );
+            let mut framed = Vec::new();
+            assert!(encoding.append_frame(&one, &mut framed) && encoding.append_frame(&two, &mut framed));
+            assert_eq!(framed.len(), 2 * (4 + a.len()), "two frames, each with its length");
+            assert_eq!(&framed[..4], &(a.len() as u32).to_be_bytes());
+        }
+        let own = Outgoing::Own(event.clone());
+        assert!(matches!(Encoding::Bincode.payload_of(&own), Some(Cow::Owned(_))));
+        assert_eq!(own.into_msg(), event);
     }
 }

@@ -10,15 +10,17 @@ use std::sync::Arc;
 use shvedka_proto::ServerMsg;
 use tokio::sync::{Notify, mpsc};
 
+use crate::encoding::{Outgoing, Shared};
+
 /// One connection's outbound queue and its signal.
 #[derive(Clone, Debug)]
 pub(crate) struct Outbound {
-    tx: mpsc::Sender<ServerMsg>,
+    tx: mpsc::Sender<Outgoing>,
     behind: Arc<Notify>,
 }
 
 /// The queue a connection's writer drains.
-pub(crate) type OutboundRx = mpsc::Receiver<ServerMsg>;
+pub(crate) type OutboundRx = mpsc::Receiver<Outgoing>;
 
 impl Outbound {
     /// A queue of `capacity` messages.
@@ -30,6 +32,15 @@ impl Outbound {
     /// Queues without waiting. A full queue raises the connection's signal; a closed one (the
     /// connection is gone) does not. Either way the message is not queued: `false`.
     pub(crate) fn push(&self, msg: ServerMsg) -> bool {
+        self.push_outgoing(Outgoing::Own(msg))
+    }
+
+    /// As [`Outbound::push`], a message shared with other connections.
+    pub(crate) fn push_shared(&self, msg: &Arc<Shared>) -> bool {
+        self.push_outgoing(Outgoing::Shared(msg.clone()))
+    }
+
+    fn push_outgoing(&self, msg: Outgoing) -> bool {
         match self.tx.try_send(msg) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -45,7 +56,10 @@ impl Outbound {
     /// # Errors
     /// The message back when the connection's writer is gone.
     pub(crate) async fn send(&self, msg: ServerMsg) -> Result<(), Box<ServerMsg>> {
-        self.tx.send(msg).await.map_err(|e| Box::new(e.0))
+        self.tx.send(Outgoing::Own(msg)).await.map_err(|e| match e.0 {
+            Outgoing::Own(msg) => Box::new(msg),
+            Outgoing::Shared(shared) => Box::new(shared.msg().clone()),
+        })
     }
 
     /// Completes once the connection has fallen behind (a permit raised earlier counts).
@@ -77,7 +91,7 @@ mod tests {
         tokio::time::timeout(std::time::Duration::from_secs(1), out.fallen_behind())
             .await
             .expect("the signal raised while nobody waited is still seen");
-        assert_eq!(rx.recv().await, Some(pong(1)));
+        assert_eq!(rx.recv().await.map(Outgoing::into_msg), Some(pong(1)));
     }
 
     #[tokio::test]

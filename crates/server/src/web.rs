@@ -22,14 +22,14 @@ use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgr
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
-use shvedka_proto::{ClientFrame, MAX_FRAME, ServerMsg};
+use shvedka_proto::{ClientFrame, MAX_FRAME};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::time::Instant;
 
 use crate::ServerConfig;
 use crate::connection::{End, Frames, converse};
 use crate::devcert::DevCerts;
-use crate::encoding::Encoding;
+use crate::encoding::{Encoding, Outgoing};
 use crate::lobby::Lobby;
 use crate::web_files::FILES;
 
@@ -125,8 +125,8 @@ async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response
 }
 
 /// A server message as one WebSocket frame: text for JSON, binary for bincode.
-fn ws_frame(encoding: Encoding, msg: &ServerMsg) -> Option<Message> {
-    let payload = encoding.payload(msg)?;
+fn ws_frame(encoding: Encoding, msg: &Outgoing) -> Option<Message> {
+    let payload = encoding.payload_of(msg)?.into_owned();
     Some(match encoding {
         Encoding::Json => Message::Text(Utf8Bytes::try_from(payload).ok()?),
         Encoding::Bincode => Message::Binary(payload.into()),
@@ -282,7 +282,7 @@ enum Ended {
 }
 
 /// Sends one server message; `false` if the socket failed or took longer than `limit`.
-async fn deliver(socket: &mut WebSocket, encoding: Encoding, msg: &ServerMsg, limit: Duration) -> bool {
+async fn deliver(socket: &mut WebSocket, encoding: Encoding, msg: &Outgoing, limit: Duration) -> bool {
     match ws_frame(encoding, msg) {
         Some(frame) => send(socket, frame, limit).await,
         None => {

@@ -18,6 +18,10 @@ pub(crate) fn now_ms() -> i64 {
     std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as i64)
 }
 
+/// Event rows one `INSERT` carries (five parameters each: well under SQLite's 32,766 and
+/// PostgreSQL's 65,535 bound parameters per statement).
+const ROWS_PER_INSERT: usize = 500;
+
 /// SQLite in one file: WAL journal, `synchronous = FULL` (a commit is on disk before it returns).
 pub struct SqliteStore {
     pool: SqlitePool,
@@ -209,34 +213,43 @@ macro_rules! sql_store {
                 if batch.iter().all(|(_, events)| events.is_empty()) {
                     return Ok(());
                 }
+                let rows: Vec<(u64, &EventRow)> =
+                    batch.iter().flat_map(|&(m, events)| events.iter().map(move |e| (m, e))).collect();
                 let mut tx = self.pool.begin().await?;
-                for &(match_id, events) in batch {
-                    let id = to_i64(match_id)?;
-                    for e in events {
-                        let seq = to_i64(e.seq)?;
-                        let inserted = sqlx::query(
-                            "INSERT INTO events (match_id, seq, at_us, event, view) VALUES ($1, $2, $3, $4, $5) \
-                             ON CONFLICT (match_id, seq) DO NOTHING",
-                        )
-                        .bind(id)
-                        .bind(seq)
-                        .bind(to_i64(e.at_us)?)
-                        .bind(&e.event)
-                        .bind(&e.view)
-                        .execute(&mut *tx)
+                // One statement per chunk of rows, not one per row: each statement is a trip to
+                // the database (for SQLite, to its worker thread), and a busy server appends a
+                // few events for each of dozens of matches per commit.
+                for chunk in rows.chunks(ROWS_PER_INSERT) {
+                    let mut insert = sqlx::QueryBuilder::new("INSERT INTO events (match_id, seq, at_us, event, view) ");
+                    let mut bound = Vec::with_capacity(chunk.len());
+                    for &(match_id, e) in chunk {
+                        bound.push((to_i64(match_id)?, to_i64(e.seq)?, to_i64(e.at_us)?, e));
+                    }
+                    insert.push_values(&bound, |mut row, &(id, seq, at_us, e)| {
+                        row.push_bind(id).push_bind(seq).push_bind(at_us).push_bind(&e.event).push_bind(&e.view);
+                    });
+                    insert.push(" ON CONFLICT (match_id, seq) DO NOTHING RETURNING match_id, seq");
+                    let inserted: std::collections::HashSet<(i64, i64)> = insert
+                        .build()
+                        .fetch_all(&mut *tx)
                         .await?
-                        .rows_affected();
-                        if inserted == 0 {
-                            // Stored already: the same event retried after a lost acknowledgement is
-                            // written; anything else would fork the log.
-                            let stored = sqlx::query("SELECT event FROM events WHERE match_id = $1 AND seq = $2")
-                                .bind(id)
-                                .bind(seq)
-                                .fetch_one(&mut *tx)
-                                .await?;
-                            if stored.try_get::<String, _>(0)? != e.event {
-                                return Err(StoreError::Conflict { match_id, seq: e.seq });
-                            }
+                        .iter()
+                        .map(|r| Ok::<_, StoreError>((r.try_get(0)?, r.try_get(1)?)))
+                        .collect::<Result<_, _>>()?;
+                    for &(id, seq, _, e) in &bound {
+                        if inserted.contains(&(id, seq)) {
+                            continue;
+                        }
+                        // Stored already: the same event retried after a lost acknowledgement is
+                        // written; anything else would fork the log (and the whole batch rolls
+                        // back).
+                        let stored = sqlx::query("SELECT event FROM events WHERE match_id = $1 AND seq = $2")
+                            .bind(id)
+                            .bind(seq)
+                            .fetch_one(&mut *tx)
+                            .await?;
+                        if stored.try_get::<String, _>(0)? != e.event {
+                            return Err(StoreError::Conflict { match_id: to_u64(id)?, seq: e.seq });
                         }
                     }
                 }

@@ -71,6 +71,16 @@ async fn suite(store: Arc<dyn Store>) {
     assert!(matches!(refused, Err(StoreError::Conflict { match_id: 2, seq: 0 })), "{refused:?}");
     assert_eq!(store.events(1).await.unwrap().len(), 6, "nothing of a refused batch, of any match");
     store.append_batch(&[]).await.unwrap();
+    // A batch larger than one statement carries (500 rows an INSERT): stored whole and in order;
+    // and a conflict in its last statement takes back the statements before it.
+    let many: Vec<EventRow> = (2..1202).map(event).collect();
+    let forked = EventRow { event: "{\"other\":true}".into(), ..event(5) };
+    let refused = store.append_batch(&[(2, &many[..]), (1, &[forked][..])]).await;
+    assert!(matches!(refused, Err(StoreError::Conflict { match_id: 1, seq: 5 })), "{refused:?}");
+    assert_eq!(store.events(2).await.unwrap().len(), 2, "nothing of the refused statements");
+    store.append_batch(&[(2, &many[..600]), (1, &[event(6)][..]), (2, &many[600..])]).await.unwrap();
+    assert_eq!(store.events(2).await.unwrap(), (0..1202).map(event).collect::<Vec<_>>());
+    assert_eq!(store.events(1).await.unwrap().len(), 7);
     assert!(store.append(99, &[event(0)]).await.is_err(), "no events for a match that does not exist");
 
     assert_eq!(store.matches(true).await.unwrap().len(), 2);
@@ -112,7 +122,7 @@ async fn a4_sqlite_store_keeps_players_matches_and_logs_and_survives_reopening()
     suite(Arc::new(SqliteStore::open(&path).await.unwrap())).await;
     // Reopened (migrations already applied), everything is there.
     let again = SqliteStore::open(&path).await.unwrap();
-    assert_eq!(again.events(1).await.unwrap().len(), 6);
+    assert_eq!(again.events(1).await.unwrap().len(), 7);
     assert_eq!(again.max_ids().await.unwrap(), (3, 7));
     assert_eq!(again.kind(), "sqlite");
 }
@@ -127,7 +137,7 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
     let store = PgStore::connect(&pg.url).await.unwrap();
     suite(Arc::new(store)).await;
     let again = PgStore::connect(&pg.url).await.unwrap();
-    assert_eq!(again.events(1).await.unwrap().len(), 6);
+    assert_eq!(again.events(1).await.unwrap().len(), 7);
 }
 
 async fn reset(url: &str) {

@@ -44,7 +44,7 @@ impl Room {
                     self.durably(Write::End(Ending::Annulled)).await;
                 }
                 self.views.push(view.clone());
-                let msg = ServerMsg::Event(view);
+                let msg = crate::encoding::Shared::new(ServerMsg::Event(view));
                 for f in self.followers.values_mut() {
                     deliver(f, &msg);
                 }

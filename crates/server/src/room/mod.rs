@@ -26,6 +26,7 @@ use tokio::time::Instant;
 
 use crate::committer::Committer;
 use crate::convert::{self, error, seat_id};
+use crate::encoding::Shared;
 use crate::metrics::{Metrics, Outcome};
 use crate::outbound::Outbound;
 use crate::session::{Session, Sessions};
@@ -517,6 +518,7 @@ impl Room {
             scope,
             text,
         };
+        let msg = Shared::new(msg);
         for token in recipients {
             if let Some(f) = self.followers.get_mut(&token) {
                 deliver(f, &msg);
@@ -540,9 +542,9 @@ impl Room {
 
 /// Queues a message for a follower; a follower whose connection is gone or cannot keep up loses
 /// its connection here and catches up when it resumes.
-fn deliver(f: &mut Follower, msg: &ServerMsg) {
+fn deliver(f: &mut Follower, msg: &Arc<Shared>) {
     if let Some(out) = &f.out
-        && !out.push(msg.clone())
+        && !out.push_shared(msg)
     {
         f.out = None;
     }

@@ -113,7 +113,7 @@ impl Fixture {
 fn kinds(rx: &mut OutboundRx) -> Vec<EventView> {
     let mut v = Vec::new();
     while let Ok(msg) = rx.try_recv() {
-        if let ServerMsg::Event(e) = msg {
+        if let ServerMsg::Event(e) = msg.into_msg() {
             v.push(e.kind);
         }
     }
@@ -137,7 +137,7 @@ async fn a_forming_match_nobody_attends_expires_and_is_stored_as_expired() {
     assert_eq!(f.store.ending(ID.0), Some(Ending::Expired), "stored as expired: never restored");
     let mut told = None;
     while let Ok(msg) = watcher.rx.try_recv() {
-        if let ServerMsg::MatchClosed { match_id, reason } = msg {
+        if let ServerMsg::MatchClosed { match_id, reason } = msg.into_msg() {
             told = Some((match_id, reason));
         }
     }
@@ -273,7 +273,7 @@ async fn a_task_that_dies_frees_and_tells_its_followers() {
     assert_eq!(p.session.room(), None, "freed: it may watch or join another match");
     let mut told = None;
     while let Ok(msg) = p.rx.try_recv() {
-        if let ServerMsg::MatchClosed { reason, .. } = msg {
+        if let ServerMsg::MatchClosed { reason, .. } = msg.into_msg() {
             told = Some(reason);
         }
     }
