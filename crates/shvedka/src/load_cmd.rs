@@ -11,8 +11,8 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use shvedka_client::{Client, MatchModel, Update};
-use shvedka_proto::{Board, EventView, PhaseView, SeatId, ServerMsg};
+use shvedka_client::{Client, ClientError, MatchModel, Update};
+use shvedka_proto::{Board, EventView, MatchId, PhaseView, SeatId, ServerMsg};
 use tokio::sync::{Mutex, mpsc};
 use tokio::time::Instant;
 
@@ -49,6 +49,8 @@ struct Totals {
     offered: AtomicU64,
     served: AtomicU64,
     errors: AtomicU64,
+    /// Matches decided during the run (each is followed by a new one with the same players).
+    decided: AtomicU64,
     latencies_us: std::sync::Mutex<Vec<u64>>,
 }
 
@@ -87,13 +89,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     let name = format!("load{m}-{}", seat.name());
                     clients.push(Client::connect_on(endpoint, addr, &trust, &name).await?);
                 }
-                let id = clients[0].create_match(&rules, &tc, false).await?;
-                for (c, seat) in clients.iter().zip(SeatId::ALL) {
-                    c.take_seat(id, seat).await?;
-                }
-                for c in &clients {
-                    c.ready(true).await?;
-                }
+                start_match(&clients.iter().collect::<Vec<_>>(), &rules, &tc).await?;
                 Ok::<_, shvedka_client::ClientError>(clients)
             }));
         }
@@ -113,7 +109,8 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let pace = Duration::from_millis(args.pace_ms);
     let mut tasks = Vec::new();
     for (i, clients) in matches.into_iter().enumerate() {
-        tasks.push(tokio::spawn(play(clients, i as u64, pace, until, totals.clone())));
+        let game = Game { rules: args.rules.clone(), time_control: args.time_control.clone(), pace, until };
+        tasks.push(tokio::spawn(play(clients, i as u64, game, totals.clone())));
     }
     let started = Instant::now();
     let mut last = (0u64, 0u64);
@@ -143,7 +140,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let ms = |us: u64| us as f64 / 1000.0;
     writeln!(
         out,
-        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, errors {}",
+        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, errors {}, matches decided and replaced {}",
         totals.offered.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed),
@@ -151,9 +148,22 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ms(pct(0.5)),
         ms(pct(0.99)),
         ms(lat.last().copied().unwrap_or(0)),
-        totals.errors.load(Ordering::Relaxed)
+        totals.errors.load(Ordering::Relaxed),
+        totals.decided.load(Ordering::Relaxed)
     )?;
     Ok(())
+}
+
+/// Creates a match with the four clients seated in order and ready.
+async fn start_match(clients: &[&Client], rules: &str, tc: &str) -> Result<MatchId, ClientError> {
+    let id = clients[0].create_match(rules, tc, false).await?;
+    for (c, seat) in clients.iter().zip(SeatId::ALL) {
+        c.take_seat(id, seat).await?;
+    }
+    for c in clients {
+        c.ready(true).await?;
+    }
+    Ok(id)
 }
 
 /// A move sent and not yet seen by all four.
@@ -163,8 +173,19 @@ struct Pending {
     seen: u8,
 }
 
+/// What every match plays, and until when.
+struct Game {
+    rules: String,
+    time_control: String,
+    pace: Duration,
+    until: Instant,
+}
+
 /// Plays one match: each board moves once per `pace`, a random legal move of the side to move.
-async fn play(mut clients: Vec<Client>, seed: u64, pace: Duration, until: Instant, totals: Arc<Totals>) {
+/// When the match is decided, the same four start another, so the server holds `--matches`
+/// live matches all along (and releases the decided ones, as on a tournament night).
+async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Totals>) {
+    let Game { pace, until, .. } = game;
     let (tx, mut rx) = mpsc::channel::<(usize, ServerMsg)>(4096);
     for (i, c) in clients.iter_mut().enumerate() {
         let mut updates = c.take_updates();
@@ -215,7 +236,16 @@ async fn play(mut clients: Vec<Client>, seed: u64, pace: Duration, until: Instan
             _ = tick.tick() => {
                 let Some(m) = model.as_ref() else { continue };
                 if m.result().is_some() {
-                    return;
+                    totals.decided.fetch_add(1, Ordering::Relaxed);
+                    *pending.lock().await = [None, None];
+                    let four: Vec<&Client> = clients.iter().map(|c| &**c).collect();
+                    if start_match(&four, &game.rules, &game.time_control).await.is_err() {
+                        totals.errors.fetch_add(1, Ordering::Relaxed);
+                        return;
+                    }
+                    // The new match's state is on its way; the decided one is not played on.
+                    model = None;
+                    continue;
                 }
                 if m.phase() != PhaseView::Running {
                     continue;

@@ -35,3 +35,29 @@ async fn load_plays_its_matches_and_reports_served_moves_and_latency() {
     assert_eq!(server.stats.live_matches(), 3, "it played the matches it set up");
     server.stop().await;
 }
+
+/// E3 (a flag falls, the match is decided): with one-second clocks the matches end during the
+/// run, and the same four players start another each time, so the server keeps the number of
+/// live matches asked for while the decided ones are released.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e3_load_replaces_each_decided_match_with_a_new_one() {
+    let server = TestServer::start("rate_per_second = 1000\nrate_burst = 1000").await;
+    let fingerprint: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
+    let addr = server.addr.to_string();
+    let out = tokio::task::spawn_blocking(move || {
+        Command::new(env!("CARGO_BIN_EXE_shvedka"))
+            .args(["load", "--server", &addr, "--fingerprint", &fingerprint])
+            .args(["--matches", "2", "--pace-ms", "100", "--duration", "10", "--time-control", "1s+0"])
+            .output()
+            .expect("shvedka runs")
+    })
+    .await
+    .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
+    let summary = text.lines().last().unwrap_or_default();
+    let decided: u64 = summary.rsplit(' ').next().unwrap().parse().unwrap();
+    assert!(decided >= 2, "matches decided and replaced during the run: {summary}");
+    assert_eq!(server.stats.live_matches(), 2, "as many live as asked, the decided ones released");
+    server.stop().await;
+}
