@@ -54,7 +54,8 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Assignment: { tournament: number } }
  *   | { Legal: { match_id: number, board: BoardId } }
  *   | { ListPage: { after: number | null, limit: number, live: boolean } }
- *   | { RecordPart: { match_id: number, offset: number } }} ClientMsg
+ *   | { RecordPart: { match_id: number, offset: number } }
+ *   | { FillWithBots: { match_id: number, level: number } }} ClientMsg
  */
 
 /**
@@ -116,9 +117,10 @@ export const msg = {
   legal: (/** @type {number} */ match_id, /** @type {BoardId} */ board) => ({ Legal: { match_id, board } }),
   listPage: (/** @type {number | null} */ after, /** @type {number} */ limit, /** @type {boolean} */ live) => ({ ListPage: { after, limit, live } }),
   recordPart: (/** @type {number} */ match_id, /** @type {number} */ offset) => ({ RecordPart: { match_id, offset } }),
+  fillWithBots: (/** @type {number} */ match_id, /** @type {number} */ level) => ({ FillWithBots: { match_id, level } }),
 };
 
-/** @typedef {"Matches" | "OpenMatches" | "ChatLength"} LimitKind  `Limit`: which documented limit */
+/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots"} LimitKind  `Limit`: which documented limit */
 
 /**
  * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",

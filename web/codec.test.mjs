@@ -35,6 +35,7 @@ const built = {
   legal: frame(18, msg.legal(3, "B")),
   "list-page": frame(19, msg.listPage(40, 20, false)),
   "record-part": frame(20, msg.recordPart(3, 24576)),
+  "fill-with-bots": frame(23, msg.fillWithBots(7, 2)),
 };
 
 // The one sample JavaScript cannot hold: a nonce of 2^64 - 1 (the web client counts from 1).

@@ -122,3 +122,9 @@ export const matchClosed = {"MatchClosed":{"match_id":7,"reason":"Expired"}};
 
 /** @type {ServerMsg} */
 export const chatIn = {"Chat":{"match_id":1,"from":"bo","seat":null,"scope":"Match","text":"go"}};
+
+/** @type {ClientFrame} */
+export const fillWithBots = {"req":23,"msg":{"FillWithBots":{"match_id":7,"level":2}}};
+
+/** @type {ServerMsg} */
+export const replyLimitBots = {"Reply":{"req":23,"result":{"Err":{"code":{"Limit":"Bots"},"rule":null,"message":"the server runs 24 bots already (max_bots)"}}}};

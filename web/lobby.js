@@ -1,6 +1,6 @@
 // @ts-check
-// The lobby: the listed matches (asked page by page) with their seats (take one, or watch), a new match, and a
-// private match opened by its number.
+// The lobby: the listed matches (asked page by page) with their seats (take one, or watch), a new match (its
+// creator seated at White-A), and a private match opened by its number.
 
 import { SEAT_ORDER, seatLabel } from "./seats.js";
 import { listAll, wholeNumberIn } from "./codec.js";
@@ -50,7 +50,8 @@ export class Lobby {
       const listed = /** @type {HTMLInputElement} */ ($("listed")).checked;
       const chess960 = /** @type {HTMLInputElement} */ ($("chess960")).checked;
       const r = await this.ask(this.msg.createMatch(rules, tc, listed, chess960));
-      if (r.ok?.Created) await this.ask(this.msg.watch(r.ok.Created.match_id));
+      // The creator sits at once (White-A; "Leave seat" and another seat if he wants another).
+      if (r.ok?.Created) await this.takeSeat(r.ok.Created.match_id, "WhiteA");
     });
     $("join-form").addEventListener("submit", async (e) => {
       e.preventDefault();

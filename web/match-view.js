@@ -76,6 +76,10 @@ export class MatchView {
       if (me && this.model) a.ask(m.ready(!this.model.ready[seatIndex(me)]));
     });
     $("leave-seat").addEventListener("click", () => a.ask(m.leaveSeat()));
+    $("fill-bots").addEventListener("click", () => {
+      const level = Number(/** @type {HTMLSelectElement} */ ($("bot-level")).value);
+      if (this.model) a.ask(m.fillWithBots(this.model.matchId, level));
+    });
     $("draw-offer").addEventListener("click", () => a.ask(m.offerDraw()));
     $("draw-accept").addEventListener("click", () => a.ask(m.offerDraw()));
     $("draw-decline").addEventListener("click", () => a.ask(m.declineDraw()));
@@ -196,6 +200,7 @@ export class MatchView {
     $("ready").textContent = ready ? "Not ready" : "Ready";
     $("ready").classList.toggle("primary", !ready);
     show("leave-seat", Boolean(me) && m.phase === "Forming");
+    $("bots-bar").hidden = !(me && m.phase === "Forming" && m.names.some((n) => !n));
     const offer = m.drawOffer;
     const offerToMe = Boolean(me && offer && boardOf(offer) === boardOf(me) && offer !== me);
     show("draw-offer", Boolean(me) && playing && !offerToMe, m.phase === "Running" && offer !== me);

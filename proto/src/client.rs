@@ -161,6 +161,15 @@ pub enum ClientMsg {
         /// Where to start, in bytes of the record (0, then each part's `offset` + its length).
         offset: u64,
     },
+    /// Fill the empty seats of a forming match with the server's own bots at `level` (1 to 5); they
+    /// sit, say ready and play at a human pace. Only the match's creator or one of its seated
+    /// players may ask; bots beyond the server's `max_bots` are refused (`Limit(Bots)`).
+    FillWithBots {
+        /// Which match.
+        match_id: MatchId,
+        /// The bots' search level, 1 (fast, weak) to 5.
+        level: u8,
+    },
 }
 
 /// A tournament director's command.

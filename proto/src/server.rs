@@ -171,6 +171,8 @@ pub enum Limit {
     OpenMatches,
     /// The chat message length (500 characters).
     ChatLength,
+    /// `max_bots`: bots the server runs at once (`FillWithBots`).
+    Bots,
 }
 
 /// A match in the lobby list.

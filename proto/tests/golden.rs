@@ -265,6 +265,18 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 text: "go".into(),
             }),
         ),
+        ("fill-with-bots", c(23, ClientMsg::FillWithBots { match_id: MatchId(7), level: 2 })),
+        (
+            "reply-limit-bots",
+            s(ServerMsg::Reply {
+                req: 23,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Limit(Limit::Bots),
+                    rule: None,
+                    message: "the server runs 24 bots already (max_bots)".into(),
+                }),
+            }),
+        ),
     ]
 }
 

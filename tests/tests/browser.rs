@@ -1,6 +1,7 @@
 //! The web client end to end in real headless Chromium (Debian's `chromium`, driven by
 //! `playwright-core` from `web/e2e/`): four pages play a match to its end through WebTransport,
-//! the same through the WebSocket fallback, and a page that loses its connection resumes. The
+//! the same through the WebSocket fallback, a page that loses its connection resumes, and a page
+//! fills its match with the server's bots and plays beside them. The
 //! server runs in this process; the pages reach it at `http://127.0.0.1:PORT/`. Screenshots of
 //! the match view land in `target/e2e/<test>/`.
 //!
@@ -104,6 +105,11 @@ async fn a2_the_arbiter_panel_pauses_adjusts_takes_back_and_declares() {
     let token = "e2e-arbiter-secret";
     let overrides = format!("arbiter_token = {token:?}\n");
     run_script("arbiter.mjs", &overrides, "arbiter", "webtransport", &["--token", token]).await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_page_fills_its_match_with_bots_that_play_at_a_human_pace() {
+    run_script("bots.mjs", "", "bots", "websocket", &[]).await;
 }
 
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).

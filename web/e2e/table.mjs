@@ -1,5 +1,5 @@
-// Four players at the table: their pages open on the server, one creates a match (and sits from
-// the match screen), the others take their seats from the lobby, all say ready and the clocks
+// Four players at the table: their pages open on the server, one creates a match (which seats
+// him), the others take their seats from the lobby, all say ready and the clocks
 // start. Shared by the end-to-end scripts.
 
 import { fail, openPlayer, report, until } from "./browser.mjs";
@@ -35,7 +35,13 @@ export async function seatAndStart(players) {
   await creator.page.locator("#create").click();
   await until(creator.page, `${creator.name} follows the new match`, () => window.shvedka.matchId !== null, null);
   const matchId = (await report(creator.page)).matchId;
-  await creator.page.locator(`#sit-${creator.seat}`).click();
+  // Creating seats the creator at White-A; another seat is a leave and a sit away.
+  await until(creator.page, `${creator.name} is seated by creating`, () => window.shvedka.seat === "WhiteA", null,
+    { expected: "WhiteA", seen: () => window.shvedka.seat });
+  if (creator.seat !== "WhiteA") {
+    await creator.page.locator("#leave-seat").click();
+    await creator.page.locator(`#sit-${creator.seat}`).click();
+  }
   for (const p of others) {
     await p.page.locator("#refresh").click();
     await p.page.locator(`#seat-${matchId}-${p.seat}`).click({ timeout: 10000 });

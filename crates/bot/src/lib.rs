@@ -3,13 +3,18 @@
 //!
 //! [`play_match`] follows the match through a [`shvedka_client::MatchModel`], searches on a
 //! blocking thread when it is the bot's turn (within a budget from its own clock, so it does not
-//! flag in ordinary play), sends the move with its thinking time for lag credit, asks its partner
-//! for the piece that would help most while it waits, claims fallen flags when the rules want
-//! claims, and resumes its session after a lost connection. It never trusts its own copy of the
+//! flag in ordinary play), holds the move until a human's think time is up ([`think_time`]: from
+//! its clock and the position, never under [`BotConfig::pace`], so people can play beside it),
+//! sends the move with its thinking time for lag credit, asks its partner once for the piece that
+//! would help most while it waits, answers draw offers (accepting only when its search says it is
+//! losing), claims fallen flags when the rules want claims, and resumes its session after a lost
+//! connection. It never trusts its own copy of the
 //! position over the server's: a refused move just means searching again.
 
+mod pace;
 mod player;
 
+pub use pace::{DEFAULT_PACE, Situation, think_time};
 pub use player::{BotConfig, Outcome, increment, play_match, play_tournament};
 
 /// Why a bot stopped before its match ended.

@@ -1,20 +1,23 @@
-//! One bot in one match: follow the match, search on its turn, move, ask the partner for pieces
-//! while it waits, claim fallen flags when the rules want them claimed, and resume after a lost
-//! connection.
+//! One bot in one match: follow the match, search on its turn and take a human's time over the
+//! move (`pace.rs`), ask the partner for pieces while it waits, answer draw offers, claim fallen
+//! flags when the rules want them claimed, and resume after a lost connection.
 //!
-//! Each turn of the loop: 1. if it is the bot's turn and no search runs, start one on a blocking
-//! thread; 2. wait for a server update, the search's answer or the chat timer; 3. apply it.
+//! Each turn of the loop: 1. answer a draw offer it has not answered; 2. if it is the bot's turn
+//! and no search runs, start one on a blocking thread (its answer held until the think time is
+//! up); 3. wait for a server update, the search's answer or the chat timer; 4. apply it.
 
 use std::time::{Duration, Instant};
 
+use bughouse::DrawAgreement;
 use bughouse::{FlagMode, Game};
 use chess_core::Role;
 use shvedka_client::{Client, ClientError, MatchModel, Update, rules_seat, wire_board};
 use shvedka_engine::{Choice, Engine};
 use shvedka_proto::{ChatScope, ClaimKind, ErrorCode, MatchId, PhaseView, ResultView, SeatId, ServerMsg};
-use tokio::task::JoinHandle;
+use tokio::task::{JoinError, JoinHandle};
 
 use crate::BotError;
+use crate::pace::{DEFAULT_PACE, Situation, think_time};
 
 /// How a bot behaves.
 #[derive(Clone, Debug)]
@@ -23,14 +26,15 @@ pub struct BotConfig {
     pub level: u8,
     /// Whether it asks its partner for pieces in team chat.
     pub chat: bool,
-    /// The least time it takes per move, so people can follow (the demo); never more than a
-    /// twentieth of its remaining clock.
+    /// The least time it takes per move; above it the bot takes a human's time, drawn from its
+    /// clock and the position ([`crate::think_time`]). Zero plays as fast as the search (tests,
+    /// benchmarks).
     pub pace: Duration,
 }
 
 impl Default for BotConfig {
     fn default() -> BotConfig {
-        BotConfig { level: 3, chat: true, pace: Duration::ZERO }
+        BotConfig { level: 3, chat: true, pace: DEFAULT_PACE }
     }
 }
 
@@ -47,10 +51,17 @@ pub struct Outcome {
     pub moves: u32,
     /// Team chat messages it sent.
     pub asked: u32,
+    /// Draw offers it answered (accepted or declined).
+    pub draws_answered: u32,
 }
 
-/// The least time between two requests for pieces.
-const ASK_EVERY: Duration = Duration::from_secs(8);
+/// The least time before the bot asks again for the piece it asked for last (another piece it
+/// asks for at once): a partner told once has heard it.
+const ASK_AGAIN: Duration = Duration::from_secs(30);
+
+/// A draw offer is accepted when the bot's last search scored its own board at least this many
+/// centipawns against it; otherwise it plays on.
+const ACCEPT_DRAW_BELOW: i32 = -300;
 
 /// How long a bot waits after the server said it sends too many requests: a few tokens of the
 /// server's bucket (20 a second by default).
@@ -81,9 +92,10 @@ where
     }
 }
 
-/// A search in progress: the position it started from, and when.
+/// A search in progress (its answer held until the think time is up): the position it started
+/// from, and when.
 struct Thinking {
-    task: JoinHandle<(Engine, Option<Choice>)>,
+    task: JoinHandle<Result<(Engine, Option<Choice>), JoinError>>,
     position: String,
     started: Instant,
 }
@@ -103,10 +115,12 @@ pub async fn play_match(
     let mut engine = Some(Engine::new(config.level));
     let mut model: Option<MatchModel> = None;
     let mut thinking: Option<Thinking> = None;
-    let mut outcome = Outcome { match_id, seat, result: None, moves: 0, asked: 0 };
+    let mut outcome = Outcome { match_id, seat, result: None, moves: 0, asked: 0, draws_answered: 0 };
     let mut last_ask: Option<(Instant, Role)> = None;
     let mut ask_timer = tokio::time::interval(Duration::from_secs(1));
     let mut waiting_at: Option<String> = None;
+    let mut last_score: Option<i32> = None;
+    let mut answered_offer: Option<SeatId> = None;
     loop {
         if let Some(m) = &model
             && matches!(m.phase(), PhaseView::Ended | PhaseView::Annulled)
@@ -117,7 +131,20 @@ pub async fn play_match(
             outcome.result = m.result().cloned();
             return Ok(outcome);
         }
-        // 1. Start a search when it is our turn.
+        // 1. Answer a standing draw offer once.
+        if let Some(m) = &model {
+            let offer = m.draw_offer().filter(|&s| may_answer(m, seat, s));
+            if offer.is_some() && offer != answered_offer {
+                let accept = last_score.is_some_and(|s| s <= ACCEPT_DRAW_BELOW);
+                let answer = if accept { client.offer_draw().await } else { client.decline_draw().await };
+                match answer {
+                    Ok(()) => outcome.draws_answered += 1,
+                    Err(e) => tracing::debug!(%seat, "draw answer not taken: {e}"),
+                }
+            }
+            answered_offer = offer;
+        }
+        // 2. Start a search when it is our turn.
         if thinking.is_none()
             && let Some(m) = &model
             && m.to_move(seat)
@@ -127,7 +154,7 @@ pub async fn play_match(
             waiting_at = None;
             thinking = Some(start_search(e, m, seat, config.pace));
         }
-        // 2. Wait for something to happen.
+        // 3. Wait for something to happen.
         tokio::select! {
             update = client.next_update() => match update {
                 Some(Update::Server(msg)) => on_message(client, &mut model, msg, seat).await,
@@ -139,8 +166,11 @@ pub async fn play_match(
             },
             joined = async { (&mut thinking.as_mut().expect("guarded").task).await }, if thinking.is_some() => {
                 let t = thinking.take().expect("guarded");
-                let (e, choice) = joined.map_err(|e| BotError::Connection(format!("the search failed: {e}")))?;
+                let (e, choice) = joined
+                    .and_then(|inner| inner)
+                    .map_err(|e| BotError::Connection(format!("the search failed: {e}")))?;
                 engine = Some(e);
+                last_score = choice.map(|c| c.score).or(last_score);
                 let Some(m) = &model else { continue };
                 // The position may have moved on while we thought (a drop piece arrived is fine;
                 // a different board position is not).
@@ -152,7 +182,6 @@ pub async fn play_match(
                     // Waiting (M2): search again only when the board or a reserve changes, and
                     // ask the partner at once for what would help.
                     waiting_at = Some(m.game().bfen());
-                    last_ask = None;
                     ask_timer.reset_immediately();
                     continue;
                 };
@@ -172,7 +201,7 @@ pub async fn play_match(
             _ = ask_timer.tick(), if config.chat && thinking.is_none() => {
                 if let (Some(m), Some(e)) = (&model, engine.as_mut())
                     && let Some(role) = want(e, m, seat)
-                    && last_ask.is_none_or(|(at, r)| r != role || at.elapsed() > ASK_EVERY)
+                    && last_ask.is_none_or(|(at, r)| r != role || at.elapsed() > ASK_AGAIN)
                 {
                     let text = format!("need a {}", role.name());
                     if client.chat(ChatScope::Team, &text).await.is_ok() {
@@ -193,6 +222,15 @@ fn want(engine: &mut Engine, model: &MatchModel, seat: SeatId) -> Option<Role> {
     engine.wish(model.game(), rules_seat(seat))
 }
 
+/// Whether the bot in `seat` may answer the draw offer of `offerer` (E3: the opponent on its board,
+/// or under `both_boards` anyone else).
+fn may_answer(model: &MatchModel, seat: SeatId, offerer: SeatId) -> bool {
+    match model.game().rules().draw_agreement {
+        DrawAgreement::OneBoard => rules_seat(offerer) == rules_seat(seat).opponent(),
+        DrawAgreement::BothBoards => offerer != seat,
+    }
+}
+
 fn board_fen(game: &Game, board: bughouse::BoardId) -> String {
     let bfen = game.bfen();
     let part = bfen.split(" | ").nth(board.index()).unwrap_or_default();
@@ -207,15 +245,30 @@ fn start_search(mut engine: Engine, model: &MatchModel, seat: SeatId, pace: Dura
     let game = *model.game();
     let board = rules_seat(seat).board;
     let remaining = model.clocks(Instant::now())[seat.index()];
-    let limits = engine.limits_for(remaining, increment(&model.state().time_control));
-    let pace = pace.min(remaining / 20);
+    let increment = increment(&model.state().time_control);
+    let limits = engine.limits_for(remaining, increment);
+    let position = game.bfen();
+    let think = think_time(
+        pace,
+        Situation {
+            remaining,
+            increment,
+            legal: game.legal_moves(board).len(),
+            in_check: game.board(board).is_check(),
+            position: &position,
+        },
+    );
     let started = Instant::now();
-    let task = tokio::task::spawn_blocking(move || {
+    let until = tokio::time::Instant::now() + think;
+    let search = tokio::task::spawn_blocking(move || {
         let choice = engine.choose(&game, board, limits);
-        if let Some(rest) = pace.checked_sub(started.elapsed()) {
-            std::thread::sleep(rest);
-        }
         (engine, choice)
+    });
+    // The blocking thread is freed as soon as the search ends; the wait is a timer.
+    let task = tokio::spawn(async move {
+        let answer = search.await;
+        tokio::time::sleep_until(until).await;
+        answer
     });
     Thinking { task, position: board_fen(&game, board), started }
 }

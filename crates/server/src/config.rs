@@ -40,6 +40,10 @@ pub struct ServerConfig {
     pub max_matches: usize,
     /// Forming matches one session may have created.
     pub max_open_matches_per_session: usize,
+    /// Bots the server runs at once (`FillWithBots`).
+    pub max_bots: usize,
+    /// The least time a server's bot takes per move, ms.
+    pub bot_pace_ms: u64,
     /// Seconds a forming match may go with no seated player connected.
     pub forming_expiry_s: u64,
     /// Seconds a session may go unused before its token expires.

@@ -98,6 +98,9 @@ pub(crate) async fn dispatch(
             room.tx.send(RoomMsg::Legal { board, reply }).await.map_err(|_| gone())?;
             Ok(Reply::Legal(rx.await.map_err(|_| gone())?))
         }
+        ClientMsg::FillWithBots { match_id, level } => {
+            lobby.bots.fill(&lobby.rooms, &lobby.metrics, session, match_id, level).map(|_| Reply::Ok)
+        }
         ClientMsg::CreateMatch { rules, time_control, listed, chess960 } => {
             let created = lobby.rooms.create(session.player, &rules, &time_control, listed, chess960).await;
             created.map(|match_id| Reply::Created { match_id })

@@ -11,6 +11,7 @@
 //! serves until its shutdown future completes, then closes every connection gracefully. One
 //! semaphore of `max_connections` permits caps the connections of every transport together.
 
+mod bots;
 mod committer;
 mod config;
 mod connection;
@@ -142,6 +143,15 @@ impl Server {
             store,
             secrets: roles::Secrets { arbiter: &config.arbiter_token, director: &config.director_token },
             records_dir: Some(config.data_dir.join("records")),
+            bots: bots::Bots::new(
+                endpoint.local_addr()?,
+                sha2::Digest::finalize(<sha2::Sha256 as sha2::Digest>::new_with_prefix(
+                    identity.chain[0].as_ref(),
+                ))
+                .into(),
+                config.max_bots,
+                Duration::from_millis(config.bot_pace_ms),
+            ),
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
         let (stop_ticker, stop) = tokio::sync::watch::channel(false);
@@ -254,6 +264,7 @@ impl Server {
         // it, so a restart charges nobody for the time the server was down.
         let _ = self.stop_ticker.send(true);
         let _ = tokio::time::timeout(SHUTDOWN_WAIT, &mut self.ticker).await;
+        self.lobby.bots.stop();
         self.lobby.rooms.shutdown(SHUTDOWN_WAIT).await;
         let endpoints: Vec<&quinn::Endpoint> =
             std::iter::once(&self.endpoint).chain(&self.browsers).collect();

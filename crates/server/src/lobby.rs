@@ -1,5 +1,5 @@
 //! What a connection reaches: the live matches ([`Rooms`]), the sessions in memory
-//! ([`Sessions`]), the roles, and the tournaments — each its own part with its own state, put
+//! ([`Sessions`]), the roles, the tournaments, and the server's own bots — each its own part with its own state, put
 //! together here once at start.
 
 use std::sync::Arc;
@@ -9,6 +9,7 @@ use bughouse_match::ClockConfig;
 use shvedka_storage::Store;
 use tokio::time::Instant;
 
+use crate::bots::Bots;
 use crate::metrics::Metrics;
 use crate::roles::{Roles, Secrets};
 use crate::rooms::{MatchLimits, Rooms, RoomsSetup};
@@ -24,6 +25,8 @@ pub(crate) struct Lobby {
     /// The server's start: `server_time_us` counts from it.
     pub(crate) started: Instant,
     pub(crate) metrics: Arc<Metrics>,
+    /// The server's own bots (`FillWithBots`).
+    pub(crate) bots: Bots,
 }
 
 /// What the lobby is built from.
@@ -34,13 +37,14 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) store: Arc<dyn Store>,
     pub(crate) secrets: Secrets<'a>,
     pub(crate) records_dir: Option<std::path::PathBuf>,
+    pub(crate) bots: Bots,
 }
 
 impl Lobby {
     /// The lobby over `store`: its tournaments, and every undecided match rebuilt from its log
     /// with its seated players' sessions (other sessions are read when they come back).
     pub(crate) async fn open(setup: LobbySetup<'_>) -> anyhow::Result<Lobby> {
-        let LobbySetup { clock, limits, session_expiry, store, secrets, records_dir } = setup;
+        let LobbySetup { clock, limits, session_expiry, store, secrets, records_dir, bots } = setup;
         let started = Instant::now();
         let metrics = Arc::new(Metrics::new());
         let tournaments = Arc::new(Tournaments::new(crate::tournaments::load(store.tournaments().await?)));
@@ -59,7 +63,7 @@ impl Lobby {
         };
         // Tournament games keep their reserved seats across a restart.
         let rooms = Rooms::open(rooms_setup, tournaments.reservations().await).await?;
-        Ok(Lobby { rooms, sessions, roles, tournaments, started, metrics })
+        Ok(Lobby { rooms, sessions, roles, tournaments, started, metrics, bots })
     }
 
     /// The metrics page, with the live counts as of now.

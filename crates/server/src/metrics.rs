@@ -50,6 +50,8 @@ pub(crate) enum Refusal {
     MaxMatches,
     /// `max_open_matches_per_session`.
     OpenMatches,
+    /// `max_bots`.
+    MaxBots,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]

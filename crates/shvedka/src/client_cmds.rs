@@ -2,6 +2,7 @@
 
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
+use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
@@ -106,6 +107,10 @@ pub(crate) struct BotArgs {
     /// Do not ask the partner for pieces.
     #[arg(long)]
     no_chat: bool,
+    /// The least time a move takes, in milliseconds; above it the bot takes a human's time from
+    /// its clock and the position. 0 plays as fast as the search.
+    #[arg(long, default_value_t = shvedka_bot::DEFAULT_PACE.as_millis() as u64)]
+    pace_ms: u64,
     /// Play every game of this tournament assigned to the bot's --name, until it is over.
     #[arg(long, conflicts_with_all = ["match_id", "seat"], requires = "name")]
     tournament: Option<u64>,
@@ -124,7 +129,11 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let name = args.name.clone().unwrap_or_else(|| format!("bot-{}", std::process::id() % 10_000));
         let mut client = args.connect.connect(&name).await?;
         if let Some(t) = args.tournament {
-            let config = BotConfig { level: args.level, chat: !args.no_chat, ..BotConfig::default() };
+            let config = BotConfig {
+                level: args.level,
+                chat: !args.no_chat,
+                pace: Duration::from_millis(args.pace_ms),
+            };
             // A tournament night lasts hours; the bot waits between its games until it is over.
             let played =
                 play_tournament(&mut client, t, &config, std::time::Duration::from_secs(6 * 3600)).await?;
@@ -144,7 +153,8 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 id
             }
         };
-        let config = BotConfig { level: args.level, chat: !args.no_chat, ..BotConfig::default() };
+        let config =
+            BotConfig { level: args.level, chat: !args.no_chat, pace: Duration::from_millis(args.pace_ms) };
         // Another player may take the free seat first: then try the next free one.
         let mut attempts = 0;
         let outcome = loop {

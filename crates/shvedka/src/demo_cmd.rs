@@ -31,7 +31,8 @@ pub(crate) struct DemoArgs {
     /// The bots' search level, 1 to 5.
     #[arg(long, default_value_t = 2, value_parser = clap::value_parser!(u8).range(1..=5))]
     level: u8,
-    /// The least time a bot takes per move, in milliseconds, so the match can be followed.
+    /// The least time a bot takes per move, in milliseconds (above it a human's time from its clock
+    /// and the position); 0 plays as fast as the search.
     #[arg(long, default_value_t = 300)]
     pace_ms: u64,
     /// Plain lines even on a terminal.

@@ -66,7 +66,7 @@ fn s1_bots_as_processes_one_creates_three_join_all_four_finish() {
     let server = runtime.block_on(TestServer::start(""));
     let addr = server.addr.to_string();
     let pin: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
-    let common = ["--server", addr.as_str(), "--fingerprint", pin.as_str(), "--level", "1"];
+    let common = ["--server", addr.as_str(), "--fingerprint", pin.as_str(), "--level", "1", "--pace-ms", "0"];
     let mut creator = shvedka()
         .arg("bot")
         .args(common)

@@ -56,6 +56,8 @@ pub enum Action {
     },
     /// Sit down in the player's current tournament game.
     MyGame(u64),
+    /// Fill the empty seats of a forming match with the server's bots at a level (1 to 5).
+    FillWithBots(MatchId, u8),
     /// Leave the program.
     Quit,
 }

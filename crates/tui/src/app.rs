@@ -330,6 +330,25 @@ impl App {
                 let time_control = words.next().unwrap_or("3+0").to_owned();
                 vec![Action::Create { rules, time_control, chess960 }]
             }
+            "bots" => {
+                // `/bots [LEVEL]`: the followed match, or in the lobby the selected one.
+                let level = if rest.is_empty() { Ok(2) } else { rest.parse::<u8>() };
+                let target = match (&self.model, self.screen) {
+                    (Some(m), Screen::Match) => Some(m.id()),
+                    _ => self.lobby.get(self.selected).map(|m| m.match_id),
+                };
+                match (level, target) {
+                    (Ok(level @ 1..=5), Some(id)) => vec![Action::FillWithBots(id, level)],
+                    (Ok(1..=5), None) => {
+                        self.error("which match? select one in the lobby, or sit in one");
+                        Vec::new()
+                    }
+                    _ => {
+                        self.error("bots at which level? /bots 1 to /bots 5");
+                        Vec::new()
+                    }
+                }
+            }
             "refresh" => vec![Action::Refresh],
             "ready" => vec![Action::Ready(true)],
             "unready" => vec![Action::Ready(false)],
@@ -425,6 +444,7 @@ const HELP: &[&str] = &[
     "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
     "lobby: ↑↓ select · Enter or w watch · 1-4 sit a-white a-black b-white b-black · c create",
     "/create [mgimo-2017|classic] [CLOCK] [960] creates a match; 960 starts it from a Chess960 position",
+    "/bots [LEVEL] fills the empty seats of your match (or the selected one) with bots, level 1-5 (2)",
     "tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b",
 ];
 

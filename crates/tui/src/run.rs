@@ -187,6 +187,10 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
         Action::Watch(id) => client.watch(id).await,
         Action::TakeSeat(id, seat) => client.take_seat(id, seat).await,
         Action::LeaveSeat => client.leave_seat().await,
+        Action::FillWithBots(match_id, level) => client
+            .request(shvedka_proto::ClientMsg::FillWithBots { match_id, level })
+            .await
+            .map(|_| app.info(format!("bots at level {level} take the empty seats of match {match_id}"))),
         Action::Ready(ready) => client.ready(ready).await,
         Action::Play { board, text } => client.play(board, &text, app.turn_since.map(|t| t.elapsed())).await,
         Action::OfferDraw => client.offer_draw().await,

@@ -115,6 +115,25 @@ fn chess960_lobby_offers_and_shows_a_chess960_start() {
 }
 
 #[test]
+fn bots_fill_the_selected_match_or_the_followed_one_at_a_level() {
+    let now = Instant::now();
+    let mut app = App::new("alice");
+    app.set_lobby(vec![MatchSummary {
+        match_id: MatchId(4),
+        rules: "mgimo-2017".into(),
+        time_control: "1+0".into(),
+        chess960: false,
+        seats: [Some("alice".into()), None, None, None],
+        phase: PhaseView::Forming,
+    }]);
+    assert_eq!(typed(&mut app, "/bots"), vec![Action::FillWithBots(MatchId(4), 2)]);
+    assert_eq!(typed(&mut app, "/bots 5"), vec![Action::FillWithBots(MatchId(4), 5)]);
+    assert_eq!(typed(&mut app, "/bots 9"), vec![]);
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Forming), now);
+    assert_eq!(typed(&mut app, "/bots 1"), vec![Action::FillWithBots(MatchId(7), 1)]);
+}
+
+#[test]
 fn s1_own_board_on_the_left_from_the_players_side_and_the_partners_board_from_his() {
     let now = Instant::now();
     let app = app_with(state(START, Some(SeatId::BlackB), PhaseView::Running), now);

@@ -1,0 +1,112 @@
+//! `FillWithBots`: a player fills the empty seats of his forming match with the server's own bots,
+//! which sit, say ready, play at a human pace (never under `bot_pace_ms` a move), answer a draw
+//! offer (E3), ask their partner for a piece without repeating themselves; who may ask, and the
+//! `max_bots` bound.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use shvedka_client::{ClientError, Update};
+use shvedka_proto::{Board, ChatScope, ClientMsg, ErrorCode, EventView, Limit, PhaseView, SeatId, ServerMsg};
+use shvedka_tests::{TestServer, next, wait_event};
+
+const PACE_MS: u64 = 400;
+
+fn code(r: Result<shvedka_proto::Reply, ClientError>) -> ErrorCode {
+    match r {
+        Err(ClientError::Server(e)) => e.code,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e3_bots_fill_the_empty_seats_play_at_a_human_pace_and_answer_a_draw_offer() {
+    let server = TestServer::start(&format!("max_bots = 3\nbot_pace_ms = {PACE_MS}")).await;
+    let mut anna = server.client("anna").await;
+    let id = anna.create_match("mgimo-2017", "1+0", true).await.expect("create");
+    let stranger = server.client("stranger").await;
+    let fill = |level| ClientMsg::FillWithBots { match_id: id, level };
+    assert_eq!(code(stranger.request(fill(1)).await), ErrorCode::Forbidden, "only the creator or a player");
+    assert_eq!(code(anna.request(fill(9)).await), ErrorCode::BadRequest, "levels are 1 to 5");
+
+    anna.take_seat(id, SeatId::WhiteA).await.expect("sit");
+    anna.request(fill(1)).await.expect("filled");
+    // The three bots sit and say ready; anna's ready starts the match.
+    anna.ready(true).await.expect("ready");
+    wait_event(&mut anna, |e| matches!(e.kind, EventView::Started)).await;
+
+    // A second match cannot have bots while three run (max_bots = 3).
+    let other = stranger.create_match("classic", "3+0", true).await.expect("create");
+    stranger.take_seat(other, SeatId::BlackB).await.expect("sit");
+    let refused = stranger.request(ClientMsg::FillWithBots { match_id: other, level: 1 }).await;
+    assert_eq!(code(refused), ErrorCode::Limit(Limit::Bots));
+
+    // E3: anna offers a draw; the bot opposite her (Black-A) answers (declines: the game is young).
+    anna.offer_draw().await.expect("offer");
+    let answer = wait_event(&mut anna, |e| {
+        matches!(e.kind, EventView::DrawDeclined { .. } | EventView::DrawOffered { seat: SeatId::BlackA })
+    })
+    .await;
+    assert!(matches!(answer.kind, EventView::DrawDeclined { seat: SeatId::BlackA }), "{answer:?}");
+
+    // anna moves; the bots' moves on both boards each take at least the pace, as the server
+    // measured them.
+    anna.play(Board::A, "e2e4", None).await.expect("e4");
+    let mut bot_moves = 0;
+    let mut asks: HashMap<String, Vec<Instant>> = HashMap::new();
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while bot_moves < 4 && Instant::now() < deadline {
+        let Update::Server(msg) = next(&mut anna).await else { panic!("disconnected") };
+        match msg {
+            ServerMsg::Event(e) => {
+                if let EventView::Moved { seat, charged_ms, credit_ms, .. } = e.kind
+                    && seat != SeatId::WhiteA
+                {
+                    assert!(
+                        charged_ms + credit_ms >= PACE_MS,
+                        "{seat} moved after {charged_ms} ms (+{credit_ms} credit), under the pace"
+                    );
+                    bot_moves += 1;
+                }
+            }
+            ServerMsg::Chat { scope: ChatScope::Team, text, .. } => {
+                asks.entry(text).or_default().push(Instant::now());
+            }
+            _ => {}
+        }
+    }
+    assert!(bot_moves >= 4, "the bots play: {bot_moves} moves in 20 s");
+    for (text, at) in &asks {
+        assert_eq!(at.len(), 1, "the partner asked {text:?} {} times", at.len());
+    }
+
+    // anna resigns; the bots leave with the match and their permits come back.
+    anna.resign().await.expect("resign");
+    wait_event(&mut anna, |e| matches!(e.kind, EventView::Ended(_))).await;
+    let mut refill = Err(String::new());
+    for _ in 0..50 {
+        match stranger.request(ClientMsg::FillWithBots { match_id: other, level: 1 }).await {
+            Ok(_) => {
+                refill = Ok(());
+                break;
+            }
+            Err(e) => refill = Err(e.to_string()),
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    refill.expect("the bots' permits are released when their match ends");
+    let mut seats = Vec::new();
+    for _ in 0..50 {
+        let list = stranger.list_matches().await.expect("list");
+        let m = list.iter().find(|m| m.match_id == other).expect("listed");
+        seats = m.seats.to_vec();
+        if m.seats.iter().all(Option::is_some) {
+            assert_eq!(m.phase, PhaseView::Forming, "the bots wait for the stranger's ready");
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert!(seats.iter().all(Option::is_some), "three bots sat beside the stranger: {seats:?}");
+    assert!(seats.iter().flatten().filter(|n| n.starts_with("bot ")).count() == 3, "{seats:?}");
+    server.stop().await;
+}
