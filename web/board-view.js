@@ -48,6 +48,7 @@ export function pieceElement(piece) {
  * @property {string} hover  the square under a dragged piece
  * @property {string} lifted  the square whose piece is being dragged
  * @property {{ from: string, to: string, piece: string } | null} pending  a move sent, not yet answered
+ * @property {string} [check]  the square of a king in check, "" if none
  */
 
 /** @returns {Marks} */
@@ -144,6 +145,7 @@ export class BoardPanel {
         isDark(name) ? "dark" : "light",
         marks.last.includes(name) ? "last" : "",
         marks.removed === name ? "removed" : "",
+        marks.check === name ? "check" : "",
         marks.selected === name ? "selected" : "",
         marks.targets.has(name) ? (piece ? "target capture" : "target") : "",
         marks.removable.has(name) ? "removable" : "",

@@ -3,7 +3,7 @@
 // `Event` (PROTOCOL.md, session 3-4). Pure (the page's clock is passed in); tested by
 // match-state.test.mjs.
 
-import { readBfen } from "./board.js";
+import { readBfen, squareName } from "./board.js";
 import { reading, restamp, stampedAt } from "./clocks.js";
 import { bpgnMoves, moveLabel, moveNumber } from "./moves.js";
 import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.js";
@@ -449,4 +449,20 @@ export function yourTurn(m, board) {
  */
 export function boardPos(m, board) {
   return m.boards[board === "A" ? 0 : 1];
+}
+
+/**
+ * The square of the king in check on `board`, "" if none. The fact comes from the server: the SAN
+ * of the board's last move ends in `+` or `#` (a take-back or a set position clears the last move).
+ * @param {MatchModel} m
+ * @param {BoardId} board
+ * @returns {string}
+ */
+export function checkedKing(m, board) {
+  if (!m.lastMove[board]) return "";
+  const last = [...m.moves].reverse().find((e) => e.board === board);
+  if (!last || !/[+#]$/.test(last.san)) return "";
+  const pos = boardPos(m, board);
+  const index = pos.squares.indexOf(pos.turn === "w" ? "K" : "k");
+  return index < 0 ? "" : squareName(index);
 }

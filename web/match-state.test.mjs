@@ -2,7 +2,7 @@
 // sent them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyEvent, boardPos, closedText, describe, fromState, mergeRecord, needsRecord, pauseText, refresh, resultHeadline, resultLine, resultReason, resumeText, resync, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, checkedKing, closedText, describe, fromState, mergeRecord, needsRecord, pauseText, refresh, resultHeadline, resultLine, resultReason, resumeText, resync, yourTurn } from "./match-state.js";
 import { clocksAt, countdownLeft } from "./clocks.js";
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -206,4 +206,16 @@ test("a_restart_pause_waits_for_the_players_and_an_arbiter_pause_is_not_the_serv
   assert.equal(resumeText("Restart"), "clocks restarted: all four players are back after the server's restart");
   assert.equal(closedText("Expired"), "the match expired: nobody attended it");
   assert.equal(closedText("Failed"), "the match stopped on the server; it will be restored when the server restarts");
+});
+
+test("check_the_king_of_the_side_to_move_is_marked_after_a_checking_move", () => {
+  const B = " | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+  const m = fromState({ match_id: 1, rules: "classic", time_control: "1+0", seats: ["a", "b", "c", "d"], ready: [true, true, true, true], phase: "Running", bfen: "rnbqkbnr/ppp1pppp/3p4/8/4P3/8/PPPP1PPP/RNBQKBNR[] w KQkq - 0 2" + B, clocks_ms: [1, 1, 1, 1], running: [true, false, true, false], last_seq: 3, result: null, your_seat: null, server_time_us: 0 }, 0, 0);
+  const moved = (seq, seat, san, uci, fen) => assert.equal(applyEvent(m, { match_id: 1, seq, at_ms: seq, kind: { Moved: { seat, uci, san, charged_ms: 0, credit_ms: 0 } }, clocks_ms: [1, 1, 1, 1], running: [true, true, true, false], bfen: fen + B, server_time_us: 0 }, 0, 0), "applied");
+  assert.equal(checkedKing(m, "A"), "", "no move seen: no mark");
+  moved(4, "WhiteA", "Bb5+", "f1b5", "rnbqkbnr/ppp1pppp/3p4/1B6/4P3/8/PPPP1PPP/RNBQK1NR[] b KQkq - 1 2");
+  assert.equal(checkedKing(m, "A"), "e8", "Black's king, the side to move, is in check");
+  assert.equal(checkedKing(m, "B"), "", "not on the other board");
+  moved(5, "BlackA", "Nc6", "b8c6", "r1bqkbnr/ppp1pppp/2np4/1B6/4P3/8/PPPP1PPP/RNBQK1NR[] w KQkq - 2 3");
+  assert.equal(checkedKing(m, "A"), "", "answered: no mark");
 });

@@ -7,7 +7,7 @@
 import { BoardPanel } from "./board-view.js";
 import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
 import { touchedSquares } from "./moves.js";
-import { boardPos, pauseText, resultHeadline, resultReason, yourTurn } from "./match-state.js";
+import { boardPos, checkedKing, pauseText, resultHeadline, resultReason, yourTurn } from "./match-state.js";
 import {
   SEAT_ORDER, boardOf, boardOrder, isWhiteSeat, otherBoard, partnerOf, seatIndex, seatLabel, teamLabel, teamOf,
   whiteAtBottom,
@@ -162,6 +162,7 @@ export class MatchView {
       const last = m.lastMove[board];
       marks.last = last ? touchedSquares(last).own : [];
       marks.removed = m.removedOn[board];
+      marks.check = checkedKing(m, board);
       marks.pending = pending && pending.board === board ? pending : null;
       panel.render(boardPos(m, board), marks);
       panel.grid.classList.toggle("own", Boolean(me && boardOf(me) === board));

@@ -117,7 +117,14 @@ async function main() {
     if (JSON.stringify(r.moves) !== JSON.stringify(want)) fail(`${p.name}'s move list`, want, r.moves);
   }
   step("every page shows: team 2 wins, mate on board, E1");
-  await shot(players.get("boris").page, "result-desktop.png", "Black-A's page at the end: the result banner (team 2 wins, mate on board, rule E1), the last move Qxf2# highlighted, the move list");
+  // The mated king (White-A's, e1) is marked as in check on every page, the partner's board too;
+  // no other square is.
+  for (const p of players.values()) {
+    const checked = await p.page.$$eval(".sq.check", (els) => els.map((e) => `${e.getAttribute("data-board")}${e.getAttribute("data-square")}`));
+    if (JSON.stringify(checked) !== JSON.stringify(["Ae1"])) fail(`${p.name}: the king in check marked`, ["Ae1"], checked);
+  }
+  step("every page marks White-A's king on e1 as in check");
+  await shot(players.get("boris").page, "result-desktop.png", "Black-A's page at the end: the result banner (team 2 wins, mate on board, rule E1), the last move Qxf2# highlighted, White-A's king on e1 marked in check, the move list");
   await shot(players.get("gleb").page, "result-phone.png", "Black-B's phone (390×844) at the end: result banner above the stacked boards");
 
   const errors = [...players.values()].flatMap((p) => p.errors);

@@ -292,7 +292,7 @@ impl Game {
                 }
             }
             _ if m.is_promotion() && self.rules.promotion == Promotion::Removal => self.explain_promotion(m),
-            _ => (RuleId::Chess, "not a legal chess move here".to_owned()),
+            _ => (RuleId::Chess, illegal_chess(pos)),
         };
         PlayError { board: m.board, rule: rule.0, reason: rule.1 }
     }
@@ -302,11 +302,11 @@ impl Game {
         let cross = seat.crosswise();
         let (from, to, capture) = match m.mv {
             Move::Normal { from, to, capture, .. } => (from, to, capture),
-            _ => return (RuleId::Chess, "not a legal chess move here".to_owned()),
+            _ => return (RuleId::Chess, illegal_chess(self.board(m.board))),
         };
         let as_queen = Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(Role::Queen) };
         if !self.board(m.board).is_legal(&as_queen) {
-            return (RuleId::Chess, "not a legal chess move here".to_owned());
+            return (RuleId::Chess, illegal_chess(self.board(m.board)));
         }
         let removable = self.removable(cross);
         match m.removal {
@@ -371,4 +371,13 @@ fn vanishing_promotion_is_safe(pos: &Position, as_queen: Move) -> bool {
     let _ = after.remove_piece_at(as_queen.to());
     let king = after.board().king_of(mover).expect("a legal setup has both kings");
     !after.board().is_attacked(king, !mover, after.board().occupied())
+}
+
+/// Why a move is illegal in ordinary chess, as the player reads it: in check, that first.
+pub(crate) fn illegal_chess(pos: &Position) -> String {
+    if pos.is_check() {
+        "you are in check: not a legal chess move here".to_owned()
+    } else {
+        "not a legal chess move here".to_owned()
+    }
 }

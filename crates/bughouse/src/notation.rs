@@ -39,7 +39,11 @@ impl Game {
         let syntax = |reason: String| MoveTextError::Syntax { input: text.to_owned(), reason };
         let illegal_chess = || MoveTextError::Illegal {
             input: text.to_owned(),
-            error: PlayError { board, rule: RuleId::Chess, reason: "not a legal chess move here".into() },
+            error: PlayError {
+                board,
+                rule: RuleId::Chess,
+                reason: crate::game::illegal_chess(self.board(board)),
+            },
         };
         let pos = self.board(board);
         let removal_rules = self.rules.promotion == Promotion::Removal;

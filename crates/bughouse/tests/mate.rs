@@ -61,3 +61,23 @@ fn m4_no_move_ever_captures_a_king() {
         assert_ne!(m.mv.capture(), Some(chess_core::Role::King));
     }
 }
+
+#[test]
+fn chess_a_move_refused_while_in_check_says_you_are_in_check() {
+    use bughouse::{MoveTextError, RuleId};
+    let checked = "rnbqkbnr/ppp1pppp/3p4/1B6/4P3/8/PPPP1PPP/RNBQK1NR[] b KQkq - 1 2";
+    let g = game(&bfen(checked, START));
+    let reason = |g: &bughouse::Game, text: &str| match g.parse_move(A, text) {
+        Err(MoveTextError::Illegal { error, .. }) => (error.rule, error.reason),
+        other => panic!("{text}: expected an illegal move, got {other:?}"),
+    };
+    // A quiet move that leaves the king in check, in both notations.
+    for text in ["a6", "a7a6"] {
+        let (rule, why) = reason(&g, text);
+        assert_eq!(rule, RuleId::Chess);
+        assert!(why.starts_with("you are in check"), "{text}: {why}");
+    }
+    // Not in check: the plain reason.
+    let (_, why) = reason(&game(&bfen(START, START)), "e2e5");
+    assert!(!why.contains("check"), "{why}");
+}
