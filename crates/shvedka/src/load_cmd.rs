@@ -48,6 +48,10 @@ pub(crate) struct LoadArgs {
 struct Totals {
     offered: AtomicU64,
     served: AtomicU64,
+    /// Moves the server refused: the position changed under them (a removal from the other
+    /// board, R3) or the match ended meanwhile; the rules at work, not a fault.
+    refused: AtomicU64,
+    /// Requests that got no answer (a connection failed) or a setup that failed.
     errors: AtomicU64,
     /// Matches decided during the run (each is followed by a new one with the same players).
     decided: AtomicU64,
@@ -121,10 +125,11 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let secs = 5.0_f64.min(started.elapsed().as_secs_f64()).max(0.001);
         writeln!(
             out,
-            "  {:>4.0} s  offered {:>6.0}/s  served {:>6.0}/s  errors {}",
+            "  {:>4.0} s  offered {:>6.0}/s  served {:>6.0}/s  refused {}  errors {}",
             started.elapsed().as_secs_f64(),
             (offered - last.0) as f64 / secs,
             (served - last.1) as f64 / secs,
+            totals.refused.load(Ordering::Relaxed),
             totals.errors.load(Ordering::Relaxed)
         )?;
         last = (offered, served);
@@ -140,7 +145,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let ms = |us: u64| us as f64 / 1000.0;
     writeln!(
         out,
-        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, errors {}, matches decided and replaced {}",
+        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, refused {}, errors {}, matches decided and replaced {}",
         totals.offered.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed),
@@ -148,6 +153,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ms(pct(0.5)),
         ms(pct(0.99)),
         ms(lat.last().copied().unwrap_or(0)),
+        totals.refused.load(Ordering::Relaxed),
         totals.errors.load(Ordering::Relaxed),
         totals.decided.load(Ordering::Relaxed)
     )?;
@@ -270,10 +276,13 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     totals.offered.fetch_add(1, Ordering::Relaxed);
                     let (client, pending, totals) = (clients[mover].clone(), pending.clone(), totals.clone());
                     tokio::spawn(async move {
-                        if client.play(wire, &uci, Some(Duration::ZERO)).await.is_err() {
-                            totals.errors.fetch_add(1, Ordering::Relaxed);
-                            pending.lock().await[board as usize] = None;
-                        }
+                        let counter = match client.play(wire, &uci, Some(Duration::ZERO)).await {
+                            Ok(()) => return,
+                            Err(ClientError::Server(_)) => &totals.refused,
+                            Err(_) => &totals.errors,
+                        };
+                        counter.fetch_add(1, Ordering::Relaxed);
+                        pending.lock().await[board as usize] = None;
                     });
                 }
             }

@@ -36,8 +36,8 @@ async fn load_plays_its_matches_and_reports_served_moves_and_latency() {
     server.stop().await;
 }
 
-/// E3 (a flag falls, the match is decided): with one-second clocks the matches end during the
-/// run, and the same four players start another each time, so the server keeps the number of
+/// E3 (a flag falls, the match is decided): with one-second clocks and a move a second per board
+/// (more than the lag credit, K3, gives back) the matches end during the run, and the same four players start another each time, so the server keeps the number of
 /// live matches asked for while the decided ones are released.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e3_load_replaces_each_decided_match_with_a_new_one() {
@@ -47,7 +47,7 @@ async fn e3_load_replaces_each_decided_match_with_a_new_one() {
     let out = tokio::task::spawn_blocking(move || {
         Command::new(env!("CARGO_BIN_EXE_shvedka"))
             .args(["load", "--server", &addr, "--fingerprint", &fingerprint])
-            .args(["--matches", "2", "--pace-ms", "100", "--duration", "10", "--time-control", "1s+0"])
+            .args(["--matches", "2", "--pace-ms", "1000", "--duration", "12", "--time-control", "1s+0"])
             .output()
             .expect("shvedka runs")
     })
@@ -58,6 +58,8 @@ async fn e3_load_replaces_each_decided_match_with_a_new_one() {
     let summary = text.lines().last().unwrap_or_default();
     let decided: u64 = summary.rsplit(' ').next().unwrap().parse().unwrap();
     assert!(decided >= 2, "matches decided and replaced during the run: {summary}");
-    assert_eq!(server.stats.live_matches(), 2, "as many live as asked, the decided ones released");
+    // The decided ones were released (the last may have ended after the run's last turn).
+    let live = server.stats.live_matches();
+    assert!((1..=2).contains(&live), "{live} live matches after {decided} decided");
     server.stop().await;
 }

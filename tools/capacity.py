@@ -1,0 +1,145 @@
+#!/usr/bin/env python3
+"""Capacity of one ``shvedka serve``, measured from outside, as README.md reports it.
+
+For each number of matches: starts a server (its own data directory, or PostgreSQL with
+``--database-url``) and ``shvedka load`` as two processes on this machine, samples the server's
+CPU (from /proc) while the load plays, reads its RSS and ``/metrics`` at the end, and prints one
+line per run::
+
+    python3 tools/capacity.py --matches 500,1000,2000                 # SQLite on disk, 30 s each
+    python3 tools/capacity.py --matches 1000 --duration 600 --rss-every 30   # RSS over ten minutes
+    python3 tools/capacity.py --matches 1000 --database-url 'postgres://postgres@localhost/postgres?host=/tmp/pg'
+
+The binary is ``target/release/shvedka`` (``cargo build --release`` first) unless ``--bin``
+says otherwise. Everything runs on loopback (127.0.0.1) and stops by itself.
+"""
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import urllib.request
+
+TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_ticks(pid):
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return int(fields[11]) + int(fields[12])
+
+
+def rss_kib(pid):
+    for line in open(f"/proc/{pid}/status"):
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1])
+    return 0
+
+
+def metric(text, name):
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.rsplit(" ", 1)[1])
+    return 0.0
+
+
+def run(args, matches):
+    work = tempfile.mkdtemp(prefix=f"shvedka-capacity-{matches}-", dir=args.data_parent)
+    config = os.path.join(work, "server.toml")
+    with open(config, "w") as f:
+        f.write(
+            f'listen = "127.0.0.1:{args.port}"\n'
+            f'http_listen = "127.0.0.1:{args.port + 1}"\n'
+            'webtransport_listen = ""\n'
+            f'data_dir = "{work}/data"\n'
+            "max_connections = 20000\nmax_matches = 20000\n"
+            "rate_per_second = 1000\nrate_burst = 1000\n"
+        )
+        if args.database_url:
+            f.write(f'database_url = "{args.database_url}"\n')
+    server = subprocess.Popen(
+        [args.bin, "serve", "--config", config],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.DEVNULL,
+        text=True,
+    )
+    fingerprint = None
+    for line in server.stdout:
+        found = re.search(r"sha256 ([0-9a-f]{64})", line)
+        if found:
+            fingerprint = found.group(1)
+            break
+    if not fingerprint:
+        sys.exit("the server printed no certificate fingerprint")
+    load = subprocess.Popen(
+        [args.bin, "load", "--server", f"127.0.0.1:{args.port}", "--fingerprint", fingerprint,
+         "--matches", str(matches), "--duration", str(args.duration), "--pace-ms", str(args.pace_ms),
+         "--time-control", args.time_control],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    started = server_ticks = load_ticks = None
+    summary = ""
+    rss = []
+
+    def sample():
+        while load.poll() is None:
+            rss.append((time.time() - started, rss_kib(server.pid)))
+            print(f"    rss at {rss[-1][0]:5.0f} s: {rss[-1][1] // 1024} MiB", flush=True)
+            time.sleep(args.rss_every)
+
+    for line in load.stdout:
+        print("    " + line.rstrip(), flush=True)
+        if "playing for" in line:
+            started, server_ticks, load_ticks = time.time(), cpu_ticks(server.pid), cpu_ticks(load.pid)
+            if args.rss_every:
+                threading.Thread(target=sample, daemon=True).start()
+        if line.startswith("load: offered"):
+            summary = line.strip()
+            elapsed = time.time() - started
+            server_cpu = (cpu_ticks(server.pid) - server_ticks) / TICK / elapsed * 100
+            load_cpu = (cpu_ticks(load.pid) - load_ticks) / TICK / elapsed * 100
+    load.wait()
+    text = urllib.request.urlopen(f"http://127.0.0.1:{args.port + 1}/metrics").read().decode()
+    commits = metric(text, "shvedka_commit_seconds_count")
+    commit_ms = metric(text, "shvedka_commit_seconds_sum") / max(commits, 1) * 1000
+    batch = metric(text, "shvedka_commit_batch_matches_sum") / max(commits, 1)
+    end_rss = rss_kib(server.pid)
+    server.terminate()
+    server.wait()
+    shutil.rmtree(work, ignore_errors=True)
+    print(
+        f"RESULT matches={matches} {summary} server_cpu={server_cpu:.0f}% "
+        f"server_rss={end_rss // 1024}MiB load_cpu={load_cpu:.0f}% "
+        f"commit_mean={commit_ms:.1f}ms batch_mean={batch:.1f}",
+        flush=True,
+    )
+    if rss:
+        early = [kib for at, kib in rss if at >= 120]
+        if early:
+            growth = (rss[-1][1] - early[0]) / early[0] * 100
+            print(f"RSS minute 2: {early[0] // 1024} MiB, end: {rss[-1][1] // 1024} MiB ({growth:+.1f} %)")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--matches", default="200,500,1000,2000", help="comma-separated")
+    parser.add_argument("--duration", type=int, default=30, help="seconds of play per run")
+    parser.add_argument("--pace-ms", type=int, default=1000)
+    parser.add_argument("--time-control", default="300+0")
+    parser.add_argument("--bin", default="target/release/shvedka")
+    parser.add_argument("--database-url", default="")
+    parser.add_argument("--data-parent", default="/var/tmp", help="where the data directory goes")
+    parser.add_argument("--port", type=int, default=18475)
+    parser.add_argument("--rss-every", type=int, default=0, help="sample RSS every N seconds")
+    args = parser.parse_args()
+    for matches in [int(m) for m in args.matches.split(",")]:
+        run(args, matches)
+
+
+if __name__ == "__main__":
+    main()
