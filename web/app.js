@@ -15,6 +15,8 @@ import { Lobby } from "./lobby.js";
 import { Chat } from "./chat.js";
 import { ArbiterPanel } from "./arbiter.js";
 import { installReport } from "./report.js";
+import { premoveText } from "./premove.js";
+import { reserveOf } from "./board.js";
 import { hideInfo, initNotice, lastErrorText, log, refusalText, showError, showInfo } from "./notice.js";
 import { boardOf, isWhiteSeat } from "./seats.js";
 
@@ -96,6 +98,11 @@ const gestures = new Gestures(view.panels, $("choice"), {
   myBoard: () => (model?.yourSeat ? boardOf(model.yourSeat) : null),
   myWhite: () => (model?.yourSeat ? isWhiteSeat(model.yourSeat) : true),
   myTurn: () => Boolean(model?.yourSeat && yourTurn(model, boardOf(model.yourSeat))),
+  canPremove: () => Boolean(model?.yourSeat && model.phase === "Running"),
+  held: (role) => {
+    if (!model?.yourSeat) return 0;
+    return reserveOf(boardPos(model, boardOf(model.yourSeat)).reserve, isWhiteSeat(model.yourSeat))[role] ?? 0;
+  },
   myPos: () => (model?.yourSeat ? boardPos(model, boardOf(model.yourSeat)) : null),
   legal: () => (model && legal.bfen === model.bfen ? legal.moves : null),
   awaitLegal,
@@ -429,7 +436,7 @@ document.addEventListener("visibilitychange", () => {
   if (!document.hidden) session?.ping();
 });
 document.addEventListener("keydown", (e) => {
-  if (e.key === "Escape") gestures.clear();
+  if (e.key === "Escape") gestures.cancelPremove();
 });
 setInterval(() => {
   if (screen === "lobby" && session?.state === "connected" && !document.hidden) void lobby.refresh();
@@ -448,6 +455,7 @@ installReport(
     moves: (model?.moves ?? []).filter((m) => m.board).map((m) => m.san),
     result: model?.result ? { ...model.result } : null,
     lastError: lastErrorText(),
+    premove: premoveText(gestures.premove),
   }),
   () => session?.drop(),
 );

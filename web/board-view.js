@@ -49,6 +49,7 @@ export function pieceElement(piece) {
  * @property {string} lifted  the square whose piece is being dragged
  * @property {{ from: string, to: string, piece: string } | null} pending  a move sent, not yet answered
  * @property {string} [check]  the square of a king in check, "" if none
+ * @property {string[]} [premove]  the squares of the queued premove or pre-drop
  */
 
 /** @returns {Marks} */
@@ -146,6 +147,7 @@ export class BoardPanel {
         marks.last.includes(name) ? "last" : "",
         marks.removed === name ? "removed" : "",
         marks.check === name ? "check" : "",
+        marks.premove?.includes(name) ? "premove" : "",
         marks.selected === name ? "selected" : "",
         marks.targets.has(name) ? (piece ? "target capture" : "target") : "",
         marks.removable.has(name) ? "removable" : "",
@@ -183,10 +185,11 @@ export class BoardPanel {
       return;
     }
     bar.reserve.dataset.key = key;
-    const pieces = ["Q", "R", "B", "N", "P"].filter((r) => counts[r]).map((role) => {
+    // The player's own reserve shows every role, those he lacks dimmed: a pre-drop may wait for one.
+    const pieces = ["Q", "R", "B", "N", "P"].filter((r) => counts[r] || info.mine).map((role) => {
       const b = document.createElement("button");
       b.type = "button";
-      b.className = "rpiece" + (info.mine ? " mine" : "") + (info.selectedRole === role ? " selected" : "");
+      b.className = "rpiece" + (info.mine ? " mine" : "") + (counts[role] ? "" : " absent") + (info.selectedRole === role ? " selected" : "");
       b.dataset.reserve = role;
       b.disabled = !info.mine;
       b.append(pieceElement(white ? role : role.toLowerCase()));
@@ -195,7 +198,7 @@ export class BoardPanel {
         n.textContent = String(counts[role]);
         b.append(n);
       }
-      b.title = `${counts[role]} × ${NAMES[role.toLowerCase()]} in reserve`;
+      b.title = counts[role] ? `${counts[role]} × ${NAMES[role.toLowerCase()]} in reserve` : `no ${NAMES[role.toLowerCase()]} yet: a drop waits for one`;
       return b;
     });
     bar.reserve.replaceChildren(...pieces);

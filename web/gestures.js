@@ -3,17 +3,22 @@
 // click-to-move on the player's board, drops by dragging or clicking a reserve piece, and the
 // choices a promotion needs: a piece (upgrade) or, under MGIMO rules, the piece to remove from
 // the other board (RULES.md R1), picked on that board among the highlighted ones or from the
-// choice bar. What may be played comes only from the server's list of legal moves.
+// choice bar. What may be played comes only from the server's list of legal moves. The same
+// gestures while it is not the player's turn, or with a reserve piece he does not hold yet, queue
+// a premove or pre-drop (`premove.js`), sent the instant the turn (or the piece) comes; a click or
+// tap on the board, or a right-click, cancels it.
 
 import { isWhitePiece, pieceAt } from "./board.js";
 import { BoardPanel, noMarks, pieceElement } from "./board-view.js";
 import { completeAwaiting, dropTargets, dropText, removalCandidates, targetsFrom } from "./moves.js";
+import { premoveAction, premoveSquares } from "./premove.js";
 import { otherBoard } from "./seats.js";
 
 /** @typedef {import("./seats.js").BoardId} BoardId */
 /** @typedef {import("./board.js").BoardPos} BoardPos */
 /** @typedef {import("./board-view.js").Marks} Marks */
 /** @typedef {import("./moves.js").Completion} Completion */
+/** @typedef {import("./premove.js").Premove} Premove */
 
 /**
  * What the gestures need to know of the match, and how they play.
@@ -21,6 +26,8 @@ import { otherBoard } from "./seats.js";
  * @property {() => BoardId | null} myBoard
  * @property {() => boolean} myWhite
  * @property {() => boolean} myTurn
+ * @property {() => boolean} canPremove  seated in a running match, so a premove may be queued
+ * @property {(role: string) => number} held  how many of a role the player holds
  * @property {() => BoardPos | null} myPos
  * @property {() => string[] | null} legal  null while not known
  * @property {() => Promise<string[] | null>} awaitLegal  the list once it is in (null: not in time)
@@ -56,9 +63,16 @@ export class Gestures {
     this.hover = "";
     /** @type {(() => void) | undefined} */
     this.dragListeners = undefined;
+    /** @type {Premove | null} the queued premove or pre-drop */
+    this.premove = null;
     for (const [board, panel] of panels) {
       panel.grid.addEventListener("pointerdown", (e) => this.gridDown(e, board));
       panel.el.addEventListener("pointerdown", (e) => this.reserveDown(e));
+      panel.grid.addEventListener("contextmenu", (e) => {
+        if (!this.premove && !this.sel) return;
+        e.preventDefault();
+        this.cancelPremove();
+      });
     }
   }
 
@@ -74,6 +88,7 @@ export class Gestures {
       m.targets = this.targets;
       m.hover = this.hover;
       if (this.drag?.moved && this.sel?.kind === "square") m.lifted = this.sel.from;
+      m.premove = premoveSquares(this.premove);
     } else if (this.removal) {
       m.removable = new Set(this.removal.options.map((o) => o.square));
     }
@@ -83,6 +98,12 @@ export class Gestures {
   /** The selected reserve role ("" if none), for the reserve's look. */
   selectedRole() {
     return this.sel?.kind === "reserve" ? this.sel.role : "";
+  }
+
+  /** Forgets the queued premove and any selection (right-click, tap, Escape). */
+  cancelPremove() {
+    this.premove = null;
+    this.clear();
   }
 
   /** Forgets the selection and any pending choice (the position changed, or Escape). */
@@ -101,8 +122,28 @@ export class Gestures {
    */
   revalidate() {
     if (!this.ctx.myTurn()) {
-      if (this.sel || this.removal || this.choiceBar.dataset.kind) this.clear();
+      // Waiting for the turn: a premove and its selection stay while the match runs.
+      if (!this.ctx.canPremove()) {
+        this.premove = null;
+        if (this.sel || this.removal || this.choiceBar.dataset.kind) this.clear();
+      } else if (this.removal || this.choiceBar.dataset.kind) this.clear();
       return;
+    }
+    const queued = this.premove;
+    const list = this.ctx.legal();
+    if (queued && list) {
+      const action = premoveAction(queued, list, queued.kind === "reserve" ? this.ctx.held(queued.role) : 0);
+      if (action.kind !== "wait") this.premove = null;
+      if (action.kind === "send") {
+        this.ctx.play(action.text, { from: queued.kind === "square" ? queued.from : "", to: queued.to, piece: queued.piece });
+        this.ctx.changed();
+        return;
+      }
+      if (action.kind === "choose" && queued.kind === "square") {
+        this.completed({ kind: "square", from: queued.from, piece: queued.piece }, queued.to, action.completion);
+        return;
+      }
+      if (action.kind === "drop") this.ctx.changed();
     }
     if (this.sel) this.select(this.sel); // the legal list may have arrived: recompute targets
     const r = this.removal;
@@ -136,11 +177,27 @@ export class Gestures {
    */
   isTarget(square) {
     if (!this.sel) return false;
+    // A premove, or a pre-drop of a piece not held: judged when the turn (or the piece) comes.
+    if (this.queues()) return this.sel.kind === "square" || this.empty(square);
     if (this.ctx.legal()) return this.targets.has(square);
     // Not known yet: offer every square that does not hold one of the player's own pieces.
     const pos = this.ctx.myPos();
     const piece = pos ? pieceAt(pos, square) : "";
     return piece === "" || isWhitePiece(piece) !== this.ctx.myWhite();
+  }
+
+  /** Whether completing the selection now queues it rather than playing it. */
+  queues() {
+    const sel = this.sel;
+    if (!sel) return false;
+    if (!this.ctx.myTurn()) return this.ctx.canPremove();
+    return sel.kind === "reserve" && this.ctx.held(sel.role) === 0;
+  }
+
+  /** @param {string} square */
+  empty(square) {
+    const pos = this.ctx.myPos();
+    return !pos || pieceAt(pos, square) === "";
   }
 
   /**
@@ -164,13 +221,18 @@ export class Gestures {
     }
     if (board !== this.ctx.myBoard()) return;
     e.preventDefault();
+    // A click or tap on the board while a premove waits cancels it.
+    if (this.premove && !this.sel) {
+      this.cancelPremove();
+      return;
+    }
     if (this.sel && square !== (this.sel.kind === "square" ? this.sel.from : "") && this.isTarget(square)) {
       this.finish(square);
       return;
     }
     const pos = this.ctx.myPos();
     const piece = pos ? pieceAt(pos, square) : "";
-    if (this.ctx.myTurn() && piece && isWhitePiece(piece) === this.ctx.myWhite()) {
+    if ((this.ctx.myTurn() || this.ctx.canPremove()) && piece && isWhitePiece(piece) === this.ctx.myWhite()) {
       const toggle = this.sel?.kind === "square" && this.sel.from === square;
       this.select({ kind: "square", from: square, piece });
       this.beginDrag(e, piece, this.panels.get(board)?.grid ?? this.choiceBar, toggle);
@@ -185,7 +247,7 @@ export class Gestures {
     if (!(btn instanceof HTMLButtonElement) || btn.disabled) return;
     if (e.pointerType === "mouse" && e.button !== 0) return;
     e.preventDefault();
-    if (!this.ctx.myTurn() || this.removal) return;
+    if (!(this.ctx.myTurn() || this.ctx.canPremove()) || this.removal) return;
     const role = btn.dataset.reserve ?? "";
     const piece = this.ctx.myWhite() ? role : role.toLowerCase();
     const toggle = this.sel?.kind === "reserve" && this.sel.role === role;
@@ -302,6 +364,16 @@ export class Gestures {
   finish(to) {
     const sel = this.sel;
     if (!sel) return;
+    if (this.queues()) {
+      this.premove = sel.kind === "square"
+        ? { kind: "square", from: sel.from, to, piece: sel.piece }
+        : { kind: "reserve", role: sel.role, to, piece: sel.piece };
+      this.sel = null;
+      this.targets = new Set();
+      this.ctx.changed();
+      this.revalidate(); // a pre-drop made on the player's turn may be legal at once
+      return;
+    }
     if (sel.kind === "reserve") {
       const text = dropText(sel.role, to);
       this.sel = null;

@@ -178,7 +178,7 @@ export class MatchView {
           you: mine,
           partner: me !== null && partnerOf(me) === seat,
           reserve: pos.reserve,
-          mine: mine && yourTurn(m, board),
+          mine: mine && m.phase === "Running",
           selectedRole: mine ? this.actions.selectedRole() : "",
         });
       }

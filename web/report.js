@@ -12,6 +12,7 @@
 //   moves     the SAN of every move seen, in order
 //   result    { winner, reason, rule } once decided, else null
 //   lastError the last refusal or problem shown, "" if none
+//   premove   the queued premove or pre-drop as move text ("e2e4", "N@f3"), or null
 // and one action: dropConnection() closes the current link abruptly, without a goodbye, so the
 // page's own reconnect-and-resume logic runs.
 
@@ -28,6 +29,7 @@
  * @property {string[]} moves
  * @property {{ winner: string | null, reason: string, rule: string } | null} result
  * @property {string} lastError
+ * @property {string | null} premove
  */
 
 /**

@@ -112,6 +112,11 @@ async fn a_browser_page_fills_its_match_with_bots_that_play_at_a_human_pace() {
     run_script("bots.mjs", "", "bots", "websocket", &[]).await;
 }
 
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p1_premoves_and_a_pre_drop_waiting_for_its_piece_are_sent_the_instant_they_can_be() {
+    run_script("premove.mjs", "", "premove", "webtransport", &[]).await;
+}
+
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).
 #[test]
 fn the_web_client_type_checks() {

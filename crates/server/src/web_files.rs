@@ -23,6 +23,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("match-state.js"),
     js!("match-view.js"),
     js!("moves.js"),
+    js!("premove.js"),
     js!("notice.js"),
     js!("report.js"),
     js!("seats.js"),
