@@ -210,6 +210,7 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
     let clients: Vec<Arc<Client>> = clients.into_iter().map(Arc::new).collect();
     let pending: Arc<Mutex<[Option<Pending>; 2]>> = Arc::default();
     let mut model: Option<MatchModel> = None;
+    let mut turn_started = [Instant::now(); 2];
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     // Matches are spread over the pace, as players are: not all moving in the same millisecond.
     let offset = pace.mul_f64((seed.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 11) as f64 / (1u64 << 53) as f64);
@@ -222,6 +223,14 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                 let Some((i, msg)) = msg else { return };
                 if i == 0 {
                     let _ = MatchModel::follow(&mut model, &msg, std::time::Instant::now(), Duration::ZERO);
+                    // A board's turn starts when the clocks start and with each move on it.
+                    if let ServerMsg::Event(e) = &msg {
+                        match &e.kind {
+                            EventView::Started => turn_started = [Instant::now(); 2],
+                            EventView::Moved { seat, .. } => turn_started[seat.board() as usize] = Instant::now(),
+                            _ => {}
+                        }
+                    }
                 }
                 if let ServerMsg::Event(e) = &msg
                     && let EventView::Moved { seat, uci, .. } = &e.kind
@@ -275,8 +284,11 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     p[board as usize] = Some(Pending { uci: uci.clone(), sent: Instant::now(), seen: 0 });
                     totals.offered.fetch_add(1, Ordering::Relaxed);
                     let (client, pending, totals) = (clients[mover].clone(), pending.clone(), totals.clone());
+                    // The player's own thinking time, as a real client reports it: the clocks
+                    // run as they would for people (lag credit, K3, covers only the transit).
+                    let thought = turn_started[board as usize].elapsed();
                     tokio::spawn(async move {
-                        let counter = match client.play(wire, &uci, Some(Duration::ZERO)).await {
+                        let counter = match client.play(wire, &uci, Some(thought)).await {
                             Ok(()) => return,
                             Err(ClientError::Server(_)) => &totals.refused,
                             Err(_) => &totals.errors,
