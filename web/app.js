@@ -16,8 +16,10 @@ import { Chat } from "./chat.js";
 import { ArbiterPanel } from "./arbiter.js";
 import { installReport } from "./report.js";
 import { premoveText } from "./premove.js";
+import { Sounds, moveSound } from "./sound.js";
+import { clocksAt } from "./clocks.js";
 import { reserveOf } from "./board.js";
-import { hideInfo, initNotice, lastErrorText, log, refusalText, showError, showInfo } from "./notice.js";
+import { clearLog, hideInfo, initNotice, lastErrorText, log, refusalText, showError, showInfo } from "./notice.js";
 import { boardOf, isWhiteSeat } from "./seats.js";
 
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -112,7 +114,24 @@ const gestures = new Gestures(view.panels, $("choice"), {
   },
 });
 
+/** The low-time warning's threshold on the player's own clock. */
+const LOW_TIME_MS = 10_000;
+/** @type {Record<string, number>} */
+const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat);
+const sounds = new Sounds(/** @type {HTMLButtonElement} */ ($("mute")));
+/** The match whose low-time warning sounded (once per match). */
+let lowTimeWarned = -1;
+/** Ten seconds left on the player's own running clock: one warning a match. */
+setInterval(() => {
+  const m = model;
+  if (!m?.yourSeat || m.phase !== "Running" || lowTimeWarned === m.matchId) return;
+  const i = SEAT_INDEX[m.yourSeat];
+  if (m.clocks.running[i] && clocksAt(m.clocks, performance.now())[i] <= LOW_TIME_MS) {
+    lowTimeWarned = m.matchId;
+    sounds.play("lowtime");
+  }
+}, 200);
 const chat = new Chat(ask, msg.chat);
 const arbiter = new ArbiterPanel(ask, msg, act, () => model);
 
@@ -248,6 +267,8 @@ function push(kind, body) {
     resyncing = false;
     const fresh = !model || model.matchId !== body.match_id;
     if (fresh) {
+      // Another match: nothing of the last one stays on the screen.
+      clearLog();
       chat.clear();
       gestures.clear(); // while the old model is still there to draw
       view.reset();
@@ -278,11 +299,17 @@ function push(kind, body) {
     const line = describe(model, body.kind);
     if (line) log(line);
     const k = body.kind;
+    if (k.Moved) sounds.play(moveSound(k.Moved.san));
+    else if (k.Ended) sounds.play("end");
     if (k.DrawOffered || k.ArbiterCalled || k.Arbiter || k.Paused || k.Resumed) showInfo(line);
     else if (k.Ended || k.DrawDeclined) hideInfo(); // the banner says it now
     render();
   } else if (kind === "Chat") {
     chat.receive(body, model?.yourSeat ?? null, model?.matchId ?? null);
+    const me = model?.yourSeat;
+    if (body.scope === "Team" && me && body.seat && body.seat !== me && (typeof body.match_id !== "number" || body.match_id === model?.matchId)) {
+      sounds.play("partner");
+    }
   } else if (kind === "MatchClosed") {
     closed(body);
   }
@@ -456,6 +483,8 @@ installReport(
     result: model?.result ? { ...model.result } : null,
     lastError: lastErrorText(),
     premove: premoveText(gestures.premove),
+    sounds: sounds.played.slice(),
+    muted: sounds.muted,
   }),
   () => session?.drop(),
 );

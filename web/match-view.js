@@ -333,6 +333,7 @@ export class MatchView {
     this.orientation = "";
     this.shownMoves = 0;
     $("moves").replaceChildren();
+    /** @type {HTMLInputElement} */ ($("move-input")).value = "";
   }
 
   /** The other board than the viewer's (the partner's), for the removal picker. */

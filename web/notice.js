@@ -91,6 +91,11 @@ export function log(text, error = false) {
   while (box.childElementCount > 200) box.lastElementChild?.remove();
 }
 
+/** Empties the event log (another match begins). */
+export function clearLog() {
+  $("log").replaceChildren();
+}
+
 /** Wires the notice bar's close button. */
 export function initNotice() {
   $("notice-close").addEventListener("click", () => ($("notice").hidden = true));

@@ -13,6 +13,8 @@
 //   result    { winner, reason, rule } once decided, else null
 //   lastError the last refusal or problem shown, "" if none
 //   premove   the queued premove or pre-drop as move text ("e2e4", "N@f3"), or null
+//   sounds    the page's last sounds ("move", "capture", "check (muted)", …), oldest first
+//   muted     whether the mute switch is on (remembered across reloads)
 // and one action: dropConnection() closes the current link abruptly, without a goodbye, so the
 // page's own reconnect-and-resume logic runs.
 
@@ -30,6 +32,8 @@
  * @property {{ winner: string | null, reason: string, rule: string } | null} result
  * @property {string} lastError
  * @property {string | null} premove
+ * @property {string[]} sounds
+ * @property {boolean} muted
  */
 
 /**

@@ -90,14 +90,38 @@ async function main() {
   await shot(anna, "bots-answered.png", "anna has played a3 and h3 on board A; the bot at Black-A answered both");
   step("anna played two moves, black-A answered both");
 
+  await anna.locator("#move-input").fill("Nf3");
   await anna.locator("#resign").click();
   await anna.locator("#resign").click();
   await until(anna, "anna sees the result", () => window.shvedka.phase === "Ended" && window.shvedka.result !== null, null,
     { timeout: 15000, seen: () => window.shvedka.result });
   const r = await report(anna);
   if (r.result.winner !== "Two") fail("anna's team loses by her resignation", "Two", r.result);
-  await shot(anna, "bots-resigned.png", `anna resigned: ${r.result.reason} (${r.result.rule})`);
+  if (!r.sounds.includes("end")) fail("the end of the match sounds", "end", r.sounds);
+  await shot(anna, "bots-resigned.png", `anna resigned: ${r.result.reason} (${r.result.rule}); "Nf3" left in her move box`);
   step(`result: ${r.result.reason}`);
+
+  // The next match starts clean: no line of the last one in the log, an empty move box.
+  await anna.locator("#to-lobby").click();
+  await anna.locator("#create").click();
+  await until(anna, "anna sits in her next match", (id) => window.shvedka.matchId !== id && window.shvedka.seat === "WhiteA", r.matchId,
+    { seen: () => window.shvedka });
+  const log = await anna.locator("#log").innerText();
+  const box = await anna.locator("#move-input").inputValue();
+  if (/resign|clocks started/.test(log)) fail("the last match's lines are gone from the log", "no 'resigned'", log);
+  if (box !== "") fail("the move box is empty in the next match", "", box);
+  await shot(anna, "next-match-clean.png", "anna's next match: an empty log and move box, the bots offer again");
+  step("the next match starts with an empty log and move box");
+
+  // The mute switch is remembered across a reload.
+  await anna.locator("#mute").click();
+  if (!(await report(anna)).muted) fail("the mute switch mutes", true, false);
+  await anna.reload({ timeout: 15000 });
+  await until(anna, "anna's page is back", () => window.shvedka?.connected, null);
+  const again = await report(anna);
+  if (!again.muted || (await anna.locator("#mute").getAttribute("aria-pressed")) !== "true") fail("muted after a reload", true, again.muted);
+  await shot(anna, "muted-after-reload.png", "after a reload the header's switch still says sound off");
+  step("the mute switch survived a reload");
 }
 
 await run(main, args.out, () => ({ browser, players }));

@@ -206,11 +206,15 @@ async function resumeDuring(move, i) {
 /** A refused request is shown with its rule: Anna claims a repetition that is not there (E4). */
 async function refusalShown() {
   const anna = players.get("anna").page;
+  const boardTop = () => anna.evaluate(() => document.querySelector('.board[data-board="A"]').getBoundingClientRect().top);
+  const before = await boardTop();
   await anna.locator("#claim-repetition").click();
   await until(anna, "anna sees the refusal with its rule", () => !document.getElementById("notice").hidden && /^refused \(E4\): claim rejected/.test(document.getElementById("notice-text").textContent), null,
     { expected: "refused (E4): claim rejected: …", seen: () => document.getElementById("notice-text").textContent });
   const r = await report(anna);
   if (!/^refused \(E4\)/.test(r.lastError)) fail("window.shvedka.lastError", "refused (E4): …", r.lastError);
+  const during = await boardTop();
+  if (Math.abs(during - before) > 1) fail("the notice does not move the boards", before, during);
   step(`anna's bogus claim: "${r.lastError}"`);
 }
 

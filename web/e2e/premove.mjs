@@ -110,6 +110,12 @@ async function main() {
   await allSeeMoves(9);
   const last = await report(boris);
   if (last.moves[8] !== "P@e3") fail("Black-A sees the dropped pawn", "P@e3 as the 9th move", last.moves);
+  // Sounds on anna's page: moves, the capture on board B, her drop; her partner's signal.
+  await gleb.locator("#sig-need-n").click();
+  await until(anna, "anna hears her partner's signal", () => window.shvedka.sounds.includes("partner"), null, { seen: () => window.shvedka.sounds });
+  const heard = (await report(anna)).sounds;
+  for (const s of ["move", "capture", "drop", "partner"]) if (!heard.includes(s)) fail(`anna's page sounds a ${s}`, s, heard);
+  step(`anna's sounds: ${heard.join(", ")}`);
   await shot(anna, "predrop-played.png", "the pawn Black-B took on e4 reached White-A and her pre-drop P@e3 was played at once");
   step("pre-drop P@e3 waited for the pawn and was played when it arrived");
 }

@@ -50,11 +50,16 @@ export async function seatAndStart(players) {
     await until(p.page, `${p.name} sits as ${p.seat}`, (s) => window.shvedka.seat === s, p.seat,
       { expected: p.seat, seen: () => window.shvedka.seat });
   }
+  const boardTop = (page) => page.evaluate(() => document.querySelector('.board[data-board="A"]').getBoundingClientRect().top);
+  const before = await boardTop(creator.page);
   for (const p of seated) await p.page.locator("#ready").click();
   for (const p of seated) {
     await until(p.page, `${p.name} sees the match start`, () => window.shvedka.phase === "Running", null,
       { timeout: 20000, expected: "Running", seen: () => window.shvedka.phase });
   }
+  // The waiting banner goes at the start without moving the boards.
+  const after = await boardTop(creator.page);
+  if (Math.abs(after - before) > 1) fail("the boards stay put when play starts", before, after);
   if (typeof matchId !== "number") fail("a match id", "a number", matchId);
   return matchId;
 }

@@ -24,6 +24,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("match-view.js"),
     js!("moves.js"),
     js!("premove.js"),
+    js!("sound.js"),
     js!("notice.js"),
     js!("report.js"),
     js!("seats.js"),
