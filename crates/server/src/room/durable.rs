@@ -43,7 +43,7 @@ impl Room {
                 if matches!(e.kind, EventKind::Arbiter(ArbiterAct::Annul { .. })) {
                     self.durably(Write::End(Ending::Annulled)).await;
                 }
-                self.views.push(view.clone());
+                self.recent.push(view.clone());
                 let msg = crate::encoding::Shared::new(ServerMsg::Event(view));
                 for f in self.followers.values_mut() {
                     deliver(f, &msg);

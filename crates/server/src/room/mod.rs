@@ -6,6 +6,7 @@
 
 mod durable;
 mod lifecycle;
+mod recent;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -30,11 +31,9 @@ use crate::encoding::Shared;
 use crate::metrics::{Metrics, Outcome};
 use crate::outbound::Outbound;
 use crate::session::{Session, Sessions};
+use recent::Recent;
 
 pub(crate) use view::paused_by_server;
-
-/// The most events a resuming follower is sent one by one; beyond it, the whole state.
-const MAX_CATCH_UP: usize = 256;
 
 /// Messages a match task holds before senders wait.
 const ROOM_QUEUE: usize = 256;
@@ -110,8 +109,8 @@ pub(crate) struct Room {
     names: [Option<String>; 4],
     followers: HashMap<String, Follower>,
     sessions: Arc<Sessions>,
-    /// The wire form of every event so far, for followers that resume.
-    views: Vec<MatchEvent>,
+    /// The wire form of the last events, for followers that resume.
+    recent: Recent,
     /// Long notation and SAN of the move being played, written before the position changes.
     pending_move: Option<(String, String)>,
     /// Why the server itself is pausing or resuming the match now (read when the event's view
@@ -235,7 +234,7 @@ impl Room {
             names,
             followers,
             sessions,
-            views,
+            recent: Recent::new(views),
             pending_move: None,
             server_pause,
             summary: summary.clone(),
@@ -361,12 +360,9 @@ impl Room {
     fn follow(&mut self, session: Arc<Session>, out: Outbound, last_seq: Option<u64>) {
         // A long absence is cheaper to bridge with the whole state than event by event (and
         // must not overflow the connection's queue).
-        let resume_from = last_seq
-            .map(|s| s as usize + 1)
-            .filter(|&from| from <= self.views.len() && self.views.len() - from <= MAX_CATCH_UP);
-        match resume_from {
-            Some(from) => {
-                for view in &self.views[from..] {
+        match last_seq.and_then(|seen| self.recent.after(seen)) {
+            Some(missed) => {
+                for view in missed {
                     out.push(ServerMsg::Event(view.clone()));
                 }
             }
@@ -414,7 +410,7 @@ impl Room {
             bfen: self.m.game().bfen(),
             clocks_ms: convert::clocks(self.m.clocks(now)),
             running: self.m.running(),
-            last_seq: self.views.last().map(|v| v.seq),
+            last_seq: self.recent.last_seq(),
             result: self.m.result().map(|a| convert::result(&a)),
             your_seat: self.m.seat_of(player).map(seat_id),
             server_time_us: self.server_time_us(),
