@@ -117,3 +117,15 @@ fn s1_bots_as_processes_one_creates_three_join_all_four_finish() {
     assert!(stderr.contains("cannot take the seat"), "{stderr}");
     runtime.block_on(server.stop());
 }
+
+#[test]
+fn a_client_without_the_fingerprint_is_told_where_to_find_it() {
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime.block_on(TestServer::start(""));
+    let addr = server.addr.to_string();
+    let out = shvedka().args(["bot", "--server", addr.as_str(), "--name", "lost"]).output().unwrap();
+    assert!(!out.status.success());
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(stderr.contains("pass it as --fingerprint") && stderr.contains("certificate sha256"), "{stderr}");
+    runtime.block_on(server.stop());
+}

@@ -137,6 +137,8 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
 
     // Resignation ends the match for the team; the result shows with its reason and rule.
     tty.keys("/resign\r");
+    tty.wait_for("type /resign again to confirm").await;
+    tty.keys("/resign\r");
     tty.wait_for("team 2 wins: white-A resigned (E10)").await;
     tty.keys("\x03");
     let deadline = Instant::now() + Duration::from_secs(10);

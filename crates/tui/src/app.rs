@@ -92,6 +92,8 @@ pub struct App {
     pub quit: bool,
     /// Since when it has been the player's turn (his thinking time, for lag credit).
     pub turn_since: Option<Instant>,
+    /// `/resign` was typed once: the next command confirms it only if it is `/resign` again.
+    pub resign_asked: bool,
 }
 
 impl App {
@@ -110,6 +112,7 @@ impl App {
             rtt: Duration::ZERO,
             quit: false,
             turn_since: None,
+            resign_asked: false,
         }
     }
 
@@ -321,6 +324,7 @@ impl App {
         let (verb, rest) = command.split_once(' ').unwrap_or((command, ""));
         let rest = rest.trim();
         let team = |text: &str| vec![Action::Chat(ChatScope::Team, text.to_owned())];
+        let confirmed = std::mem::take(&mut self.resign_asked) && verb == "resign";
         match verb {
             "create" => {
                 // `/create [RULES] [CLOCK] [960]`: the word `960` (anywhere) asks for Chess960.
@@ -355,7 +359,13 @@ impl App {
             "leave" => vec![Action::LeaveSeat],
             "draw" => vec![Action::OfferDraw],
             "decline" => vec![Action::DeclineDraw],
-            "resign" => vec![Action::Resign],
+            // Resigning loses the match for the team too: it is asked twice, as in the web client.
+            "resign" if confirmed => vec![Action::Resign],
+            "resign" => {
+                self.resign_asked = true;
+                self.info("resign the match for your team? type /resign again to confirm");
+                Vec::new()
+            }
             "arbiter" => vec![Action::CallArbiter],
             "claim" => match rest {
                 "" | "rep" | "repetition" => vec![Action::Claim(ClaimKind::Repetition)],
@@ -440,7 +450,7 @@ fn parse_choose(rest: &str) -> Option<(u64, u32, u32, TdChoice)> {
 const HELP: &[&str] = &[
     "moves: e4, Nf3, N@f3 (drop), e8=Qd1 or e8 then pick the removed piece; Enter sends",
     "/ready /unready /leave · /draw (offer or accept) /decline · /claim rep|50|flag SEAT",
-    "/resign · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p",
+    "/resign (twice: it asks) · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p",
     "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
     "lobby: ↑↓ select · Enter or w watch · 1-4 sit a-white a-black b-white b-black · c create",
     "/create [mgimo-2017|classic] [CLOCK] [960] creates a match; 960 starts it from a Chess960 position",

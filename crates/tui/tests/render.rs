@@ -273,7 +273,11 @@ fn a3_team_chat_quick_messages_and_commands() {
     assert_eq!(typed(&mut app, "/draw"), vec![Action::OfferDraw]);
     assert_eq!(typed(&mut app, "/decline"), vec![Action::DeclineDraw]);
     assert_eq!(typed(&mut app, "/claim rep"), vec![Action::Claim(shvedka_proto::ClaimKind::Repetition)]);
-    assert_eq!(typed(&mut app, "/resign"), vec![Action::Resign]);
+    assert_eq!(typed(&mut app, "/resign"), vec![], "the first /resign asks");
+    assert_eq!(typed(&mut app, "/resign"), vec![Action::Resign], "the second confirms");
+    assert_eq!(typed(&mut app, "/resign"), vec![], "and the next asks again");
+    assert_eq!(typed(&mut app, "/draw"), vec![Action::OfferDraw], "another command withdraws the question");
+    assert_eq!(typed(&mut app, "/resign"), vec![]);
     assert_eq!(typed(&mut app, "/arbiter"), vec![Action::CallArbiter]);
     assert_eq!(
         typed(&mut app, "/choose 1 2 1 crossed"),
