@@ -40,9 +40,21 @@ export class Chat {
     this.chatMsg = chatMsg;
     /** @type {number | undefined} */
     this.flashTimer = undefined;
-    for (const b of $("signals").querySelectorAll("button[data-say]")) {
+    const signals = $("signals");
+    const toggle = $("signals-toggle");
+    /** @param {boolean} open */
+    const openSignals = (open) => {
+      signals.classList.toggle("open", open);
+      toggle.setAttribute("aria-expanded", String(open));
+    };
+    // On a phone the signals fold into one control (style.css); a signal sent folds them again.
+    toggle.addEventListener("click", () => openSignals(!signals.classList.contains("open")));
+    for (const b of signals.querySelectorAll("button[data-say]")) {
       const say = /** @type {HTMLElement} */ (b).dataset.say ?? "";
-      b.addEventListener("click", () => this.ask(this.chatMsg("Team", say)));
+      b.addEventListener("click", () => {
+        openSignals(false);
+        this.ask(this.chatMsg("Team", say));
+      });
     }
     $("chat-form").addEventListener("submit", async (e) => {
       e.preventDefault();

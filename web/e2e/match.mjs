@@ -268,15 +268,35 @@ async function phoneChecks() {
     const a = box("A"), b = box("B");
     return { a: { x: a.x, y: a.y, w: a.width }, b: { x: b.x, y: b.y, w: b.width }, page: document.documentElement.scrollWidth };
   });
-  if (!(boxes.b.y + boxes.b.w <= boxes.a.y + 1 && Math.abs(boxes.a.x - boxes.b.x) < 2)) {
-    fail("the phone's boards stacked, board B (his own) above board A", "B above A, same x", boxes);
+  if (!(boxes.b.y + boxes.b.w <= boxes.a.y + 1 && Math.abs(boxes.a.x - boxes.b.x) < 2 && boxes.a.w < boxes.b.w * 0.7)) {
+    fail("the phone's boards stacked, board B (his own) above board A, the partner's smaller", "B above A, same x, A narrower", boxes);
   }
   if (boxes.page > 390) fail("nothing wider than the phone", "scrollWidth ≤ 390", boxes.page);
-  const square = await smallestBox(gleb, ".sq");
+  // Both boards and all four clocks on one screen, without scrolling.
+  const seen = await gleb.evaluate(() => {
+    const inView = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight; };
+    return {
+      boards: [...document.querySelectorAll(".board")].map(inView),
+      clocks: [...document.querySelectorAll(".clock[data-clock]")].map(inView),
+      height: window.innerHeight,
+      bottoms: [...document.querySelectorAll(".board, .clock[data-clock]")].map((e) => Math.round(e.getBoundingClientRect().bottom)),
+    };
+  });
+  if (!seen.boards.every(Boolean) || seen.clocks.length !== 4 || !seen.clocks.every(Boolean)) {
+    fail("both boards and four clocks within the phone's screen", "all in view", seen);
+  }
+  // Touch targets: the squares of his own board (the partner's smaller board is only watched).
+  const square = await smallestBox(gleb, ".board.own .sq");
   const buttons = await smallestBox(gleb, "#match button:not([hidden])");
-  if (square.side < 40) fail("squares at least 40 px on the phone", "≥ 40", square);
+  if (square.side < 40) fail("his own board's squares at least 40 px on the phone", "≥ 40", square);
   if (buttons.side < 40) fail("buttons at least 40 px on the phone", "≥ 40", buttons);
-  await shot(gleb, "phone-mid-match.png", `Black-B on a 390×844 phone mid-match: his board B first (black at the bottom), then the signals, partner's board A below; squares ${square.side} px, smallest button ${buttons.side} px`);
+  // The signals fold into one control on the phone, and open from it.
+  if (await gleb.locator("#sig-need-n").isVisible()) fail("the signals folded on the phone", "hidden", "visible");
+  await shot(gleb, "phone-mid-match.png", `Black-B on a 390×844 phone mid-match: his board B first (black at the bottom), the folded signals, the partner's board A smaller with its players beside it; all four clocks on screen; squares ${square.side} px, smallest button ${buttons.side} px`);
+  await gleb.locator("#signals-toggle").click();
+  if (!(await gleb.locator("#sig-need-n").isVisible())) fail("the signals open from their control", "visible", "hidden");
+  await shot(gleb, "phone-signals-open.png", "Black-B opened the signals on his phone");
+  await gleb.locator("#signals-toggle").click();
   step(`phone: boards stacked, squares ${square.side} px, buttons ≥ ${buttons.side} px`);
 }
 
