@@ -38,13 +38,30 @@ pub(crate) struct DemoArgs {
     /// Plain lines even on a terminal.
     #[arg(long)]
     plain: bool,
-    /// A TOML file overriding server settings (the data directory holds the record).
+    /// A TOML file overriding server settings (its data directory holds the record). Without
+    /// it the demo keeps its certificate, database and records in its own per-user directory
+    /// (`$XDG_DATA_HOME/shvedka/demo`, else `~/.local/share/shvedka/demo`), not in `./data`.
     #[arg(long)]
     config: Option<PathBuf>,
 }
 
+/// Where the demo keeps its state without `--config`: a per-user directory, so running it from
+/// any directory leaves nothing there; the system's temporary directory if there is no home.
+fn demo_data_dir() -> PathBuf {
+    let base = std::env::var_os("XDG_DATA_HOME").filter(|v| !v.is_empty()).map(PathBuf::from).or_else(|| {
+        std::env::var_os("HOME").filter(|v| !v.is_empty()).map(|h| PathBuf::from(h).join(".local/share"))
+    });
+    match base {
+        Some(base) => base.join("shvedka").join("demo"),
+        None => std::env::temp_dir().join("shvedka-demo"),
+    }
+}
+
 pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut config = ServerConfig::load(args.config.as_deref())?;
+    if args.config.is_none() {
+        config.data_dir = demo_data_dir();
+    }
     config.listen = "127.0.0.1:0".parse().expect("a valid address");
     // The demo needs no web side (and must not take its ports).
     config.http_listen = String::new();
@@ -109,6 +126,7 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             Some(r) => writeln!(out, "result: {}", result_line(r))?,
             None => writeln!(out, "result: the match was annulled")?,
         }
+        let path = std::path::absolute(&path).unwrap_or(path);
         writeln!(out, "record: {}", path.display())?;
         Ok(())
     })

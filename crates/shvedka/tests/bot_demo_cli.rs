@@ -129,3 +129,26 @@ fn a_client_without_the_fingerprint_is_told_where_to_find_it() {
     assert!(stderr.contains("pass it as --fingerprint") && stderr.contains("certificate sha256"), "{stderr}");
     runtime.block_on(server.stop());
 }
+
+#[test]
+fn a4_the_demo_without_a_config_keeps_its_files_in_a_per_user_directory_not_where_it_runs() {
+    let here = tempfile::tempdir().unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let out = shvedka()
+        .args(["demo", "--time-control", "5s+0", "--level", "1", "--pace-ms", "0"])
+        .current_dir(here.path())
+        .env("XDG_DATA_HOME", home.path())
+        .stdin(Stdio::null())
+        .output()
+        .expect("the demo runs");
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}\n{}", String::from_utf8_lossy(&out.stderr));
+    let path = stdout.lines().find_map(|l| l.strip_prefix("record: ")).expect("the record's path");
+    assert!(std::path::Path::new(path).starts_with(home.path().join("shvedka/demo")), "{path}");
+    assert!(
+        std::fs::read_to_string(path).is_ok_and(|t| t.contains("[Result")),
+        "the record is there: {path}"
+    );
+    let left: Vec<_> = std::fs::read_dir(here.path()).unwrap().collect();
+    assert!(left.is_empty(), "nothing written where the demo ran: {left:?}");
+}
