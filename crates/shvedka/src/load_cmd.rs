@@ -53,6 +53,8 @@ struct Totals {
     refused: AtomicU64,
     /// Requests that got no answer (a connection failed) or a setup that failed.
     errors: AtomicU64,
+    /// Connections lost during the run (the server closed them, or the network failed).
+    disconnected: AtomicU64,
     /// Matches decided during the run (each is followed by a new one with the same players).
     decided: AtomicU64,
     latencies_us: std::sync::Mutex<Vec<u64>>,
@@ -145,7 +147,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let ms = |us: u64| us as f64 / 1000.0;
     writeln!(
         out,
-        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, refused {}, errors {}, matches decided and replaced {}",
+        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, refused {}, errors {}, disconnected {}, matches decided and replaced {}",
         totals.offered.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed),
@@ -155,6 +157,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         ms(lat.last().copied().unwrap_or(0)),
         totals.refused.load(Ordering::Relaxed),
         totals.errors.load(Ordering::Relaxed),
+        totals.disconnected.load(Ordering::Relaxed),
         totals.decided.load(Ordering::Relaxed)
     )?;
     Ok(())
@@ -195,13 +198,20 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
     let (tx, mut rx) = mpsc::channel::<(usize, ServerMsg)>(4096);
     for (i, c) in clients.iter_mut().enumerate() {
         let mut updates = c.take_updates();
-        let tx = tx.clone();
+        let (tx, totals) = (tx.clone(), totals.clone());
         tokio::spawn(async move {
             while let Some(u) = updates.recv().await {
-                if let Update::Server(msg) = u
-                    && tx.send((i, msg)).await.is_err()
-                {
-                    return;
+                match u {
+                    Update::Server(msg) => {
+                        if tx.send((i, msg)).await.is_err() {
+                            return;
+                        }
+                    }
+                    // Counted, not resumed: a server that closes connections under load (one
+                    // that fell behind its events) should show it in the figures.
+                    Update::Disconnected(_) => {
+                        totals.disconnected.fetch_add(1, Ordering::Relaxed);
+                    }
                 }
             }
         });

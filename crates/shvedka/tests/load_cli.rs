@@ -31,6 +31,7 @@ async fn load_plays_its_matches_and_reports_served_moves_and_latency() {
     assert!(field("offered") >= 10.0, "{summary}");
     assert!(field("served") >= 0.8 * field("offered"), "{summary}");
     assert_eq!(field("errors"), 0.0, "{summary}");
+    assert_eq!(field("disconnected"), 0.0, "{summary}");
     assert!(field("p99") > 0.0, "{summary}");
     assert_eq!(server.stats.live_matches(), 3, "it played the matches it set up");
     server.stop().await;
