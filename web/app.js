@@ -301,7 +301,7 @@ function push(kind, body) {
     const k = body.kind;
     if (k.Moved) sounds.play(moveSound(k.Moved.san));
     else if (k.Ended) sounds.play("end");
-    if (k.DrawOffered || k.ArbiterCalled || k.Arbiter || k.Paused || k.Resumed) showInfo(line);
+    if (k.DrawOffered || k.ArbiterCalled || k.ArbiterActed || k.Arbiter || k.Paused || k.Resumed) showInfo(line);
     else if (k.Ended || k.DrawDeclined) hideInfo(); // the banner says it now
     render();
   } else if (kind === "Chat") {

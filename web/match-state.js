@@ -57,6 +57,7 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
  *   ArbiterCalled?: { seat: Seat },
  *   FlagFell?: { seat: Seat },
  *   Arbiter?: { act: string },
+ *   ArbiterActed?: { act: import("./codec.js").ArbiterRequest, text: string },
  *   Ended?: ResultView,
  *   Paused?: { reason: PauseReason },
  *   Resumed?: { reason: PauseReason },
@@ -318,17 +319,22 @@ export function applyEvent(m, e, now, offsetMs = null) {
   else if (k.DrawDeclined) m.drawOffer = null;
   else if (k.ArbiterCalled) m.phase = inPlay();
   else if (k.FlagFell) m.flagged.push(k.FlagFell.seat);
-  else if (k.Arbiter) {
-    const act = k.Arbiter.act;
-    m.moves.push({ seq: e.seq, board: null, san: `arbiter ${act}`, label: `arbiter ${act}`, uci: "" });
-    const note = /^(?:declared the result|annulled the match): (.*)$/s.exec(act);
-    if (note) m.arbiterNote = note[1];
-    if (act.startsWith("annulled")) m.phase = "Annulled";
-    else if (m.phase === "Running" || m.phase === "Paused") m.phase = inPlay();
-    if (act.startsWith("took back") || act.startsWith("set the position")) {
+  else if (k.ArbiterActed) {
+    // The act as a fact: the phase and the marks follow from it; its words are only shown.
+    const { act, text } = k.ArbiterActed;
+    m.moves.push({ seq: e.seq, board: null, san: `arbiter ${text}`, label: `arbiter ${text}`, uci: "" });
+    if (typeof act === "object" && "DeclareResult" in act) m.arbiterNote = act.DeclareResult.reason;
+    if (typeof act === "object" && "Annul" in act) {
+      m.arbiterNote = act.Annul.reason;
+      m.phase = "Annulled";
+    } else if (m.phase === "Running" || m.phase === "Paused") m.phase = inPlay();
+    if (typeof act === "object" && ("TakeBack" in act || "SetPosition" in act)) {
       m.lastMove = { A: "", B: "" };
       m.removedOn = { A: "", B: "" };
     }
+  } else if (k.Arbiter) {
+    // Words only (from servers before typed acts): a note in the list, nothing acted on.
+    m.moves.push({ seq: e.seq, board: null, san: `arbiter ${k.Arbiter.act}`, label: `arbiter ${k.Arbiter.act}`, uci: "" });
   } else if (k.Ended) {
     m.phase = "Ended";
     m.result = k.Ended;
@@ -340,7 +346,7 @@ export function applyEvent(m, e, now, offsetMs = null) {
     m.phase = "Running";
   }
   // Stopped for the arbiter now (or running again): no longer the server's own pause.
-  if (m.phase !== "Paused" || k.ArbiterCalled || k.Arbiter?.act.startsWith("paused")) m.serverPause = null;
+  if (m.phase !== "Paused" || k.ArbiterCalled || k.ArbiterActed?.act === "Pause") m.serverPause = null;
   return "applied";
 }
 
@@ -395,6 +401,7 @@ export function describe(m, k) {
   if (k.Resigned) return `${who(k.Resigned.seat)} resigns`;
   if (k.ArbiterCalled) return `${who(k.ArbiterCalled.seat)} stopped the clocks and called the arbiter`;
   if (k.FlagFell) return `the flag of ${who(k.FlagFell.seat)} fell`;
+  if (k.ArbiterActed) return `arbiter ${k.ArbiterActed.text}`;
   if (k.Arbiter) return `arbiter ${k.Arbiter.act}`;
   if (k.Ended) return resultLine(k.Ended);
   if (k.Paused) return pauseText(k.Paused.reason);

@@ -51,13 +51,13 @@ test("a_match_from_forming_to_mate_on_board", () => {
   assert.match(describe(m, { DrawOffered: { seat: "BlackA" } }), /^ba \(a-black\) offers a draw$/);
   applyEvent(m, ev({ DrawDeclined: { seat: "WhiteA" } }), 8);
   assert.equal(m.drawOffer, null);
-  applyEvent(m, ev({ Arbiter: { act: "paused the clocks" } }), 9);
+  applyEvent(m, ev({ ArbiterActed: { act: "Pause", text: "paused the clocks" } }), 9);
   assert.equal(m.phase, "Paused");
   assert.equal(m.moves.at(-1)?.label, "arbiter paused the clocks");
-  applyEvent(m, ev({ Arbiter: { act: "restarted the clocks" } }, { running: [true, false, true, false] }), 10);
+  applyEvent(m, ev({ ArbiterActed: { act: "Resume", text: "restarted the clocks" } }, { running: [true, false, true, false] }), 10);
   assert.equal(m.phase, "Running");
-  applyEvent(m, ev({ Arbiter: { act: "declared the result: team 1 left\nthe hall" } }), 10.5);
-  assert.equal(m.arbiterNote, "team 1 left\nthe hall");
+  applyEvent(m, ev({ ArbiterActed: { act: { DeclareResult: { winner: "One", reason: "team 1 left\nthe hall" } }, text: "declared the result: team 1 left\nthe hall" } }), 10.5);
+  assert.equal(m.arbiterNote, "team 1 left\nthe hall", "the reason from the act, not parsed from its words");
   const result = { winner: "Two", reason: "team 2 wins: mate on board by black-A (E1)", rule: "E1" };
   applyEvent(m, ev({ Ended: result }), 11);
   assert.equal(m.phase, "Ended");
@@ -104,7 +104,7 @@ test("k1_replayed_events_count_from_their_server_stamp_not_from_receipt", () => 
   const m = fromState(state({ phase: "Running", running: [true, false, true, false], last_seq: 0, server_time_us: 2_000_000 }), 1000, offset);
   assert.equal(m.clocks.at, 1000, "the state was stamped at page time 1000");
   // On resume at page time 60000 an event stamped at server 11 s (page 10000) is replayed.
-  applyEvent(m, ev({ Arbiter: { act: "paused the clocks" } }, {
+  applyEvent(m, ev({ ArbiterActed: { act: "Pause", text: "paused the clocks" } }, {
     clocks_ms: [170000, 180000, 170000, 180000], running: [true, false, true, false], server_time_us: 11_000_000,
   }), 60000, offset);
   assert.equal(m.clocks.at, 10000);
@@ -196,7 +196,7 @@ test("a_restart_pause_waits_for_the_players_and_an_arbiter_pause_is_not_the_serv
   applyEvent(m, ev({ Paused: { reason: "Shutdown" } }), 3);
   assert.equal(pauseText("Shutdown"), "clocks stopped: the server is shutting down");
   assert.equal(describe(m, { Paused: { reason: "Shutdown" } }), pauseText("Shutdown"));
-  applyEvent(m, ev({ Arbiter: { act: "restarted the clocks" } }, { running: [true, false, true, false] }), 4);
+  applyEvent(m, ev({ ArbiterActed: { act: "Resume", text: "restarted the clocks" } }, { running: [true, false, true, false] }), 4);
   assert.equal(m.phase, "Running");
   assert.equal(m.serverPause, null);
   // A pause by a player is no server pause.
@@ -218,4 +218,17 @@ test("check_the_king_of_the_side_to_move_is_marked_after_a_checking_move", () =>
   assert.equal(checkedKing(m, "B"), "", "not on the other board");
   moved(5, "BlackA", "Nc6", "b8c6", "r1bqkbnr/ppp1pppp/2np4/1B6/4P3/8/PPPP1PPP/RNBQK1NR[] w KQkq - 2 3");
   assert.equal(checkedKing(m, "A"), "", "answered: no mark");
+});
+
+test("a2_arbiter_acts_are_facts_and_words_alone_change_nothing", () => {
+  const m = fromState(state({ phase: "Running", running: [true, false, true, false], last_seq: 0 }), 0);
+  const at = (seq, kind, extra = {}) => applyEvent(m, { match_id: 2, seq, at_ms: seq, kind, clocks_ms: [1, 1, 1, 1], running: [true, false, true, false], bfen: null, server_time_us: 0, ...extra }, seq);
+  // Words alone (an old server's event) are a note: they neither annul nor pause.
+  assert.equal(at(1, { Arbiter: { act: "annulled the match: replay tomorrow" } }), "applied");
+  assert.equal(m.phase, "Running");
+  assert.equal(m.moves.at(-1)?.label, "arbiter annulled the match: replay tomorrow");
+  // The typed act does, whatever its words.
+  assert.equal(at(2, { ArbiterActed: { act: { Annul: { reason: "replay tomorrow" } }, text: "any words" } }), "applied");
+  assert.equal(m.phase, "Annulled");
+  assert.equal(m.arbiterNote, "replay tomorrow");
 });

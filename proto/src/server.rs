@@ -346,7 +346,8 @@ pub enum EventView {
         /// Whose.
         seat: SeatId,
     },
-    /// An arbiter act, described.
+    /// An arbiter act, described in words only: what servers sent before `ArbiterActed`. No
+    /// longer sent; kept so that a client can still read it (as a note, no fact in it).
     Arbiter {
         /// What the arbiter did.
         act: String,
@@ -362,6 +363,14 @@ pub enum EventView {
     Resumed {
         /// Why they had stopped.
         reason: PauseReason,
+    },
+    /// An arbiter act (RULES.md A2, K5), as a fact: the act with its arguments, and the words the
+    /// log and the record use for it. Clients act on `act` and only show `text`.
+    ArbiterActed {
+        /// What the arbiter did.
+        act: crate::ArbiterRequest,
+        /// The same in words (`took back the last move on board A`).
+        text: String,
     },
 }
 

@@ -265,6 +265,22 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 text: "go".into(),
             }),
         ),
+        (
+            "event-arbiter-acted",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 16,
+                at_ms: 65_000,
+                kind: EventView::ArbiterActed {
+                    act: ArbiterRequest::AdjustClock { seat: SeatId::BlackB, delta_ms: -60_000 },
+                    text: "removed 60000 ms on black-B's clock".into(),
+                },
+                clocks_ms: [0, 1, 2, 3],
+                running: [false; 4],
+                bfen: None,
+                server_time_us: 5,
+            })),
+        ),
         ("fill-with-bots", c(23, ClientMsg::FillWithBots { match_id: MatchId(7), level: 2 })),
         (
             "reply-limit-bots",

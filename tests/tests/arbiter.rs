@@ -43,9 +43,10 @@ async fn a2_k5_pause_adjust_take_back_resume_declare_and_every_act_is_recorded()
     c[1].play(Board::A, "e5", None).await.unwrap();
 
     arbiter.arbiter_act(id, ArbiterRequest::Pause).await.unwrap();
-    let paused =
-        wait_event(&mut c[2], |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("paused")))
-            .await;
+    let paused = wait_event(&mut c[2], |e| {
+        matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::Pause, .. })
+    })
+    .await;
     assert_eq!(paused.running, [false; 4], "K5: all four clocks stop");
     assert!(c[0].play(Board::A, "Nf3", None).await.is_err(), "no move while paused");
 
@@ -54,15 +55,14 @@ async fn a2_k5_pause_adjust_take_back_resume_declare_and_every_act_is_recorded()
         .await
         .unwrap();
     let adjusted =
-        wait_event(&mut c[2], |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("added")))
+        wait_event(&mut c[2], |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::AdjustClock { delta_ms, .. }, .. } if *delta_ms > 0))
             .await;
     assert!(adjusted.clocks_ms[1] > 180_000, "a minute added to black-A: {:?}", adjusted.clocks_ms);
 
     arbiter.arbiter_act(id, ArbiterRequest::TakeBack { board: Board::A }).await.unwrap();
-    let back = wait_event(
-        &mut c[2],
-        |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("took back")),
-    )
+    let back = wait_event(&mut c[2], |e| {
+        matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::TakeBack { .. }, .. })
+    })
     .await;
     assert!(
         back.bfen.as_deref().is_some_and(|b| b.starts_with("rnbqkbnr/pppppppp/8/8/4P3")),

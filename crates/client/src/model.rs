@@ -5,7 +5,9 @@
 use std::time::{Duration, Instant};
 
 use bughouse::{BoardId, Game, RuleOptions, Rules, Seat};
-use shvedka_proto::{EventView, MatchEvent, MatchId, MatchState, PhaseView, ResultView, SeatId, ServerMsg};
+use shvedka_proto::{
+    ArbiterRequest, EventView, MatchEvent, MatchId, MatchState, PhaseView, ResultView, SeatId, ServerMsg,
+};
 
 use crate::ClockModel;
 
@@ -175,15 +177,14 @@ impl MatchModel {
             EventView::DrawDeclined { .. } => self.draw_offer = None,
             EventView::ArbiterCalled { .. } => s.phase = PhaseView::Paused,
             EventView::FlagFell { seat } => self.flags[seat.index()] = true,
-            EventView::Arbiter { act } => {
-                if act.starts_with("paused") {
-                    s.phase = PhaseView::Paused;
-                } else if act.starts_with("restarted") {
-                    s.phase = PhaseView::Running;
-                } else if act.starts_with("annulled") {
-                    s.phase = PhaseView::Annulled;
-                }
-            }
+            EventView::ArbiterActed { act, .. } => match act {
+                ArbiterRequest::Pause => s.phase = PhaseView::Paused,
+                ArbiterRequest::Resume => s.phase = PhaseView::Running,
+                ArbiterRequest::Annul { .. } => s.phase = PhaseView::Annulled,
+                _ => {}
+            },
+            // Words only (from servers before typed acts): nothing to act on.
+            EventView::Arbiter { .. } => {}
             EventView::Ended(result) => {
                 s.phase = PhaseView::Ended;
                 s.result = Some(result.clone());

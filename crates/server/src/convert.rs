@@ -67,6 +67,13 @@ pub(crate) fn board(b: Board) -> BoardId {
     }
 }
 
+pub(crate) fn wire_board(b: BoardId) -> Board {
+    match b {
+        BoardId::A => Board::A,
+        BoardId::B => Board::B,
+    }
+}
+
 pub(crate) fn rejection(r: &Rejection) -> ErrorMsg {
     ErrorMsg { code: ErrorCode::Rejected, rule: r.rule().map(str::to_owned), message: r.to_string() }
 }
@@ -87,6 +94,28 @@ pub(crate) fn describe_act(act: &ArbiterAct) -> String {
         ArbiterAct::SetPosition { bfen } => format!("set the position {bfen}"),
         ArbiterAct::DeclareResult { note, .. } => format!("declared the result: {note}"),
         ArbiterAct::Annul { note } => format!("annulled the match: {note}"),
+    }
+}
+
+/// The match machine's act as the wire's request (what `EventView::ArbiterActed` carries).
+pub(crate) fn arbiter_request(act: &ArbiterAct) -> ArbiterRequest {
+    match act {
+        ArbiterAct::Pause => ArbiterRequest::Pause,
+        ArbiterAct::Resume => ArbiterRequest::Resume,
+        ArbiterAct::AdjustClock { seat, delta_ms } => {
+            ArbiterRequest::AdjustClock { seat: seat_id(*seat), delta_ms: *delta_ms }
+        }
+        ArbiterAct::TakeBack { board } => ArbiterRequest::TakeBack { board: wire_board(*board) },
+        ArbiterAct::SetPosition { bfen } => ArbiterRequest::SetPosition { bfen: bfen.clone() },
+        ArbiterAct::DeclareResult { result, note } => ArbiterRequest::DeclareResult {
+            winner: match result {
+                MatchResult::Win(Team::One) => Some(TeamId::One),
+                MatchResult::Win(Team::Two) => Some(TeamId::Two),
+                MatchResult::Draw => None,
+            },
+            reason: note.clone(),
+        },
+        ArbiterAct::Annul { note } => ArbiterRequest::Annul { reason: note.clone() },
     }
 }
 

@@ -2,7 +2,7 @@
 //! with, the machine's events replayed by the machine's own replay (which insists on reproducing
 //! the log exactly, clocks included), and the wire views followers resume from.
 
-use bughouse_match::{Event, Match, MatchConfig};
+use bughouse_match::{Event, EventKind, Match, MatchConfig};
 use shvedka_proto::{EventView, MatchEvent};
 use shvedka_storage::{MatchRow, Store};
 
@@ -19,8 +19,15 @@ pub(crate) async fn rebuild(store: &dyn Store, row: &MatchRow) -> anyhow::Result
     let mut views: Vec<MatchEvent> = Vec::with_capacity(rows.len());
     for (i, r) in rows.iter().enumerate() {
         anyhow::ensure!(r.seq == i as u64, "the log has a gap before event {}", r.seq);
-        events.push(serde_json::from_str(&r.event)?);
-        views.push(serde_json::from_str(&r.view)?);
+        let event: Event = serde_json::from_str(&r.event)?;
+        let mut view: MatchEvent = serde_json::from_str(&r.view)?;
+        // A view stored before arbiter acts were typed gets its facts back from the machine's act.
+        if let (EventView::Arbiter { act: text }, EventKind::Arbiter(act)) = (&view.kind, &event.kind) {
+            view.kind =
+                EventView::ArbiterActed { act: crate::convert::arbiter_request(act), text: text.clone() };
+        }
+        events.push(event);
+        views.push(view);
     }
     let mut m = Match::replay(config, &events)?;
     // A match still forming draws its Chess960 position again (it is fixed at the countdown).

@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-use shvedka_proto::{Board, EventView};
+use shvedka_proto::{ArbiterRequest, Board, EventView};
 use shvedka_tests::{TestServer, wait_event};
 
 fn arbiter(server: &TestServer, token: &str, args: &[&str]) -> Output {
@@ -41,12 +41,12 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     );
 
     assert!(arbiter(&server, "s3cret", &["pause", &id]).status.success());
-    wait_event(&mut c[2], |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("paused")))
+    wait_event(&mut c[2], |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::Pause, .. }))
         .await;
     assert!(arbiter(&server, "s3cret", &["adjust", &id, "a-black", "-30"]).status.success());
     let e = wait_event(
         &mut c[2],
-        |e| matches!(&e.kind, EventView::Arbiter { act } if act.starts_with("removed")),
+        |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::AdjustClock { delta_ms, .. }, .. } if *delta_ms < 0),
     )
     .await;
     assert!(e.clocks_ms[1] <= 150_000, "30 s removed from black-A: {:?}", e.clocks_ms);

@@ -55,7 +55,10 @@ impl Room {
             EventKind::Arbiter(ArbiterAct::Resume) if self.server_pause.is_some() => {
                 EventView::Resumed { reason: self.server_pause.take().unwrap_or(PauseReason::Restart) }
             }
-            EventKind::Arbiter(act) => EventView::Arbiter { act: convert::describe_act(act) },
+            EventKind::Arbiter(act) => EventView::ArbiterActed {
+                act: convert::arbiter_request(act),
+                text: convert::describe_act(act),
+            },
             EventKind::Ended(adj) => EventView::Ended(convert::result(adj)),
         };
         let changes_position = matches!(
