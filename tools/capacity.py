@@ -47,6 +47,20 @@ def metric(text, name):
     return 0.0
 
 
+def quantile_bound(text, name, q):
+    """The upper bound of the histogram bucket holding quantile q, in milliseconds."""
+    buckets = []
+    for line in text.splitlines():
+        found = re.match(name + r'_bucket\{le="([^"]+)"\} (\S+)', line)
+        if found and found.group(1) != "+Inf":
+            buckets.append((float(found.group(1)), float(found.group(2))))
+    total = metric(text, name + "_count")
+    for le, cumulative in buckets:
+        if total and cumulative >= q * total:
+            return le * 1000
+    return float("inf")
+
+
 def run(args, matches):
     work = tempfile.mkdtemp(prefix=f"shvedka-capacity-{matches}-", dir=args.data_parent)
     config = os.path.join(work, "server.toml")
@@ -115,7 +129,9 @@ def run(args, matches):
     print(
         f"RESULT matches={matches} {summary} server_cpu={server_cpu:.0f}% "
         f"server_rss={end_rss // 1024}MiB load_cpu={load_cpu:.0f}% "
-        f"commit_mean={commit_ms:.1f}ms batch_mean={batch:.1f}",
+        f"commit_mean={commit_ms:.1f}ms batch_mean={batch:.1f} "
+        f"server_move_p99<={quantile_bound(text, 'shvedka_move_seconds', 0.99):g}ms "
+        f"commit_p99<={quantile_bound(text, 'shvedka_commit_seconds', 0.99):g}ms",
         flush=True,
     )
     if rss:
