@@ -22,9 +22,26 @@ pub(crate) fn now_ms() -> i64 {
 /// PostgreSQL's 65,535 bound parameters per statement).
 const ROWS_PER_INSERT: usize = 500;
 
+/// How often the write-ahead log is copied into the database file (a checkpoint).
+const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
+
 /// SQLite in one file: WAL journal, `synchronous = FULL` (a commit is on disk before it returns).
+///
+/// SQLite's automatic checkpoint runs inside the commit that fills the log past 1,000 pages: that
+/// commit copies the log into the database and flushes it too, and every match waiting on it
+/// waits as long. Under load (a few MB of events a second) that is once a second, and it was the
+/// tail of move latency. Here no commit checkpoints; a task of the store does, every
+/// [`CHECKPOINT_EVERY`], on a connection of its own (in WAL mode a checkpoint does not block the
+/// writer), so the log stays a few seconds of writes long.
 pub struct SqliteStore {
     pool: SqlitePool,
+    checkpointer: tokio::task::JoinHandle<()>,
+}
+
+impl Drop for SqliteStore {
+    fn drop(&mut self) {
+        self.checkpointer.abort();
+    }
 }
 
 impl SqliteStore {
@@ -33,6 +50,15 @@ impl SqliteStore {
     /// # Errors
     /// [`StoreError`] when the file cannot be opened or migrated.
     pub async fn open(path: &Path) -> Result<SqliteStore, StoreError> {
+        SqliteStore::open_checkpointing(path, CHECKPOINT_EVERY).await
+    }
+
+    /// As [`SqliteStore::open`], checkpointing every `every` (tests use a long time, to see
+    /// that no commit checkpoints).
+    ///
+    /// # Errors
+    /// As [`SqliteStore::open`].
+    pub async fn open_checkpointing(path: &Path, every: Duration) -> Result<SqliteStore, StoreError> {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
         }
@@ -42,11 +68,27 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10));
+            .busy_timeout(Duration::from_secs(10))
+            .pragma("wal_autocheckpoint", "0");
         let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
-        let store = SqliteStore { pool };
+        let checkpointer = tokio::spawn(checkpoints(pool.clone(), every));
+        let store = SqliteStore { pool, checkpointer };
         store.migrate(migrate::SQLITE).await?;
         Ok(store)
+    }
+}
+
+/// Copies the write-ahead log into the database every `every` (`PASSIVE`: what no reader still
+/// needs; the rest next time). A failure is logged and tried again: the log only grows
+/// meanwhile, and the next commit still works.
+async fn checkpoints(pool: SqlitePool, every: Duration) {
+    let mut every = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
+    every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        every.tick().await;
+        if let Err(e) = sqlx::query("PRAGMA wal_checkpoint(PASSIVE)").execute(&pool).await {
+            tracing::warn!(error = %e, "SQLite checkpoint failed; trying again");
+        }
     }
 }
 

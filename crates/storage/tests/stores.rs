@@ -148,3 +148,69 @@ async fn reset(url: &str) {
         .await
         .unwrap();
 }
+
+/// Bytes of a file, 0 when it does not exist.
+fn size(path: &std::path::Path) -> u64 {
+    std::fs::metadata(path).map_or(0, |m| m.len())
+}
+
+/// A4: a commit does not checkpoint the SQLite log (every match waiting on that commit would wait
+/// for the copy too): with the store's checkpoints an hour apart, four megabytes committed are
+/// all in the log and none in the database file yet.
+#[tokio::test]
+async fn a4_a_sqlite_commit_does_not_checkpoint() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shvedka.db");
+    let store = SqliteStore::open_checkpointing(&path, std::time::Duration::from_secs(3600)).await.unwrap();
+    store.add_match(&new_match(1)).await.unwrap();
+    let before = size(&path);
+    for from in (0..4000).step_by(500) {
+        store.append(1, &padded(from, 500)).await.unwrap();
+    }
+    assert!(size(&dir.path().join("shvedka.db-wal")) > 4_000_000, "the log holds the writes");
+    assert_eq!(size(&path), before, "the database file is untouched until a checkpoint");
+    assert_eq!(store.events(1).await.unwrap().len(), 4000, "and every event reads back");
+}
+
+/// Events of about a kilobyte each, from `from`.
+fn padded(from: u64, n: u64) -> Vec<EventRow> {
+    (from..from + n)
+        .map(|seq| EventRow {
+            event: format!("{{\"seq\":{seq},\"pad\":\"{}\"}}", "x".repeat(1000)),
+            ..event(seq)
+        })
+        .collect()
+}
+
+/// A4: no commit checkpoints the SQLite log (that commit would wait for it); the store's own
+/// task does, every second, so the log is copied into the database and reused from its start
+/// instead of growing with everything ever written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a4_sqlite_log_is_checkpointed_in_the_background_and_stays_short() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shvedka.db");
+    let wal = dir.path().join("shvedka.db-wal");
+    let store = SqliteStore::open(&path).await.unwrap();
+    store.add_match(&new_match(1)).await.unwrap();
+    let mut written = 0;
+    for round in 0..2u64 {
+        let batch = padded(round * 4000, 4000);
+        for chunk in batch.chunks(200) {
+            store.append(1, chunk).await.unwrap();
+        }
+        written += 4_000_000;
+        // Within a few seconds the database holds what was written (copied out of the log).
+        let deadline = std::time::Instant::now() + std::time::Duration::from_secs(15);
+        while size(&path) < written {
+            assert!(
+                std::time::Instant::now() < deadline,
+                "no checkpoint: the database is {} bytes",
+                size(&path)
+            );
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
+    // The second round reused the log from its start: it is not the size of both rounds.
+    assert!(size(&wal) < 7_000_000, "the log grew to {} bytes", size(&wal));
+    assert_eq!(store.events(1).await.unwrap().len(), 8000);
+}
