@@ -8,7 +8,7 @@
 
 import { msg, act, fetchRecord } from "./codec.js";
 import { Session, storedSession } from "./session.js";
-import { applyEvent, boardPos, closedText, describe, mergeRecord, needsRecord, refresh, resync, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, closedText, describe, refresh, resync, yourTurn } from "./match-state.js";
 import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
@@ -273,9 +273,7 @@ function push(kind, body) {
       gestures.clear(); // while the old model is still there to draw
       view.reset();
     }
-    const rebuild = needsRecord(model, body);
     model = refresh(model, body, now, offset);
-    if (rebuild) void rebuildMoves(model.matchId, model.lastSeq);
     if (fresh || showOnState) showScreen("match");
     showOnState = false;
     render();
@@ -339,21 +337,6 @@ function closed(body) {
   document.title = "shvedka";
   showError(text);
   showScreen("lobby");
-}
-
-/**
- * The moves of a match joined late (or after a reload, or a whole state after a gap), from its
- * record, with the events received since the state kept.
- * @param {number} matchId
- * @param {number | null} stateSeq  the state's last event
- */
-async function rebuildMoves(matchId, stateSeq) {
-  if (!session) return;
-  const s = session;
-  const r = await fetchRecord((message) => s.request(message), matchId);
-  if (!model || model.matchId !== matchId || r.err) return;
-  mergeRecord(model, r.ok, stateSeq);
-  render();
 }
 
 function status() {

@@ -5,7 +5,7 @@
 
 import { readBfen, squareName } from "./board.js";
 import { reading, restamp, stampedAt } from "./clocks.js";
-import { bpgnMoves, moveLabel, moveNumber } from "./moves.js";
+import { moveLabel, moveNumber } from "./moves.js";
 import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.js";
 
 /** @typedef {import("./seats.js").Seat} Seat */
@@ -40,6 +40,7 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
  * @property {ResultView | null} result
  * @property {Seat | null} your_seat
  * @property {number} server_time_us
+ * @property {{ seat: Seat, number: number, san: string }[]} [moves]  every move so far (version 3)
  */
 
 /**
@@ -157,7 +158,12 @@ export function fromState(s, now, offsetMs = null) {
     yourSeat: s.your_seat,
     lastMove: { A: "", B: "" },
     removedOn: { A: "", B: "" },
-    moves: [],
+    // The moves before the state, from the state itself (its record's list: SAN, no long notation).
+    moves: (s.moves ?? []).map((mv) => {
+      const board = boardOf(mv.seat);
+      const white = isWhiteSeat(mv.seat);
+      return { seq: -1, board, san: mv.san, label: moveLabel(mv.number, board, white, mv.san), uci: "" };
+    }),
     drawOffer: null,
     countdown: null,
     flagged: [],
@@ -167,10 +173,9 @@ export function fromState(s, now, offsetMs = null) {
 }
 
 /**
- * Replaces the model's state with a newer whole state, keeping the move list when it is the
- * same match (a resume after a long absence sends the whole state). When the state is at
- * another event than the model, the marks of the last moves no longer hold (the page then
- * rebuilds the move list from the record: `mergeRecord`).
+ * Replaces the model's state with a newer whole state. The move list is the state's (it is
+ * the match's whole list); the arbiter's notes the page saw stay. When the state is at another
+ * event than the model, the marks of the last moves no longer hold.
  * @param {MatchModel | null} old
  * @param {StateMsg} s
  * @param {number} now
@@ -179,7 +184,7 @@ export function fromState(s, now, offsetMs = null) {
 export function refresh(old, s, now, offsetMs = null) {
   const m = fromState(s, now, offsetMs);
   if (old && old.matchId === m.matchId) {
-    m.moves = old.moves;
+    if (!s.moves) m.moves = old.moves; // a server without the list: keep what was seen
     m.arbiterNote = old.arbiterNote;
     if (old.lastSeq === m.lastSeq) {
       m.lastMove = old.lastMove;
@@ -191,48 +196,6 @@ export function refresh(old, s, now, offsetMs = null) {
     if (m.phase === "Paused") m.serverPause = old.serverPause;
   }
   return m;
-}
-
-/**
- * Whether a state needs the move list rebuilt from the record: a new match under way, or the
- * same match at another event than the model knew.
- * @param {MatchModel | null} old
- * @param {StateMsg} s
- */
-export function needsRecord(old, s) {
-  if (s.last_seq === null || s.phase === "Forming") return false;
-  return !old || old.matchId !== s.match_id || old.lastSeq !== s.last_seq;
-}
-
-/**
- * The move list rebuilt from a record taken after a state at event `stateSeq`, keeping what
- * the page noted since (events after `stateSeq`): moves already in the record are not repeated.
- * @param {MatchModel} m
- * @param {string} bpgn
- * @param {number | null} stateSeq
- */
-export function mergeRecord(m, bpgn, stateSeq) {
-  /** @type {MoveEntry[]} */
-  const fromRecord = bpgnMoves(bpgn).map((mv) => ({
-    seq: -1,
-    board: mv.board,
-    san: mv.san,
-    label: moveLabel(mv.number, mv.board, mv.white, mv.san),
-    uci: "",
-  }));
-  const since = m.moves.filter((x) => x.seq >= 0 && (stateSeq === null || x.seq > stateSeq));
-  const sinceMoves = since.filter((x) => x.board);
-  // The longest run of the newer moves that the record already ends with.
-  let overlap = 0;
-  for (let j = Math.min(sinceMoves.length, fromRecord.length); j > 0; j--) {
-    const tail = fromRecord.slice(fromRecord.length - j);
-    if (tail.every((r, i) => r.board === sinceMoves[i].board && r.san === sinceMoves[i].san)) {
-      overlap = j;
-      break;
-    }
-  }
-  const skip = new Set(sinceMoves.slice(0, overlap));
-  m.moves = [...fromRecord, ...since.filter((x) => !skip.has(x))];
 }
 
 /**

@@ -2,7 +2,7 @@
 // sent them.
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyEvent, boardPos, checkedKing, closedText, describe, fromState, mergeRecord, needsRecord, pauseText, refresh, resultHeadline, resultLine, resultReason, resumeText, resync, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, checkedKing, closedText, describe, fromState, pauseText, refresh, resultHeadline, resultLine, resultReason, resumeText, resync, yourTurn } from "./match-state.js";
 import { clocksAt, countdownLeft } from "./clocks.js";
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -134,29 +134,25 @@ test("k1_countdown_from_the_server_stamp_and_resync_after_sleep", () => {
   assert.equal(m.countdown?.at, 3000);
 });
 
-test("a_state_at_another_event_clears_marks_and_the_record_merges_with_newer_events", () => {
+test("a_state_carries_the_move_list_and_a_state_at_another_event_clears_marks", () => {
   seq = 0;
   const m = fromState(state({ phase: "Running", running: [true, false, true, false] }), 0);
   applyEvent(m, ev({ Moved: { seat: "WhiteA", uci: "a2a3", san: "a3", charged_ms: 1, credit_ms: 0 } },
     { bfen: `rnbqkbnr/pppppppp/8/8/8/P7/1PPPPPPP/RNBQKBNR[] b KQkq - 0 1 | ${START}` }), 1);
   assert.equal(m.lastMove.A, "a2a3");
-  const st = state({ phase: "Running", last_seq: 300 });
-  assert.equal(needsRecord(m, st), true);
-  assert.equal(needsRecord(m, state({ phase: "Running", last_seq: m.lastSeq })), false);
-  const again = refresh(m, st, 2);
+  // A whole state later (a long absence): its list is the match's list, the marks are gone.
+  const moves = [{ seat: "WhiteA", number: 1, san: "a3" }, { seat: "WhiteB", number: 1, san: "d4" }, { seat: "BlackA", number: 1, san: "h6" }];
+  const again = refresh(m, state({ phase: "Running", last_seq: 300, moves }), 2);
   assert.deepEqual(again.lastMove, { A: "", B: "" });
   assert.deepEqual(again.removedOn, { A: "", B: "" });
-  // An event after the state arrives before the record's reply; the record already has it.
+  assert.deepEqual(again.moves.map((x) => x.label), ["1A. a3", "1B. d4", "1a. h6"]);
+  // Events after the state add to it.
   seq = 300;
-  applyEvent(again, ev({ Moved: { seat: "BlackA", uci: "h7h6", san: "h6", charged_ms: 1, credit_ms: 0 } }), 3);
   applyEvent(again, ev({ Moved: { seat: "WhiteB", uci: "e2e4", san: "e4", charged_ms: 1, credit_ms: 0 } }), 4);
-  mergeRecord(again, "[Event \"x\"]\n\n1A. a3 {179.0} 1B. d4 {179.0} 1a. h6 {178.0}", 300);
   assert.deepEqual(again.moves.map((x) => x.san), ["a3", "d4", "h6", "e4"]);
-  // A new match joined late: nothing noted, the record alone.
-  const late = fromState(st, 0);
-  assert.equal(needsRecord(null, st), true);
-  mergeRecord(late, "1A. a3 1a. h6", 300);
-  assert.deepEqual(late.moves.map((x) => x.label), ["1A. a3", "1a. h6"]);
+  // A new match joined late: the state's list alone, no record asked for.
+  const late = fromState(state({ phase: "Running", last_seq: 300, moves: moves.slice(0, 1) }), 0);
+  assert.deepEqual(late.moves.map((x) => x.label), ["1A. a3"]);
 });
 
 test("the_server_pauses_for_its_storage_and_resumes_with_the_clocks_of_the_event", () => {

@@ -2,7 +2,7 @@
 // Move texts, from the server's list of legal moves (`Reply::Legal`, long notation: `e2e4`,
 // `N@f3`, `e7e8q` for an upgrade, `e7e8qd1` for a promotion removing the piece on d1 of the
 // other board, RULES.md R1-R7). The client never judges legality: it only offers what the list
-// holds. Also the move list's labels and the BPGN movetext reader. Pure; tested by
+// holds. Also the move list's labels. Pure; tested by
 // moves.test.mjs.
 
 /**
@@ -186,24 +186,4 @@ export function moveLabel(number, board, white, san) {
  */
 export function moveNumber(fullmoveAfter, white) {
   return white ? fullmoveAfter : Math.max(1, fullmoveAfter - 1);
-}
-
-/**
- * The moves of a BPGN record's movetext, in order: `1B. e4 {179.494} 1b. d5 {179.993} ...`.
- * @param {string} bpgn
- * @returns {{ number: number, board: "A" | "B", white: boolean, san: string }[]}
- */
-export function bpgnMoves(bpgn) {
-  const body = bpgn.replace(/^\[.*\]\s*$/gm, "").replace(/\{[^}]*\}/g, " ");
-  const out = [];
-  for (const m of body.matchAll(/(\d+)([ABab])\.\s+([^\s{}]+)/g)) {
-    const letter = m[2];
-    out.push({
-      number: Number(m[1]),
-      board: /** @type {"A" | "B"} */ (letter.toUpperCase()),
-      white: letter === letter.toUpperCase(),
-      san: m[3],
-    });
-  }
-  return out;
 }

@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  bpgnMoves, complete, dropTargets, dropText, moveLabel, moveNumber, parseUci, removalCandidates, targetsFrom,
+  complete, dropTargets, dropText, moveLabel, moveNumber, parseUci, removalCandidates, targetsFrom,
   touchedSquares,
   completeAwaiting, isPromotionGesture } from "./moves.js";
 
@@ -60,21 +60,11 @@ test("highlights_of_a_move", () => {
   assert.deepEqual(touchedSquares("junk"), { own: [], other: [] });
 });
 
-test("a4_move_labels_and_bpgn_movetext", () => {
+test("a4_move_labels", () => {
   assert.equal(moveLabel(1, "A", true, "e4"), "1A. e4");
   assert.equal(moveLabel(12, "B", false, "Qxf2#"), "12b. Qxf2#");
   assert.equal(moveNumber(1, true), 1); // after 1.e4 the FEN still says 1
   assert.equal(moveNumber(2, false), 1); // after 1...d5 it says 2
-  const bpgn = `[Event "shvedka match 2"]\n[Result "0-1"]\n\n1B. e4 {179.493} 1b. d5 {179.997} 2B. exd5 {179.450} 1A. a3 {179.443} 1a. P@a6\n{179.952} 5B. bxa8=Nb1 {179.310}\n5a. Qxf2# {179.939} {team 2 wins: mate on board by black-A\n(E1)} 0-1\n`;
-  assert.deepEqual(bpgnMoves(bpgn), [
-    { number: 1, board: "B", white: true, san: "e4" },
-    { number: 1, board: "B", white: false, san: "d5" },
-    { number: 2, board: "B", white: true, san: "exd5" },
-    { number: 1, board: "A", white: true, san: "a3" },
-    { number: 1, board: "A", white: false, san: "P@a6" },
-    { number: 5, board: "B", white: true, san: "bxa8=Nb1" },
-    { number: 5, board: "A", white: false, san: "Qxf2#" },
-  ]);
 });
 
 test("a_promotion_waits_for_the_legal_list", async () => {

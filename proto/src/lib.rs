@@ -24,8 +24,8 @@ pub use client::{
 };
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use server::{
-    ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, PauseReason,
-    PhaseView, Reply, ResultView, ServerMsg,
+    ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, MoveView,
+    PauseReason, PhaseView, Reply, ResultView, ServerMsg,
 };
 pub use types::{Board, MatchId, SeatId, TeamId};
 
@@ -33,4 +33,4 @@ pub use types::{Board, MatchId, SeatId, TeamId};
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 2;
+pub const PROTOCOL_VERSION: u32 = 3;

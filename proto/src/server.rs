@@ -249,6 +249,21 @@ pub struct MatchState {
     pub your_seat: Option<SeatId>,
     /// The server's monotonic clock when this was taken, microseconds.
     pub server_time_us: u64,
+    /// Every move of the match so far, in the order played on both boards, as its record has
+    /// them (a move an arbiter took back is not there). Version 3; absent in JSON: none.
+    #[serde(default)]
+    pub moves: Vec<MoveView>,
+}
+
+/// One move of a match's move list (`MatchState::moves`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct MoveView {
+    /// Who moved (the board and the colour).
+    pub seat: SeatId,
+    /// The full-move number on its board.
+    pub number: u32,
+    /// SAN (`Nf3`, `N@f3`, `e8=Qd1`).
+    pub san: String,
 }
 
 /// One event of a match's log.

@@ -184,6 +184,10 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 result: Some(result),
                 your_seat: Some(SeatId::WhiteA),
                 server_time_us: 0,
+                moves: vec![
+                    MoveView { seat: SeatId::WhiteB, number: 1, san: "e4".into() },
+                    MoveView { seat: SeatId::BlackA, number: 1, san: "N@f3".into() },
+                ],
             })),
         ),
         (

@@ -161,3 +161,24 @@ async fn s1_a_watcher_who_takes_a_seat_is_told_his_seat_in_a_fresh_state() {
     assert_eq!(state.seats[SeatId::BlackB.index()].as_deref(), Some("watcher"));
     server.stop().await;
 }
+
+/// A4: a spectator who comes in mid-match gets every move so far in the state itself (no record
+/// to read, no notation to parse), in the order played on both boards, as the record numbers them.
+#[tokio::test]
+async fn a4_the_state_carries_the_move_list() {
+    let server = TestServer::start("").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "3+0").await;
+    for (i, board, text) in [(WA, Board::A, "e2e4"), (WB, Board::B, "d2d4"), (BA, Board::A, "Nc6")] {
+        c[i].play(board, text, None).await.expect("a legal move");
+    }
+    wait_event(&mut c[WA], |e| matches!(&e.kind, EventView::Moved { san, .. } if san == "Nc6")).await;
+    let mut late = server.client("late").await;
+    late.watch(id).await.expect("watch");
+    let ServerMsg::State(state) = wait_msg(&mut late, |m| matches!(m, ServerMsg::State(_))).await else {
+        unreachable!()
+    };
+    let moves: Vec<(SeatId, u32, &str)> =
+        state.moves.iter().map(|m| (m.seat, m.number, m.san.as_str())).collect();
+    assert_eq!(moves, [(SeatId::WhiteA, 1, "e4"), (SeatId::WhiteB, 1, "d4"), (SeatId::BlackA, 1, "Nc6")]);
+    server.stop().await;
+}

@@ -218,7 +218,7 @@ async function refusalShown() {
   step(`anna's bogus claim: "${r.lastError}"`);
 }
 
-/** Vera reloads her page mid-match: the tab's stored session resumes, with seat and moves. */
+/** Vera reloads her page mid-match: the tab's stored session resumes, with seat and moves (the move list from the state). */
 async function reloadResumes(n) {
   const vera = players.get("vera");
   await vera.page.reload({ timeout: 15000 });

@@ -71,12 +71,25 @@ impl MatchModel {
         let game = Game::from_bfen(&state.bfen, rules).map_err(|e| ModelError(e.to_string()))?;
         let mut clocks = ClockModel::new(Duration::ZERO, received);
         clocks.on_state(&state, received, rtt);
+        // The moves before the state, as its record has them (no long notation or clock there).
+        let moves = state
+            .moves
+            .iter()
+            .map(|m| SeenMove {
+                seat: m.seat,
+                uci: String::new(),
+                san: m.san.clone(),
+                at_ms: 0,
+                clock_ms: 0,
+                number: m.number,
+            })
+            .collect();
         Ok(MatchModel {
             state,
             rules,
             game,
             clocks,
-            moves: Vec::new(),
+            moves,
             last: [None; 2],
             flags: [false; 4],
             draw_offer: None,
@@ -92,8 +105,11 @@ impl MatchModel {
         let last = self.last;
         match MatchModel::new(state, received, rtt) {
             Ok(mut fresh) => {
-                fresh.moves = moves;
-                fresh.last = last;
+                // The moves seen live carry more (long notation, clocks) than the state's list.
+                if moves.len() >= fresh.moves.len() {
+                    fresh.moves = moves;
+                    fresh.last = last;
+                }
                 *self = fresh;
                 Ok(())
             }

@@ -30,6 +30,7 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         result: None,
         your_seat: me,
         server_time_us: 0,
+        moves: Vec::new(),
     }
 }
 

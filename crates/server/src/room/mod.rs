@@ -19,7 +19,7 @@ use bughouse::Seat;
 use bughouse_match::{ArbiterAct, Command, Match, Phase, PlayerId};
 use shvedka_proto::{
     ChatScope, ClientMsg, ErrorCode, ErrorMsg, Limit, MatchEvent, MatchId, MatchState, MatchSummary,
-    PauseReason, ServerMsg,
+    MoveView, PauseReason, ServerMsg,
 };
 use shvedka_storage::Store;
 use tokio::sync::{mpsc, oneshot};
@@ -414,7 +414,22 @@ impl Room {
             result: self.m.result().map(|a| convert::result(&a)),
             your_seat: self.m.seat_of(player).map(seat_id),
             server_time_us: self.server_time_us(),
+            moves: self.move_list(),
         }
+    }
+
+    /// The match's moves as its record has them (take-backs applied), for `MatchState`.
+    fn move_list(&self) -> Vec<MoveView> {
+        let record = crate::record::record(self.id.0, &self.m, &self.names, "");
+        record
+            .moves
+            .iter()
+            .map(|mv| MoveView {
+                seat: seat_id(bughouse::Seat { board: mv.board, color: mv.color }),
+                number: mv.number,
+                san: mv.text.clone(),
+            })
+            .collect()
     }
 
     async fn command(
