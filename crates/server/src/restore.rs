@@ -51,3 +51,90 @@ pub(crate) fn names(views: &[MatchEvent]) -> [Option<String>; 4] {
     }
     names
 }
+
+#[cfg(test)]
+mod tests {
+    use std::time::Duration;
+
+    use bughouse::{RuleOptions, Seat};
+    use bughouse_match::{ArbiterAct, ClockConfig, Command, PlayerId};
+    use shvedka_proto::{ArbiterRequest, MatchId, SeatId};
+    use shvedka_storage::{EventRow, NewMatch};
+
+    use super::*;
+    use crate::test_store::MemStore;
+
+    /// A match whose arbiter act was stored, as a server before typed acts stored it, with a
+    /// words-only view: after a restart its followers get the typed act, read from the machine's
+    /// own event.
+    #[tokio::test]
+    async fn a2_a_words_only_arbiter_view_stored_before_is_served_typed_after_a_restart() {
+        let clock = ClockConfig::builtin();
+        let config = MatchConfig {
+            rules: RuleOptions::preset("classic").unwrap(),
+            time_control: clock.time_control("3+0").unwrap(),
+            lag: clock.lag,
+            countdown: Duration::ZERO,
+            start: None,
+        };
+        let mut m = Match::new(config.clone()).unwrap();
+        for (i, seat) in Seat::ALL.into_iter().enumerate() {
+            m.handle_command(Duration::ZERO, PlayerId(i as u64 + 1), Command::TakeSeat(seat)).unwrap();
+        }
+        for i in 0..4 {
+            m.handle_command(Duration::ZERO, PlayerId(i + 1), Command::Ready(true)).unwrap();
+        }
+        m.handle_timeout(Duration::from_millis(10));
+        m.handle_arbiter(
+            Duration::from_secs(1),
+            ArbiterAct::AdjustClock { seat: Seat::ALL[3], delta_ms: -60_000 },
+        )
+        .unwrap();
+        let store = MemStore::default();
+        let created = NewMatch {
+            id: 9,
+            rules: "classic".into(),
+            time_control: "3+0".into(),
+            listed: true,
+            config: serde_json::to_string(&config).unwrap(),
+            created_ms: 0,
+        };
+        store.add_match(&created).await.unwrap();
+        let mut rows = Vec::new();
+        while let Some(e) = m.poll_event() {
+            let kind = match &e.kind {
+                EventKind::Arbiter(_) => {
+                    EventView::Arbiter { act: "removed 60000 ms on black-B's clock".into() }
+                }
+                _ => EventView::Started,
+            };
+            let view = MatchEvent {
+                match_id: MatchId(9),
+                seq: e.seq,
+                at_ms: 0,
+                kind,
+                clocks_ms: [0; 4],
+                running: [false; 4],
+                bfen: None,
+                server_time_us: 0,
+            };
+            rows.push(EventRow {
+                seq: e.seq,
+                at_us: e.at.as_micros() as u64,
+                event: serde_json::to_string(&e).unwrap(),
+                view: serde_json::to_string(&view).unwrap(),
+            });
+        }
+        store.append(9, &rows).await.unwrap();
+        let row = store.find_match(9).await.unwrap().unwrap();
+        let rebuilt = rebuild(&store, &row).await.unwrap();
+        let last = &rebuilt.views.last().unwrap().kind;
+        assert_eq!(
+            last,
+            &EventView::ArbiterActed {
+                act: ArbiterRequest::AdjustClock { seat: SeatId::BlackB, delta_ms: -60_000 },
+                text: "removed 60000 ms on black-B's clock".into(),
+            }
+        );
+    }
+}
