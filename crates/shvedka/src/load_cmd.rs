@@ -209,9 +209,10 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     }
                     // Counted, not resumed: a server that closes connections under load (one
                     // that fell behind its events) should show it in the figures.
-                    Update::Disconnected(_) => {
+                    Update::Disconnected(_) if Instant::now() < until => {
                         totals.disconnected.fetch_add(1, Ordering::Relaxed);
                     }
+                    Update::Disconnected(_) => {}
                 }
             }
         });

@@ -57,10 +57,16 @@ async fn e3_load_replaces_each_decided_match_with_a_new_one() {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     let summary = text.lines().last().unwrap_or_default();
-    let decided: u64 = summary.rsplit(' ').next().unwrap().parse().unwrap();
-    assert!(decided >= 2, "matches decided and replaced during the run: {summary}");
-    // The decided ones were released (the last may have ended after the run's last turn).
+    let field = |name: &str| -> u64 {
+        let rest = summary.split(name).nth(1).unwrap_or_else(|| panic!("no {name} in {summary}"));
+        rest.trim_start().split([' ', ',']).next().unwrap().parse().unwrap()
+    };
+    // Each decided match was replaced: a replacement that failed would count as an error.
+    assert!(field("replaced") >= 1, "matches decided and replaced during the run: {summary}");
+    assert_eq!(field("errors"), 0, "{summary}");
+    // The decided ones were released (and the last ones, their clocks running out once the run
+    // stopped, may be decided too).
     let live = server.stats.live_matches();
-    assert!((1..=2).contains(&live), "{live} live matches after {decided} decided");
+    assert!(live <= 2, "{live} live matches: {summary}");
     server.stop().await;
 }
