@@ -4,7 +4,10 @@
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use shvedka_storage::{Ending, EventRow, MatchRow, NewMatch, PlayerRow, Store, StoreError};
+use shvedka_storage::{
+    AccountRow, Accounts, Ending, EventRow, MatchRow, NewAccount, NewMatch, PlayerRow, Revoke, Role, Store,
+    StoreError,
+};
 
 /// A real store whose writes can be refused, and whose next append can panic.
 pub struct FaultyStore {
@@ -91,5 +94,39 @@ impl Store for FaultyStore {
     }
     async fn tournaments(&self) -> Result<Vec<(u64, String)>, StoreError> {
         self.inner.tournaments().await
+    }
+}
+
+/// Accounts pass through; writes fail on command like the rest.
+#[async_trait::async_trait]
+impl Accounts for FaultyStore {
+    async fn add_account(&self, a: &NewAccount) -> Result<Option<u64>, StoreError> {
+        self.write()?;
+        self.inner.add_account(a).await
+    }
+    async fn account_by_name(&self, name_key: &str) -> Result<Option<AccountRow>, StoreError> {
+        self.inner.account_by_name(name_key).await
+    }
+    async fn account(&self, id: u64) -> Result<Option<AccountRow>, StoreError> {
+        self.inner.account(id).await
+    }
+    async fn accounts(&self) -> Result<Vec<AccountRow>, StoreError> {
+        self.inner.accounts().await
+    }
+    async fn set_password(&self, id: u64, hash: &str) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.set_password(id, hash).await
+    }
+    async fn set_disabled(&self, id: u64, disabled: bool) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.set_disabled(id, disabled).await
+    }
+    async fn set_role(&self, id: u64, role: Role, granted: bool) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.set_role(id, role, granted).await
+    }
+    async fn revoke_sessions(&self, which: Revoke<'_>) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.revoke_sessions(which).await
     }
 }

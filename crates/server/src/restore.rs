@@ -98,6 +98,7 @@ mod tests {
             listed: true,
             config: serde_json::to_string(&config).unwrap(),
             created_ms: 0,
+            invite_hash: None,
         };
         store.add_match(&created).await.unwrap();
         let mut rows = Vec::new();

@@ -267,6 +267,7 @@ impl Rooms {
             listed,
             config: serde_json::to_string(&config).map_err(|e| bad(e.to_string()))?,
             created_ms: unix_ms(),
+            invite_hash: None,
         };
         self.store.add_match(&row).await.map_err(|e| {
             tracing::error!(error = %e, "cannot record a new match");

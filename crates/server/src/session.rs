@@ -114,7 +114,15 @@ impl Sessions {
         let key = token_key(&token);
         let now = unix_ms();
         let id = self.next_player.fetch_add(1, Ordering::Relaxed);
-        let row = PlayerRow { id, name, token_hash: key.clone(), created_ms: now, last_seen_ms: now };
+        let row = PlayerRow {
+            id,
+            name,
+            token_hash: key.clone(),
+            created_ms: now,
+            last_seen_ms: now,
+            account: None,
+            revoked: false,
+        };
         self.store.add_player(&row).await.map_err(|e| {
             tracing::error!(error = %e, "cannot record a new session");
             "the server cannot record the session now; try again".to_owned()

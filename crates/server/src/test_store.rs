@@ -5,7 +5,10 @@ use std::collections::HashMap;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
-use shvedka_storage::{Ending, EventRow, MatchRow, NewMatch, PlayerRow, Store, StoreError};
+use shvedka_storage::{
+    AccountRow, Accounts, Ending, EventRow, MatchRow, NewAccount, NewMatch, PlayerRow, Revoke, Role, Store,
+    StoreError,
+};
 
 /// What the in-memory store does with the next writes.
 #[derive(Default)]
@@ -27,6 +30,7 @@ pub(crate) struct MemStore {
     players: Mutex<HashMap<u64, PlayerRow>>,
     matches: Mutex<HashMap<u64, MatchRow>>,
     events: Mutex<HashMap<u64, Vec<EventRow>>>,
+    accounts: Mutex<Vec<(String, AccountRow)>>,
     pub(crate) faults: Faults,
 }
 
@@ -129,5 +133,74 @@ impl Store for MemStore {
     }
     async fn tournaments(&self) -> Result<Vec<(u64, String)>, StoreError> {
         Ok(Vec::new())
+    }
+}
+
+#[async_trait::async_trait]
+impl Accounts for MemStore {
+    async fn add_account(&self, a: &NewAccount) -> Result<Option<u64>, StoreError> {
+        self.write()?;
+        let mut all = self.accounts.lock().unwrap();
+        if all.iter().any(|(key, _)| *key == a.name_key) {
+            return Ok(None);
+        }
+        let id = all.len() as u64 + 1;
+        let row = AccountRow {
+            id,
+            name: a.name.clone(),
+            password_hash: a.password_hash.clone(),
+            bot: a.bot,
+            disabled: false,
+            roles: Vec::new(),
+            created_ms: a.created_ms,
+        };
+        all.push((a.name_key.clone(), row));
+        Ok(Some(id))
+    }
+    async fn account_by_name(&self, name_key: &str) -> Result<Option<AccountRow>, StoreError> {
+        let all = self.accounts.lock().unwrap();
+        Ok(all.iter().find(|(key, _)| key == name_key).map(|(_, a)| a.clone()))
+    }
+    async fn account(&self, id: u64) -> Result<Option<AccountRow>, StoreError> {
+        Ok(self.accounts.lock().unwrap().iter().find(|(_, a)| a.id == id).map(|(_, a)| a.clone()))
+    }
+    async fn accounts(&self) -> Result<Vec<AccountRow>, StoreError> {
+        Ok(self.accounts.lock().unwrap().iter().map(|(_, a)| a.clone()).collect())
+    }
+    async fn set_password(&self, id: u64, hash: &str) -> Result<(), StoreError> {
+        self.change(id, |a| a.password_hash = hash.to_owned())
+    }
+    async fn set_disabled(&self, id: u64, disabled: bool) -> Result<(), StoreError> {
+        self.change(id, |a| a.disabled = disabled)
+    }
+    async fn set_role(&self, id: u64, role: Role, granted: bool) -> Result<(), StoreError> {
+        self.change(id, |a| {
+            a.roles.retain(|r| *r != role);
+            if granted {
+                a.roles.push(role);
+                a.roles.sort();
+            }
+        })
+    }
+    async fn revoke_sessions(&self, which: Revoke<'_>) -> Result<(), StoreError> {
+        self.write()?;
+        for p in self.players.lock().unwrap().values_mut() {
+            let hit = match which {
+                Revoke::Token(hash) => p.token_hash == hash,
+                Revoke::Account { id, keep } => p.account == Some(id) && Some(p.token_hash.as_str()) != keep,
+            };
+            p.revoked |= hit;
+        }
+        Ok(())
+    }
+}
+
+impl MemStore {
+    fn change(&self, id: u64, f: impl FnOnce(&mut AccountRow)) -> Result<(), StoreError> {
+        self.write()?;
+        if let Some((_, a)) = self.accounts.lock().unwrap().iter_mut().find(|(_, a)| a.id == id) {
+            f(a);
+        }
+        Ok(())
     }
 }

@@ -12,8 +12,10 @@
 //!
 //! The storage knows rows, not rules: events are stored as the server hands them over (the match
 //! machine's event and its wire view, both as JSON text), so a log replays exactly with the
-//! machine's own replay. A session token is never stored, only its SHA-256.
+//! machine's own replay. A session token is never stored, only its SHA-256; nor a password, only
+//! its argon2id hash ([`Accounts`], `accounts.rs`).
 
+mod accounts;
 mod migrate;
 mod rows;
 mod stores;
@@ -21,6 +23,7 @@ mod stores;
 use std::path::Path;
 use std::sync::Arc;
 
+pub use accounts::{AccountRow, Accounts, NewAccount, Revoke, Role};
 pub use rows::{Ending, EventRow, MatchRow, NewMatch, PlayerRow};
 pub use stores::{PgStore, SqliteStore};
 
@@ -55,7 +58,7 @@ pub enum StoreError {
 /// What the server keeps durable. Every method either completes or fails as a whole:
 /// [`Store::append`] writes all its events in one transaction.
 #[async_trait::async_trait]
-pub trait Store: Send + Sync {
+pub trait Store: Accounts + Send + Sync {
     /// `sqlite` or `postgres`.
     fn kind(&self) -> &'static str;
     /// Records a new player (session).

@@ -7,6 +7,7 @@ pub(crate) const SQLITE: &[(i64, &str)] = &[
     (1, include_str!("../migrations/sqlite/0001_init.sql")),
     (2, include_str!("../migrations/sqlite/0002_tournaments.sql")),
     (3, include_str!("../migrations/sqlite/0003_lifecycle.sql")),
+    (4, include_str!("../migrations/sqlite/0004_accounts.sql")),
 ];
 
 /// The PostgreSQL scripts, in order.
@@ -14,6 +15,7 @@ pub(crate) const POSTGRES: &[(i64, &str)] = &[
     (1, include_str!("../migrations/postgres/0001_init.sql")),
     (2, include_str!("../migrations/postgres/0002_tournaments.sql")),
     (3, include_str!("../migrations/postgres/0003_lifecycle.sql")),
+    (4, include_str!("../migrations/postgres/0004_accounts.sql")),
 ];
 
 /// The table that records applied scripts.

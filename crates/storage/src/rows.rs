@@ -14,6 +14,10 @@ pub struct PlayerRow {
     /// When the session was last seen (opened, resumed or closed), milliseconds since the Unix
     /// epoch: its token expires a configured time after this.
     pub last_seen_ms: u64,
+    /// The account the session logged in as; `None` for a guest.
+    pub account: Option<u64>,
+    /// Logged out (or ended by a password change): it never resumes.
+    pub revoked: bool,
 }
 
 /// A match as created.
@@ -31,6 +35,9 @@ pub struct NewMatch {
     pub config: String,
     /// Milliseconds since the Unix epoch.
     pub created_ms: u64,
+    /// A private match's invitation code, as its SHA-256 (lower-case hex); `None` for a match
+    /// reached by its id.
+    pub invite_hash: Option<String>,
 }
 
 /// A stored match.

@@ -11,7 +11,11 @@ use sqlx::sqlite::{
     SqliteConnectOptions, SqliteJournalMode, SqlitePool, SqlitePoolOptions, SqliteSynchronous,
 };
 
-use crate::{Ending, EventRow, MatchRow, NewMatch, PlayerRow, Store, StoreError, migrate, to_i64, to_u64};
+use crate::accounts::{AccountKey, sql_accounts};
+use crate::{
+    AccountRow, Accounts, Ending, EventRow, MatchRow, NewAccount, NewMatch, PlayerRow, Revoke, Role, Store,
+    StoreError, migrate, to_i64, to_u64,
+};
 
 /// Milliseconds since the Unix epoch.
 pub(crate) fn now_ms() -> i64 {
@@ -127,6 +131,7 @@ macro_rules! match_row {
                 listed: r.try_get::<i64, _>(3)? != 0,
                 config: r.try_get(4)?,
                 created_ms: to_u64(r.try_get(5)?)?,
+                invite_hash: r.try_get(9)?,
             },
             finished_ms: finished.map(to_u64).transpose()?,
             result: r.try_get(7)?,
@@ -146,6 +151,8 @@ macro_rules! player_row {
             token_hash: r.try_get(2)?,
             created_ms,
             last_seen_ms: last_seen.map(to_u64).transpose()?.unwrap_or(created_ms),
+            account: r.try_get::<Option<i64>, _>(5)?.map(to_u64).transpose()?,
+            revoked: r.try_get::<i64, _>(6)? != 0,
         })
     }};
 }
@@ -189,14 +196,16 @@ macro_rules! sql_store {
 
             async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
                 sqlx::query(
-                    "INSERT INTO players (id, name, token_hash, created_ms, last_seen_ms) \
-                     VALUES ($1, $2, $3, $4, $5)",
+                    "INSERT INTO players (id, name, token_hash, created_ms, last_seen_ms, account_id, revoked) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 )
                 .bind(to_i64(p.id)?)
                 .bind(&p.name)
                 .bind(&p.token_hash)
                 .bind(to_i64(p.created_ms)?)
                 .bind(to_i64(p.last_seen_ms)?)
+                .bind(p.account.map(to_i64).transpose()?)
+                .bind(i64::from(p.revoked))
                 .execute(&self.pool)
                 .await?;
                 Ok(())
@@ -204,7 +213,7 @@ macro_rules! sql_store {
 
             async fn player_by_token(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError> {
                 let row = sqlx::query(
-                    "SELECT id, name, token_hash, created_ms, last_seen_ms FROM players WHERE token_hash = $1",
+                    "SELECT id, name, token_hash, created_ms, last_seen_ms, account_id, revoked FROM players WHERE token_hash = $1",
                 )
                 .bind(token_hash)
                 .fetch_optional(&self.pool)
@@ -214,7 +223,7 @@ macro_rules! sql_store {
 
             async fn player(&self, id: u64) -> Result<Option<PlayerRow>, StoreError> {
                 let row = sqlx::query(
-                    "SELECT id, name, token_hash, created_ms, last_seen_ms FROM players WHERE id = $1",
+                    "SELECT id, name, token_hash, created_ms, last_seen_ms, account_id, revoked FROM players WHERE id = $1",
                 )
                 .bind(to_i64(id)?)
                 .fetch_optional(&self.pool)
@@ -233,8 +242,8 @@ macro_rules! sql_store {
 
             async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError> {
                 sqlx::query(
-                    "INSERT INTO matches (id, rules, time_control, listed, config, created_ms) \
-                     VALUES ($1, $2, $3, $4, $5, $6)",
+                    "INSERT INTO matches (id, rules, time_control, listed, config, created_ms, invite_hash) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
                 )
                 .bind(to_i64(m.id)?)
                 .bind(&m.rules)
@@ -242,6 +251,7 @@ macro_rules! sql_store {
                 .bind(i64::from(m.listed))
                 .bind(&m.config)
                 .bind(to_i64(m.created_ms)?)
+                .bind(&m.invite_hash)
                 .execute(&self.pool)
                 .await?;
                 Ok(())
@@ -322,10 +332,10 @@ macro_rules! sql_store {
 
             async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError> {
                 let sql = if unfinished_only {
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash \
                      FROM matches WHERE finished_ms IS NULL ORDER BY id"
                 } else {
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash \
                      FROM matches ORDER BY id"
                 };
                 let rows = sqlx::query(sql).fetch_all(&self.pool).await?;
@@ -334,7 +344,7 @@ macro_rules! sql_store {
 
             async fn find_match(&self, match_id: u64) -> Result<Option<MatchRow>, StoreError> {
                 let row = sqlx::query(
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash \
                      FROM matches WHERE id = $1",
                 )
                 .bind(to_i64(match_id)?)
@@ -393,3 +403,5 @@ macro_rules! sql_store {
 
 sql_store!(SqliteStore, "sqlite");
 sql_store!(PgStore, "postgres");
+sql_accounts!(SqliteStore);
+sql_accounts!(PgStore);

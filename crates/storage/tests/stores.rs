@@ -2,7 +2,9 @@
 
 use std::sync::Arc;
 
-use shvedka_storage::{Ending, EventRow, NewMatch, PgStore, PlayerRow, SqliteStore, Store, StoreError};
+use shvedka_storage::{
+    Ending, EventRow, NewAccount, NewMatch, PgStore, PlayerRow, Revoke, Role, SqliteStore, Store, StoreError,
+};
 use testkit::postgres::TempPostgres;
 
 fn new_match(id: u64) -> NewMatch {
@@ -13,6 +15,7 @@ fn new_match(id: u64) -> NewMatch {
         listed: id % 2 == 1,
         config: format!("{{\"id\":{id}}}"),
         created_ms: 1_700_000_000_000 + id,
+        invite_hash: (id == 2).then(|| "c0de".repeat(16)),
     }
 }
 
@@ -34,6 +37,8 @@ async fn suite(store: Arc<dyn Store>) {
         token_hash: "ab".repeat(32),
         created_ms: 5,
         last_seen_ms: 5,
+        account: None,
+        revoked: false,
     };
     store.add_player(&alice).await.unwrap();
     assert!(store.add_player(&alice).await.is_err(), "a player id is unique");
@@ -98,7 +103,8 @@ async fn suite(store: Arc<dyn Store>) {
     assert_eq!((three.finished_ms, three.result, three.ending), (Some(50), None, Some(Ending::Expired)));
     let open = store.matches(true).await.unwrap();
     assert_eq!(open.iter().map(|m| m.created.id).collect::<Vec<_>>(), vec![2], "ended ones are not open");
-    assert_eq!(store.find_match(2).await.unwrap().expect("match 2").ending, None);
+    let two = store.find_match(2).await.unwrap().expect("match 2");
+    assert_eq!((two.ending, two.created), (None, new_match(2)), "with its invitation's hash");
     assert!(store.find_match(4).await.unwrap().is_none());
     assert_eq!(store.max_ids().await.unwrap(), (3, 7));
     assert!(
@@ -113,6 +119,80 @@ async fn suite(store: Arc<dyn Store>) {
         store.tournaments().await.unwrap(),
         vec![(1, "{}".to_owned()), (2, "{\"round\":2}".to_owned())]
     );
+    accounts(store.as_ref()).await;
+}
+
+fn new_account(name: &str) -> NewAccount {
+    NewAccount {
+        name: name.into(),
+        name_key: name.to_ascii_lowercase(),
+        password_hash: format!("$argon2id$hash-of-{name}"),
+        bot: name.ends_with("bot"),
+        created_ms: 11,
+    }
+}
+
+/// Accounts: unique names without regard to case, password, flags, roles, sessions revoked.
+async fn accounts(store: &dyn Store) {
+    let alice = store.add_account(&new_account("Alice")).await.unwrap().expect("a new name registers");
+    assert_eq!(store.add_account(&new_account("alice")).await.unwrap(), None, "taken, whatever the case");
+    assert_eq!(store.add_account(&new_account("ALICE")).await.unwrap(), None);
+    let bot = store.add_account(&new_account("robot")).await.unwrap().expect("another name");
+    assert_ne!(alice, bot);
+    let row = store.account_by_name("alice").await.unwrap().expect("found by its lower-case key");
+    assert_eq!((row.id, row.name.as_str(), row.bot, row.disabled), (alice, "Alice", false, false));
+    assert_eq!(row.password_hash, "$argon2id$hash-of-Alice");
+    assert!(row.roles.is_empty());
+    assert!(store.account(bot).await.unwrap().expect("the bot").bot);
+    assert_eq!(store.account_by_name("bob").await.unwrap(), None);
+    assert_eq!(store.account(9_999).await.unwrap(), None);
+
+    store.set_password(alice, "$argon2id$new").await.unwrap();
+    store.set_disabled(alice, true).await.unwrap();
+    store.set_role(alice, Role::Director, true).await.unwrap();
+    store.set_role(alice, Role::Arbiter, true).await.unwrap();
+    store.set_role(alice, Role::Arbiter, true).await.unwrap();
+    let row = store.account(alice).await.unwrap().unwrap();
+    assert_eq!((row.password_hash.as_str(), row.disabled), ("$argon2id$new", true));
+    assert_eq!(row.roles, vec![Role::Arbiter, Role::Director], "granted twice is granted once, sorted");
+    store.set_role(alice, Role::Arbiter, false).await.unwrap();
+    store.set_disabled(alice, false).await.unwrap();
+    let row = store.account(alice).await.unwrap().unwrap();
+    assert_eq!((row.roles, row.disabled), (vec![Role::Director], false));
+    let names: Vec<String> = store.accounts().await.unwrap().into_iter().map(|a| a.name).collect();
+    assert_eq!(names, ["Alice", "robot"]);
+
+    // Sessions belong to an account; a log-out revokes one, a password change all but one.
+    let session = |id: u64, account: Option<u64>| PlayerRow {
+        id,
+        name: format!("s{id}"),
+        token_hash: format!("{id:064x}"),
+        created_ms: 1,
+        last_seen_ms: 1,
+        account,
+        revoked: false,
+    };
+    for (id, account) in
+        [(20, Some(alice)), (21, Some(alice)), (22, Some(alice)), (23, Some(bot)), (24, None)]
+    {
+        store.add_player(&session(id, account)).await.unwrap();
+    }
+    assert_eq!(store.player(20).await.unwrap().unwrap().account, Some(alice));
+    store.revoke_sessions(Revoke::Token(&format!("{:064x}", 20))).await.unwrap();
+    let revoked = |id: u64| async move { store.player(id).await.unwrap().unwrap().revoked };
+    assert!(revoked(20).await && !revoked(21).await);
+    store.revoke_sessions(Revoke::Account { id: alice, keep: Some(&format!("{:064x}", 22)) }).await.unwrap();
+    assert_eq!(
+        [revoked(21).await, revoked(22).await, revoked(23).await, revoked(24).await],
+        [true, false, false, false],
+        "every session of the account but the one kept; no other account's, no guest's"
+    );
+    store.revoke_sessions(Revoke::Account { id: alice, keep: None }).await.unwrap();
+    assert!(revoked(22).await);
+    assert!(
+        store.player_by_token(&format!("{:064x}", 22)).await.unwrap().unwrap().revoked,
+        "read back by token, revoked"
+    );
 }
 
 #[tokio::test]
@@ -123,7 +203,7 @@ async fn a4_sqlite_store_keeps_players_matches_and_logs_and_survives_reopening()
     // Reopened (migrations already applied), everything is there.
     let again = SqliteStore::open(&path).await.unwrap();
     assert_eq!(again.events(1).await.unwrap().len(), 7);
-    assert_eq!(again.max_ids().await.unwrap(), (3, 7));
+    assert_eq!(again.max_ids().await.unwrap(), (3, 24));
     assert_eq!(again.kind(), "sqlite");
 }
 
@@ -143,7 +223,7 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
 async fn reset(url: &str) {
     use sqlx::Connection;
     let mut c = sqlx::PgConnection::connect(url).await.unwrap();
-    sqlx::raw_sql("DROP TABLE IF EXISTS events, matches, players, tournaments, shvedka_migrations CASCADE")
+    sqlx::raw_sql("DROP TABLE IF EXISTS events, matches, players, tournaments, account_roles, accounts, shvedka_migrations CASCADE")
         .execute(&mut c)
         .await
         .unwrap();

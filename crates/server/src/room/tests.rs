@@ -48,6 +48,7 @@ async fn fixture() -> Fixture {
         listed: true,
         config: serde_json::to_string(&config).unwrap(),
         created_ms: 0,
+        invite_hash: None,
     };
     store.add_match(&created).await.unwrap();
     let sessions = Arc::new(Sessions::new(store.clone(), 0, Duration::from_secs(86_400)));
