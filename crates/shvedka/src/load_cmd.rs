@@ -55,6 +55,8 @@ struct Totals {
     errors: AtomicU64,
     /// Connections lost during the run (the server closed them, or the network failed).
     disconnected: AtomicU64,
+    /// Why, with how many each.
+    disconnect_reasons: std::sync::Mutex<std::collections::BTreeMap<String, u64>>,
     /// Matches decided during the run (each is followed by a new one with the same players).
     decided: AtomicU64,
     latencies_us: std::sync::Mutex<Vec<u64>>,
@@ -160,6 +162,9 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         totals.disconnected.load(Ordering::Relaxed),
         totals.decided.load(Ordering::Relaxed)
     )?;
+    for (why, n) in totals.disconnect_reasons.lock().expect("reasons lock").iter() {
+        writeln!(out, "load: {n} connections lost: {why}")?;
+    }
     Ok(())
 }
 
@@ -209,8 +214,9 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     }
                     // Counted, not resumed: a server that closes connections under load (one
                     // that fell behind its events) should show it in the figures.
-                    Update::Disconnected(_) if Instant::now() < until => {
+                    Update::Disconnected(why) if Instant::now() < until => {
                         totals.disconnected.fetch_add(1, Ordering::Relaxed);
+                        *totals.disconnect_reasons.lock().expect("reasons lock").entry(why).or_default() += 1;
                     }
                     Update::Disconnected(_) => {}
                 }

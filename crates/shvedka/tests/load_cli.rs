@@ -21,7 +21,7 @@ async fn load_plays_its_matches_and_reports_served_moves_and_latency() {
     .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    let summary = text.lines().last().unwrap_or_default();
+    let summary = text.lines().find(|l| l.starts_with("load: offered")).unwrap_or_default();
     assert!(summary.starts_with("load: offered"), "{text}");
     let field = |name: &str| -> f64 {
         let rest = summary.split(name).nth(1).unwrap_or_else(|| panic!("no {name} in {summary}"));
@@ -56,7 +56,7 @@ async fn e3_load_replaces_each_decided_match_with_a_new_one() {
     .unwrap();
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
-    let summary = text.lines().last().unwrap_or_default();
+    let summary = text.lines().find(|l| l.starts_with("load: offered")).unwrap_or_default();
     let field = |name: &str| -> u64 {
         let rest = summary.split(name).nth(1).unwrap_or_else(|| panic!("no {name} in {summary}"));
         rest.trim_start().split([' ', ',']).next().unwrap().parse().unwrap()
