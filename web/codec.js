@@ -55,7 +55,12 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Legal: { match_id: number, board: BoardId } }
  *   | { ListPage: { after: number | null, limit: number, live: boolean } }
  *   | { RecordPart: { match_id: number, offset: number } }
- *   | { FillWithBots: { match_id: number, level: number } }} ClientMsg
+ *   | { FillWithBots: { match_id: number, level: number } }
+ *   | "Logout"
+ *   | { Register: { name: string, password: string, bot: boolean } }
+ *   | { Login: { name: string, password: string } }
+ *   | { ChangePassword: { old: string, new: string } }
+ *   | { Invitation: { code: string } }} ClientMsg
  */
 
 /**
@@ -86,6 +91,13 @@ export const msg = {
     chess960 = false,
   ) => ({ CreateMatch: { rules, time_control, listed, chess960 } }),
   watch: (/** @type {number} */ match_id) => ({ Watch: { match_id } }),
+  invitation: (/** @type {string} */ code) => ({ Invitation: { code } }),
+  registerAccount: (/** @type {string} */ name, /** @type {string} */ password, bot = false) => ({
+    Register: { name, password, bot },
+  }),
+  login: (/** @type {string} */ name, /** @type {string} */ password) => ({ Login: { name, password } }),
+  logout: () => "Logout",
+  changePassword: (/** @type {string} */ old, /** @type {string} */ next) => ({ ChangePassword: { old, new: next } }),
   takeSeat: (/** @type {number} */ match_id, /** @type {Seat} */ seat) => ({ TakeSeat: { match_id, seat } }),
   leaveSeat: () => "LeaveSeat",
   ready: (/** @type {boolean} */ ready) => ({ Ready: { ready } }),
@@ -120,7 +132,7 @@ export const msg = {
   fillWithBots: (/** @type {number} */ match_id, /** @type {number} */ level) => ({ FillWithBots: { match_id, level } }),
 };
 
-/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots"} LimitKind  `Limit`: which documented limit */
+/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts"} LimitKind  `Limit`: which documented limit */
 
 /**
  * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",
@@ -128,6 +140,7 @@ export const msg = {
  * against names (an object never equals one).
  * @typedef {"BadRequest" | "Handshake" | "NoSuchMatch" | "NotInMatch" | "Rejected" | "RateLimited"
  *   | "Full" | "Forbidden" | "TooLarge" | "Unavailable" | { Limit: LimitKind }
+ *   | "BadCredentials" | "NameTaken" | "LoginRequired" | "AccountDisabled" | "NoSuchAccount"
  *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
  */
 
@@ -245,7 +258,9 @@ function badReply(message) {
  * `Reply` of the protocol: the `Ok` of a reply's result.
  * @typedef {"Ok" | { Matches: MatchSummary[] } | { Created: { match_id: number } } | { Record: { bpgn: string } }
  *   | { Id: number } | { Text: string } | { Assigned: { game: [number, Seat] | null, finished: boolean } }
- *   | { Legal: string[] } | MatchPageReply | RecordPartReply} Reply
+ *   | { Legal: string[] } | MatchPageReply | RecordPartReply
+ *   | { LoggedIn: { name: string, token: string, bot: boolean, roles: string[] } }
+ *   | { Invited: { match_id: number, code: string } }} Reply
  */
 
 /**

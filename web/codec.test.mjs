@@ -36,6 +36,11 @@ const built = {
   "list-page": frame(19, msg.listPage(40, 20, false)),
   "record-part": frame(20, msg.recordPart(3, 24576)),
   "fill-with-bots": frame(23, msg.fillWithBots(7, 2)),
+  register: frame(30, msg.registerAccount("Alice", "correct horse", false)),
+  login: frame(31, msg.login("alice", "correct horse")),
+  logout: frame(32, msg.logout()),
+  "change-password": frame(33, msg.changePassword("old pass", "new pass")),
+  invitation: frame(34, msg.invitation("12.00ff")),
 };
 
 // The one sample JavaScript cannot hold: a nonce of 2^64 - 1 (the web client counts from 1).

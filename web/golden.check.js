@@ -131,3 +131,30 @@ export const fillWithBots = {"req":23,"msg":{"FillWithBots":{"match_id":7,"level
 
 /** @type {ServerMsg} */
 export const replyLimitBots = {"Reply":{"req":23,"result":{"Err":{"code":{"Limit":"Bots"},"rule":null,"message":"the server runs 24 bots already (max_bots)"}}}};
+
+/** @type {ClientFrame} */
+export const register = {"req":30,"msg":{"Register":{"name":"Alice","password":"correct horse","bot":false}}};
+
+/** @type {ClientFrame} */
+export const login = {"req":31,"msg":{"Login":{"name":"alice","password":"correct horse"}}};
+
+/** @type {ClientFrame} */
+export const logout = {"req":32,"msg":"Logout"};
+
+/** @type {ClientFrame} */
+export const changePassword = {"req":33,"msg":{"ChangePassword":{"old":"old pass","new":"new pass"}}};
+
+/** @type {ServerMsg} */
+export const replyLoggedIn = {"Reply":{"req":31,"result":{"Ok":{"LoggedIn":{"name":"Alice","token":"ab","bot":false,"roles":["arbiter"]}}}}};
+
+/** @type {ServerMsg} */
+export const replyBadCredentials = {"Reply":{"req":31,"result":{"Err":{"code":"BadCredentials","rule":null,"message":"wrong name or password"}}}};
+
+/** @type {ClientFrame} */
+export const invitation = {"req":34,"msg":{"Invitation":{"code":"12.00ff"}}};
+
+/** @type {ServerMsg} */
+export const replyInvited = {"Reply":{"req":34,"result":{"Ok":{"Invited":{"match_id":12,"code":"12.00ff"}}}}};
+
+/** @type {ServerMsg} */
+export const replyLoginAttempts = {"Reply":{"req":31,"result":{"Err":{"code":{"Limit":"LoginAttempts"},"rule":null,"message":"60 s"}}}};

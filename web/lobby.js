@@ -52,11 +52,23 @@ export class Lobby {
       const r = await this.ask(this.msg.createMatch(rules, tc, listed, chess960));
       // The creator sits at once (White-A; "Leave seat" and another seat if he wants another).
       if (r.ok?.Created) await this.takeSeat(r.ok.Created.match_id, "WhiteA");
+      // A private match: the creator sits too; its invitation code is what others join with.
+      if (r.ok?.Invited) {
+        /** @type {HTMLInputElement} */ ($("join-id")).value = r.ok.Invited.code;
+        await this.takeSeat(r.ok.Invited.match_id, "WhiteA");
+      }
     });
     $("join-form").addEventListener("submit", async (e) => {
       e.preventDefault();
-      const id = wholeNumberIn(/** @type {HTMLInputElement} */ ($("join-id")).value, 1, Number.MAX_SAFE_INTEGER);
-      if (id === null) showError("a match number is a whole number from 1");
+      const text = /** @type {HTMLInputElement} */ ($("join-id")).value.trim();
+      // A private match is joined by its invitation code (`12.3f9c…`), never by its number.
+      if (text.includes(".")) {
+        const r = await this.ask(this.msg.invitation(text));
+        if (r.ok?.Invited) await this.ask(this.msg.watch(r.ok.Invited.match_id));
+        return;
+      }
+      const id = wholeNumberIn(text, 1, Number.MAX_SAFE_INTEGER);
+      if (id === null) showError("a match number is a whole number from 1, or an invitation code");
       else await this.ask(this.msg.watch(id));
     });
   }

@@ -39,7 +39,8 @@ pub enum ClientMsg {
         rules: String,
         /// A configured name (`blitz`) or a spec (`3+2`, `5+d3`).
         time_control: String,
-        /// Shown in the lobby list; a private match is joined by its id.
+        /// Shown in the lobby list. A private match (`false`) is answered `Reply::Invited` with
+        /// its invitation code, and is reached only with that code (`Invitation`).
         listed: bool,
         /// Both boards start from the same Chess960 position, drawn for the match and fixed at
         /// the countdown (docs/RULES.md section 9). Absent in JSON: `false`.
@@ -169,6 +170,45 @@ pub enum ClientMsg {
         match_id: MatchId,
         /// The bots' search level, 1 (fast, weak) to 5.
         level: u8,
+    },
+    /// Registers an account and logs the connection in as it (`Reply::LoggedIn`). The name: 2 to
+    /// 24 ASCII letters, digits, `_` or `-`, starting with a letter, unique without regard to
+    /// case; the password: 8 to 128 characters. Refused `NameTaken`, `BadRequest` (the rules),
+    /// `Limit(LoginAttempts)`.
+    Register {
+        /// The account's name.
+        name: String,
+        /// Its password (only its argon2id hash is kept).
+        password: String,
+        /// A program playing: shown as a bot.
+        bot: bool,
+    },
+    /// Logs the connection in as an account (`Reply::LoggedIn`: a new session of that account,
+    /// with its own token). Refused `BadCredentials` (wrong name or password, alike),
+    /// `AccountDisabled`, `Limit(LoginAttempts)`.
+    Login {
+        /// The account's name, in any case.
+        name: String,
+        /// Its password.
+        password: String,
+    },
+    /// Ends the session: its token never resumes again. The client closes the connection once it
+    /// has the reply (the server answers nothing more, and closes it after a while).
+    Logout,
+    /// Changes the logged-in account's password; every other session of the account ends (its
+    /// token never resumes). Refused `LoginRequired`, `BadCredentials` (wrong old password).
+    ChangePassword {
+        /// The password now.
+        old: String,
+        /// The new one (8 to 128 characters).
+        new: String,
+    },
+    /// Redeems a private match's invitation code: the session may then watch it, sit in it and
+    /// read its record by its id (`Reply::Invited`). A wrong code is refused `NoSuchMatch`, as
+    /// an id of a private match is to everyone without its code.
+    Invitation {
+        /// The code `Reply::Invited` gave its creator.
+        code: String,
     },
 }
 

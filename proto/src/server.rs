@@ -122,6 +122,27 @@ pub enum Reply {
         /// The record's whole length in bytes.
         total: u64,
     },
+    /// Logged in (`ClientMsg::Register`, `ClientMsg::Login`): the connection now serves a new
+    /// session of the account.
+    LoggedIn {
+        /// The account's name as registered.
+        name: String,
+        /// The new session's token (resume with it).
+        token: String,
+        /// Whether the account is a bot.
+        bot: bool,
+        /// The account's roles (`arbiter`, `director`), granted to the session.
+        roles: Vec<String>,
+    },
+    /// A private match (`CreateMatch { listed: false }`, or a redeemed `Invitation`): its id,
+    /// and the code that reaches it (at least 96 random bits; whoever holds it may watch, sit
+    /// and read the record).
+    Invited {
+        /// The match.
+        match_id: MatchId,
+        /// The invitation code.
+        code: String,
+    },
 }
 
 /// A refused request.
@@ -160,6 +181,16 @@ pub enum ErrorCode {
     Unavailable,
     /// A documented limit of the server (`config/default.toml`) refuses it.
     Limit(Limit),
+    /// No account has this name and password (the same answer for an unknown name).
+    BadCredentials,
+    /// The name is registered (whatever its case): register another, or log in.
+    NameTaken,
+    /// The request needs a logged-in account (a tournament seat, an S3 choice, a password change).
+    LoginRequired,
+    /// The account is disabled.
+    AccountDisabled,
+    /// No (enabled) account has this name.
+    NoSuchAccount,
 }
 
 /// The server's documented limits, as refusals name them.
@@ -173,6 +204,10 @@ pub enum Limit {
     ChatLength,
     /// `max_bots`: bots the server runs at once (`FillWithBots`).
     Bots,
+    /// Failed log-ins: `login_failures_per_name` for one name or `login_failures_per_address` from
+    /// one address lock further attempts out for `login_lockout_ms` (doubling with each failure
+    /// beyond, at most 64 times), a right password included.
+    LoginAttempts,
 }
 
 /// A match in the lobby list.

@@ -297,6 +297,58 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        (
+            "register",
+            c(30, ClientMsg::Register { name: "Alice".into(), password: "correct horse".into(), bot: false }),
+        ),
+        ("login", c(31, ClientMsg::Login { name: "alice".into(), password: "correct horse".into() })),
+        ("logout", c(32, ClientMsg::Logout)),
+        (
+            "change-password",
+            c(33, ClientMsg::ChangePassword { old: "old pass".into(), new: "new pass".into() }),
+        ),
+        (
+            "reply-logged-in",
+            s(ServerMsg::Reply {
+                req: 31,
+                result: Ok(Reply::LoggedIn {
+                    name: "Alice".into(),
+                    token: "ab".into(),
+                    bot: false,
+                    roles: vec!["arbiter".into()],
+                }),
+            }),
+        ),
+        (
+            "reply-bad-credentials",
+            s(ServerMsg::Reply {
+                req: 31,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::BadCredentials,
+                    rule: None,
+                    message: "wrong name or password".into(),
+                }),
+            }),
+        ),
+        ("invitation", c(34, ClientMsg::Invitation { code: "12.00ff".into() })),
+        (
+            "reply-invited",
+            s(ServerMsg::Reply {
+                req: 34,
+                result: Ok(Reply::Invited { match_id: MatchId(12), code: "12.00ff".into() }),
+            }),
+        ),
+        (
+            "reply-login-attempts",
+            s(ServerMsg::Reply {
+                req: 31,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Limit(Limit::LoginAttempts),
+                    rule: None,
+                    message: "60 s".into(),
+                }),
+            }),
+        ),
     ]
 }
 

@@ -144,6 +144,30 @@ impl TestServer {
         Client::connect(self.addr, Trust::Fingerprint(self.pin), name).await.expect("the client connects")
     }
 
+    /// A client logged in as the account `name` (password [`TestServer::password`]), registering
+    /// it first if it is new.
+    pub async fn account(&self, name: &str) -> Client {
+        let mut c = self.client("").await;
+        match c.register(name, &TestServer::password(name), false).await {
+            Ok(_) => {}
+            Err(shvedka_client::ClientError::Server(e)) if e.code == shvedka_proto::ErrorCode::NameTaken => {
+                c.login(name, &TestServer::password(name)).await.expect("the account logs in");
+            }
+            Err(e) => panic!("cannot register {name}: {e}"),
+        }
+        c
+    }
+
+    /// The server's data directory (its SQLite database, records, certificate).
+    pub fn data_dir(&self) -> std::path::PathBuf {
+        self.dir.path().join("data")
+    }
+
+    /// The password of a test account.
+    pub fn password(name: &str) -> String {
+        format!("{name}-password")
+    }
+
     /// Four clients seated in the order of `SeatId::ALL` and ready; the match has started.
     pub async fn seated_match(&self, rules: &str, tc: &str) -> (MatchId, Vec<Client>) {
         let mut clients = Vec::new();

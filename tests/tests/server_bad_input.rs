@@ -96,8 +96,15 @@ async fn another_protocol_version_or_a_bad_name_is_refused_with_a_reason() {
             reason: "protocol version 3 is not supported; this server speaks 2".into()
         }
     );
-    let named = Client::connect(server.addr, Trust::Fingerprint(server.pin), "").await.err().unwrap();
-    assert_eq!(named, ClientError::Refused("a name has 1 to 32 characters and no control characters".into()));
+    let long = "x".repeat(33);
+    let named = Client::connect(server.addr, Trust::Fingerprint(server.pin), &long).await.err().unwrap();
+    assert_eq!(
+        named,
+        ClientError::Refused("a name has at most 32 characters and no control characters".into())
+    );
+    let control =
+        Client::connect(server.addr, Trust::Fingerprint(server.pin), "a\u{7}b").await.err().unwrap();
+    assert!(matches!(control, ClientError::Refused(_)), "{control:?}");
     let wrong_pin = Client::connect(server.addr, Trust::Fingerprint([7; 32]), "x").await.err().unwrap();
     assert!(matches!(wrong_pin, ClientError::Connection(_)), "{wrong_pin}");
     still_serving(&server).await;

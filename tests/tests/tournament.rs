@@ -43,8 +43,19 @@ fn player(team: usize, i: usize) -> String {
     format!("t{team}{}", ["a", "b"][i])
 }
 
-/// A tournament of `teams` teams, started.
-async fn create(td: &Client, name: &str, teams: usize, swiss_rounds: Option<u32>) -> u64 {
+/// A tournament of `teams` teams of accounts (registered here), started.
+async fn create(
+    server: &TestServer,
+    td: &Client,
+    name: &str,
+    teams: usize,
+    swiss_rounds: Option<u32>,
+) -> u64 {
+    for t in 1..=teams {
+        for i in 0..2 {
+            server.account(&player(t, i)).await.close().await;
+        }
+    }
     let id = id_of(
         td.td(TdRequest::Create {
             name: name.into(),
@@ -75,13 +86,14 @@ async fn create(td: &Client, name: &str, teams: usize, swiss_rounds: Option<u32>
 /// Pairs the next round and has bots play it to the end; returns the round.
 async fn play_round(server: &TestServer, td: &Client, id: u64, teams: usize) -> u32 {
     let round =
-        id_of(td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 400 }).await).await as u32;
+        id_of(td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 1500 }).await).await as u32;
     // S3: in game 1 the team named first chooses the seating; a choice by the other team for
     // the seating is refused, the right one is taken. The rest are left to the defaults.
     let t = state(td, id).await;
     if let Some((_, p)) = t.round(round).and_then(|r| r.pairings().next()) {
-        let first = server.client(&player(p.first.0 as usize, 0)).await;
-        let second = server.client(&player(p.second.0 as usize, 1)).await;
+        // Both log in at once: a log-in checks a password hash, and the choices have a deadline.
+        let (a, b) = (player(p.first.0 as usize, 0), player(p.second.0 as usize, 1));
+        let (first, second) = tokio::join!(server.account(&a), server.account(&b));
         let wrong = second.choose(id, round, 1, TdChoice::Crossed).await.unwrap_err();
         assert!(matches!(wrong, ClientError::Server(ref e) if e.code == ErrorCode::Rejected), "{wrong:?}");
         first.choose(id, round, 1, TdChoice::Crossed).await.expect("the seating team chooses");
@@ -90,7 +102,7 @@ async fn play_round(server: &TestServer, td: &Client, id: u64, teams: usize) -> 
     let mut bots = tokio::task::JoinSet::new();
     for team in 1..=teams {
         for i in 0..2 {
-            let mut c = server.client(&player(team, i)).await;
+            let mut c = server.account(&player(team, i)).await;
             bots.spawn(async move {
                 let config = BotConfig { level: 1, chat: false, pace: Duration::ZERO };
                 let played = play_tournament(&mut c, id, &config, Duration::from_secs(4)).await;
@@ -160,7 +172,7 @@ fn check_standings(t: &Tournament, csv: &str) {
 async fn s3_round_robin_of_four_teams_played_online_to_the_end() {
     let server = TestServer::start(SECRET).await;
     let td = director(&server).await;
-    let id = create(&td, "Autumn cup", 4, None).await;
+    let id = create(&server, &td, "Autumn cup", 4, None).await;
     for expected in 1..=3 {
         assert_eq!(play_round(&server, &td, id, 4).await, expected);
     }
@@ -201,7 +213,7 @@ async fn s3_round_robin_of_four_teams_played_online_to_the_end() {
 async fn s3_swiss_of_seven_teams_over_three_rounds_survives_a_restart_between_rounds() {
     let server = TestServer::start(SECRET).await;
     let td = director(&server).await;
-    let id = create(&td, "Swiss night", 7, Some(3)).await;
+    let id = create(&server, &td, "Swiss night", 7, Some(3)).await;
     assert_eq!(play_round(&server, &td, id, 7).await, 1);
     let before = state(&td, id).await;
 

@@ -86,6 +86,17 @@ struct Live {
     tx: mpsc::Sender<ClientFrame>,
 }
 
+/// The account a client logged in as.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Account {
+    /// Its name as registered.
+    pub name: String,
+    /// Whether it is a bot.
+    pub bot: bool,
+    /// Its roles (`arbiter`, `director`).
+    pub roles: Vec<String>,
+}
+
 /// A session with a shvedka server.
 pub struct Client {
     endpoint: quinn::Endpoint,
@@ -156,6 +167,72 @@ impl Client {
         };
         client.open(None).await?;
         Ok(client)
+    }
+
+    /// Connects and logs in as an account (a session opened without a name, then `Login`).
+    ///
+    /// # Errors
+    /// As [`Client::connect`] and [`Client::login`].
+    pub async fn connect_as(
+        server: SocketAddr,
+        trust: Trust,
+        name: &str,
+        password: &str,
+    ) -> Result<Client, ClientError> {
+        let mut client = Client::connect(server, trust, "").await?;
+        client.login(name, password).await?;
+        Ok(client)
+    }
+
+    /// Logs in as an account: the connection now serves a new session of it, whose token
+    /// replaces the old one for resuming.
+    ///
+    /// # Errors
+    /// As [`Client::request`]: `BadCredentials`, `AccountDisabled`, `Limit(LoginAttempts)`.
+    pub async fn login(&mut self, name: &str, password: &str) -> Result<Account, ClientError> {
+        let reply =
+            self.request(ClientMsg::Login { name: name.to_owned(), password: password.to_owned() }).await?;
+        self.logged_in(reply)
+    }
+
+    /// Registers an account and logs in as it, as [`Client::login`] does.
+    ///
+    /// # Errors
+    /// As [`Client::request`]: `NameTaken`, `BadRequest` (the name or password rules).
+    pub async fn register(&mut self, name: &str, password: &str, bot: bool) -> Result<Account, ClientError> {
+        let msg = ClientMsg::Register { name: name.to_owned(), password: password.to_owned(), bot };
+        let reply = self.request(msg).await?;
+        self.logged_in(reply)
+    }
+
+    fn logged_in(&mut self, reply: Reply) -> Result<Account, ClientError> {
+        match reply {
+            Reply::LoggedIn { name, token, bot, roles } => {
+                self.token = token;
+                self.name.clone_from(&name);
+                Ok(Account { name, bot, roles })
+            }
+            other => Err(ClientError::Protocol(format!("expected LoggedIn, got {other:?}"))),
+        }
+    }
+
+    /// Logs out: the session ends for good (its token never resumes), and the connection is
+    /// closed.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn logout(&mut self) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Logout).await?;
+        self.drop_connection();
+        Ok(())
+    }
+
+    /// Changes the account's password; its other sessions end.
+    ///
+    /// # Errors
+    /// As [`Client::request`]: `LoginRequired`, `BadCredentials`, `BadRequest`.
+    pub async fn change_password(&self, old: &str, new: &str) -> Result<(), ClientError> {
+        self.ok(ClientMsg::ChangePassword { old: old.to_owned(), new: new.to_owned() }).await
     }
 
     /// Hands the stream of updates to another task (the client's own `next_update` then ends):
@@ -381,8 +458,41 @@ impl Client {
             chess960,
         };
         match self.request(msg).await? {
-            Reply::Created { match_id } => Ok(match_id),
+            Reply::Created { match_id } | Reply::Invited { match_id, .. } => Ok(match_id),
             other => Err(ClientError::Protocol(format!("expected a match id, got {other:?}"))),
+        }
+    }
+
+    /// A private match: its id and the invitation code that reaches it.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn create_private(
+        &self,
+        rules: &str,
+        time_control: &str,
+    ) -> Result<(MatchId, String), ClientError> {
+        let msg = ClientMsg::CreateMatch {
+            rules: rules.into(),
+            time_control: time_control.into(),
+            listed: false,
+            chess960: false,
+        };
+        match self.request(msg).await? {
+            Reply::Invited { match_id, code } => Ok((match_id, code)),
+            other => Err(ClientError::Protocol(format!("expected an invitation, got {other:?}"))),
+        }
+    }
+
+    /// Redeems a private match's invitation code: the session may then watch it, sit in it and
+    /// read its record by its id.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `NoSuchMatch` for a wrong code.
+    pub async fn redeem(&self, code: &str) -> Result<MatchId, ClientError> {
+        match self.request(ClientMsg::Invitation { code: code.to_owned() }).await? {
+            Reply::Invited { match_id, .. } => Ok(match_id),
+            other => Err(ClientError::Protocol(format!("expected an invitation, got {other:?}"))),
         }
     }
 

@@ -116,7 +116,7 @@ impl Bots {
             tasks.spawn(run(
                 self.server,
                 self.trust,
-                format!("bot {n} (level {level})"),
+                Entry { name: format!("bot {n} (level {level})"), invitation: rooms.code_of(match_id) },
                 match_id,
                 *seat,
                 config,
@@ -133,16 +133,23 @@ impl Bots {
     }
 }
 
+/// How a bot enters: its name, and the invitation code of a private match.
+struct Entry {
+    name: String,
+    invitation: Option<String>,
+}
+
 /// One bot, from connecting to the end of its match; its permit is released when it ends.
 async fn run(
     server: SocketAddr,
     trust: [u8; 32],
-    name: String,
+    entry: Entry,
     match_id: MatchId,
     seat: SeatId,
     config: BotConfig,
     _permit: OwnedSemaphorePermit,
 ) {
+    let Entry { name, invitation } = entry;
     let mut client = match Client::connect(server, Trust::Fingerprint(trust), &name).await {
         Ok(client) => client,
         Err(e) => {
@@ -150,6 +157,12 @@ async fn run(
             return;
         }
     };
+    // A private match: the bot holds its code like any invited player.
+    if let Some(code) = invitation
+        && let Err(e) = client.redeem(&code).await
+    {
+        tracing::warn!(%match_id, %seat, "a bot cannot redeem its match's invitation: {e}");
+    }
     match play_match(&mut client, match_id, seat, &config).await {
         Ok(outcome) => tracing::debug!(%match_id, %seat, moves = outcome.moves, "bot done"),
         // A person sat there first, or the match went away: the bot has nothing to do.

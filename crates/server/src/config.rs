@@ -62,6 +62,14 @@ pub struct ServerConfig {
     pub rate_burst: u32,
     /// Seconds to wait for `Hello`.
     pub hello_timeout_s: u64,
+    /// Failed log-ins allowed for one name before it is locked out.
+    pub login_failures_per_name: u32,
+    /// Failed log-ins allowed from one address (IPv6: one /64) before it is locked out.
+    pub login_failures_per_address: u32,
+    /// The first lock-out, ms; it doubles with every further failure, at most 64 times.
+    pub login_lockout_ms: u64,
+    /// How long the answer to a failed log-in is held back, ms.
+    pub login_failure_delay_ms: u64,
 }
 
 impl ServerConfig {
@@ -98,6 +106,11 @@ impl ServerConfig {
         if config.list_page_max == 0 || config.list_page_max > 50 || config.forming_expiry_s == 0 {
             bail!(
                 "invalid configuration: list_page_max is 1 to 50 (a page fits a frame), forming_expiry_s positive"
+            );
+        }
+        if config.login_failures_per_name == 0 || config.login_failures_per_address == 0 {
+            bail!(
+                "invalid configuration: login_failures_per_name and login_failures_per_address must be positive"
             );
         }
         if config.rate_per_second == 0 || config.max_connections == 0 {
@@ -152,6 +165,14 @@ impl ServerConfig {
             max_open_per_session: self.max_open_matches_per_session,
             forming_expiry: Duration::from_secs(self.forming_expiry_s),
             page_max: self.list_page_max,
+        }
+    }
+
+    pub(crate) fn login_limits(&self) -> crate::attempts::AttemptLimits {
+        crate::attempts::AttemptLimits {
+            per_name: self.login_failures_per_name,
+            per_address: self.login_failures_per_address,
+            lockout: Duration::from_millis(self.login_lockout_ms),
         }
     }
 

@@ -2,6 +2,7 @@
 //! client frames from the session's stream, rate-limited, each answered by one reply. Bytes that
 //! are not a message close the connection with a reason; the server and every match carry on.
 
+use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -15,6 +16,7 @@ use crate::convert::error;
 use crate::dispatch::dispatch;
 use crate::encoding::Encoding;
 use crate::lobby::Lobby;
+use crate::login::{self, After, is_account_request};
 use crate::metrics::Refusal;
 use crate::outbound::{Outbound, OutboundRx};
 use crate::room::RoomMsg;
@@ -25,6 +27,9 @@ const CLOSE_OK: u32 = 0;
 const CLOSE_PROTOCOL: u32 = 2;
 /// The connection could not keep up with what it was sent; the client resumes.
 pub(crate) const CLOSE_BEHIND: u32 = 3;
+
+/// How long a logged-out connection is kept for its client to read the reply and close.
+const LOGOUT_LINGER: Duration = Duration::from_secs(2);
 
 /// Messages queued for one connection's writer before the connection counts as behind.
 pub(crate) const OUTBOUND_QUEUE: usize = 1024;
@@ -69,7 +74,7 @@ async fn run(conn: &quinn::Connection, lobby: &Arc<Lobby>, config: &ServerConfig
         Ok(Err(_)) => return End::Done,
         Err(_) => return End::Protocol("no session stream opened in time".into()),
     };
-    match over_stream(send, recv, Encoding::Bincode, lobby, config).await {
+    match over_stream(send, recv, Encoding::Bincode, lobby, config, conn.remote_address().ip()).await {
         End::Refused(reason) => {
             // Let the client read the refusal and close; then close ourselves.
             let _ = tokio::time::timeout(Duration::from_secs(2), conn.closed()).await;
@@ -87,11 +92,12 @@ pub(crate) async fn over_stream(
     encoding: Encoding,
     lobby: &Arc<Lobby>,
     config: &ServerConfig,
+    remote: IpAddr,
 ) -> End {
     let (out, out_rx) = Outbound::channel(OUTBOUND_QUEUE);
     let writer = tokio::spawn(write_loop(send, encoding, out_rx));
     let mut reader = Reader { recv, encoding, decoder: FrameDecoder::new(), buf: vec![0; 16 * 1024] };
-    let end = converse(&mut reader, out, lobby, config).await;
+    let end = converse(&mut reader, out, lobby, config, remote).await;
     if matches!(end, End::Refused(_)) {
         let _ = writer.await;
     }
@@ -109,12 +115,13 @@ pub(crate) trait Frames {
 /// the previous one is answered, so a session holds at most one pending request (what the
 /// client sends meanwhile waits in the transport's flow-control window). Returns how it ended;
 /// a refused `Hello` is answered with `Refused` and ends as [`End::Refused`] once `out` is
-/// dropped.
+/// dropped. `remote` is the client's address (log-in attempts are counted per address).
 pub(crate) async fn converse(
     reader: &mut impl Frames,
     out: Outbound,
     lobby: &Arc<Lobby>,
     config: &ServerConfig,
+    remote: IpAddr,
 ) -> End {
     let hello_timeout = Duration::from_secs(config.hello_timeout_s);
     let first = match tokio::time::timeout(hello_timeout, reader.next()).await {
@@ -123,7 +130,7 @@ pub(crate) async fn converse(
         Ok(Err(end)) => return end,
         Err(_) => return End::Protocol("no Hello in time".into()),
     };
-    let session = match handshake(lobby, first, &out).await {
+    let mut session = match handshake(lobby, first, &out).await {
         Ok(session) => session,
         Err(reason) => {
             let _ = out.send(ServerMsg::Refused { reason: reason.clone() }).await;
@@ -131,7 +138,7 @@ pub(crate) async fn converse(
         }
     };
     tracing::debug!(name = %session.name, player = session.player.0, "session open");
-    let end = serve_session(reader, &out, lobby, config, &session).await;
+    let end = serve_session(reader, &out, lobby, config, &mut session, remote).await;
     lobby.sessions.release(&session).await;
     end
 }
@@ -141,7 +148,8 @@ async fn serve_session(
     out: &Outbound,
     lobby: &Arc<Lobby>,
     config: &ServerConfig,
-    session: &Arc<Session>,
+    session: &mut Arc<Session>,
+    remote: IpAddr,
 ) -> End {
     let mut bucket = TokenBucket::new(config.rate_per_second, config.rate_burst);
     // A client that stops reading its replies is behind like one that stops reading events.
@@ -155,11 +163,13 @@ async fn serve_session(
             },
             () = out.fallen_behind() => return behind(lobby),
         };
-        let result = if bucket.take() {
-            dispatch(lobby, session, out, frame.msg).await
-        } else {
+        let (result, after) = if !bucket.take() {
             lobby.metrics.refused(Refusal::RateLimited);
-            Err(error(ErrorCode::RateLimited, "too many requests; slow down"))
+            (Err(error(ErrorCode::RateLimited, "too many requests; slow down")), After::Continue)
+        } else if is_account_request(&frame.msg) {
+            login::serve(lobby, session, frame.msg, remote).await
+        } else {
+            (dispatch(lobby, session, out, frame.msg).await, After::Continue)
         };
         let reply = ServerMsg::Reply { req: frame.req, result };
         tokio::select! {
@@ -169,6 +179,13 @@ async fn serve_session(
                 Err(_) => return behind(lobby),
             },
             () = out.fallen_behind() => return behind(lobby),
+        }
+        if after == After::Close {
+            // Logged out: the reply is on its way; the client closes once it has it (frames it
+            // sends meanwhile are not answered), and one that does not is closed after a while.
+            let drain = async { while let Ok(Some(_)) = reader.next().await {} };
+            let _ = tokio::time::timeout(LOGOUT_LINGER, drain).await;
+            return End::Done;
         }
     }
 }
@@ -190,13 +207,32 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
         ));
     }
     let (session, token) = match &resume {
-        Some(r) => (lobby.sessions.resume(&r.token).await?, r.token.clone()),
-        None => {
-            let n = name.chars().count();
-            if n == 0 || n > 32 || name.chars().any(char::is_control) {
-                return Err("a name has 1 to 32 characters and no control characters".into());
+        Some(r) => {
+            let session = lobby.sessions.resume(&r.token).await?;
+            if let Some(account) = session.account {
+                let row = lobby.accounts.account(account).await;
+                if !matches!(row, Ok(Some(ref a)) if !a.disabled) {
+                    lobby.sessions.release(&session).await;
+                    return Err(match row {
+                        Err(e) => e.message,
+                        Ok(_) => "the account is disabled".to_owned(),
+                    });
+                }
             }
-            lobby.sessions.open(name).await?
+            (session, r.token.clone())
+        }
+        None => {
+            // A guest: any name of at most 32 characters without control characters that is not
+            // registered (empty: the server names the guest); an account logs in next.
+            if name.chars().count() > 32 || name.chars().any(char::is_control) {
+                return Err("a name has at most 32 characters and no control characters".into());
+            }
+            if lobby.accounts.is_registered(&name).await.map_err(|e| e.message)? {
+                return Err(format!(
+                    "the name {name} is registered: log in (Login) from a session of another name, or leave the name empty"
+                ));
+            }
+            lobby.sessions.open(name, None).await?
         }
     };
     let welcome = ServerMsg::Welcome {

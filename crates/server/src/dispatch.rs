@@ -5,13 +5,13 @@
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
 
-use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, Reply, ServerMsg};
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, Reply, ServerMsg, TdRequest};
 use tokio::sync::{mpsc, oneshot};
 
 use crate::convert::{self, error};
 use crate::lobby::Lobby;
 use crate::outbound::Outbound;
-use crate::room::RoomMsg;
+use crate::room::{RoomHandle, RoomMsg};
 use crate::session::Session;
 
 /// The most bytes of a record one `RecordPart` carries (whole characters; its JSON form,
@@ -49,15 +49,24 @@ pub(crate) async fn dispatch(
                 ));
             }
             tracing::info!(name = %session.name, ?req, "director command");
+            let req = match req {
+                // A team is two accounts, named as registered.
+                TdRequest::Register { tournament, team, players: [a, b] } => TdRequest::Register {
+                    tournament,
+                    team,
+                    players: [lobby.accounts.player(&a).await?, lobby.accounts.player(&b).await?],
+                },
+                req => req,
+            };
             lobby.tournaments.director(&lobby.rooms, req).await
         }
         ClientMsg::Choose { tournament, round, game, choice } => lobby
             .tournaments
-            .choose(&lobby.rooms, &session.name, tournament, round, game, choice)
+            .choose(&lobby.rooms, account_name(session)?, tournament, round, game, choice)
             .await
             .map(|()| Reply::Ok),
         ClientMsg::Assignment { tournament } => {
-            let (game, finished) = lobby.tournaments.assignment(tournament, &session.name).await?;
+            let (game, finished) = lobby.tournaments.assignment(tournament, account_name(session)?).await?;
             Ok(Reply::Assigned { game, finished })
         }
         ClientMsg::ListLive => {
@@ -74,7 +83,7 @@ pub(crate) async fn dispatch(
             rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
         }
         ClientMsg::Record { match_id } => {
-            let bpgn = record(lobby, match_id).await?;
+            let bpgn = record(lobby, session, match_id).await?;
             if bpgn.len() > RECORD_PART {
                 return Err(error(
                     ErrorCode::TooLarge,
@@ -87,26 +96,37 @@ pub(crate) async fn dispatch(
             Ok(Reply::Record { bpgn })
         }
         ClientMsg::RecordPart { match_id, offset } => {
-            let bpgn = record(lobby, match_id).await?;
+            let bpgn = record(lobby, session, match_id).await?;
             let (text, offset) = part(&bpgn, offset)?;
             Ok(Reply::RecordPart { text: text.to_owned(), offset, total: bpgn.len() as u64 })
         }
         ClientMsg::Legal { match_id, board } => {
-            let room = lobby.rooms.room(match_id)?;
+            let room = reachable_room(lobby, session, match_id).await?;
             let (reply, rx) = oneshot::channel();
             let board = convert::board(board);
             room.tx.send(RoomMsg::Legal { board, reply }).await.map_err(|_| gone())?;
             Ok(Reply::Legal(rx.await.map_err(|_| gone())?))
         }
         ClientMsg::FillWithBots { match_id, level } => {
+            // A private match's id must not tell a guesser that it exists.
+            reachable_room(lobby, session, match_id).await?;
             lobby.bots.fill(&lobby.rooms, &lobby.metrics, session, match_id, level).map(|_| Reply::Ok)
         }
         ClientMsg::CreateMatch { rules, time_control, listed, chess960 } => {
-            let created = lobby.rooms.create(session.player, &rules, &time_control, listed, chess960).await;
-            created.map(|match_id| Reply::Created { match_id })
+            match lobby.rooms.create(session.player, &rules, &time_control, listed, chess960).await? {
+                (match_id, None) => Ok(Reply::Created { match_id }),
+                (match_id, Some(code)) => {
+                    session.invite(match_id);
+                    Ok(Reply::Invited { match_id, code })
+                }
+            }
+        }
+        ClientMsg::Invitation { code } => {
+            let match_id = lobby.rooms.redeem(session, &code).await?;
+            Ok(Reply::Invited { match_id, code })
         }
         ClientMsg::Watch { match_id } => {
-            let room = lobby.rooms.room(match_id)?;
+            let room = reachable_room(lobby, session, match_id).await?;
             leave_other(lobby, session, match_id).await?;
             let (reply, rx) = oneshot::channel();
             ask(
@@ -117,7 +137,7 @@ pub(crate) async fn dispatch(
             .await
         }
         ClientMsg::TakeSeat { match_id, .. } => {
-            let room = lobby.rooms.room(match_id)?;
+            let room = reachable_room(lobby, session, match_id).await?;
             leave_other(lobby, session, match_id).await?;
             let (reply, rx) = oneshot::channel();
             ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
@@ -147,6 +167,15 @@ async fn leave_other(lobby: &Arc<Lobby>, session: &Arc<Session>, id: MatchId) ->
             ask(&room.tx, rx, RoomMsg::Unfollow { session: session.clone(), reply }).await.map(|_| ())
         }
         _ => Ok(()),
+    }
+}
+
+/// The session's account name: tournament seats and choices belong to accounts, never to a name
+/// a guest typed.
+pub(crate) fn account_name(session: &Session) -> Result<&str, ErrorMsg> {
+    match session.account {
+        Some(_) => Ok(&session.name),
+        None => Err(error(ErrorCode::LoginRequired, "tournament play belongs to accounts: log in first")),
     }
 }
 
@@ -187,8 +216,25 @@ fn whole_list(lobby: &Lobby, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
     Ok(Reply::Matches(matches))
 }
 
-async fn record(lobby: &Lobby, id: MatchId) -> Result<String, ErrorMsg> {
-    lobby.rooms.record_of(id).await?.ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no match {id}")))
+/// A live match the session may reach by its id; a private one it holds no invitation to is
+/// refused exactly as a match that does not exist.
+async fn reachable_room(lobby: &Lobby, session: &Session, id: MatchId) -> Result<RoomHandle, ErrorMsg> {
+    let room = lobby.rooms.room(id)?;
+    if lobby.rooms.reaches(session, id).await? { Ok(room) } else { Err(no_live_match(id)) }
+}
+
+fn no_live_match(id: MatchId) -> ErrorMsg {
+    error(ErrorCode::NoSuchMatch, format!("no live match {id}"))
+}
+
+/// A match's record, for those who may reach the match (a private one: its players, the
+/// arbiters and the holders of its code).
+async fn record(lobby: &Lobby, session: &Session, id: MatchId) -> Result<String, ErrorMsg> {
+    let none = || error(ErrorCode::NoSuchMatch, format!("no match {id}"));
+    if !lobby.rooms.reaches(session, id).await? {
+        return Err(none());
+    }
+    lobby.rooms.record_of(id).await?.ok_or_else(none)
 }
 
 /// The part of `text` from byte `offset`: at most [`RECORD_PART`] bytes, whole characters.

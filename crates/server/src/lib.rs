@@ -11,6 +11,8 @@
 //! serves until its shutdown future completes, then closes every connection gracefully. One
 //! semaphore of `max_connections` permits caps the connections of every transport together.
 
+mod accounts;
+mod attempts;
 mod bots;
 mod committer;
 mod config;
@@ -20,7 +22,9 @@ mod devcert;
 mod dispatch;
 mod encoding;
 mod endpoint;
+mod invitations;
 mod lobby;
+mod login;
 mod metrics;
 mod outbound;
 mod record;
@@ -48,6 +52,16 @@ use tokio::sync::Semaphore;
 
 pub use config::ServerConfig;
 pub use tls::{fingerprint, provider};
+
+/// The argon2id hash of an account's new password, as the server stores it (`shvedka admin
+/// reset-password` writes it straight into the database).
+///
+/// # Errors
+/// The password breaks the rules (8 to 128 characters), or cannot be hashed.
+pub fn hash_password(password: &str) -> Result<String, String> {
+    accounts::check_password(password).map_err(|e| e.message)?;
+    accounts::hash_now(password).ok_or_else(|| "the password cannot be hashed".to_owned())
+}
 
 use crate::lobby::Lobby;
 
@@ -152,6 +166,8 @@ impl Server {
                 config.max_bots,
                 Duration::from_millis(config.bot_pace_ms),
             ),
+            login: config.login_limits(),
+            login_failure_delay: Duration::from_millis(config.login_failure_delay_ms),
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
         let (stop_ticker, stop) = tokio::sync::watch::channel(false);

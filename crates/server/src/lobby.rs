@@ -1,5 +1,5 @@
 //! What a connection reaches: the live matches ([`Rooms`]), the sessions in memory
-//! ([`Sessions`]), the roles, the tournaments, and the server's own bots — each its own part with its own state, put
+//! ([`Sessions`]), the accounts ([`Accounts`]), the roles, the tournaments, and the server's own bots — each its own part with its own state, put
 //! together here once at start.
 
 use std::sync::Arc;
@@ -9,6 +9,8 @@ use bughouse_match::ClockConfig;
 use shvedka_storage::Store;
 use tokio::time::Instant;
 
+use crate::accounts::Accounts;
+use crate::attempts::AttemptLimits;
 use crate::bots::Bots;
 use crate::metrics::Metrics;
 use crate::roles::{Roles, Secrets};
@@ -20,6 +22,7 @@ use crate::tournaments::Tournaments;
 pub(crate) struct Lobby {
     pub(crate) rooms: Arc<Rooms>,
     pub(crate) sessions: Arc<Sessions>,
+    pub(crate) accounts: Accounts,
     pub(crate) roles: Roles,
     pub(crate) tournaments: Arc<Tournaments>,
     /// The server's start: `server_time_us` counts from it.
@@ -38,13 +41,26 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) secrets: Secrets<'a>,
     pub(crate) records_dir: Option<std::path::PathBuf>,
     pub(crate) bots: Bots,
+    pub(crate) login: AttemptLimits,
+    pub(crate) login_failure_delay: Duration,
 }
 
 impl Lobby {
     /// The lobby over `store`: its tournaments, and every undecided match rebuilt from its log
     /// with its seated players' sessions (other sessions are read when they come back).
     pub(crate) async fn open(setup: LobbySetup<'_>) -> anyhow::Result<Lobby> {
-        let LobbySetup { clock, limits, session_expiry, store, secrets, records_dir, bots } = setup;
+        let LobbySetup {
+            clock,
+            limits,
+            session_expiry,
+            store,
+            secrets,
+            records_dir,
+            login,
+            login_failure_delay,
+            bots,
+        } = setup;
+        let accounts = Accounts::new(store.clone(), login, login_failure_delay).await;
         let started = Instant::now();
         let metrics = Arc::new(Metrics::new());
         let tournaments = Arc::new(Tournaments::new(crate::tournaments::load(store.tournaments().await?)));
@@ -63,7 +79,7 @@ impl Lobby {
         };
         // Tournament games keep their reserved seats across a restart.
         let rooms = Rooms::open(rooms_setup, tournaments.reservations().await).await?;
-        Ok(Lobby { rooms, sessions, roles, tournaments, started, metrics, bots })
+        Ok(Lobby { rooms, sessions, accounts, roles, tournaments, started, metrics, bots })
     }
 
     /// The metrics page, with the live counts as of now.

@@ -18,10 +18,11 @@ use tokio::time::Instant;
 
 use crate::committer::Committer;
 use crate::convert::error;
+use crate::invitations;
 use crate::metrics::{Metrics, Refusal};
 use crate::restore;
 use crate::room::{Restored, Room, RoomHandle, RoomMsg, RoomSetup};
-use crate::session::Sessions;
+use crate::session::{Session, Sessions};
 use crate::wall::unix_ms;
 
 /// The limits and settings of matches, from the server's configuration.
@@ -40,6 +41,11 @@ pub(crate) struct MatchLimits {
 /// Every live match.
 pub(crate) struct Rooms {
     map: DashMap<MatchId, RoomHandle>,
+    /// The live private matches: the SHA-256 of each one's invitation code.
+    private: DashMap<MatchId, String>,
+    /// The codes of the private matches this process created (kept in memory only, never
+    /// stored): the server's own bots redeem them to sit (`FillWithBots`).
+    codes: DashMap<MatchId, String>,
     next_match: AtomicU64,
     limits: MatchLimits,
     clock: ClockConfig,
@@ -78,6 +84,8 @@ impl Rooms {
         let (max_match, _) = setup.store.max_ids().await?;
         let rooms = Arc::new_cyclic(|me| Rooms {
             map: DashMap::new(),
+            private: DashMap::new(),
+            codes: DashMap::new(),
             next_match: AtomicU64::new(max_match + 1),
             limits: setup.limits,
             clock: setup.clock,
@@ -122,6 +130,9 @@ impl Rooms {
             let names = restore::names(&rebuilt.views);
             tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
             let restored = Restored { views: rebuilt.views, names, seated };
+            if let Some(hash) = &row.created.invite_hash {
+                rooms.private.insert(id, hash.clone());
+            }
             let setup = rooms.setup(row.created.listed, None, reserved.remove(&id), Some(restored));
             rooms.spawn(id, rebuilt.m, setup, None);
         }
@@ -168,6 +179,8 @@ impl Rooms {
             }
             if let Some(rooms) = me.upgrade() {
                 rooms.map.remove(&id);
+                rooms.private.remove(&id);
+                rooms.codes.remove(&id);
             }
         });
         handle
@@ -185,7 +198,8 @@ impl Rooms {
             .ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no live match {id}")))
     }
 
-    /// A new match created by a session's player.
+    /// A new match created by a session's player; an unlisted one is private, and its
+    /// invitation code comes with its id.
     pub(crate) async fn create(
         &self,
         creator: PlayerId,
@@ -193,7 +207,7 @@ impl Rooms {
         time_control: &str,
         listed: bool,
         chess960: bool,
-    ) -> Result<MatchId, ErrorMsg> {
+    ) -> Result<(MatchId, Option<String>), ErrorMsg> {
         let open = self
             .map
             .iter()
@@ -215,6 +229,61 @@ impl Rooms {
         self.create_with(rules, time_control, listed, chess960, Some(creator), None).await
     }
 
+    /// Whether `session` may reach match `id` by its id: always unless it is private, and a
+    /// private one only with its code (or as its player, or an arbiter). A refusal must look
+    /// like an id that does not exist, so the caller answers as it would for one.
+    ///
+    /// # Errors
+    /// `Unavailable` when the store cannot say.
+    pub(crate) async fn reaches(&self, session: &Session, id: MatchId) -> Result<bool, ErrorMsg> {
+        if session.arbiter.load(Ordering::Relaxed) || session.is_invited(id) || session.room() == Some(id) {
+            return Ok(true);
+        }
+        if self.private.contains_key(&id) {
+            return Ok(false);
+        }
+        if self.map.contains_key(&id) {
+            return Ok(true);
+        }
+        let row = self.store.find_match(id.0).await.map_err(|e| {
+            tracing::error!(match_id = %id, error = %e, "cannot read a stored match");
+            error(ErrorCode::Unavailable, "the stored match cannot be read now")
+        })?;
+        Ok(row.is_none_or(|r| r.created.invite_hash.is_none()))
+    }
+
+    /// The invitation code of a private match this process created, for the server's own bots.
+    pub(crate) fn code_of(&self, id: MatchId) -> Option<String> {
+        self.codes.get(&id).map(|c| c.clone())
+    }
+
+    /// Redeems an invitation code: the session may reach its match from now on.
+    ///
+    /// # Errors
+    /// `NoSuchMatch` for a wrong code (as for a match that does not exist); `Unavailable`.
+    pub(crate) async fn redeem(&self, session: &Session, code: &str) -> Result<MatchId, ErrorMsg> {
+        let wrong = || error(ErrorCode::NoSuchMatch, "no match has this invitation code");
+        let id = invitations::match_of(code).ok_or_else(wrong)?;
+        let hash = invitations::hash(code);
+        let stored = match self.private.get(&id) {
+            Some(h) => Some(h.clone()),
+            None => self
+                .store
+                .find_match(id.0)
+                .await
+                .map_err(|e| {
+                    tracing::error!(match_id = %id, error = %e, "cannot read a stored match");
+                    error(ErrorCode::Unavailable, "the stored match cannot be read now")
+                })?
+                .and_then(|r| r.created.invite_hash),
+        };
+        if stored.as_deref() != Some(hash.as_str()) {
+            return Err(wrong());
+        }
+        session.invite(id);
+        Ok(id)
+    }
+
     /// A tournament game: a listed match whose four seats only the named players may take.
     pub(crate) async fn create_reserved(
         &self,
@@ -222,7 +291,7 @@ impl Rooms {
         time_control: &str,
         names: [String; 4],
     ) -> Result<MatchId, ErrorMsg> {
-        self.create_with(rules, time_control, true, false, None, Some(names)).await
+        self.create_with(rules, time_control, true, false, None, Some(names)).await.map(|(id, _)| id)
     }
 
     /// A time control by name or spec, as this server reads it.
@@ -238,7 +307,7 @@ impl Rooms {
         chess960: bool,
         creator: Option<PlayerId>,
         reserved: Option<[String; 4]>,
-    ) -> Result<MatchId, ErrorMsg> {
+    ) -> Result<(MatchId, Option<String>), ErrorMsg> {
         let bad = |e: String| error(ErrorCode::BadRequest, e);
         let mut rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
         rules.chess960 |= chess960;
@@ -260,6 +329,7 @@ impl Rooms {
         let mut m = Match::new(config.clone()).map_err(|e| bad(e.to_string()))?;
         m.choose_chess960(random_chess960());
         let id = MatchId(self.next_match.fetch_add(1, Ordering::Relaxed));
+        let code = (!listed).then(|| invitations::new_code(id));
         let row = NewMatch {
             id: id.0,
             rules: config.rules.name.clone(),
@@ -267,14 +337,18 @@ impl Rooms {
             listed,
             config: serde_json::to_string(&config).map_err(|e| bad(e.to_string()))?,
             created_ms: unix_ms(),
-            invite_hash: None,
+            invite_hash: code.as_deref().map(invitations::hash),
         };
         self.store.add_match(&row).await.map_err(|e| {
             tracing::error!(error = %e, "cannot record a new match");
             error(ErrorCode::Unavailable, "the server cannot record a new match now; try again")
         })?;
+        if let (Some(hash), Some(code)) = (&row.invite_hash, &code) {
+            self.private.insert(id, hash.clone());
+            self.codes.insert(id, code.clone());
+        }
         self.spawn(id, m, self.setup(listed, creator, reserved, None), None);
-        Ok(id)
+        Ok((id, code))
     }
 
     /// Asks a match task, bringing a finished match back from its log first (an arbiter may
@@ -299,6 +373,9 @@ impl Rooms {
         }
         let names = restore::names(&rebuilt.views);
         let restored = Restored { views: rebuilt.views, names, seated: Vec::new() };
+        if let Some(hash) = &row.created.invite_hash {
+            self.private.insert(id, hash.clone());
+        }
         self.spawn(id, rebuilt.m, self.setup(row.created.listed, None, None, Some(restored)), Some(msg));
         Ok(())
     }

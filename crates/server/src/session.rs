@@ -12,7 +12,7 @@ use bughouse_match::PlayerId;
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
 use shvedka_proto::MatchId;
-use shvedka_storage::{PlayerRow, Store};
+use shvedka_storage::{PlayerRow, Revoke, Store};
 
 use crate::wall::unix_ms;
 
@@ -23,6 +23,10 @@ pub(crate) struct Session {
     pub(crate) key: String,
     pub(crate) name: String,
     pub(crate) player: PlayerId,
+    /// The account the session is logged in as; `None` for a guest.
+    pub(crate) account: Option<u64>,
+    /// Logged out, or ended by its account's password change: it never resumes.
+    revoked: AtomicBool,
     /// The match the session follows, if any.
     room: Mutex<Option<MatchId>>,
     /// The match it followed until that match closed (to tell a late request why).
@@ -31,6 +35,8 @@ pub(crate) struct Session {
     pub(crate) arbiter: AtomicBool,
     /// Whether the session presented the tournament directors' secret.
     pub(crate) director: AtomicBool,
+    /// Private matches it holds the invitation code of (or created).
+    invited: Mutex<Vec<MatchId>>,
     /// Connections serving the session now.
     connections: AtomicUsize,
     /// When it was last opened, resumed or left, Unix milliseconds.
@@ -43,10 +49,13 @@ impl Session {
             key: row.token_hash,
             name: row.name,
             player: PlayerId(row.id),
+            account: row.account,
+            revoked: AtomicBool::new(row.revoked),
             room: Mutex::default(),
             closed_room: Mutex::default(),
             arbiter: AtomicBool::default(),
             director: AtomicBool::default(),
+            invited: Mutex::default(),
             connections: AtomicUsize::new(0),
             last_seen_ms: AtomicU64::new(row.last_seen_ms),
         }
@@ -82,6 +91,20 @@ impl Session {
         self.closed_room.lock().map_or(None, |r| *r)
     }
 
+    /// Notes that the session holds the invitation to private match `id`.
+    pub(crate) fn invite(&self, id: MatchId) {
+        if let Ok(mut invited) = self.invited.lock()
+            && !invited.contains(&id)
+        {
+            invited.push(id);
+        }
+    }
+
+    /// Whether the session holds the invitation to `id`.
+    pub(crate) fn is_invited(&self, id: MatchId) -> bool {
+        self.invited.lock().is_ok_and(|i| i.contains(&id))
+    }
+
     /// Whether nothing live holds the session: no connection, no match.
     fn idle(&self) -> bool {
         self.connections.load(Ordering::SeqCst) == 0 && self.room().is_none()
@@ -108,19 +131,24 @@ impl Sessions {
     }
 
     /// A new session for one connection, recorded before it is answered; gives the session and
-    /// its token.
-    pub(crate) async fn open(&self, name: String) -> Result<(Arc<Session>, String), String> {
+    /// its token. A guest without a name is named `guest-N` (N its player id).
+    pub(crate) async fn open(
+        &self,
+        name: String,
+        account: Option<u64>,
+    ) -> Result<(Arc<Session>, String), String> {
         let token = new_token();
         let key = token_key(&token);
         let now = unix_ms();
         let id = self.next_player.fetch_add(1, Ordering::Relaxed);
+        let name = if name.is_empty() { format!("{}-{id}", crate::accounts::GUEST_PREFIX) } else { name };
         let row = PlayerRow {
             id,
             name,
             token_hash: key.clone(),
             created_ms: now,
             last_seen_ms: now,
-            account: None,
+            account,
             revoked: false,
         };
         self.store.add_player(&row).await.map_err(|e| {
@@ -139,6 +167,9 @@ impl Sessions {
         let key = token_key(token);
         let now = unix_ms();
         if let Some(s) = self.map.get(&key) {
+            if s.revoked.load(Ordering::SeqCst) {
+                return Err(LOGGED_OUT.into());
+            }
             self.check_expiry(
                 s.connections.load(Ordering::SeqCst),
                 s.last_seen_ms.load(Ordering::SeqCst),
@@ -153,6 +184,9 @@ impl Sessions {
             "the server cannot read the session now; try again".to_owned()
         })?;
         let row = row.ok_or("unknown session token; start a new session")?;
+        if row.revoked {
+            return Err(LOGGED_OUT.into());
+        }
         self.check_expiry(0, row.last_seen_ms, now)?;
         let session = match self.map.entry(key) {
             Entry::Occupied(e) => e.get().clone(),
@@ -173,6 +207,28 @@ impl Sessions {
             ));
         }
         Ok(())
+    }
+
+    /// Ends a session for good (a log-out): its token never resumes.
+    pub(crate) async fn revoke(&self, session: &Session) -> Result<(), String> {
+        session.revoked.store(true, Ordering::SeqCst);
+        self.store.revoke_sessions(Revoke::Token(&session.key)).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot revoke a session");
+            "the server cannot end the session now; try again".to_owned()
+        })
+    }
+
+    /// Ends every session of an account but `keep` (a password change, a disabled account).
+    pub(crate) async fn revoke_account(&self, account: u64, keep: Option<&str>) -> Result<(), String> {
+        for s in &self.map {
+            if s.account == Some(account) && Some(s.key.as_str()) != keep {
+                s.revoked.store(true, Ordering::SeqCst);
+            }
+        }
+        self.store.revoke_sessions(Revoke::Account { id: account, keep }).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot revoke sessions");
+            "the server cannot end the account's other sessions now; try again".to_owned()
+        })
     }
 
     /// One connection of the session has ended: it is seen now, and leaves memory when nothing
@@ -216,6 +272,9 @@ impl Sessions {
     }
 }
 
+/// Why a revoked session's token is refused.
+const LOGGED_OUT: &str = "the session was logged out; log in again";
+
 /// The SHA-256 of a secret, lower-case hex: what is stored and compared instead of the secret.
 pub(crate) fn token_key(token: &str) -> String {
     use sha2::Digest;
@@ -239,7 +298,7 @@ mod tests {
     #[tokio::test]
     async fn a_session_is_in_memory_only_while_something_live_holds_it() {
         let sessions = Sessions::new(Arc::new(MemStore::default()), 0, 30 * DAY);
-        let (anna, token) = sessions.open("anna".into()).await.unwrap();
+        let (anna, token) = sessions.open("anna".into(), None).await.unwrap();
         assert_eq!(sessions.len(), 1);
         sessions.release(&anna).await;
         assert_eq!(sessions.len(), 0, "no connection, no match: it leaves memory");
@@ -258,7 +317,7 @@ mod tests {
     async fn a_token_unused_for_the_expiry_time_is_refused() {
         let store = Arc::new(MemStore::default());
         let sessions = Sessions::new(store.clone(), 0, 30 * DAY);
-        let (anna, token) = sessions.open("anna".into()).await.unwrap();
+        let (anna, token) = sessions.open("anna".into(), None).await.unwrap();
         sessions.release(&anna).await;
         // Last seen 29 days ago: still good.
         let ago = |d: Duration| unix_ms() - d.as_millis() as u64;
@@ -269,7 +328,7 @@ mod tests {
         store.touch_player(anna.player.0, ago(31 * DAY)).await.unwrap();
         let refused = sessions.resume(&token).await.unwrap_err();
         assert!(refused.contains("expired"), "{refused}");
-        let (boris, boris_token) = sessions.open("boris".into()).await.unwrap();
+        let (boris, boris_token) = sessions.open("boris".into(), None).await.unwrap();
         boris.set_room(Some(MatchId(1)));
         sessions.release(&boris).await;
         boris.last_seen_ms.store(ago(31 * DAY), Ordering::SeqCst);

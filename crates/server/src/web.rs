@@ -17,8 +17,8 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use axum::Router;
-use axum::extract::State;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
+use axum::extract::{ConnectInfo, State};
 use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
@@ -87,6 +87,8 @@ pub(crate) async fn serve(
         app = app.route(path, get(move || async move { ([(header::CONTENT_TYPE, mime)], body) }));
     }
     let app = app.with_state(shared);
+    // The client's address reaches the session: log-in attempts are counted per address.
+    let app = app.into_make_service_with_connect_info::<SocketAddr>();
     if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
         tracing::error!(error = %e, "the HTTP side stopped");
     }
@@ -109,7 +111,11 @@ pub(crate) async fn bind(config: &ServerConfig) -> anyhow::Result<Option<tokio::
 }
 
 /// Upgrades to a WebSocket session if a connection permit is free (503 otherwise).
-async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response {
+async fn upgrade(
+    ws: WebSocketUpgrade,
+    ConnectInfo(remote): ConnectInfo<SocketAddr>,
+    State(shared): State<Shared>,
+) -> Response {
     let Ok(permit) = shared.permits.clone().try_acquire_owned() else {
         tracing::warn!("connection limit reached; WebSocket refused");
         shared.lobby.metrics.refused(crate::metrics::Refusal::MaxConnections);
@@ -120,7 +126,7 @@ async fn upgrade(ws: WebSocketUpgrade, State(shared): State<Shared>) -> Response
     // otherwise take frames of 16 MiB, and check a message's size only once it is whole).
     ws.max_frame_size(MAX_FRAME)
         .max_message_size(MAX_FRAME)
-        .on_upgrade(move |socket| session(socket, shared.lobby, shared.config, permit))
+        .on_upgrade(move |socket| session(socket, shared.lobby, shared.config, permit, remote.ip()))
         .into_response()
 }
 
@@ -167,13 +173,15 @@ async fn session(
     lobby: Arc<Lobby>,
     config: Arc<ServerConfig>,
     permit: OwnedSemaphorePermit,
+    remote: std::net::IpAddr,
 ) {
     let _permit = permit;
     let _counted = lobby.metrics.connection(crate::metrics::Transport::Websocket);
     let (idle, keep) = (config.idle_timeout(), config.keep_alive());
     let (frames_tx, frames_rx) = mpsc::channel::<Incoming>(64);
     let (out, mut out_rx) = crate::outbound::Outbound::channel(crate::connection::OUTBOUND_QUEUE);
-    let mut talk = tokio::spawn(async move { converse(&mut Inbox(frames_rx), out, &lobby, &config).await });
+    let mut talk =
+        tokio::spawn(async move { converse(&mut Inbox(frames_rx), out, &lobby, &config, remote).await });
     let mut keep_alive = tokio::time::interval_at(Instant::now() + keep, keep);
     keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut encoding = Encoding::Json;

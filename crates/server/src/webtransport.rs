@@ -57,7 +57,7 @@ pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Ar
             return;
         }
     };
-    match over_stream(send, recv, Encoding::Json, &lobby, &config).await {
+    match over_stream(send, recv, Encoding::Json, &lobby, &config, remote.ip()).await {
         End::Done => session.close(CLOSE_OK, b"bye"),
         End::Protocol(reason) | End::Refused(reason) => {
             tracing::info!(%remote, %reason, "closing WebTransport session");

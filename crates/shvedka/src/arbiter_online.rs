@@ -1,6 +1,7 @@
 //! The arbiter's online tools: `shvedka arbiter list|pause|resume|adjust|take-back|set-position|
-//! declare|annul|export` against a running server, as an arbiter session (the server's
-//! `arbiter_token`, given with `--token` or `SHVEDKA_ARBITER_TOKEN`). Every act is in the match
+//! declare|annul|export` against a running server, as an arbiter session: an account with the
+//! arbiter role (`--account`), or the server's `arbiter_token` (`--token` or
+//! `SHVEDKA_ARBITER_TOKEN`), the way to bootstrap. Every act is in the match
 //! record (RULES.md A2, A4).
 
 use std::io::Write;
@@ -12,15 +13,19 @@ use shvedka_proto::{ArbiterRequest, Board, MatchId, SeatId, TeamId};
 
 use crate::Failure;
 use crate::client_cmds::ConnectArgs;
+use crate::login_args::LoginArgs;
 
 /// A server and the arbiters' secret.
 #[derive(Debug, Args)]
 pub(crate) struct Online {
     #[command(flatten)]
     pub(crate) connect: ConnectArgs,
-    /// The arbiters' secret (the server's `arbiter_token`).
-    #[arg(long, env = "SHVEDKA_ARBITER_TOKEN", hide_env_values = true)]
-    token: String,
+    #[command(flatten)]
+    login: LoginArgs,
+    /// The arbiters' secret (the server's `arbiter_token`); not needed when --account has the
+    /// arbiter role.
+    #[arg(long, env = "SHVEDKA_ARBITER_TOKEN", hide_env_values = true, required_unless_present = "account")]
+    token: Option<String>,
 }
 
 /// A match on a server.
@@ -111,8 +116,10 @@ fn board(text: &str) -> anyhow::Result<Board> {
 fn with_arbiter<T>(online: &Online, f: impl AsyncFnOnce(&Client) -> anyhow::Result<T>) -> anyhow::Result<T> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let client = online.connect.connect("arbiter").await?;
-        client.arbiter(&online.token).await.map_err(|e| Failure { code: 1, message: e.to_string() })?;
+        let client = online.connect.connect_login(&online.login, "", false).await?;
+        if let Some(token) = &online.token {
+            client.arbiter(token).await.map_err(|e| Failure { code: 1, message: e.to_string() })?;
+        }
         let result = f(&client).await;
         client.close().await;
         result
@@ -202,7 +209,7 @@ pub(crate) fn fetch_record(online: &Online, id: u64) -> anyhow::Result<String> {
 pub(crate) fn fetch_public_record(connect: &ConnectArgs, id: u64) -> anyhow::Result<String> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let client = connect.connect("arbiter").await?;
+        let client = connect.connect("").await?;
         let text = client.record(MatchId(id)).await.map_err(|e| Failure { code: 1, message: e.to_string() });
         client.close().await;
         Ok(text?)

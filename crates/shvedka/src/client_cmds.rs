@@ -12,6 +12,7 @@ use shvedka_proto::{MatchId, SeatId};
 use shvedka_tui::Mode;
 
 use crate::Failure;
+use crate::login_args::LoginArgs;
 
 /// Where the server is and how its certificate is checked.
 #[derive(Debug, Args)]
@@ -64,6 +65,20 @@ impl ConnectArgs {
             .await
             .with_context(|| format!("cannot open a session with {}{hint}", self.server))
     }
+
+    /// Connects logged in as `login` says, else as the guest `guest`.
+    pub(crate) async fn connect_login(
+        &self,
+        login: &LoginArgs,
+        guest: &str,
+        bot: bool,
+    ) -> anyhow::Result<Client> {
+        let (addr, trust) = self.target()?;
+        login
+            .connect(addr, trust, guest, bot)
+            .await
+            .with_context(|| format!("cannot open a session with {}", self.server))
+    }
 }
 
 /// Arguments of `shvedka play`.
@@ -71,16 +86,20 @@ impl ConnectArgs {
 pub(crate) struct PlayArgs {
     #[command(flatten)]
     connect: ConnectArgs,
-    /// Your name (1–32 characters).
-    #[arg(long)]
-    name: String,
+    #[command(flatten)]
+    login: LoginArgs,
+    /// Your name as a guest (at most 32 characters, not a registered name).
+    #[arg(long, required_unless_present = "account", conflicts_with = "account")]
+    name: Option<String>,
 }
 
 pub(crate) fn play(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let client = args.connect.connect(&args.name).await?;
-        let result = shvedka_tui::run(client, &args.name, Mode::Play).await.context("terminal")?;
+        let guest = args.name.clone().unwrap_or_default();
+        let client = args.connect.connect_login(&args.login, &guest, false).await?;
+        let name = args.login.account.clone().unwrap_or(guest);
+        let result = shvedka_tui::run(client, &name, Mode::Play).await.context("terminal")?;
         if let Some(r) = result {
             writeln!(out, "last match: {}", r.reason)?;
         }
@@ -93,6 +112,8 @@ pub(crate) fn play(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 pub(crate) struct BotArgs {
     #[command(flatten)]
     connect: ConnectArgs,
+    #[command(flatten)]
+    login: LoginArgs,
     /// The match to join; without it the bot creates one and waits for three more players.
     #[arg(long = "match")]
     match_id: Option<u64>,
@@ -102,8 +123,8 @@ pub(crate) struct BotArgs {
     /// Search level, 1 (fast, weak) to 5 (slow, strong).
     #[arg(long, default_value_t = 3, value_parser = clap::value_parser!(u8).range(1..=5))]
     level: u8,
-    /// The bot's name.
-    #[arg(long)]
+    /// The bot's name as a guest (with --account, the account's).
+    #[arg(long, conflicts_with = "account")]
     name: Option<String>,
     /// Rule preset of a match the bot creates.
     #[arg(long, default_value = "mgimo-2017")]
@@ -118,8 +139,8 @@ pub(crate) struct BotArgs {
     /// its clock and the position. 0 plays as fast as the search.
     #[arg(long, default_value_t = shvedka_bot::DEFAULT_PACE.as_millis() as u64)]
     pace_ms: u64,
-    /// Play every game of this tournament assigned to the bot's --name, until it is over.
-    #[arg(long, conflicts_with_all = ["match_id", "seat"], requires = "name")]
+    /// Play every game of this tournament assigned to the bot's --account, until it is over.
+    #[arg(long, conflicts_with_all = ["match_id", "seat"], requires = "account")]
     tournament: Option<u64>,
 }
 
@@ -133,8 +154,12 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let name = args.name.clone().unwrap_or_else(|| format!("bot-{}", std::process::id() % 10_000));
-        let mut client = args.connect.connect(&name).await?;
+        let name = match (&args.login.account, &args.name) {
+            (Some(account), _) => account.clone(),
+            (None, Some(name)) => name.clone(),
+            (None, None) => format!("bot-{}", std::process::id() % 10_000),
+        };
+        let mut client = args.connect.connect_login(&args.login, &name, true).await?;
         if let Some(t) = args.tournament {
             let config = BotConfig {
                 level: args.level,

@@ -6,11 +6,13 @@ use std::io::Write;
 
 use clap::{Parser, Subcommand};
 
+mod admin_cmd;
 mod arbiter_cmd;
 mod board_cmds;
 mod client_cmds;
 mod demo_cmd;
 mod load_cmd;
+mod login_args;
 mod perft_cmd;
 mod serve_cmd;
 mod td_cmd;
@@ -47,6 +49,9 @@ enum Command {
     Apply(board_cmds::ApplyArgs),
     /// Arbiter tools: check an over-the-board record (A1), show a record at an instant (A4).
     Arbiter(arbiter_cmd::ArbiterArgs),
+    /// Accounts and roles on the server's database: list, grant, revoke, disable, enable,
+    /// reset-password.
+    Admin(admin_cmd::AdminArgs),
 }
 
 /// A failure with the exit status the command should end with: 1 for a refused move, 2 for bad
@@ -112,5 +117,6 @@ where
         Command::Status(args) => board_cmds::status(&args, out),
         Command::Apply(args) => board_cmds::apply(&args, out),
         Command::Arbiter(args) => arbiter_cmd::run(&args, out),
+        Command::Admin(args) => admin_cmd::run(&args, out),
     }
 }

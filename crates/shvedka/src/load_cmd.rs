@@ -170,7 +170,12 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 /// Creates a match with the four clients seated in order and ready.
 async fn start_match(clients: &[&Client], rules: &str, tc: &str) -> Result<MatchId, ClientError> {
-    let id = clients[0].create_match(rules, tc, false).await?;
+    // Private, as a load run's matches are no one else's business: the other three reach it
+    // with its invitation code.
+    let (id, code) = clients[0].create_private(rules, tc).await?;
+    for c in &clients[1..] {
+        c.redeem(&code).await?;
+    }
     for (c, seat) in clients.iter().zip(SeatId::ALL) {
         c.take_seat(id, seat).await?;
     }

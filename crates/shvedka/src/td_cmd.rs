@@ -1,5 +1,6 @@
 //! `shvedka td`: the tournament director's command line against a running server, as a director
-//! session (the server's `director_token`, given with `--token` or `SHVEDKA_DIRECTOR_TOKEN`).
+//! session: an account with the director role (`--account`), or the server's `director_token`
+//! (`--token` or `SHVEDKA_DIRECTOR_TOKEN`), the way to bootstrap.
 
 use std::io::Write;
 
@@ -9,15 +10,19 @@ use shvedka_proto::{Reply, TdExport, TdOutcome, TdRequest};
 
 use crate::Failure;
 use crate::client_cmds::ConnectArgs;
+use crate::login_args::LoginArgs;
 
 /// Arguments of `shvedka td`.
 #[derive(Debug, Args)]
 pub(crate) struct TdArgs {
     #[command(flatten)]
     connect: ConnectArgs,
-    /// The tournament directors' secret (the server's `director_token`).
-    #[arg(long, env = "SHVEDKA_DIRECTOR_TOKEN", hide_env_values = true)]
-    token: String,
+    #[command(flatten)]
+    login: LoginArgs,
+    /// The tournament directors' secret (the server's `director_token`); not needed when
+    /// --account has the director role.
+    #[arg(long, env = "SHVEDKA_DIRECTOR_TOKEN", hide_env_values = true, required_unless_present = "account")]
+    token: Option<String>,
     #[command(subcommand)]
     command: TdCommand,
 }
@@ -181,9 +186,11 @@ pub(crate) fn run(args: &TdArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let req = request(&args.command)?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let reply = runtime.block_on(async {
-        let client = args.connect.connect("director").await?;
+        let client = args.connect.connect_login(&args.login, "", false).await?;
         let refused = |e: shvedka_client::ClientError| Failure { code: 1, message: e.to_string() };
-        client.director(&args.token).await.map_err(refused)?;
+        if let Some(token) = &args.token {
+            client.director(token).await.map_err(refused)?;
+        }
         let reply = client.td(req).await.map_err(refused);
         client.close().await;
         anyhow::Ok(reply?)

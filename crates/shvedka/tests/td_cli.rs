@@ -29,6 +29,10 @@ fn refused(o: &Output) -> String {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s3_an_over_the_board_night_from_the_command_line() {
     let server = TestServer::start("director_token = \"td\"").await;
+    // Teams are of accounts.
+    for name in ["anna", "boris", "vera", "gleb", "dina", "egor", "xena", "yuri", "pavel", "quinn"] {
+        server.account(name).await.close().await;
+    }
     assert!(refused(&td(&server, "guess", &["start", "1"])).contains("secret"));
     let id = ok(&td(&server, "td", &["create", "OTB night", "--over-the-board", "--time-control", "5+0"]));
     let id = id.trim();
@@ -39,9 +43,9 @@ async fn s3_an_over_the_board_night_from_the_command_line() {
     {
         assert_eq!(ok(&td(&server, "td", &["register", id, team, a, b])).trim(), (n + 1).to_string());
     }
-    assert!(refused(&td(&server, "td", &["register", id, "Rooks", "x", "y"])).contains("Rooks"));
+    assert!(refused(&td(&server, "td", &["register", id, "Rooks", "xena", "yuri"])).contains("Rooks"));
     ok(&td(&server, "td", &["start", id]));
-    assert!(!refused(&td(&server, "td", &["register", id, "Late", "p", "q"])).is_empty());
+    assert!(!refused(&td(&server, "td", &["register", id, "Late", "pavel", "quinn"])).is_empty());
     assert_eq!(ok(&td(&server, "td", &["pair", id, "--choices-s", "0"])).trim(), "1");
     assert!(!refused(&td(&server, "td", &["pair", id])).is_empty(), "not before the round is complete");
 

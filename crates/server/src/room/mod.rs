@@ -442,8 +442,9 @@ impl Room {
         let player = session.player;
         let command = match msg {
             ClientMsg::TakeSeat { seat, .. } => {
+                // A reserved seat is an account's: a guest's typed name never matches.
                 if let Some(names) = &self.reserved
-                    && names[seat.index()] != session.name
+                    && (session.account.is_none() || names[seat.index()] != session.name)
                 {
                     return Err(error(
                         ErrorCode::Forbidden,

@@ -83,7 +83,7 @@ struct Player {
 
 impl Fixture {
     async fn player(&self, name: &str, queue: usize) -> Player {
-        let (session, _token) = self.sessions.open(name.into()).await.unwrap();
+        let (session, _token) = self.sessions.open(name.into(), None).await.unwrap();
         let (out, rx) = Outbound::channel(queue);
         Player { session, out, rx }
     }

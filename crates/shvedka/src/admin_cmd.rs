@@ -1,0 +1,141 @@
+//! `shvedka admin`: accounts and roles, run on the server's own database (its data directory,
+//! or `--database-url`), not over the network — whoever runs it can read that database anyway,
+//! so it needs no other credential. It lists, disables and enables accounts, resets passwords,
+//! and grants and revokes the arbiter and director roles. Disabling an account or resetting its
+//! password ends its sessions (their tokens never resume); a role granted or revoked counts from
+//! the account's next log-in.
+
+use std::io::Write;
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Args, Subcommand};
+use shvedka_server::ServerConfig;
+use shvedka_storage::{Revoke, Role, Store};
+
+use crate::Failure;
+use crate::login_args::read_password;
+
+/// Arguments of `shvedka admin`.
+#[derive(Debug, Args)]
+pub(crate) struct AdminArgs {
+    /// The server's configuration file (its data_dir and database_url).
+    #[arg(long)]
+    config: Option<PathBuf>,
+    /// The server's data directory (its SQLite database), instead of the configured one.
+    #[arg(long)]
+    data_dir: Option<PathBuf>,
+    /// The server's PostgreSQL database, instead of the configured one.
+    #[arg(long, env = "SHVEDKA_DATABASE_URL", hide_env_values = true)]
+    database_url: Option<String>,
+    #[command(subcommand)]
+    command: AdminCommand,
+}
+
+/// What to do.
+#[derive(Debug, Subcommand)]
+enum AdminCommand {
+    /// Every account: name, bot, disabled, roles.
+    List,
+    /// Grant a role (arbiter or director) to an account.
+    Grant {
+        /// The account.
+        name: String,
+        /// arbiter or director.
+        role: String,
+    },
+    /// Revoke a role.
+    Revoke {
+        /// The account.
+        name: String,
+        /// arbiter or director.
+        role: String,
+    },
+    /// Disable an account: it cannot log in, and its sessions end.
+    Disable {
+        /// The account.
+        name: String,
+    },
+    /// Enable a disabled account.
+    Enable {
+        /// The account.
+        name: String,
+    },
+    /// Set a new password (from --password-file, SHVEDKA_PASSWORD or a prompt); the account's
+    /// sessions end.
+    ResetPassword {
+        /// The account.
+        name: String,
+        /// A file whose first line is the new password.
+        #[arg(long, value_name = "FILE")]
+        password_file: Option<PathBuf>,
+    },
+}
+
+pub(crate) fn run(args: &AdminArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let config = ServerConfig::load(args.config.as_deref())?;
+    let data_dir = args.data_dir.clone().unwrap_or(config.data_dir);
+    let url = args.database_url.clone().or((!config.database_url.is_empty()).then_some(config.database_url));
+    let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    runtime.block_on(async {
+        let store =
+            shvedka_storage::open(url.as_deref(), &data_dir).await.context("cannot open the database")?;
+        act(&*store, &args.command, out).await
+    })
+}
+
+async fn act(store: &dyn Store, command: &AdminCommand, out: &mut dyn Write) -> anyhow::Result<()> {
+    let account = async |name: &str| {
+        store
+            .account_by_name(&name.to_ascii_lowercase())
+            .await?
+            .ok_or_else(|| anyhow::Error::from(Failure { code: 1, message: format!("no account {name}") }))
+    };
+    let role = |text: &str| {
+        Role::parse(text).ok_or_else(|| Failure {
+            code: 2,
+            message: format!("role {text:?}: expected arbiter or director"),
+        })
+    };
+    match command {
+        AdminCommand::List => {
+            for a in store.accounts().await? {
+                let roles: Vec<&str> = a.roles.iter().map(|r| r.as_str()).collect();
+                let flags = [a.bot.then_some("bot"), a.disabled.then_some("disabled")];
+                let flags: Vec<&str> = flags.into_iter().flatten().collect();
+                writeln!(out, "{}\t{}\t{}", a.name, flags.join(","), roles.join(","))?;
+            }
+        }
+        AdminCommand::Grant { name, role: r } | AdminCommand::Revoke { name, role: r } => {
+            let granted = matches!(command, AdminCommand::Grant { .. });
+            let (a, r) = (account(name).await?, role(r)?);
+            store.set_role(a.id, r, granted).await?;
+            let verb = if granted { "granted to" } else { "revoked from" };
+            writeln!(out, "{} {verb} {} (from the next log-in)", r.as_str(), a.name)?;
+        }
+        AdminCommand::Disable { name } | AdminCommand::Enable { name } => {
+            let disabled = matches!(command, AdminCommand::Disable { .. });
+            let a = account(name).await?;
+            store.set_disabled(a.id, disabled).await?;
+            if disabled {
+                store.revoke_sessions(Revoke::Account { id: a.id, keep: None }).await?;
+            }
+            writeln!(
+                out,
+                "{} {}",
+                a.name,
+                if disabled { "disabled; its sessions ended" } else { "enabled" }
+            )?;
+        }
+        AdminCommand::ResetPassword { name, password_file } => {
+            let a = account(name).await?;
+            let password = read_password(password_file.as_deref(), &format!("new password of {}: ", a.name))?;
+            let hash =
+                shvedka_server::hash_password(&password).map_err(|m| Failure { code: 2, message: m })?;
+            store.set_password(a.id, &hash).await?;
+            store.revoke_sessions(Revoke::Account { id: a.id, keep: None }).await?;
+            writeln!(out, "password of {} reset; its sessions ended", a.name)?;
+        }
+    }
+    Ok(())
+}

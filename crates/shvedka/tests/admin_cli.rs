@@ -1,0 +1,83 @@
+//! `shvedka admin` on a running server's data directory (issue 17): list accounts, grant and
+//! revoke roles, disable and enable, reset a password — each seen by the server at once.
+
+use std::process::{Command, Output};
+
+use shvedka_client::{Client, ClientError, Trust};
+use shvedka_proto::ErrorCode;
+use shvedka_tests::TestServer;
+
+fn admin(server: &TestServer, args: &[&str], password: Option<&str>) -> Output {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_shvedka"));
+    c.arg("admin").arg("--data-dir").arg(server.data_dir()).args(args).env_remove("SHVEDKA_PASSWORD");
+    if let Some(p) = password {
+        c.env("SHVEDKA_PASSWORD", p);
+    }
+    c.output().expect("shvedka runs")
+}
+
+fn ok(o: &Output) -> String {
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    String::from_utf8_lossy(&o.stdout).into_owned()
+}
+
+fn code(r: Result<Client, ClientError>) -> ErrorCode {
+    match r {
+        Err(ClientError::Server(e)) => e.code,
+        Err(other) => panic!("expected a refusal, got {other:?}"),
+        Ok(_) => panic!("expected a refusal, got a session"),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn admin_lists_grants_disables_and_resets_accounts_of_a_running_server() {
+    let server = TestServer::start("").await;
+    let trust = || Trust::Fingerprint(server.pin);
+    let mut alice = server.account("alice").await;
+    server.account("bob").await.close().await;
+    let list = ok(&admin(&server, &["list"], None));
+    assert_eq!(list, "alice\t\t\nbob\t\t\n");
+
+    assert_eq!(
+        ok(&admin(&server, &["grant", "ALICE", "arbiter"], None)).trim(),
+        "arbiter granted to alice (from the next log-in)"
+    );
+    let pw = TestServer::password("alice");
+    let again = Client::connect_as(server.addr, trust(), "alice", &pw).await.expect("logs in");
+    again.list_live().await.expect("an arbiter now, without the shared secret");
+    assert!(ok(&admin(&server, &["list"], None)).contains("alice\t\tarbiter"));
+    ok(&admin(&server, &["revoke", "alice", "arbiter"], None));
+    let plain = Client::connect_as(server.addr, trust(), "alice", &pw).await.unwrap();
+    assert!(plain.list_live().await.is_err(), "revoked from the next log-in");
+
+    // Disabled: no log-in, and its sessions do not resume.
+    assert!(ok(&admin(&server, &["disable", "alice"], None)).contains("disabled"));
+    assert_eq!(
+        code(Client::connect_as(server.addr, trust(), "alice", &pw).await),
+        ErrorCode::AccountDisabled
+    );
+    alice.drop_connection();
+    assert!(matches!(alice.resume().await, Err(ClientError::Refused(_))));
+    ok(&admin(&server, &["enable", "alice"], None));
+    Client::connect_as(server.addr, trust(), "alice", &pw).await.expect("enabled again");
+
+    // A reset password: the old one no longer works, the new one does.
+    let out = admin(&server, &["reset-password", "alice"], Some("a brand new password"));
+    assert!(ok(&out).contains("reset"));
+    assert_eq!(code(Client::connect_as(server.addr, trust(), "alice", &pw).await), ErrorCode::BadCredentials);
+    Client::connect_as(server.addr, trust(), "alice", "a brand new password")
+        .await
+        .expect("the new password");
+
+    // Bad input: a typed error and an exit status, nothing changed.
+    let unknown = admin(&server, &["disable", "nobody"], None);
+    assert_eq!(unknown.status.code(), Some(1), "{}", String::from_utf8_lossy(&unknown.stderr));
+    let bad_role = admin(&server, &["grant", "bob", "king"], None);
+    assert_eq!(bad_role.status.code(), Some(2), "{}", String::from_utf8_lossy(&bad_role.stderr));
+    let short = admin(&server, &["reset-password", "bob"], Some("short"));
+    assert_eq!(short.status.code(), Some(2), "{}", String::from_utf8_lossy(&short.stderr));
+    Client::connect_as(server.addr, trust(), "bob", &TestServer::password("bob"))
+        .await
+        .expect("bob unchanged");
+    server.stop().await;
+}
