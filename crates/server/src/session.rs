@@ -166,7 +166,16 @@ impl Sessions {
     pub(crate) async fn resume(&self, token: &str) -> Result<Arc<Session>, String> {
         let key = token_key(token);
         let now = unix_ms();
-        if let Some(s) = self.map.get(&key) {
+        let held = self.map.get(&key).map(|s| s.clone());
+        if let Some(s) = held {
+            // An account's sessions may be ended from outside this process (`shvedka admin`
+            // resets a password or disables the account in the database): ask the store.
+            if s.account.is_some()
+                && !s.revoked.load(Ordering::SeqCst)
+                && matches!(self.store.player_by_token(&key).await, Ok(Some(row)) if row.revoked)
+            {
+                s.revoked.store(true, Ordering::SeqCst);
+            }
             if s.revoked.load(Ordering::SeqCst) {
                 return Err(LOGGED_OUT.into());
             }
@@ -292,6 +301,7 @@ fn new_token() -> String {
 mod tests {
     use super::*;
     use crate::test_store::MemStore;
+    use shvedka_storage::Accounts as _;
 
     const DAY: Duration = Duration::from_secs(86_400);
 
@@ -311,6 +321,24 @@ mod tests {
         sessions.evict_if_idle(&back);
         assert_eq!(sessions.len(), 0, "its match closed: it leaves memory");
         assert!(sessions.resume("not a token").await.is_err());
+    }
+
+    #[tokio::test]
+    async fn a_revoked_session_never_resumes_even_while_a_match_holds_it_in_memory() {
+        let store = Arc::new(MemStore::default());
+        let sessions = Sessions::new(store.clone(), 0, 30 * DAY);
+        let (anna, token) = sessions.open("anna".into(), Some(1)).await.unwrap();
+        anna.set_room(Some(MatchId(3)));
+        sessions.release(&anna).await;
+        assert_eq!(sessions.len(), 1, "held by its match");
+        sessions.release(&sessions.resume(&token).await.expect("resumes")).await;
+        // Ended in the database by another process (shvedka admin reset-password).
+        store.revoke_sessions(Revoke::Account { id: 1, keep: None }).await.unwrap();
+        assert_eq!(sessions.resume(&token).await.unwrap_err(), LOGGED_OUT);
+        let (boris, boris_token) = sessions.open("boris".into(), Some(2)).await.unwrap();
+        sessions.revoke(&boris).await.unwrap();
+        sessions.release(&boris).await;
+        assert_eq!(sessions.resume(&boris_token).await.unwrap_err(), LOGGED_OUT, "logged out");
     }
 
     #[tokio::test]
