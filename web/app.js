@@ -8,6 +8,7 @@
 
 import { msg, act, fetchRecord } from "./codec.js";
 import { Session, storedSession } from "./session.js";
+import { logIn, logOut } from "./login.js";
 import { applyEvent, boardPos, closedText, describe, refresh, resync, yourTurn } from "./match-state.js";
 import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
@@ -46,6 +47,8 @@ const LOBBY_REFRESH_MS = 4000;
 
 /** @type {Session | null} */
 let session = null;
+/** The login form's account credentials, sent once the session opens (login.js). */
+let credentials = /** @type {import("./login.js").Credentials | null} */ (null);
 /** @type {MatchModel | null} */
 let model = null;
 /** @type {"login" | "lobby" | "match"} */
@@ -367,6 +370,20 @@ function status() {
  */
 async function welcome(resumed, fresh) {
   resyncing = false;
+  if (credentials && session) {
+    const c = credentials;
+    credentials = null;
+    const s = session;
+    const r = await logIn(ask, c, (token, name) => s.adopt(token, name));
+    if (r.err) {
+      // A wrong password or a taken name: back to the form, the guest session dropped.
+      s.forget();
+      session = null;
+      showScreen("login");
+      return;
+    }
+  }
+  $("logout").hidden = !session?.account;
   if (fresh) {
     const followed = model?.matchId ?? null;
     model = null;
@@ -408,8 +425,26 @@ $("login-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const name = /** @type {HTMLInputElement} */ ($("name")).value.trim();
   const secret = /** @type {HTMLInputElement} */ ($("arbiter-token")).value;
+  const password = /** @type {HTMLInputElement} */ ($("password")).value;
+  const register = /** @type {HTMLInputElement} */ ($("register")).checked;
   if (secret) arbiterSecret = secret;
-  if (name) enter(name);
+  if (!name) return;
+  if (password) {
+    // An account: the session opens as an unnamed guest, then logs in (login.js).
+    credentials = { name, password, register };
+    enter("");
+  } else enter(name);
+});
+$("logout").addEventListener("click", async () => {
+  const s = session;
+  if (!s) return;
+  const r = await logOut(ask, () => s.forget());
+  if (r.ok) {
+    session = null;
+    model = null;
+    $("logout").hidden = true;
+    showScreen("login");
+  }
 });
 $("to-lobby").addEventListener("click", () => showScreen("lobby"));
 $("move-form").addEventListener("submit", async (e) => {

@@ -36,7 +36,7 @@ const STABLE_AFTER_MS = 10000;
 
 /**
  * The stored session of this tab, if any.
- * @returns {{ token: string, name: string } | null}
+ * @returns {{ token: string, name: string, account?: boolean } | null}
  */
 export function storedSession() {
   try {
@@ -47,7 +47,7 @@ export function storedSession() {
   }
 }
 
-/** @param {{ token: string, name: string } | null} v */
+/** @param {{ token: string, name: string, account?: boolean } | null} v */
 function store(v) {
   try {
     if (v) sessionStorage.setItem(STORE_KEY, JSON.stringify(v));
@@ -82,6 +82,8 @@ export class Session {
     const saved = storedSession();
     /** @type {string | null} */
     this.token = saved && saved.name === name ? saved.token : null;
+    /** Whether the session is an account's (a log-in), not a guest's. */
+    this.account = Boolean(saved && saved.name === name && saved.account);
     this.nextReq = 1;
     /** @type {Map<number, { resolve: (o: Outcome) => void, timer: number }>} */
     this.pending = new Map();
@@ -104,6 +106,31 @@ export class Session {
     this.helloSent = 0;
     /** @type {Map<number, number>} ping nonce → page time sent */
     this.pingsSent = new Map();
+  }
+
+  /**
+   * The connection now serves another session (a log-in): its token, kept for resuming, and
+   * its name.
+   * @param {string} token
+   * @param {string} name
+   */
+  adopt(token, name) {
+    this.token = token;
+    this.name = name;
+    this.account = true;
+    store({ token, name, account: true });
+    this.hooks.status();
+  }
+
+  /** Forgets this tab's session for good (a log-out): the link closes and nothing resumes. */
+  forget() {
+    store(null);
+    this.token = null;
+    this.state = "refused";
+    const link = this.link;
+    this.link = null;
+    window.clearInterval(this.pingTimer);
+    link?.close();
   }
 
   /** Opens the first link. */
@@ -231,7 +258,7 @@ export class Session {
         const fresh = (this.triedResume || this.resumeRefused) && !m.body.resumed;
         this.resumeRefused = false;
         this.token = m.body.token;
-        store({ token: m.body.token, name: this.name });
+        store({ token: m.body.token, name: this.name, account: this.account });
         this.state = "connected";
         this.resumed = Boolean(m.body.resumed);
         // The back-off starts again only once the link has stayed up a while (a server that

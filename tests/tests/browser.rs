@@ -112,6 +112,12 @@ async fn a_browser_page_fills_its_match_with_bots_that_play_at_a_human_pace() {
     run_script("bots.mjs", "", "bots", "websocket", &[]).await;
 }
 
+/// Issue 17: register, log in, play, reload (resumed), log out, a wrong password, log in again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_page_registers_plays_is_resumed_after_a_reload_and_logs_out() {
+    run_script("account.mjs", "", "account", "websocket", &[]).await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn p1_premoves_and_a_pre_drop_waiting_for_its_piece_are_sent_the_instant_they_can_be() {
     run_script("premove.mjs", "", "premove", "webtransport", &[]).await;

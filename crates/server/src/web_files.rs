@@ -20,6 +20,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("codec.js"),
     js!("gestures.js"),
     js!("lobby.js"),
+    js!("login.js"),
     js!("match-state.js"),
     js!("match-view.js"),
     js!("moves.js"),
