@@ -54,16 +54,20 @@ impl ConnectArgs {
 
     pub(crate) async fn connect(&self, name: &str) -> anyhow::Result<Client> {
         let (addr, trust) = self.target()?;
-        let hint = if self.fingerprint.is_none() {
+        Client::connect(addr, trust, name)
+            .await
+            .with_context(|| format!("cannot open a session with {}{}", self.server, self.hint()))
+    }
+
+    /// What to do about a certificate the client cannot verify.
+    fn hint(&self) -> &'static str {
+        if self.fingerprint.is_none() {
             " (without --fingerprint the server's certificate must be valid for its name in the web PKI; \
              a server with its own certificate prints its fingerprint at start, on the line \
              `certificate sha256 …`: pass it as --fingerprint)"
         } else {
             ""
-        };
-        Client::connect(addr, trust, name)
-            .await
-            .with_context(|| format!("cannot open a session with {}{hint}", self.server))
+        }
     }
 
     /// Connects logged in as `login` says, else as the guest `guest`.
@@ -77,7 +81,7 @@ impl ConnectArgs {
         login
             .connect(addr, trust, guest, bot)
             .await
-            .with_context(|| format!("cannot open a session with {}", self.server))
+            .with_context(|| format!("cannot open a session with {}{}", self.server, self.hint()))
     }
 }
 
