@@ -93,7 +93,10 @@ async fn another_protocol_version_or_a_bad_name_is_refused_with_a_reason() {
     assert_eq!(
         reply,
         shvedka_proto::ServerMsg::Refused {
-            reason: "protocol version 3 is not supported; this server speaks 2".into()
+            reason: format!(
+                "protocol version {} is not supported; this server speaks {PROTOCOL_VERSION}",
+                PROTOCOL_VERSION + 1
+            )
         }
     );
     let long = "x".repeat(33);
