@@ -140,6 +140,41 @@ impl Client {
         Ok(endpoint)
     }
 
+    /// As [`Client::endpoint_for`], with a UDP receive buffer of `recv_buffer` bytes (as large as
+    /// the system allows: `net.core.rmem_max`): an endpoint shared by hundreds of connections
+    /// (a load generator) otherwise drops packets in bursts, and QUIC's retransmissions then
+    /// show as seconds of latency that are not the server's.
+    ///
+    /// # Errors
+    /// As [`Client::endpoint_for`].
+    pub fn endpoint_with_buffer(
+        server: SocketAddr,
+        trust: &Trust,
+        recv_buffer: usize,
+    ) -> Result<quinn::Endpoint, ClientError> {
+        use socket2::{Domain, Protocol, Socket, Type};
+        let (_, config) = client_config(trust)?;
+        let local: IpAddr = match server.ip() {
+            IpAddr::V4(ip) if ip.is_loopback() => Ipv4Addr::LOCALHOST.into(),
+            IpAddr::V4(_) => Ipv4Addr::UNSPECIFIED.into(),
+            IpAddr::V6(ip) if ip.is_loopback() => Ipv6Addr::LOCALHOST.into(),
+            IpAddr::V6(_) => Ipv6Addr::UNSPECIFIED.into(),
+        };
+        let local = SocketAddr::new(local, 0);
+        let socket =
+            Socket::new(Domain::for_address(local), Type::DGRAM, Some(Protocol::UDP)).map_err(conn_err)?;
+        // Best effort: the system may grant less.
+        let _ = socket.set_recv_buffer_size(recv_buffer);
+        socket.bind(&local.into()).map_err(conn_err)?;
+        let runtime =
+            quinn::default_runtime().ok_or_else(|| ClientError::Connection("no async runtime".into()))?;
+        let mut endpoint =
+            quinn::Endpoint::new(quinn::EndpointConfig::default(), None, socket.into(), runtime)
+                .map_err(conn_err)?;
+        endpoint.set_default_client_config(config);
+        Ok(endpoint)
+    }
+
     /// As [`Client::connect`], on an endpoint made by [`Client::endpoint_for`] (shared).
     ///
     /// # Errors

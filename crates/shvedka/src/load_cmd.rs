@@ -18,6 +18,10 @@ use tokio::time::Instant;
 
 use crate::client_cmds::ConnectArgs;
 
+/// The UDP receive buffer asked for each client endpoint (the system may grant less; raise
+/// `net.core.rmem_max` to get it all).
+const RECV_BUFFER: usize = 8 << 20;
+
 /// Arguments of `shvedka load`.
 #[derive(Debug, Args)]
 pub(crate) struct LoadArgs {
@@ -39,7 +43,7 @@ pub(crate) struct LoadArgs {
     #[arg(long, default_value = "60+0")]
     time_control: String,
     /// Client QUIC endpoints (UDP sockets) the connections share.
-    #[arg(long, default_value_t = 8)]
+    #[arg(long, default_value_t = 16)]
     endpoints: usize,
 }
 
@@ -73,8 +77,9 @@ pub(crate) fn run(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let (addr, trust) = args.connect.target()?;
-    let endpoints: Vec<_> =
-        (0..args.endpoints).map(|_| Client::endpoint_for(addr, &trust)).collect::<Result<_, _>>()?;
+    let endpoints: Vec<_> = (0..args.endpoints)
+        .map(|_| Client::endpoint_with_buffer(addr, &trust, RECV_BUFFER))
+        .collect::<Result<_, _>>()?;
     writeln!(
         out,
         "load: {} matches ({} connections) on {addr}, a move per board every {} ms",
