@@ -35,7 +35,7 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 /// commit copies the log into the database and flushes it too, and every match waiting on it
 /// waits as long. Under load (a few MB of events a second) that is once a second, and it was the
 /// tail of move latency. Here no commit checkpoints; a task of the store does, every
-/// [`CHECKPOINT_EVERY`], on a connection of its own (in WAL mode a checkpoint does not block the
+/// second, on a connection of its own (in WAL mode a checkpoint does not block the
 /// writer), so the log stays a few seconds of writes long.
 pub struct SqliteStore {
     pool: SqlitePool,
