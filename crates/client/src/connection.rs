@@ -64,6 +64,18 @@ impl fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
+/// Where a client endpoint binds to reach `server`: loopback for a loopback server, else any
+/// address of the same family; a port the system picks.
+fn local_for(server: SocketAddr) -> SocketAddr {
+    let ip: IpAddr = match server.ip() {
+        IpAddr::V4(ip) if ip.is_loopback() => Ipv4Addr::LOCALHOST.into(),
+        IpAddr::V4(_) => Ipv4Addr::UNSPECIFIED.into(),
+        IpAddr::V6(ip) if ip.is_loopback() => Ipv6Addr::LOCALHOST.into(),
+        IpAddr::V6(_) => Ipv6Addr::UNSPECIFIED.into(),
+    };
+    SocketAddr::new(ip, 0)
+}
+
 fn conn_err(e: impl fmt::Display) -> ClientError {
     ClientError::Connection(e.to_string())
 }
@@ -129,13 +141,7 @@ impl Client {
     /// [`ClientError::Connection`] if the socket or the TLS configuration cannot be made.
     pub fn endpoint_for(server: SocketAddr, trust: &Trust) -> Result<quinn::Endpoint, ClientError> {
         let (_, config) = client_config(trust)?;
-        let local: IpAddr = match server.ip() {
-            IpAddr::V4(ip) if ip.is_loopback() => Ipv4Addr::LOCALHOST.into(),
-            IpAddr::V4(_) => Ipv4Addr::UNSPECIFIED.into(),
-            IpAddr::V6(ip) if ip.is_loopback() => Ipv6Addr::LOCALHOST.into(),
-            IpAddr::V6(_) => Ipv6Addr::UNSPECIFIED.into(),
-        };
-        let mut endpoint = quinn::Endpoint::client(SocketAddr::new(local, 0)).map_err(conn_err)?;
+        let mut endpoint = quinn::Endpoint::client(local_for(server)).map_err(conn_err)?;
         endpoint.set_default_client_config(config);
         Ok(endpoint)
     }
@@ -154,13 +160,7 @@ impl Client {
     ) -> Result<quinn::Endpoint, ClientError> {
         use socket2::{Domain, Protocol, Socket, Type};
         let (_, config) = client_config(trust)?;
-        let local: IpAddr = match server.ip() {
-            IpAddr::V4(ip) if ip.is_loopback() => Ipv4Addr::LOCALHOST.into(),
-            IpAddr::V4(_) => Ipv4Addr::UNSPECIFIED.into(),
-            IpAddr::V6(ip) if ip.is_loopback() => Ipv6Addr::LOCALHOST.into(),
-            IpAddr::V6(_) => Ipv6Addr::UNSPECIFIED.into(),
-        };
-        let local = SocketAddr::new(local, 0);
+        let local = local_for(server);
         let socket =
             Socket::new(Domain::for_address(local), Type::DGRAM, Some(Protocol::UDP)).map_err(conn_err)?;
         // Best effort: the system may grant less.
