@@ -265,21 +265,36 @@ macro_rules! sql_store {
                 if batch.iter().all(|(_, events)| events.is_empty()) {
                     return Ok(());
                 }
-                let rows: Vec<(u64, &EventRow)> =
-                    batch.iter().flat_map(|&(m, events)| events.iter().map(move |e| (m, e))).collect();
-                let mut tx = self.pool.begin().await?;
-                // One statement per chunk of rows, not one per row: each statement is a trip to
-                // the database (for SQLite, to its worker thread), and a busy server appends a
-                // few events for each of dozens of matches per commit.
-                for chunk in rows.chunks(ROWS_PER_INSERT) {
-                    let mut insert = sqlx::QueryBuilder::new("INSERT INTO events (match_id, seq, at_us, event, view) ");
-                    let mut bound = Vec::with_capacity(chunk.len());
-                    for &(match_id, e) in chunk {
-                        bound.push((to_i64(match_id)?, to_i64(e.seq)?, to_i64(e.at_us)?, e));
+                let mut rows = Vec::new();
+                for &(match_id, events) in batch {
+                    for e in events {
+                        rows.push((to_i64(match_id)?, to_i64(e.seq)?, to_i64(e.at_us)?, e));
                     }
-                    insert.push_values(&bound, |mut row, &(id, seq, at_us, e)| {
+                }
+                let insert = |chunk: &[(i64, i64, i64, &EventRow)]| {
+                    let mut insert = sqlx::QueryBuilder::new("INSERT INTO events (match_id, seq, at_us, event, view) ");
+                    insert.push_values(chunk.iter().copied(), |mut row, (id, seq, at_us, e)| {
                         row.push_bind(id).push_bind(seq).push_bind(at_us).push_bind(&e.event).push_bind(&e.view);
                     });
+                    insert
+                };
+                // The usual commit: one statement, atomic and durable by itself, so one trip to
+                // the database (for SQLite, to its worker thread) instead of three (begin,
+                // insert, commit). A row stored already makes it fail whole and untouched; the
+                // careful path below then tells a retry from a fork.
+                if rows.len() <= ROWS_PER_INSERT {
+                    match insert(&rows).build().execute(&self.pool).await {
+                        Ok(_) => return Ok(()),
+                        Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
+                        Err(e) => return Err(e.into()),
+                    }
+                }
+                let mut tx = self.pool.begin().await?;
+                // One statement per chunk of rows, not one per row: each statement is a trip to
+                // the database, and a busy server appends a few events for each of dozens of
+                // matches per commit.
+                for chunk in rows.chunks(ROWS_PER_INSERT) {
+                    let mut insert = insert(chunk);
                     insert.push(" ON CONFLICT (match_id, seq) DO NOTHING RETURNING match_id, seq");
                     let inserted: std::collections::HashSet<(i64, i64)> = insert
                         .build()
@@ -288,7 +303,7 @@ macro_rules! sql_store {
                         .iter()
                         .map(|r| Ok::<_, StoreError>((r.try_get(0)?, r.try_get(1)?)))
                         .collect::<Result<_, _>>()?;
-                    for &(id, seq, _, e) in &bound {
+                    for &(id, seq, _, e) in chunk {
                         if inserted.contains(&(id, seq)) {
                             continue;
                         }
