@@ -40,6 +40,28 @@ def rss_kib(pid):
     return 0
 
 
+def udp_drops(server_port):
+    """Datagrams dropped so far by full receive buffers: (the server's socket, all others).
+
+    From /proc/net/udp{,6} (the last column); on loopback every drop is a packet the receiving
+    process did not read in time, which QUIC then sends again after a timeout: a latency tail.
+    """
+    server = others = 0
+    for path in ("/proc/net/udp", "/proc/net/udp6"):
+        try:
+            lines = open(path).read().splitlines()[1:]
+        except OSError:
+            continue
+        for line in lines:
+            fields = line.split()
+            port = int(fields[1].rsplit(":", 1)[1], 16)
+            if port == server_port:
+                server += int(fields[-1])
+            else:
+                others += int(fields[-1])
+    return server, others
+
+
 def metric(text, name):
     for line in text.splitlines():
         if line.startswith(name + " "):
@@ -72,6 +94,7 @@ def run(args, matches):
             f'data_dir = "{work}/data"\n'
             "max_connections = 20000\nmax_matches = 20000\n"
             "rate_per_second = 1000\nrate_burst = 1000\n"
+            f"udp_recv_buffer = {args.udp_recv_buffer}\n"
         )
         if args.database_url:
             f.write(f'database_url = "{args.database_url}"\n')
@@ -110,6 +133,7 @@ def run(args, matches):
         print("    " + line.rstrip(), flush=True)
         if "playing for" in line:
             started, server_ticks, load_ticks = time.time(), cpu_ticks(server.pid), cpu_ticks(load.pid)
+            drops_before = udp_drops(args.port)
             if args.rss_every:
                 threading.Thread(target=sample, daemon=True).start()
         if line.startswith("load: offered"):
@@ -117,6 +141,7 @@ def run(args, matches):
             elapsed = time.time() - started
             server_cpu = (cpu_ticks(server.pid) - server_ticks) / TICK / elapsed * 100
             load_cpu = (cpu_ticks(load.pid) - load_ticks) / TICK / elapsed * 100
+            drops_after = udp_drops(args.port)
     load.wait()
     text = urllib.request.urlopen(f"http://127.0.0.1:{args.port + 1}/metrics").read().decode()
     commits = metric(text, "shvedka_commit_seconds_count")
@@ -131,7 +156,8 @@ def run(args, matches):
         f"server_rss={end_rss // 1024}MiB load_cpu={load_cpu:.0f}% "
         f"commit_mean={commit_ms:.1f}ms batch_mean={batch:.1f} "
         f"server_move_p99<={quantile_bound(text, 'shvedka_move_seconds', 0.99):g}ms "
-        f"commit_p99<={quantile_bound(text, 'shvedka_commit_seconds', 0.99):g}ms",
+        f"commit_p99<={quantile_bound(text, 'shvedka_commit_seconds', 0.99):g}ms "
+        f"udp_drops_server={drops_after[0] - drops_before[0]} udp_drops_load={drops_after[1] - drops_before[1]}",
         flush=True,
     )
     if rss:
@@ -151,6 +177,8 @@ def main():
     parser.add_argument("--database-url", default="")
     parser.add_argument("--data-parent", default="/var/tmp", help="where the data directory goes")
     parser.add_argument("--port", type=int, default=18475)
+    parser.add_argument("--udp-recv-buffer", type=int, default=4 << 20,
+                        help="the server's udp_recv_buffer, bytes (Linux caps it at net.core.rmem_max)")
     parser.add_argument("--rss-every", type=int, default=0, help="sample RSS every N seconds")
     args = parser.parse_args()
     for matches in [int(m) for m in args.matches.split(",")]:

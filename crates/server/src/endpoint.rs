@@ -120,14 +120,50 @@ fn bind(
     Ok(quinn::Endpoint::new(quinn::EndpointConfig::default(), Some(server_config), socket, runtime)?)
 }
 
-/// A UDP socket with a large receive buffer (quinn loses handshakes under bursts otherwise).
+/// A UDP socket with a large receive buffer (quinn loses handshakes under bursts otherwise, and
+/// a busy server's packets; every packet the kernel drops for want of room is one QUIC sends
+/// again after a timeout, a latency tail). Linux caps the request at `net.core.rmem_max`
+/// without a word, so a smaller buffer than asked for is said at start, with the remedy.
 fn udp_socket(addr: SocketAddr, recv_buffer: usize) -> std::io::Result<std::net::UdpSocket> {
     use socket2::{Domain, Protocol, Socket, Type};
     let socket = Socket::new(Domain::for_address(addr), Type::DGRAM, Some(Protocol::UDP))?;
     if let Err(e) = socket.set_recv_buffer_size(recv_buffer) {
         tracing::warn!(error = %e, "cannot enlarge the UDP receive buffer");
     }
-    tracing::debug!(requested = recv_buffer, effective = socket.recv_buffer_size()?, "UDP receive buffer");
+    let effective = socket.recv_buffer_size()?;
+    match smaller_buffer(recv_buffer, effective) {
+        Some(note) => tracing::warn!("{note}"),
+        None => tracing::debug!(requested = recv_buffer, effective, "UDP receive buffer"),
+    }
     socket.bind(&addr.into())?;
     Ok(socket.into())
+}
+
+/// What to tell the operator when the kernel granted less than `requested` bytes. Linux reports
+/// twice what it grants for data (the other half is its bookkeeping).
+fn smaller_buffer(requested: usize, reported: usize) -> Option<String> {
+    let granted = if cfg!(target_os = "linux") { reported / 2 } else { reported };
+    (granted < requested).then(|| {
+        format!(
+            "the UDP receive buffer is {granted} bytes, not the {requested} of udp_recv_buffer: the kernel \
+             caps it (on Linux: sysctl -w net.core.rmem_max={requested}); a busy server drops packets \
+             with a small buffer"
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_capped_udp_buffer_is_said_with_its_remedy() {
+        if cfg!(target_os = "linux") {
+            let note = smaller_buffer(4 << 20, 425_984).expect("capped");
+            assert!(note.contains("212992 bytes") && note.contains("net.core.rmem_max=4194304"), "{note}");
+            assert_eq!(smaller_buffer(4 << 20, 8 << 20), None, "granted in full");
+        }
+        // A request past any cap still gives a socket (the smaller buffer is said, not fatal).
+        assert!(udp_socket("127.0.0.1:0".parse().unwrap(), 1 << 30).is_ok());
+    }
 }
