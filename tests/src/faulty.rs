@@ -5,8 +5,8 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use shvedka_storage::{
-    AccountRow, Accounts, Ending, EventRow, MatchRow, NewAccount, NewMatch, PlayerRow, Revoke, Role, Store,
-    StoreError,
+    AccountRow, Accounts, BoardRow, Ending, EventRow, HistoryRow, MatchRow, NewAccount, NewMatch, PlayerRow,
+    RatedMatch, RatingRow, Ratings, Revoke, Role, Store, StoreError,
 };
 
 /// A real store whose writes can be refused, and whose next append can panic.
@@ -128,5 +128,42 @@ impl Accounts for FaultyStore {
     async fn revoke_sessions(&self, which: Revoke<'_>) -> Result<(), StoreError> {
         self.write()?;
         self.inner.revoke_sessions(which).await
+    }
+}
+
+/// Ratings pass through; applying a rated match fails on command like the other writes.
+#[async_trait::async_trait]
+impl Ratings for FaultyStore {
+    async fn rating(&self, account: u64, category: &str) -> Result<Option<RatingRow>, StoreError> {
+        self.inner.rating(account, category).await
+    }
+    async fn ratings_of(&self, account: u64) -> Result<Vec<(String, RatingRow)>, StoreError> {
+        self.inner.ratings_of(account).await
+    }
+    async fn pair_rating(&self, a: u64, b: u64, category: &str) -> Result<Option<RatingRow>, StoreError> {
+        self.inner.pair_rating(a, b, category).await
+    }
+    async fn partners(
+        &self,
+        account: u64,
+        category: &str,
+        limit: u32,
+    ) -> Result<Vec<(u64, RatingRow)>, StoreError> {
+        self.inner.partners(account, category, limit).await
+    }
+    async fn apply_rated(&self, m: &RatedMatch) -> Result<bool, StoreError> {
+        self.write()?;
+        self.inner.apply_rated(m).await
+    }
+    async fn history(&self, account: u64, category: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
+        self.inner.history(account, category, limit).await
+    }
+    async fn leaderboard(
+        &self,
+        category: &str,
+        max_deviation: f64,
+        limit: u32,
+    ) -> Result<Vec<BoardRow>, StoreError> {
+        self.inner.leaderboard(category, max_deviation, limit).await
     }
 }

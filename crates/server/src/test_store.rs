@@ -6,8 +6,8 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 
 use shvedka_storage::{
-    AccountRow, Accounts, Ending, EventRow, MatchRow, NewAccount, NewMatch, PlayerRow, Revoke, Role, Store,
-    StoreError,
+    AccountRow, Accounts, BoardRow, Ending, EventRow, HistoryRow, MatchRow, NewAccount, NewMatch, PlayerRow,
+    RatedMatch, RatingRow, Ratings, Revoke, Role, Store, StoreError,
 };
 
 /// What the in-memory store does with the next writes.
@@ -31,7 +31,17 @@ pub(crate) struct MemStore {
     matches: Mutex<HashMap<u64, MatchRow>>,
     events: Mutex<HashMap<u64, Vec<EventRow>>>,
     accounts: Mutex<Vec<(String, AccountRow)>>,
+    ratings: Mutex<MemRatings>,
     pub(crate) faults: Faults,
+}
+
+/// Ratings kept in memory: by (account, category), by (lower id, higher id, category), and each
+/// applied match's changes.
+#[derive(Default)]
+struct MemRatings {
+    players: HashMap<(u64, String), RatingRow>,
+    pairs: HashMap<(u64, u64, String), RatingRow>,
+    changes: Vec<(RatedMatch, u64)>,
 }
 
 fn injected() -> StoreError {
@@ -202,5 +212,99 @@ impl MemStore {
             f(a);
         }
         Ok(())
+    }
+}
+
+#[async_trait::async_trait]
+impl Ratings for MemStore {
+    async fn rating(&self, account: u64, category: &str) -> Result<Option<RatingRow>, StoreError> {
+        Ok(self.ratings.lock().unwrap().players.get(&(account, category.to_owned())).copied())
+    }
+    async fn ratings_of(&self, account: u64) -> Result<Vec<(String, RatingRow)>, StoreError> {
+        let all = self.ratings.lock().unwrap();
+        let mut mine: Vec<_> = all
+            .players
+            .iter()
+            .filter(|((a, _), _)| *a == account)
+            .map(|((_, c), r)| (c.clone(), *r))
+            .collect();
+        mine.sort_by(|a, b| a.0.cmp(&b.0));
+        Ok(mine)
+    }
+    async fn pair_rating(&self, a: u64, b: u64, category: &str) -> Result<Option<RatingRow>, StoreError> {
+        Ok(self.ratings.lock().unwrap().pairs.get(&(a.min(b), a.max(b), category.to_owned())).copied())
+    }
+    async fn partners(
+        &self,
+        account: u64,
+        category: &str,
+        limit: u32,
+    ) -> Result<Vec<(u64, RatingRow)>, StoreError> {
+        let all = self.ratings.lock().unwrap();
+        let mut mine: Vec<(u64, RatingRow)> = all
+            .pairs
+            .iter()
+            .filter(|((a, b, c), _)| c == category && (*a == account || *b == account))
+            .map(|((a, b, _), r)| (if *a == account { *b } else { *a }, *r))
+            .collect();
+        mine.sort_by(|x, y| y.1.games.cmp(&x.1.games));
+        mine.truncate(limit as usize);
+        Ok(mine)
+    }
+    async fn apply_rated(&self, m: &RatedMatch) -> Result<bool, StoreError> {
+        self.write()?;
+        let mut all = self.ratings.lock().unwrap();
+        if all.changes.iter().any(|(done, _)| done.match_id == m.match_id) {
+            return Ok(false);
+        }
+        for p in &m.players {
+            all.players.insert((p.account, m.category.clone()), p.after);
+        }
+        for &((a, b), r) in &m.pairs {
+            all.pairs.insert((a.min(b), a.max(b), m.category.clone()), r);
+        }
+        all.changes.push((m.clone(), m.at_ms));
+        Ok(true)
+    }
+    async fn history(&self, account: u64, category: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
+        let all = self.ratings.lock().unwrap();
+        let mut lines: Vec<HistoryRow> = all
+            .changes
+            .iter()
+            .filter(|(m, _)| m.category == category)
+            .flat_map(|(m, at)| {
+                m.players.iter().filter(|p| p.account == account).map(|p| HistoryRow {
+                    match_id: m.match_id,
+                    before: p.before,
+                    after: p.after.rating,
+                    deviation: p.after.deviation,
+                    at_ms: *at,
+                })
+            })
+            .collect();
+        lines.reverse();
+        lines.truncate(limit as usize);
+        Ok(lines)
+    }
+    async fn leaderboard(
+        &self,
+        category: &str,
+        max_deviation: f64,
+        limit: u32,
+    ) -> Result<Vec<BoardRow>, StoreError> {
+        let all = self.ratings.lock().unwrap();
+        let accounts = self.accounts.lock().unwrap();
+        let mut board: Vec<BoardRow> = all
+            .players
+            .iter()
+            .filter(|((_, c), r)| c == category && r.deviation <= max_deviation)
+            .filter_map(|((a, _), r)| {
+                let (_, row) = accounts.iter().find(|(_, row)| row.id == *a && !row.disabled)?;
+                Some(BoardRow { account: *a, name: row.name.clone(), rating: *r })
+            })
+            .collect();
+        board.sort_by(|x, y| y.rating.rating.total_cmp(&x.rating.rating));
+        board.truncate(limit as usize);
+        Ok(board)
     }
 }

@@ -13,10 +13,12 @@
 //! The storage knows rows, not rules: events are stored as the server hands them over (the match
 //! machine's event and its wire view, both as JSON text), so a log replays exactly with the
 //! machine's own replay. A session token is never stored, only its SHA-256; nor a password, only
-//! its argon2id hash ([`Accounts`], `accounts.rs`).
+//! its argon2id hash ([`Accounts`], `accounts.rs`). Ratings and their history ([`Ratings`],
+//! `ratings.rs`) are applied once per rated match.
 
 mod accounts;
 mod migrate;
+mod ratings;
 mod rows;
 mod stores;
 
@@ -24,6 +26,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use accounts::{AccountRow, Accounts, NewAccount, Revoke, Role};
+pub use ratings::{BoardRow, HistoryRow, PlayerChange, RatedMatch, RatingRow, Ratings};
 pub use rows::{Ending, EventRow, MatchRow, NewMatch, PlayerRow};
 pub use stores::{PgStore, SqliteStore};
 
@@ -58,7 +61,7 @@ pub enum StoreError {
 /// What the server keeps durable. Every method either completes or fails as a whole:
 /// [`Store::append`] writes all its events in one transaction.
 #[async_trait::async_trait]
-pub trait Store: Accounts + Send + Sync {
+pub trait Store: Accounts + Ratings + Send + Sync {
     /// `sqlite` or `postgres`.
     fn kind(&self) -> &'static str;
     /// Records a new player (session).

@@ -12,9 +12,10 @@ use sqlx::sqlite::{
 };
 
 use crate::accounts::{AccountKey, sql_accounts};
+use crate::ratings::{rating_row, sql_ratings};
 use crate::{
-    AccountRow, Accounts, Ending, EventRow, MatchRow, NewAccount, NewMatch, PlayerRow, Revoke, Role, Store,
-    StoreError, migrate, to_i64, to_u64,
+    AccountRow, Accounts, BoardRow, Ending, EventRow, HistoryRow, MatchRow, NewAccount, NewMatch, PlayerRow,
+    RatedMatch, RatingRow, Ratings, Revoke, Role, Store, StoreError, migrate, to_i64, to_u64,
 };
 
 /// Milliseconds since the Unix epoch.
@@ -420,3 +421,5 @@ sql_store!(SqliteStore, "sqlite");
 sql_store!(PgStore, "postgres");
 sql_accounts!(SqliteStore);
 sql_accounts!(PgStore);
+sql_ratings!(SqliteStore);
+sql_ratings!(PgStore);

@@ -3,7 +3,8 @@
 use std::sync::Arc;
 
 use shvedka_storage::{
-    Ending, EventRow, NewAccount, NewMatch, PgStore, PlayerRow, Revoke, Role, SqliteStore, Store, StoreError,
+    Ending, EventRow, NewAccount, NewMatch, PgStore, PlayerChange, PlayerRow, RatedMatch, RatingRow, Revoke,
+    Role, SqliteStore, Store, StoreError,
 };
 use testkit::postgres::TempPostgres;
 
@@ -193,6 +194,97 @@ async fn accounts(store: &dyn Store) {
         store.player_by_token(&format!("{:064x}", 22)).await.unwrap().unwrap().revoked,
         "read back by token, revoked"
     );
+    ratings(store, [alice, bot]).await;
+}
+
+/// Ratings: a rated match applied once, in one transaction; history, partners, leaderboard.
+async fn ratings(store: &dyn Store, [alice, bot]: [u64; 2]) {
+    let carol = store.add_account(&new_account("Carol")).await.unwrap().unwrap();
+    let dave = store.add_account(&new_account("Dave")).await.unwrap().unwrap();
+    assert_eq!(store.rating(alice, "blitz").await.unwrap(), None, "no games, no rating");
+    let row = |rating: f64, deviation: f64, games: u64| RatingRow {
+        rating,
+        deviation,
+        volatility: 0.06,
+        games,
+        updated_ms: 77,
+    };
+    let change =
+        |account: u64, before: f64, after: f64| PlayerChange { account, before, after: row(after, 200.0, 1) };
+    let rated = RatedMatch {
+        match_id: 1,
+        category: "blitz".into(),
+        players: vec![
+            change(alice, 1500.0, 1580.0),
+            change(carol, 1500.0, 1570.0),
+            change(bot, 1500.0, 1420.0),
+            change(dave, 1500.0, 1430.0),
+        ],
+        pairs: vec![((carol, alice), row(1590.0, 250.0, 1)), ((bot, dave), row(1410.0, 250.0, 1))],
+        at_ms: 1000,
+    };
+    assert!(store.apply_rated(&rated).await.unwrap(), "applied");
+    assert!(!store.apply_rated(&rated).await.unwrap(), "a second application changes nothing");
+    assert_eq!(store.rating(alice, "blitz").await.unwrap(), Some(row(1580.0, 200.0, 1)));
+    assert_eq!(store.ratings_of(dave).await.unwrap(), vec![("blitz".to_owned(), row(1430.0, 200.0, 1))]);
+    assert_eq!(
+        store.pair_rating(alice, carol, "blitz").await.unwrap(),
+        Some(row(1590.0, 250.0, 1)),
+        "either order"
+    );
+    assert_eq!(store.pair_rating(carol, alice, "blitz").await.unwrap(), Some(row(1590.0, 250.0, 1)));
+    assert_eq!(store.pair_rating(alice, dave, "blitz").await.unwrap(), None);
+    // A second match: alice with dave now.
+    let second = RatedMatch {
+        match_id: 3,
+        category: "blitz".into(),
+        players: vec![
+            PlayerChange { account: alice, before: 1580.0, after: row(1600.0, 180.0, 2) },
+            PlayerChange { account: dave, before: 1430.0, after: row(1450.0, 180.0, 2) },
+            PlayerChange { account: carol, before: 1570.0, after: row(1550.0, 180.0, 2) },
+            PlayerChange { account: bot, before: 1420.0, after: row(1400.0, 180.0, 2) },
+        ],
+        pairs: vec![((alice, dave), row(1520.0, 250.0, 1)), ((carol, bot), row(1480.0, 250.0, 1))],
+        at_ms: 2000,
+    };
+    assert!(store.apply_rated(&second).await.unwrap());
+    let history = store.history(alice, "blitz", 10).await.unwrap();
+    assert_eq!(
+        history.iter().map(|h| (h.match_id, h.before, h.after)).collect::<Vec<_>>(),
+        vec![(3, 1580.0, 1600.0), (1, 1500.0, 1580.0)],
+        "newest first"
+    );
+    assert_eq!(store.history(alice, "blitz", 1).await.unwrap().len(), 1, "limited");
+    assert!(store.history(alice, "bullet", 10).await.unwrap().is_empty());
+    let partners = store.partners(alice, "blitz", 10).await.unwrap();
+    let mut who: Vec<u64> = partners.iter().map(|p| p.0).collect();
+    who.sort_unstable();
+    let mut expected = vec![carol, dave];
+    expected.sort_unstable();
+    assert_eq!(who, expected);
+    // The leaderboard: best first, provisional (too unsure) and disabled accounts left out.
+    let board = store.leaderboard("blitz", 190.0, 10).await.unwrap();
+    assert_eq!(
+        board.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+        ["Alice", "Carol", "Dave", "robot"]
+    );
+    assert_eq!(board[0].rating, row(1600.0, 180.0, 2));
+    assert!(store.leaderboard("blitz", 150.0, 10).await.unwrap().is_empty(), "all provisional at 150");
+    store.set_disabled(carol, true).await.unwrap();
+    let board = store.leaderboard("blitz", 190.0, 2).await.unwrap();
+    assert_eq!(
+        board.iter().map(|b| b.name.as_str()).collect::<Vec<_>>(),
+        ["Alice", "Dave"],
+        "limited, no disabled"
+    );
+    // One transaction: a match naming an account that does not exist stores nothing.
+    let broken = RatedMatch {
+        match_id: 2,
+        players: vec![change(alice, 1600.0, 1700.0), change(99_999, 1500.0, 1400.0)],
+        ..second.clone()
+    };
+    assert!(store.apply_rated(&broken).await.is_err());
+    assert_eq!(store.rating(alice, "blitz").await.unwrap().unwrap().rating, 1600.0, "nothing of it applied");
 }
 
 #[tokio::test]
@@ -223,7 +315,7 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
 async fn reset(url: &str) {
     use sqlx::Connection;
     let mut c = sqlx::PgConnection::connect(url).await.unwrap();
-    sqlx::raw_sql("DROP TABLE IF EXISTS events, matches, players, tournaments, account_roles, accounts, shvedka_migrations CASCADE")
+    sqlx::raw_sql("DROP TABLE IF EXISTS rating_changes, partnership_ratings, ratings, events, matches, players, tournaments, account_roles, accounts, shvedka_migrations CASCADE")
         .execute(&mut c)
         .await
         .unwrap();

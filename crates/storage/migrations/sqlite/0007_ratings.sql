@@ -1,0 +1,39 @@
+-- Ratings (issue 18): Glicko-2 per account and time-control category, per partnership (the two
+-- accounts in id order), and each rated match's changes, which are the history a profile shows.
+-- A match is applied once: its changes' primary key refuses a second application.
+CREATE TABLE ratings (
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    category   TEXT    NOT NULL,
+    rating     REAL    NOT NULL,
+    deviation  REAL    NOT NULL,
+    volatility REAL    NOT NULL,
+    games      INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    PRIMARY KEY (account_id, category)
+);
+CREATE INDEX ratings_board ON ratings (category, rating);
+
+CREATE TABLE partnership_ratings (
+    first_id   INTEGER NOT NULL REFERENCES accounts (id),
+    second_id  INTEGER NOT NULL REFERENCES accounts (id),
+    category   TEXT    NOT NULL,
+    rating     REAL    NOT NULL,
+    deviation  REAL    NOT NULL,
+    volatility REAL    NOT NULL,
+    games      INTEGER NOT NULL,
+    updated_ms INTEGER NOT NULL,
+    PRIMARY KEY (first_id, second_id, category),
+    CHECK (first_id < second_id)
+);
+
+CREATE TABLE rating_changes (
+    match_id   INTEGER NOT NULL REFERENCES matches (id),
+    account_id INTEGER NOT NULL REFERENCES accounts (id),
+    category   TEXT    NOT NULL,
+    rating_before REAL    NOT NULL,
+    rating_after  REAL    NOT NULL,
+    deviation  REAL    NOT NULL,
+    at_ms      INTEGER NOT NULL,
+    PRIMARY KEY (match_id, account_id)
+);
+CREATE INDEX rating_changes_history ON rating_changes (account_id, category, at_ms);
