@@ -247,7 +247,7 @@ impl Ratings for MemStore {
             .filter(|((a, b, c), _)| c == category && (*a == account || *b == account))
             .map(|((a, b, _), r)| (if *a == account { *b } else { *a }, *r))
             .collect();
-        mine.sort_by(|x, y| y.1.games.cmp(&x.1.games));
+        mine.sort_by_key(|p| std::cmp::Reverse(p.1.games));
         mine.truncate(limit as usize);
         Ok(mine)
     }
