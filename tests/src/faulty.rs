@@ -155,6 +155,9 @@ impl Ratings for FaultyStore {
         self.write()?;
         self.inner.apply_rated(m).await
     }
+    async fn match_changes(&self, match_id: u64) -> Result<Vec<(u64, HistoryRow)>, StoreError> {
+        self.inner.match_changes(match_id).await
+    }
     async fn history(&self, account: u64, category: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
         self.inner.history(account, category, limit).await
     }

@@ -266,6 +266,28 @@ impl Ratings for MemStore {
         all.changes.push((m.clone(), m.at_ms));
         Ok(true)
     }
+    async fn match_changes(&self, match_id: u64) -> Result<Vec<(u64, HistoryRow)>, StoreError> {
+        let all = self.ratings.lock().unwrap();
+        let Some((m, at)) = all.changes.iter().find(|(m, _)| m.match_id == match_id) else {
+            return Ok(Vec::new());
+        };
+        let mut changes: Vec<(u64, HistoryRow)> = m
+            .players
+            .iter()
+            .map(|p| {
+                let line = HistoryRow {
+                    match_id,
+                    before: p.before,
+                    after: p.after.rating,
+                    deviation: p.after.deviation,
+                    at_ms: *at,
+                };
+                (p.account, line)
+            })
+            .collect();
+        changes.sort_by_key(|c| c.0);
+        Ok(changes)
+    }
     async fn history(&self, account: u64, category: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
         let all = self.ratings.lock().unwrap();
         let mut lines: Vec<HistoryRow> = all

@@ -94,6 +94,8 @@ pub trait Ratings: Send + Sync {
     /// Applies a rated match's changes and new ratings in one transaction; `false` when this
     /// match was applied already (nothing is written again).
     async fn apply_rated(&self, m: &RatedMatch) -> Result<bool, StoreError>;
+    /// The changes a rated match made, by account (empty when it was not applied).
+    async fn match_changes(&self, match_id: u64) -> Result<Vec<(u64, HistoryRow)>, StoreError>;
     /// An account's history in a category, newest first, at most `limit` lines.
     async fn history(&self, account: u64, category: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError>;
     /// The best ratings in a category whose deviation is at most `max_deviation` (provisional
@@ -231,6 +233,17 @@ macro_rules! sql_ratings {
                 Ok(true)
             }
 
+            async fn match_changes(&self, match_id: u64) -> Result<Vec<(u64, HistoryRow)>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT account_id, match_id, rating_before, rating_after, deviation, at_ms FROM rating_changes \
+                     WHERE match_id = $1 ORDER BY account_id",
+                )
+                .bind(to_i64(match_id)?)
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter().map(|r| Ok((to_u64(r.try_get(0)?)?, history_row(r, 1)?))).collect()
+            }
+
             async fn history(&self, account: u64, category: &str, limit: u32) -> Result<Vec<HistoryRow>, StoreError> {
                 let rows = sqlx::query(
                     "SELECT match_id, rating_before, rating_after, deviation, at_ms FROM rating_changes \
@@ -241,17 +254,7 @@ macro_rules! sql_ratings {
                 .bind(i64::from(limit))
                 .fetch_all(&self.pool)
                 .await?;
-                rows.iter()
-                    .map(|r| {
-                        Ok(HistoryRow {
-                            match_id: to_u64(r.try_get(0)?)?,
-                            before: r.try_get(1)?,
-                            after: r.try_get(2)?,
-                            deviation: r.try_get(3)?,
-                            at_ms: to_u64(r.try_get(4)?)?,
-                        })
-                    })
-                    .collect()
+                rows.iter().map(|r| history_row(r, 0)).collect()
             }
 
             async fn leaderboard(
@@ -286,6 +289,23 @@ macro_rules! sql_ratings {
 }
 
 pub(crate) use sql_ratings;
+
+/// Reads a [`HistoryRow`] (match, before, after, deviation, at) from column `at` on.
+pub(crate) fn history_row<R>(r: &R, at: usize) -> Result<HistoryRow, StoreError>
+where
+    R: sqlx::Row,
+    usize: sqlx::ColumnIndex<R>,
+    for<'a> f64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+    for<'a> i64: sqlx::Decode<'a, R::Database> + sqlx::Type<R::Database>,
+{
+    Ok(HistoryRow {
+        match_id: crate::to_u64(r.try_get(at)?)?,
+        before: r.try_get(at + 1)?,
+        after: r.try_get(at + 2)?,
+        deviation: r.try_get(at + 3)?,
+        at_ms: crate::to_u64(r.try_get(at + 4)?)?,
+    })
+}
 
 /// Reads the five numbers of a [`RatingRow`] from column `at` on.
 pub(crate) fn rating_row<R>(r: &R, at: usize) -> Result<RatingRow, StoreError>

@@ -12,7 +12,7 @@ use sqlx::sqlite::{
 };
 
 use crate::accounts::{AccountKey, sql_accounts};
-use crate::ratings::{rating_row, sql_ratings};
+use crate::ratings::{history_row, rating_row, sql_ratings};
 use crate::{
     AccountRow, Accounts, BoardRow, Ending, EventRow, HistoryRow, MatchRow, NewAccount, NewMatch, PlayerRow,
     RatedMatch, RatingRow, Ratings, Revoke, Role, Store, StoreError, migrate, to_i64, to_u64,

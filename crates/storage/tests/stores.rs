@@ -225,6 +225,11 @@ async fn ratings(store: &dyn Store, [alice, bot]: [u64; 2]) {
     };
     assert!(store.apply_rated(&rated).await.unwrap(), "applied");
     assert!(!store.apply_rated(&rated).await.unwrap(), "a second application changes nothing");
+    let changes = store.match_changes(1).await.unwrap();
+    assert_eq!(changes.len(), 4);
+    let alices = changes.iter().find(|(a, _)| *a == alice).expect("alice's change").1;
+    assert_eq!((alices.before, alices.after, alices.deviation, alices.at_ms), (1500.0, 1580.0, 200.0, 1000));
+    assert!(store.match_changes(2).await.unwrap().is_empty(), "not rated");
     assert_eq!(store.rating(alice, "blitz").await.unwrap(), Some(row(1580.0, 200.0, 1)));
     assert_eq!(store.ratings_of(dave).await.unwrap(), vec![("blitz".to_owned(), row(1430.0, 200.0, 1))]);
     assert_eq!(
