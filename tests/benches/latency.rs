@@ -138,6 +138,24 @@ async fn match_moves(n: usize) -> Vec<Duration> {
             }
         }
     }
+    // Where the time goes, by the server's own histograms: a move from reaching its match to its
+    // reply (events stored and queued to the four), and the commit within it.
+    let metrics = server.http_get("/metrics").await;
+    let mean = |name: &str| {
+        let value = |suffix: &str| {
+            metrics
+                .lines()
+                .find_map(|l| l.strip_prefix(&format!("{name}_{suffix} ")))
+                .and_then(|v| v.trim().parse::<f64>().ok())
+                .unwrap_or(0.0)
+        };
+        Duration::from_secs_f64(value("sum") / value("count").max(1.0))
+    };
+    println!(
+        "server's own means: move {:.1?} (of which commit {:.1?})",
+        mean("shvedka_move_seconds"),
+        mean("shvedka_commit_seconds")
+    );
     server.stop().await;
     times
 }

@@ -38,8 +38,13 @@ const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 /// tail of move latency. Here no commit checkpoints; a task of the store does, every
 /// second, on a connection of its own (in WAL mode a checkpoint does not block the
 /// writer), so the log stays a few seconds of writes long.
+///
+/// Events are appended on a connection of their own (`writer`), not one taken from the pool:
+/// SQLite has one writer at a time anyway, and taking a pooled connection for each commit cost a
+/// trip to the pool and back on every move.
 pub struct SqliteStore {
     pool: SqlitePool,
+    writer: tokio::sync::Mutex<sqlx::SqliteConnection>,
     checkpointer: tokio::task::JoinHandle<()>,
 }
 
@@ -75,11 +80,22 @@ impl SqliteStore {
             .foreign_keys(true)
             .busy_timeout(Duration::from_secs(10))
             .pragma("wal_autocheckpoint", "0");
-        let pool = SqlitePoolOptions::new().max_connections(4).connect_with(options).await?;
+        // No ping before each use: a file does not drop its connections as a server can.
+        let pool = SqlitePoolOptions::new()
+            .max_connections(4)
+            .test_before_acquire(false)
+            .connect_with(options.clone())
+            .await?;
         let checkpointer = tokio::spawn(checkpoints(pool.clone(), every));
-        let store = SqliteStore { pool, checkpointer };
+        let writer = tokio::sync::Mutex::new(sqlx::ConnectOptions::connect(&options).await?);
+        let store = SqliteStore { pool, writer, checkpointer };
         store.migrate(migrate::SQLITE).await?;
         Ok(store)
+    }
+
+    /// The connection events are appended on.
+    async fn writer(&self) -> Result<tokio::sync::MutexGuard<'_, sqlx::SqliteConnection>, StoreError> {
+        Ok(self.writer.lock().await)
     }
 }
 
@@ -109,14 +125,22 @@ impl PgStore {
     /// [`StoreError`] when the server cannot be reached or the schema cannot be migrated.
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
         let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+        // No ping before each use (a round trip to the server on every commit): a connection the
+        // server dropped fails its next statement, which is retried on a fresh one.
         let pool = PgPoolOptions::new()
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(10))
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
         let store = PgStore { pool };
         store.migrate(migrate::POSTGRES).await?;
         Ok(store)
+    }
+
+    /// The connection events are appended on: one from the pool.
+    async fn writer(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>, StoreError> {
+        Ok(self.pool.acquire().await?)
     }
 }
 
@@ -283,14 +307,15 @@ macro_rules! sql_store {
                 // the database (for SQLite, to its worker thread) instead of three (begin,
                 // insert, commit). A row stored already makes it fail whole and untouched; the
                 // careful path below then tells a retry from a fork.
+                let mut writer = self.writer().await?;
                 if rows.len() <= ROWS_PER_INSERT {
-                    match insert(&rows).build().execute(&self.pool).await {
+                    match insert(&rows).build().execute(&mut *writer).await {
                         Ok(_) => return Ok(()),
                         Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
                         Err(e) => return Err(e.into()),
                     }
                 }
-                let mut tx = self.pool.begin().await?;
+                let mut tx = sqlx::Connection::begin(&mut *writer).await?;
                 // One statement per chunk of rows, not one per row: each statement is a trip to
                 // the database, and a busy server appends a few events for each of dozens of
                 // matches per commit.
