@@ -210,6 +210,21 @@ pub enum ClientMsg {
         /// The code `Reply::Invited` gave its creator.
         code: String,
     },
+    /// The rematch of a decided (or annulled) match the session played in: `accept` `Some(true)`
+    /// accepts it, `Some(false)` declines (or takes back an acceptance), `None` only asks to hear
+    /// of it. Answered `Reply::Rematch` with the offer as it stands; from then on every change
+    /// of the offer reaches the session as `ServerMsg::Rematch`. When all four players have
+    /// accepted, the server creates the new match (same rules, time control, listing and
+    /// Chess960 choice) and seats the four in it ready, each with the other colour on the same
+    /// board (partners and opponents stay): each gets the new match's `State`. Refused
+    /// `NoSuchMatch` (no such decided match, or its offer has lapsed), `Forbidden` (not one of its
+    /// players), `Rejected` (the match is not over, or a player declined).
+    Rematch {
+        /// The decided match.
+        match_id: MatchId,
+        /// Accept, decline, or only listen.
+        accept: Option<bool>,
+    },
 }
 
 /// A tournament director's command.

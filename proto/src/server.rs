@@ -63,6 +63,26 @@ pub enum ServerMsg {
         /// Why.
         reason: ClosedReason,
     },
+    /// The rematch offer of a decided match changed (sent only to its players who asked about
+    /// it with `ClientMsg::Rematch`).
+    Rematch(RematchView),
+}
+
+/// A decided match's rematch offer: who has accepted or declined, by seat of the decided match,
+/// and the new match once all four accepted.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RematchView {
+    /// The decided match.
+    pub match_id: MatchId,
+    /// The players, by seat of the decided match.
+    pub players: [String; 4],
+    /// Who has accepted.
+    pub accepted: [bool; 4],
+    /// Who has declined (the rematch will not be played).
+    pub declined: [bool; 4],
+    /// The new match, once all four accepted (its players are seated in it, ready: each with
+    /// the other colour on the same board).
+    pub rematch: Option<MatchId>,
 }
 
 /// Why a followed match closed without a decision.
@@ -143,6 +163,8 @@ pub enum Reply {
         /// The invitation code.
         code: String,
     },
+    /// The rematch offer as it stands (`ClientMsg::Rematch`).
+    Rematch(RematchView),
 }
 
 /// A refused request.

@@ -349,6 +349,30 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        ("rematch", c(35, ClientMsg::Rematch { match_id: MatchId(12), accept: Some(true) })),
+        (
+            "reply-rematch",
+            s(ServerMsg::Reply {
+                req: 35,
+                result: Ok(Reply::Rematch(RematchView {
+                    match_id: MatchId(12),
+                    players: ["anna".into(), "boris".into(), "vera".into(), "gleb".into()],
+                    accepted: [true, false, false, false],
+                    declined: [false; 4],
+                    rematch: None,
+                })),
+            }),
+        ),
+        (
+            "push-rematch",
+            s(ServerMsg::Rematch(RematchView {
+                match_id: MatchId(12),
+                players: ["anna".into(), "boris".into(), "vera".into(), "gleb".into()],
+                accepted: [true; 4],
+                declined: [false; 4],
+                rematch: Some(MatchId(13)),
+            })),
+        ),
     ]
 }
 

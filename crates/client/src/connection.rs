@@ -9,7 +9,7 @@ use std::time::{Duration, Instant};
 
 use shvedka_proto::{
     ArbiterRequest, Board, ChatScope, ClaimKind, ClientFrame, ClientMsg, ErrorMsg, FrameDecoder, MatchId,
-    MatchSummary, PROTOCOL_VERSION, Reply, Resume, SeatId, ServerMsg, TdChoice, TdRequest,
+    MatchSummary, PROTOCOL_VERSION, RematchView, Reply, Resume, SeatId, ServerMsg, TdChoice, TdRequest,
 };
 use tokio::sync::{mpsc, oneshot};
 
@@ -602,6 +602,18 @@ impl Client {
     /// As [`Client::request`].
     pub async fn resign(&self) -> Result<(), ClientError> {
         self.ok(ClientMsg::Resign).await
+    }
+
+    /// Answers the rematch offer of a decided match one played in (`Some(true)` accept,
+    /// `Some(false)` decline, `None` only listen); later changes come as `ServerMsg::Rematch`.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn rematch(&self, match_id: MatchId, accept: Option<bool>) -> Result<RematchView, ClientError> {
+        match self.request(ClientMsg::Rematch { match_id, accept }).await? {
+            Reply::Rematch(view) => Ok(view),
+            other => Err(ClientError::Protocol(format!("expected Rematch, got {other:?}"))),
+        }
     }
 
     /// Stops the clocks and calls the arbiter.

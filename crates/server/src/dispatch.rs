@@ -125,6 +125,12 @@ pub(crate) async fn dispatch(
             let match_id = lobby.rooms.redeem(session, &code).await?;
             Ok(Reply::Invited { match_id, code })
         }
+        ClientMsg::Rematch { match_id, accept } => lobby
+            .rooms
+            .rematches
+            .answer(&lobby.rooms, session, out, match_id, accept)
+            .await
+            .map(Reply::Rematch),
         ClientMsg::Watch { match_id } => {
             let room = reachable_room(lobby, session, match_id).await?;
             leave_other(lobby, session, match_id).await?;

@@ -138,6 +138,7 @@ fn kind(msg: &ServerMsg) -> &'static str {
         ServerMsg::Event(_) => "event",
         ServerMsg::Chat { .. } => "chat",
         ServerMsg::MatchClosed { .. } => "match-closed",
+        ServerMsg::Rematch(_) => "rematch",
     }
 }
 

@@ -28,6 +28,7 @@ mod login;
 mod metrics;
 mod outbound;
 mod record;
+mod rematch;
 mod restore;
 mod roles;
 mod room;

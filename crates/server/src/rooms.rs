@@ -20,6 +20,7 @@ use crate::committer::Committer;
 use crate::convert::error;
 use crate::invitations;
 use crate::metrics::{Metrics, Refusal};
+use crate::rematch::Rematches;
 use crate::restore;
 use crate::room::{Restored, Room, RoomHandle, RoomMsg, RoomSetup};
 use crate::session::{Session, Sessions};
@@ -58,6 +59,8 @@ pub(crate) struct Rooms {
     arbiters: bool,
     started: Instant,
     metrics: Arc<Metrics>,
+    /// The rematch offers of decided matches.
+    pub(crate) rematches: Rematches,
     me: Weak<Rooms>,
 }
 
@@ -96,6 +99,7 @@ impl Rooms {
             arbiters: setup.arbiters,
             started: setup.started,
             metrics: setup.metrics,
+            rematches: Rematches::default(),
             me: me.clone(),
         });
         for row in rooms.store.matches(true).await? {
@@ -174,10 +178,17 @@ impl Rooms {
         let task = tokio::spawn(room.run());
         let me = self.me.clone();
         tokio::spawn(async move {
-            if let Err(e) = task.await {
-                tracing::error!(match_id = %id, error = %e, "the match task died; its followers are freed");
-            }
+            let finished = match task.await {
+                Ok(finished) => finished,
+                Err(e) => {
+                    tracing::error!(match_id = %id, error = %e, "the match task died; its followers are freed");
+                    None
+                }
+            };
             if let Some(rooms) = me.upgrade() {
+                if let Some(f) = finished {
+                    rooms.rematches.open(f);
+                }
                 rooms.map.remove(&id);
                 rooms.private.remove(&id);
                 rooms.codes.remove(&id);
@@ -292,6 +303,18 @@ impl Rooms {
         names: [String; 4],
     ) -> Result<MatchId, ErrorMsg> {
         self.create_with(rules, time_control, true, false, None, Some(names)).await.map(|(id, _)| id)
+    }
+
+    /// The rematch of a decided match: a match like it, created by nobody (its players are seated
+    /// by the server, [`crate::rematch`]).
+    pub(crate) async fn create_rematch(
+        &self,
+        rules: &str,
+        time_control: &str,
+        listed: bool,
+        chess960: bool,
+    ) -> Result<MatchId, ErrorMsg> {
+        self.create_with(rules, time_control, listed, chess960, None, None).await.map(|(id, _)| id)
     }
 
     /// A time control by name or spec, as this server reads it.

@@ -30,6 +30,7 @@ use crate::convert::{self, error, seat_id};
 use crate::encoding::Shared;
 use crate::metrics::{Metrics, Outcome};
 use crate::outbound::Outbound;
+use crate::rematch::Finished;
 use crate::session::{Session, Sessions};
 use recent::Recent;
 
@@ -128,6 +129,8 @@ pub(crate) struct Room {
     records_dir: Option<std::path::PathBuf>,
     /// For a tournament game: the name of the one player who may take each seat.
     reserved: Option<[String; 4]>,
+    /// Listed in the lobby (a rematch is too).
+    listed: bool,
     decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
     /// Whether the server has arbiters (a call for one is refused otherwise).
     arbiters: bool,
@@ -244,6 +247,7 @@ impl Room {
             storage_paused: false,
             records_dir,
             reserved,
+            listed,
             decided: decided.clone(),
             arbiters,
             expiry,
@@ -265,8 +269,10 @@ impl Room {
 
     /// The task: 1. wait for a message, the machine's next timeout, or a look at who attends a
     /// forming match; 2. apply it; 3. store and deliver the events it produced. It ends when the
-    /// match is over and nothing more is asked of it, when it expires, or on shutdown.
-    pub(crate) async fn run(mut self) {
+    /// match is over and nothing more is asked of it, when it expires, or on shutdown. A match
+    /// that ended decided or annulled, with four players and no reserved seats, is returned for
+    /// its rematch offer.
+    pub(crate) async fn run(mut self) -> Option<Finished> {
         // A restored match's restart pause is stored before anything else happens.
         self.flush().await;
         self.check_attendance();
@@ -299,6 +305,27 @@ impl Room {
         if let Some(reply) = self.shutdown.take() {
             let _ = reply.send(());
         }
+        self.finished()
+    }
+
+    /// What a rematch needs of the match, if it may have one.
+    fn finished(&self) -> Option<Finished> {
+        if self.closing != Some(Closing::Over) || self.reserved.is_some() {
+            return None;
+        }
+        let seats = self.m.seats();
+        let mut players = Vec::with_capacity(4);
+        for (seat, name) in seats.iter().zip(&self.names) {
+            players.push(((*seat)?, name.clone()?));
+        }
+        Some(Finished {
+            id: self.id,
+            rules: self.m.config().rules.name.clone(),
+            time_control: self.time_control.clone(),
+            listed: self.listed,
+            chess960: self.m.config().rules.chess960,
+            players: players.try_into().ok()?,
+        })
     }
 
     async fn handle(&mut self, msg: RoomMsg) {

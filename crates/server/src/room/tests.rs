@@ -27,7 +27,7 @@ struct Fixture {
     store: Arc<MemStore>,
     sessions: Arc<Sessions>,
     room: RoomHandle,
-    task: tokio::task::JoinHandle<()>,
+    task: tokio::task::JoinHandle<Option<crate::rematch::Finished>>,
 }
 
 /// A match task of a new classic 3+0 match (no countdown) over a fresh in-memory store.
@@ -134,7 +134,7 @@ async fn a_forming_match_nobody_attends_expires_and_is_stored_as_expired() {
     assert!(!f.task.is_finished(), "not before the expiry time");
     assert_eq!(f.store.ending(ID.0), None);
     tokio::time::sleep(Duration::from_secs(2)).await;
-    f.task.await.unwrap();
+    assert!(f.task.await.unwrap().is_none(), "an expired match has no rematch");
     assert_eq!(f.store.ending(ID.0), Some(Ending::Expired), "stored as expired: never restored");
     let mut told = None;
     while let Ok(msg) = watcher.rx.try_recv() {

@@ -1,0 +1,228 @@
+//! Rematches: once a match is decided (or annulled), its four players may play it again. Each
+//! answers the offer (`ClientMsg::Rematch`); whoever asked about it hears of every change
+//! (`ServerMsg::Rematch`). When all four have accepted, the server creates the new match with
+//! the same rules, time control, listing and Chess960 choice, and seats the four in it, ready,
+//! each with the **other colour on the same board**: partners stay partners and opponents stay
+//! opponents, as a two-player site swaps colours for a rematch. The countdown then starts by
+//! itself.
+//!
+//! Offers live in memory only, for [`KEEP`] after the match ended and at most [`MAX_OFFERS`] at
+//! once (the oldest goes first): a rematch is asked for in the minutes after a match, and a
+//! server restart simply forgets it. A tournament game has no rematch (the director pairs the
+//! next one).
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bughouse_match::PlayerId;
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, RematchView, SeatId, ServerMsg};
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+use crate::convert::error;
+use crate::outbound::Outbound;
+use crate::room::RoomMsg;
+use crate::rooms::Rooms;
+use crate::session::Session;
+
+/// How long after its end a match's rematch may be agreed.
+pub(crate) const KEEP: Duration = Duration::from_secs(15 * 60);
+/// The most offers held at once.
+pub(crate) const MAX_OFFERS: usize = 4096;
+
+/// A decided match as a rematch needs it.
+#[derive(Clone, Debug)]
+pub(crate) struct Finished {
+    pub(crate) id: MatchId,
+    /// The rules preset's name.
+    pub(crate) rules: String,
+    pub(crate) time_control: String,
+    pub(crate) listed: bool,
+    pub(crate) chess960: bool,
+    /// The four players (player and name) by seat; a match decided with a seat empty (an
+    /// arbiter's act on a forming match) has no rematch.
+    pub(crate) players: [(PlayerId, String); 4],
+}
+
+/// One decided match's offer.
+struct Offer {
+    finished: Finished,
+    accepted: [bool; 4],
+    declined: [bool; 4],
+    rematch: Option<MatchId>,
+    /// Being created (the four accepted; the store is writing it).
+    creating: bool,
+    /// The players who asked about it, with the connection they last asked from.
+    listeners: [Option<(Arc<Session>, Outbound)>; 4],
+    since: Instant,
+}
+
+impl Offer {
+    fn view(&self) -> RematchView {
+        RematchView {
+            match_id: self.finished.id,
+            players: self.finished.players.clone().map(|(_, name)| name),
+            accepted: self.accepted,
+            declined: self.declined,
+            rematch: self.rematch,
+        }
+    }
+
+    fn tell(&self, skip: Option<usize>) {
+        let view = self.view();
+        for (i, l) in self.listeners.iter().enumerate() {
+            if let (Some((_, out)), false) = (l, skip == Some(i)) {
+                out.push(ServerMsg::Rematch(view.clone()));
+            }
+        }
+    }
+}
+
+/// The open rematch offers.
+#[derive(Default)]
+pub(crate) struct Rematches {
+    offers: Mutex<HashMap<MatchId, Offer>>,
+}
+
+/// The seat a player of the decided match takes in its rematch: the other colour, same board.
+pub(crate) fn swapped(seat: SeatId) -> SeatId {
+    match seat {
+        SeatId::WhiteA => SeatId::BlackA,
+        SeatId::BlackA => SeatId::WhiteA,
+        SeatId::WhiteB => SeatId::BlackB,
+        SeatId::BlackB => SeatId::WhiteB,
+    }
+}
+
+impl Rematches {
+    /// Opens the offer of a match that just ended (once: a match an arbiter brings back and
+    /// decides again keeps its offer).
+    pub(crate) fn open(&self, finished: Finished) {
+        let Ok(mut offers) = self.offers.lock() else { return };
+        offers.retain(|_, o| o.since.elapsed() < KEEP);
+        while offers.len() >= MAX_OFFERS {
+            let Some(oldest) = offers.iter().min_by_key(|(_, o)| o.since).map(|(id, _)| *id) else { break };
+            offers.remove(&oldest);
+        }
+        offers.entry(finished.id).or_insert_with(|| Offer {
+            finished,
+            accepted: [false; 4],
+            declined: [false; 4],
+            rematch: None,
+            creating: false,
+            listeners: Default::default(),
+            since: Instant::now(),
+        });
+    }
+
+    /// A player's answer (`Some(true)` accept, `Some(false)` decline, `None` only listen); when
+    /// it is the fourth acceptance, the new match is created and the four seated in it first.
+    ///
+    /// # Errors
+    /// `Rejected` while the match is live or after a decline, `NoSuchMatch` without an offer,
+    /// `Forbidden` for anyone but its players, and whatever creating the match meets.
+    pub(crate) async fn answer(
+        &self,
+        rooms: &Rooms,
+        session: &Arc<Session>,
+        out: &Outbound,
+        id: MatchId,
+        accept: Option<bool>,
+    ) -> Result<RematchView, ErrorMsg> {
+        let f = {
+            let mut offers = self.offers.lock().map_err(|_| error(ErrorCode::Unavailable, "rematches"))?;
+            let Some(offer) = offers.get_mut(&id).filter(|o| o.since.elapsed() < KEEP) else {
+                if rooms.room(id).is_ok() {
+                    return Err(error(ErrorCode::Rejected, format!("match {id} is not over")));
+                }
+                return Err(error(ErrorCode::NoSuchMatch, format!("match {id} has no rematch offer")));
+            };
+            let Some(i) = offer.finished.players.iter().position(|(p, _)| *p == session.player) else {
+                return Err(error(
+                    ErrorCode::Forbidden,
+                    format!("only the players of match {id} agree its rematch"),
+                ));
+            };
+            offer.listeners[i] = Some((session.clone(), out.clone()));
+            if offer.rematch.is_none() {
+                match accept {
+                    Some(true) if offer.declined.iter().any(|&d| d) => {
+                        return Err(error(
+                            ErrorCode::Rejected,
+                            format!("the rematch of match {id} was declined"),
+                        ));
+                    }
+                    Some(yes) => {
+                        offer.accepted[i] = yes;
+                        offer.declined[i] = !yes;
+                    }
+                    None => {}
+                }
+            }
+            let all = offer.accepted.iter().all(|&a| a);
+            if all && offer.rematch.is_none() && !offer.creating {
+                offer.creating = true;
+                offer.finished.clone()
+            } else {
+                if accept.is_some() {
+                    offer.tell(Some(i));
+                }
+                return Ok(offer.view());
+            }
+        };
+        let created = rooms.create_rematch(&f.rules, &f.time_control, f.listed, f.chess960).await;
+        let (listeners, view) = {
+            let mut offers = self.offers.lock().map_err(|_| error(ErrorCode::Unavailable, "rematches"))?;
+            let offer =
+                offers.get_mut(&id).ok_or_else(|| error(ErrorCode::NoSuchMatch, "the offer lapsed"))?;
+            offer.creating = false;
+            offer.rematch = Some(created?);
+            (offer.listeners.clone(), offer.view())
+        };
+        let new_id = view.rematch.expect("set above");
+        // Everyone accepted, so everyone asked: each is seated over the connection he asked from
+        // (a stale one is replaced when the session resumes: it follows the new match by then).
+        for (i, l) in listeners.iter().enumerate() {
+            let Some((s, o)) = l else { continue };
+            let seat = swapped(SeatId::ALL[i]);
+            if let Err(e) = seat_ready(rooms, s, o, new_id, seat).await {
+                tracing::warn!(match_id = %new_id, %seat, error = %e.message, "a rematch seat stays empty");
+            }
+        }
+        for (s, o) in listeners.iter().flatten() {
+            if !Arc::ptr_eq(s, session) {
+                o.push(ServerMsg::Rematch(view.clone()));
+            }
+        }
+        Ok(view)
+    }
+}
+
+/// Seats a session in the new match and says it is ready, as its own requests would.
+async fn seat_ready(
+    rooms: &Rooms,
+    session: &Arc<Session>,
+    out: &Outbound,
+    id: MatchId,
+    seat: SeatId,
+) -> Result<(), ErrorMsg> {
+    if let Some(other) = session.room()
+        && other != id
+        && let Ok(room) = rooms.room(other)
+    {
+        let (reply, rx) = oneshot::channel();
+        let _ = room.tx.send(RoomMsg::Unfollow { session: session.clone(), reply }).await;
+        rx.await.map_err(|_| error(ErrorCode::Unavailable, "the other match"))??;
+    }
+    let room = rooms.room(id)?;
+    for msg in [ClientMsg::TakeSeat { match_id: id, seat }, ClientMsg::Ready { ready: true }] {
+        let (reply, rx) = oneshot::channel();
+        room.tx
+            .send(RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
+            .await
+            .map_err(|_| error(ErrorCode::Unavailable, "the new match"))?;
+        rx.await.map_err(|_| error(ErrorCode::Unavailable, "the new match"))??;
+    }
+    Ok(())
+}
