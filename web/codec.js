@@ -60,7 +60,8 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Register: { name: string, password: string, bot: boolean } }
  *   | { Login: { name: string, password: string } }
  *   | { ChangePassword: { old: string, new: string } }
- *   | { Invitation: { code: string } }} ClientMsg
+ *   | { Invitation: { code: string } }
+ *   | { Rematch: { match_id: number, accept: boolean | null } }} ClientMsg
  */
 
 /**
@@ -129,6 +130,7 @@ export const msg = {
   legal: (/** @type {number} */ match_id, /** @type {BoardId} */ board) => ({ Legal: { match_id, board } }),
   listPage: (/** @type {number | null} */ after, /** @type {number} */ limit, /** @type {boolean} */ live) => ({ ListPage: { after, limit, live } }),
   recordPart: (/** @type {number} */ match_id, /** @type {number} */ offset) => ({ RecordPart: { match_id, offset } }),
+  rematch: (/** @type {number} */ match_id, /** @type {boolean | null} */ accept) => ({ Rematch: { match_id, accept } }),
   fillWithBots: (/** @type {number} */ match_id, /** @type {number} */ level) => ({ FillWithBots: { match_id, level } }),
 };
 
@@ -175,6 +177,12 @@ export const msg = {
 
 /** @typedef {"Restart" | "Shutdown" | "Storage"} PauseReason  why the server paused a match */
 /** @typedef {"Expired" | "Failed"} ClosedReason  why a followed match closed undecided */
+
+/**
+ * `RematchView`: a decided match's rematch offer, by seat of that match; `rematch` is the new
+ * match once all four accepted (they are seated in it, each with the other colour on his board).
+ * @typedef {{ match_id: number, players: string[], accepted: boolean[], declined: boolean[], rematch: number | null }} RematchView
+ */
 
 /**
  * `ServerMsg::MatchClosed`: the followed match closed for this session without a decision.
@@ -260,7 +268,8 @@ function badReply(message) {
  *   | { Id: number } | { Text: string } | { Assigned: { game: [number, Seat] | null, finished: boolean } }
  *   | { Legal: string[] } | MatchPageReply | RecordPartReply
  *   | { LoggedIn: { name: string, token: string, bot: boolean, roles: string[] } }
- *   | { Invited: { match_id: number, code: string } }} Reply
+ *   | { Invited: { match_id: number, code: string } }
+ *   | { Rematch: RematchView }} Reply
  */
 
 /**
@@ -272,7 +281,8 @@ function badReply(message) {
  *   | { State: import("./match-state.js").StateMsg }
  *   | { Event: import("./match-state.js").EventMsg }
  *   | { Chat: import("./chat.js").ChatMsg }
- *   | { MatchClosed: MatchClosedMsg }} ServerMsg
+ *   | { MatchClosed: MatchClosedMsg }
+ *   | { Rematch: RematchView }} ServerMsg
  */
 
 /**

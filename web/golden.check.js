@@ -158,3 +158,12 @@ export const replyInvited = {"Reply":{"req":34,"result":{"Ok":{"Invited":{"match
 
 /** @type {ServerMsg} */
 export const replyLoginAttempts = {"Reply":{"req":31,"result":{"Err":{"code":{"Limit":"LoginAttempts"},"rule":null,"message":"60 s"}}}};
+
+/** @type {ClientFrame} */
+export const rematch = {"req":35,"msg":{"Rematch":{"match_id":12,"accept":true}}};
+
+/** @type {ServerMsg} */
+export const replyRematch = {"Reply":{"req":35,"result":{"Ok":{"Rematch":{"match_id":12,"players":["anna","boris","vera","gleb"],"accepted":[true,false,false,false],"declined":[false,false,false,false],"rematch":null}}}}};
+
+/** @type {ServerMsg} */
+export const pushRematch = {"Rematch":{"match_id":12,"players":["anna","boris","vera","gleb"],"accepted":[true,true,true,true],"declined":[false,false,false,false],"rematch":13}};

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bughouse_match::PlayerId;
-use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, RematchView, SeatId, ServerMsg};
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, PhaseView, RematchView, SeatId, ServerMsg};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -130,6 +130,18 @@ impl Rematches {
         id: MatchId,
         accept: Option<bool>,
     ) -> Result<RematchView, ErrorMsg> {
+        // A match decided a moment ago opens its offer as its task ends, right after its last
+        // event: a request that comes first waits for it.
+        for _ in 0..50 {
+            let open = self.offers.lock().is_ok_and(|o| o.contains_key(&id));
+            let ending = rooms.room(id).is_ok_and(|r| {
+                r.summary.lock().is_ok_and(|s| matches!(s.phase, PhaseView::Ended | PhaseView::Annulled))
+            });
+            if open || !ending {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
         let f = {
             let mut offers = self.offers.lock().map_err(|_| error(ErrorCode::Unavailable, "rematches"))?;
             let Some(offer) = offers.get_mut(&id).filter(|o| o.since.elapsed() < KEEP) else {

@@ -58,6 +58,8 @@ pub enum Action {
     MyGame(u64),
     /// Fill the empty seats of a forming match with the server's bots at a level (1 to 5).
     FillWithBots(MatchId, u8),
+    /// Answer the rematch offer of a decided match (accept or decline).
+    Rematch(MatchId, bool),
     /// Leave the program.
     Quit,
 }

@@ -8,7 +8,7 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
 use shvedka_proto::{
-    ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchSummary, PauseReason, PhaseView, SeatId,
+    ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchId, MatchSummary, PauseReason, PhaseView, RematchView, SeatId,
     ServerMsg, TdChoice,
 };
 
@@ -94,6 +94,8 @@ pub struct App {
     pub turn_since: Option<Instant>,
     /// `/resign` was typed once: the next command confirms it only if it is `/resign` again.
     pub resign_asked: bool,
+    /// The decided match whose rematch offer the player should hear of (sent by the runner).
+    pub rematch_listen: Option<MatchId>,
 }
 
 impl App {
@@ -113,6 +115,7 @@ impl App {
             quit: false,
             turn_since: None,
             resign_asked: false,
+            rematch_listen: None,
         }
     }
 
@@ -134,6 +137,26 @@ impl App {
         self.push(LogLine::Error(text.into()));
     }
 
+    /// Says how a rematch offer stands: who accepted, who declined, the new match.
+    pub fn rematch(&mut self, view: &RematchView) {
+        let named = |flags: &[bool; 4]| {
+            view.players.iter().zip(flags).filter(|(_, f)| **f).map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+        };
+        let text = if let Some(id) = view.rematch {
+            format!("rematch: match {id}, colours swapped on each board")
+        } else if view.declined.iter().any(|&d| d) {
+            format!("no rematch of match {}: {} declined", view.match_id, named(&view.declined))
+        } else {
+            format!(
+                "rematch of match {}: {} of 4 accepted ({}); /rematch to accept",
+                view.match_id,
+                view.accepted.iter().filter(|&&a| a).count(),
+                named(&view.accepted)
+            )
+        };
+        self.info(text);
+    }
+
     /// A new lobby list.
     pub fn set_lobby(&mut self, matches: Vec<MatchSummary>) {
         self.lobby = matches;
@@ -151,6 +174,10 @@ impl App {
             ServerMsg::Event(_) if !decided_before => {
                 if let Some(reason) = self.model.as_ref().and_then(|m| m.result()).map(|r| r.reason.clone()) {
                     self.info(format!("match over: {reason}"));
+                    if let Some(m) = self.model.as_ref().filter(|m| m.my_seat().is_some()) {
+                        self.rematch_listen = Some(m.id());
+                        self.info("/rematch to play it again (colours swapped on each board), /norematch to decline");
+                    }
                 }
             }
             ServerMsg::Event(MatchEvent { kind: EventView::Paused { reason }, .. }) => {
@@ -160,6 +187,7 @@ impl App {
                 self.info("the clocks run again");
             }
             ServerMsg::Chat { from, scope, text, .. } => self.push(LogLine::Chat { from, scope, text }),
+            ServerMsg::Rematch(view) => self.rematch(&view),
             ServerMsg::MatchClosed { match_id, reason } => {
                 self.screen = Screen::Lobby;
                 self.info(match reason {
@@ -367,6 +395,16 @@ impl App {
                 Vec::new()
             }
             "arbiter" => vec![Action::CallArbiter],
+            // `/rematch` (or `/norematch`) after the match one played is over.
+            "rematch" | "norematch" => match &self.model {
+                Some(m) if m.result().is_some() || m.phase() == PhaseView::Annulled => {
+                    vec![Action::Rematch(m.id(), verb == "rematch")]
+                }
+                _ => {
+                    self.error("a rematch is agreed after the match is over");
+                    Vec::new()
+                }
+            },
             "claim" => match rest {
                 "" | "rep" | "repetition" => vec![Action::Claim(ClaimKind::Repetition)],
                 "50" | "fifty" => vec![Action::Claim(ClaimKind::FiftyMoves)],
@@ -451,6 +489,7 @@ const HELP: &[&str] = &[
     "moves: e4, Nf3, N@f3 (drop), e8=Qd1 or e8 then pick the removed piece; Enter sends",
     "/ready /unready /leave · /draw (offer or accept) /decline · /claim rep|50|flag SEAT",
     "/resign (twice: it asks) · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p",
+    "/rematch or /norematch after the match: when all four accept, the same match again, colours swapped",
     "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
     "lobby: ↑↓ select · Enter or w watch · 1-4 sit a-white a-black b-white b-black · c create",
     "/create [mgimo-2017|classic] [CLOCK] [960] creates a match; 960 starts it from a Chess960 position",

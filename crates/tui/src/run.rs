@@ -80,7 +80,16 @@ async fn drive(
                 None => break,
             },
             update = client.next_update() => match update {
-                Some(Update::Server(msg)) => app.on_server(msg, Instant::now()),
+                Some(Update::Server(msg)) => {
+                    app.on_server(msg, Instant::now());
+                    if let Some(id) = app.rematch_listen.take() {
+                        // Hear of the others' answers to the rematch from now on.
+                        match client.rematch(id, None).await {
+                            Ok(view) => app.rematch(&view),
+                            Err(e) => app.error(refusal(&e)),
+                        }
+                    }
+                }
                 Some(Update::Disconnected(why)) => {
                     app.error(format!("connection lost: {why}"));
                     app.link = Link::Reconnecting(1);
@@ -192,6 +201,7 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
             .await
             .map(|_| app.info(format!("bots at level {level} take the empty seats of match {match_id}"))),
         Action::Ready(ready) => client.ready(ready).await,
+        Action::Rematch(id, accept) => client.rematch(id, Some(accept)).await.map(|v| app.rematch(&v)),
         Action::Play { board, text } => client.play(board, &text, app.turn_since.map(|t| t.elapsed())).await,
         Action::OfferDraw => client.offer_draw().await,
         Action::DeclineDraw => client.decline_draw().await,

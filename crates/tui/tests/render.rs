@@ -337,3 +337,27 @@ fn resume_a_lost_connection_is_said_on_screen() {
     let text = screen(&app, now).0.join("\n");
     assert!(text.contains("connection lost — reconnecting (attempt 2)"), "{text}");
 }
+
+#[test]
+fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
+    let now = Instant::now();
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
+    assert_eq!(typed(&mut app, "/rematch"), vec![], "not while the match is played");
+    let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
+    s.result = Some(ResultView { winner: Some(TeamId::Two), reason: "team 2 wins".into(), rule: "E10".into() });
+    let mut app = app_with(s, now);
+    assert_eq!(typed(&mut app, "/rematch"), vec![Action::Rematch(MatchId(7), true)]);
+    assert_eq!(typed(&mut app, "/norematch"), vec![Action::Rematch(MatchId(7), false)]);
+    app.on_server(
+        ServerMsg::Rematch(shvedka_proto::RematchView {
+            match_id: MatchId(7),
+            players: ["alice", "bob", "carol", "dave"].map(String::from),
+            accepted: [true, false, true, false],
+            declined: [false; 4],
+            rematch: None,
+        }),
+        now,
+    );
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("rematch of match 7: 2 of 4 accepted (alice, carol)"), "{text}");
+}
