@@ -41,6 +41,7 @@ const built = {
   logout: frame(32, msg.logout()),
   "change-password": frame(33, msg.changePassword("old pass", "new pass")),
   invitation: frame(34, msg.invitation("12.00ff")),
+  rematch: frame(35, msg.rematch(12, true)),
 };
 
 // The one sample JavaScript cannot hold: a nonce of 2^64 - 1 (the web client counts from 1).

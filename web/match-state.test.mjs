@@ -48,7 +48,7 @@ test("a_match_from_forming_to_mate_on_board", () => {
   assert.equal(m.moves.at(-1)?.label, "5B. bxa8=Nb1");
   applyEvent(m, ev({ DrawOffered: { seat: "BlackA" } }), 7);
   assert.equal(m.drawOffer, "BlackA");
-  assert.match(describe(m, { DrawOffered: { seat: "BlackA" } }), /^ba \(a-black\) offers a draw$/);
+  assert.match(describe(m, { DrawOffered: { seat: "BlackA" } }), /^ba \(black-A\) offers a draw$/);
   applyEvent(m, ev({ DrawDeclined: { seat: "WhiteA" } }), 8);
   assert.equal(m.drawOffer, null);
   applyEvent(m, ev({ ArbiterActed: { act: "Pause", text: "paused the clocks" } }), 9);

@@ -78,11 +78,11 @@ export function seatIndex(seat) {
 }
 
 /**
- * The spelling of the terminal client and the server's texts: `a-white`.
+ * The one spelling of a seat in every view and in the server's texts: `white-A`.
  * @param {Seat} seat
  */
 export function seatLabel(seat) {
-  return `${boardOf(seat).toLowerCase()}-${isWhiteSeat(seat) ? "white" : "black"}`;
+  return `${isWhiteSeat(seat) ? "white" : "black"}-${boardOf(seat)}`;
 }
 
 /**

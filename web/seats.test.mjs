@@ -20,7 +20,7 @@ test("s1_partners_and_teams", () => {
 test("seats_boards_and_labels", () => {
   assert.deepEqual(SEAT_ORDER.map(boardOf), ["A", "A", "B", "B"]);
   assert.deepEqual(SEAT_ORDER.map(seatIndex), [0, 1, 2, 3]);
-  assert.deepEqual(SEAT_ORDER.map(seatLabel), ["a-white", "a-black", "b-white", "b-black"]);
+  assert.deepEqual(SEAT_ORDER.map(seatLabel), ["white-A", "black-A", "white-B", "black-B"]);
   assert.equal(seatAt("B", false), "BlackB");
   assert.equal(otherBoard("A"), "B");
 });

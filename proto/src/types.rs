@@ -54,13 +54,14 @@ impl SeatId {
         self as usize
     }
 
-    /// The spelling used on command lines: `a-white`, `b-black`.
+    /// The one spelling of a seat in every view, text and command line: `white-A`, `black-B`
+    /// (as the rules' and the records' texts write it).
     pub const fn name(self) -> &'static str {
         match self {
-            SeatId::WhiteA => "a-white",
-            SeatId::BlackA => "a-black",
-            SeatId::WhiteB => "b-white",
-            SeatId::BlackB => "b-black",
+            SeatId::WhiteA => "white-A",
+            SeatId::BlackA => "black-A",
+            SeatId::WhiteB => "white-B",
+            SeatId::BlackB => "black-B",
         }
     }
 
@@ -80,9 +81,13 @@ impl SeatId {
         }
     }
 
-    /// Reads [`SeatId::name`].
+    /// Reads [`SeatId::name`] in any case; the older command-line spelling `a-white` too, so
+    /// scripts written for it keep working.
     pub fn from_name(name: &str) -> Option<SeatId> {
-        SeatId::ALL.into_iter().find(|s| s.name() == name)
+        SeatId::ALL.into_iter().find(|s| {
+            let (colour, board) = s.name().split_once('-').unwrap_or_default();
+            name.eq_ignore_ascii_case(s.name()) || name.eq_ignore_ascii_case(&format!("{board}-{colour}"))
+        })
     }
 }
 
@@ -99,4 +104,21 @@ pub enum TeamId {
     One,
     /// Black-A and White-B.
     Two,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SeatId;
+
+    #[test]
+    fn one_seat_spelling_read_back_and_the_older_one_still_read() {
+        let names = SeatId::ALL.map(SeatId::name);
+        assert_eq!(names, ["white-A", "black-A", "white-B", "black-B"]);
+        for seat in SeatId::ALL {
+            assert_eq!(SeatId::from_name(seat.name()), Some(seat));
+            assert_eq!(SeatId::from_name(&seat.to_string().to_uppercase()), Some(seat));
+        }
+        assert_eq!(SeatId::from_name("b-black"), Some(SeatId::BlackB), "the older command-line spelling");
+        assert_eq!(SeatId::from_name("white"), None);
+    }
 }

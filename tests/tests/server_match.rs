@@ -87,7 +87,7 @@ async fn a3_spectators_see_everything_and_no_chat_of_theirs_reaches_a_player() {
     };
     assert_eq!(state.phase, PhaseView::Running);
     assert_eq!(state.your_seat, None);
-    assert_eq!(state.seats[BB].as_deref(), Some("b-black"));
+    assert_eq!(state.seats[BB].as_deref(), Some("black-B"));
     c[WA].play(Board::A, "e4", None).await.unwrap();
     let e = wait_event(&mut spectator, |e| matches!(e.kind, EventView::Moved { .. })).await;
     assert!(matches!(e.kind, EventView::Moved { seat: SeatId::WhiteA, ref san, .. } if san == "e4"));

@@ -77,7 +77,7 @@ async function main() {
     await until(p.page, `${p.name} sees 4:00 on Black-A's clock`, () => document.querySelector('[data-clock="BlackA"]').textContent === "4:00", null,
       { expected: "4:00", seen: () => document.querySelector('[data-clock="BlackA"]').textContent });
   }
-  step("arbiter added 60 s on a-black's clock");
+  step("arbiter added 60 s on black-A's clock");
   await judge.locator("#arb-resume").click();
   await allSee("clocks running again", () => window.shvedka.phase === "Running", null, () => window.shvedka.phase);
   step("arbiter restarted the clocks");

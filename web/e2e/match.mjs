@@ -240,7 +240,7 @@ async function drawOfferDeclined() {
   await vera.locator("#draw-offer").click();
   await gleb.locator("#draw-bar").waitFor({ state: "visible", timeout: 10000 });
   const offer = await gleb.locator("#draw-text").innerText();
-  if (!/vera.*offers a draw/.test(offer)) fail("the draw offer Gleb sees", "vera (b-white) offers a draw.", offer);
+  if (!/vera.*offers a draw/.test(offer)) fail("the draw offer Gleb sees", "vera (white-B) offers a draw.", offer);
   await gleb.locator("#draw-decline").click();
   await gleb.locator("#draw-bar").waitFor({ state: "hidden", timeout: 10000 });
   step("vera offered a draw, gleb declined");

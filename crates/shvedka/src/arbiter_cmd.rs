@@ -46,7 +46,7 @@ pub(crate) enum ArbiterCommand {
     Pause(online::OnMatch),
     /// Restart the clocks of a match.
     Resume(online::OnMatch),
-    /// Add or remove time on one clock: `adjust MATCH b-black +60`.
+    /// Add or remove time on one clock: `adjust MATCH black-B +60`.
     Adjust(online::AdjustArgs),
     /// Take back the last move on a board, with its reserve transfers: `take-back MATCH a`.
     TakeBack(online::TakeBackArgs),

@@ -43,7 +43,7 @@ pub(crate) struct OnMatch {
 pub(crate) struct AdjustArgs {
     #[command(flatten)]
     on: OnMatch,
-    /// Whose clock: a-white, a-black, b-white or b-black.
+    /// Whose clock: white-A, black-A, white-B or black-B.
     seat: String,
     /// Seconds to add (`+60`, `30.5`) or remove (`-15`).
     #[arg(allow_hyphen_values = true)]
@@ -73,7 +73,7 @@ pub(crate) struct SetPositionArgs {
 pub(crate) struct DeclareArgs {
     #[command(flatten)]
     on: OnMatch,
-    /// team1 (a-white + b-black), team2 (a-black + b-white) or draw.
+    /// team1 (white-A + black-B), team2 (black-A + white-B) or draw.
     result: String,
     /// Why, in words.
     #[arg(required = true, num_args = 1..)]
@@ -163,7 +163,7 @@ pub(crate) fn resume(on: &OnMatch, out: &mut dyn Write) -> anyhow::Result<()> {
 
 pub(crate) fn adjust(args: &AdjustArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let seat = SeatId::from_name(&args.seat)
-        .ok_or_else(|| bad(format!("seat {:?}: expected a-white, a-black, b-white or b-black", args.seat)))?;
+        .ok_or_else(|| bad(format!("seat {:?}: expected white-A, black-A, white-B or black-B", args.seat)))?;
     let seconds: f64 = args
         .seconds
         .trim_start_matches('+')

@@ -121,7 +121,7 @@ pub(crate) struct BotArgs {
     /// The match to join; without it the bot creates one and waits for three more players.
     #[arg(long = "match")]
     match_id: Option<u64>,
-    /// The seat: a-white, a-black, b-white or b-black (the first free one if not given).
+    /// The seat: white-A, black-A, white-B or black-B (the first free one if not given).
     #[arg(long)]
     seat: Option<String>,
     /// Search level, 1 (fast, weak) to 5 (slow, strong).
@@ -152,7 +152,7 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let wanted = match &args.seat {
         Some(s) => Some(SeatId::from_name(s).ok_or_else(|| Failure {
             code: 2,
-            message: format!("--seat {s:?}: expected a-white, a-black, b-white or b-black"),
+            message: format!("--seat {s:?}: expected white-A, black-A, white-B or black-B"),
         })?),
         None => None,
     };

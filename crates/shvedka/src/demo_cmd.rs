@@ -188,11 +188,11 @@ fn print_event<W: Write + ?Sized>(
     out.flush()
 }
 
-/// `team 1 wins: mate on board by white-A (E1) [team 1 = a-white + b-black]`.
+/// `team 1 wins: mate on board by white-A (E1) [team 1 = white-A + black-B]`.
 pub(crate) fn result_line(r: &ResultView) -> String {
     let team = match r.winner {
-        Some(TeamId::One) => " [team 1 = a-white + b-black]",
-        Some(TeamId::Two) => " [team 2 = a-black + b-white]",
+        Some(TeamId::One) => " [team 1 = white-A + black-B]",
+        Some(TeamId::Two) => " [team 2 = black-A + white-B]",
         None => "",
     };
     format!("{}{team}", r.reason)

@@ -35,7 +35,7 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     let list = arbiter(&server, "s3cret", &["list"]);
     assert!(list.status.success());
     assert!(
-        stdout(&list).starts_with(&format!("{id} mgimo-2017 3+0 Running a-white=a-white")),
+        stdout(&list).starts_with(&format!("{id} mgimo-2017 3+0 Running white-A=white-A")),
         "{}",
         stdout(&list)
     );
@@ -43,7 +43,7 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     assert!(arbiter(&server, "s3cret", &["pause", &id]).status.success());
     wait_event(&mut c[2], |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::Pause, .. }))
         .await;
-    assert!(arbiter(&server, "s3cret", &["adjust", &id, "a-black", "-30"]).status.success());
+    assert!(arbiter(&server, "s3cret", &["adjust", &id, "black-A", "-30"]).status.success());
     let e = wait_event(
         &mut c[2],
         |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::AdjustClock { delta_ms, .. }, .. } if *delta_ms < 0),
@@ -74,6 +74,6 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     assert!(bpgn.contains("[Result \"1/2-1/2\"]") && bpgn.contains("power cut in the hall"), "{bpgn}");
     assert!(bpgn.contains("removed 30000 ms on black-A's clock") && bpgn.contains("took back"), "{bpgn}");
     let pgn = stdout(&arbiter(&server, "s3cret", &["export", &id, "--pgn", "a"]));
-    assert!(pgn.contains("[White \"a-white\"]") && pgn.contains("1. e4"), "{pgn}");
+    assert!(pgn.contains("[White \"white-A\"]") && pgn.contains("1. e4"), "{pgn}");
     server.stop().await;
 }

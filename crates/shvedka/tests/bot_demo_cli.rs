@@ -111,7 +111,7 @@ fn s1_bots_as_processes_one_creates_three_join_all_four_finish() {
     let rest: Vec<String> = lines.map_while(Result::ok).collect();
     assert!(rest.iter().any(|l| l.starts_with(&format!("match {id} over after"))), "{rest:?}");
     // A seat in a match that is over is refused with a clear error.
-    let out = shvedka().arg("bot").args(common).args(["--match", &id, "--seat", "a-white"]).output().unwrap();
+    let out = shvedka().arg("bot").args(common).args(["--match", &id, "--seat", "white-A"]).output().unwrap();
     assert!(!out.status.success());
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert!(stderr.contains("cannot take the seat"), "{stderr}");

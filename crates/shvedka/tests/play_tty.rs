@@ -96,25 +96,25 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
     let pin = hex(&server.pin);
     let mut tty = Tty::spawn(&["play", "--server", &addr, "--fingerprint", &pin, "--name", "alice"]);
 
-    // The lobby lists the match with its three players; 1 takes the a-white seat.
+    // The lobby lists the match with its three players; 1 takes the white-A seat.
     tty.wait_for("bob").await;
     tty.wait_for("carol").await;
     tty.keys("1");
-    tty.wait_for("you play a-white").await;
+    tty.wait_for("you play white-A").await;
     // Enter says ready; with four ready the clocks start and alice is to move.
     tty.keys("\r");
-    tty.wait_for("▶ alice (you) a-white").await;
+    tty.wait_for("▶ alice (you) white-A").await;
     tty.keys("e4\r");
     let e = wait_event(&mut others[0], |e| matches!(e.kind, EventView::Moved { .. })).await;
     assert!(matches!(&e.kind, EventView::Moved { seat: SeatId::WhiteA, san, .. } if san == "e4"));
-    tty.wait_for("last: a-white e4").await;
+    tty.wait_for("last: white-A e4").await;
     others[0].play(Board::A, "e5", None).await.unwrap();
-    tty.wait_for("last: a-black e5").await;
+    tty.wait_for("last: black-A e5").await;
 
     // An illegal move: the server's reason with its rule, and nothing changes.
     tty.keys("Ke3\r");
     tty.wait_for("is illegal on board A: not a legal chess move here (FIDE)").await;
-    assert!(tty.text().contains("▶ alice (you) a-white"), "still alice's turn:\n{}", tty.text());
+    assert!(tty.text().contains("▶ alice (you) white-A"), "still alice's turn:\n{}", tty.text());
 
     // Team chat, typed and quick (F1), reaches the partner (black-B).
     tty.keys("/t hello partner\r");
@@ -133,7 +133,7 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
     tty.signal("-CONT");
     tty.wait_for("reconnected: the session is resumed").await;
     tty.keys("Nf3\r");
-    tty.wait_for("last: a-white Nf3").await;
+    tty.wait_for("last: white-A Nf3").await;
 
     // Resignation ends the match for the team; the result shows with its reason and rule.
     tty.keys("/resign\r");

@@ -133,7 +133,7 @@ async fn killed_and_restarted(database_url: &str) {
     let sans: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(sans, ["e4", "e5", "d4", "Bc4", "d5", "Nc6", "Qh5", "Nf6", "Qxf7#"], "{bpgn}");
     assert_eq!(record.result.as_ref().and_then(|r| r.rule.as_deref()), Some("E1"));
-    assert_eq!(record.player(bughouse::Seat::ALL[0]), Some("a-white"));
+    assert_eq!(record.player(bughouse::Seat::ALL[0]), Some("white-A"));
     server.kill().unwrap();
     server.wait().unwrap();
 }

@@ -8,8 +8,8 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
 use shvedka_proto::{
-    ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchId, MatchSummary, PauseReason, PhaseView, RematchView, SeatId,
-    ServerMsg, TdChoice,
+    ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchId, MatchSummary, PauseReason, PhaseView,
+    RematchView, SeatId, ServerMsg, TdChoice,
 };
 
 use crate::Action;
@@ -140,7 +140,13 @@ impl App {
     /// Says how a rematch offer stands: who accepted, who declined, the new match.
     pub fn rematch(&mut self, view: &RematchView) {
         let named = |flags: &[bool; 4]| {
-            view.players.iter().zip(flags).filter(|(_, f)| **f).map(|(n, _)| n.as_str()).collect::<Vec<_>>().join(", ")
+            view.players
+                .iter()
+                .zip(flags)
+                .filter(|(_, f)| **f)
+                .map(|(n, _)| n.as_str())
+                .collect::<Vec<_>>()
+                .join(", ")
         };
         let text = if let Some(id) = view.rematch {
             format!("rematch: match {id}, colours swapped on each board")
@@ -411,7 +417,7 @@ impl App {
                 other => match other.strip_prefix("flag").map(str::trim).and_then(SeatId::from_name) {
                     Some(seat) => vec![Action::Claim(ClaimKind::Flag(seat))],
                     None => {
-                        self.error("claim what? /claim rep, /claim 50 or /claim flag a-black");
+                        self.error("claim what? /claim rep, /claim 50 or /claim flag black-A");
                         Vec::new()
                     }
                 },
@@ -491,7 +497,7 @@ const HELP: &[&str] = &[
     "/resign (twice: it asks) · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p",
     "/rematch or /norematch after the match: when all four accept, the same match again, colours swapped",
     "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
-    "lobby: ↑↓ select · Enter or w watch · 1-4 sit a-white a-black b-white b-black · c create",
+    "lobby: ↑↓ select · Enter or w watch · 1-4 sit white-A black-A white-B black-B · c create",
     "/create [mgimo-2017|classic] [CLOCK] [960] creates a match; 960 starts it from a Chess960 position",
     "/bots [LEVEL] fills the empty seats of your match (or the selected one) with bots, level 1-5 (2)",
     "tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b",

@@ -149,7 +149,7 @@ fn s1_own_board_on_the_left_from_the_players_side_and_the_partners_board_from_hi
     assert!(files.contains(" h  g  f  e  d  c  b  a "), "{files}");
     // Board A from the partner's (White's) side: rank 8 on top.
     assert!(tail(&lines[by + 2], ax).starts_with("8  r  n  b  q  k  b  n  r"), "{}", &lines[by + 2]);
-    assert!(find(&lines, "dave (you) b-black").is_some(), "the player is marked");
+    assert!(find(&lines, "dave (you) black-B").is_some(), "the player is marked");
 }
 
 #[test]
@@ -158,14 +158,14 @@ fn k1_four_clocks_with_tenths_below_ten_seconds_and_the_player_to_move_marked() 
     let app = app_with(state(START, None, PhaseView::Running), now);
     let (lines, _) = screen(&app, now);
     let text = lines.join("\n");
-    assert!(text.contains("▶ alice a-white  2:59"), "{text}");
-    assert!(text.contains("▶ carol b-white  9.8"), "{text}");
-    assert!(text.contains("bob a-black  3:00"), "{text}");
+    assert!(text.contains("▶ alice white-A  2:59"), "{text}");
+    assert!(text.contains("▶ carol white-B  9.8"), "{text}");
+    assert!(text.contains("bob black-A  3:00"), "{text}");
     // A second later the running clocks read one second less; the others stand.
     let (later, _) = screen(&app, now + Duration::from_secs(1));
     let later = later.join("\n");
     assert!(
-        later.contains("2:58") && later.contains("8.8") && later.contains("bob a-black  3:00"),
+        later.contains("2:58") && later.contains("8.8") && later.contains("bob black-A  3:00"),
         "{later}"
     );
 }
@@ -207,7 +207,7 @@ fn a4_the_last_move_is_highlighted_and_named() {
         now,
     );
     let (lines, terminal) = screen(&app, now);
-    assert!(find(&lines, "last: a-white e4").is_some());
+    assert!(find(&lines, "last: white-A e4").is_some());
     assert!(find(&lines, "1A. e4").is_some(), "the move list numbers it as BPGN does");
     let (ax, ay) = find(&lines, "Board A").unwrap();
     // e4 on board A from White's side: rank 4 is the fifth line of ranks, file e the fifth square.
@@ -217,7 +217,7 @@ fn a4_the_last_move_is_highlighted_and_named() {
     let e3 = &terminal.backend().buffer()[(x as u16, y as u16 + 1)];
     assert_ne!(cell.bg, e3.bg, "the destination square stands out");
     assert_eq!(terminal.backend().buffer()[(x as u16, y as u16 + 2)].bg, cell.bg, "and so does e2");
-    assert!(find(&lines, "▶ bob a-black").is_some(), "now Black-A is to move");
+    assert!(find(&lines, "▶ bob black-A").is_some(), "now Black-A is to move");
 }
 
 #[test]
@@ -232,7 +232,7 @@ fn e1_the_result_is_shown_with_its_reason_and_rule() {
     let app = app_with(s, now);
     let text = screen(&app, now).0.join("\n");
     assert!(
-        text.contains("team 2 wins: mate on board by black-A (E1) · team 2: a-black + b-white"),
+        text.contains("team 2 wins: mate on board by black-A (E1) · team 2: black-A + white-B"),
         "{text}"
     );
 }
@@ -344,7 +344,8 @@ fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
     let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
     assert_eq!(typed(&mut app, "/rematch"), vec![], "not while the match is played");
     let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
-    s.result = Some(ResultView { winner: Some(TeamId::Two), reason: "team 2 wins".into(), rule: "E10".into() });
+    s.result =
+        Some(ResultView { winner: Some(TeamId::Two), reason: "team 2 wins".into(), rule: "E10".into() });
     let mut app = app_with(s, now);
     assert_eq!(typed(&mut app, "/rematch"), vec![Action::Rematch(MatchId(7), true)]);
     assert_eq!(typed(&mut app, "/norematch"), vec![Action::Rematch(MatchId(7), false)]);

@@ -51,7 +51,7 @@ fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let mut lines = vec![Line::from(Span::styled(
         format!(
             "{:>5}  {:<11} {:<6} {:<9} {:<12} {:<12} {:<12} {:<12}",
-            "match", "rules", "clock", "phase", "a-white", "a-black", "b-white", "b-black"
+            "match", "rules", "clock", "phase", "white-A", "black-A", "white-B", "black-B"
         ),
         Style::new().add_modifier(Modifier::UNDERLINED),
     ))];
@@ -170,8 +170,8 @@ fn move_list(model: &MatchModel, height: usize) -> Vec<Line<'static>> {
 
 fn team_name(team: TeamId) -> &'static str {
     match team {
-        TeamId::One => "team 1: a-white + b-black",
-        TeamId::Two => "team 2: a-black + b-white",
+        TeamId::One => "team 1: white-A + black-B",
+        TeamId::Two => "team 2: black-A + white-B",
     }
 }
 
