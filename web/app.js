@@ -71,6 +71,10 @@ const LEGAL_WAIT_MS = 3000;
 let pendingMove = null;
 let turnSince = 0;
 let wasMyTurn = false;
+/** The rematch offer of the decided match shown, once asked about (`Rematch`). */
+let rematchOffer = /** @type {import("./codec.js").RematchView | null} */ (null);
+/** The decided match whose rematch offer the page listens to. */
+let rematchAsked = -1;
 
 /**
  * Sends a request; a refusal is shown with its rule.
@@ -83,7 +87,29 @@ async function ask(message) {
   if (message && typeof message === "object" && ("Watch" in message || "TakeSeat" in message)) showOnState = true;
   const r = await session.request(message);
   if (r.err) showError(refusalText(r.err));
+  else if (r.ok?.Rematch) rematchChanged(r.ok.Rematch);
   return r;
+}
+
+/**
+ * The rematch offer changed (a reply or the server's push); a new match, once agreed, comes as
+ * its own `State` (the server seats the four in it).
+ * @param {import("./codec.js").RematchView} offer
+ */
+function rematchChanged(offer) {
+  if (!model || offer.match_id !== model.matchId) return;
+  rematchOffer = offer;
+  render();
+}
+
+/** Once the match the player played is over, the page listens to its rematch offer. */
+function listenRematch() {
+  const m = model;
+  if (!m?.yourSeat || !(m.phase === "Ended" || m.phase === "Annulled") || rematchAsked === m.matchId) return;
+  rematchAsked = m.matchId;
+  void session?.request(msg.rematch(m.matchId, null)).then((r) => {
+    if (r.ok?.Rematch) rematchChanged(r.ok.Rematch);
+  });
 }
 
 /** @type {MatchView} */
@@ -94,6 +120,7 @@ const view = new MatchView(
     marks: (board) => gestures.marks(board),
     selectedRole: () => gestures.selectedRole(),
     pending: () => pendingMove,
+    rematch: () => rematchOffer,
   },
   msg,
 );
@@ -192,6 +219,7 @@ function render() {
   wasMyTurn = mine;
   document.title = mine ? "▶ your move — shvedka" : model.phase === "Ended" ? "over — shvedka" : "shvedka";
   fetchLegal();
+  listenRematch();
   gestures.revalidate();
   if (screen === "match") view.show(model);
   arbiter.render(model);
@@ -313,6 +341,8 @@ function push(kind, body) {
     }
   } else if (kind === "MatchClosed") {
     closed(body);
+  } else if (kind === "Rematch") {
+    rematchChanged(body);
   }
 }
 
@@ -375,6 +405,11 @@ async function welcome(resumed, fresh) {
     credentials = null;
     const s = session;
     const r = await logIn(ask, c, (token, name) => s.adopt(token, name));
+    // An account with the arbiter role is an arbiter without the shared secret.
+    if (r.ok?.LoggedIn?.roles?.includes("arbiter")) {
+      rememberArbiter(true);
+      arbiter.enable();
+    }
     if (r.err) {
       // A wrong password or a taken name: back to the form, the guest session dropped.
       s.forget();
@@ -395,6 +430,7 @@ async function welcome(resumed, fresh) {
     if (followed !== null) void ask(msg.watch(followed));
   }
   if (resumed) log("session resumed");
+  if (resumed && session?.account && arbiterRemembered()) arbiter.enable();
   if (arbiterSecret && (!resumed || !arbiter.enabled)) {
     const r = await ask(msg.arbiter(arbiterSecret));
     if (r.ok) arbiter.enable();
@@ -420,7 +456,28 @@ function enter(name) {
   status();
 }
 
+const ARBITER_KEY = "shvedka.arbiter-role";
+/** @param {boolean} yes  whether this tab's account has the arbiter role (kept across a reload) */
+function rememberArbiter(yes) {
+  try {
+    if (yes) sessionStorage.setItem(ARBITER_KEY, "1");
+    else sessionStorage.removeItem(ARBITER_KEY);
+  } catch {
+    // storage may be disabled: the role is then asked again at the next log-in
+  }
+}
+function arbiterRemembered() {
+  try {
+    return sessionStorage.getItem(ARBITER_KEY) === "1";
+  } catch {
+    return false;
+  }
+}
+
 initNotice();
+// The arbiter's secret field is for arbiters only: shown with `?arbiter` in the address (an
+// account with the arbiter role needs no secret: its log-in makes it an arbiter).
+$("arbiter-login").hidden = !params.has("arbiter");
 $("login-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const name = /** @type {HTMLInputElement} */ ($("name")).value.trim();
@@ -440,6 +497,7 @@ $("logout").addEventListener("click", async () => {
   if (!s) return;
   const r = await logOut(ask, () => s.forget());
   if (r.ok) {
+    rememberArbiter(false);
     session = null;
     model = null;
     $("logout").hidden = true;
@@ -503,6 +561,7 @@ installReport(
     premove: premoveText(gestures.premove),
     sounds: sounds.played.slice(),
     muted: sounds.muted,
+    rematch: rematchOffer ? { ...rematchOffer } : null,
   }),
   () => session?.drop(),
 );

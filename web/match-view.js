@@ -36,6 +36,7 @@ function $(id) {
  * @property {(board: BoardId) => Marks} marks  the gestures' marks on a board
  * @property {() => string} selectedRole
  * @property {() => { board: BoardId, from: string, to: string, piece: string } | null} pending
+ * @property {() => import("./codec.js").RematchView | null} rematch  the decided match's rematch offer, if heard of
  */
 
 const PHASE_TEXT = {
@@ -86,6 +87,12 @@ export class MatchView {
     $("claim-repetition").addEventListener("click", () => a.ask(m.claim("Repetition")));
     $("claim-fifty").addEventListener("click", () => a.ask(m.claim("FiftyMoves")));
     confirmTwice($("resign"), "Really resign?", () => a.ask(m.resign()));
+    $("rematch").addEventListener("click", () => {
+      if (this.model) a.ask(m.rematch(this.model.matchId, true));
+    });
+    $("rematch-decline").addEventListener("click", () => {
+      if (this.model) a.ask(m.rematch(this.model.matchId, false));
+    });
     confirmTwice($("call-arbiter"), "Stop all clocks?", () => a.ask(m.callArbiter()));
   }
 
@@ -150,6 +157,30 @@ export class MatchView {
     } else {
       result.hidden = true;
     }
+    this.renderRematch();
+  }
+
+  /** The rematch offer under the result: who accepted, who declined, the buttons. */
+  renderRematch() {
+    const m = /** @type {MatchModel} */ (this.model);
+    const me = m.yourSeat;
+    const over = m.phase === "Ended" || m.phase === "Annulled";
+    const offer = this.actions.rematch();
+    const view = offer && offer.match_id === m.matchId ? offer : null;
+    $("rematch-bar").hidden = !me || !over;
+    if (!me || !over) return;
+    const i = seatIndex(me);
+    const declined = view ? view.players.filter((_, k) => view.declined[k]) : [];
+    const accepted = view ? view.players.filter((_, k) => view.accepted[k]) : [];
+    const mine = Boolean(view?.accepted[i]);
+    /** @type {HTMLButtonElement} */ ($("rematch")).disabled = mine || declined.length > 0;
+    /** @type {HTMLButtonElement} */ ($("rematch-decline")).hidden = declined.length > 0 || Boolean(view?.declined[i]);
+    let text = "Same players, colours swapped on each board.";
+    if (declined.length) text = `No rematch: ${declined.join(", ")} declined.`;
+    else if (accepted.length) text = `${accepted.length} of 4 want a rematch (${accepted.join(", ")}).`;
+    $("rematch-text").textContent = text;
+    $("rematch").textContent = mine ? "Rematch asked" : "Rematch";
+    $("rematch-bar").dataset.accepted = String(accepted.length);
   }
 
   renderBoards() {

@@ -123,6 +123,12 @@ async fn p1_premoves_and_a_pre_drop_waiting_for_its_piece_are_sent_the_instant_t
     run_script("premove.mjs", "", "premove", "webtransport", &[]).await;
 }
 
+/// Issue 20, point 5: after the match, all four accept a rematch and play it, colours swapped.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rematch_agreed_by_all_four_pages_seats_them_again_with_colours_swapped() {
+    run_script("rematch.mjs", "", "rematch", "websocket", &[]).await;
+}
+
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).
 #[test]
 fn the_web_client_type_checks() {

@@ -7,29 +7,10 @@
 //
 // Exit 0 only if everything held; prints one line per screenshot.
 
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { fail, launch, openPlayer, report, run, until } from "./browser.mjs";
+import { script } from "./script.mjs";
 
-const { values: args } = parseArgs({
-  options: {
-    url: { type: "string" },
-    transport: { type: "string", default: "websocket" },
-    out: { type: "string", default: "e2e-out" },
-  },
-});
-if (!args.url || !["webtransport", "websocket"].includes(args.transport)) {
-  console.error("usage: node web/e2e/account.mjs --url http://127.0.0.1:PORT/ --transport webtransport|websocket --out DIR");
-  process.exit(2);
-}
-mkdirSync(args.out, { recursive: true });
-const step = (text) => console.log(`· ${text}`);
-async function shot(page, name, what) {
-  const path = join(args.out, name);
-  await page.screenshot({ path, fullPage: false });
-  console.log(`screenshot ${path}: ${what}`);
-}
+const { args, step, shot } = script("account.mjs");
 let browser;
 const players = new Map();
 
@@ -51,7 +32,14 @@ async function main() {
   const alice = { name: "alice", ...(await openPlayer(browser, "alice")) };
   players.set("alice", alice);
   const page = alice.page;
+  // The arbiter's secret is for arbiters: its opener shows only with ?arbiter in the address.
+  await page.goto(`${args.url}?transport=${args.transport}&arbiter`, { timeout: 15000 });
+  if (!(await page.locator("#arbiter-login").isVisible())) fail("the arbiter opener with ?arbiter", "visible", "hidden");
   await page.goto(`${args.url}?transport=${args.transport}`, { timeout: 15000 });
+  await page.locator("#name").waitFor({ state: "visible" });
+  if (await page.locator("#arbiter-login").isVisible()) fail("no arbiter opener on the login page for everyone", "hidden", "visible");
+  await shot(page, "login.png", "the login form: name, password, new account; no arbiter opener");
+  step("the arbiter opener only with ?arbiter");
 
   await enter(page, "alice", "correct horse", true);
   await loggedIn(page, "registered and logged in as alice");

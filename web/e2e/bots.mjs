@@ -8,31 +8,12 @@
 //
 // Exit 0 only if everything held; prints one line per screenshot.
 
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { fail, launch, report, run, until } from "./browser.mjs";
+import { script } from "./script.mjs";
 import { openPlayers } from "./table.mjs";
 import { clickMove, sq } from "./ui.mjs";
 
-const { values: args } = parseArgs({
-  options: {
-    url: { type: "string" },
-    transport: { type: "string", default: "websocket" },
-    out: { type: "string", default: "e2e-out" },
-  },
-});
-if (!args.url || !["webtransport", "websocket"].includes(args.transport)) {
-  console.error("usage: node web/e2e/bots.mjs --url http://127.0.0.1:PORT/ --transport webtransport|websocket --out DIR");
-  process.exit(2);
-}
-mkdirSync(args.out, { recursive: true });
-const step = (text) => console.log(`· ${text}`);
-async function shot(page, name, what) {
-  const path = join(args.out, name);
-  await page.screenshot({ path, fullPage: false });
-  console.log(`screenshot ${path}: ${what}`);
-}
+const { args, step, shot } = script("bots.mjs");
 /** The server's least time a bot takes per move (config/default.toml bot_pace_ms). */
 const PACE_MS = 1000;
 let browser;
