@@ -1,7 +1,8 @@
 // @ts-check
-// One board on the page: the 8x8 squares with their pieces, the two player bars (name, clock,
-// reserve), and the marks of the moment: last move, selected piece, legal targets, pieces a
-// promotion may remove. Rendering only; gestures.js handles the pointer.
+// One board on the page: the 8x8 squares with their pieces (pictures of web/pieces/), the two
+// player bars (name, clock), the two reserves in a column beside the board, and the marks of
+// the moment: last move, selected piece, legal targets, pieces a promotion may remove.
+// Rendering only; gestures.js handles the pointer.
 //
 // Test hooks: every square has `data-square="e4"` and `data-board="A"` (the grid too has
 // `data-board`); every reserve piece `data-reserve="N"` inside `data-reserve-of="<Seat>"`;
@@ -14,25 +15,24 @@ import { seatAt, seatLabel } from "./seats.js";
 /** @typedef {import("./seats.js").BoardId} BoardId */
 /** @typedef {import("./board.js").BoardPos} BoardPos */
 
-// The filled glyphs for both colours (coloured by CSS), each with U+FE0E so phones draw text,
-// not emoji.
-const GLYPH = /** @type {Record<string, string>} */ ({
-  k: "\u265A\uFE0E", q: "\u265B\uFE0E", r: "\u265C\uFE0E", b: "\u265D\uFE0E", n: "\u265E\uFE0E", p: "\u265F\uFE0E",
-});
-
 const NAMES = /** @type {Record<string, string>} */ ({
   k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn",
 });
 
 /**
- * A piece element.
+ * A piece element: a picture of shvedka's own SVG set (`web/pieces/`, drawn for the project, under
+ * the project's licence), the same on every system.
  * @param {string} piece  a FEN letter
  */
 export function pieceElement(piece) {
   const span = document.createElement("span");
   const white = isWhitePiece(piece);
+  const role = piece.toUpperCase();
   span.className = `piece ${white ? "white" : "black"}`;
-  span.textContent = GLYPH[piece.toLowerCase()] ?? "?";
+  span.dataset.piece = `${white ? "w" : "b"}${role}`;
+  if (NAMES[piece.toLowerCase()]) span.style.backgroundImage = `url("/pieces/${white ? "w" : "b"}${role}.svg")`;
+  else span.textContent = "?";
+  span.setAttribute("role", "img");
   span.setAttribute("aria-label", `${white ? "white" : "black"} ${NAMES[piece.toLowerCase()] ?? piece}`);
   return span;
 }
@@ -84,7 +84,18 @@ export class BoardPanel {
     this.squares = new Map();
     this.top = this.bar();
     this.bottom = this.bar();
-    this.el.append(this.title, this.top.el, this.grid, this.bottom.el);
+    // Each player's reserve has a fixed place beside the board, on his side of it: the top
+    // player's from the top edge down, the bottom player's from the bottom edge up. A piece
+    // arriving never moves the board, a reserve never wraps, and never cuts a name.
+    this.top.reserve.classList.add("top");
+    this.bottom.reserve.classList.add("bottom");
+    const reserves = document.createElement("div");
+    reserves.className = "reserves";
+    reserves.append(this.top.reserve, this.bottom.reserve);
+    const wrap = document.createElement("div");
+    wrap.className = "board-wrap";
+    wrap.append(this.grid, reserves);
+    this.el.append(this.title, this.top.el, wrap, this.bottom.el);
     this.layout(true);
   }
 
@@ -98,7 +109,7 @@ export class BoardPanel {
     reserve.className = "reserve";
     const clock = document.createElement("span");
     clock.className = "clock";
-    el.append(name, reserve, clock);
+    el.append(name, clock);
     return { el, name, reserve, clock };
   }
 

@@ -285,9 +285,20 @@ async function phoneChecks() {
   if (!seen.boards.every(Boolean) || seen.clocks.length !== 4 || !seen.clocks.every(Boolean)) {
     fail("both boards and four clocks within the phone's screen", "all in view", seen);
   }
+  // Resign, the draw offer and the signals' control are reachable without scrolling too, and
+  // each player's reserve sits beside its board, inside the screen.
+  const reach = await gleb.evaluate(() => {
+    const box = (el) => { const r = el.getBoundingClientRect(); return { top: Math.round(r.top), bottom: Math.round(r.bottom), left: Math.round(r.left), right: Math.round(r.right) }; };
+    const inside = (b) => b.top >= 0 && b.left >= 0 && b.bottom <= window.innerHeight && b.right <= window.innerWidth;
+    const out = {};
+    for (const id of ["resign", "draw-offer", "signals-toggle"]) out[id] = box(document.getElementById(id));
+    for (const el of document.querySelectorAll(".reserves")) out[`reserves-${el.closest("[data-panel]").dataset.panel}`] = box(el);
+    return { boxes: out, all: Object.values(out).every(inside), height: window.innerHeight };
+  });
+  if (!reach.all) fail("resign, draw, the signals and both reserve columns on the phone's screen", "all inside 390x844", reach);
   // Touch targets: the squares of his own board (the partner's smaller board is only watched).
   const square = await smallestBox(gleb, ".board.own .sq");
-  const buttons = await smallestBox(gleb, "#match button:not([hidden])");
+  const buttons = await smallestBox(gleb, "#match button:not([hidden]):not(:disabled)");
   if (square.side < 40) fail("his own board's squares at least 40 px on the phone", "≥ 40", square);
   if (buttons.side < 40) fail("buttons at least 40 px on the phone", "≥ 40", buttons);
   // The signals fold into one control on the phone, and open from it.

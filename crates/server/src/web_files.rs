@@ -7,6 +7,13 @@ macro_rules! js {
     };
 }
 
+/// The piece pictures (`web/pieces/*.svg`), served at `/pieces/<name>`.
+macro_rules! svg {
+    ($name:literal) => {
+        (concat!("/pieces/", $name), "image/svg+xml", include_str!(concat!("../../../web/pieces/", $name)))
+    };
+}
+
 /// Every file the HTTP side serves, by path.
 pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/", "text/html; charset=utf-8", include_str!("../../../web/index.html")),
@@ -31,4 +38,16 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("seats.js"),
     js!("session.js"),
     js!("transport.js"),
+    svg!("wK.svg"),
+    svg!("wQ.svg"),
+    svg!("wR.svg"),
+    svg!("wB.svg"),
+    svg!("wN.svg"),
+    svg!("wP.svg"),
+    svg!("bK.svg"),
+    svg!("bQ.svg"),
+    svg!("bR.svg"),
+    svg!("bB.svg"),
+    svg!("bN.svg"),
+    svg!("bP.svg"),
 ];
