@@ -225,6 +225,17 @@ pub enum ClientMsg {
         /// Accept, decline, or only listen.
         accept: Option<bool>,
     },
+    /// A match's events as its followers saw them, for review: every move with the position and
+    /// the four clocks after it, from the stored log — a decided match, or one in play (for its
+    /// spectators). Answered `Reply::Review` by pages (`after`: the `next` of the last page,
+    /// `None` for the first). Refused as `Record` is (a private match without its code:
+    /// `NoSuchMatch`).
+    Review {
+        /// Which match.
+        match_id: MatchId,
+        /// The last event already had; `None` from the first.
+        after: Option<u64>,
+    },
 }
 
 /// A tournament director's command.

@@ -165,6 +165,19 @@ pub enum Reply {
     },
     /// The rematch offer as it stands (`ClientMsg::Rematch`).
     Rematch(RematchView),
+    /// A page of a match's events for review (`ClientMsg::Review`).
+    Review {
+        /// Which match.
+        match_id: MatchId,
+        /// Its rules preset.
+        rules: String,
+        /// Its time control.
+        time_control: String,
+        /// The events, in order, as followers saw them (`bfen` and `clocks_ms` after each).
+        events: Vec<MatchEvent>,
+        /// The `after` of the next page; `None` at the end of the log.
+        next: Option<u64>,
+    },
 }
 
 /// A refused request.

@@ -373,6 +373,35 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 rematch: Some(MatchId(13)),
             })),
         ),
+        ("review", c(36, ClientMsg::Review { match_id: MatchId(12), after: Some(99) })),
+        (
+            "reply-review",
+            s(ServerMsg::Reply {
+                req: 36,
+                result: Ok(Reply::Review {
+                    match_id: MatchId(12),
+                    rules: "classic".into(),
+                    time_control: "3+2".into(),
+                    events: vec![MatchEvent {
+                        match_id: MatchId(12),
+                        seq: 100,
+                        at_ms: 61_000,
+                        kind: EventView::Moved {
+                            seat: SeatId::WhiteA,
+                            uci: "e2e4".into(),
+                            san: "e4".into(),
+                            charged_ms: 1_000,
+                            credit_ms: 0,
+                        },
+                        clocks_ms: [179_000, 180_000, 180_000, 180_000],
+                        running: [false, true, true, false],
+                        bfen: Some("8/8/8/8/8/8/8/8[] w - - 0 1 | 8/8/8/8/8/8/8/8[] w - - 0 1".into()),
+                        server_time_us: 5,
+                    }],
+                    next: None,
+                }),
+            }),
+        ),
     ]
 }
 

@@ -30,6 +30,7 @@ mod outbound;
 mod record;
 mod rematch;
 mod restore;
+mod review;
 mod roles;
 mod room;
 mod rooms;

@@ -1,0 +1,90 @@
+//! Review over the protocol (`ClientMsg::Review`): a match's stored events with the position and
+//! clocks after each, for a match in play (its spectator reads as far as it is stored) and a
+//! decided one (read from the database after its task ended), in pages; a private match is
+//! refused to a session without its code as if it did not exist.
+
+use shvedka_client::ClientError;
+use shvedka_proto::{Board, ClientMsg, ErrorCode, EventView, MatchEvent, MatchId, Reply};
+use shvedka_tests::{TestServer, wait_event};
+
+/// Every event of the match for review, page by page.
+async fn review(c: &shvedka_client::Client, id: MatchId) -> (String, Vec<MatchEvent>) {
+    let mut after = None;
+    let mut all = Vec::new();
+    loop {
+        match c.request(ClientMsg::Review { match_id: id, after }).await.expect("review") {
+            Reply::Review { match_id, time_control, events, next, .. } => {
+                assert_eq!(match_id, id);
+                all.extend(events);
+                match next {
+                    Some(n) => after = Some(n),
+                    None => return (time_control, all),
+                }
+            }
+            other => panic!("expected Review, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a4_a_match_is_reviewed_move_by_move_in_play_and_after_it_is_decided() {
+    let server = TestServer::start("").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "3+0").await;
+    let spectator = server.client("spectator").await;
+    for (who, board, mv) in
+        [(0, Board::A, "e4"), (1, Board::A, "d5"), (2, Board::B, "d4"), (0, Board::A, "exd5")]
+    {
+        c[who].play(board, mv, None).await.expect("move");
+    }
+    // In play: a spectator reads every move so far, each with its position and clocks.
+    let (tc, events) = review(&spectator, id).await;
+    assert_eq!(tc, "3+0");
+    let moves: Vec<_> = events
+        .iter()
+        .filter_map(|e| match &e.kind {
+            EventView::Moved { san, .. } => {
+                Some((san.clone(), e.bfen.clone().expect("a position after a move")))
+            }
+            _ => None,
+        })
+        .collect();
+    assert_eq!(moves.iter().map(|m| m.0.as_str()).collect::<Vec<_>>(), ["e4", "d5", "d4", "exd5"]);
+    let board_b = moves[3].1.split(" | ").nth(1).expect("board B");
+    assert!(board_b.contains("[p]"), "the pawn taken on A reached Black-B's reserve: {board_b}");
+    assert!(events.windows(2).all(|w| w[1].seq == w[0].seq + 1), "in order, no gap");
+
+    // Decided, its task gone: read from the database, the same events and the end.
+    c[1].resign().await.expect("resign");
+    for client in &mut c {
+        wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    let (_, after) = review(&spectator, id).await;
+    assert_eq!(&after[..events.len()], &events[..], "the log does not change");
+    assert!(matches!(after.last().map(|e| &e.kind), Some(EventView::Ended(_))));
+
+    // A page after the last event is empty and ends the log.
+    let last = after.last().unwrap().seq;
+    let r = spectator.request(ClientMsg::Review { match_id: id, after: Some(last) }).await.unwrap();
+    assert!(matches!(r, Reply::Review { ref events, next: None, .. } if events.is_empty()), "{r:?}");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_match_is_not_reviewed_without_its_code() {
+    let server = TestServer::start("").await;
+    let anna = server.client("anna").await;
+    let (id, _code) = anna.create_private("classic", "3+0").await.expect("create");
+    let stranger = server.client("stranger").await;
+    let refused = stranger.request(ClientMsg::Review { match_id: id, after: None }).await;
+    let nothing = stranger.request(ClientMsg::Review { match_id: MatchId(999), after: None }).await;
+    for r in [refused, nothing] {
+        match r {
+            Err(ClientError::Server(e)) => assert_eq!(e.code, ErrorCode::NoSuchMatch),
+            other => panic!("expected NoSuchMatch, got {other:?}"),
+        }
+    }
+    assert!(
+        anna.request(ClientMsg::Review { match_id: id, after: None }).await.is_ok(),
+        "its creator reviews it"
+    );
+}
