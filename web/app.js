@@ -6,7 +6,8 @@
 // URL options: ?name=anna enters at once; ?transport=webtransport|websocket|auto (default
 // auto); ?arbiter=SECRET asks for the arbiter role after Welcome.
 
-import { msg, act, fetchRecord } from "./codec.js";
+import { msg, act, fetchRecord, fetchReview } from "./codec.js";
+import { buildReview, clocksAt as reviewClocks, modelAt, moveIndex, movesBy, pointAt } from "./review.js";
 import { Session, storedSession } from "./session.js";
 import { logIn, logOut } from "./login.js";
 import { applyEvent, boardPos, closedText, describe, refresh, resync, yourTurn } from "./match-state.js";
@@ -75,6 +76,74 @@ let wasMyTurn = false;
 let rematchOffer = /** @type {import("./codec.js").RematchView | null} */ (null);
 /** The decided match whose rematch offer the page listens to. */
 let rematchAsked = -1;
+/**
+ * The review shown instead of the live match (review.js): the match's log, the point shown and
+ * the match time shown.
+ * @type {{ r: import("./review.js").Review, i: number, t: number } | null}
+ */
+let review = null;
+
+/**
+ * Whether the page may review the match it follows: its players once it is over, a spectator
+ * at any time.
+ * @param {MatchModel} m
+ */
+function mayReview(m) {
+  return m.phase !== "Forming" && (!m.yourSeat || m.phase === "Ended" || m.phase === "Annulled");
+}
+
+/**
+ * Reviews match `matchId` (followed, or only stored) at its `k`-th move (the last if none).
+ * @param {number} matchId
+ * @param {number} [k]
+ */
+async function openReview(matchId, k) {
+  const r = await fetchReview(ask, matchId);
+  if (r.err) return;
+  const viewer = model && model.matchId === matchId ? model.yourSeat : null;
+  const built = buildReview(r.ok, r.ok.events, viewer);
+  if (built.points.length === 0) {
+    showError(`match ${matchId} has nothing to review yet`);
+    return;
+  }
+  review = { r: built, i: 0, t: 0 };
+  showScreen("match");
+  reviewGo(k === undefined ? built.points.length - 1 : moveIndex(built, k));
+}
+
+/**
+ * Shows point `i` of the review (at its own match time, or at `t`).
+ * @param {number} i
+ * @param {number} [t]
+ */
+function reviewGo(i, t) {
+  if (!review) return;
+  const last = review.r.points.length - 1;
+  review.i = Math.max(0, Math.min(i, last));
+  review.t = t ?? review.r.points[review.i].atMs;
+  render();
+}
+
+/** Steps by move: -1 back, +1 on; "start" and "end". */
+function reviewStep(/** @type {number | "start" | "end"} */ how) {
+  if (!review) return;
+  const r = review.r;
+  if (how === "start") return reviewGo(r.moves[0] ?? 0);
+  if (how === "end") return reviewGo(r.points.length - 1);
+  const k = movesBy(r, review.i);
+  // On from a move: the next move; back from between moves: this move itself.
+  const here = r.moves[k] === review.i && review.t === r.points[review.i].atMs;
+  const next = how > 0 ? k + 1 : here ? k - 1 : k;
+  if (how > 0 && next >= r.moves.length) return reviewGo(r.points.length - 1);
+  reviewGo(moveIndex(r, Math.max(0, next)));
+}
+
+function closeReview() {
+  review = null;
+  view.shownList = null; // the live list is drawn again
+  if (model) render();
+  else showScreen("lobby");
+}
 
 /**
  * Sends a request; a refusal is shown with its rule.
@@ -121,6 +190,11 @@ const view = new MatchView(
     selectedRole: () => gestures.selectedRole(),
     pending: () => pendingMove,
     rematch: () => rematchOffer,
+    reviewing: () => (review ? { list: review.r.list, k: movesBy(review.r, review.i), t: review.t, endMs: review.r.endMs } : null),
+    reviewMove: (k) => {
+      if (review) reviewGo(moveIndex(review.r, k));
+      else if (model && mayReview(model)) void openReview(model.matchId, k);
+    },
   },
   msg,
 );
@@ -211,9 +285,12 @@ function showScreen(next) {
   }
 }
 
-/** Draws the match after a change. */
+/** Draws the match after a change (or the review shown instead). */
 function render() {
-  if (!model) return;
+  if (!model) {
+    if (review && screen === "match") view.show(modelAt(review.r, review.i, review.t, performance.now()));
+    return;
+  }
   const mine = Boolean(model.yourSeat && yourTurn(model, boardOf(model.yourSeat)));
   if (mine && !wasMyTurn) turnSince = performance.now();
   wasMyTurn = mine;
@@ -221,7 +298,7 @@ function render() {
   fetchLegal();
   listenRematch();
   gestures.revalidate();
-  if (screen === "match") view.show(model);
+  if (screen === "match") view.show(review ? modelAt(review.r, review.i, review.t, performance.now()) : model);
   arbiter.render(model);
 }
 
@@ -299,6 +376,7 @@ function push(kind, body) {
     const fresh = !model || model.matchId !== body.match_id;
     if (fresh) {
       // Another match: nothing of the last one stays on the screen.
+      review = null;
       clearLog();
       chat.clear();
       gestures.clear(); // while the old model is still there to draw
@@ -540,6 +618,31 @@ document.addEventListener("visibilitychange", () => {
 });
 document.addEventListener("keydown", (e) => {
   if (e.key === "Escape") gestures.cancelPremove();
+  // Stepping through a review by keys, unless typing.
+  const typing = e.target instanceof HTMLElement && e.target.matches("input:not([type=range]), textarea, select");
+  if (!review || screen !== "match" || typing) return;
+  const step = { ArrowLeft: -1, ArrowRight: 1, Home: "start", End: "end" }[e.key];
+  if (step !== undefined) {
+    e.preventDefault();
+    reviewStep(/** @type {number | "start" | "end"} */ (step));
+  }
+});
+$("review-open").addEventListener("click", () => {
+  if (model) void openReview(model.matchId);
+});
+$("review-first").addEventListener("click", () => reviewStep("start"));
+$("review-prev").addEventListener("click", () => reviewStep(-1));
+$("review-next").addEventListener("click", () => reviewStep(1));
+$("review-last").addEventListener("click", () => reviewStep("end"));
+$("review-exit").addEventListener("click", () => closeReview());
+$("review-time").addEventListener("input", (e) => {
+  if (!review) return;
+  const t = Number(/** @type {HTMLInputElement} */ (e.target).value);
+  reviewGo(pointAt(review.r, t), t);
+});
+$("join-review").addEventListener("click", () => {
+  const id = Number.parseInt(/** @type {HTMLInputElement} */ ($("join-id")).value, 10);
+  if (Number.isSafeInteger(id) && id > 0) void openReview(id);
 });
 setInterval(() => {
   if (screen === "lobby" && session?.state === "connected" && !document.hidden) void lobby.refresh();
@@ -562,6 +665,14 @@ installReport(
     sounds: sounds.played.slice(),
     muted: sounds.muted,
     rematch: rematchOffer ? { ...rematchOffer } : null,
+    review: review ? {
+      matchId: review.r.matchId,
+      move: movesBy(review.r, review.i),
+      t: review.t,
+      bfen: modelAt(review.r, review.i, review.t, 0).bfen,
+      clocks: reviewClocks(review.r, review.i, review.t),
+      running: review.r.points[review.i].running.slice(),
+    } : null,
   }),
   () => session?.drop(),
 );

@@ -61,7 +61,8 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Login: { name: string, password: string } }
  *   | { ChangePassword: { old: string, new: string } }
  *   | { Invitation: { code: string } }
- *   | { Rematch: { match_id: number, accept: boolean | null } }} ClientMsg
+ *   | { Rematch: { match_id: number, accept: boolean | null } }
+ *   | { Review: { match_id: number, after: number | null } }} ClientMsg
  */
 
 /**
@@ -130,6 +131,7 @@ export const msg = {
   legal: (/** @type {number} */ match_id, /** @type {BoardId} */ board) => ({ Legal: { match_id, board } }),
   listPage: (/** @type {number | null} */ after, /** @type {number} */ limit, /** @type {boolean} */ live) => ({ ListPage: { after, limit, live } }),
   recordPart: (/** @type {number} */ match_id, /** @type {number} */ offset) => ({ RecordPart: { match_id, offset } }),
+  review: (/** @type {number} */ match_id, /** @type {number | null} */ after) => ({ Review: { match_id, after } }),
   rematch: (/** @type {number} */ match_id, /** @type {boolean | null} */ accept) => ({ Rematch: { match_id, accept } }),
   fillWithBots: (/** @type {number} */ match_id, /** @type {number} */ level) => ({ FillWithBots: { match_id, level } }),
 };
@@ -177,6 +179,11 @@ export const msg = {
 
 /** @typedef {"Restart" | "Shutdown" | "Storage"} PauseReason  why the server paused a match */
 /** @typedef {"Expired" | "Failed"} ClosedReason  why a followed match closed undecided */
+
+/**
+ * `Reply::Review`: a page of a match's stored events (`next`: the `after` of the next page).
+ * @typedef {{ Review: { match_id: number, rules: string, time_control: string, events: import("./match-state.js").EventMsg[], next: number | null } }} ReviewReply
+ */
 
 /**
  * `RematchView`: a decided match's rematch offer, by seat of that match; `rematch` is the new
@@ -254,6 +261,30 @@ export async function fetchRecord(ask, matchId) {
 }
 
 /**
+ * A match's whole stored log for review, asked page by page (`Review`).
+ * @param {Ask} ask
+ * @param {number} matchId
+ * @returns {Promise<{ ok: { match_id: number, rules: string, time_control: string, events: import("./match-state.js").EventMsg[] }, err?: undefined } | { err: ErrorMsg, ok?: undefined }>}
+ */
+export async function fetchReview(ask, matchId) {
+  /** @type {import("./match-state.js").EventMsg[]} */
+  const events = [];
+  /** @type {number | null} */
+  let after = null;
+  for (;;) {
+    const r = await ask(msg.review(matchId, after));
+    if (r.err) return { err: r.err };
+    /** @type {ReviewReply["Review"] | undefined} */
+    const page = r.ok?.Review;
+    if (!page || page.match_id !== matchId) return { err: badReply("the server's review pages do not fit together") };
+    events.push(...page.events);
+    if (page.next === null) return { ok: { match_id: matchId, rules: page.rules, time_control: page.time_control, events } };
+    if (after !== null && page.next <= after) return { err: badReply("the server's review pages do not advance") };
+    after = page.next;
+  }
+}
+
+/**
  * A reply that does not fit the request (a local failure, shown as a problem).
  * @param {string} message
  * @returns {ErrorMsg}
@@ -269,7 +300,7 @@ function badReply(message) {
  *   | { Legal: string[] } | MatchPageReply | RecordPartReply
  *   | { LoggedIn: { name: string, token: string, bot: boolean, roles: string[] } }
  *   | { Invited: { match_id: number, code: string } }
- *   | { Rematch: RematchView }} Reply
+ *   | { Rematch: RematchView } | ReviewReply} Reply
  */
 
 /**

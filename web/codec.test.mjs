@@ -42,6 +42,7 @@ const built = {
   "change-password": frame(33, msg.changePassword("old pass", "new pass")),
   invitation: frame(34, msg.invitation("12.00ff")),
   rematch: frame(35, msg.rematch(12, true)),
+  review: frame(36, msg.review(12, 99)),
 };
 
 // The one sample JavaScript cannot hold: a nonce of 2^64 - 1 (the web client counts from 1).

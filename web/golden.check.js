@@ -167,3 +167,9 @@ export const replyRematch = {"Reply":{"req":35,"result":{"Ok":{"Rematch":{"match
 
 /** @type {ServerMsg} */
 export const pushRematch = {"Rematch":{"match_id":12,"players":["anna","boris","vera","gleb"],"accepted":[true,true,true,true],"declined":[false,false,false,false],"rematch":13}};
+
+/** @type {ClientFrame} */
+export const review = {"req":36,"msg":{"Review":{"match_id":12,"after":99}}};
+
+/** @type {ServerMsg} */
+export const replyReview = {"Reply":{"req":36,"result":{"Ok":{"Review":{"match_id":12,"rules":"classic","time_control":"3+2","events":[{"match_id":12,"seq":100,"at_ms":61000,"kind":{"Moved":{"seat":"WhiteA","uci":"e2e4","san":"e4","charged_ms":1000,"credit_ms":0}},"clocks_ms":[179000,180000,180000,180000],"running":[false,true,true,false],"bfen":"8/8/8/8/8/8/8/8[] w - - 0 1 | 8/8/8/8/8/8/8/8[] w - - 0 1","server_time_us":5}],"next":null}}}}};

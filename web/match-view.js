@@ -8,6 +8,7 @@ import { BoardPanel } from "./board-view.js";
 import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
 import { touchedSquares } from "./moves.js";
 import { boardPos, checkedKing, pauseText, resultHeadline, resultReason, yourTurn } from "./match-state.js";
+import { matchTime } from "./review.js";
 import {
   SEAT_ORDER, boardOf, boardOrder, isWhiteSeat, otherBoard, partnerOf, seatIndex, seatLabel, teamLabel, teamOf,
   whiteAtBottom,
@@ -37,6 +38,14 @@ function $(id) {
  * @property {() => string} selectedRole
  * @property {() => { board: BoardId, from: string, to: string, piece: string } | null} pending
  * @property {() => import("./codec.js").RematchView | null} rematch  the decided match's rematch offer, if heard of
+ * @property {() => Reviewing | null} reviewing  the review shown instead of the live match, if any
+ * @property {(k: number) => void} reviewMove  show the position after the `k`-th move of the list (from 1)
+ */
+
+/**
+ * A review on the screen: its move list, the move shown (`k`, 0 for the start), the match
+ * time shown and the last.
+ * @typedef {{ list: import("./match-state.js").MoveEntry[], k: number, t: number, endMs: number }} Reviewing
  */
 
 const PHASE_TEXT = {
@@ -87,6 +96,10 @@ export class MatchView {
     $("claim-repetition").addEventListener("click", () => a.ask(m.claim("Repetition")));
     $("claim-fifty").addEventListener("click", () => a.ask(m.claim("FiftyMoves")));
     confirmTwice($("resign"), "Really resign?", () => a.ask(m.resign()));
+    $("moves").addEventListener("click", (e) => {
+      const li = e.target instanceof HTMLElement ? e.target.closest("li[data-k]") : null;
+      if (li instanceof HTMLElement) a.reviewMove(Number(li.dataset.k));
+    });
     $("rematch").addEventListener("click", () => {
       if (this.model) a.ask(m.rematch(this.model.matchId, true));
     });
@@ -136,8 +149,9 @@ export class MatchView {
     const me = m.yourSeat;
     $("match-title").textContent = `Match ${m.matchId} · ${m.rules} · ${m.timeControl} · ` +
       (me ? `you play ${seatLabel(me)} (${teamLabel(teamOf(me))}), partner ${seatLabel(partnerOf(me))}` : "watching");
-    $("phase").textContent = PHASE_TEXT[m.phase];
-    $("phase").dataset.phase = m.phase;
+    const reviewing = this.actions.reviewing();
+    $("phase").textContent = reviewing ? "review" : PHASE_TEXT[m.phase];
+    $("phase").dataset.phase = reviewing ? "Review" : m.phase;
     const result = $("result");
     if (m.result || m.phase === "Annulled") {
       result.hidden = false;
@@ -219,6 +233,17 @@ export class MatchView {
   renderControls() {
     const m = /** @type {MatchModel} */ (this.model);
     const me = m.yourSeat;
+    const reviewing = this.actions.reviewing();
+    $("review-bar").hidden = !reviewing;
+    $("controls").hidden = Boolean(reviewing);
+    if (reviewing) {
+      for (const id of ["draw-bar", "seat-bar", "signals", "move-form"]) $(id).hidden = true;
+      const time = /** @type {HTMLInputElement} */ ($("review-time"));
+      time.max = String(reviewing.endMs);
+      if (document.activeElement !== time) time.value = String(reviewing.t);
+      $("review-at").textContent = `${reviewing.k === 0 ? "start" : `move ${reviewing.k} of ${reviewing.list.filter((e) => e.board).length}`} · ${matchTime(reviewing.t)}`;
+      return;
+    }
     const forming = m.phase === "Forming" || m.phase === "Countdown";
     const playing = m.phase === "Running" || m.phase === "Paused";
     /** @param {string} id @param {boolean} visible @param {boolean} [enabled] */
@@ -242,6 +267,8 @@ export class MatchView {
     show("call-arbiter", Boolean(me) && m.phase === "Running");
     show("resign", Boolean(me) && playing);
     show("record", m.phase !== "Forming");
+    // A finished match may be reviewed by its players; a match in play by its spectators.
+    show("review-open", m.phase !== "Forming" && (!me || m.phase === "Ended" || m.phase === "Annulled"));
     const flags = $("flag-claims");
     const wanted = me && playing ? SEAT_ORDER.filter((s) => teamOf(s) !== teamOf(me)) : [];
     if (flags.dataset.key !== wanted.join()) {
@@ -291,21 +318,34 @@ export class MatchView {
   renderMoves() {
     const m = /** @type {MatchModel} */ (this.model);
     const list = $("moves");
-    if (m.moves.length < this.shownMoves || m.moves !== this.shownList) {
+    const reviewing = this.actions.reviewing();
+    const entries = reviewing ? reviewing.list : m.moves;
+    if (entries.length < this.shownMoves || entries !== this.shownList) {
       // a shorter list, or another one (rebuilt from the record): draw it again
       list.replaceChildren();
       this.shownMoves = 0;
-      this.shownList = m.moves;
+      this.shownList = entries;
     }
-    for (const entry of m.moves.slice(this.shownMoves)) {
+    let k = list.querySelectorAll("li[data-k]").length;
+    for (const entry of entries.slice(this.shownMoves)) {
       const li = document.createElement("li");
       li.textContent = entry.label;
-      if (entry.board) li.dataset.board = entry.board;
-      else li.className = "note";
+      if (entry.board) {
+        li.dataset.board = entry.board;
+        // The k-th move: a click reviews the match there (when it may be reviewed).
+        k += 1;
+        li.dataset.k = String(k);
+      } else li.className = "note";
       list.append(li);
     }
-    if (m.moves.length !== this.shownMoves) list.scrollTop = list.scrollHeight;
-    this.shownMoves = m.moves.length;
+    if (entries.length !== this.shownMoves && !reviewing) list.scrollTop = list.scrollHeight;
+    this.shownMoves = entries.length;
+    for (const li of list.querySelectorAll("li.current")) li.classList.remove("current");
+    if (reviewing && reviewing.k > 0) {
+      const current = list.querySelector(`li[data-k="${reviewing.k}"]`);
+      current?.classList.add("current");
+      current?.scrollIntoView({ block: "nearest" });
+    }
   }
 
   /** Draws the clocks (and the countdown) for this instant. */

@@ -129,6 +129,12 @@ async fn a_rematch_agreed_by_all_four_pages_seats_them_again_with_colours_swappe
     run_script("rematch.mjs", "", "rematch", "websocket", &[]).await;
 }
 
+/// Issue 20, point 8: a match reviewed move by move and by time, from the move list and by number.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a4_a_finished_match_is_reviewed_step_by_step_and_by_time() {
+    run_script("review.mjs", "", "review", "webtransport", &[]).await;
+}
+
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).
 #[test]
 fn the_web_client_type_checks() {

@@ -35,6 +35,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("sound.js"),
     js!("notice.js"),
     js!("report.js"),
+    js!("review.js"),
     js!("seats.js"),
     js!("session.js"),
     js!("transport.js"),

@@ -1,0 +1,144 @@
+// @ts-check
+// Review of a match (PROTOCOL.md, Review): the server's stored events, applied one by one as a
+// live follower applies them, give the match after every event — both boards, reserves, the
+// four clocks — so the page can show any move, or any instant between two events (the clocks
+// that ran since the last one count down from its readings). Pure; tested by review.test.mjs.
+
+import { applyEvent, fromState } from "./match-state.js";
+import { reading } from "./clocks.js";
+
+/** @typedef {import("./match-state.js").MatchModel} MatchModel */
+/** @typedef {import("./match-state.js").EventMsg} EventMsg */
+/** @typedef {import("./seats.js").Seat} Seat */
+
+/**
+ * The match after one event.
+ * @typedef {object} Point
+ * @property {number} seq  the event's place in the log (-1: before any event)
+ * @property {number} atMs  its match time
+ * @property {number[]} clocksMs  the four clocks after it
+ * @property {boolean[]} running  which of them ran after it
+ * @property {MatchModel} model  the match as a follower saw it then
+ */
+
+/**
+ * A match to review: every point of its log, and which of them are moves (and the start).
+ * @typedef {object} Review
+ * @property {number} matchId
+ * @property {Point[]} points  one per event, in order
+ * @property {number[]} moves  indices into `points`: the start of play, then each move
+ * @property {import("./match-state.js").MoveEntry[]} list  the move list (with the arbiter's notes)
+ * @property {number} endMs  the match time of the last event
+ */
+
+const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+
+/**
+ * Builds the review of a match from its whole log.
+ * @param {{ match_id: number, rules: string, time_control: string }} head
+ * @param {EventMsg[]} events  the log from its first event
+ * @param {Seat | null} viewer  the seat the boards are drawn for (null: as a spectator)
+ * @returns {Review}
+ */
+export function buildReview(head, events, viewer) {
+  const m = fromState({
+    match_id: head.match_id,
+    rules: head.rules,
+    time_control: head.time_control,
+    seats: [null, null, null, null],
+    ready: [false, false, false, false],
+    phase: "Forming",
+    bfen: `${START} | ${START}`,
+    clocks_ms: events[0]?.clocks_ms ?? [0, 0, 0, 0],
+    running: [false, false, false, false],
+    last_seq: null,
+    result: null,
+    your_seat: null,
+    server_time_us: 0,
+    moves: [],
+  }, 0);
+  /** @type {Point[]} */
+  const points = [];
+  /** @type {number[]} */
+  const moves = [];
+  for (const e of events) {
+    if (applyEvent(m, e, 0) !== "applied") continue;
+    const k = e.kind;
+    // A seat taken by the viewer's seat: the boards are drawn from his side.
+    const model = /** @type {MatchModel} */ (structuredClone(m));
+    model.yourSeat = viewer;
+    points.push({ seq: e.seq, atMs: e.at_ms, clocksMs: [...e.clocks_ms], running: [...e.running], model });
+    if (k === "Started" || (typeof k === "object" && k.Moved)) moves.push(points.length - 1);
+  }
+  if (moves.length === 0 && points.length) moves.push(0);
+  return { matchId: head.match_id, points, moves, list: m.moves, endMs: points.at(-1)?.atMs ?? 0 };
+}
+
+/**
+ * The last point at or before match time `t` (0 before the first).
+ * @param {Review} r
+ * @param {number} t
+ */
+export function pointAt(r, t) {
+  let i = 0;
+  while (i + 1 < r.points.length && r.points[i + 1].atMs <= t) i += 1;
+  return i;
+}
+
+/**
+ * The four clocks at match time `t`, from point `i`: those that ran after it lose the time
+ * since (never below zero).
+ * @param {Review} r
+ * @param {number} i
+ * @param {number} t
+ * @returns {number[]}
+ */
+export function clocksAt(r, i, t) {
+  const p = r.points[i];
+  if (!p) return [0, 0, 0, 0];
+  const since = Math.max(0, t - p.atMs);
+  return p.clocksMs.map((ms, k) => (p.running[k] ? Math.max(0, ms - since) : ms));
+}
+
+/**
+ * The model to draw at point `i` and match time `t`: its clocks standing at that instant.
+ * @param {Review} r
+ * @param {number} i
+ * @param {number} t
+ * @param {number} now  page time
+ * @returns {MatchModel}
+ */
+export function modelAt(r, i, t, now) {
+  const m = /** @type {MatchModel} */ ({ ...r.points[i].model });
+  m.clocks = reading(clocksAt(r, i, t), [false, false, false, false], now);
+  return m;
+}
+
+/**
+ * Which point the `k`-th move of the list is (counting moves only, from 1); the start for 0.
+ * @param {Review} r
+ * @param {number} k
+ */
+export function moveIndex(r, k) {
+  return r.moves[Math.max(0, Math.min(k, r.moves.length - 1))] ?? 0;
+}
+
+/**
+ * How many moves have been made by point `i` (0: the start).
+ * @param {Review} r
+ * @param {number} i
+ */
+export function movesBy(r, i) {
+  let k = 0;
+  while (k + 1 < r.moves.length && r.moves[k + 1] <= i) k += 1;
+  return k;
+}
+
+/**
+ * Match time as the review shows it: `m:ss.t`.
+ * @param {number} ms
+ */
+export function matchTime(ms) {
+  const s = Math.max(0, ms) / 1000;
+  return `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, "0")}`;
+}
