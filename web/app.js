@@ -14,6 +14,7 @@ import { applyEvent, boardPos, closedText, describe, refresh, resync, yourTurn }
 import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
+import { RecentMatches } from "./recent.js";
 import { Chat } from "./chat.js";
 import { ArbiterPanel } from "./arbiter.js";
 import { installReport } from "./report.js";
@@ -223,6 +224,7 @@ const LOW_TIME_MS = 10_000;
 /** @type {Record<string, number>} */
 const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat);
+const recent = new RecentMatches(ask, msg, (id) => void openReview(id));
 const sounds = new Sounds(/** @type {HTMLButtonElement} */ ($("mute")));
 /** The match whose low-time warning sounded (once per match). */
 let lowTimeWarned = -1;
@@ -281,6 +283,9 @@ function showScreen(next) {
   $("back-to-match").hidden = !model;
   if (next === "lobby") {
     void lobby.refresh();
+    // The player's own recent matches, unless another name's are shown.
+    const named = /** @type {HTMLInputElement} */ ($("recent-name"));
+    if (session?.state === "connected" && session.name && (!named.value || named.value === session.name)) void recent.show(session.name);
     void arbiter.refresh();
   }
 }

@@ -62,7 +62,8 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { ChangePassword: { old: string, new: string } }
  *   | { Invitation: { code: string } }
  *   | { Rematch: { match_id: number, accept: boolean | null } }
- *   | { Review: { match_id: number, after: number | null } }} ClientMsg
+ *   | { Review: { match_id: number, after: number | null } }
+ *   | { RecentMatches: { name: string } }} ClientMsg
  */
 
 /**
@@ -132,6 +133,7 @@ export const msg = {
   listPage: (/** @type {number | null} */ after, /** @type {number} */ limit, /** @type {boolean} */ live) => ({ ListPage: { after, limit, live } }),
   recordPart: (/** @type {number} */ match_id, /** @type {number} */ offset) => ({ RecordPart: { match_id, offset } }),
   review: (/** @type {number} */ match_id, /** @type {number | null} */ after) => ({ Review: { match_id, after } }),
+  recentMatches: (/** @type {string} */ name) => ({ RecentMatches: { name } }),
   rematch: (/** @type {number} */ match_id, /** @type {boolean | null} */ accept) => ({ Rematch: { match_id, accept } }),
   fillWithBots: (/** @type {number} */ match_id, /** @type {number} */ level) => ({ FillWithBots: { match_id, level } }),
 };
@@ -300,7 +302,8 @@ function badReply(message) {
  *   | { Legal: string[] } | MatchPageReply | RecordPartReply
  *   | { LoggedIn: { name: string, token: string, bot: boolean, roles: string[] } }
  *   | { Invited: { match_id: number, code: string } }
- *   | { Rematch: RematchView } | ReviewReply} Reply
+ *   | { Rematch: RematchView } | ReviewReply
+ *   | { Recent: import("./recent.js").RecentMatch[] }} Reply
  */
 
 /**

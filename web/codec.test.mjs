@@ -43,6 +43,7 @@ const built = {
   invitation: frame(34, msg.invitation("12.00ff")),
   rematch: frame(35, msg.rematch(12, true)),
   review: frame(36, msg.review(12, 99)),
+  "recent-matches": frame(37, msg.recentMatches("anna")),
 };
 
 // The one sample JavaScript cannot hold: a nonce of 2^64 - 1 (the web client counts from 1).

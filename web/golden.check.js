@@ -173,3 +173,9 @@ export const review = {"req":36,"msg":{"Review":{"match_id":12,"after":99}}};
 
 /** @type {ServerMsg} */
 export const replyReview = {"Reply":{"req":36,"result":{"Ok":{"Review":{"match_id":12,"rules":"classic","time_control":"3+2","events":[{"match_id":12,"seq":100,"at_ms":61000,"kind":{"Moved":{"seat":"WhiteA","uci":"e2e4","san":"e4","charged_ms":1000,"credit_ms":0}},"clocks_ms":[179000,180000,180000,180000],"running":[false,true,true,false],"bfen":"8/8/8/8/8/8/8/8[] w - - 0 1 | 8/8/8/8/8/8/8/8[] w - - 0 1","server_time_us":5}],"next":null}}}}};
+
+/** @type {ClientFrame} */
+export const recentMatches = {"req":37,"msg":{"RecentMatches":{"name":"anna"}}};
+
+/** @type {ServerMsg} */
+export const replyRecent = {"Reply":{"req":37,"result":{"Ok":{"Recent":[{"match_id":12,"rules":"classic","time_control":"3+2","players":["anna","boris","vera","gleb"],"result":{"winner":"Two","reason":"team 2 wins: white-A resigned (E10)","rule":"E10"},"finished_ms":1790000000000}]}}}};

@@ -236,6 +236,13 @@ pub enum ClientMsg {
         /// The last event already had; `None` from the first.
         after: Option<u64>,
     },
+    /// A player's recent matches, newest first (`Reply::Recent`): the decided or annulled
+    /// matches in which a player of that name (any case) sat, at most 20; private ones only to
+    /// the player himself.
+    RecentMatches {
+        /// The player's name.
+        name: String,
+    },
 }
 
 /// A tournament director's command.

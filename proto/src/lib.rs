@@ -25,7 +25,7 @@ pub use client::{
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use server::{
     ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, MoveView,
-    PauseReason, PhaseView, RematchView, Reply, ResultView, ServerMsg,
+    PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg,
 };
 pub use types::{Board, MatchId, SeatId, TeamId};
 

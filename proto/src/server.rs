@@ -178,6 +178,25 @@ pub enum Reply {
         /// The `after` of the next page; `None` at the end of the log.
         next: Option<u64>,
     },
+    /// A player's recent matches (`ClientMsg::RecentMatches`), newest first.
+    Recent(Vec<RecentMatch>),
+}
+
+/// One of a player's recent matches.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecentMatch {
+    /// The match.
+    pub match_id: MatchId,
+    /// Its rules preset.
+    pub rules: String,
+    /// Its time control.
+    pub time_control: String,
+    /// Its four players, by seat.
+    pub players: [String; 4],
+    /// Its result; `None` for an annulled match.
+    pub result: Option<ResultView>,
+    /// When it ended, milliseconds since the Unix epoch.
+    pub finished_ms: Option<u64>,
 }
 
 /// A refused request.

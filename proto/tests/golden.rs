@@ -402,6 +402,25 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        ("recent-matches", c(37, ClientMsg::RecentMatches { name: "anna".into() })),
+        (
+            "reply-recent",
+            s(ServerMsg::Reply {
+                req: 37,
+                result: Ok(Reply::Recent(vec![RecentMatch {
+                    match_id: MatchId(12),
+                    rules: "classic".into(),
+                    time_control: "3+2".into(),
+                    players: ["anna".into(), "boris".into(), "vera".into(), "gleb".into()],
+                    result: Some(ResultView {
+                        winner: Some(TeamId::Two),
+                        reason: "team 2 wins: white-A resigned (E10)".into(),
+                        rule: "E10".into(),
+                    }),
+                    finished_ms: Some(1_790_000_000_000),
+                }])),
+            }),
+        ),
     ]
 }
 

@@ -85,6 +85,16 @@ impl Store for FaultyStore {
     async fn events(&self, id: u64) -> Result<Vec<EventRow>, StoreError> {
         self.inner.events(id).await
     }
+    async fn add_match_players(&self, id: u64, names: &[String; 4]) -> Result<(), StoreError> {
+        self.write()?;
+        self.inner.add_match_players(id, names).await
+    }
+    async fn player_matches(&self, name: &str, limit: u32) -> Result<Vec<u64>, StoreError> {
+        self.inner.player_matches(name, limit).await
+    }
+    async fn match_players(&self, id: u64) -> Result<Vec<(u8, String)>, StoreError> {
+        self.inner.match_players(id).await
+    }
     async fn max_ids(&self) -> Result<(u64, u64), StoreError> {
         self.inner.max_ids().await
     }

@@ -1,10 +1,11 @@
 //! Review over the protocol (`ClientMsg::Review`): a match's stored events with the position and
 //! clocks after each, for a match in play (its spectator reads as far as it is stored) and a
 //! decided one (read from the database after its task ended), in pages; a private match is
-//! refused to a session without its code as if it did not exist.
+//! refused to a session without its code as if it did not exist. A player's recent matches
+//! (`RecentMatches`) list the decided match with its players and result.
 
 use shvedka_client::ClientError;
-use shvedka_proto::{Board, ClientMsg, ErrorCode, EventView, MatchEvent, MatchId, Reply};
+use shvedka_proto::{Board, ClientMsg, ErrorCode, EventView, MatchEvent, MatchId, Reply, SeatId};
 use shvedka_tests::{TestServer, wait_event};
 
 /// Every event of the match for review, page by page.
@@ -62,6 +63,24 @@ async fn a4_a_match_is_reviewed_move_by_move_in_play_and_after_it_is_decided() {
     let (_, after) = review(&spectator, id).await;
     assert_eq!(&after[..events.len()], &events[..], "the log does not change");
     assert!(matches!(after.last().map(|e| &e.kind), Some(EventView::Ended(_))));
+
+    // The match is among each player's recent matches, with its players and result.
+    let recent = |name: &str| {
+        let name = name.to_owned();
+        let spectator = &spectator;
+        async move {
+            match spectator.request(ClientMsg::RecentMatches { name }).await.expect("recent") {
+                Reply::Recent(list) => list,
+                other => panic!("expected Recent, got {other:?}"),
+            }
+        }
+    };
+    let list = recent(&SeatId::BlackA.name().to_uppercase()).await;
+    assert_eq!(list.len(), 1, "{list:?}");
+    assert_eq!(list[0].match_id, id);
+    assert_eq!(list[0].players, SeatId::ALL.map(|s| s.name().to_owned()));
+    assert_eq!(list[0].result.as_ref().map(|r| r.rule.as_str()), Some("E10"));
+    assert!(recent("spectator").await.is_empty(), "a spectator played nothing");
 
     // A page after the last event is empty and ends the log.
     let last = after.last().unwrap().seq;

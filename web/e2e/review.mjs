@@ -3,8 +3,8 @@
 // it is in play. White-A resigns. Anna clicks the third move in the move list and steps through
 // the match by the buttons and the arrow keys: both boards (reserves included) are, move by
 // move, what they were in play. She scrubs the time between two moves: the clock of the player
-// to move stands lower by the time between. Gleb reviews on his phone; zoe, who never saw the
-// match, reviews it from the lobby by its number.
+// to move stands lower by the time between. Gleb reviews on his phone; a page that never saw the
+// match finds it among anna's recent matches in the lobby and reviews it, and by its number.
 //
 //   node web/e2e/review.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket --out DIR
 //
@@ -140,9 +140,15 @@ async function main() {
   players.set("late", late);
   await late.page.goto(`${args.url}?name=late&transport=${args.transport}`);
   await until(late.page, "late connected", () => window.shvedka?.connected, null);
-  await late.page.locator("#join-id").fill(String(id));
-  await late.page.locator("#join-review").click();
-  await until(late.page, "the stored match reviewed from the lobby", (m) => window.shvedka.review?.matchId === m && window.shvedka.review?.bfen && !document.getElementById("match").hidden, id);
+  // Anna's recent matches link to it.
+  await late.page.locator("#recent-name").fill("anna");
+  await late.page.locator("#recent-show").click();
+  await late.page.locator(`#recent-review-${id}`).waitFor({ state: "visible" });
+  const row = await late.page.locator(`#recent tr[data-match="${id}"]`).textContent();
+  if (!/anna \(white-A\).*boris \(black-A\).*white-A resigned/.test(row ?? "")) fail("anna's recent match with its players and result", "anna (white-A), boris (black-A), … white-A resigned", row);
+  await shot(late.page, "recent-matches.png", `the lobby's list of anna's recent matches: match ${id} with its players, result and a Review link`);
+  await late.page.locator(`#recent-review-${id}`).click();
+  await until(late.page, "the stored match reviewed from anna's recent matches", (m) => window.shvedka.review?.matchId === m && window.shvedka.review?.bfen && !document.getElementById("match").hidden, id);
   await late.page.locator("#review-first").click();
   await expectMove(late.page, 0, `${START} | ${START}`, "the stored match from its start");
   await late.page.keyboard.press("ArrowRight");
@@ -150,7 +156,11 @@ async function main() {
   await shot(late.page, "review-stored.png", `a page that never saw match ${id} reviews it from the lobby, at move 1`);
   await late.page.locator("#review-exit").click();
   await until(late.page, "closing the review goes back to the lobby", () => !document.getElementById("lobby").hidden, null);
-  step("the stored match reviewed from the lobby by its number");
+  // And by its number.
+  await late.page.locator("#join-id").fill(String(id));
+  await late.page.locator("#join-review").click();
+  await expectMove(late.page, 7, bfens[6], "the stored match by its number, at its end");
+  step("the stored match reviewed from anna's recent matches and by its number");
 }
 
 await run(main, args.out, () => ({ browser, players }));

@@ -131,6 +131,7 @@ pub(crate) async fn dispatch(
             .answer(&lobby.rooms, session, out, match_id, accept)
             .await
             .map(Reply::Rematch),
+        ClientMsg::RecentMatches { name } => crate::played::recent(lobby, session, &name).await,
         ClientMsg::Review { match_id, after } => crate::review::page(lobby, session, match_id, after).await,
         ClientMsg::Watch { match_id } => {
             let room = reachable_room(lobby, session, match_id).await?;

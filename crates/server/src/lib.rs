@@ -27,6 +27,7 @@ mod lobby;
 mod login;
 mod metrics;
 mod outbound;
+mod played;
 mod record;
 mod rematch;
 mod restore;

@@ -43,6 +43,8 @@ pub(crate) struct Finished {
     /// The four players (player and name) by seat; a match decided with a seat empty (an
     /// arbiter's act on a forming match) has no rematch.
     pub(crate) players: [(PlayerId, String); 4],
+    /// Whether it may have a rematch (a tournament game may not).
+    pub(crate) rematch: bool,
 }
 
 /// One decided match's offer.
@@ -99,6 +101,9 @@ impl Rematches {
     /// Opens the offer of a match that just ended (once: a match an arbiter brings back and
     /// decides again keeps its offer).
     pub(crate) fn open(&self, finished: Finished) {
+        if !finished.rematch {
+            return;
+        }
         let Ok(mut offers) = self.offers.lock() else { return };
         offers.retain(|_, o| o.since.elapsed() < KEEP);
         while offers.len() >= MAX_OFFERS {

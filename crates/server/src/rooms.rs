@@ -187,6 +187,12 @@ impl Rooms {
             };
             if let Some(rooms) = me.upgrade() {
                 if let Some(f) = finished {
+                    // Who played it, for their lists of recent matches (a lost write only leaves
+                    // the match out of those lists).
+                    let names = f.players.clone().map(|(_, name)| name);
+                    if let Err(e) = rooms.store.add_match_players(id.0, &names).await {
+                        tracing::warn!(match_id = %id, error = %e, "cannot note a match's players");
+                    }
                     rooms.rematches.open(f);
                 }
                 rooms.map.remove(&id);

@@ -30,6 +30,7 @@ pub(crate) struct MemStore {
     players: Mutex<HashMap<u64, PlayerRow>>,
     matches: Mutex<HashMap<u64, MatchRow>>,
     events: Mutex<HashMap<u64, Vec<EventRow>>>,
+    match_players: Mutex<HashMap<u64, [String; 4]>>,
     accounts: Mutex<Vec<(String, AccountRow)>>,
     ratings: Mutex<MemRatings>,
     pub(crate) faults: Faults,
@@ -132,6 +133,28 @@ impl Store for MemStore {
     }
     async fn events(&self, id: u64) -> Result<Vec<EventRow>, StoreError> {
         Ok(self.log(id))
+    }
+    async fn add_match_players(&self, id: u64, names: &[String; 4]) -> Result<(), StoreError> {
+        self.match_players.lock().unwrap().entry(id).or_insert_with(|| names.clone());
+        Ok(())
+    }
+    async fn player_matches(&self, name: &str, limit: u32) -> Result<Vec<u64>, StoreError> {
+        let all = self.match_players.lock().unwrap();
+        let mut ids: Vec<u64> = all
+            .iter()
+            .filter(|(_, n)| n.iter().any(|x| x.eq_ignore_ascii_case(name)))
+            .map(|(id, _)| *id)
+            .collect();
+        ids.sort_unstable_by(|a, b| b.cmp(a));
+        ids.truncate(limit as usize);
+        Ok(ids)
+    }
+    async fn match_players(&self, id: u64) -> Result<Vec<(u8, String)>, StoreError> {
+        let all = self.match_players.lock().unwrap();
+        Ok(all
+            .get(&id)
+            .map(|n| n.iter().cloned().enumerate().map(|(i, x)| (i as u8, x)).collect())
+            .unwrap_or_default())
     }
     async fn max_ids(&self) -> Result<(u64, u64), StoreError> {
         let m = self.matches.lock().unwrap().keys().copied().max().unwrap_or(0);

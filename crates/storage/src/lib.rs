@@ -97,6 +97,12 @@ pub trait Store: Accounts + Ratings + Send + Sync {
     async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError>;
     /// One match.
     async fn find_match(&self, match_id: u64) -> Result<Option<MatchRow>, StoreError>;
+    /// Notes who played a match, by seat (again: nothing changes).
+    async fn add_match_players(&self, match_id: u64, names: &[String; 4]) -> Result<(), StoreError>;
+    /// The matches a player (by name, any case) played, newest first, at most `limit`.
+    async fn player_matches(&self, name: &str, limit: u32) -> Result<Vec<u64>, StoreError>;
+    /// Who played a match, by seat (empty when not noted).
+    async fn match_players(&self, match_id: u64) -> Result<Vec<(u8, String)>, StoreError>;
     /// A match's whole log, in order.
     async fn events(&self, match_id: u64) -> Result<Vec<EventRow>, StoreError>;
     /// The highest match id and player id so far (0 when none).

@@ -8,7 +8,8 @@ pub(crate) const SQLITE: &[(i64, &str)] = &[
     (2, include_str!("../migrations/sqlite/0002_tournaments.sql")),
     (3, include_str!("../migrations/sqlite/0003_lifecycle.sql")),
     (4, include_str!("../migrations/sqlite/0004_accounts.sql")),
-    // 5 and 6 are kept for the accounts and web-client work landing beside this.
+    // 5 is kept for the accounts work landing beside this.
+    (6, include_str!("../migrations/sqlite/0006_match_players.sql")),
     (7, include_str!("../migrations/sqlite/0007_ratings.sql")),
 ];
 
@@ -18,6 +19,7 @@ pub(crate) const POSTGRES: &[(i64, &str)] = &[
     (2, include_str!("../migrations/postgres/0002_tournaments.sql")),
     (3, include_str!("../migrations/postgres/0003_lifecycle.sql")),
     (4, include_str!("../migrations/postgres/0004_accounts.sql")),
+    (6, include_str!("../migrations/postgres/0006_match_players.sql")),
     (7, include_str!("../migrations/postgres/0007_ratings.sql")),
 ];
 

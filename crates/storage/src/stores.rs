@@ -361,6 +361,45 @@ macro_rules! sql_store {
                 Ok(())
             }
 
+            async fn add_match_players(&self, match_id: u64, names: &[String; 4]) -> Result<(), StoreError> {
+                let mut tx = self.pool.begin().await?;
+                for (seat, name) in names.iter().enumerate() {
+                    sqlx::query(
+                        "INSERT INTO match_players (match_id, seat, name, name_key) VALUES ($1, $2, $3, $4) \
+                         ON CONFLICT (match_id, seat) DO NOTHING",
+                    )
+                    .bind(to_i64(match_id)?)
+                    .bind(seat as i64)
+                    .bind(name)
+                    .bind(name.to_lowercase())
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                tx.commit().await?;
+                Ok(())
+            }
+
+            async fn player_matches(&self, name: &str, limit: u32) -> Result<Vec<u64>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT DISTINCT match_id FROM match_players WHERE name_key = $1 ORDER BY match_id DESC LIMIT $2",
+                )
+                .bind(name.to_lowercase())
+                .bind(i64::from(limit))
+                .fetch_all(&self.pool)
+                .await?;
+                rows.iter().map(|r| to_u64(r.try_get::<i64, _>(0)?)).collect()
+            }
+
+            async fn match_players(&self, match_id: u64) -> Result<Vec<(u8, String)>, StoreError> {
+                let rows = sqlx::query("SELECT seat, name FROM match_players WHERE match_id = $1 ORDER BY seat")
+                    .bind(to_i64(match_id)?)
+                    .fetch_all(&self.pool)
+                    .await?;
+                rows.iter()
+                    .map(|r| Ok((u8::try_from(r.try_get::<i64, _>(0)?).unwrap_or(u8::MAX), r.try_get::<String, _>(1)?)))
+                    .collect()
+            }
+
             async fn end_match(&self, match_id: u64, ending: Ending, ended_ms: u64) -> Result<(), StoreError> {
                 sqlx::query("UPDATE matches SET finished_ms = $1, ending = $2, result = NULL WHERE id = $3")
                     .bind(to_i64(ended_ms)?)

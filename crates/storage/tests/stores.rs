@@ -121,6 +121,22 @@ async fn suite(store: Arc<dyn Store>) {
         vec![(1, "{}".to_owned()), (2, "{\"round\":2}".to_owned())]
     );
     accounts(store.as_ref()).await;
+    match_players(store.as_ref()).await;
+}
+
+/// Who played which match (migration 6): a player's matches by name in any case, newest first.
+async fn match_players(store: &dyn Store) {
+    let names = |a: &str| [a, "Boris", "vera", "gleb"].map(String::from);
+    store.add_match_players(1, &names("Anna")).await.unwrap();
+    store.add_match_players(3, &names("zoe")).await.unwrap();
+    store.add_match_players(2, &names("anna")).await.unwrap();
+    store.add_match_players(2, &names("someone else")).await.unwrap(); // noted once: unchanged
+    assert_eq!(store.player_matches("ANNA", 20).await.unwrap(), vec![2, 1]);
+    assert_eq!(store.player_matches("boris", 2).await.unwrap(), vec![3, 2]);
+    assert_eq!(store.player_matches("nobody", 20).await.unwrap(), Vec::<u64>::new());
+    let two = store.match_players(2).await.unwrap();
+    assert_eq!(two, vec![(0, "anna".into()), (1, "Boris".into()), (2, "vera".into()), (3, "gleb".into())]);
+    assert!(store.match_players(9).await.unwrap().is_empty());
 }
 
 fn new_account(name: &str) -> NewAccount {
@@ -320,7 +336,7 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
 async fn reset(url: &str) {
     use sqlx::Connection;
     let mut c = sqlx::PgConnection::connect(url).await.unwrap();
-    sqlx::raw_sql("DROP TABLE IF EXISTS rating_changes, partnership_ratings, ratings, events, matches, players, tournaments, account_roles, accounts, shvedka_migrations CASCADE")
+    sqlx::raw_sql("DROP TABLE IF EXISTS match_players, rating_changes, partnership_ratings, ratings, events, matches, players, tournaments, account_roles, accounts, shvedka_migrations CASCADE")
         .execute(&mut c)
         .await
         .unwrap();

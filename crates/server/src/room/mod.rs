@@ -270,8 +270,8 @@ impl Room {
     /// The task: 1. wait for a message, the machine's next timeout, or a look at who attends a
     /// forming match; 2. apply it; 3. store and deliver the events it produced. It ends when the
     /// match is over and nothing more is asked of it, when it expires, or on shutdown. A match
-    /// that ended decided or annulled, with four players and no reserved seats, is returned for
-    /// its rematch offer.
+    /// that ended decided or annulled with four players is returned, for its players' list of
+    /// matches and (unless its seats were reserved) its rematch offer.
     pub(crate) async fn run(mut self) -> Option<Finished> {
         // A restored match's restart pause is stored before anything else happens.
         self.flush().await;
@@ -310,7 +310,7 @@ impl Room {
 
     /// What a rematch needs of the match, if it may have one.
     fn finished(&self) -> Option<Finished> {
-        if self.closing != Some(Closing::Over) || self.reserved.is_some() {
+        if self.closing != Some(Closing::Over) {
             return None;
         }
         let seats = self.m.seats();
@@ -325,6 +325,7 @@ impl Room {
             listed: self.listed,
             chess960: self.m.config().rules.chess960,
             players: players.try_into().ok()?,
+            rematch: self.reserved.is_none(),
         })
     }
 
