@@ -304,8 +304,17 @@ async function phoneChecks() {
   // The signals fold into one control on the phone, and open from it.
   if (await gleb.locator("#sig-need-n").isVisible()) fail("the signals folded on the phone", "hidden", "visible");
   await shot(gleb, "phone-mid-match.png", `Black-B on a 390×844 phone mid-match: his board B first (black at the bottom), the folded signals, the partner's board A smaller with its players beside it; all four clocks on screen; squares ${square.side} px, smallest button ${buttons.side} px`);
+  const partnerBoard = () => gleb.evaluate(() => {
+    const r = document.querySelector('.board[data-board="A"]').getBoundingClientRect();
+    return [r.x, r.y, r.width, r.height].map(Math.round);
+  });
+  const closedBox = await partnerBoard();
   await gleb.locator("#signals-toggle").click();
   if (!(await gleb.locator("#sig-need-n").isVisible())) fail("the signals open from their control", "visible", "hidden");
+  const openBox = await partnerBoard();
+  if (JSON.stringify(openBox) !== JSON.stringify(closedBox) || Math.abs(openBox[2] - openBox[3]) > 1) {
+    fail("opening the signals moves and stretches nothing (the partner's board stays square, in place)", closedBox, openBox);
+  }
   await shot(gleb, "phone-signals-open.png", "Black-B opened the signals on his phone");
   await gleb.locator("#signals-toggle").click();
   step(`phone: boards stacked, squares ${square.side} px, buttons ≥ ${buttons.side} px`);
