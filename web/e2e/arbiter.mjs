@@ -8,27 +8,16 @@
 //
 // The server must run with that `arbiter_token`. Exit 0 only if everything held.
 
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { fail, launch, report, run, until } from "./browser.mjs";
+import { script } from "./script.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, sq } from "./ui.mjs";
 
-const { values: args } = parseArgs({
-  options: {
-    url: { type: "string" },
-    transport: { type: "string", default: "websocket" },
-    token: { type: "string" },
-    out: { type: "string", default: "e2e-out" },
-  },
-});
-if (!args.url || !args.token || !["webtransport", "websocket"].includes(args.transport)) {
+const { args, step, shot } = script("arbiter.mjs", { token: { type: "string" } });
+if (!args.token) {
   console.error("usage: node web/e2e/arbiter.mjs --url http://127.0.0.1:PORT/ --transport webtransport|websocket --token SECRET --out DIR");
   process.exit(2);
 }
-mkdirSync(args.out, { recursive: true });
-const step = (text) => console.log(`· ${text}`);
 let browser;
 let players = new Map();
 
@@ -90,8 +79,7 @@ async function main() {
 
   await judge.locator("#arb-pause").click();
   await allSee("paused by the arbiter", () => window.shvedka.phase === "Paused", null, () => window.shvedka.phase);
-  await judge.screenshot({ path: join(args.out, "arbiter-panel.png") });
-  console.log(`screenshot ${join(args.out, "arbiter-panel.png")}: the arbiter's page on a paused match: the acts in the move list, the panel (pause, resume, clock, take back, position, result, annul)`);
+  await shot(judge, "arbiter-panel.png", `the arbiter's page on a paused match: the acts in the move list, the panel (pause, resume, clock, take back, position, result, annul)`);
 
   // The result, with a reason.
   await judge.locator("#arb-winner").selectOption("One");
@@ -109,8 +97,7 @@ async function main() {
     }
   }
   step("arbiter declared: team 1 wins (A2), with his reason, shown everywhere");
-  await judge.screenshot({ path: join(args.out, "arbiter-result.png") });
-  console.log(`screenshot ${join(args.out, "arbiter-result.png")}: the arbiter's page after declaring the result: banner with the reason and rule A2`);
+  await shot(judge, "arbiter-result.png", `the arbiter's page after declaring the result: banner with the reason and rule A2`);
   const errors = [...players.values()].flatMap((p) => p.errors);
   if (errors.length) fail("no console errors", [], errors);
   console.log(`PASS: the arbiter's panel over ${args.transport}`);

@@ -11,35 +11,17 @@
 // and then makes its own. Writes PNG screenshots to DIR and prints one line per screenshot.
 // Exit 0 only if everything held; otherwise prints what was expected and what was seen.
 
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
-import { parseArgs } from "node:util";
 import { fail, launch, report, run, until } from "./browser.mjs";
+import { script } from "./script.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, drag, expectTarget, reservePiece, smallestBox, sq, tapMove } from "./ui.mjs";
 
-const { values: args } = parseArgs({
-  options: {
-    url: { type: "string" },
-    transport: { type: "string", default: "websocket" },
-    out: { type: "string", default: "e2e-out" },
-    resume: { type: "boolean", default: false },
-  },
-});
-if (!args.url || !["webtransport", "websocket"].includes(args.transport)) {
-  console.error("usage: node web/e2e/match.mjs --url http://127.0.0.1:PORT/ --transport webtransport|websocket --out DIR [--resume]");
-  process.exit(2);
-}
-
-mkdirSync(args.out, { recursive: true });
-const shots = [];
+const { args, step, shot: screenshot } = script("match.mjs", { resume: { type: "boolean", default: false } });
+let shots = 0;
 async function shot(page, name, what) {
-  const path = join(args.out, name);
-  await page.screenshot({ path, fullPage: false });
-  shots.push(path);
-  console.log(`screenshot ${path}: ${what}`);
+  await screenshot(page, name, what);
+  shots += 1;
 }
-const step = (text) => console.log(`· ${text}`);
 
 // The four players. Gleb plays on a phone: 390×844, touch.
 const PLAYERS = [
@@ -129,7 +111,7 @@ async function main() {
 
   const errors = [...players.values()].flatMap((p) => p.errors);
   if (errors.length) fail("no console errors", [], errors);
-  console.log(`PASS: a whole match over ${args.transport}${args.resume ? " with a dropped and resumed link" : ""}; ${shots.length} screenshots in ${args.out}`);
+  console.log(`PASS: a whole match over ${args.transport}${args.resume ? " with a dropped and resumed link" : ""}; ${shots} screenshots in ${args.out}`);
 }
 
 /** Waits until `p` has seen `n` moves. */
