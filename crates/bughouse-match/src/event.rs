@@ -93,6 +93,62 @@ pub enum ArbiterAct {
     },
 }
 
+/// Who made an arbiter act: the log and the record name him (RULES.md A4), so that a record says
+/// which arbiter acted.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum Official {
+    /// An account that holds the arbiter role, by its registered name.
+    Account(String),
+    /// A session that presented the arbiters' shared secret (the way the first arbiter is
+    /// bootstrapped), not an account holding the role.
+    Secret,
+    /// The driver itself: its own pauses (a restart, a shutdown, a storage outage).
+    Server,
+    /// Not recorded: an act logged before the log named who made it.
+    Unrecorded,
+}
+
+impl fmt::Display for Official {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Official::Account(name) => f.write_str(name),
+            Official::Secret => f.write_str("secret"),
+            Official::Server => f.write_str("server"),
+            Official::Unrecorded => f.write_str("unrecorded"),
+        }
+    }
+}
+
+/// An arbiter act with who made it, as the log records it.
+///
+/// It reads back an act logged before the log named who made it (the bare [`ArbiterAct`]) as
+/// made by [`Official::Unrecorded`], so such a log still replays to itself.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+#[serde(from = "RulingRepr")]
+pub struct Ruling {
+    /// What was done.
+    pub act: ArbiterAct,
+    /// Who did it.
+    pub by: Official,
+}
+
+/// How a [`Ruling`] is read: as written now, or a bare act of an older log.
+#[derive(serde::Deserialize)]
+#[serde(untagged)]
+enum RulingRepr {
+    Named { act: ArbiterAct, by: Official },
+    Bare(ArbiterAct),
+}
+
+impl From<RulingRepr> for Ruling {
+    fn from(r: RulingRepr) -> Ruling {
+        match r {
+            RulingRepr::Named { act, by } => Ruling { act, by },
+            RulingRepr::Bare(act) => Ruling { act, by: Official::Unrecorded },
+        }
+    }
+}
+
 /// An input as recorded: who gave it and what it was.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Input {
@@ -103,8 +159,8 @@ pub enum Input {
         /// What.
         command: Command,
     },
-    /// An arbiter's act.
-    Arbiter(ArbiterAct),
+    /// An arbiter's act, with who made it.
+    Arbiter(Ruling),
 }
 
 /// One entry of the event log.
@@ -199,8 +255,8 @@ pub enum EventKind {
         /// His seat.
         seat: Seat,
     },
-    /// An arbiter act.
-    Arbiter(ArbiterAct),
+    /// An arbiter act, with who made it.
+    Arbiter(Ruling),
     /// All four seats are ready; the clocks start at `starts_at`. Logged also without a
     /// countdown when the match starts from a Chess960 position, to carry it.
     CountdownStarted {
@@ -239,7 +295,7 @@ impl EventKind {
             EventKind::Claimed { player: p, claim, .. } => player(p, Command::Claim(*claim)),
             EventKind::Resigned { player: p, .. } => player(p, Command::Resign),
             EventKind::ArbiterCalled { player: p, .. } => player(p, Command::CallArbiter),
-            EventKind::Arbiter(act) => Some(Input::Arbiter(act.clone())),
+            EventKind::Arbiter(ruling) => Some(Input::Arbiter(ruling.clone())),
             EventKind::CountdownStarted { .. }
             | EventKind::Started
             | EventKind::FlagFell { .. }

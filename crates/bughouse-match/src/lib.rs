@@ -23,7 +23,7 @@ mod replay;
 mod time_control;
 
 pub use config::{ClockConfig, ConfigError, MatchConfig};
-pub use event::{ArbiterAct, Claim, Command, Event, EventKind, Input, PlayerId};
+pub use event::{ArbiterAct, Claim, Command, Event, EventKind, Input, Official, PlayerId, Ruling};
 pub use lag::{LagQuota, LagSettings};
 pub use machine::{Match, Phase};
 pub use reject::Rejection;

@@ -12,8 +12,8 @@ use bughouse::{
 use crate::clocks::Clocks;
 use crate::history::History;
 use crate::{
-    ArbiterAct, Claim, Command, ConfigError, Event, EventKind, Input, LagQuota, MatchConfig, PlayerId,
-    Rejection,
+    ArbiterAct, Claim, Command, ConfigError, Event, EventKind, Input, LagQuota, MatchConfig, Official,
+    PlayerId, Rejection, Ruling,
 };
 
 /// E5: halfmoves a player may claim a draw after (50 moves).
@@ -243,7 +243,7 @@ impl Match {
     pub fn handle_input(&mut self, now: Duration, input: Input) -> Result<(), Rejection> {
         match input {
             Input::Player { player, command } => self.handle_command(now, player, command),
-            Input::Arbiter(act) => self.handle_arbiter(now, act),
+            Input::Arbiter(Ruling { act, by }) => self.handle_arbiter(now, by, act),
         }
     }
 
@@ -282,11 +282,11 @@ impl Match {
         }
     }
 
-    /// Applies an arbiter's act (A2, K5).
+    /// Applies an arbiter's act (A2, K5), made by `by` (logged with it).
     ///
     /// # Errors
     /// A [`Rejection`] saying why; the match is then unchanged.
-    pub fn handle_arbiter(&mut self, now: Duration, act: ArbiterAct) -> Result<(), Rejection> {
+    pub fn handle_arbiter(&mut self, now: Duration, by: Official, act: ArbiterAct) -> Result<(), Rejection> {
         self.handle_timeout(now);
         let now = self.now;
         match &act {
@@ -326,7 +326,7 @@ impl Match {
                 if self.phase == Phase::Annulled {
                     return Err(Rejection::Over);
                 }
-                self.push(now, EventKind::Arbiter(act.clone()));
+                self.push(now, EventKind::Arbiter(Ruling { act: act.clone(), by }));
                 self.end(now, Adjudication { result: *result, reason: Reason::Arbiter });
                 return Ok(());
             }
@@ -339,7 +339,7 @@ impl Match {
                 self.phase = Phase::Annulled;
             }
         }
-        self.push(now, EventKind::Arbiter(act));
+        self.push(now, EventKind::Arbiter(Ruling { act, by }));
         if matches!(self.phase, Phase::Running | Phase::Paused { .. }) {
             self.check_board_endings(now);
         }

@@ -3,7 +3,7 @@
 mod common;
 
 use bughouse::{BoardId, MatchResult, Reason, Team};
-use bughouse_match::{ArbiterAct, Command, EventKind, Phase, Rejection};
+use bughouse_match::{ArbiterAct, Command, EventKind, Match, Official, Phase, Rejection};
 use chess_core::Role;
 use common::*;
 
@@ -187,10 +187,52 @@ fn a2_every_accepted_act_is_an_event() {
         t.m.events()
             .iter()
             .filter_map(|e| match &e.kind {
-                EventKind::Arbiter(act) => Some(act.clone()),
+                EventKind::Arbiter(ruling) => Some(ruling.act.clone()),
                 _ => None,
             })
             .collect();
     assert_eq!(accepted.len(), 5);
     assert_eq!(logged, accepted);
+}
+
+/// A4: the log names who made each arbiter act — an account, the shared secret, the server —
+/// and a replay of the log keeps it.
+#[test]
+fn a4_every_arbiter_act_is_logged_with_who_made_it_and_replays_with_it() {
+    let mut t = Table::new(config("mgimo-2017", "1+0"));
+    t.play(secs(1), WA, "e4");
+    let alice = Official::Account("alice".into());
+    t.m.handle_arbiter(secs(2), alice.clone(), ArbiterAct::Pause).unwrap();
+    t.m.handle_arbiter(secs(3), Official::Secret, ArbiterAct::Resume).unwrap();
+    let by: Vec<Official> =
+        t.m.events()
+            .iter()
+            .filter_map(|e| match &e.kind {
+                EventKind::Arbiter(ruling) => Some(ruling.by.clone()),
+                _ => None,
+            })
+            .collect();
+    assert_eq!(by, [alice, Official::Secret]);
+    let replayed = Match::replay(t.m.config().clone(), t.m.events()).unwrap();
+    assert_eq!(replayed.events(), t.m.events(), "the officials replay with their acts");
+}
+
+/// An act logged before the log named who made it (the bare act, as stored JSON) reads back as
+/// made by an unrecorded official, and its log still replays to itself.
+#[test]
+fn a4_an_act_logged_without_its_official_reads_back_as_unrecorded_and_replays() {
+    let mut t = Table::new(config("mgimo-2017", "1+0"));
+    t.play(secs(1), WA, "e4");
+    t.arbiter(secs(2), ArbiterAct::AdjustClock { seat: BA, delta_ms: 5_000 }).unwrap();
+    let mut json = serde_json::to_value(t.m.events()).unwrap();
+    let last = json.as_array_mut().unwrap().last_mut().unwrap();
+    let act = last["kind"]["Arbiter"]["act"].take();
+    assert!(!act.is_null(), "written with its official: {last}");
+    last["kind"]["Arbiter"] = act;
+    let old: Vec<bughouse_match::Event> = serde_json::from_value(json).unwrap();
+    let EventKind::Arbiter(ruling) = &old.last().unwrap().kind else { panic!("not an act") };
+    assert_eq!(ruling.by, Official::Unrecorded);
+    assert_eq!(ruling.act, ArbiterAct::AdjustClock { seat: BA, delta_ms: 5_000 });
+    let replayed = Match::replay(t.m.config().clone(), &old).unwrap();
+    assert_eq!(replayed.events(), &old[..]);
 }

@@ -78,7 +78,7 @@ fn e1_e6_e9_mate_on_board_inside_the_grace_window_beats_the_flag() {
 fn e6_a_mate_after_the_window_closed_is_too_late() {
     let c = with_start(config("mgimo-2017", "1+0"), STANDARD, B_MATE_FOR_BLACK);
     let mut t = Table::new_with(c, |m| {
-        m.handle_arbiter(secs(0), ArbiterAct::AdjustClock { seat: BB, delta_ms: 10_000 }).unwrap();
+        m.handle_arbiter(secs(0), arbiter(), ArbiterAct::AdjustClock { seat: BB, delta_ms: 10_000 }).unwrap();
     });
     t.play(secs(1), BB, "Kd8");
     t.play(secs(2), WB, "Bb1");
@@ -90,7 +90,7 @@ fn e6_a_mate_after_the_window_closed_is_too_late() {
 #[test]
 fn e7_flags_of_two_crosswise_players_draw() {
     let mut t = Table::new_with(config("mgimo-2017", "1+0"), |m| {
-        m.handle_arbiter(secs(0), ArbiterAct::AdjustClock { seat: WB, delta_ms: 500 }).unwrap();
+        m.handle_arbiter(secs(0), arbiter(), ArbiterAct::AdjustClock { seat: WB, delta_ms: 500 }).unwrap();
     });
     t.wait(secs(70));
     assert_eq!(t.when(|k| matches!(k, EventKind::FlagFell { seat } if *seat == WA)), Some(secs(60)));

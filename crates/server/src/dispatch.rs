@@ -3,9 +3,10 @@
 //! stored what they caused.
 
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
+use bughouse_match::Official;
 use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, Reply, ServerMsg, TdRequest};
+use shvedka_storage::Role;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::convert::{self, error};
@@ -34,7 +35,7 @@ pub(crate) async fn dispatch(
         ClientMsg::ListMatches => whole_list(lobby, false),
         ClientMsg::ListPage { after, limit, live } => {
             if live {
-                arbiter_only(session)?;
+                official(lobby, session, Role::Arbiter).await?;
             }
             let (matches, next) = lobby.rooms.page(live, after, limit as usize);
             Ok(Reply::MatchPage { matches, next })
@@ -42,13 +43,8 @@ pub(crate) async fn dispatch(
         ClientMsg::Arbiter { token } => lobby.roles.grant_arbiter(session, &token),
         ClientMsg::Director { token } => lobby.roles.grant_director(session, &token),
         ClientMsg::Td(req) => {
-            if !session.director.load(Ordering::Relaxed) {
-                return Err(error(
-                    ErrorCode::Forbidden,
-                    "only a tournament director may do this: present the secret first",
-                ));
-            }
-            tracing::info!(name = %session.name, ?req, "director command");
+            let by = official(lobby, session, Role::Director).await?;
+            tracing::info!(name = %session.name, %by, ?req, "director command");
             let req = match req {
                 // A team is two accounts, named as registered.
                 TdRequest::Register { tournament, team, players: [a, b] } => TdRequest::Register {
@@ -58,7 +54,7 @@ pub(crate) async fn dispatch(
                 },
                 req => req,
             };
-            lobby.tournaments.director(&lobby.rooms, req).await
+            lobby.tournaments.director(&lobby.rooms, &by, req).await
         }
         ClientMsg::Choose { tournament, round, game, choice } => lobby
             .tournaments
@@ -70,16 +66,16 @@ pub(crate) async fn dispatch(
             Ok(Reply::Assigned { game, finished })
         }
         ClientMsg::ListLive => {
-            arbiter_only(session)?;
+            official(lobby, session, Role::Arbiter).await?;
             whole_list(lobby, true)
         }
         ClientMsg::ArbiterAct { match_id, act } => {
-            arbiter_only(session)?;
+            let by = official(lobby, session, Role::Arbiter).await?;
             let act = convert::arbiter_act(act).map_err(|e| error(ErrorCode::BadRequest, e))?;
-            tracing::info!(name = %session.name, match_id = %match_id, ?act, "arbiter act");
+            tracing::info!(name = %session.name, %by, match_id = %match_id, ?act, "arbiter act");
             let (reply, rx) = oneshot::channel();
             // A finished match comes back from its log for the act (a corrected result).
-            lobby.rooms.revive_with(match_id, RoomMsg::Arbiter { act, reply }).await?;
+            lobby.rooms.revive_with(match_id, RoomMsg::Arbiter { act, by, reply }).await?;
             rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
         }
         ClientMsg::Record { match_id } => {
@@ -187,14 +183,20 @@ pub(crate) fn account_name(session: &Session) -> Result<&str, ErrorMsg> {
     }
 }
 
-fn arbiter_only(session: &Session) -> Result<(), ErrorMsg> {
-    if session.arbiter.load(Ordering::Relaxed) {
-        Ok(())
-    } else {
-        Err(error(
-            ErrorCode::Forbidden,
-            "only an arbiter may do this: present the secret first (ClientMsg::Arbiter)",
-        ))
+/// Who the session acts as in `role` (its account's role is read from the store now).
+async fn official(lobby: &Lobby, session: &Session, role: Role) -> Result<Official, ErrorMsg> {
+    crate::roles::official(&lobby.accounts, session, role).await
+}
+
+/// Whether the session may reach `id`: as anyone may, or as an arbiter.
+async fn reaches(lobby: &Lobby, session: &Session, id: MatchId) -> Result<bool, ErrorMsg> {
+    if lobby.rooms.reaches(session, id).await? {
+        return Ok(true);
+    }
+    match official(lobby, session, Role::Arbiter).await {
+        Ok(_) => Ok(true),
+        Err(e) if e.code == ErrorCode::Forbidden => Ok(false),
+        Err(e) => Err(e),
     }
 }
 
@@ -228,7 +230,7 @@ fn whole_list(lobby: &Lobby, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
 /// refused exactly as a match that does not exist.
 async fn reachable_room(lobby: &Lobby, session: &Session, id: MatchId) -> Result<RoomHandle, ErrorMsg> {
     let room = lobby.rooms.room(id)?;
-    if lobby.rooms.reaches(session, id).await? { Ok(room) } else { Err(no_live_match(id)) }
+    if reaches(lobby, session, id).await? { Ok(room) } else { Err(no_live_match(id)) }
 }
 
 fn no_live_match(id: MatchId) -> ErrorMsg {
@@ -239,7 +241,7 @@ fn no_live_match(id: MatchId) -> ErrorMsg {
 /// arbiters and the holders of its code).
 async fn record(lobby: &Lobby, session: &Session, id: MatchId) -> Result<String, ErrorMsg> {
     let none = || error(ErrorCode::NoSuchMatch, format!("no match {id}"));
-    if !lobby.rooms.reaches(session, id).await? {
+    if !reaches(lobby, session, id).await? {
         return Err(none());
     }
     lobby.rooms.record_of(id).await?.ok_or_else(none)

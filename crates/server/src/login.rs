@@ -6,10 +6,9 @@
 
 use std::net::IpAddr;
 use std::sync::Arc;
-use std::sync::atomic::Ordering;
 
 use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, Reply};
-use shvedka_storage::{AccountRow, Role};
+use shvedka_storage::AccountRow;
 
 use crate::convert::error;
 use crate::lobby::Lobby;
@@ -89,12 +88,6 @@ async fn log_in(lobby: &Arc<Lobby>, session: &mut Arc<Session>, row: AccountRow)
         .open(row.name.clone(), Some(row.id))
         .await
         .map_err(|e| error(ErrorCode::Unavailable, e))?;
-    for role in &row.roles {
-        match role {
-            Role::Arbiter => new.arbiter.store(true, Ordering::Relaxed),
-            Role::Director => new.director.store(true, Ordering::Relaxed),
-        }
-    }
     tracing::info!(name = %row.name, account = row.id, player = new.player.0, "logged in");
     let old = std::mem::replace(session, new);
     lobby.sessions.release(&old).await;

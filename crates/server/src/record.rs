@@ -3,7 +3,7 @@
 //! commentary, and the result with its reason and rule.
 
 use bughouse::Game;
-use bughouse_match::{ArbiterAct, EventKind, Match};
+use bughouse_match::{ArbiterAct, EventKind, Match, Official, Ruling};
 use shvedka_records::{Record, RecordResult};
 
 /// The record of `m` (match `id`), players named by `names` in seat order.
@@ -32,8 +32,8 @@ pub(crate) fn record(id: u64, m: &Match, names: &[Option<String>; 4], date: &str
                 r.push_played(&game, mv, Some(e.clocks[seat.index()].as_millis() as u64));
                 game.play_unchecked(*mv);
             }
-            EventKind::Arbiter(act) => {
-                let mut text = format!("arbiter: {}", crate::convert::describe_act(act));
+            EventKind::Arbiter(Ruling { act, by }) => {
+                let mut text = format!("{}: {}", arbiter_label(by), crate::convert::describe_act(act));
                 if let ArbiterAct::TakeBack { board } = act
                     && let Some(i) = r.moves.iter().rposition(|mv| mv.board == *board)
                 {
@@ -59,6 +59,16 @@ pub(crate) fn record(id: u64, m: &Match, names: &[Option<String>; 4], date: &str
         }
     }
     r
+}
+
+/// Who made an act, as the record's comment names him: `arbiter alice`, `arbiter (secret)`.
+fn arbiter_label(by: &Official) -> String {
+    match by {
+        Official::Account(name) => format!("arbiter {name}"),
+        Official::Secret => "arbiter (secret)".to_owned(),
+        Official::Server => "server".to_owned(),
+        Official::Unrecorded => "arbiter".to_owned(),
+    }
 }
 
 /// The game after the record's moves (after a take-back shortened them).

@@ -22,9 +22,11 @@ pub(crate) async fn rebuild(store: &dyn Store, row: &MatchRow) -> anyhow::Result
         let event: Event = serde_json::from_str(&r.event)?;
         let mut view: MatchEvent = serde_json::from_str(&r.view)?;
         // A view stored before arbiter acts were typed gets its facts back from the machine's act.
-        if let (EventView::Arbiter { act: text }, EventKind::Arbiter(act)) = (&view.kind, &event.kind) {
-            view.kind =
-                EventView::ArbiterActed { act: crate::convert::arbiter_request(act), text: text.clone() };
+        if let (EventView::Arbiter { act: text }, EventKind::Arbiter(ruling)) = (&view.kind, &event.kind) {
+            view.kind = EventView::ArbiterActed {
+                act: crate::convert::arbiter_request(&ruling.act),
+                text: text.clone(),
+            };
         }
         events.push(event);
         views.push(view);
@@ -87,6 +89,7 @@ mod tests {
         m.handle_timeout(Duration::from_millis(10));
         m.handle_arbiter(
             Duration::from_secs(1),
+            bughouse_match::Official::Unrecorded,
             ArbiterAct::AdjustClock { seat: Seat::ALL[3], delta_ms: -60_000 },
         )
         .unwrap();

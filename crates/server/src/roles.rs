@@ -1,10 +1,19 @@
-//! The arbiters' and tournament directors' roles: a session gets one by presenting the role's
-//! secret from the configuration, of which the server keeps only the SHA-256.
+//! The arbiters' and tournament directors' roles. A role belongs to an account (`shvedka admin
+//! grant NAME arbiter`), or a session presents the role's shared secret from the configuration
+//! (of which the server keeps only the SHA-256) — the way the first official is bootstrapped.
+//!
+//! An account's role is read from the store at every privileged request, never cached in the
+//! session: a grant or a revocation made by `shvedka admin` on the database while the server runs
+//! takes effect at the account's next privileged request, an open session included. Each act
+//! names who made it ([`Official`]): the account, or "secret".
 
 use std::sync::atomic::{AtomicBool, Ordering};
 
+use bughouse_match::Official;
 use shvedka_proto::{ErrorCode, ErrorMsg, Reply};
+use shvedka_storage::Role;
 
+use crate::accounts::Accounts;
 use crate::convert::error;
 use crate::session::{Session, token_key};
 
@@ -33,13 +42,50 @@ impl Roles {
 
     /// Makes the session an arbiter if `token` is the arbiters' secret.
     pub(crate) fn grant_arbiter(&self, session: &Session, token: &str) -> Result<Reply, ErrorMsg> {
-        grant(session, self.arbiter_key.as_deref(), token, &session.arbiter, "arbiter")
+        grant(session, self.arbiter_key.as_deref(), token, &session.arbiter_secret, "arbiter")
     }
 
     /// Makes the session a director if `token` is the directors' secret.
     pub(crate) fn grant_director(&self, session: &Session, token: &str) -> Result<Reply, ErrorMsg> {
-        grant(session, self.director_key.as_deref(), token, &session.director, "director")
+        grant(session, self.director_key.as_deref(), token, &session.director_secret, "director")
     }
+}
+
+/// Who `session` acts as in `role`: its account, when the account (enabled) holds the role in the
+/// store now; else "secret", when the session presented the role's secret.
+///
+/// # Errors
+/// `Forbidden` when it is neither; `Unavailable` when the store cannot say.
+pub(crate) async fn official(
+    accounts: &Accounts,
+    session: &Session,
+    role: Role,
+) -> Result<Official, ErrorMsg> {
+    if let Some(id) = session.account
+        && let Some(row) = accounts.account(id).await?
+        && !row.disabled
+        && row.roles.contains(&role)
+    {
+        return Ok(Official::Account(row.name));
+    }
+    let secret = match role {
+        Role::Arbiter => &session.arbiter_secret,
+        Role::Director => &session.director_secret,
+    };
+    if secret.load(Ordering::Relaxed) {
+        return Ok(Official::Secret);
+    }
+    let who = match role {
+        Role::Arbiter => "an arbiter",
+        Role::Director => "a tournament director",
+    };
+    Err(error(
+        ErrorCode::Forbidden,
+        format!(
+            "only {who} may do this: log in as an account with the {} role, or present the secret",
+            role.as_str()
+        ),
+    ))
 }
 
 /// Gives the session a role if `token` is the role's secret (whose SHA-256 is `key`; `None`

@@ -247,13 +247,13 @@ impl Rooms {
     }
 
     /// Whether `session` may reach match `id` by its id: always unless it is private, and a
-    /// private one only with its code (or as its player, or an arbiter). A refusal must look
-    /// like an id that does not exist, so the caller answers as it would for one.
+    /// private one only with its code (or as its player; the caller lets arbiters in). A refusal
+    /// must look like an id that does not exist, so the caller answers as it would for one.
     ///
     /// # Errors
     /// `Unavailable` when the store cannot say.
     pub(crate) async fn reaches(&self, session: &Session, id: MatchId) -> Result<bool, ErrorMsg> {
-        if session.arbiter.load(Ordering::Relaxed) || session.is_invited(id) || session.room() == Some(id) {
+        if session.is_invited(id) || session.room() == Some(id) {
             return Ok(true);
         }
         if self.private.contains_key(&id) {

@@ -31,10 +31,11 @@ pub(crate) struct Session {
     room: Mutex<Option<MatchId>>,
     /// The match it followed until that match closed (to tell a late request why).
     closed_room: Mutex<Option<MatchId>>,
-    /// Whether the session presented the arbiters' secret.
-    pub(crate) arbiter: AtomicBool,
+    /// Whether the session presented the arbiters' secret (an account's role is read from the
+    /// store at each act, `roles::official`).
+    pub(crate) arbiter_secret: AtomicBool,
     /// Whether the session presented the tournament directors' secret.
-    pub(crate) director: AtomicBool,
+    pub(crate) director_secret: AtomicBool,
     /// Private matches it holds the invitation code of (or created).
     invited: Mutex<Vec<MatchId>>,
     /// Connections serving the session now.
@@ -53,8 +54,8 @@ impl Session {
             revoked: AtomicBool::new(row.revoked),
             room: Mutex::default(),
             closed_room: Mutex::default(),
-            arbiter: AtomicBool::default(),
-            director: AtomicBool::default(),
+            arbiter_secret: AtomicBool::default(),
+            director_secret: AtomicBool::default(),
             invited: Mutex::default(),
             connections: AtomicUsize::new(0),
             last_seen_ms: AtomicU64::new(row.last_seen_ms),

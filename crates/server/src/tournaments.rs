@@ -9,9 +9,11 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use bughouse::{MatchResult, Team};
+use bughouse_match::Official;
 use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, SeatId, TdChoice, TdExport, TdOutcome, TdRequest};
 use shvedka_tournament::{
-    ColourChoice, Fixture, Format, GameResult, Outcome, ResultSource, SeatingChoice, TeamNo, Tournament,
+    ColourChoice, Director, DirectorAct, Fixture, Format, GameResult, Outcome, ResultSource, SeatingChoice,
+    TeamNo, Tournament,
 };
 use tokio::sync::Mutex;
 
@@ -81,13 +83,21 @@ impl Tournaments {
         Ok(out)
     }
 
-    /// A director's command.
+    /// A director's command, by `by`: each change is logged in the tournament with who made it
+    /// (`Tournament::acts`), and a result entered names its director.
     pub(crate) async fn director(
         &self,
         rooms: &Rooms,
+        by: &Official,
         req: TdRequest,
     ) -> Result<shvedka_proto::Reply, ErrorMsg> {
         use shvedka_proto::Reply;
+        let by = match by {
+            Official::Account(name) => Director::Account(name.clone()),
+            _ => Director::Secret,
+        };
+        let now = unix_ms();
+        let act = |what: String| DirectorAct { at_ms: now, by: by.clone(), what };
         match req {
             TdRequest::Create { name, rules, time_control, swiss_rounds, online } => {
                 bughouse::RuleOptions::preset(&rules)
@@ -97,7 +107,8 @@ impl Tournaments {
                     None => Format::RoundRobin,
                     Some(rounds) => Format::Swiss { rounds },
                 };
-                let t = Tournament::new(&name, &rules, &time_control, format).map_err(refused)?;
+                let mut t = Tournament::new(&name, &rules, &time_control, format).map_err(refused)?;
+                t.note_act(act(format!("created the tournament {name}")));
                 let id = self.next.fetch_add(1, Ordering::Relaxed);
                 save(rooms, id, &t, online).await?;
                 if !online {
@@ -108,32 +119,55 @@ impl Tournaments {
             }
             TdRequest::Register { tournament, team, players } => {
                 let [a, b] = &players;
-                self.change(rooms, tournament, |t| t.register(&team, [a, b]).map_err(refused))
-                    .await
-                    .map(|n| Reply::Id(u64::from(n.0)))
+                self.change(rooms, tournament, |t| {
+                    let n = t.register(&team, [a, b]).map_err(refused)?;
+                    t.note_act(act(format!("registered team {} {team} ({a}, {b})", n.0)));
+                    Ok(n)
+                })
+                .await
+                .map(|n| Reply::Id(u64::from(n.0)))
             }
             TdRequest::Withdraw { tournament, team } => self
-                .change(rooms, tournament, |t| t.withdraw(TeamNo(team)).map_err(refused))
+                .change(rooms, tournament, |t| {
+                    t.withdraw(TeamNo(team)).map_err(refused)?;
+                    t.note_act(act(format!("withdrew team {team}")));
+                    Ok(())
+                })
                 .await
                 .map(|()| Reply::Ok),
-            TdRequest::Start { tournament } => {
-                self.change(rooms, tournament, |t| t.start().map_err(refused)).await.map(|()| Reply::Ok)
-            }
+            TdRequest::Start { tournament } => self
+                .change(rooms, tournament, |t| {
+                    t.start().map_err(refused)?;
+                    t.note_act(act("started the tournament".to_owned()));
+                    Ok(())
+                })
+                .await
+                .map(|()| Reply::Ok),
             TdRequest::PairNext { tournament, choice_window_ms } => {
-                let now = unix_ms();
                 let round = self
-                    .change(rooms, tournament, |t| t.pair_next_round(now, choice_window_ms).map_err(refused))
+                    .change(rooms, tournament, |t| {
+                        let round = t.pair_next_round(now, choice_window_ms).map_err(refused)?;
+                        t.note_act(act(format!("paired round {round}")));
+                        Ok(round)
+                    })
                     .await?;
                 Ok(Reply::Id(u64::from(round)))
             }
             TdRequest::Result { tournament, round, table, game, outcome, reason, correct } => {
-                let result = GameResult::new(outcome_of(outcome), ResultSource::OverTheBoard, reason);
+                let what = format!(
+                    "{} the result of round {round} table {table} game {game}: {outcome:?} ({reason})",
+                    if correct { "corrected" } else { "entered" }
+                );
+                let result =
+                    GameResult::new(outcome_of(outcome), ResultSource::OverTheBoard, reason).by(by.clone());
                 self.change(rooms, tournament, |t| {
                     if correct {
-                        t.correct_result(round, table, game, result).map_err(refused)
+                        t.correct_result(round, table, game, result).map_err(refused)?;
                     } else {
-                        t.record_result(round, table, game, result).map_err(refused)
+                        t.record_result(round, table, game, result).map_err(refused)?;
                     }
+                    t.note_act(act(what));
+                    Ok(())
                 })
                 .await
                 .map(|()| Reply::Ok)
@@ -162,9 +196,9 @@ impl Tournaments {
             TdExport::State => serde_json::to_string_pretty(&t).map_err(refused)?,
             TdExport::Games => {
                 let mut all = String::new();
-                for m in linked_matches(&t) {
+                for (m, result) in linked_matches(&t) {
                     if let Ok(Some(bpgn)) = rooms.record_of(m).await {
-                        all.push_str(&bpgn);
+                        all.push_str(&with_director(bpgn, result.as_ref()));
                         all.push('\n');
                     }
                 }
@@ -292,18 +326,40 @@ impl Tournaments {
     }
 }
 
-fn linked_matches(t: &Tournament) -> Vec<MatchId> {
+/// The online games' matches, with each game's result as the tournament has it.
+fn linked_matches(t: &Tournament) -> Vec<(MatchId, Option<GameResult>)> {
     t.rounds()
         .iter()
         .flat_map(|r| r.fixtures.iter())
         .filter_map(|f| match f {
-            Fixture::Pairing(p) => {
-                Some(p.games.iter().filter_map(|g| g.match_id.map(MatchId)).collect::<Vec<_>>())
-            }
+            Fixture::Pairing(p) => Some(
+                p.games
+                    .iter()
+                    .filter_map(|g| g.match_id.map(|m| (MatchId(m), g.result.clone())))
+                    .collect::<Vec<_>>(),
+            ),
             Fixture::Bye(_) => None,
         })
         .flatten()
         .collect()
+}
+
+/// A game's record with the director's act on its result as a comment of the record (a result a
+/// director entered or corrected: `director alice: ...`, `director (secret): ...`).
+fn with_director(bpgn: String, result: Option<&GameResult>) -> String {
+    let Some(GameResult { by: Some(by), outcome, reason, .. }) = result else { return bpgn };
+    let Ok(mut records) = shvedka_records::parse_bpgn(&bpgn) else { return bpgn };
+    let [record] = records.as_mut_slice() else { return bpgn };
+    let who = match by {
+        Director::Account(name) => format!("director {name}"),
+        Director::Secret => "director (secret)".to_owned(),
+    };
+    let note = format!("{who}: tournament result {outcome:?} ({reason})").replace('}', ")");
+    record.comment = Some(match record.comment.take() {
+        Some(c) => format!("{c}; {note}"),
+        None => note,
+    });
+    record.to_bpgn()
 }
 
 fn outcome_of(o: TdOutcome) -> Outcome {

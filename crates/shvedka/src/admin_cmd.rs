@@ -2,8 +2,9 @@
 //! or `--database-url`), not over the network — whoever runs it can read that database anyway,
 //! so it needs no other credential. It lists, disables and enables accounts, resets passwords,
 //! and grants and revokes the arbiter and director roles. Disabling an account or resetting its
-//! password ends its sessions (their tokens never resume); a role granted or revoked counts from
-//! the account's next log-in.
+//! password ends its sessions (their tokens never resume) and the server closes their connections
+//! within `session_check_ms`; a role granted or revoked counts from the account's next privileged
+//! request (the server reads an account's roles at each one), sessions already open included.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -111,7 +112,7 @@ async fn act(store: &dyn Store, command: &AdminCommand, out: &mut dyn Write) -> 
             let (a, r) = (account(name).await?, role(r)?);
             store.set_role(a.id, r, granted).await?;
             let verb = if granted { "granted to" } else { "revoked from" };
-            writeln!(out, "{} {verb} {} (from the next log-in)", r.as_str(), a.name)?;
+            writeln!(out, "{} {verb} {} (from its next privileged request)", r.as_str(), a.name)?;
         }
         AdminCommand::Disable { name } | AdminCommand::Enable { name } => {
             let disabled = matches!(command, AdminCommand::Disable { .. });

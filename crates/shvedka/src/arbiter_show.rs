@@ -206,6 +206,13 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         0 => writeln!(out, "moves made: 0 of {total}")?,
         _ => writeln!(out, "moves made: {n} of {total}, the last {}", record.moves[n - 1].label())?,
     }
+    // What the record says after the moves made: the arbiters' acts, each naming who made it
+    // (`arbiter alice: …`, `arbiter (secret): …`), and calls of the arbiter.
+    for mv in &record.moves[..n] {
+        if let Some(c) = &mv.comment {
+            writeln!(out, "note after {}: {c}", mv.label())?;
+        }
+    }
     let mut clocks = replay.clocks_after(n).unwrap_or_default().0;
     let mut running = [false; 4];
     match (instant, &times) {

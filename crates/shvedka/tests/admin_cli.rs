@@ -29,6 +29,13 @@ fn code(r: Result<Client, ClientError>) -> ErrorCode {
     }
 }
 
+fn code_of<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorCode {
+    match r {
+        Err(ClientError::Server(e)) => e.code,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn admin_lists_grants_disables_and_resets_accounts_of_a_running_server() {
     let server = TestServer::start("").await;
@@ -38,17 +45,23 @@ async fn admin_lists_grants_disables_and_resets_accounts_of_a_running_server() {
     let list = ok(&admin(&server, &["list"], None));
     assert_eq!(list, "alice\t\t\nbob\t\t\n");
 
+    // Roles take effect without a restart, at the account's next privileged request: the session
+    // alice opened before the grant has the power at once, and loses it at once on revocation.
+    assert_eq!(code_of(alice.list_live().await), ErrorCode::Forbidden, "no role yet");
     assert_eq!(
         ok(&admin(&server, &["grant", "ALICE", "arbiter"], None)).trim(),
-        "arbiter granted to alice (from the next log-in)"
+        "arbiter granted to alice (from its next privileged request)"
     );
+    alice.list_live().await.expect("the open session is an arbiter now, without the shared secret");
     let pw = TestServer::password("alice");
     let again = Client::connect_as(server.addr, trust(), "alice", &pw).await.expect("logs in");
-    again.list_live().await.expect("an arbiter now, without the shared secret");
+    again.list_live().await.expect("a new log-in too");
     assert!(ok(&admin(&server, &["list"], None)).contains("alice\t\tarbiter"));
     ok(&admin(&server, &["revoke", "alice", "arbiter"], None));
+    assert_eq!(code_of(alice.list_live().await), ErrorCode::Forbidden, "revoked for the open session");
+    assert_eq!(code_of(again.list_live().await), ErrorCode::Forbidden, "and for the other");
     let plain = Client::connect_as(server.addr, trust(), "alice", &pw).await.unwrap();
-    assert!(plain.list_live().await.is_err(), "revoked from the next log-in");
+    assert_eq!(code_of(plain.list_live().await), ErrorCode::Forbidden, "and for a new log-in");
 
     // Disabled: no log-in, and its sessions do not resume.
     assert!(ok(&admin(&server, &["disable", "alice"], None)).contains("disabled"));

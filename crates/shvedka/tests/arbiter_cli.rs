@@ -361,3 +361,18 @@ fn a1_show_stops_before_an_impossible_move() {
     assert_eq!(code, 2);
     assert!(err.contains("past move 5") && err.contains("2a. Nc6"), "{err}");
 }
+
+#[test]
+fn a4_show_prints_the_arbiters_acts_up_to_the_instant_with_who_made_them() {
+    let (code, out, err) = arbiter("show", "arbiter_acts.bpgn", &["--after-move", "2"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert!(
+        out.contains(
+            "note after 1A. e4: arbiter alice: paused the clocks; arbiter (secret): restarted the clocks\n"
+        ),
+        "{out}"
+    );
+    assert!(!out.contains("called the arbiter"), "a note after a later move is not yet made: {out}");
+    let (_, out, _) = arbiter("show", "arbiter_acts.bpgn", &["--after-move", "3"]);
+    assert!(out.contains("note after 1a. d5: white-B called the arbiter\n"), "{out}");
+}

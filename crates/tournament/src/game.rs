@@ -117,12 +117,21 @@ pub struct GameResult {
     pub source: ResultSource,
     /// Why, in words ("mate on board A", "flag on board B", "forfeit: Alpha withdrew").
     pub reason: String,
+    /// The director who entered (or corrected) it; `None` for a result the server or the
+    /// tournament itself recorded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub by: Option<crate::Director>,
 }
 
 impl GameResult {
     /// A result.
     pub fn new(outcome: Outcome, source: ResultSource, reason: impl Into<String>) -> GameResult {
-        GameResult { outcome, source, reason: reason.into() }
+        GameResult { outcome, source, reason: reason.into(), by: None }
+    }
+
+    /// The same result, entered by `director`.
+    pub fn by(self, director: crate::Director) -> GameResult {
+        GameResult { by: Some(director), ..self }
     }
 
     /// The points of the first and second team, in quarter points (1, ½, 0 per game).

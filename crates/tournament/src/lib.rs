@@ -67,6 +67,7 @@
 //! [`Tournament::to_html`] (one page for a projector) and [`Tournament::pairing_sheet`] (for
 //! over-the-board play).
 
+mod acts;
 mod berger;
 mod choices;
 mod crosstable;
@@ -85,6 +86,7 @@ mod team;
 mod text;
 mod tournament;
 
+pub use acts::{Director, DirectorAct};
 pub use crosstable::{CrossRow, Crosstable};
 pub use error::TournamentError;
 pub use game::{

@@ -55,6 +55,9 @@ pub struct Tournament {
     pub(crate) teams: Vec<Team>,
     pub(crate) rounds: Vec<Round>,
     pub(crate) state: State,
+    /// The directors' acts, oldest first (absent in a state stored before they were kept).
+    #[serde(default)]
+    pub(crate) acts: Vec<crate::DirectorAct>,
 }
 
 impl Tournament {
@@ -84,6 +87,7 @@ impl Tournament {
             teams: Vec::new(),
             rounds: Vec::new(),
             state: State::Registration,
+            acts: Vec::new(),
         })
     }
 

@@ -6,7 +6,8 @@ use std::time::Duration;
 
 use bughouse::{Adjudication, BoardId, FlagMode, MatchResult, Reason, RuleOptions, Seat, Team};
 use bughouse_match::{
-    ArbiterAct, Claim, Command, EventKind, LagSettings, Match, MatchConfig, PlayerId, Rejection, TimeControl,
+    ArbiterAct, Claim, Command, EventKind, LagSettings, Match, MatchConfig, Official, PlayerId, Rejection,
+    TimeControl,
 };
 use chess_core::Color;
 
@@ -24,6 +25,11 @@ pub(crate) fn secs(n: u64) -> Duration {
 }
 
 /// The player sitting at a seat on a [`Table`].
+/// The arbiter of the tests: an account holding the role.
+pub(crate) fn arbiter() -> Official {
+    Official::Account("arbiter".into())
+}
+
 pub(crate) fn player(seat: Seat) -> PlayerId {
     PlayerId(seat.index() as u64 + 1)
 }
@@ -78,8 +84,12 @@ impl Table {
     pub(crate) fn board_a_only(config: MatchConfig) -> Table {
         Table::new_with(config, |m| {
             for seat in [WB, BB] {
-                m.handle_arbiter(Duration::ZERO, ArbiterAct::AdjustClock { seat, delta_ms: 1_000_000 })
-                    .unwrap();
+                m.handle_arbiter(
+                    Duration::ZERO,
+                    arbiter(),
+                    ArbiterAct::AdjustClock { seat, delta_ms: 1_000_000 },
+                )
+                .unwrap();
             }
         })
     }
@@ -105,7 +115,7 @@ impl Table {
     }
 
     pub(crate) fn arbiter(&mut self, at: Duration, act: ArbiterAct) -> Result<(), Rejection> {
-        self.m.handle_arbiter(at, act)
+        self.m.handle_arbiter(at, arbiter(), act)
     }
 
     pub(crate) fn claim(&mut self, at: Duration, seat: Seat, claim: Claim) -> Result<(), Rejection> {

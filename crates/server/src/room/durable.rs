@@ -7,7 +7,7 @@
 
 use std::time::Duration;
 
-use bughouse_match::{ArbiterAct, Event, EventKind, Phase};
+use bughouse_match::{ArbiterAct, Event, EventKind, Phase, Ruling};
 use shvedka_proto::{ErrorCode, MatchEvent, PauseReason, ServerMsg};
 use shvedka_storage::{Ending, EventRow, StoreError};
 use tokio::time::Instant;
@@ -40,7 +40,7 @@ impl Room {
                     self.record_result(adj).await;
                     *self.decided.lock().expect("decided lock") = Some(*adj);
                 }
-                if matches!(e.kind, EventKind::Arbiter(ArbiterAct::Annul { .. })) {
+                if matches!(e.kind, EventKind::Arbiter(Ruling { act: ArbiterAct::Annul { .. }, .. })) {
                     self.durably(Write::End(Ending::Annulled)).await;
                 }
                 self.recent.push(view.clone());

@@ -4,7 +4,7 @@
 //! annulled, expired, shut down, or by a panic — its followers are freed (and told, unless
 //! the match was decided before their eyes).
 
-use bughouse_match::{ArbiterAct, PlayerId};
+use bughouse_match::{ArbiterAct, Official, PlayerId};
 use shvedka_proto::{ClosedReason, PauseReason, ServerMsg};
 use shvedka_storage::Ending;
 use tokio::time::Instant;
@@ -83,7 +83,7 @@ impl Room {
     pub(super) fn server_act(&mut self, act: ArbiterAct, reason: PauseReason) -> bool {
         self.server_pause = Some(reason);
         let now = self.now();
-        let taken = self.m.handle_arbiter(now, act).is_ok();
+        let taken = self.m.handle_arbiter(now, Official::Server, act).is_ok();
         if !taken {
             self.server_pause = None;
         }

@@ -16,7 +16,7 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bughouse::Seat;
-use bughouse_match::{ArbiterAct, Command, Match, Phase, PlayerId};
+use bughouse_match::{ArbiterAct, Command, Match, Official, Phase, PlayerId};
 use shvedka_proto::{
     ChatScope, ClientMsg, ErrorCode, ErrorMsg, Limit, MatchEvent, MatchId, MatchState, MatchSummary,
     MoveView, PauseReason, ServerMsg,
@@ -53,8 +53,8 @@ pub(crate) enum RoomMsg {
     Unfollow { session: Arc<Session>, reply: Reply },
     /// A match command from a player (or the seat request).
     Command { session: Arc<Session>, out: Outbound, msg: ClientMsg, reply: Reply },
-    /// An arbiter's act (the session is known to be an arbiter).
-    Arbiter { act: ArbiterAct, reply: Reply },
+    /// An arbiter's act, by `by` (known to be an arbiter).
+    Arbiter { act: ArbiterAct, by: Official, reply: Reply },
     /// The match record as BPGN.
     Record { reply: oneshot::Sender<Result<String, ErrorMsg>> },
     /// The legal moves on one board, in long notation (none unless the clocks run).
@@ -210,7 +210,8 @@ impl Room {
             Some(r) => {
                 match m.phase() {
                     Phase::Running => {
-                        restart_pause = m.handle_arbiter(resumed_at, ArbiterAct::Pause).is_ok();
+                        restart_pause =
+                            m.handle_arbiter(resumed_at, Official::Server, ArbiterAct::Pause).is_ok();
                         server_pause = restart_pause.then_some(PauseReason::Restart);
                     }
                     Phase::Countdown { .. } => frozen = Some(resumed_at),
@@ -343,10 +344,10 @@ impl Room {
                 self.flush().await;
                 let _ = reply.send(result);
             }
-            RoomMsg::Arbiter { act, reply } => {
+            RoomMsg::Arbiter { act, by, reply } => {
                 let now = self.now();
                 let resume = matches!(act, ArbiterAct::Resume);
-                let result = self.m.handle_arbiter(now, act).map_err(|r| convert::rejection(&r));
+                let result = self.m.handle_arbiter(now, by, act).map_err(|r| convert::rejection(&r));
                 if result.is_ok() && resume {
                     self.restart_pause = false;
                     self.storage_paused = false;

@@ -1,7 +1,7 @@
 //! A logged event as the wire shows it (`MatchEvent`): built once, when the event is polled from
 //! the machine, stored beside it, and shared by every follower and every later resume.
 
-use bughouse_match::{ArbiterAct, Event, EventKind, Match};
+use bughouse_match::{ArbiterAct, Event, EventKind, Match, Ruling};
 use shvedka_proto::{EventView, MatchEvent, PauseReason};
 
 use super::Room;
@@ -49,13 +49,13 @@ impl Room {
             EventKind::ArbiterCalled { seat, .. } => EventView::ArbiterCalled { seat: seat_id(*seat) },
             EventKind::FlagFell { seat } => EventView::FlagFell { seat: seat_id(*seat) },
             // The server's own pauses say why; the arbiter's are the arbiter's acts.
-            EventKind::Arbiter(ArbiterAct::Pause) if self.server_pause.is_some() => {
+            EventKind::Arbiter(Ruling { act: ArbiterAct::Pause, .. }) if self.server_pause.is_some() => {
                 EventView::Paused { reason: self.server_pause.take().unwrap_or(PauseReason::Restart) }
             }
-            EventKind::Arbiter(ArbiterAct::Resume) if self.server_pause.is_some() => {
+            EventKind::Arbiter(Ruling { act: ArbiterAct::Resume, .. }) if self.server_pause.is_some() => {
                 EventView::Resumed { reason: self.server_pause.take().unwrap_or(PauseReason::Restart) }
             }
-            EventKind::Arbiter(act) => EventView::ArbiterActed {
+            EventKind::Arbiter(Ruling { act, .. }) => EventView::ArbiterActed {
                 act: convert::arbiter_request(act),
                 text: convert::describe_act(act),
             },
@@ -65,7 +65,10 @@ impl Room {
             e.kind,
             EventKind::Moved { .. }
                 | EventKind::CountdownStarted { chess960: Some(_), .. }
-                | EventKind::Arbiter(ArbiterAct::TakeBack { .. } | ArbiterAct::SetPosition { .. })
+                | EventKind::Arbiter(Ruling {
+                    act: ArbiterAct::TakeBack { .. } | ArbiterAct::SetPosition { .. },
+                    ..
+                })
         );
         MatchEvent {
             match_id: self.id,
@@ -86,7 +89,8 @@ pub(crate) fn paused_by_server(m: &Match, views: &[MatchEvent]) -> bool {
     let last = m.events().iter().rev().find(|e| {
         matches!(
             e.kind,
-            EventKind::Arbiter(ArbiterAct::Pause | ArbiterAct::Resume) | EventKind::ArbiterCalled { .. }
+            EventKind::Arbiter(Ruling { act: ArbiterAct::Pause | ArbiterAct::Resume, .. })
+                | EventKind::ArbiterCalled { .. }
         )
     });
     last.and_then(|e| views.get(e.seq as usize)).is_some_and(|v| matches!(v.kind, EventView::Paused { .. }))
