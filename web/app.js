@@ -426,7 +426,29 @@ function push(kind, body) {
     closed(body);
   } else if (kind === "Rematch") {
     rematchChanged(body);
+  } else if (kind === "SessionEnded") {
+    ended(body.reason);
   }
+}
+
+/**
+ * The server ended the session for good (`SessionEnded`: logged out elsewhere, the password
+ * changed, the account disabled): nothing resumes, so the page says why and goes to the login.
+ * @param {import("./codec.js").SessionEnd} reason
+ */
+function ended(reason) {
+  const why = {
+    LoggedOut: "the session was logged out",
+    PasswordChanged: "the account's password was changed",
+    AccountDisabled: "the account was disabled",
+  }[reason];
+  session?.forget();
+  rememberArbiter(false);
+  session = null;
+  model = null;
+  $("logout").hidden = true;
+  showScreen("login");
+  showError(`${why}: log in again`);
 }
 
 /**

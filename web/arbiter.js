@@ -4,7 +4,7 @@
 // clock, take back a move, set a corrected position, declare the result, annul. Every act
 // is recorded by the server with its description.
 
-import { SEAT_ORDER, seatLabel } from "./seats.js";
+import { SEAT_ORDER, marked, seatLabel } from "./seats.js";
 import { listAll } from "./codec.js";
 import { refusalText, showError } from "./notice.js";
 
@@ -109,7 +109,7 @@ export class ArbiterPanel {
     body.replaceChildren(...live.map((m) => {
       const row = document.createElement("tr");
       for (const v of [m.match_id, m.rules, m.time_control, m.phase.toLowerCase()]) row.insertCell().textContent = String(v);
-      row.insertCell().textContent = m.seats.map((n) => n ?? "·").join(", ");
+      row.insertCell().textContent = m.seats.map((n, i) => (n === null ? "·" : marked(n, m.kinds?.[i]))).join(", ");
       const b = document.createElement("button");
       b.type = "button";
       b.id = `arb-watch-${m.match_id}`;
@@ -143,7 +143,8 @@ export class ArbiterPanel {
     const seat = /** @type {HTMLSelectElement} */ ($("arb-clock-seat"));
     for (const o of seat.options) {
       const i = SEAT_ORDER.indexOf(/** @type {Seat} */ (o.value));
-      o.textContent = `${seatLabel(/** @type {Seat} */ (o.value))} ${m.names[i] ?? ""}`;
+      const name = m.names[i];
+      o.textContent = `${seatLabel(/** @type {Seat} */ (o.value))} ${name === null ? "" : marked(name, m.kinds[i])}`;
     }
   }
 }

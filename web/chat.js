@@ -4,7 +4,7 @@
 // "sit", "go", the terminal client's F1-F8 and "trade"). A partner's message also shows
 // beside the boards for a few seconds, where a player looks.
 
-import { seatLabel } from "./seats.js";
+import { marked, seatLabel } from "./seats.js";
 
 /** @typedef {import("./seats.js").Seat} Seat */
 
@@ -13,6 +13,7 @@ import { seatLabel } from "./seats.js";
  * @typedef {object} ChatMsg
  * @property {number} match_id
  * @property {string} from
+ * @property {import("./seats.js").PlayerKind} kind  the writer's (version 4)
  * @property {Seat | null} seat
  * @property {"Team" | "Match"} scope
  * @property {string} text
@@ -81,7 +82,8 @@ export class Chat {
     tag.className = "tag";
     tag.textContent = c.scope === "Team" ? "partner" : "all";
     const who = document.createElement("b");
-    who.textContent = c.seat ? `${c.from} (${seatLabel(c.seat)})` : c.from;
+    const from = marked(c.from, c.kind);
+    who.textContent = c.seat ? `${from} (${seatLabel(c.seat)})` : from;
     line.append(tag, " ", who, ": ", c.text);
     const log = $("chat-log");
     log.append(line);

@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -63,7 +63,8 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Invitation: { code: string } }
  *   | { Rematch: { match_id: number, accept: boolean | null } }
  *   | { Review: { match_id: number, after: number | null } }
- *   | { RecentMatches: { name: string } }} ClientMsg
+ *   | { RecentMatches: { name: string } }
+ *   | "Bot"} ClientMsg
  */
 
 /**
@@ -166,6 +167,7 @@ export const msg = {
  * @property {string} time_control
  * @property {boolean} chess960
  * @property {(string | null)[]} seats
+ * @property {(PlayerKind | null)[]} kinds  beside `seats` (version 4)
  * @property {"Forming" | "Countdown" | "Running" | "Paused" | "Ended" | "Annulled"} phase
  */
 
@@ -179,6 +181,8 @@ export const msg = {
  * @typedef {{ RecordPart: { text: string, offset: number, total: number } }} RecordPartReply
  */
 
+/** @typedef {import("./seats.js").PlayerKind} PlayerKind */
+/** @typedef {"LoggedOut" | "PasswordChanged" | "AccountDisabled"} SessionEnd  why a session ended (version 4) */
 /** @typedef {"Restart" | "Shutdown" | "Storage"} PauseReason  why the server paused a match */
 /** @typedef {"Expired" | "Failed"} ClosedReason  why a followed match closed undecided */
 
@@ -190,7 +194,7 @@ export const msg = {
 /**
  * `RematchView`: a decided match's rematch offer, by seat of that match; `rematch` is the new
  * match once all four accepted (they are seated in it, each with the other colour on his board).
- * @typedef {{ match_id: number, players: string[], accepted: boolean[], declined: boolean[], rematch: number | null }} RematchView
+ * @typedef {{ match_id: number, players: string[], kinds: PlayerKind[], accepted: boolean[], declined: boolean[], rematch: number | null }} RematchView
  */
 
 /**
@@ -316,7 +320,8 @@ function badReply(message) {
  *   | { Event: import("./match-state.js").EventMsg }
  *   | { Chat: import("./chat.js").ChatMsg }
  *   | { MatchClosed: MatchClosedMsg }
- *   | { Rematch: RematchView }} ServerMsg
+ *   | { Rematch: RematchView }
+ *   | { SessionEnded: { reason: SessionEnd } }} ServerMsg
  */
 
 /**

@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":3,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":4,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":3,"name":"anna","resume":{"token":"00ff","last_seq":300}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":4,"name":"anna","resume":{"token":"00ff","last_seq":300}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":3,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":4,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -97,10 +97,10 @@ export const eventMove = {"Event":{"match_id":7,"seq":12,"at_ms":61170,"kind":{"
 export const eventEnded = {"Event":{"match_id":7,"seq":13,"at_ms":62000,"kind":{"Ended":{"winner":"Two","reason":"white-A lost on time","rule":"E7"}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":2}};
 
 /** @type {ServerMsg} */
-export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7"},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}]}};
+export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7"},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}]}};
 
 /** @type {ServerMsg} */
-export const replyPage = {"Reply":{"req":19,"result":{"Ok":{"MatchPage":{"matches":[{"match_id":41,"rules":"classic","time_control":"1+0","chess960":true,"seats":[null,"b",null,null],"phase":"Forming"}],"next":41}}}}};
+export const replyPage = {"Reply":{"req":19,"result":{"Ok":{"MatchPage":{"matches":[{"match_id":41,"rules":"classic","time_control":"1+0","chess960":true,"seats":[null,"b",null,null],"kinds":[null,"Account",null,null],"phase":"Forming"}],"next":41}}}}};
 
 /** @type {ServerMsg} */
 export const replyRecordPart = {"Reply":{"req":20,"result":{"Ok":{"RecordPart":{"text":"1A. e4","offset":24576,"total":30000}}}}};
@@ -121,7 +121,7 @@ export const eventResumed = {"Event":{"match_id":7,"seq":15,"at_ms":64000,"kind"
 export const matchClosed = {"MatchClosed":{"match_id":7,"reason":"Expired"}};
 
 /** @type {ServerMsg} */
-export const chatIn = {"Chat":{"match_id":1,"from":"bo","seat":null,"scope":"Match","text":"go"}};
+export const chatIn = {"Chat":{"match_id":1,"from":"bo","kind":"Bot","seat":null,"scope":"Match","text":"go"}};
 
 /** @type {ServerMsg} */
 export const eventArbiterActed = {"Event":{"match_id":7,"seq":16,"at_ms":65000,"kind":{"ArbiterActed":{"act":{"AdjustClock":{"seat":"BlackB","delta_ms":-60000}},"text":"removed 60000 ms on black-B's clock"}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};
@@ -163,10 +163,10 @@ export const replyLoginAttempts = {"Reply":{"req":31,"result":{"Err":{"code":{"L
 export const rematch = {"req":35,"msg":{"Rematch":{"match_id":12,"accept":true}}};
 
 /** @type {ServerMsg} */
-export const replyRematch = {"Reply":{"req":35,"result":{"Ok":{"Rematch":{"match_id":12,"players":["anna","boris","vera","gleb"],"accepted":[true,false,false,false],"declined":[false,false,false,false],"rematch":null}}}}};
+export const replyRematch = {"Reply":{"req":35,"result":{"Ok":{"Rematch":{"match_id":12,"players":["anna","boris","vera","gleb"],"kinds":["Account","Guest","Bot","Account"],"accepted":[true,false,false,false],"declined":[false,false,false,false],"rematch":null}}}}};
 
 /** @type {ServerMsg} */
-export const pushRematch = {"Rematch":{"match_id":12,"players":["anna","boris","vera","gleb"],"accepted":[true,true,true,true],"declined":[false,false,false,false],"rematch":13}};
+export const pushRematch = {"Rematch":{"match_id":12,"players":["anna","boris","vera","gleb"],"kinds":["Account","Guest","Bot","Account"],"accepted":[true,true,true,true],"declined":[false,false,false,false],"rematch":13}};
 
 /** @type {ClientFrame} */
 export const review = {"req":36,"msg":{"Review":{"match_id":12,"after":99}}};
@@ -179,3 +179,12 @@ export const recentMatches = {"req":37,"msg":{"RecentMatches":{"name":"anna"}}};
 
 /** @type {ServerMsg} */
 export const replyRecent = {"Reply":{"req":37,"result":{"Ok":{"Recent":[{"match_id":12,"rules":"classic","time_control":"3+2","players":["anna","boris","vera","gleb"],"result":{"winner":"Two","reason":"team 2 wins: white-A resigned (E10)","rule":"E10"},"finished_ms":1790000000000}]}}}};
+
+/** @type {ServerMsg} */
+export const eventSeatTaken = {"Event":{"match_id":7,"seq":0,"at_ms":0,"kind":{"SeatTaken":{"seat":"WhiteB","name":"anna","kind":"Guest"}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":6}};
+
+/** @type {ClientFrame} */
+export const bot = {"req":38,"msg":"Bot"};
+
+/** @type {ServerMsg} */
+export const sessionEnded = {"SessionEnded":{"reason":"PasswordChanged"}};

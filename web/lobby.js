@@ -2,7 +2,7 @@
 // The lobby: the listed matches (asked page by page) with their seats (take one, or watch), a new match (its
 // creator seated at White-A), and a private match opened by its number.
 
-import { SEAT_ORDER, seatLabel } from "./seats.js";
+import { SEAT_ORDER, marked, seatLabel } from "./seats.js";
 import { listAll, wholeNumberIn } from "./codec.js";
 import { refusalText, showError } from "./notice.js";
 
@@ -52,9 +52,12 @@ export class Lobby {
       const r = await this.ask(this.msg.createMatch(rules, tc, listed, chess960));
       // The creator sits at once (White-A; "Leave seat" and another seat if he wants another).
       if (r.ok?.Created) await this.takeSeat(r.ok.Created.match_id, "WhiteA");
-      // A private match: the creator sits too; its invitation code is what others join with.
+      // A private match: the creator sits too; its invitation code is what others join with,
+      // shown on the match's screen (and left in the join field).
       if (r.ok?.Invited) {
         /** @type {HTMLInputElement} */ ($("join-id")).value = r.ok.Invited.code;
+        $("invite-code").textContent = r.ok.Invited.code;
+        $("invite").dataset.match = String(r.ok.Invited.match_id);
         await this.takeSeat(r.ok.Invited.match_id, "WhiteA");
       }
     });
@@ -65,6 +68,7 @@ export class Lobby {
       if (text.includes(".")) {
         const r = await this.ask(this.msg.invitation(text));
         if (r.ok?.Invited) await this.ask(this.msg.watch(r.ok.Invited.match_id));
+        else if (r.err?.code === "NoSuchMatch") showError(`no match has the invitation code ${text}: check it with whoever invited you`);
         return;
       }
       const id = wholeNumberIn(text, 1, Number.MAX_SAFE_INTEGER);
@@ -100,7 +104,7 @@ export class Lobby {
         const cell = row.insertCell();
         cell.dataset.label = seatLabel(seat);
         const name = m.seats[i];
-        if (name) cell.textContent = name;
+        if (name) cell.textContent = marked(name, m.kinds?.[i]);
         else if (m.phase === "Forming") {
           cell.append(button(`seat-${m.match_id}-${seat}`, "Sit", () => {
             void this.takeSeat(m.match_id, seat);

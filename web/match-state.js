@@ -6,7 +6,7 @@
 import { readBfen, squareName } from "./board.js";
 import { reading, restamp, stampedAt } from "./clocks.js";
 import { moveLabel, moveNumber } from "./moves.js";
-import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.js";
+import { boardOf, isWhiteSeat, marked, seatIndex, seatLabel, teamLabel } from "./seats.js";
 
 /** @typedef {import("./seats.js").Seat} Seat */
 /** @typedef {import("./seats.js").BoardId} BoardId */
@@ -31,6 +31,7 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
  * @property {string} rules
  * @property {string} time_control
  * @property {(string | null)[]} seats
+ * @property {(import("./seats.js").PlayerKind | null)[]} kinds  beside `seats` (version 4)
  * @property {boolean[]} ready
  * @property {Phase} phase
  * @property {string} bfen
@@ -46,7 +47,7 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
 /**
  * `EventView` of the protocol: "Started", or an object with one key.
  * @typedef {"Started" | {
- *   SeatTaken?: { seat: Seat, name: string },
+ *   SeatTaken?: { seat: Seat, name: string, kind: import("./seats.js").PlayerKind },
  *   SeatLeft?: { seat: Seat },
  *   Ready?: { seat: Seat, ready: boolean },
  *   CountdownStarted?: { starts_at_ms: number },
@@ -94,6 +95,7 @@ import { boardOf, isWhiteSeat, seatIndex, seatLabel, teamLabel } from "./seats.j
  * @property {string} rules
  * @property {string} timeControl
  * @property {(string | null)[]} names  by seat index
+ * @property {(import("./seats.js").PlayerKind | null)[]} kinds  by seat index, beside `names`
  * @property {boolean[]} ready
  * @property {Phase} phase
  * @property {string} bfen
@@ -148,6 +150,7 @@ export function fromState(s, now, offsetMs = null) {
     rules: s.rules,
     timeControl: s.time_control,
     names: [...s.seats],
+    kinds: [...(s.kinds ?? [null, null, null, null])],
     ready: [...s.ready],
     phase: s.phase,
     bfen: s.bfen,
@@ -246,9 +249,12 @@ export function applyEvent(m, e, now, offsetMs = null) {
     m.serverPause = null;
     return "applied";
   }
-  if (k.SeatTaken) m.names[seatIndex(k.SeatTaken.seat)] = k.SeatTaken.name;
-  else if (k.SeatLeft) {
+  if (k.SeatTaken) {
+    m.names[seatIndex(k.SeatTaken.seat)] = k.SeatTaken.name;
+    m.kinds[seatIndex(k.SeatTaken.seat)] = k.SeatTaken.kind;
+  } else if (k.SeatLeft) {
     m.names[seatIndex(k.SeatLeft.seat)] = null;
+    m.kinds[seatIndex(k.SeatLeft.seat)] = null;
     m.ready[seatIndex(k.SeatLeft.seat)] = false;
     if (m.yourSeat === k.SeatLeft.seat) m.yourSeat = null;
     if (m.phase === "Countdown") m.phase = "Forming";
@@ -352,7 +358,10 @@ export function resumeText(reason) {
  */
 export function describe(m, k) {
   /** @param {Seat} seat */
-  const who = (seat) => `${m.names[seatIndex(seat)] ?? "?"} (${seatLabel(seat)})`;
+  const who = (seat) => {
+    const name = m.names[seatIndex(seat)];
+    return `${name === null || name === undefined ? "?" : marked(name, m.kinds[seatIndex(seat)])} (${seatLabel(seat)})`;
+  };
   if (k === "Started") return "the clocks started";
   if (k.DrawOffered) return `${who(k.DrawOffered.seat)} offers a draw`;
   if (k.DrawDeclined) return `${who(k.DrawDeclined.seat)} declines the draw`;

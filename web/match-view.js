@@ -10,8 +10,8 @@ import { touchedSquares } from "./moves.js";
 import { boardPos, checkedKing, pauseText, resultHeadline, resultReason, yourTurn } from "./match-state.js";
 import { matchTime } from "./review.js";
 import {
-  SEAT_ORDER, boardOf, boardOrder, isWhiteSeat, otherBoard, partnerOf, seatIndex, seatLabel, teamLabel, teamOf,
-  whiteAtBottom,
+  SEAT_ORDER, boardOf, boardOrder, isWhiteSeat, marked, otherBoard, partnerOf, seatIndex, seatLabel, teamLabel,
+  teamOf, whiteAtBottom,
 } from "./seats.js";
 
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -149,6 +149,8 @@ export class MatchView {
     const me = m.yourSeat;
     $("match-title").textContent = `Match ${m.matchId} · ${m.rules} · ${m.timeControl} · ` +
       (me ? `you play ${seatLabel(me)} (${teamLabel(teamOf(me))}), partner ${seatLabel(partnerOf(me))}` : "watching");
+    // The invitation code of a private match this page created, while it is on.
+    $("invite").hidden = $("invite").dataset.match !== String(m.matchId) || m.phase === "Ended" || m.phase === "Annulled";
     const reviewing = this.actions.reviewing();
     $("phase").textContent = reviewing ? "review" : PHASE_TEXT[m.phase];
     $("phase").dataset.phase = reviewing ? "Review" : m.phase;
@@ -184,8 +186,9 @@ export class MatchView {
     $("rematch-bar").hidden = !me || !over;
     if (!me || !over) return;
     const i = seatIndex(me);
-    const declined = view ? view.players.filter((_, k) => view.declined[k]) : [];
-    const accepted = view ? view.players.filter((_, k) => view.accepted[k]) : [];
+    const shown = view ? view.players.map((name, k) => marked(name, view.kinds[k])) : [];
+    const declined = view ? shown.filter((_, k) => view.declined[k]) : [];
+    const accepted = view ? shown.filter((_, k) => view.accepted[k]) : [];
     const mine = Boolean(view?.accepted[i]);
     /** @type {HTMLButtonElement} */ ($("rematch")).disabled = mine || declined.length > 0;
     /** @type {HTMLButtonElement} */ ($("rematch-decline")).hidden = declined.length > 0 || Boolean(view?.declined[i]);
@@ -217,7 +220,7 @@ export class MatchView {
         const i = seatIndex(seat);
         const mine = me === seat;
         panel.renderBar(seat, {
-          name: m.names[i],
+          name: m.names[i] === null ? null : marked(m.names[i] ?? "", m.kinds[i]),
           ready: m.phase === "Forming" || m.phase === "Countdown" ? m.ready[i] : false,
           turn: (m.phase === "Running" || m.phase === "Paused") && (pos.turn === "w") === isWhiteSeat(seat),
           you: mine,
@@ -288,7 +291,8 @@ export class MatchView {
     // Draw offers to this player (one board's players agree, E3).
     const bar = $("draw-bar");
     bar.hidden = !offerToMe || !playing;
-    if (offer) $("draw-text").textContent = `${m.names[seatIndex(offer)] ?? "?"} (${seatLabel(offer)}) offers a draw.`;
+    const offerer = offer ? m.names[seatIndex(offer)] : null;
+    if (offer) $("draw-text").textContent = `${offerer === null || offerer === undefined ? "?" : marked(offerer, m.kinds[seatIndex(offer)])} (${seatLabel(offer)}) offers a draw.`;
     // Empty seats one may take before the start.
     const seatBar = $("seat-bar");
     const free = m.phase === "Forming" && !me ? SEAT_ORDER.filter((s) => !m.names[seatIndex(s)]) : [];

@@ -46,6 +46,7 @@ export function buildReview(head, events, viewer) {
     rules: head.rules,
     time_control: head.time_control,
     seats: [null, null, null, null],
+    kinds: [null, null, null, null],
     ready: [false, false, false, false],
     phase: "Forming",
     bfen: `${START} | ${START}`,

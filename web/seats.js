@@ -8,6 +8,20 @@ import { SEATS } from "./codec.js";
 /** @typedef {"A" | "B"} BoardId */
 /** @typedef {"One" | "Two"} Team */
 
+/** @typedef {"Account" | "Guest" | "Bot"} PlayerKind  `PlayerKind` of the protocol (version 4) */
+
+/**
+ * A player's name as shown: with "(guest)" or "(bot)" when he is no account.
+ * @param {string} name
+ * @param {PlayerKind | null | undefined} kind
+ * @returns {string}
+ */
+export function marked(name, kind) {
+  if (kind === "Guest") return `${name} (guest)`;
+  if (kind === "Bot") return `${name} (bot)`;
+  return name;
+}
+
 /** The seats in the order of every four-element array of the protocol (clocks, names, ready). */
 export const SEAT_ORDER = /** @type {Seat[]} */ (SEATS);
 

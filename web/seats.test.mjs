@@ -2,7 +2,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import {
-  SEAT_ORDER, boardOf, boardOrder, opponentOf, otherBoard, partnerOf, seatAt, seatIndex, seatLabel, teamLabel, teamOf,
+  SEAT_ORDER, boardOf, boardOrder, marked, opponentOf, otherBoard, partnerOf, seatAt, seatIndex, seatLabel, teamLabel, teamOf,
   whiteAtBottom,
 } from "./seats.js";
 
@@ -41,4 +41,11 @@ test("own_board_from_own_side_partners_board_from_partners_side", () => {
   assert.deepEqual(boardOrder("BlackB"), ["B", "A"]);
   assert.deepEqual(boardOrder("BlackA"), ["A", "B"]);
   assert.deepEqual(boardOrder(null), ["A", "B"]);
+});
+
+test("guests and bots are marked beside their names; an account's name stands alone (issue 17)", () => {
+  assert.equal(marked("anna", "Guest"), "anna (guest)");
+  assert.equal(marked("sputnik", "Bot"), "sputnik (bot)");
+  assert.equal(marked("alice", "Account"), "alice");
+  assert.equal(marked("old", null), "old", "a view without a kind shows the name alone");
 });

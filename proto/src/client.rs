@@ -243,6 +243,9 @@ pub enum ClientMsg {
         /// The player's name.
         name: String,
     },
+    /// Says the session is a program playing (version 4): it is shown as a bot wherever its name
+    /// is. Sent before taking a seat; an account registered as a bot needs not send it.
+    Bot,
 }
 
 /// A tournament director's command.

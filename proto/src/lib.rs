@@ -25,12 +25,12 @@ pub use client::{
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use server::{
     ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, MoveView,
-    PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg,
+    PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg, SessionEnd,
 };
-pub use types::{Board, MatchId, SeatId, TeamId};
+pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 
 /// The ALPN protocol id of native shvedka clients on the QUIC endpoint.
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 3;
+pub const PROTOCOL_VERSION: u32 = 4;

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ChatScope, ClaimKind, MatchId, SeatId, TeamId};
+use crate::{ChatScope, ClaimKind, MatchId, PlayerKind, SeatId, TeamId};
 
 /// What the server sends. New variants are only ever appended (see PROTOCOL.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -48,6 +48,8 @@ pub enum ServerMsg {
         match_id: MatchId,
         /// The writer's name.
         from: String,
+        /// The writer's kind (version 4).
+        kind: PlayerKind,
         /// The writer's seat, if seated.
         seat: Option<SeatId>,
         /// Who it was for.
@@ -66,6 +68,12 @@ pub enum ServerMsg {
     /// The rematch offer of a decided match changed (sent only to its players who asked about
     /// it with `ClientMsg::Rematch`).
     Rematch(RematchView),
+    /// The session has ended for good (version 4): its token never resumes. The server closes
+    /// the connection after it; the client says why and offers to log in again.
+    SessionEnded {
+        /// Why.
+        reason: SessionEnd,
+    },
 }
 
 /// A decided match's rematch offer: who has accepted or declined, by seat of the decided match,
@@ -76,6 +84,8 @@ pub struct RematchView {
     pub match_id: MatchId,
     /// The players, by seat of the decided match.
     pub players: [String; 4],
+    /// The players' kinds, beside `players` (version 4).
+    pub kinds: [PlayerKind; 4],
     /// Who has accepted.
     pub accepted: [bool; 4],
     /// Who has declined (the rematch will not be played).
@@ -83,6 +93,17 @@ pub struct RematchView {
     /// The new match, once all four accepted (its players are seated in it, ready: each with
     /// the other colour on the same board).
     pub rematch: Option<MatchId>,
+}
+
+/// Why a session ended while connected.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum SessionEnd {
+    /// It logged out (from another connection of the same session).
+    LoggedOut,
+    /// Its account's password was changed or reset.
+    PasswordChanged,
+    /// Its account was disabled.
+    AccountDisabled,
 }
 
 /// Why a followed match closed without a decision.
@@ -277,6 +298,8 @@ pub struct MatchSummary {
     pub chess960: bool,
     /// The players' names, in the order of [`SeatId::ALL`].
     pub seats: [Option<String>; 4],
+    /// The players' kinds, beside `seats` (version 4).
+    pub kinds: [Option<PlayerKind>; 4],
     /// Where it is.
     pub phase: PhaseView,
 }
@@ -320,6 +343,8 @@ pub struct MatchState {
     pub time_control: String,
     /// The players' names, in the order of [`SeatId::ALL`].
     pub seats: [Option<String>; 4],
+    /// The players' kinds, beside `seats` (version 4).
+    pub kinds: [Option<PlayerKind>; 4],
     /// Who said ready.
     pub ready: [bool; 4],
     /// Where it is.
@@ -385,6 +410,9 @@ pub enum EventView {
         seat: SeatId,
         /// Who.
         name: String,
+        /// His kind (version 4; absent in a view stored before: a guest).
+        #[serde(default)]
+        kind: PlayerKind,
     },
     /// A player stood up.
     SeatLeft {

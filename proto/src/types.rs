@@ -106,6 +106,19 @@ pub enum TeamId {
     Two,
 }
 
+/// What kind of player a name belongs to, shown beside the name wherever names are shown.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum PlayerKind {
+    /// A registered account (a person).
+    Account,
+    /// A guest: an unregistered name, held by nobody.
+    #[default]
+    Guest,
+    /// A program playing: a bot account, a session that said it is a bot (`ClientMsg::Bot`), or
+    /// one of the server's own bots.
+    Bot,
+}
+
 #[cfg(test)]
 mod tests {
     use super::SeatId;

@@ -175,6 +175,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 rules: "classic".into(),
                 time_control: "1+0".into(),
                 seats: [Some("a".into()), None, None, Some("d".into())],
+                kinds: [Some(PlayerKind::Guest), None, None, Some(PlayerKind::Bot)],
                 ready: [true, false, false, false],
                 phase: PhaseView::Forming,
                 bfen: "x".into(),
@@ -201,6 +202,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         time_control: "1+0".into(),
                         chess960: true,
                         seats: [None, Some("b".into()), None, None],
+                        kinds: [None, Some(PlayerKind::Account), None, None],
                         phase: PhaseView::Forming,
                     }],
                     next: Some(MatchId(41)),
@@ -264,6 +266,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
             s(ServerMsg::Chat {
                 match_id: MatchId(1),
                 from: "bo".into(),
+                kind: PlayerKind::Bot,
                 seat: None,
                 scope: ChatScope::Match,
                 text: "go".into(),
@@ -357,6 +360,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 result: Ok(Reply::Rematch(RematchView {
                     match_id: MatchId(12),
                     players: ["anna".into(), "boris".into(), "vera".into(), "gleb".into()],
+                    kinds: [PlayerKind::Account, PlayerKind::Guest, PlayerKind::Bot, PlayerKind::Account],
                     accepted: [true, false, false, false],
                     declined: [false; 4],
                     rematch: None,
@@ -368,6 +372,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
             s(ServerMsg::Rematch(RematchView {
                 match_id: MatchId(12),
                 players: ["anna".into(), "boris".into(), "vera".into(), "gleb".into()],
+                kinds: [PlayerKind::Account, PlayerKind::Guest, PlayerKind::Bot, PlayerKind::Account],
                 accepted: [true; 4],
                 declined: [false; 4],
                 rematch: Some(MatchId(13)),
@@ -421,6 +426,26 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }])),
             }),
         ),
+        // Version 4: the kind of each player, a bot's word for itself, and a session ended.
+        (
+            "event-seat-taken",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 0,
+                at_ms: 0,
+                kind: EventView::SeatTaken {
+                    seat: SeatId::WhiteB,
+                    name: "anna".into(),
+                    kind: PlayerKind::Guest,
+                },
+                clocks_ms: [0, 1, 2, 3],
+                running: [false; 4],
+                bfen: None,
+                server_time_us: 6,
+            })),
+        ),
+        ("bot", c(38, ClientMsg::Bot)),
+        ("session-ended", s(ServerMsg::SessionEnded { reason: SessionEnd::PasswordChanged })),
     ]
 }
 

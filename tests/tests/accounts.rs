@@ -5,8 +5,8 @@
 
 use std::time::{Duration, Instant};
 
-use shvedka_client::{Client, ClientError, Trust};
-use shvedka_proto::{ErrorCode, Limit, Reply, SeatId, TdChoice, TdExport, TdRequest};
+use shvedka_client::{Client, ClientError, Trust, Update};
+use shvedka_proto::{ErrorCode, Limit, Reply, SeatId, ServerMsg, SessionEnd, TdChoice, TdExport, TdRequest};
 use shvedka_tests::TestServer;
 use shvedka_tournament::Tournament;
 
@@ -47,6 +47,17 @@ async fn register_log_in_resume_log_out_and_change_the_password() {
     // A password change needs the old password and ends every other session of the account.
     assert_eq!(code(phone.change_password("not it", "battery staple").await), ErrorCode::BadCredentials);
     phone.change_password("correct horse", "battery staple").await.expect("changed");
+    // The other session's connection is told why and closed (a lost connection reported before
+    // alice resumed may come first).
+    let mut told = Vec::new();
+    while !matches!(told.last(), Some(Update::Disconnected(_))) || told.len() < 2 {
+        match tokio::time::timeout(Duration::from_secs(10), alice.next_update()).await {
+            Ok(Some(u)) => told.push(u),
+            other => panic!("told {told:?}, then {other:?}"),
+        }
+    }
+    let ended = Update::Server(ServerMsg::SessionEnded { reason: SessionEnd::PasswordChanged });
+    assert_eq!(told[told.len() - 2], ended, "{told:?}");
     alice.drop_connection();
     assert!(matches!(alice.resume().await, Err(ClientError::Refused(_))), "the other session ended");
     phone.drop_connection();

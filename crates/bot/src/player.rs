@@ -110,6 +110,9 @@ pub async fn play_match(
     seat: SeatId,
     config: &BotConfig,
 ) -> Result<Outcome, BotError> {
+    // Shown as a bot wherever its name is; refused only once the session follows a match, where
+    // what it said before stands.
+    let _ = client.declare_bot().await;
     patiently(|| client.take_seat(match_id, seat)).await.map_err(|e| BotError::Seat(e.to_string()))?;
     patiently(|| client.ready(true)).await.map_err(|e| BotError::Seat(e.to_string()))?;
     let mut engine = Some(Engine::new(config.level));
@@ -344,6 +347,7 @@ pub async fn play_tournament(
     config: &BotConfig,
     idle: Duration,
 ) -> Result<Vec<Outcome>, BotError> {
+    let _ = client.declare_bot().await;
     let mut played = Vec::new();
     let mut waiting_since = Instant::now();
     loop {

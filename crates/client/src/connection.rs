@@ -262,6 +262,14 @@ impl Client {
         Ok(())
     }
 
+    /// Says the session is a program playing: it is shown as a bot wherever its name is.
+    ///
+    /// # Errors
+    /// As [`Client::request`]: `BadRequest` once the session follows a match.
+    pub async fn declare_bot(&self) -> Result<(), ClientError> {
+        self.ok(ClientMsg::Bot).await
+    }
+
     /// Changes the account's password; its other sessions end.
     ///
     /// # Errors

@@ -163,9 +163,13 @@ impl MatchModel {
         self.clocks.on_event(e, received, rtt);
         let s = &mut self.state;
         match &e.kind {
-            EventView::SeatTaken { seat, name } => s.seats[seat.index()] = Some(name.clone()),
+            EventView::SeatTaken { seat, name, kind } => {
+                s.seats[seat.index()] = Some(name.clone());
+                s.kinds[seat.index()] = Some(*kind);
+            }
             EventView::SeatLeft { seat } => {
                 s.seats[seat.index()] = None;
+                s.kinds[seat.index()] = None;
                 s.ready[seat.index()] = false;
                 if s.your_seat == Some(*seat) {
                     s.your_seat = None;

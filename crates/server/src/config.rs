@@ -48,6 +48,8 @@ pub struct ServerConfig {
     pub forming_expiry_s: u64,
     /// Seconds a session may go unused before its token expires.
     pub session_expiry_s: u64,
+    /// How often connected sessions ended in the database by another process are looked for, ms.
+    pub session_check_ms: u64,
     /// Matches in one page of the lobby list.
     pub list_page_max: usize,
     /// UDP receive buffer, bytes.

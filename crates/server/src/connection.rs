@@ -27,6 +27,11 @@ const CLOSE_OK: u32 = 0;
 const CLOSE_PROTOCOL: u32 = 2;
 /// The connection could not keep up with what it was sent; the client resumes.
 pub(crate) const CLOSE_BEHIND: u32 = 3;
+/// The session ended for good (`ServerMsg::SessionEnded` says why); nothing resumes.
+pub(crate) const CLOSE_ENDED: u32 = 4;
+
+/// Why a connection of an ended session is closed (its close reason).
+pub(crate) const ENDED: &str = "the session ended";
 
 /// How long a logged-out connection is kept for its client to read the reply and close.
 const LOGOUT_LINGER: Duration = Duration::from_secs(2);
@@ -48,6 +53,9 @@ pub(crate) enum End {
     /// The connection cannot keep up with its match or its own replies: close with code 3
     /// ([`CLOSE_BEHIND`]); the client resumes from the last event it has.
     Behind,
+    /// The session ended for good (logged out elsewhere, its password changed, its account
+    /// disabled): `SessionEnded` is queued; close with code 4 ([`CLOSE_ENDED`]).
+    Ended,
 }
 
 pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Arc<ServerConfig>) {
@@ -64,6 +72,7 @@ pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Ar
             tracing::info!(%remote, "closing a connection that cannot keep up");
             conn.close(CLOSE_BEHIND.into(), BEHIND.as_bytes());
         }
+        End::Ended => conn.close(CLOSE_ENDED.into(), ENDED.as_bytes()),
     }
 }
 
@@ -79,6 +88,11 @@ async fn run(conn: &quinn::Connection, lobby: &Arc<Lobby>, config: &ServerConfig
             // Let the client read the refusal and close; then close ourselves.
             let _ = tokio::time::timeout(Duration::from_secs(2), conn.closed()).await;
             End::Protocol(reason)
+        }
+        End::Ended => {
+            // Let the client read why; then close.
+            let _ = tokio::time::timeout(Duration::from_secs(1), conn.closed()).await;
+            End::Ended
         }
         end => end,
     }
@@ -162,6 +176,7 @@ async fn serve_session(
                 Err(end) => return end,
             },
             () = out.fallen_behind() => return behind(lobby),
+            reason = session.ended() => return ended(out, reason).await,
         };
         let (result, after) = if !bucket.take() {
             lobby.metrics.refused(Refusal::RateLimited);
@@ -188,6 +203,13 @@ async fn serve_session(
             return End::Done;
         }
     }
+}
+
+/// Tells the client its session ended, and why.
+async fn ended(out: &Outbound, reason: shvedka_proto::SessionEnd) -> End {
+    let told = out.send(ServerMsg::SessionEnded { reason });
+    let _ = tokio::time::timeout(Duration::from_secs(1), told).await;
+    End::Ended
 }
 
 fn behind(lobby: &Lobby) -> End {
@@ -217,6 +239,11 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
                         Err(e) => e.message,
                         Ok(_) => "the account is disabled".to_owned(),
                     });
+                }
+                if let Ok(Some(a)) = &row
+                    && a.bot
+                {
+                    session.bot.store(true, std::sync::atomic::Ordering::Relaxed);
                 }
             }
             (session, r.token.clone())

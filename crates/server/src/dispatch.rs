@@ -117,6 +117,14 @@ pub(crate) async fn dispatch(
                 }
             }
         }
+        ClientMsg::Bot => {
+            // The kind shown with a seated player's name does not change under the others' eyes.
+            if session.room().is_some() {
+                return Err(error(ErrorCode::BadRequest, "say you are a bot before following a match"));
+            }
+            session.bot.store(true, std::sync::atomic::Ordering::Relaxed);
+            Ok(Reply::Ok)
+        }
         ClientMsg::Invitation { code } => {
             let match_id = lobby.rooms.redeem(session, &code).await?;
             Ok(Reply::Invited { match_id, code })

@@ -139,6 +139,7 @@ fn kind(msg: &ServerMsg) -> &'static str {
         ServerMsg::Chat { .. } => "chat",
         ServerMsg::MatchClosed { .. } => "match-closed",
         ServerMsg::Rematch(_) => "rematch",
+        ServerMsg::SessionEnded { .. } => "session-ended",
     }
 }
 
@@ -166,6 +167,7 @@ mod tests {
         let chat = ServerMsg::Chat {
             match_id: shvedka_proto::MatchId(1),
             from: "a".into(),
+            kind: shvedka_proto::PlayerKind::Guest,
             seat: None,
             scope: shvedka_proto::ChatScope::Match,
             text: "x".repeat(MAX_FRAME),

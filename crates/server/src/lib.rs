@@ -174,6 +174,11 @@ impl Server {
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
         let (stop_ticker, stop) = tokio::sync::watch::channel(false);
+        session::spawn_sweeper(
+            Arc::downgrade(&lobby.sessions),
+            Duration::from_millis(config.session_check_ms.max(1)),
+            stop.clone(),
+        );
         let ticker =
             tournaments::spawn_ticker(Arc::downgrade(&lobby.tournaments), Arc::downgrade(&lobby.rooms), stop);
         let http = web::bind(&config).await.with_context(|| format!("cannot bind {}", config.http_listen))?;

@@ -88,6 +88,7 @@ async fn log_in(lobby: &Arc<Lobby>, session: &mut Arc<Session>, row: AccountRow)
         .open(row.name.clone(), Some(row.id))
         .await
         .map_err(|e| error(ErrorCode::Unavailable, e))?;
+    new.bot.store(row.bot, std::sync::atomic::Ordering::Relaxed);
     tracing::info!(name = %row.name, account = row.id, player = new.player.0, "logged in");
     let old = std::mem::replace(session, new);
     lobby.sessions.release(&old).await;

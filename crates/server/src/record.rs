@@ -4,10 +4,22 @@
 
 use bughouse::Game;
 use bughouse_match::{ArbiterAct, EventKind, Match, Official, Ruling};
+use shvedka_proto::PlayerKind;
 use shvedka_records::{Record, RecordResult};
 
-/// The record of `m` (match `id`), players named by `names` in seat order.
-pub(crate) fn record(id: u64, m: &Match, names: &[Option<String>; 4], date: &str) -> Record {
+/// The tags that say a seat's kind of player, in seat order.
+const TYPE_TAGS: [&str; 4] = ["WhiteAType", "BlackAType", "WhiteBType", "BlackBType"];
+
+/// The record of `m` (match `id`), players named by `names` in seat order, of the kinds `kinds`
+/// (a guest's or a bot's seat says so in a tag `WhiteAType` … `BlackBType`: `guest`, `program`,
+/// after PGN's `WhiteType`/`BlackType`, whose values are `human` and `program`).
+pub(crate) fn record(
+    id: u64,
+    m: &Match,
+    names: &[Option<String>; 4],
+    kinds: &[Option<PlayerKind>; 4],
+    date: &str,
+) -> Record {
     let config = m.config();
     let mut r = Record::new();
     r.set_tag("Event", format!("shvedka match {id}"));
@@ -15,6 +27,13 @@ pub(crate) fn record(id: u64, m: &Match, names: &[Option<String>; 4], date: &str
     r.set_tag("Date", date);
     for (seat, name) in bughouse::Seat::ALL.into_iter().zip(names) {
         r.set_player(seat, name.clone().unwrap_or_else(|| "?".into()));
+    }
+    for (tag, kind) in TYPE_TAGS.into_iter().zip(kinds) {
+        match kind {
+            Some(PlayerKind::Guest) => r.set_tag(tag, "guest"),
+            Some(PlayerKind::Bot) => r.set_tag(tag, "program"),
+            Some(PlayerKind::Account) | None => {}
+        }
     }
     r.set_tag("TimeControl", config.time_control.pgn());
     r.set_tag("Rules", config.rules.name.clone());

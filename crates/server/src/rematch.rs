@@ -16,7 +16,9 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use bughouse_match::PlayerId;
-use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, PhaseView, RematchView, SeatId, ServerMsg};
+use shvedka_proto::{
+    ClientMsg, ErrorCode, ErrorMsg, MatchId, PhaseView, PlayerKind, RematchView, SeatId, ServerMsg,
+};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -43,6 +45,8 @@ pub(crate) struct Finished {
     /// The four players (player and name) by seat; a match decided with a seat empty (an
     /// arbiter's act on a forming match) has no rematch.
     pub(crate) players: [(PlayerId, String); 4],
+    /// The players' kinds, by seat.
+    pub(crate) kinds: [PlayerKind; 4],
     /// Whether it may have a rematch (a tournament game may not).
     pub(crate) rematch: bool,
 }
@@ -65,6 +69,7 @@ impl Offer {
         RematchView {
             match_id: self.finished.id,
             players: self.finished.players.clone().map(|(_, name)| name),
+            kinds: self.finished.kinds,
             accepted: self.accepted,
             declined: self.declined,
             rematch: self.rematch,

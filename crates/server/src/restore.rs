@@ -3,7 +3,7 @@
 //! the log exactly, clocks included), and the wire views followers resume from.
 
 use bughouse_match::{Event, EventKind, Match, MatchConfig};
-use shvedka_proto::{EventView, MatchEvent};
+use shvedka_proto::{EventView, MatchEvent, PlayerKind};
 use shvedka_storage::{MatchRow, Store};
 
 /// A match rebuilt from storage.
@@ -39,19 +39,27 @@ pub(crate) async fn rebuild(store: &dyn Store, row: &MatchRow) -> anyhow::Result
     Ok(Rebuilt { m, views })
 }
 
-/// The seated players' names, as the log's views say (who sat last on each seat, and stayed).
-pub(crate) fn names(views: &[MatchEvent]) -> [Option<String>; 4] {
+/// The seated players' names and kinds, as the log's views say (who sat last on each seat, and
+/// stayed).
+pub(crate) fn names(views: &[MatchEvent]) -> ([Option<String>; 4], [Option<PlayerKind>; 4]) {
     let mut names: [Option<String>; 4] = Default::default();
+    let mut kinds: [Option<PlayerKind>; 4] = Default::default();
     for v in views {
         match &v.kind {
-            EventView::SeatTaken { seat, name } => {
-                names[crate::convert::seat(*seat).index()] = Some(name.clone())
+            EventView::SeatTaken { seat, name, kind } => {
+                let i = crate::convert::seat(*seat).index();
+                names[i] = Some(name.clone());
+                kinds[i] = Some(*kind);
             }
-            EventView::SeatLeft { seat } => names[crate::convert::seat(*seat).index()] = None,
+            EventView::SeatLeft { seat } => {
+                let i = crate::convert::seat(*seat).index();
+                names[i] = None;
+                kinds[i] = None;
+            }
             _ => {}
         }
     }
-    names
+    (names, kinds)
 }
 
 #[cfg(test)]

@@ -131,9 +131,9 @@ impl Rooms {
                     seated.push(s);
                 }
             }
-            let names = restore::names(&rebuilt.views);
+            let (names, kinds) = restore::names(&rebuilt.views);
             tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
-            let restored = Restored { views: rebuilt.views, names, seated };
+            let restored = Restored { views: rebuilt.views, names, kinds, seated };
             if let Some(hash) = &row.created.invite_hash {
                 rooms.private.insert(id, hash.clone());
             }
@@ -400,8 +400,8 @@ impl Rooms {
                 format!("match {id} is not live; it is restored at restart"),
             ));
         }
-        let names = restore::names(&rebuilt.views);
-        let restored = Restored { views: rebuilt.views, names, seated: Vec::new() };
+        let (names, kinds) = restore::names(&rebuilt.views);
+        let restored = Restored { views: rebuilt.views, names, kinds, seated: Vec::new() };
         if let Some(hash) = &row.created.invite_hash {
             self.private.insert(id, hash.clone());
         }
@@ -453,9 +453,9 @@ impl Rooms {
             return Ok(None);
         };
         let rebuilt = restore::rebuild(&*self.store, &row).await.map_err(|e| unavailable(e.to_string()))?;
-        let names = restore::names(&rebuilt.views);
+        let (names, kinds) = restore::names(&rebuilt.views);
         let date = crate::wall::date_of(row.created.created_ms);
-        Ok(Some(crate::record::record(id.0, &rebuilt.m, &names, &date).to_bpgn()))
+        Ok(Some(crate::record::record(id.0, &rebuilt.m, &names, &kinds, &date).to_bpgn()))
     }
 
     /// One page of the matches that are not over, by id, after `after`: the listed ones, or

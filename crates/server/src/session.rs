@@ -11,7 +11,7 @@ use std::time::Duration;
 use bughouse_match::PlayerId;
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use shvedka_proto::MatchId;
+use shvedka_proto::{MatchId, PlayerKind, SessionEnd};
 use shvedka_storage::{PlayerRow, Revoke, Store};
 
 use crate::wall::unix_ms;
@@ -27,6 +27,11 @@ pub(crate) struct Session {
     pub(crate) account: Option<u64>,
     /// Logged out, or ended by its account's password change: it never resumes.
     revoked: AtomicBool,
+    /// Set once the session ends for good while connections may serve it (logged out, the
+    /// password changed, the account disabled): each of its connections says why and closes.
+    ended: tokio::sync::watch::Sender<Option<SessionEnd>>,
+    /// A program playing: a bot account, or a session that said so (`ClientMsg::Bot`).
+    pub(crate) bot: AtomicBool,
     /// The match the session follows, if any.
     room: Mutex<Option<MatchId>>,
     /// The match it followed until that match closed (to tell a late request why).
@@ -52,6 +57,8 @@ impl Session {
             player: PlayerId(row.id),
             account: row.account,
             revoked: AtomicBool::new(row.revoked),
+            bot: AtomicBool::default(),
+            ended: tokio::sync::watch::Sender::new(None),
             room: Mutex::default(),
             closed_room: Mutex::default(),
             arbiter_secret: AtomicBool::default(),
@@ -59,6 +66,33 @@ impl Session {
             invited: Mutex::default(),
             connections: AtomicUsize::new(0),
             last_seen_ms: AtomicU64::new(row.last_seen_ms),
+        }
+    }
+
+    /// Ends the session for good: its token never resumes, and every connection serving it is
+    /// told why and closed ([`Session::ended`]).
+    fn end(&self, reason: SessionEnd) {
+        self.revoked.store(true, Ordering::SeqCst);
+        self.ended.send_if_modified(|r| r.is_none() && r.replace(reason).is_none());
+    }
+
+    /// Resolves once the session has ended, with why.
+    pub(crate) async fn ended(&self) -> SessionEnd {
+        let mut rx = self.ended.subscribe();
+        let reason = rx.wait_for(Option::is_some).await.map(|r| *r);
+        match reason {
+            Ok(Some(reason)) => reason,
+            // The sender lives as long as the session: never reached while it is borrowed.
+            _ => std::future::pending().await,
+        }
+    }
+
+    /// What kind of player the session is, as names are shown.
+    pub(crate) fn kind(&self) -> PlayerKind {
+        match (self.bot.load(Ordering::Relaxed), self.account) {
+            (true, _) => PlayerKind::Bot,
+            (false, Some(_)) => PlayerKind::Account,
+            (false, None) => PlayerKind::Guest,
         }
     }
 
@@ -221,24 +255,52 @@ impl Sessions {
 
     /// Ends a session for good (a log-out): its token never resumes.
     pub(crate) async fn revoke(&self, session: &Session) -> Result<(), String> {
-        session.revoked.store(true, Ordering::SeqCst);
+        session.end(SessionEnd::LoggedOut);
         self.store.revoke_sessions(Revoke::Token(&session.key)).await.map_err(|e| {
             tracing::error!(error = %e, "cannot revoke a session");
             "the server cannot end the session now; try again".to_owned()
         })
     }
 
-    /// Ends every session of an account but `keep` (a password change, a disabled account).
+    /// Ends every session of an account but `keep` (a password change).
     pub(crate) async fn revoke_account(&self, account: u64, keep: Option<&str>) -> Result<(), String> {
         for s in &self.map {
             if s.account == Some(account) && Some(s.key.as_str()) != keep {
-                s.revoked.store(true, Ordering::SeqCst);
+                s.end(SessionEnd::PasswordChanged);
             }
         }
         self.store.revoke_sessions(Revoke::Account { id: account, keep }).await.map_err(|e| {
             tracing::error!(error = %e, "cannot revoke sessions");
             "the server cannot end the account's other sessions now; try again".to_owned()
         })
+    }
+
+    /// Ends the connected sessions of accounts that were ended in the store by another process
+    /// (`shvedka admin` disabled the account or reset its password): one read per connected
+    /// account session, every `session_check_ms`.
+    pub(crate) async fn sweep(&self) {
+        let connected: Vec<Arc<Session>> = self
+            .map
+            .iter()
+            .filter(|s| {
+                s.account.is_some()
+                    && s.connections.load(Ordering::SeqCst) > 0
+                    && !s.revoked.load(Ordering::SeqCst)
+            })
+            .map(|s| s.clone())
+            .collect();
+        for s in connected {
+            let Ok(Some(row)) = self.store.player_by_token(&s.key).await else { continue };
+            if !row.revoked {
+                continue;
+            }
+            let disabled = match s.account {
+                Some(id) => matches!(self.store.account(id).await, Ok(Some(a)) if a.disabled),
+                None => false,
+            };
+            tracing::info!(name = %s.name, disabled, "a session was ended in the store: closing its connections");
+            s.end(if disabled { SessionEnd::AccountDisabled } else { SessionEnd::PasswordChanged });
+        }
     }
 
     /// One connection of the session has ended: it is seen now, and leaves memory when nothing
@@ -280,6 +342,26 @@ impl Sessions {
             tracing::warn!(error = %e, player = session.player.0, "cannot note when a session was seen");
         }
     }
+}
+
+/// Runs [`Sessions::sweep`] every `every` until `stop` says so (or the server is gone).
+pub(crate) fn spawn_sweeper(
+    sessions: std::sync::Weak<Sessions>,
+    every: Duration,
+    mut stop: tokio::sync::watch::Receiver<bool>,
+) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(every);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                _ = tick.tick() => {}
+                _ = stop.wait_for(|stop| *stop) => return,
+            }
+            let Some(sessions) = sessions.upgrade() else { return };
+            sessions.sweep().await;
+        }
+    });
 }
 
 /// Why a revoked session's token is refused.
@@ -340,6 +422,48 @@ mod tests {
         sessions.revoke(&boris).await.unwrap();
         sessions.release(&boris).await;
         assert_eq!(sessions.resume(&boris_token).await.unwrap_err(), LOGGED_OUT, "logged out");
+    }
+
+    /// Issue 17: a session ended — logged out, its password changed here, or its account disabled
+    /// or its password reset in the store by another process (found by the sweep) — tells every
+    /// connection serving it why, and only the sessions concerned.
+    #[tokio::test]
+    async fn an_ended_session_tells_its_connections_why_and_others_go_on() {
+        use shvedka_storage::NewAccount;
+        let store = Arc::new(MemStore::default());
+        let sessions = Sessions::new(store.clone(), 0, 30 * DAY);
+        let mut ids = Vec::new();
+        for name in ["anna", "boris"] {
+            let account = NewAccount {
+                name: name.into(),
+                name_key: name.into(),
+                password_hash: "x".into(),
+                bot: false,
+                created_ms: 0,
+            };
+            ids.push(store.add_account(&account).await.unwrap().unwrap());
+        }
+        let ended = |s: &Arc<Session>| {
+            let s = s.clone();
+            async move { tokio::time::timeout(Duration::from_millis(100), s.ended()).await.ok() }
+        };
+        let (anna, _) = sessions.open("anna".into(), Some(ids[0])).await.unwrap();
+        let (anna_phone, _) = sessions.open("anna".into(), Some(ids[0])).await.unwrap();
+        let (boris, _) = sessions.open("boris".into(), Some(ids[1])).await.unwrap();
+        let (guest, _) = sessions.open("gleb".into(), None).await.unwrap();
+        sessions.revoke_account(ids[0], Some(&anna.key)).await.unwrap();
+        assert_eq!(ended(&anna_phone).await, Some(SessionEnd::PasswordChanged));
+        assert_eq!(ended(&anna).await, None, "the session that changed it goes on");
+        // Another process disables boris in the store: the sweep finds it.
+        store.set_disabled(ids[1], true).await.unwrap();
+        store.revoke_sessions(Revoke::Account { id: ids[1], keep: None }).await.unwrap();
+        assert_eq!(ended(&boris).await, None, "not before the sweep");
+        sessions.sweep().await;
+        assert_eq!(ended(&boris).await, Some(SessionEnd::AccountDisabled));
+        assert_eq!(ended(&anna).await, None);
+        sessions.revoke(&anna).await.unwrap();
+        assert_eq!(ended(&anna).await, Some(SessionEnd::LoggedOut));
+        assert_eq!(ended(&guest).await, None, "a guest's session is nobody else's business");
     }
 
     #[tokio::test]

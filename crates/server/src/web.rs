@@ -274,6 +274,10 @@ async fn session(
             code: 4000 + crate::connection::CLOSE_BEHIND as u16,
             reason: Utf8Bytes::from_static(crate::connection::BEHIND),
         }),
+        End::Ended => Some(CloseFrame {
+            code: 4000 + crate::connection::CLOSE_ENDED as u16,
+            reason: Utf8Bytes::from_static(crate::connection::ENDED),
+        }),
         End::Done => None,
     };
     let _ = send(&mut socket, Message::Close(close), FAREWELL).await;

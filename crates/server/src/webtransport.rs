@@ -70,5 +70,10 @@ pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Ar
             tracing::info!(%remote, "closing a WebTransport session that cannot keep up");
             session.close(crate::connection::CLOSE_BEHIND, crate::connection::BEHIND.as_bytes());
         }
+        End::Ended => {
+            // Give the page a moment to read why before the session goes.
+            let _ = tokio::time::timeout(Duration::from_millis(500), session.closed()).await;
+            session.close(crate::connection::CLOSE_ENDED, crate::connection::ENDED.as_bytes());
+        }
     }
 }

@@ -3,9 +3,10 @@
 
 use std::process::{Command, Output};
 
+use shvedka_client::Update;
 use shvedka_client::{Client, ClientError, Trust};
-use shvedka_proto::ErrorCode;
-use shvedka_tests::TestServer;
+use shvedka_proto::{ErrorCode, ServerMsg, SessionEnd};
+use shvedka_tests::{TestServer, wait_msg};
 
 fn admin(server: &TestServer, args: &[&str], password: Option<&str>) -> Output {
     let mut c = Command::new(env!("CARGO_BIN_EXE_shvedka"));
@@ -38,7 +39,7 @@ fn code_of<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorCode {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn admin_lists_grants_disables_and_resets_accounts_of_a_running_server() {
-    let server = TestServer::start("").await;
+    let server = TestServer::start("session_check_ms = 100").await;
     let trust = || Trust::Fingerprint(server.pin);
     let mut alice = server.account("alice").await;
     server.account("bob").await.close().await;
@@ -63,8 +64,13 @@ async fn admin_lists_grants_disables_and_resets_accounts_of_a_running_server() {
     let plain = Client::connect_as(server.addr, trust(), "alice", &pw).await.unwrap();
     assert_eq!(code_of(plain.list_live().await), ErrorCode::Forbidden, "and for a new log-in");
 
-    // Disabled: no log-in, and its sessions do not resume.
+    // Disabled: its connected sessions are told why and closed (within session_check_ms), no
+    // log-in, and its sessions do not resume.
     assert!(ok(&admin(&server, &["disable", "alice"], None)).contains("disabled"));
+    let told = wait_msg(&mut alice, |m| matches!(m, ServerMsg::SessionEnded { .. })).await;
+    assert_eq!(told, ServerMsg::SessionEnded { reason: SessionEnd::AccountDisabled });
+    let closed = tokio::time::timeout(std::time::Duration::from_secs(5), alice.next_update()).await;
+    assert!(matches!(closed, Ok(Some(Update::Disconnected(_)))), "and its connection closed: {closed:?}");
     assert_eq!(
         code(Client::connect_as(server.addr, trust(), "alice", &pw).await),
         ErrorCode::AccountDisabled

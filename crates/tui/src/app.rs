@@ -9,7 +9,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
 use shvedka_proto::{
     ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchId, MatchSummary, PauseReason, PhaseView,
-    RematchView, SeatId, ServerMsg, TdChoice,
+    RematchView, SeatId, ServerMsg, SessionEnd, TdChoice,
 };
 
 use crate::Action;
@@ -46,6 +46,9 @@ pub enum Link {
     Connected,
     /// Lost; reconnecting (attempt number).
     Reconnecting(u32),
+    /// The session ended on the server (logged out elsewhere, the password changed, the account
+    /// disabled): it never resumes, so no reconnection is tried.
+    Ended,
 }
 
 /// A line of the message pane.
@@ -142,9 +145,10 @@ impl App {
         let named = |flags: &[bool; 4]| {
             view.players
                 .iter()
+                .zip(view.kinds)
                 .zip(flags)
                 .filter(|(_, f)| **f)
-                .map(|(n, _)| n.as_str())
+                .map(|((n, k), _)| crate::view::marked(n, Some(k)))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
@@ -192,7 +196,17 @@ impl App {
             ServerMsg::Event(MatchEvent { kind: EventView::Resumed { .. }, .. }) => {
                 self.info("the clocks run again");
             }
-            ServerMsg::Chat { from, scope, text, .. } => self.push(LogLine::Chat { from, scope, text }),
+            ServerMsg::Chat { from, kind, scope, text, .. } => {
+                self.push(LogLine::Chat { from: crate::view::marked(&from, Some(kind)), scope, text })
+            }
+            ServerMsg::SessionEnded { reason } => {
+                self.link = Link::Ended;
+                self.error(match reason {
+                    SessionEnd::LoggedOut => "the session was logged out; log in again",
+                    SessionEnd::PasswordChanged => "the account's password was changed; log in again",
+                    SessionEnd::AccountDisabled => "the account was disabled",
+                });
+            }
             ServerMsg::Rematch(view) => self.rematch(&view),
             ServerMsg::MatchClosed { match_id, reason } => {
                 self.screen = Screen::Lobby;

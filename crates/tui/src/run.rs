@@ -90,6 +90,8 @@ async fn drive(
                         }
                     }
                 }
+                // The server ended the session and said why: nothing to resume.
+                Some(Update::Disconnected(_)) if app.link == Link::Ended => {}
                 Some(Update::Disconnected(why)) => {
                     app.error(format!("connection lost: {why}"));
                     app.link = Link::Reconnecting(1);

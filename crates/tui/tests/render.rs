@@ -8,7 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Color;
 use shvedka_proto::{
     Board, ChatScope, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
-    PhaseView, ResultView, SeatId, ServerMsg, TeamId,
+    PhaseView, PlayerKind, ResultView, SeatId, ServerMsg, TeamId,
 };
 use shvedka_tui::{Action, App, Link, refusal, view};
 
@@ -21,6 +21,12 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         rules: "mgimo-2017".into(),
         time_control: "3+0".into(),
         seats: [Some("alice".into()), Some("bob".into()), Some("carol".into()), Some("dave".into())],
+        kinds: [
+            Some(PlayerKind::Account),
+            Some(PlayerKind::Guest),
+            Some(PlayerKind::Bot),
+            Some(PlayerKind::Account),
+        ],
         ready: [true; 4],
         phase,
         bfen: bfen.into(),
@@ -85,11 +91,13 @@ fn s1_lobby_lists_matches_with_rules_clock_and_the_four_seats() {
         time_control: "2+0".into(),
         chess960: false,
         seats: [Some("bob".into()), None, None, Some("dave".into())],
+        kinds: [Some(PlayerKind::Guest), None, None, Some(PlayerKind::Bot)],
         phase: PhaseView::Forming,
     }]);
     let (lines, _) = screen(&app, now);
     let row = lines.iter().find(|l| l.contains("classic")).expect("the match's row");
-    for part in ["3", "2+0", "forming", "bob", "dave"] {
+    // Guests and bots are marked as such (issue 17); an account's name stands alone.
+    for part in ["3", "2+0", "forming", "bob (guest)", "dave (bot)"] {
         assert!(row.contains(part), "{part} in {row}");
     }
     assert_eq!(app.on_key(key(KeyCode::Char('2'))), vec![Action::TakeSeat(MatchId(3), SeatId::BlackA)]);
@@ -106,6 +114,7 @@ fn chess960_lobby_offers_and_shows_a_chess960_start() {
         time_control: "1+0".into(),
         chess960: true,
         seats: [None, None, None, None],
+        kinds: [None; 4],
         phase: PhaseView::Forming,
     }]);
     let (lines, _) = screen(&app, now);
@@ -125,6 +134,7 @@ fn bots_fill_the_selected_match_or_the_followed_one_at_a_level() {
         time_control: "1+0".into(),
         chess960: false,
         seats: [Some("alice".into()), None, None, None],
+        kinds: [Some(PlayerKind::Account), None, None, None],
         phase: PhaseView::Forming,
     }]);
     assert_eq!(typed(&mut app, "/bots"), vec![Action::FillWithBots(MatchId(4), 2)]);
@@ -159,7 +169,7 @@ fn k1_four_clocks_with_tenths_below_ten_seconds_and_the_player_to_move_marked() 
     let (lines, _) = screen(&app, now);
     let text = lines.join("\n");
     assert!(text.contains("▶ alice white-A  2:59"), "{text}");
-    assert!(text.contains("▶ carol white-B  9.8"), "{text}");
+    assert!(text.contains("▶ carol (bot) white-B  9.8"), "{text}");
     assert!(text.contains("bob black-A  3:00"), "{text}");
     // A second later the running clocks read one second less; the others stand.
     let (later, _) = screen(&app, now + Duration::from_secs(1));
@@ -292,6 +302,7 @@ fn a3_team_chat_quick_messages_and_commands() {
         ServerMsg::Chat {
             match_id: MatchId(7),
             from: "dave".into(),
+            kind: PlayerKind::Guest,
             seat: Some(SeatId::BlackB),
             scope: ChatScope::Team,
             text: "need a knight".into(),
@@ -353,6 +364,7 @@ fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
         ServerMsg::Rematch(shvedka_proto::RematchView {
             match_id: MatchId(7),
             players: ["alice", "bob", "carol", "dave"].map(String::from),
+            kinds: [shvedka_proto::PlayerKind::Account; 4],
             accepted: [true, false, true, false],
             declined: [false; 4],
             rematch: None,

@@ -59,6 +59,7 @@ impl Room {
         }
         let mut summary = self.summary.lock().expect("summary lock");
         summary.seats = self.names.clone();
+        summary.kinds = self.kinds;
         summary.phase = crate::convert::phase(self.m.phase());
     }
 

@@ -19,7 +19,7 @@ use bughouse::Seat;
 use bughouse_match::{ArbiterAct, Command, Match, Official, Phase, PlayerId};
 use shvedka_proto::{
     ChatScope, ClientMsg, ErrorCode, ErrorMsg, Limit, MatchEvent, MatchId, MatchState, MatchSummary,
-    MoveView, PauseReason, ServerMsg,
+    MoveView, PauseReason, PlayerKind, ServerMsg,
 };
 use shvedka_storage::Store;
 use tokio::sync::{mpsc, oneshot};
@@ -108,6 +108,8 @@ pub(crate) struct Room {
     rules: String,
     time_control: String,
     names: [Option<String>; 4],
+    /// The seated players' kinds, beside `names`.
+    kinds: [Option<PlayerKind>; 4],
     followers: HashMap<String, Follower>,
     sessions: Arc<Sessions>,
     /// The wire form of the last events, for followers that resume.
@@ -166,6 +168,8 @@ pub(crate) struct Restored {
     pub(crate) views: Vec<MatchEvent>,
     /// The seated players' names.
     pub(crate) names: [Option<String>; 4],
+    /// The seated players' kinds.
+    pub(crate) kinds: [Option<PlayerKind>; 4],
     /// The seated players' sessions (they follow the match once they are back).
     pub(crate) seated: Vec<Arc<Session>>,
 }
@@ -199,6 +203,7 @@ impl Room {
             time_control: time_control.clone(),
             chess960: m.config().rules.chess960,
             seats: Default::default(),
+            kinds: Default::default(),
             phase: convert::phase(m.phase()),
         }));
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
@@ -206,7 +211,7 @@ impl Room {
         let resumed_at = m.events().last().map_or(Duration::ZERO, |e| e.at);
         let epoch = Instant::now().checked_sub(resumed_at).unwrap_or_else(Instant::now);
         let (mut restart_pause, mut frozen, mut server_pause) = (false, None, None);
-        let (views, names, seated) = match restored {
+        let (views, names, kinds, seated) = match restored {
             Some(r) => {
                 match m.phase() {
                     Phase::Running => {
@@ -218,9 +223,9 @@ impl Room {
                     Phase::Paused { .. } => restart_pause = paused_by_server(&m, &r.views),
                     _ => {}
                 }
-                (r.views, r.names, r.seated)
+                (r.views, r.names, r.kinds, r.seated)
             }
-            None => (Vec::new(), Default::default(), Vec::new()),
+            None => (Vec::new(), Default::default(), Default::default(), Vec::new()),
         };
         let followers = seated
             .into_iter()
@@ -236,6 +241,7 @@ impl Room {
             rules,
             time_control,
             names,
+            kinds,
             followers,
             sessions,
             recent: Recent::new(views),
@@ -326,6 +332,7 @@ impl Room {
             listed: self.listed,
             chess960: self.m.config().rules.chess960,
             players: players.try_into().ok()?,
+            kinds: self.kinds.map(Option::unwrap_or_default),
             rematch: self.reserved.is_none(),
         })
     }
@@ -412,6 +419,7 @@ impl Room {
                         .handle_command(now, session.player, Command::LeaveSeat)
                         .map_err(|r| convert::rejection(&r))?;
                     self.names[seat.index()] = None;
+                    self.kinds[seat.index()] = None;
                 }
                 Phase::Ended(_) | Phase::Annulled => {}
                 _ => {
@@ -434,6 +442,7 @@ impl Room {
             rules: self.rules.clone(),
             time_control: self.time_control.clone(),
             seats: self.names.clone(),
+            kinds: self.kinds,
             ready: self.m.ready(),
             phase: convert::phase(self.m.phase()),
             bfen: self.m.game().bfen(),
@@ -449,7 +458,7 @@ impl Room {
 
     /// The match's moves as its record has them (take-backs applied), for `MatchState`.
     fn move_list(&self) -> Vec<MoveView> {
-        let record = crate::record::record(self.id.0, &self.m, &self.names, "");
+        let record = crate::record::record(self.id.0, &self.m, &self.names, &self.kinds, "");
         record
             .moves
             .iter()
@@ -484,6 +493,7 @@ impl Room {
                 let taken = self.m.handle_command(now, player, Command::TakeSeat(seat));
                 taken.map_err(|r| convert::rejection(&r))?;
                 self.names[seat.index()] = Some(session.name.clone());
+                self.kinds[seat.index()] = Some(session.kind());
                 // Everyone hears of the seat first; then the seated player gets the whole state,
                 // which names his seat (also when he was watching already).
                 self.flush().await;
@@ -521,6 +531,7 @@ impl Room {
         self.m.handle_command(now, player, command).map_err(|r| convert::rejection(&r))?;
         if let Some(seat) = left {
             self.names[seat.index()] = None;
+            self.kinds[seat.index()] = None;
         }
         Ok(())
     }
@@ -555,6 +566,7 @@ impl Room {
         let msg = ServerMsg::Chat {
             match_id: self.id,
             from: session.name.clone(),
+            kind: session.kind(),
             seat: from.map(seat_id),
             scope,
             text,
@@ -577,7 +589,7 @@ impl Room {
     }
 
     fn bpgn(&self) -> String {
-        crate::record::record(self.id.0, &self.m, &self.names, &crate::wall::today()).to_bpgn()
+        crate::record::record(self.id.0, &self.m, &self.names, &self.kinds, &crate::wall::today()).to_bpgn()
     }
 }
 

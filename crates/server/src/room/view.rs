@@ -23,6 +23,7 @@ impl Room {
             EventKind::SeatTaken { seat, .. } => EventView::SeatTaken {
                 seat: seat_id(*seat),
                 name: self.names[seat.index()].clone().unwrap_or_default(),
+                kind: self.kinds[seat.index()].unwrap_or_default(),
             },
             EventKind::SeatLeft { seat, .. } => EventView::SeatLeft { seat: seat_id(*seat) },
             EventKind::Ready { seat, ready, .. } => EventView::Ready { seat: seat_id(*seat), ready: *ready },

@@ -14,7 +14,7 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Paragraph, Wrap};
 use shvedka_client::{MatchModel, rules_seat};
-use shvedka_proto::{ChatScope, PhaseView, SeatId, TeamId};
+use shvedka_proto::{ChatScope, PhaseView, PlayerKind, SeatId, TeamId};
 
 pub use board::{Marks, board_lines, move_squares};
 pub use clock::format_clock;
@@ -41,6 +41,7 @@ fn title(app: &App, what: String) -> Line<'static> {
             format!(" connection lost — reconnecting (attempt {n}) "),
             Style::new().fg(Color::Black).bg(Color::Yellow),
         ),
+        Link::Ended => Span::styled(" session ended ", Style::new().fg(Color::White).bg(Color::Red)),
     };
     // The link first: a long title is cut at the right, and a lost connection must show.
     Line::from(vec![link, Span::styled(format!(" shvedka · {} · {what} ", app.name), Style::new().bold())])
@@ -59,7 +60,7 @@ fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
         lines.push(Line::from("  no open matches: press c to create one"));
     }
     for (i, m) in app.lobby.iter().enumerate() {
-        let seat = |s: &Option<String>| s.clone().unwrap_or_else(|| "·".into());
+        let seat = |i: usize| m.seats[i].as_ref().map_or_else(|| "·".into(), |n| marked(n, m.kinds[i]));
         let rules = if m.chess960 { format!("{} 960", m.rules) } else { m.rules.clone() };
         let text = format!(
             "{:>5}  {:<11} {:<6} {:<9} {:<12} {:<12} {:<12} {:<12}",
@@ -67,16 +68,25 @@ fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
             rules,
             m.time_control,
             phase_name(m.phase),
-            seat(&m.seats[0]),
-            seat(&m.seats[1]),
-            seat(&m.seats[2]),
-            seat(&m.seats[3]),
+            seat(0),
+            seat(1),
+            seat(2),
+            seat(3),
         );
         let style =
             if i == app.selected { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
         lines.push(Line::from(Span::styled(text, style)));
     }
     frame.render_widget(Paragraph::new(lines).block(block), area);
+}
+
+/// A player's name with his kind when he is no account: `anna (guest)`, `sputnik (bot)`.
+pub fn marked(name: &str, kind: Option<PlayerKind>) -> String {
+    match kind {
+        Some(PlayerKind::Guest) => format!("{name} (guest)"),
+        Some(PlayerKind::Bot) => format!("{name} (bot)"),
+        Some(PlayerKind::Account) | None => name.to_owned(),
+    }
 }
 
 fn phase_name(p: PhaseView) -> &'static str {
@@ -183,7 +193,9 @@ fn player_line(
 ) -> Line<'static> {
     let id = SeatId::ALL[seat.index()];
     let state = model.state();
-    let name = state.seats[seat.index()].clone().unwrap_or_else(|| "(empty)".into());
+    let name = state.seats[seat.index()]
+        .as_ref()
+        .map_or_else(|| "(empty)".into(), |n| marked(n, state.kinds[seat.index()]));
     let to_move = model.phase() == PhaseView::Running && model.game().to_move(seat.board) == seat;
     let marker = if to_move { "▶ " } else { "  " };
     let you = if me == Some(id) { " (you)" } else { "" };
