@@ -172,7 +172,8 @@ pub enum Reply {
         token: String,
         /// Whether the account is a bot.
         bot: bool,
-        /// The account's roles (`arbiter`, `director`), granted to the session.
+        /// The account's roles (`arbiter`, `director`) at the log-in; the server reads them again
+        /// at every privileged request, so a grant or revocation counts at once.
         roles: Vec<String>,
     },
     /// A private match (`CreateMatch { listed: false }`, or a redeemed `Invitation`): its id,

@@ -1,7 +1,8 @@
 //! The web client end to end in real headless Chromium (Debian's `chromium`, driven by
 //! `playwright-core` from `web/e2e/`): four pages play a match to its end through WebTransport,
 //! the same through the WebSocket fallback, a page that loses its connection resumes, and a page
-//! fills its match with the server's bots and plays beside them. The
+//! fills its match with the server's bots and plays beside them, and a page joins a private match
+//! by its invitation code. The
 //! server runs in this process; the pages reach it at `http://127.0.0.1:PORT/`. Screenshots of
 //! the match view land in `target/e2e/<test>/`.
 //!
@@ -116,6 +117,13 @@ async fn a_browser_page_fills_its_match_with_bots_that_play_at_a_human_pace() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_browser_page_registers_plays_is_resumed_after_a_reload_and_logs_out() {
     run_script("account.mjs", "", "account", "websocket", &[]).await;
+}
+
+/// Issue 17: a private match is shown to its creator with its invitation code, is not listed, a
+/// wrong code is refused with a clear message, and the right one lets another page join and sit.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_browser_page_joins_a_private_match_by_its_invitation_code_and_a_wrong_code_is_refused() {
+    run_script("private.mjs", "", "private", "websocket", &[]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -73,7 +73,14 @@ impl Session {
     /// told why and closed ([`Session::ended`]).
     fn end(&self, reason: SessionEnd) {
         self.revoked.store(true, Ordering::SeqCst);
-        self.ended.send_if_modified(|r| r.is_none() && r.replace(reason).is_none());
+        // The first reason stands (a disabled account's session is not "logged out" after).
+        self.ended.send_if_modified(|r| {
+            let first = r.is_none();
+            if first {
+                *r = Some(reason);
+            }
+            first
+        });
     }
 
     /// Resolves once the session has ended, with why.
@@ -290,9 +297,13 @@ impl Sessions {
             .map(|s| s.clone())
             .collect();
         for s in connected {
-            let Ok(Some(row)) = self.store.player_by_token(&s.key).await else { continue };
-            if !row.revoked {
-                continue;
+            match self.store.player_by_token(&s.key).await {
+                Ok(Some(row)) if row.revoked => {}
+                Ok(_) => continue,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot look for ended sessions now; next time");
+                    return;
+                }
             }
             let disabled = match s.account {
                 Some(id) => matches!(self.store.account(id).await, Ok(Some(a)) if a.disabled),

@@ -103,7 +103,7 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
     tty.wait_for("you play white-A").await;
     // Enter says ready; with four ready the clocks start and alice is to move.
     tty.keys("\r");
-    tty.wait_for("▶ alice (you) white-A").await;
+    tty.wait_for("▶ alice (guest) (you) white-A").await;
     tty.keys("e4\r");
     let e = wait_event(&mut others[0], |e| matches!(e.kind, EventView::Moved { .. })).await;
     assert!(matches!(&e.kind, EventView::Moved { seat: SeatId::WhiteA, san, .. } if san == "e4"));
@@ -114,7 +114,7 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
     // An illegal move: the server's reason with its rule, and nothing changes.
     tty.keys("Ke3\r");
     tty.wait_for("is illegal on board A: not a legal chess move here (FIDE)").await;
-    assert!(tty.text().contains("▶ alice (you) white-A"), "still alice's turn:\n{}", tty.text());
+    assert!(tty.text().contains("▶ alice (guest) (you) white-A"), "still alice's turn:\n{}", tty.text());
 
     // Team chat, typed and quick (F1), reaches the partner (black-B).
     tty.keys("/t hello partner\r");
