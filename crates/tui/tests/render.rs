@@ -170,12 +170,12 @@ fn k1_four_clocks_with_tenths_below_ten_seconds_and_the_player_to_move_marked() 
     let text = lines.join("\n");
     assert!(text.contains("▶ alice white-A  2:59"), "{text}");
     assert!(text.contains("▶ carol (bot) white-B  9.8"), "{text}");
-    assert!(text.contains("bob black-A  3:00"), "{text}");
+    assert!(text.contains("bob (guest) black-A  3:00"), "guests are marked: {text}");
     // A second later the running clocks read one second less; the others stand.
     let (later, _) = screen(&app, now + Duration::from_secs(1));
     let later = later.join("\n");
     assert!(
-        later.contains("2:58") && later.contains("8.8") && later.contains("bob black-A  3:00"),
+        later.contains("2:58") && later.contains("8.8") && later.contains("bob (guest) black-A  3:00"),
         "{later}"
     );
 }
@@ -227,7 +227,7 @@ fn a4_the_last_move_is_highlighted_and_named() {
     let e3 = &terminal.backend().buffer()[(x as u16, y as u16 + 1)];
     assert_ne!(cell.bg, e3.bg, "the destination square stands out");
     assert_eq!(terminal.backend().buffer()[(x as u16, y as u16 + 2)].bg, cell.bg, "and so does e2");
-    assert!(find(&lines, "▶ bob black-A").is_some(), "now Black-A is to move");
+    assert!(find(&lines, "▶ bob (guest) black-A").is_some(), "now Black-A is to move");
 }
 
 #[test]
@@ -310,7 +310,7 @@ fn a3_team_chat_quick_messages_and_commands() {
         now,
     );
     let text = screen(&app, now).0.join("\n");
-    assert!(text.contains("[team] dave: need a knight"), "{text}");
+    assert!(text.contains("[team] dave (guest): need a knight"), "the writer's kind is shown: {text}");
 }
 
 #[test]
