@@ -67,8 +67,8 @@ export class Lobby {
       // A private match is joined by its invitation code (`12.3f9c…`), never by its number.
       if (text.includes(".")) {
         const r = await this.ask(this.msg.invitation(text));
+        // A wrong code: `ask` has said so ("refused: no match has this invitation code").
         if (r.ok?.Invited) await this.ask(this.msg.watch(r.ok.Invited.match_id));
-        else if (r.err?.code === "NoSuchMatch") showError(`no match has the invitation code ${text}: check it with whoever invited you`);
         return;
       }
       const id = wholeNumberIn(text, 1, Number.MAX_SAFE_INTEGER);

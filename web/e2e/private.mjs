@@ -55,8 +55,8 @@ async function main() {
   await bob.page.locator("#join-id").fill(wrong);
   await bob.page.locator("#join-watch").click();
   await until(bob.page, "a wrong code is refused with a clear message",
-    () => /no match has the invitation code/.test(window.shvedka?.lastError ?? ""), null,
-    { expected: "no match has the invitation code …", seen: () => ({ error: window.shvedka?.lastError, matchId: window.shvedka?.matchId }) });
+    () => /^refused: no match has this invitation code$/.test(window.shvedka?.lastError ?? ""), null,
+    { expected: "refused: no match has this invitation code", seen: () => ({ error: window.shvedka?.lastError, matchId: window.shvedka?.matchId }) });
   if ((await bob.page.evaluate(() => window.shvedka.matchId)) !== null) fail("a wrong code opens nothing", null, "a match");
   await shot(bob.page, "private-wrong-code.png", "bob's wrong invitation code is refused");
   step("wrong code refused");
