@@ -41,7 +41,8 @@ def rss_kib(pid):
 
 
 def udp_drops(server_port):
-    """Datagrams dropped so far by full receive buffers: (the server's socket, all others).
+    """Datagrams dropped so far by full receive buffers: (the server's socket, every other UDP socket
+    on the machine, which during a run are load's).
 
     From /proc/net/udp{,6} (the last column); on loopback every drop is a packet the receiving
     process did not read in time, which QUIC then sends again after a timeout: a latency tail.

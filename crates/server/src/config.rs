@@ -52,6 +52,10 @@ pub struct ServerConfig {
     pub session_check_ms: u64,
     /// Matches in one page of the lobby list.
     pub list_page_max: usize,
+    /// How long after its end a match may be rematched, seconds.
+    pub rematch_offer_s: u64,
+    /// Rematch offers held at once.
+    pub max_rematch_offers: usize,
     /// UDP receive buffer, bytes.
     pub udp_recv_buffer: usize,
     /// Idle timeout of a connection (QUIC, WebTransport, WebSocket), ms.
@@ -167,6 +171,8 @@ impl ServerConfig {
             max_open_per_session: self.max_open_matches_per_session,
             forming_expiry: Duration::from_secs(self.forming_expiry_s),
             page_max: self.list_page_max,
+            rematch_keep: Duration::from_secs(self.rematch_offer_s),
+            max_rematch_offers: self.max_rematch_offers,
         }
     }
 

@@ -6,8 +6,9 @@
 //! opponents, as a two-player site swaps colours for a rematch. The countdown then starts by
 //! itself.
 //!
-//! Offers live in memory only, for [`KEEP`] after the match ended and at most [`MAX_OFFERS`] at
-//! once (the oldest goes first): a rematch is asked for in the minutes after a match, and a
+//! Offers live in memory only, for `rematch_offer_s` after the match ended and at most
+//! `max_rematch_offers` at once (config/default.toml; the oldest goes first, and an answer to it
+//! is then refused like one to any unknown offer): a rematch is asked for in the minutes after a match, and a
 //! server restart simply forgets it. A tournament game has no rematch (the director pairs the
 //! next one).
 
@@ -27,11 +28,6 @@ use crate::outbound::Outbound;
 use crate::room::RoomMsg;
 use crate::rooms::Rooms;
 use crate::session::Session;
-
-/// How long after its end a match's rematch may be agreed.
-pub(crate) const KEEP: Duration = Duration::from_secs(15 * 60);
-/// The most offers held at once.
-pub(crate) const MAX_OFFERS: usize = 4096;
 
 /// A decided match as a rematch needs it.
 #[derive(Clone, Debug)]
@@ -87,9 +83,12 @@ impl Offer {
 }
 
 /// The open rematch offers.
-#[derive(Default)]
 pub(crate) struct Rematches {
     offers: Mutex<HashMap<MatchId, Offer>>,
+    /// How long after its end a match's rematch may be agreed.
+    keep: Duration,
+    /// The most offers held at once.
+    max: usize,
 }
 
 /// The seat a player of the decided match takes in its rematch: the other colour, same board.
@@ -103,6 +102,11 @@ pub(crate) fn swapped(seat: SeatId) -> SeatId {
 }
 
 impl Rematches {
+    /// No offers yet; each kept for `keep`, at most `max` at once.
+    pub(crate) fn new(keep: Duration, max: usize) -> Rematches {
+        Rematches { offers: Mutex::default(), keep, max }
+    }
+
     /// Opens the offer of a match that just ended (once: a match an arbiter brings back and
     /// decides again keeps its offer).
     pub(crate) fn open(&self, finished: Finished) {
@@ -110,8 +114,8 @@ impl Rematches {
             return;
         }
         let Ok(mut offers) = self.offers.lock() else { return };
-        offers.retain(|_, o| o.since.elapsed() < KEEP);
-        while offers.len() >= MAX_OFFERS {
+        offers.retain(|_, o| o.since.elapsed() < self.keep);
+        while offers.len() >= self.max.max(1) {
             let Some(oldest) = offers.iter().min_by_key(|(_, o)| o.since).map(|(id, _)| *id) else { break };
             offers.remove(&oldest);
         }
@@ -154,7 +158,7 @@ impl Rematches {
         }
         let f = {
             let mut offers = self.offers.lock().map_err(|_| error(ErrorCode::Unavailable, "rematches"))?;
-            let Some(offer) = offers.get_mut(&id).filter(|o| o.since.elapsed() < KEEP) else {
+            let Some(offer) = offers.get_mut(&id).filter(|o| o.since.elapsed() < self.keep) else {
                 if rooms.room(id).is_ok() {
                     return Err(error(ErrorCode::Rejected, format!("match {id} is not over")));
                 }
@@ -247,4 +251,44 @@ async fn seat_ready(
         rx.await.map_err(|_| error(ErrorCode::Unavailable, "the new match"))??;
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn finished(id: u64) -> Finished {
+        Finished {
+            id: MatchId(id),
+            rules: "mgimo-2017".into(),
+            time_control: "3+0".into(),
+            listed: true,
+            chess960: false,
+            players: [1, 2, 3, 4].map(|p| (PlayerId(p), format!("p{p}"))),
+            kinds: [PlayerKind::Guest; 4],
+            rematch: true,
+        }
+    }
+
+    fn held(r: &Rematches) -> Vec<u64> {
+        let mut ids: Vec<u64> = r.offers.lock().unwrap().keys().map(|m| m.0).collect();
+        ids.sort_unstable();
+        ids
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn offers_are_bounded_by_max_rematch_offers_and_kept_for_rematch_offer_s() {
+        let r = Rematches::new(Duration::from_secs(60), 2);
+        r.open(finished(1));
+        tokio::time::advance(Duration::from_secs(1)).await;
+        r.open(finished(2));
+        tokio::time::advance(Duration::from_secs(1)).await;
+        r.open(finished(3));
+        assert_eq!(held(&r), vec![2, 3], "at the limit the oldest is forgotten");
+        tokio::time::advance(Duration::from_secs(60)).await;
+        r.open(finished(4));
+        assert_eq!(held(&r), vec![4], "older than rematch_offer_s: gone");
+        r.open(Finished { rematch: false, ..finished(5) });
+        assert_eq!(held(&r), vec![4], "a tournament game has no offer");
+    }
 }

@@ -27,7 +27,7 @@ use crate::session::{Session, Sessions};
 use crate::wall::unix_ms;
 
 /// The limits and settings of matches, from the server's configuration.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 pub(crate) struct MatchLimits {
     /// `max_matches`: live matches at once.
     pub(crate) max_matches: usize,
@@ -37,6 +37,10 @@ pub(crate) struct MatchLimits {
     pub(crate) forming_expiry: Duration,
     /// `list_page_max`: the most matches in one page of the list.
     pub(crate) page_max: usize,
+    /// `rematch_offer_s`: how long after its end a match may be rematched.
+    pub(crate) rematch_keep: Duration,
+    /// `max_rematch_offers`: rematch offers held at once.
+    pub(crate) max_rematch_offers: usize,
 }
 
 /// Every live match.
@@ -99,7 +103,7 @@ impl Rooms {
             arbiters: setup.arbiters,
             started: setup.started,
             metrics: setup.metrics,
-            rematches: Rematches::default(),
+            rematches: Rematches::new(setup.limits.rematch_keep, setup.limits.max_rematch_offers),
             me: me.clone(),
         });
         for row in rooms.store.matches(true).await? {
