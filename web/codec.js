@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 4;
+export const PROTOCOL_VERSION = 5;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -39,7 +39,7 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | "ListLive"
  *   | { Hello: { version: number, name: string, resume: Resume | null } }
  *   | { Ping: { nonce: number } }
- *   | { CreateMatch: { rules: string, time_control: string, listed: boolean, chess960: boolean } }
+ *   | { CreateMatch: { rules: string, time_control: string, listed: boolean, chess960: boolean, rated: boolean } }
  *   | { Watch: { match_id: number } }
  *   | { TakeSeat: { match_id: number, seat: Seat } }
  *   | { Ready: { ready: boolean } }
@@ -64,7 +64,9 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Rematch: { match_id: number, accept: boolean | null } }
  *   | { Review: { match_id: number, after: number | null } }
  *   | { RecentMatches: { name: string } }
- *   | "Bot"} ClientMsg
+ *   | "Bot"
+ *   | { Leaderboard: { category: string } }
+ *   | { Profile: { name: string } }} ClientMsg
  */
 
 /**
@@ -93,7 +95,8 @@ export const msg = {
     /** @type {string} */ time_control,
     /** @type {boolean} */ listed,
     chess960 = false,
-  ) => ({ CreateMatch: { rules, time_control, listed, chess960 } }),
+    rated = false,
+  ) => ({ CreateMatch: { rules, time_control, listed, chess960, rated } }),
   watch: (/** @type {number} */ match_id) => ({ Watch: { match_id } }),
   invitation: (/** @type {string} */ code) => ({ Invitation: { code } }),
   registerAccount: (/** @type {string} */ name, /** @type {string} */ password, bot = false) => ({
@@ -137,6 +140,8 @@ export const msg = {
   recentMatches: (/** @type {string} */ name) => ({ RecentMatches: { name } }),
   rematch: (/** @type {number} */ match_id, /** @type {boolean | null} */ accept) => ({ Rematch: { match_id, accept } }),
   fillWithBots: (/** @type {number} */ match_id, /** @type {number} */ level) => ({ FillWithBots: { match_id, level } }),
+  leaderboard: (/** @type {string} */ category) => ({ Leaderboard: { category } }),
+  profile: (/** @type {string} */ name) => ({ Profile: { name } }),
 };
 
 /** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts"} LimitKind  `Limit`: which documented limit */
@@ -148,6 +153,7 @@ export const msg = {
  * @typedef {"BadRequest" | "Handshake" | "NoSuchMatch" | "NotInMatch" | "Rejected" | "RateLimited"
  *   | "Full" | "Forbidden" | "TooLarge" | "Unavailable" | { Limit: LimitKind }
  *   | "BadCredentials" | "NameTaken" | "LoginRequired" | "AccountDisabled" | "NoSuchAccount"
+ *   | "NotRatable"
  *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
  */
 
@@ -169,6 +175,19 @@ export const msg = {
  * @property {(string | null)[]} seats
  * @property {(PlayerKind | null)[]} kinds  beside `seats` (version 4)
  * @property {"Forming" | "Countdown" | "Running" | "Paused" | "Ended" | "Annulled"} phase
+ * @property {boolean} [rated]  rated (version 5)
+ */
+
+/**
+ * Ratings on the wire (version 5): numbers rounded as players read them, with the server's
+ * provisional mark.
+ * @typedef {{ category: string, rating: number, deviation: number, games: number, provisional: boolean }} RatingView
+ * @typedef {{ seat: Seat, name: string, category: string, before: number, after: number, deviation: number, provisional: boolean }} RatingChange
+ * @typedef {{ rank: number, name: string, rating: RatingView }} LeaderRow
+ * @typedef {{ match_id: number, at_ms: number, before: number, after: number }} HistoryPoint
+ * @typedef {{ name: string, rating: RatingView }} PartnerView
+ * @typedef {{ rating: RatingView, history: HistoryPoint[], partners: PartnerView[] }} CategoryProfile
+ * @typedef {{ name: string, kind: PlayerKind, created_ms: number, categories: CategoryProfile[], recent: import("./recent.js").RecentMatch[] }} ProfileView
  */
 
 /**
@@ -307,7 +326,9 @@ function badReply(message) {
  *   | { LoggedIn: { name: string, token: string, bot: boolean, roles: string[] } }
  *   | { Invited: { match_id: number, code: string } }
  *   | { Rematch: RematchView } | ReviewReply
- *   | { Recent: import("./recent.js").RecentMatch[] }} Reply
+ *   | { Recent: import("./recent.js").RecentMatch[] }
+ *   | { Leaderboard: { category: string, rows: LeaderRow[] } }
+ *   | { Profile: ProfileView }} Reply
  */
 
 /**
@@ -321,7 +342,8 @@ function badReply(message) {
  *   | { Chat: import("./chat.js").ChatMsg }
  *   | { MatchClosed: MatchClosedMsg }
  *   | { Rematch: RematchView }
- *   | { SessionEnded: { reason: SessionEnd } }} ServerMsg
+ *   | { SessionEnded: { reason: SessionEnd } }
+ *   | { Rated: { match_id: number, changes: RatingChange[] } }} ServerMsg
  */
 
 /**

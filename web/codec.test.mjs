@@ -18,7 +18,7 @@ const built = {
   hello: frame(1, msg.hello("anna")),
   "hello-resume": frame(1, msg.hello("anna", msg.resume("00ff", 300))),
   list: frame(3, msg.listMatches()),
-  create: frame(4, msg.createMatch("mgimo-2017", "3+2", true, true)),
+  create: frame(4, msg.createMatch("mgimo-2017", "3+2", true, true, true)),
   "take-seat": frame(5, msg.takeSeat(7, "BlackB")),
   ready: frame(6, msg.ready(true)),
   move: frame(70000, msg.move("B", "e7e8qd1", 1234)),
@@ -44,6 +44,8 @@ const built = {
   rematch: frame(35, msg.rematch(12, true)),
   review: frame(36, msg.review(12, 99)),
   "recent-matches": frame(37, msg.recentMatches("anna")),
+  leaderboard: frame(39, msg.leaderboard("blitz")),
+  profile: frame(40, msg.profile("Anna")),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":4,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":5,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":4,"name":"anna","resume":{"token":"00ff","last_seq":300}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":5,"name":"anna","resume":{"token":"00ff","last_seq":300}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -19,7 +19,7 @@ export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
 export const list = {"req":3,"msg":"ListMatches"};
 
 /** @type {ClientFrame} */
-export const create = {"req":4,"msg":{"CreateMatch":{"rules":"mgimo-2017","time_control":"3+2","listed":true,"chess960":true}}};
+export const create = {"req":4,"msg":{"CreateMatch":{"rules":"mgimo-2017","time_control":"3+2","listed":true,"chess960":true,"rated":true}}};
 
 /** @type {ClientFrame} */
 export const takeSeat = {"req":5,"msg":{"TakeSeat":{"match_id":7,"seat":"BlackB"}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":4,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":5,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -97,10 +97,10 @@ export const eventMove = {"Event":{"match_id":7,"seq":12,"at_ms":61170,"kind":{"
 export const eventEnded = {"Event":{"match_id":7,"seq":13,"at_ms":62000,"kind":{"Ended":{"winner":"Two","reason":"white-A lost on time","rule":"E7"}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":2}};
 
 /** @type {ServerMsg} */
-export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7"},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}]}};
+export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7"},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}],"rated":true,"rating_changes":[{"seat":"BlackB","name":"gleb","category":"blitz","before":1500,"after":1662,"deviation":290,"provisional":true}]}};
 
 /** @type {ServerMsg} */
-export const replyPage = {"Reply":{"req":19,"result":{"Ok":{"MatchPage":{"matches":[{"match_id":41,"rules":"classic","time_control":"1+0","chess960":true,"seats":[null,"b",null,null],"kinds":[null,"Account",null,null],"phase":"Forming"}],"next":41}}}}};
+export const replyPage = {"Reply":{"req":19,"result":{"Ok":{"MatchPage":{"matches":[{"match_id":41,"rules":"classic","time_control":"1+0","chess960":true,"seats":[null,"b",null,null],"kinds":[null,"Account",null,null],"phase":"Forming","rated":true}],"next":41}}}}};
 
 /** @type {ServerMsg} */
 export const replyRecordPart = {"Reply":{"req":20,"result":{"Ok":{"RecordPart":{"text":"1A. e4","offset":24576,"total":30000}}}}};
@@ -188,3 +188,21 @@ export const bot = {"req":38,"msg":"Bot"};
 
 /** @type {ServerMsg} */
 export const sessionEnded = {"SessionEnded":{"reason":"PasswordChanged"}};
+
+/** @type {ServerMsg} */
+export const rated = {"Rated":{"match_id":7,"changes":[{"seat":"BlackB","name":"gleb","category":"blitz","before":1500,"after":1662,"deviation":290,"provisional":true}]}};
+
+/** @type {ClientFrame} */
+export const leaderboard = {"req":39,"msg":{"Leaderboard":{"category":"blitz"}}};
+
+/** @type {ServerMsg} */
+export const replyLeaderboard = {"Reply":{"req":39,"result":{"Ok":{"Leaderboard":{"category":"blitz","rows":[{"rank":1,"name":"anna","rating":{"category":"blitz","rating":1687,"deviation":80,"games":31,"provisional":false}}]}}}}};
+
+/** @type {ClientFrame} */
+export const profile = {"req":40,"msg":{"Profile":{"name":"Anna"}}};
+
+/** @type {ServerMsg} */
+export const replyProfile = {"Reply":{"req":40,"result":{"Ok":{"Profile":{"name":"anna","kind":"Account","created_ms":1790000000000,"categories":[{"rating":{"category":"blitz","rating":1687,"deviation":80,"games":31,"provisional":false},"history":[{"match_id":12,"at_ms":1790000100000,"before":1500,"after":1687}],"partners":[{"name":"gleb","rating":{"category":"blitz","rating":1590,"deviation":80,"games":31,"provisional":false}}]}],"recent":[]}}}}};
+
+/** @type {ServerMsg} */
+export const replyNotRatable = {"Reply":{"req":41,"result":{"Err":{"code":"NotRatable","rule":null,"message":"white-A of a rated match is for an account; log in"}}}};

@@ -42,6 +42,8 @@ import { boardOf, isWhiteSeat, marked, seatIndex, seatLabel, teamLabel } from ".
  * @property {Seat | null} your_seat
  * @property {number} server_time_us
  * @property {{ seat: Seat, number: number, san: string }[]} [moves]  every move so far (version 3)
+ * @property {boolean} [rated]  rated (version 5)
+ * @property {import("./codec.js").RatingChange[]} [rating_changes]  what a decided rated match made of its players' ratings (version 5)
  */
 
 /**

@@ -46,6 +46,10 @@ pub enum ClientMsg {
         /// the countdown (docs/RULES.md section 9). Absent in JSON: `false`.
         #[serde(default)]
         chess960: bool,
+        /// Rated (version 5): deciding it changes its four players' ratings. Only accounts may
+        /// take its seats (bots only where the server rates them). Absent in JSON: casual.
+        #[serde(default)]
+        rated: bool,
     },
     /// Follow a match: its state, then every event (as a spectator unless seated).
     Watch {
@@ -246,6 +250,18 @@ pub enum ClientMsg {
     /// Says the session is a program playing (version 4): it is shown as a bot wherever its name
     /// is. Sent before taking a seat; an account registered as a bot needs not send it.
     Bot,
+    /// The best rated players of a category (`bullet`, `blitz`, `rapid`), best first
+    /// (`Reply::Leaderboard`; version 5). Provisional ratings are not ranked.
+    Leaderboard {
+        /// The category.
+        category: String,
+    },
+    /// A player's profile: ratings with their history, favourite partners, recent matches
+    /// (`Reply::Profile`; version 5). Accounts only.
+    Profile {
+        /// The player's name (any case).
+        name: String,
+    },
 }
 
 /// A tournament director's command.

@@ -15,6 +15,7 @@
 
 mod client;
 mod codec;
+mod ratings;
 mod server;
 mod types;
 
@@ -23,6 +24,9 @@ pub use client::{
     TdRequest,
 };
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
+pub use ratings::{
+    CategoryProfile, HistoryPoint, LeaderRow, PartnerView, ProfileView, RatingChange, RatingView,
+};
 pub use server::{
     ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, MoveView,
     PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg, SessionEnd,
@@ -33,4 +37,4 @@ pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 4;
+pub const PROTOCOL_VERSION: u32 = 5;

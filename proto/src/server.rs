@@ -2,7 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::{ChatScope, ClaimKind, MatchId, PlayerKind, SeatId, TeamId};
+use crate::{
+    ChatScope, ClaimKind, LeaderRow, MatchId, PlayerKind, ProfileView, RatingChange, SeatId, TeamId,
+};
 
 /// What the server sends. New variants are only ever appended (see PROTOCOL.md).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -73,6 +75,14 @@ pub enum ServerMsg {
     SessionEnded {
         /// Why.
         reason: SessionEnd,
+    },
+    /// What a decided rated match made of its players' ratings (version 5), sent to its
+    /// followers right after the `Ended` event (and in `MatchState::rating_changes` later).
+    Rated {
+        /// Which match.
+        match_id: MatchId,
+        /// The four players' changes, in seat order.
+        changes: Vec<RatingChange>,
     },
 }
 
@@ -202,6 +212,15 @@ pub enum Reply {
     },
     /// A player's recent matches (`ClientMsg::RecentMatches`), newest first.
     Recent(Vec<RecentMatch>),
+    /// A category's leaderboard (`ClientMsg::Leaderboard`), best first.
+    Leaderboard {
+        /// The category.
+        category: String,
+        /// The ranked players.
+        rows: Vec<LeaderRow>,
+    },
+    /// A player's profile (`ClientMsg::Profile`).
+    Profile(ProfileView),
 }
 
 /// One of a player's recent matches.
@@ -267,6 +286,9 @@ pub enum ErrorCode {
     AccountDisabled,
     /// No (enabled) account has this name.
     NoSuchAccount,
+    /// A rated match's seat is for an account: a guest may not take it, nor a bot unless the
+    /// server rates bots (version 5).
+    NotRatable,
 }
 
 /// The server's documented limits, as refusals name them.
@@ -303,6 +325,9 @@ pub struct MatchSummary {
     pub kinds: [Option<PlayerKind>; 4],
     /// Where it is.
     pub phase: PhaseView,
+    /// Rated (version 5); absent in JSON: casual.
+    #[serde(default)]
+    pub rated: bool,
 }
 
 /// Where a match is.
@@ -368,6 +393,13 @@ pub struct MatchState {
     /// them (a move an arbiter took back is not there). Version 3; absent in JSON: none.
     #[serde(default)]
     pub moves: Vec<MoveView>,
+    /// Rated (version 5); absent in JSON: casual.
+    #[serde(default)]
+    pub rated: bool,
+    /// What the match made of its players' ratings, once a rated match is decided and rated
+    /// (version 5).
+    #[serde(default)]
+    pub rating_changes: Vec<RatingChange>,
 }
 
 /// One move of a match's move list (`MatchState::moves`).

@@ -43,6 +43,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                     time_control: "3+2".into(),
                     listed: true,
                     chess960: true,
+                    rated: true,
                 },
             ),
         ),
@@ -189,6 +190,8 @@ fn samples() -> Vec<(&'static str, Sample)> {
                     MoveView { seat: SeatId::WhiteB, number: 1, san: "e4".into() },
                     MoveView { seat: SeatId::BlackA, number: 1, san: "N@f3".into() },
                 ],
+                rated: true,
+                rating_changes: vec![change()],
             })),
         ),
         (
@@ -204,6 +207,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         seats: [None, Some("b".into()), None, None],
                         kinds: [None, Some(PlayerKind::Account), None, None],
                         phase: PhaseView::Forming,
+                        rated: true,
                     }],
                     next: Some(MatchId(41)),
                 }),
@@ -446,7 +450,70 @@ fn samples() -> Vec<(&'static str, Sample)> {
         ),
         ("bot", c(38, ClientMsg::Bot)),
         ("session-ended", s(ServerMsg::SessionEnded { reason: SessionEnd::PasswordChanged })),
+        // Version 5: rated matches, leaderboards and profiles.
+        ("rated", s(ServerMsg::Rated { match_id: MatchId(7), changes: vec![change()] })),
+        ("leaderboard", c(39, ClientMsg::Leaderboard { category: "blitz".into() })),
+        (
+            "reply-leaderboard",
+            s(ServerMsg::Reply {
+                req: 39,
+                result: Ok(Reply::Leaderboard {
+                    category: "blitz".into(),
+                    rows: vec![LeaderRow { rank: 1, name: "anna".into(), rating: blitz(1687) }],
+                }),
+            }),
+        ),
+        ("profile", c(40, ClientMsg::Profile { name: "Anna".into() })),
+        (
+            "reply-profile",
+            s(ServerMsg::Reply {
+                req: 40,
+                result: Ok(Reply::Profile(ProfileView {
+                    name: "anna".into(),
+                    kind: PlayerKind::Account,
+                    created_ms: 1_790_000_000_000,
+                    categories: vec![CategoryProfile {
+                        rating: blitz(1687),
+                        history: vec![HistoryPoint {
+                            match_id: MatchId(12),
+                            at_ms: 1_790_000_100_000,
+                            before: 1_500,
+                            after: 1_687,
+                        }],
+                        partners: vec![PartnerView { name: "gleb".into(), rating: blitz(1590) }],
+                    }],
+                    recent: Vec::new(),
+                })),
+            }),
+        ),
+        (
+            "reply-not-ratable",
+            s(ServerMsg::Reply {
+                req: 41,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::NotRatable,
+                    rule: None,
+                    message: "white-A of a rated match is for an account; log in".into(),
+                }),
+            }),
+        ),
     ]
+}
+
+fn change() -> RatingChange {
+    RatingChange {
+        seat: SeatId::BlackB,
+        name: "gleb".into(),
+        category: "blitz".into(),
+        before: 1_500,
+        after: 1_662,
+        deviation: 290,
+        provisional: true,
+    }
+}
+
+fn blitz(rating: i32) -> RatingView {
+    RatingView { category: "blitz".into(), rating, deviation: 80, games: 31, provisional: false }
 }
 
 fn hex(b: &[u8]) -> String {

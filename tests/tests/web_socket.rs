@@ -73,6 +73,7 @@ async fn s1_a_browser_session_over_the_websocket_plays_with_quic_players() {
             time_control: "blitz".into(),
             listed: true,
             chess960: false,
+            rated: false,
         },
     )
     .await;

@@ -121,6 +121,7 @@ async fn s1_a_webtransport_session_on_the_browsers_endpoint_plays_with_native_pl
                 time_control: "blitz".into(),
                 listed: true,
                 chess960: false,
+                rated: false,
             },
         )
         .await;

@@ -499,10 +499,51 @@ impl Client {
             time_control: time_control.into(),
             listed,
             chess960,
+            rated: false,
         };
         match self.request(msg).await? {
             Reply::Created { match_id } | Reply::Invited { match_id, .. } => Ok(match_id),
             other => Err(ClientError::Protocol(format!("expected a match id, got {other:?}"))),
+        }
+    }
+
+    /// Creates a listed rated match (the session must be logged in; only accounts may sit).
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `LoginRequired` for a guest.
+    pub async fn create_rated(&self, rules: &str, time_control: &str) -> Result<MatchId, ClientError> {
+        let msg = ClientMsg::CreateMatch {
+            rules: rules.into(),
+            time_control: time_control.into(),
+            listed: true,
+            chess960: false,
+            rated: true,
+        };
+        match self.request(msg).await? {
+            Reply::Created { match_id } => Ok(match_id),
+            other => Err(ClientError::Protocol(format!("expected a match id, got {other:?}"))),
+        }
+    }
+
+    /// The ranked players of a rating category (`bullet`, `blitz`, `rapid`), best first.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn leaderboard(&self, category: &str) -> Result<Vec<shvedka_proto::LeaderRow>, ClientError> {
+        match self.request(ClientMsg::Leaderboard { category: category.into() }).await? {
+            Reply::Leaderboard { rows, .. } => Ok(rows),
+            other => Err(ClientError::Protocol(format!("expected a leaderboard, got {other:?}"))),
+        }
+    }
+
+    /// A player's profile: ratings with history, partners, recent matches.
+    ///
+    /// # Errors
+    /// As [`Client::request`]; `NoSuchAccount`.
+    pub async fn profile(&self, name: &str) -> Result<shvedka_proto::ProfileView, ClientError> {
+        match self.request(ClientMsg::Profile { name: name.into() }).await? {
+            Reply::Profile(p) => Ok(p),
+            other => Err(ClientError::Protocol(format!("expected a profile, got {other:?}"))),
         }
     }
 
@@ -520,6 +561,7 @@ impl Client {
             time_control: time_control.into(),
             listed: false,
             chess960: false,
+            rated: false,
         };
         match self.request(msg).await? {
             Reply::Invited { match_id, code } => Ok((match_id, code)),

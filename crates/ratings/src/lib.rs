@@ -23,5 +23,5 @@ pub mod rating;
 pub mod team;
 
 pub use category::{Categories, Category};
-pub use rating::Rating;
+pub use rating::{PROVISIONAL_ABOVE, Rating};
 pub use team::{Outcome, rate_match, rate_pairs};

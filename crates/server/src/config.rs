@@ -76,6 +76,14 @@ pub struct ServerConfig {
     pub login_lockout_ms: u64,
     /// How long the answer to a failed log-in is held back, ms.
     pub login_failure_delay_ms: u64,
+    /// Below this many seconds (base plus 40 increments) a time control is bullet.
+    pub rating_bullet_below_s: u64,
+    /// Below this many seconds (and not bullet) a time control is blitz; rapid above.
+    pub rating_blitz_below_s: u64,
+    /// Whether bots may sit in rated matches.
+    pub rated_bots: bool,
+    /// The most lines of a leaderboard.
+    pub leaderboard_size: u32,
 }
 
 impl ServerConfig {
@@ -117,6 +125,12 @@ impl ServerConfig {
         if config.login_failures_per_name == 0 || config.login_failures_per_address == 0 {
             bail!(
                 "invalid configuration: login_failures_per_name and login_failures_per_address must be positive"
+            );
+        }
+        if config.rating_bullet_below_s > config.rating_blitz_below_s || config.leaderboard_size == 0 {
+            bail!(
+                "invalid configuration: rating_bullet_below_s may not exceed rating_blitz_below_s, and \
+                 leaderboard_size must be positive"
             );
         }
         if config.rate_per_second == 0 || config.max_connections == 0 {
@@ -173,6 +187,18 @@ impl ServerConfig {
             page_max: self.list_page_max,
             rematch_keep: Duration::from_secs(self.rematch_offer_s),
             max_rematch_offers: self.max_rematch_offers,
+        }
+    }
+
+    /// How ratings are kept: the categories' bounds and whether bots are rated.
+    pub(crate) fn rating_rules(&self) -> crate::rater::RatingRules {
+        crate::rater::RatingRules {
+            categories: shvedka_ratings::Categories {
+                bullet_below_s: self.rating_bullet_below_s,
+                blitz_below_s: self.rating_blitz_below_s,
+            },
+            rated_bots: self.rated_bots,
+            leaderboard_size: self.leaderboard_size,
         }
     }
 

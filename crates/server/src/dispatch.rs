@@ -105,11 +105,20 @@ pub(crate) async fn dispatch(
         }
         ClientMsg::FillWithBots { match_id, level } => {
             // A private match's id must not tell a guesser that it exists.
-            reachable_room(lobby, session, match_id).await?;
+            let room = reachable_room(lobby, session, match_id).await?;
+            if room.summary.lock().expect("summary lock").rated {
+                return Err(error(
+                    ErrorCode::NotRatable,
+                    "the server's bots have no accounts and may not sit in a rated match; create a casual one",
+                ));
+            }
             lobby.bots.fill(&lobby.rooms, &lobby.metrics, session, match_id, level).map(|_| Reply::Ok)
         }
-        ClientMsg::CreateMatch { rules, time_control, listed, chess960 } => {
-            match lobby.rooms.create(session.player, &rules, &time_control, listed, chess960).await? {
+        ClientMsg::CreateMatch { rules, time_control, listed, chess960, rated } => {
+            if rated && session.account.is_none() {
+                return Err(error(ErrorCode::LoginRequired, "log in to create a rated match"));
+            }
+            match lobby.rooms.create(session.player, &rules, &time_control, listed, chess960, rated).await? {
                 (match_id, None) => Ok(Reply::Created { match_id }),
                 (match_id, Some(code)) => {
                     session.invite(match_id);
@@ -136,6 +145,8 @@ pub(crate) async fn dispatch(
             .await
             .map(Reply::Rematch),
         ClientMsg::RecentMatches { name } => crate::played::recent(lobby, session, &name).await,
+        ClientMsg::Leaderboard { category } => crate::profiles::leaderboard(lobby, &category).await,
+        ClientMsg::Profile { name } => crate::profiles::profile(lobby, session, &name).await,
         ClientMsg::Review { match_id, after } => crate::review::page(lobby, session, match_id, after).await,
         ClientMsg::Watch { match_id } => {
             let room = reachable_room(lobby, session, match_id).await?;

@@ -140,6 +140,7 @@ fn kind(msg: &ServerMsg) -> &'static str {
         ServerMsg::MatchClosed { .. } => "match-closed",
         ServerMsg::Rematch(_) => "rematch",
         ServerMsg::SessionEnded { .. } => "session-ended",
+        ServerMsg::Rated { .. } => "rated",
     }
 }
 

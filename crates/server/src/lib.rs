@@ -28,6 +28,8 @@ mod login;
 mod metrics;
 mod outbound;
 mod played;
+mod profiles;
+mod rater;
 mod record;
 mod rematch;
 mod restore;
@@ -156,6 +158,7 @@ impl Server {
         let setup = lobby::LobbySetup {
             clock,
             limits: config.match_limits(),
+            ratings: config.rating_rules(),
             session_expiry: Duration::from_secs(config.session_expiry_s),
             store,
             secrets: roles::Secrets { arbiter: &config.arbiter_token, director: &config.director_token },

@@ -43,6 +43,7 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) bots: Bots,
     pub(crate) login: AttemptLimits,
     pub(crate) login_failure_delay: Duration,
+    pub(crate) ratings: crate::rater::RatingRules,
 }
 
 impl Lobby {
@@ -59,6 +60,7 @@ impl Lobby {
             login,
             login_failure_delay,
             bots,
+            ratings,
         } = setup;
         let accounts = Accounts::new(store.clone(), login, login_failure_delay).await;
         let started = Instant::now();
@@ -76,6 +78,7 @@ impl Lobby {
             arbiters: roles.arbiters(),
             started,
             metrics: metrics.clone(),
+            ratings,
         };
         // Tournament games keep their reserved seats across a restart.
         let rooms = Rooms::open(rooms_setup, tournaments.reservations().await).await?;

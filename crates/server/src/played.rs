@@ -16,6 +16,18 @@ pub(crate) const RECENT: u32 = 20;
 /// # Errors
 /// `Unavailable` when the store cannot be read.
 pub(crate) async fn recent(lobby: &Lobby, session: &Session, name: &str) -> Result<Reply, ErrorMsg> {
+    recent_matches(lobby, session, name).await.map(Reply::Recent)
+}
+
+/// `name`'s recent matches, as `session` may see them, newest first.
+///
+/// # Errors
+/// `Unavailable` when the store cannot be read.
+pub(crate) async fn recent_matches(
+    lobby: &Lobby,
+    session: &Session,
+    name: &str,
+) -> Result<Vec<RecentMatch>, ErrorMsg> {
     let unavailable = |e: String| {
         tracing::error!(error = %e, "cannot read a player's matches");
         error(ErrorCode::Unavailable, "the stored matches cannot be read now")
@@ -48,5 +60,5 @@ pub(crate) async fn recent(lobby: &Lobby, session: &Session, name: &str) -> Resu
             finished_ms: row.finished_ms,
         });
     }
-    Ok(Reply::Recent(out))
+    Ok(out)
 }

@@ -38,6 +38,8 @@ pub(crate) struct Finished {
     pub(crate) time_control: String,
     pub(crate) listed: bool,
     pub(crate) chess960: bool,
+    /// Rated (its rematch is too).
+    pub(crate) rated: bool,
     /// The four players (player and name) by seat; a match decided with a seat empty (an
     /// arbiter's act on a forming match) has no rematch.
     pub(crate) players: [(PlayerId, String); 4],
@@ -197,7 +199,7 @@ impl Rematches {
                 return Ok(offer.view());
             }
         };
-        let created = rooms.create_rematch(&f.rules, &f.time_control, f.listed, f.chess960).await;
+        let created = rooms.create_rematch(&f.rules, &f.time_control, f.listed, f.chess960, f.rated).await;
         let (listeners, view) = {
             let mut offers = self.offers.lock().map_err(|_| error(ErrorCode::Unavailable, "rematches"))?;
             let offer =
@@ -264,6 +266,7 @@ mod tests {
             time_control: "3+0".into(),
             listed: true,
             chess960: false,
+            rated: false,
             players: [1, 2, 3, 4].map(|p| (PlayerId(p), format!("p{p}"))),
             kinds: [PlayerKind::Guest; 4],
             rematch: true,

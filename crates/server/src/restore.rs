@@ -110,6 +110,7 @@ mod tests {
             config: serde_json::to_string(&config).unwrap(),
             created_ms: 0,
             invite_hash: None,
+            rated: false,
         };
         store.add_match(&created).await.unwrap();
         let mut rows = Vec::new();

@@ -20,6 +20,7 @@ use crate::committer::Committer;
 use crate::convert::error;
 use crate::invitations;
 use crate::metrics::{Metrics, Refusal};
+use crate::rater::{Rater, RatingRules};
 use crate::rematch::Rematches;
 use crate::restore;
 use crate::room::{Restored, Room, RoomHandle, RoomMsg, RoomSetup};
@@ -41,6 +42,17 @@ pub(crate) struct MatchLimits {
     pub(crate) rematch_keep: Duration,
     /// `max_rematch_offers`: rematch offers held at once.
     pub(crate) max_rematch_offers: usize,
+}
+
+/// What kind of match a new one is.
+#[derive(Clone, Copy, Debug)]
+struct Kind {
+    /// Shown in the lobby list (otherwise private, reached by its invitation code).
+    listed: bool,
+    /// From a Chess960 start.
+    chess960: bool,
+    /// Rated.
+    rated: bool,
 }
 
 /// Every live match.
@@ -65,6 +77,10 @@ pub(crate) struct Rooms {
     metrics: Arc<Metrics>,
     /// The rematch offers of decided matches.
     pub(crate) rematches: Rematches,
+    /// The task that applies rated matches' changes.
+    rater: Rater,
+    /// How ratings are kept.
+    pub(crate) ratings: RatingRules,
     me: Weak<Rooms>,
 }
 
@@ -78,6 +94,7 @@ pub(crate) struct RoomsSetup {
     pub(crate) arbiters: bool,
     pub(crate) started: Instant,
     pub(crate) metrics: Arc<Metrics>,
+    pub(crate) ratings: RatingRules,
 }
 
 impl Rooms {
@@ -89,6 +106,7 @@ impl Rooms {
         mut reserved: HashMap<MatchId, [String; 4]>,
     ) -> anyhow::Result<Arc<Rooms>> {
         let (max_match, _) = setup.store.max_ids().await?;
+        let store = setup.store;
         let rooms = Arc::new_cyclic(|me| Rooms {
             map: DashMap::new(),
             private: DashMap::new(),
@@ -96,14 +114,16 @@ impl Rooms {
             next_match: AtomicU64::new(max_match + 1),
             limits: setup.limits,
             clock: setup.clock,
-            committer: Committer::spawn(setup.store.clone(), setup.metrics.clone()),
-            store: setup.store,
+            committer: Committer::spawn(store.clone(), setup.metrics.clone()),
+            store: store.clone(),
             sessions: setup.sessions,
             records_dir: setup.records_dir,
             arbiters: setup.arbiters,
             started: setup.started,
             metrics: setup.metrics,
             rematches: Rematches::new(setup.limits.rematch_keep, setup.limits.max_rematch_offers),
+            rater: Rater::spawn(store.clone(), setup.ratings.categories),
+            ratings: setup.ratings,
             me: me.clone(),
         });
         for row in rooms.store.matches(true).await? {
@@ -116,9 +136,14 @@ impl Rooms {
                 }
             };
             // Its log ends the match, but the row does not say so (its task died recording it):
-            // record it now; it is not live.
+            // rate it (once) and record it now; it is not live.
             match rebuilt.m.phase() {
                 Phase::Ended(adj) => {
+                    if row.created.rated {
+                        let (names, _) = restore::names(&rebuilt.views);
+                        let winner = crate::convert::result(adj).winner;
+                        rooms.rate(id, &rebuilt.m.config().time_control, &names, winner).await?;
+                    }
                     let result = serde_json::to_string(adj).expect("results serialize");
                     rooms.store.finish(id.0, &result, unix_ms()).await?;
                     continue;
@@ -141,7 +166,13 @@ impl Rooms {
             if let Some(hash) = &row.created.invite_hash {
                 rooms.private.insert(id, hash.clone());
             }
-            let setup = rooms.setup(row.created.listed, None, reserved.remove(&id), Some(restored));
+            let setup = rooms.setup(
+                row.created.listed,
+                row.created.rated,
+                None,
+                reserved.remove(&id),
+                Some(restored),
+            );
             rooms.spawn(id, rebuilt.m, setup, None);
         }
         Ok(rooms)
@@ -150,12 +181,16 @@ impl Rooms {
     fn setup(
         &self,
         listed: bool,
+        rated: bool,
         creator: Option<PlayerId>,
         reserved: Option<[String; 4]>,
         restored: Option<Restored>,
     ) -> RoomSetup {
         RoomSetup {
             listed,
+            rated,
+            rater: self.rater.clone(),
+            ratings: self.ratings,
             creator,
             store: self.store.clone(),
             committer: self.committer.clone(),
@@ -207,6 +242,20 @@ impl Rooms {
         handle
     }
 
+    /// Rates a decided rated match found decided in its log at start (once: a match rated before
+    /// is not rated again).
+    async fn rate(
+        &self,
+        id: MatchId,
+        tc: &bughouse_match::TimeControl,
+        names: &[Option<String>; 4],
+        winner: Option<shvedka_proto::TeamId>,
+    ) -> anyhow::Result<()> {
+        let decided = crate::rater::Decided { match_id: id.0, time_control: *tc, names, winner };
+        crate::rater::rate_decided(&self.rater, &*self.store, &self.ratings.categories, decided).await?;
+        Ok(())
+    }
+
     /// Live matches now.
     pub(crate) fn len(&self) -> usize {
         self.map.len()
@@ -228,6 +277,7 @@ impl Rooms {
         time_control: &str,
         listed: bool,
         chess960: bool,
+        rated: bool,
     ) -> Result<(MatchId, Option<String>), ErrorMsg> {
         let open = self
             .map
@@ -247,7 +297,7 @@ impl Rooms {
                 ),
             ));
         }
-        self.create_with(rules, time_control, listed, chess960, Some(creator), None).await
+        self.create_with(rules, time_control, Kind { listed, chess960, rated }, Some(creator), None).await
     }
 
     /// Whether `session` may reach match `id` by its id: always unless it is private, and a
@@ -312,7 +362,8 @@ impl Rooms {
         time_control: &str,
         names: [String; 4],
     ) -> Result<MatchId, ErrorMsg> {
-        self.create_with(rules, time_control, true, false, None, Some(names)).await.map(|(id, _)| id)
+        let kind = Kind { listed: true, chess960: false, rated: false };
+        self.create_with(rules, time_control, kind, None, Some(names)).await.map(|(id, _)| id)
     }
 
     /// The rematch of a decided match: a match like it, created by nobody (its players are seated
@@ -323,8 +374,10 @@ impl Rooms {
         time_control: &str,
         listed: bool,
         chess960: bool,
+        rated: bool,
     ) -> Result<MatchId, ErrorMsg> {
-        self.create_with(rules, time_control, listed, chess960, None, None).await.map(|(id, _)| id)
+        let kind = Kind { listed, chess960, rated };
+        self.create_with(rules, time_control, kind, None, None).await.map(|(id, _)| id)
     }
 
     /// A time control by name or spec, as this server reads it.
@@ -336,11 +389,11 @@ impl Rooms {
         &self,
         rules: &str,
         time_control: &str,
-        listed: bool,
-        chess960: bool,
+        kind: Kind,
         creator: Option<PlayerId>,
         reserved: Option<[String; 4]>,
     ) -> Result<(MatchId, Option<String>), ErrorMsg> {
+        let Kind { listed, chess960, rated } = kind;
         let bad = |e: String| error(ErrorCode::BadRequest, e);
         let mut rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
         rules.chess960 |= chess960;
@@ -371,6 +424,7 @@ impl Rooms {
             config: serde_json::to_string(&config).map_err(|e| bad(e.to_string()))?,
             created_ms: unix_ms(),
             invite_hash: code.as_deref().map(invitations::hash),
+            rated,
         };
         self.store.add_match(&row).await.map_err(|e| {
             tracing::error!(error = %e, "cannot record a new match");
@@ -380,7 +434,7 @@ impl Rooms {
             self.private.insert(id, hash.clone());
             self.codes.insert(id, code.clone());
         }
-        self.spawn(id, m, self.setup(listed, creator, reserved, None), None);
+        self.spawn(id, m, self.setup(listed, rated, creator, reserved, None), None);
         Ok((id, code))
     }
 
@@ -409,7 +463,12 @@ impl Rooms {
         if let Some(hash) = &row.created.invite_hash {
             self.private.insert(id, hash.clone());
         }
-        self.spawn(id, rebuilt.m, self.setup(row.created.listed, None, None, Some(restored)), Some(msg));
+        self.spawn(
+            id,
+            rebuilt.m,
+            self.setup(row.created.listed, row.created.rated, None, None, Some(restored)),
+            Some(msg),
+        );
         Ok(())
     }
 

@@ -11,6 +11,7 @@ pub(crate) const SQLITE: &[(i64, &str)] = &[
     // 5 is kept for the accounts work landing beside this.
     (6, include_str!("../migrations/sqlite/0006_match_players.sql")),
     (7, include_str!("../migrations/sqlite/0007_ratings.sql")),
+    (8, include_str!("../migrations/sqlite/0008_rated.sql")),
 ];
 
 /// The PostgreSQL scripts, in order.
@@ -21,6 +22,7 @@ pub(crate) const POSTGRES: &[(i64, &str)] = &[
     (4, include_str!("../migrations/postgres/0004_accounts.sql")),
     (6, include_str!("../migrations/postgres/0006_match_players.sql")),
     (7, include_str!("../migrations/postgres/0007_ratings.sql")),
+    (8, include_str!("../migrations/postgres/0008_rated.sql")),
 ];
 
 /// The table that records applied scripts.

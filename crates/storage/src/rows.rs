@@ -38,6 +38,8 @@ pub struct NewMatch {
     /// A private match's invitation code, as its SHA-256 (lower-case hex); `None` for a match
     /// reached by its id.
     pub invite_hash: Option<String>,
+    /// Rated: deciding it changes its four players' ratings (issue 18); casual otherwise.
+    pub rated: bool,
 }
 
 /// A stored match.

@@ -157,6 +157,7 @@ macro_rules! match_row {
                 config: r.try_get(4)?,
                 created_ms: to_u64(r.try_get(5)?)?,
                 invite_hash: r.try_get(9)?,
+                rated: r.try_get::<i64, _>(10)? != 0,
             },
             finished_ms: finished.map(to_u64).transpose()?,
             result: r.try_get(7)?,
@@ -267,8 +268,8 @@ macro_rules! sql_store {
 
             async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError> {
                 sqlx::query(
-                    "INSERT INTO matches (id, rules, time_control, listed, config, created_ms, invite_hash) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    "INSERT INTO matches (id, rules, time_control, listed, config, created_ms, invite_hash, rated) \
+                     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
                 )
                 .bind(to_i64(m.id)?)
                 .bind(&m.rules)
@@ -277,6 +278,7 @@ macro_rules! sql_store {
                 .bind(&m.config)
                 .bind(to_i64(m.created_ms)?)
                 .bind(&m.invite_hash)
+                .bind(i64::from(m.rated))
                 .execute(&self.pool)
                 .await?;
                 Ok(())
@@ -412,10 +414,10 @@ macro_rules! sql_store {
 
             async fn matches(&self, unfinished_only: bool) -> Result<Vec<MatchRow>, StoreError> {
                 let sql = if unfinished_only {
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash, rated \
                      FROM matches WHERE finished_ms IS NULL ORDER BY id"
                 } else {
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash, rated \
                      FROM matches ORDER BY id"
                 };
                 let rows = sqlx::query(sql).fetch_all(&self.pool).await?;
@@ -424,7 +426,7 @@ macro_rules! sql_store {
 
             async fn find_match(&self, match_id: u64) -> Result<Option<MatchRow>, StoreError> {
                 let row = sqlx::query(
-                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash \
+                    "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash, rated \
                      FROM matches WHERE id = $1",
                 )
                 .bind(to_i64(match_id)?)

@@ -17,6 +17,7 @@ fn new_match(id: u64) -> NewMatch {
         config: format!("{{\"id\":{id}}}"),
         created_ms: 1_700_000_000_000 + id,
         invite_hash: (id == 2).then(|| "c0de".repeat(16)),
+        rated: id.is_multiple_of(3),
     }
 }
 

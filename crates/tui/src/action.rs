@@ -15,6 +15,8 @@ pub enum Action {
         time_control: String,
         /// Both boards from the same Chess960 position.
         chess960: bool,
+        /// Rated: only accounts may sit, and the result changes their ratings.
+        rated: bool,
     },
     /// Follow a match as a spectator.
     Watch(MatchId),
@@ -60,6 +62,10 @@ pub enum Action {
     FillWithBots(MatchId, u8),
     /// Answer the rematch offer of a decided match (accept or decline).
     Rematch(MatchId, bool),
+    /// Show a rating category's leaderboard.
+    Leaderboard(String),
+    /// Show a player's profile.
+    Profile(String),
     /// Leave the program.
     Quit,
 }

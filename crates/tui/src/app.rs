@@ -9,7 +9,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
 use shvedka_proto::{
     ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchId, MatchSummary, PauseReason, PhaseView,
-    RematchView, SeatId, ServerMsg, SessionEnd, TdChoice,
+    RatingChange, RatingView, RematchView, SeatId, ServerMsg, SessionEnd, TdChoice,
 };
 
 use crate::Action;
@@ -208,6 +208,11 @@ impl App {
                 });
             }
             ServerMsg::Rematch(view) => self.rematch(&view),
+            ServerMsg::Rated { changes, .. } => {
+                for c in &changes {
+                    self.info(rating_change(c));
+                }
+            }
             ServerMsg::MatchClosed { match_id, reason } => {
                 self.screen = Screen::Lobby;
                 self.info(match reason {
@@ -375,12 +380,14 @@ impl App {
         let confirmed = std::mem::take(&mut self.resign_asked) && verb == "resign";
         match verb {
             "create" => {
-                // `/create [RULES] [CLOCK] [960]`: the word `960` (anywhere) asks for Chess960.
-                let chess960 = rest.split_whitespace().any(|w| w == "960");
-                let mut words = rest.split_whitespace().filter(|w| *w != "960");
+                // `/create [RULES] [CLOCK] [960] [rated]`: the words `960` and `rated` (anywhere)
+                // ask for Chess960 and a rated match.
+                let flag = |word: &str| rest.split_whitespace().any(|w| w == word);
+                let (chess960, rated) = (flag("960"), flag("rated"));
+                let mut words = rest.split_whitespace().filter(|w| *w != "960" && *w != "rated");
                 let rules = words.next().unwrap_or("mgimo-2017").to_owned();
                 let time_control = words.next().unwrap_or("3+0").to_owned();
-                vec![Action::Create { rules, time_control, chess960 }]
+                vec![Action::Create { rules, time_control, chess960, rated }]
             }
             "bots" => {
                 // `/bots [LEVEL]`: the followed match, or in the lobby the selected one.
@@ -468,6 +475,12 @@ impl App {
                     Vec::new()
                 }
             },
+            "top" => {
+                vec![Action::Leaderboard(if rest.is_empty() { "blitz".into() } else { rest.to_owned() })]
+            }
+            "profile" => {
+                vec![Action::Profile(if rest.is_empty() { self.name.clone() } else { rest.to_owned() })]
+            }
             "lobby" => {
                 self.screen = Screen::Lobby;
                 vec![Action::Refresh]
@@ -512,10 +525,31 @@ const HELP: &[&str] = &[
     "/rematch or /norematch after the match: when all four accept, the same match again, colours swapped",
     "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
     "lobby: ↑↓ select · Enter or w watch · 1-4 sit white-A black-A white-B black-B · c create",
-    "/create [mgimo-2017|classic] [CLOCK] [960] creates a match; 960 starts it from a Chess960 position",
+    "/create [mgimo-2017|classic] [CLOCK] [960] [rated] creates a match; 960: a Chess960 start; rated: accounts only",
+    "/top [bullet|blitz|rapid] shows the leaderboard · /profile [NAME] a player's ratings, partners and matches",
     "/bots [LEVEL] fills the empty seats of your match (or the selected one) with bots, level 1-5 (2)",
     "tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b",
 ];
+
+/// One player's rating change, for the log: `anna 1500 → 1662 (+162)`, a `?` marking a
+/// provisional rating.
+pub(crate) fn rating_change(c: &RatingChange) -> String {
+    let mark = if c.provisional { "?" } else { "" };
+    format!(
+        "{} {}: {} {} → {}{mark} ({:+})",
+        c.category,
+        c.name,
+        c.seat.name(),
+        c.before,
+        c.after,
+        c.after - c.before
+    )
+}
+
+/// A rating as a line shows it: `1687` or `1500?` while provisional.
+pub(crate) fn rating_text(r: &RatingView) -> String {
+    format!("{}{}", r.rating, if r.provisional { "?" } else { "" })
+}
 
 /// Why the server stopped the clocks, for the log.
 fn pause_reason(reason: PauseReason) -> &'static str {

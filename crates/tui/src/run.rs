@@ -173,13 +173,14 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
     let result: Result<(), ClientError> = match action {
         Action::Quit => Ok(()),
         Action::Refresh => client.list_matches().await.map(|m| app.set_lobby(m)),
-        Action::Create { rules, time_control, chess960 } => {
+        Action::Create { rules, time_control, chess960, rated } => {
             match client
                 .request(shvedka_proto::ClientMsg::CreateMatch {
                     rules,
                     time_control,
                     listed: true,
                     chess960,
+                    rated,
                 })
                 .await
             {
@@ -214,6 +215,43 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
         Action::Choose { tournament, round, game, choice } => {
             client.choose(tournament, round, game, choice).await.map(|()| app.info("choice taken"))
         }
+        Action::Leaderboard(category) => client.leaderboard(&category).await.map(|rows| {
+            app.info(format!("{category} leaderboard ({} ranked)", rows.len()));
+            for r in rows.iter().take(20) {
+                app.info(format!(
+                    "{:>3}. {:<20} {:>5}  ({} games)",
+                    r.rank, r.name, r.rating.rating, r.rating.games
+                ));
+            }
+        }),
+        Action::Profile(name) => client.profile(&name).await.map(|p| {
+            app.info(format!(
+                "{}: {} rated categories, {} recent matches",
+                p.name,
+                p.categories.len(),
+                p.recent.len()
+            ));
+            for c in &p.categories {
+                let last: Vec<String> =
+                    c.history.iter().take(5).map(|h| format!("{:+}", h.after - h.before)).collect();
+                app.info(format!(
+                    "  {} {} ±{} in {} games; last: {}",
+                    c.rating.category,
+                    crate::app::rating_text(&c.rating),
+                    c.rating.deviation,
+                    c.rating.games,
+                    last.join(" ")
+                ));
+                for partner in &c.partners {
+                    app.info(format!(
+                        "    with {}: pair {} in {} games",
+                        partner.name,
+                        crate::app::rating_text(&partner.rating),
+                        partner.rating.games
+                    ));
+                }
+            }
+        }),
         Action::MyGame(t) => match client.assignment(t).await {
             Ok((Some((m, seat)), _)) => client.take_seat(m, seat).await,
             Ok((None, finished)) => {

@@ -37,6 +37,8 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         your_seat: me,
         server_time_us: 0,
         moves: Vec::new(),
+        rated: false,
+        rating_changes: Vec::new(),
     }
 }
 
@@ -90,6 +92,7 @@ fn s1_lobby_lists_matches_with_rules_clock_and_the_four_seats() {
         rules: "classic".into(),
         time_control: "2+0".into(),
         chess960: false,
+        rated: false,
         seats: [Some("bob".into()), None, None, Some("dave".into())],
         kinds: [Some(PlayerKind::Guest), None, None, Some(PlayerKind::Bot)],
         phase: PhaseView::Forming,
@@ -116,12 +119,19 @@ fn chess960_lobby_offers_and_shows_a_chess960_start() {
         seats: [None, None, None, None],
         kinds: [None; 4],
         phase: PhaseView::Forming,
+        rated: true,
     }]);
     let (lines, _) = screen(&app, now);
-    assert!(lines.iter().any(|l| l.contains("mgimo-2017 960")), "{lines:#?}");
-    let create = |chess960| Action::Create { rules: "classic".into(), time_control: "1+0".into(), chess960 };
-    assert_eq!(typed(&mut app, "/create classic 1+0 960"), vec![create(true)]);
-    assert_eq!(typed(&mut app, "/create classic 1+0"), vec![create(false)]);
+    assert!(lines.iter().any(|l| l.contains("mgimo-2017 960 R")), "a rated Chess960 match: {lines:#?}");
+    let create = |chess960, rated| Action::Create {
+        rules: "classic".into(),
+        time_control: "1+0".into(),
+        chess960,
+        rated,
+    };
+    assert_eq!(typed(&mut app, "/create classic 1+0 960"), vec![create(true, false)]);
+    assert_eq!(typed(&mut app, "/create classic 1+0"), vec![create(false, false)]);
+    assert_eq!(typed(&mut app, "/create rated classic 1+0"), vec![create(false, true)]);
 }
 
 #[test]
@@ -136,6 +146,7 @@ fn bots_fill_the_selected_match_or_the_followed_one_at_a_level() {
         seats: [Some("alice".into()), None, None, None],
         kinds: [Some(PlayerKind::Account), None, None, None],
         phase: PhaseView::Forming,
+        rated: false,
     }]);
     assert_eq!(typed(&mut app, "/bots"), vec![Action::FillWithBots(MatchId(4), 2)]);
     assert_eq!(typed(&mut app, "/bots 5"), vec![Action::FillWithBots(MatchId(4), 5)]);

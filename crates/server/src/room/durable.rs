@@ -43,10 +43,18 @@ impl Room {
                 if matches!(e.kind, EventKind::Arbiter(Ruling { act: ArbiterAct::Annul { .. }, .. })) {
                     self.durably(Write::End(Ending::Annulled)).await;
                 }
+                let ended = matches!(e.kind, EventKind::Ended(_));
                 self.recent.push(view.clone());
                 let msg = crate::encoding::Shared::new(ServerMsg::Event(view));
                 for f in self.followers.values_mut() {
                     deliver(f, &msg);
+                }
+                if ended && !self.rating_changes.is_empty() {
+                    let changes = self.rating_changes.clone();
+                    let msg = crate::encoding::Shared::new(ServerMsg::Rated { match_id: self.id, changes });
+                    for f in self.followers.values_mut() {
+                        deliver(f, &msg);
+                    }
                 }
             }
             // Storage takes writes again: the clocks restart (that event is flushed next round).
@@ -164,8 +172,13 @@ impl Room {
         }
     }
 
-    /// The decision: its row, retried until stored, and the BPGN file beside the database.
+    /// The decision: the ratings' changes of a rated match (first, so that a decided row always
+    /// has them: a restart that finds the decision only in the log rates it then), its row,
+    /// both retried until stored, and the BPGN file beside the database.
     async fn record_result(&mut self, adj: &bughouse::Adjudication) {
+        if self.rated && !self.rate(adj).await {
+            return;
+        }
         let result = serde_json::to_string(adj).expect("results serialize");
         self.durably(Write::Result(&result)).await;
         // The BPGN file is a convenience beside the database, which stays the record of truth.
@@ -176,6 +189,50 @@ impl Room {
                 Ok(()) => tracing::info!(match_id = %self.id, path = %path.display(), "match record written"),
                 Err(e) => tracing::warn!(match_id = %self.id, error = %e, "cannot write the match record"),
             }
+        }
+    }
+}
+
+impl Room {
+    /// A decided rated match brought back (an arbiter's correction) shows the changes it made.
+    pub(super) async fn load_rating_changes(&mut self) {
+        if !self.rated || !matches!(self.m.phase(), Phase::Ended(_)) {
+            return;
+        }
+        let category = crate::rater::category_of(&self.ratings.categories, &self.m.config().time_control);
+        match crate::rater::stored_changes(&*self.store, self.id.0, &self.names, category).await {
+            Ok(changes) => self.rating_changes = changes,
+            Err(e) => {
+                tracing::warn!(match_id = %self.id, error = %e, "cannot read the match's rating changes")
+            }
+        }
+    }
+
+    /// Rates the decided match, retrying with back-off while storage fails (answering requests
+    /// meanwhile). `false` when a shutdown came first.
+    async fn rate(&mut self, adj: &bughouse::Adjudication) -> bool {
+        let mut wait = FIRST_BACKOFF;
+        loop {
+            let decided = crate::rater::Decided {
+                match_id: self.id.0,
+                time_control: self.m.config().time_control,
+                names: &self.names,
+                winner: crate::convert::result(adj).winner,
+            };
+            let categories = self.ratings.categories;
+            match crate::rater::rate_decided(&self.rater, &*self.store, &categories, decided).await {
+                Ok(changes) => {
+                    self.rating_changes = changes;
+                    return true;
+                }
+                Err(e) => {
+                    tracing::error!(match_id = %self.id, error = %e, "cannot rate the match; retrying");
+                }
+            }
+            if !self.wait_refusing(wait).await {
+                return false;
+            }
+            wait = (wait * 2).min(MAX_BACKOFF);
         }
     }
 }

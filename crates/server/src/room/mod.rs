@@ -19,7 +19,7 @@ use bughouse::Seat;
 use bughouse_match::{ArbiterAct, Command, Match, Official, Phase, PlayerId};
 use shvedka_proto::{
     ChatScope, ClientMsg, ErrorCode, ErrorMsg, Limit, MatchEvent, MatchId, MatchState, MatchSummary,
-    MoveView, PauseReason, PlayerKind, ServerMsg,
+    MoveView, PauseReason, PlayerKind, RatingChange, ServerMsg,
 };
 use shvedka_storage::Store;
 use tokio::sync::{mpsc, oneshot};
@@ -30,6 +30,7 @@ use crate::convert::{self, error, seat_id};
 use crate::encoding::Shared;
 use crate::metrics::{Metrics, Outcome};
 use crate::outbound::Outbound;
+use crate::rater::{Rater, RatingRules};
 use crate::rematch::Finished;
 use crate::session::{Session, Sessions};
 use recent::Recent;
@@ -133,6 +134,12 @@ pub(crate) struct Room {
     reserved: Option<[String; 4]>,
     /// Listed in the lobby (a rematch is too).
     listed: bool,
+    /// Rated: its decision changes its players' ratings; only accounts sit in it.
+    rated: bool,
+    rater: Rater,
+    ratings: RatingRules,
+    /// What the decision made of the players' ratings, once rated.
+    rating_changes: Vec<RatingChange>,
     decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
     /// Whether the server has arbiters (a call for one is refused otherwise).
     arbiters: bool,
@@ -149,6 +156,9 @@ pub(crate) struct Room {
 /// How a match task is set up besides its machine.
 pub(crate) struct RoomSetup {
     pub(crate) listed: bool,
+    pub(crate) rated: bool,
+    pub(crate) rater: Rater,
+    pub(crate) ratings: RatingRules,
     pub(crate) creator: Option<PlayerId>,
     pub(crate) store: Arc<dyn Store>,
     pub(crate) committer: Committer,
@@ -183,6 +193,9 @@ impl Room {
     pub(crate) fn new(id: MatchId, mut m: Match, setup: RoomSetup) -> (Room, RoomHandle) {
         let RoomSetup {
             listed,
+            rated,
+            rater,
+            ratings,
             creator,
             store,
             committer,
@@ -205,6 +218,7 @@ impl Room {
             seats: Default::default(),
             kinds: Default::default(),
             phase: convert::phase(m.phase()),
+            rated,
         }));
         let (tx, rx) = mpsc::channel(ROOM_QUEUE);
         let decided = Arc::new(Mutex::new(m.result()));
@@ -255,6 +269,10 @@ impl Room {
             records_dir,
             reserved,
             listed,
+            rated,
+            rater,
+            ratings,
+            rating_changes: Vec::new(),
             decided: decided.clone(),
             arbiters,
             expiry,
@@ -282,6 +300,7 @@ impl Room {
     pub(crate) async fn run(mut self) -> Option<Finished> {
         // A restored match's restart pause is stored before anything else happens.
         self.flush().await;
+        self.load_rating_changes().await;
         self.check_attendance();
         while self.closing.is_none() {
             if matches!(self.m.phase(), Phase::Ended(_) | Phase::Annulled) && self.rx.is_empty() {
@@ -331,6 +350,7 @@ impl Room {
             time_control: self.time_control.clone(),
             listed: self.listed,
             chess960: self.m.config().rules.chess960,
+            rated: self.rated,
             players: players.try_into().ok()?,
             kinds: self.kinds.map(Option::unwrap_or_default),
             rematch: self.reserved.is_none(),
@@ -453,6 +473,8 @@ impl Room {
             your_seat: self.m.seat_of(player).map(seat_id),
             server_time_us: self.server_time_us(),
             moves: self.move_list(),
+            rated: self.rated,
+            rating_changes: self.rating_changes.clone(),
         }
     }
 
@@ -488,6 +510,9 @@ impl Room {
                         ErrorCode::Forbidden,
                         format!("{seat} of this tournament game is reserved for {}", names[seat.index()]),
                     ));
+                }
+                if self.rated {
+                    self.ratable(session, seat)?;
                 }
                 let seat = convert::seat(seat);
                 let taken = self.m.handle_command(now, player, Command::TakeSeat(seat));
@@ -534,6 +559,20 @@ impl Room {
             self.kinds[seat.index()] = None;
         }
         Ok(())
+    }
+
+    /// Whether `session` may sit in this rated match: an account, and a bot only where the
+    /// server rates bots.
+    fn ratable(&self, session: &Session, seat: shvedka_proto::SeatId) -> Result<(), ErrorMsg> {
+        let why = match (session.account, session.kind()) {
+            (None, _) => "a guest may not take it; log in or register",
+            (Some(_), PlayerKind::Bot) if !self.ratings.rated_bots => "this server does not rate bots",
+            _ => return Ok(()),
+        };
+        Err(error(
+            ErrorCode::NotRatable,
+            format!("{seat} of rated match {} is for an account: {why}", self.id),
+        ))
     }
 
     /// RULES.md A3: team chat reaches the partner only; a spectator's words never reach the

@@ -49,11 +49,15 @@ async fn fixture() -> Fixture {
         config: serde_json::to_string(&config).unwrap(),
         created_ms: 0,
         invite_hash: None,
+        rated: false,
     };
     store.add_match(&created).await.unwrap();
     let sessions = Arc::new(Sessions::new(store.clone(), 0, Duration::from_secs(86_400)));
     let setup = RoomSetup {
         listed: true,
+        rated: false,
+        rater: crate::rater::Rater::spawn(store.clone(), Default::default()),
+        ratings: Default::default(),
         creator: None,
         store: store.clone(),
         committer: crate::committer::Committer::spawn(

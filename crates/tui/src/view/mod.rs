@@ -61,7 +61,10 @@ fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
     }
     for (i, m) in app.lobby.iter().enumerate() {
         let seat = |i: usize| m.seats[i].as_ref().map_or_else(|| "·".into(), |n| marked(n, m.kinds[i]));
-        let rules = if m.chess960 { format!("{} 960", m.rules) } else { m.rules.clone() };
+        let mut rules = if m.chess960 { format!("{} 960", m.rules) } else { m.rules.clone() };
+        if m.rated {
+            rules.push_str(" R");
+        }
         let text = format!(
             "{:>5}  {:<11} {:<6} {:<9} {:<12} {:<12} {:<12} {:<12}",
             m.match_id.0,

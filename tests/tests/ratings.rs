@@ -1,0 +1,232 @@
+//! Rated play (issue 18): a match created rated seats only accounts; when it is decided the four
+//! ratings of its category change as Glicko-2 says (a team as strong as the mean of its
+//! partners), each player's change is pushed to the followers (`ServerMsg::Rated`) and kept in
+//! the match state, the profile and the leaderboard read them back, and they survive a restart.
+//! A casual or annulled match changes nothing; an arbiter's declared result counts as played.
+
+use shvedka_client::{Client, ClientError};
+use shvedka_proto::{
+    ArbiterRequest, ClientMsg, ErrorCode, EventView, MatchId, RatingChange, SeatId, ServerMsg, TeamId,
+};
+use shvedka_tests::{TestServer, wait_event, wait_msg};
+
+fn code<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorCode {
+    match r {
+        Err(ClientError::Server(e)) => e.code,
+        other => panic!("expected a refusal, got {other:?}"),
+    }
+}
+
+/// Four accounts seated in `SeatId::ALL` order in a new match (rated or not) of 3+2 (blitz), and
+/// ready: the match has started.
+async fn started(server: &TestServer, names: [&str; 4], rated: bool) -> (MatchId, Vec<Client>) {
+    let mut clients = Vec::new();
+    for name in names {
+        clients.push(server.account(name).await);
+    }
+    let id = if rated {
+        clients[0].create_rated("classic", "3+2").await.expect("a rated match")
+    } else {
+        clients[0].create_match("classic", "3+2", true).await.expect("a casual match")
+    };
+    for (c, seat) in clients.iter().zip(SeatId::ALL) {
+        c.take_seat(id, seat).await.expect("an account takes a seat");
+    }
+    for c in &clients {
+        c.ready(true).await.expect("ready");
+    }
+    for c in &mut clients {
+        wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
+    }
+    (id, clients)
+}
+
+/// What Glicko-2 makes of four newcomers (1500, deviation 350) when one team beats the other,
+/// worked by hand as the team model says: each player counts as half a player of his own
+/// rating and half his deviation (175) against the other team's mean (1500, deviation
+/// √(2 · 350²) / 2 · √(3/2) ≈ 303.1 with the partner's half added), the change counted double.
+fn winner_by_hand() -> f64 {
+    let scale = 173.7178;
+    let (phi, phi_j) = (175.0 / scale, 303.1089 / scale);
+    let g = 1.0 / (1.0 + 3.0 * phi_j * phi_j / std::f64::consts::PI.powi(2)).sqrt();
+    let v = 1.0 / (g * g * 0.25);
+    let phi_star = (phi * phi + 0.03f64.powi(2)).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    1500.0 + 2.0 * scale * phi_new * phi_new * g * 0.5
+}
+
+/// The partnership of two newcomers beating another, as one Glicko-2 player (1500, 350) beating
+/// another: Glickman's formulas for one game with an expected score of one half.
+fn pair_winner_by_hand() -> (f64, f64) {
+    let scale = 173.7178;
+    let phi = 350.0 / scale;
+    let g = 1.0 / (1.0 + 3.0 * phi * phi / std::f64::consts::PI.powi(2)).sqrt();
+    let v = 1.0 / (g * g * 0.25);
+    let phi_star = (phi * phi + 0.06f64.powi(2)).sqrt();
+    let phi_new = 1.0 / (1.0 / (phi_star * phi_star) + 1.0 / v).sqrt();
+    (1500.0 + scale * phi_new * phi_new * g * 0.5, phi_new * scale)
+}
+
+async fn rated_push(c: &mut Client) -> Vec<RatingChange> {
+    match wait_msg(c, |m| matches!(m, ServerMsg::Rated { .. })).await {
+        ServerMsg::Rated { changes, .. } => changes,
+        _ => unreachable!(),
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_match_changes_the_four_ratings_as_glicko2_says_and_they_survive_a_restart() {
+    let server = TestServer::start("").await;
+    let (id, mut c) = started(&server, ["anna", "boris", "vera", "gleb"], true).await;
+    let mut watcher = server.client("watcher").await;
+    watcher.watch(id).await.unwrap();
+    // White-A resigns: team 2 (Black-A and White-B) wins.
+    c[0].resign().await.expect("resign");
+    let won = winner_by_hand();
+    for client in &mut c {
+        wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
+        let changes = rated_push(client).await;
+        assert_eq!(changes.iter().map(|x| x.seat).collect::<Vec<_>>(), SeatId::ALL, "in seat order");
+        for (x, name) in changes.iter().zip(["anna", "boris", "vera", "gleb"]) {
+            assert_eq!((x.name.as_str(), x.category.as_str(), x.before), (name, "blitz", 1500));
+            assert!(x.provisional, "a newcomer stays provisional after one match: {x:?}");
+        }
+        let winners = [changes[1].after, changes[2].after];
+        let losers = [changes[0].after, changes[3].after];
+        for after in winners {
+            assert!((f64::from(after) - won).abs() <= 1.0, "a winner's {after} against {won:.1} by hand");
+        }
+        for after in losers {
+            let lost = 3000.0 - won;
+            assert!((f64::from(after) - lost).abs() <= 1.0, "a loser's {after} against {lost:.1} by hand");
+        }
+    }
+    // A spectator hears it too.
+    let pushed = rated_push(&mut watcher).await;
+
+    let profile = c[1].profile("ANNA").await.expect("anna's profile, by any case");
+    assert_eq!(profile.name, "anna");
+    let blitz = &profile.categories[0];
+    assert_eq!((blitz.rating.category.as_str(), blitz.rating.games), ("blitz", 1));
+    assert_eq!(blitz.rating.rating, pushed[0].after);
+    assert_eq!(blitz.history.len(), 1);
+    assert_eq!((blitz.history[0].match_id, blitz.history[0].before), (id, 1500));
+    // Her partner was gleb (Black-B): the pair's own rating, as one player who lost.
+    let (pair_won, pair_deviation) = pair_winner_by_hand();
+    assert_eq!(blitz.partners.len(), 1, "{:?}", blitz.partners);
+    let pair = &blitz.partners[0];
+    assert_eq!((pair.name.as_str(), pair.rating.games), ("gleb", 1));
+    assert!((f64::from(pair.rating.rating) - (3000.0 - pair_won)).abs() <= 1.0, "{pair:?}");
+    assert!((f64::from(pair.rating.deviation) - pair_deviation).abs() <= 1.0, "{pair:?}");
+    // The players of a match are noted for their recent matches once its task has ended.
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    let profile = loop {
+        let p = c[1].profile("anna").await.unwrap();
+        if p.recent.first().map(|m| m.match_id) == Some(id) {
+            break p;
+        }
+        assert!(std::time::Instant::now() < deadline, "the match is among her recent ones: {p:?}");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
+    // Provisional ratings are not ranked; an unknown category is a clear error.
+    assert!(c[0].leaderboard("blitz").await.unwrap().is_empty());
+    assert_eq!(code(c[0].leaderboard("hyperbullet").await), ErrorCode::BadRequest);
+    assert_eq!(code(c[0].profile("nobody").await), ErrorCode::NoSuchAccount);
+
+    drop((c, watcher));
+    let server = server.restart().await;
+    let anna = server.account("anna").await;
+    let again = anna.profile("anna").await.expect("the profile after a restart");
+    assert_eq!(again.categories, profile.categories, "ratings survive a restart");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_declared_draw_of_equals_moves_no_rating_but_every_deviation_falls() {
+    let server = TestServer::start("arbiter_token = \"whistle\"").await;
+    let (id, mut c) = started(&server, ["ada", "bob", "cyd", "dan"], true).await;
+    let mut watcher = server.client("watcher").await;
+    watcher.watch(id).await.unwrap();
+    wait_msg(&mut watcher, |m| matches!(m, ServerMsg::State(s) if s.rated && s.rating_changes.is_empty()))
+        .await;
+    let arbiter = server.client("referee").await;
+    arbiter.arbiter("whistle").await.unwrap();
+    let draw = ArbiterRequest::DeclareResult { winner: None, reason: "both flags fell together".into() };
+    arbiter.arbiter_act(id, draw).await.unwrap();
+    let ended = wait_event(&mut c[0], |e| matches!(e.kind, EventView::Ended(_))).await;
+    let EventView::Ended(result) = ended.kind else { unreachable!() };
+    assert_eq!(result.winner, None);
+    let pushed = rated_push(&mut c[0]).await;
+    assert_eq!(rated_push(&mut watcher).await, pushed, "the spectator hears the same");
+    assert!(pushed.iter().all(|x| x.after == 1500), "a draw of equals moves no rating: {pushed:?}");
+    assert!(pushed.iter().all(|x| x.deviation < 350), "but every deviation falls: {pushed:?}");
+    let p = c[2].profile("cyd").await.unwrap();
+    assert_eq!(p.categories[0].rating.games, 1);
+    assert_eq!(p.categories[0].history[0].match_id, id);
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_casual_match_and_an_annulled_rated_match_change_nothing_and_a_declared_result_counts() {
+    let server = TestServer::start("arbiter_token = \"whistle\"").await;
+    let (_, mut c) = started(&server, ["ann", "ben", "cat", "don"], false).await;
+    c[0].resign().await.unwrap();
+    wait_event(&mut c[0], |e| matches!(e.kind, EventView::Ended(_))).await;
+    assert!(c[0].profile("ann").await.unwrap().categories.is_empty(), "a casual match rates nobody");
+
+    let arbiter = server.client("referee").await;
+    arbiter.arbiter("whistle").await.unwrap();
+    let (id, mut c) = started(&server, ["ann", "ben", "cat", "don"], true).await;
+    arbiter.arbiter_act(id, ArbiterRequest::Annul { reason: "wrong players".into() }).await.unwrap();
+    wait_event(&mut c[0], |e| {
+        matches!(e.kind, EventView::ArbiterActed { act: ArbiterRequest::Annul { .. }, .. })
+    })
+    .await;
+    let ann = c[0].profile("ann").await.unwrap();
+    assert!(ann.categories.is_empty(), "an annulled match rates nobody: {ann:?}");
+
+    let (id, mut c) = started(&server, ["ann", "ben", "cat", "don"], true).await;
+    let declared = ArbiterRequest::DeclareResult { winner: Some(TeamId::One), reason: "adjudicated".into() };
+    arbiter.arbiter_act(id, declared).await.unwrap();
+    let changes = rated_push(&mut c[0]).await;
+    assert!(
+        changes[0].after > 1500 && changes[3].after > 1500,
+        "team 1 won by the arbiter's word: {changes:?}"
+    );
+    assert!(changes[1].after < 1500 && changes[2].after < 1500, "{changes:?}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_accounts_sit_in_a_rated_match_and_bots_only_where_the_server_rates_them() {
+    let server = TestServer::start("max_bots = 3").await;
+    let guest = server.client("guest").await;
+    let rated = ClientMsg::CreateMatch {
+        rules: "classic".into(),
+        time_control: "1+0".into(),
+        listed: true,
+        chess960: false,
+        rated: true,
+    };
+    assert_eq!(code(guest.request(rated).await), ErrorCode::LoginRequired, "a guest creates casual matches");
+    let anna = server.account("anna").await;
+    let id = anna.create_rated("classic", "1+0").await.unwrap();
+    let summary = anna.list_matches().await.unwrap().into_iter().find(|m| m.match_id == id).unwrap();
+    assert!(summary.rated, "the lobby says it is rated");
+    assert_eq!(code(guest.take_seat(id, SeatId::BlackA).await), ErrorCode::NotRatable);
+    let mut robo = server.client("").await;
+    robo.register("robo", "robo-password-1", true).await.unwrap();
+    assert_eq!(code(robo.take_seat(id, SeatId::BlackA).await), ErrorCode::NotRatable, "a bot account");
+    let fill = ClientMsg::FillWithBots { match_id: id, level: 1 };
+    assert_eq!(code(anna.request(fill).await), ErrorCode::NotRatable, "the server's bots have no accounts");
+    anna.take_seat(id, SeatId::WhiteA).await.expect("an account sits");
+    server.stop().await;
+
+    let server = TestServer::start("rated_bots = true").await;
+    let anna = server.account("anna").await;
+    let id = anna.create_rated("classic", "1+0").await.unwrap();
+    let mut robo = server.client("").await;
+    robo.register("robo", "robo-password-1", true).await.unwrap();
+    robo.take_seat(id, SeatId::BlackA).await.expect("a bot account sits where bots are rated");
+    server.stop().await;
+}
