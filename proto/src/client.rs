@@ -333,6 +333,13 @@ pub enum TdRequest {
         /// What.
         what: TdExport,
     },
+    /// Seed the registered teams by their players' ratings before the start (version 5): the
+    /// mean of the two players' ratings in the category of the tournament's time control (1500
+    /// for a player without one), strongest first; the draw and a Swiss's ties follow it.
+    SeedByRating {
+        /// The tournament.
+        tournament: u64,
+    },
 }
 
 /// A team's S3 choice.

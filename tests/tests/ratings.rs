@@ -230,3 +230,47 @@ async fn only_accounts_sit_in_a_rated_match_and_bots_only_where_the_server_rates
     robo.take_seat(id, SeatId::BlackA).await.expect("a bot account sits where bots are rated");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
+    use shvedka_proto::{Reply, TdExport, TdRequest};
+    let server = TestServer::start("director_token = \"td\"").await;
+    // A rated blitz match: boris and vera (team 2) win, anna and gleb lose.
+    let (_, mut c) = started(&server, ["anna", "boris", "vera", "gleb"], true).await;
+    c[0].resign().await.unwrap();
+    rated_push(&mut c[0]).await;
+    // Tournament players are accounts; two newcomers without a rating.
+    for name in ["nina", "oleg"] {
+        server.account(name).await;
+    }
+    let td = server.client("td").await;
+    td.request(ClientMsg::Director { token: "td".into() }).await.unwrap();
+    let create = TdRequest::Create {
+        name: "Cup".into(),
+        rules: "classic".into(),
+        time_control: "3+2".into(),
+        swiss_rounds: Some(3),
+        online: false,
+    };
+    let Reply::Id(t) = td.request(ClientMsg::Td(create)).await.unwrap() else { panic!("an id") };
+    // Registered weakest first: the losers (mean 1388), newcomers (1500), the winners (1612).
+    for (team, players) in
+        [("Losers", ["anna", "gleb"]), ("New", ["nina", "oleg"]), ("Winners", ["boris", "vera"])]
+    {
+        let register =
+            TdRequest::Register { tournament: t, team: team.into(), players: players.map(str::to_owned) };
+        td.request(ClientMsg::Td(register)).await.unwrap();
+    }
+    td.request(ClientMsg::Td(TdRequest::SeedByRating { tournament: t })).await.expect("seeded");
+    td.request(ClientMsg::Td(TdRequest::Start { tournament: t })).await.unwrap();
+    let publish = TdRequest::Publish { tournament: t, what: TdExport::State };
+    let Reply::Text(state) = td.request(ClientMsg::Td(publish)).await.unwrap() else { panic!("text") };
+    let state: serde_json::Value = serde_json::from_str(&state).unwrap();
+    assert_eq!(state["seeds"], serde_json::json!([3, 2, 1]), "strongest first: {state:#}");
+    assert_eq!(state["state"]["Started"]["draw"], serde_json::json!([3, 2, 1]), "the draw follows the seeds");
+    let acts = state["acts"].to_string();
+    assert!(acts.contains("seeded the teams by rating: 3 (1612), 2 (1500), 1 (1388)"), "{acts}");
+    let late = td.request(ClientMsg::Td(TdRequest::SeedByRating { tournament: t })).await;
+    assert_eq!(code(late), ErrorCode::Rejected, "not after the start");
+    server.stop().await;
+}

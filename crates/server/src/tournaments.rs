@@ -83,6 +83,43 @@ impl Tournaments {
         Ok(out)
     }
 
+    /// The registered teams of tournament `id`, strongest first by the mean of their players'
+    /// ratings in the category of its time control (1500 for a player without a rating there,
+    /// or without an account), ties by team number; each with that mean.
+    async fn rating_order(&self, rooms: &Rooms, id: u64) -> Result<Vec<(TeamNo, f64)>, ErrorMsg> {
+        let t = self
+            .all
+            .lock()
+            .await
+            .get(&id)
+            .cloned()
+            .ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+        let tc = rooms.time_control(t.time_control())?;
+        let category = crate::rater::category_of(&rooms.ratings.categories, &tc);
+        let unavailable = |e: shvedka_storage::StoreError| {
+            tracing::error!(error = %e, "cannot read ratings to seed a tournament");
+            error(ErrorCode::Unavailable, "the ratings cannot be read now")
+        };
+        let mut order = Vec::with_capacity(t.teams().len());
+        for team in t.teams() {
+            let mut sum = 0.0;
+            for name in &team.players {
+                let account = match crate::accounts::name_key(name) {
+                    Ok(key) => rooms.store.account_by_name(&key).await.map_err(unavailable)?,
+                    Err(_) => None,
+                };
+                let rating = match account {
+                    Some(a) => rooms.store.rating(a.id, category).await.map_err(unavailable)?,
+                    None => None,
+                };
+                sum += rating.map_or(shvedka_ratings::Rating::default().rating, |r| r.rating);
+            }
+            order.push((team.id, sum / 2.0));
+        }
+        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        Ok(order)
+    }
+
     /// A director's command, by `by`: each change is logged in the tournament with who made it
     /// (`Tournament::acts`), and a result entered names its director.
     pub(crate) async fn director(
@@ -135,6 +172,18 @@ impl Tournaments {
                 })
                 .await
                 .map(|()| Reply::Ok),
+            TdRequest::SeedByRating { tournament } => {
+                let order = self.rating_order(rooms, tournament).await?;
+                let text: Vec<String> = order.iter().map(|(t, r)| format!("{} ({r:.0})", t.0)).collect();
+                let teams: Vec<TeamNo> = order.iter().map(|(t, _)| *t).collect();
+                self.change(rooms, tournament, |t| {
+                    t.seed(&teams).map_err(refused)?;
+                    t.note_act(act(format!("seeded the teams by rating: {}", text.join(", "))));
+                    Ok(())
+                })
+                .await
+                .map(|()| Reply::Ok)
+            }
             TdRequest::Start { tournament } => self
                 .change(rooms, tournament, |t| {
                     t.start().map_err(refused)?;

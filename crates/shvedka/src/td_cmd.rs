@@ -68,6 +68,12 @@ enum TdCommand {
         /// The team's number.
         team: u32,
     },
+    /// Seed the registered teams by their players' mean rating in the tournament's category
+    /// (before the start): the draw and a Swiss's ties follow it.
+    SeedByRating {
+        /// The tournament.
+        tournament: u64,
+    },
     /// Close registration and start.
     Start {
         /// The tournament.
@@ -147,6 +153,7 @@ fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
             TdRequest::Withdraw { tournament: *tournament, team: *team }
         }
         TdCommand::Start { tournament } => TdRequest::Start { tournament: *tournament },
+        TdCommand::SeedByRating { tournament } => TdRequest::SeedByRating { tournament: *tournament },
         TdCommand::Pair { tournament, choices_s } => {
             TdRequest::PairNext { tournament: *tournament, choice_window_ms: choices_s.saturating_mul(1000) }
         }

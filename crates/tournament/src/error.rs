@@ -30,6 +30,9 @@ pub enum TournamentError {
         /// The limit.
         max: usize,
     },
+    /// A seeding that is not every registered team exactly once.
+    #[error("a seeding lists every registered team exactly once")]
+    BadSeeding,
     /// A Swiss tournament needs at least one round.
     #[error("a Swiss tournament needs at least one round")]
     NoSwissRounds,

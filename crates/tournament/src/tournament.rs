@@ -58,6 +58,10 @@ pub struct Tournament {
     /// The directors' acts, oldest first (absent in a state stored before they were kept).
     #[serde(default)]
     pub(crate) acts: Vec<crate::DirectorAct>,
+    /// The seeding order set before the start (by rating, say): the draw follows it, and a
+    /// Swiss breaks ties of equal standing by it. `None`: team-number order.
+    #[serde(default)]
+    pub(crate) seeds: Option<Vec<TeamNo>>,
 }
 
 impl Tournament {
@@ -88,6 +92,7 @@ impl Tournament {
             rounds: Vec::new(),
             state: State::Registration,
             acts: Vec::new(),
+            seeds: None,
         })
     }
 
@@ -158,6 +163,32 @@ impl Tournament {
         Ok(())
     }
 
+    /// Seeds the teams in `order` (every registered team once, the strongest first): the draw
+    /// follows it, so a round robin's Berger numbers and a Swiss's first round (top half against
+    /// bottom half) are by seed, and a Swiss ranks teams of equal standing by it.
+    ///
+    /// # Errors
+    /// [`TournamentError::AlreadyStarted`]; [`TournamentError::BadSeeding`] unless `order` holds
+    /// every registered team exactly once.
+    pub fn seed(&mut self, order: &[TeamNo]) -> Result<(), TournamentError> {
+        if self.state != State::Registration {
+            return Err(TournamentError::AlreadyStarted);
+        }
+        let mut sorted = order.to_vec();
+        sorted.sort_unstable();
+        let teams: Vec<TeamNo> = self.teams.iter().map(|t| t.id).collect();
+        if sorted != teams {
+            return Err(TournamentError::BadSeeding);
+        }
+        self.seeds = Some(order.to_vec());
+        Ok(())
+    }
+
+    /// The seeding order, if the teams were seeded.
+    pub fn seeds(&self) -> Option<&[TeamNo]> {
+        self.seeds.as_deref()
+    }
+
     /// Starts the tournament: fixes the draw (the teams not withdrawn) and the number of rounds.
     ///
     /// # Errors
@@ -166,7 +197,10 @@ impl Tournament {
         if self.state != State::Registration {
             return Err(TournamentError::AlreadyStarted);
         }
-        let draw: Vec<TeamNo> = self.teams.iter().filter(|t| !t.withdrawn).map(|t| t.id).collect();
+        let mut draw: Vec<TeamNo> = self.teams.iter().filter(|t| !t.withdrawn).map(|t| t.id).collect();
+        if let Some(seeds) = &self.seeds {
+            draw.sort_by_key(|t| seeds.iter().position(|s| s == t).unwrap_or(usize::MAX));
+        }
         if draw.len() < 2 {
             return Err(TournamentError::TooFewTeams { active: draw.len() });
         }
@@ -228,12 +262,11 @@ impl Tournament {
             }
             Format::Swiss { .. } => {
                 let standings = self.standings();
-                let ranked: Vec<_> = standings
-                    .rows
-                    .iter()
-                    .filter(|r| active.contains(&r.team))
-                    .map(|r| (r.team, r.points))
-                    .collect();
+                // Teams of equal standing (one rank) in the order of the draw: by seed.
+                let seed = |t: TeamNo| draw.iter().position(|d| *d == t).unwrap_or(usize::MAX);
+                let mut rows: Vec<_> = standings.rows.iter().filter(|r| active.contains(&r.team)).collect();
+                rows.sort_by_key(|r| (r.rank, seed(r.team)));
+                let ranked: Vec<_> = rows.iter().map(|r| (r.team, r.points)).collect();
                 let swiss = pair_swiss(&ranked, &history, latest);
                 for (a, b) in swiss.pairs {
                     fixtures.push(pairing((a, b), history.met(a, b).is_some()));

@@ -179,3 +179,29 @@ fn named_first_alternates_fairly_in_a_swiss() {
         assert!(balance.values().all(|b| b.abs() <= 2), "seed {seed}: first minus second {balance:?}");
     }
 }
+
+#[test]
+fn swiss_seeded_by_rating_pairs_the_first_round_by_seed_and_breaks_ties_by_it() {
+    let mut t = Tournament::new("Seeded", "mgimo-2017", "3+0", Format::Swiss { rounds: 3 }).unwrap();
+    for (i, players) in
+        [["a1", "a2"], ["b1", "b2"], ["c1", "c2"], ["d1", "d2"], ["e1", "e2"]].iter().enumerate()
+    {
+        t.register(&format!("team {i}"), [players[0], players[1]]).unwrap();
+    }
+    let seeds = [TeamNo(4), TeamNo(2), TeamNo(5), TeamNo(1), TeamNo(3)];
+    assert!(t.seed(&seeds[..4]).is_err(), "a seeding leaves no team out");
+    assert!(t.seed(&[TeamNo(4), TeamNo(4), TeamNo(5), TeamNo(1), TeamNo(3)]).is_err(), "nor lists one twice");
+    t.seed(&seeds).unwrap();
+    assert_eq!(t.seeds(), Some(&seeds[..]));
+    t.start().unwrap();
+    assert!(t.seed(&seeds).is_err(), "the seeding is fixed at the start");
+    t.pair_next_round(0, 1).unwrap();
+    // All on 0: ranked by seed (4, 2, 5, 1, 3); the lowest seed (3) has the bye; top half
+    // against bottom half of the other four: 4–5, 2–1.
+    let r1 = t.round(1).unwrap();
+    assert_eq!(pairs(r1), [(TeamNo(4), TeamNo(5)), (TeamNo(2), TeamNo(1))]);
+    assert_eq!(byes(r1), [TeamNo(3)]);
+    // The seeding survives a save and a load.
+    let back: Tournament = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+    assert_eq!(back, t);
+}
