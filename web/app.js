@@ -15,6 +15,7 @@ import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
 import { RecentMatches } from "./recent.js";
+import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
 import { ArbiterPanel } from "./arbiter.js";
 import { installReport } from "./report.js";
@@ -225,6 +226,9 @@ const LOW_TIME_MS = 10_000;
 const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat);
 const recent = new RecentMatches(ask, msg, (id) => void openReview(id));
+new Ratings(ask, msg);
+/** What a decided rated match made of its players' ratings (`Rated`, or the state's). */
+let ratingChanges = /** @type {{ matchId: number, changes: import("./codec.js").RatingChange[] }} */ ({ matchId: -1, changes: [] });
 const sounds = new Sounds(/** @type {HTMLButtonElement} */ ($("mute")));
 /** The match whose low-time warning sounded (once per match). */
 let lowTimeWarned = -1;
@@ -304,6 +308,7 @@ function render() {
   listenRematch();
   gestures.revalidate();
   if (screen === "match") view.show(review ? modelAt(review.r, review.i, review.t, performance.now()) : model);
+  renderChanges(ratingChanges.matchId === model.matchId && !review ? ratingChanges.changes : []);
   arbiter.render(model);
 }
 
@@ -388,6 +393,7 @@ function push(kind, body) {
       view.reset();
     }
     model = refresh(model, body, now, offset);
+    if (body.rating_changes?.length) ratingChanges = { matchId: body.match_id, changes: body.rating_changes };
     if (fresh || showOnState) showScreen("match");
     showOnState = false;
     render();
@@ -428,6 +434,9 @@ function push(kind, body) {
     rematchChanged(body);
   } else if (kind === "SessionEnded") {
     ended(body.reason);
+  } else if (kind === "Rated") {
+    ratingChanges = { matchId: body.match_id, changes: body.changes };
+    render();
   }
 }
 
@@ -524,6 +533,8 @@ async function welcome(resumed, fresh) {
     }
   }
   $("logout").hidden = !session?.account;
+  // Only accounts sit in rated matches: a guest is not offered one.
+  $("rated-label").hidden = !session?.account;
   if (fresh) {
     const followed = model?.matchId ?? null;
     model = null;

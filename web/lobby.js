@@ -49,7 +49,8 @@ export class Lobby {
       const tc = /** @type {HTMLInputElement} */ ($("tc")).value.trim();
       const listed = /** @type {HTMLInputElement} */ ($("listed")).checked;
       const chess960 = /** @type {HTMLInputElement} */ ($("chess960")).checked;
-      const r = await this.ask(this.msg.createMatch(rules, tc, listed, chess960));
+      const rated = /** @type {HTMLInputElement} */ ($("rated")).checked;
+      const r = await this.ask(this.msg.createMatch(rules, tc, listed, chess960, rated));
       // The creator sits at once (White-A; "Leave seat" and another seat if he wants another).
       if (r.ok?.Created) await this.takeSeat(r.ok.Created.match_id, "WhiteA");
       // A private match: the creator sits too; its invitation code is what others join with,
@@ -90,7 +91,7 @@ export class Lobby {
     body.replaceChildren(...matches.map((m) => {
       const row = document.createElement("tr");
       row.dataset.match = String(m.match_id);
-      const rules = m.chess960 ? `${m.rules} · Chess960` : m.rules;
+      const rules = (m.chess960 ? `${m.rules} · Chess960` : m.rules) + (m.rated ? " · rated" : "");
       for (const v of [m.match_id, rules, m.time_control, m.phase.toLowerCase()]) {
         const cell = row.insertCell();
         cell.className = "meta";

@@ -131,6 +131,13 @@ async fn p1_premoves_and_a_pre_drop_waiting_for_its_piece_are_sent_the_instant_t
     run_script("premove.mjs", "", "premove", "webtransport", &[]).await;
 }
 
+/// Issue 18: a rated match between four accounts in the browser shows what it made of their
+/// ratings on every page, and the profile and leaderboard read them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_match_in_the_browser_shows_the_four_rating_changes_and_the_profile() {
+    run_script("rated.mjs", "", "rated", "websocket", &[]).await;
+}
+
 /// Issue 20, point 5: after the match, all four accept a rematch and play it, colours swapped.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rematch_agreed_by_all_four_pages_seats_them_again_with_colours_swapped() {

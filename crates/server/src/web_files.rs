@@ -34,6 +34,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("premove.js"),
     js!("sound.js"),
     js!("notice.js"),
+    js!("ratings.js"),
     js!("recent.js"),
     js!("report.js"),
     js!("review.js"),
