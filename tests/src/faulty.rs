@@ -18,6 +18,8 @@ pub struct FaultyStore {
     pub panic: AtomicBool,
     /// Appends tried.
     pub appends: AtomicUsize,
+    /// Panic in the next `apply_rated` (the match task dies rating its match).
+    pub panic_rating: AtomicBool,
 }
 
 impl FaultyStore {
@@ -28,6 +30,7 @@ impl FaultyStore {
             refuse: AtomicBool::new(false),
             panic: AtomicBool::new(false),
             appends: AtomicUsize::new(0),
+            panic_rating: AtomicBool::new(false),
         })
     }
 
@@ -162,6 +165,7 @@ impl Ratings for FaultyStore {
         self.inner.partners(account, category, limit).await
     }
     async fn apply_rated(&self, m: &RatedMatch) -> Result<bool, StoreError> {
+        assert!(!self.panic_rating.swap(false, Ordering::SeqCst), "injected panic in apply_rated");
         self.write()?;
         self.inner.apply_rated(m).await
     }

@@ -274,3 +274,42 @@ async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
     assert_eq!(code(late), ErrorCode::Rejected, "not after the start");
     server.stop().await;
 }
+
+/// A match task that dies while rating its decided match leaves the decision in its log only:
+/// the next start rates it (once) and records it. A second restart changes nothing more.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_rated_match_whose_task_died_rating_it_is_rated_once_at_the_next_start() {
+    use shvedka_storage::{Ratings, SqliteStore, Store};
+    use std::sync::Arc;
+    use std::sync::atomic::Ordering;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("s.db");
+    let sqlite: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).await.unwrap());
+    let faulty = shvedka_tests::FaultyStore::new(sqlite);
+    let server = TestServer::start_with_store("", faulty.clone()).await;
+    let (id, c) = started(&server, ["anna", "boris", "vera", "gleb"], true).await;
+    faulty.panic_rating.store(true, Ordering::SeqCst);
+    let _ = c[0].resign().await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while server.stats.live_matches() > 0 {
+        assert!(std::time::Instant::now() < deadline, "the task died");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    drop(c);
+    server.stop().await;
+    let unrated = SqliteStore::open(&path).await.unwrap();
+    assert!(unrated.find_match(id.0).await.unwrap().unwrap().result.is_none(), "decided in the log only");
+    assert!(unrated.match_changes(id.0).await.unwrap().is_empty(), "and not rated");
+    drop(unrated);
+
+    for start in 0..2 {
+        let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&path).await.unwrap());
+        let server = TestServer::start_with_store("", store.clone()).await;
+        assert!(store.find_match(id.0).await.unwrap().unwrap().result.is_some(), "recorded at start {start}");
+        let anna = server.account("anna").await;
+        let blitz = anna.profile("boris").await.unwrap().categories.remove(0).rating;
+        assert_eq!(blitz.games, 1, "rated once, whatever the restarts (start {start})");
+        assert!((f64::from(blitz.rating) - winner_by_hand()).abs() <= 1.0, "boris won: {blitz:?}");
+        server.stop().await;
+    }
+}

@@ -1,4 +1,4 @@
-//! Rated matches change ratings. One task applies them, one match at a time: a player's new
+//! Rated matches change ratings, applied one match at a time: a player's new
 //! rating is computed from his stored one, so two of his matches decided at once must not both
 //! start from the same old value. The mathematics is `shvedka-ratings`'; the store applies each
 //! match once (`Ratings::apply_rated`), so a finish retried after a restart reports the changes
@@ -10,7 +10,7 @@ use bughouse_match::{Bonus, TimeControl};
 use shvedka_proto::{RatingChange, RatingView, SeatId, TeamId};
 use shvedka_ratings::{Categories, Outcome, PROVISIONAL_ABOVE, Rating, rate_match, rate_pairs};
 use shvedka_storage::{HistoryRow, PlayerChange, RatedMatch, RatingRow, Store, StoreError};
-use tokio::sync::{mpsc, oneshot};
+use tokio::sync::Mutex;
 
 /// How this server keeps ratings (config/default.toml).
 #[derive(Clone, Copy, Debug)]
@@ -28,9 +28,6 @@ impl Default for RatingRules {
         RatingRules { categories: Categories::default(), rated_bots: false, leaderboard_size: 100 }
     }
 }
-
-/// Matches waiting to be rated before a deciding match task waits to hand its own over.
-const QUEUE: usize = 256;
 
 /// A decided rated match, as the rater needs it.
 #[derive(Clone, Debug)]
@@ -50,35 +47,27 @@ pub(crate) struct ToRate {
 /// Each player's change, by account: what the match made of his rating.
 pub(crate) type Changes = Vec<(u64, HistoryRow)>;
 
-struct Job {
-    m: ToRate,
-    done: oneshot::Sender<Result<Changes, StoreError>>,
-}
-
-/// The handle of the rating task.
+/// Rates decided matches one at a time, each in the task of the match that asks (a fair lock,
+/// not a task of its own: no hop, and a rating that panics takes its match task down with it —
+/// the defined outcome of a dead match task — rather than a shared task every later match would
+/// wait on forever).
 #[derive(Clone)]
 pub(crate) struct Rater {
-    tx: mpsc::Sender<Job>,
+    store: Arc<dyn Store>,
+    categories: Categories,
+    one_at_a_time: Arc<Mutex<()>>,
 }
 
 impl Rater {
-    /// Starts the task over `store`; it ends when the last handle is dropped.
-    pub(crate) fn spawn(store: Arc<dyn Store>, categories: Categories) -> Rater {
-        let (tx, mut rx) = mpsc::channel::<Job>(QUEUE);
-        tokio::spawn(async move {
-            while let Some(job) = rx.recv().await {
-                let _ = job.done.send(rate(store.as_ref(), &categories, &job.m).await);
-            }
-        });
-        Rater { tx }
+    /// A rater over `store`.
+    pub(crate) fn new(store: Arc<dyn Store>, categories: Categories) -> Rater {
+        Rater { store, categories, one_at_a_time: Arc::new(Mutex::new(())) }
     }
 
     /// Rates a decided match; returns once its changes are stored (or why not).
     pub(crate) async fn rate(&self, m: ToRate) -> Result<Changes, StoreError> {
-        let (done, answer) = oneshot::channel();
-        let gone = || StoreError::Range("the rating task has stopped".into());
-        self.tx.send(Job { m, done }).await.map_err(|_| gone())?;
-        answer.await.map_err(|_| gone())?
+        let _turn = self.one_at_a_time.lock().await;
+        rate(self.store.as_ref(), &self.categories, &m).await
     }
 }
 
@@ -307,7 +296,7 @@ mod tests {
     async fn a_rated_match_moves_the_winners_up_and_the_losers_down_once() {
         let store = Arc::new(MemStore::default());
         let seats = four(&store).await;
-        let rater = Rater::spawn(store.clone(), Categories::default());
+        let rater = Rater::new(store.clone(), Categories::default());
         let m = ToRate { match_id: 7, time_control: blitz(), seats, outcome: Outcome::FirstWins, at_ms: 5 };
         let changes = rater.rate(m.clone()).await.unwrap();
         assert_eq!(changes.len(), 4);

@@ -122,7 +122,7 @@ impl Rooms {
             started: setup.started,
             metrics: setup.metrics,
             rematches: Rematches::new(setup.limits.rematch_keep, setup.limits.max_rematch_offers),
-            rater: Rater::spawn(store.clone(), setup.ratings.categories),
+            rater: Rater::new(store.clone(), setup.ratings.categories),
             ratings: setup.ratings,
             me: me.clone(),
         });

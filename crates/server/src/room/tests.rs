@@ -56,7 +56,7 @@ async fn fixture() -> Fixture {
     let setup = RoomSetup {
         listed: true,
         rated: false,
-        rater: crate::rater::Rater::spawn(store.clone(), Default::default()),
+        rater: crate::rater::Rater::new(store.clone(), Default::default()),
         ratings: Default::default(),
         creator: None,
         store: store.clone(),
