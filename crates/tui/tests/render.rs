@@ -385,3 +385,35 @@ fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
     let text = screen(&app, now).0.join("\n");
     assert!(text.contains("rematch of match 7: 2 of 4 accepted (alice, carol)"), "{text}");
 }
+
+#[test]
+fn ratings_are_asked_with_top_and_profile_and_a_rated_match_logs_each_change() {
+    let now = Instant::now();
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
+    assert_eq!(typed(&mut app, "/top rapid"), vec![Action::Leaderboard("rapid".into())]);
+    assert_eq!(typed(&mut app, "/top"), vec![Action::Leaderboard("blitz".into())], "blitz unless named");
+    assert_eq!(typed(&mut app, "/profile boris"), vec![Action::Profile("boris".into())]);
+    assert_eq!(typed(&mut app, "/profile"), vec![Action::Profile("alice".into())], "one's own");
+    let change = |seat, name: &str, after, provisional| shvedka_proto::RatingChange {
+        seat,
+        name: name.into(),
+        category: "blitz".into(),
+        before: 1500,
+        after,
+        deviation: 290,
+        provisional,
+    };
+    let changes =
+        vec![change(SeatId::WhiteA, "alice", 1612, true), change(SeatId::BlackA, "bob", 1388, false)];
+    app.on_server(ServerMsg::Rated { match_id: MatchId(7), changes }, now);
+    let log: Vec<String> = app
+        .log
+        .iter()
+        .filter_map(|l| match l {
+            shvedka_tui::LogLine::Info(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect();
+    assert!(log.iter().any(|l| l == "blitz alice: white-A 1500 → 1612? (+112)"), "{log:#?}");
+    assert!(log.iter().any(|l| l == "blitz bob: black-A 1500 → 1388 (-112)"), "{log:#?}");
+}
