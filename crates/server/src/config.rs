@@ -84,6 +84,9 @@ pub struct ServerConfig {
     pub rated_bots: bool,
     /// The most lines of a leaderboard.
     pub leaderboard_size: u32,
+    /// `[cluster]`: this server as one node of several; `None` (no section) for one node alone.
+    #[serde(default)]
+    pub cluster: Option<crate::ClusterConfig>,
 }
 
 impl ServerConfig {
@@ -135,6 +138,9 @@ impl ServerConfig {
         }
         if config.rate_per_second == 0 || config.max_connections == 0 {
             bail!("invalid configuration: rate_per_second and max_connections must be positive");
+        }
+        if let Some(cluster) = &config.cluster {
+            cluster.validate(&config.database_url)?;
         }
         Ok(config)
     }

@@ -14,6 +14,7 @@
 mod accounts;
 mod attempts;
 mod bots;
+mod cluster;
 mod committer;
 mod config;
 mod connection;
@@ -55,6 +56,7 @@ use std::time::Duration;
 use anyhow::Context;
 use tokio::sync::Semaphore;
 
+pub use cluster::ClusterConfig;
 pub use config::ServerConfig;
 pub use tls::{fingerprint, provider};
 

@@ -21,6 +21,8 @@ pub(crate) struct Faults {
     pub(crate) panic: AtomicBool,
     /// Panic in the next `finish`, which a match task calls itself (a bug in the task).
     pub(crate) panic_finish: AtomicBool,
+    /// Refuse every append as a node whose lease was taken over would be.
+    pub(crate) fenced: AtomicBool,
     /// Appends tried.
     pub(crate) appends: AtomicUsize,
 }
@@ -95,6 +97,9 @@ impl Store for MemStore {
         self.faults.appends.fetch_add(1, Ordering::SeqCst);
         assert!(!self.faults.panic.swap(false, Ordering::SeqCst), "injected panic in append");
         self.write()?;
+        if self.faults.fenced.load(Ordering::SeqCst) {
+            return Err(StoreError::Fenced { match_id, fence: Some(1), current: Some(2) });
+        }
         let mut all = self.events.lock().unwrap();
         let log = all.entry(match_id).or_default();
         for e in events {

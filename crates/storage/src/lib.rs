@@ -17,6 +17,7 @@
 //! `ratings.rs`) are applied once per rated match.
 
 mod accounts;
+mod leases;
 mod migrate;
 mod ratings;
 mod rows;
@@ -26,6 +27,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use accounts::{AccountRow, Accounts, NewAccount, Revoke, Role};
+pub use leases::{Leases, NodeRow, Take};
 pub use ratings::{BoardRow, HistoryRow, PlayerChange, RatedMatch, RatingRow, Ratings};
 pub use rows::{Ending, EventRow, MatchRow, NewMatch, PlayerRow};
 pub use stores::{PgStore, SqliteStore};
@@ -48,6 +50,21 @@ pub enum StoreError {
         /// The event number.
         seq: u64,
     },
+    /// This node may not append to the match: its lease was taken over by another node (the
+    /// match's fence is no longer the one this node took it with), or it never held one. Nothing
+    /// of the batch is written.
+    #[error(
+        "match {match_id}: this node's lease (fence {fence:?}) is not the match's current one \
+         ({current:?}): another node runs it"
+    )]
+    Fenced {
+        /// The match.
+        match_id: u64,
+        /// The fence this node took it with; `None` when it never took it.
+        fence: Option<u64>,
+        /// The match's fence now; `None` when nobody holds it.
+        current: Option<u64>,
+    },
     /// A migration failed.
     #[error("migration {version}: {source}")]
     Migration {
@@ -64,6 +81,11 @@ pub enum StoreError {
 pub trait Store: Accounts + Ratings + Send + Sync {
     /// `sqlite` or `postgres`.
     fn kind(&self) -> &'static str;
+    /// The leases of a node of a cluster (`None` unless the store was opened as one, with
+    /// [`PgStore::connect_node`]).
+    fn leases(&self) -> Option<&dyn Leases> {
+        None
+    }
     /// Records a new player (session).
     async fn add_player(&self, player: &PlayerRow) -> Result<(), StoreError>;
     /// The player whose session token has this SHA-256.

@@ -23,6 +23,8 @@ pub(crate) const POSTGRES: &[(i64, &str)] = &[
     (6, include_str!("../migrations/postgres/0006_match_players.sql")),
     (7, include_str!("../migrations/postgres/0007_ratings.sql")),
     (8, include_str!("../migrations/postgres/0008_rated.sql")),
+    // 9 is PostgreSQL's alone: leases exist only in cluster mode, which needs PostgreSQL.
+    (9, include_str!("../migrations/postgres/0009_leases.sql")),
 ];
 
 /// The table that records applied scripts.

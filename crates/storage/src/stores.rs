@@ -12,6 +12,7 @@ use sqlx::sqlite::{
 };
 
 use crate::accounts::{AccountKey, sql_accounts};
+use crate::leases::{Leases, Node};
 use crate::ratings::{history_row, rating_row, sql_ratings};
 use crate::{
     AccountRow, Accounts, BoardRow, Ending, EventRow, HistoryRow, MatchRow, NewAccount, NewMatch, PlayerRow,
@@ -97,6 +98,24 @@ impl SqliteStore {
     async fn writer(&self) -> Result<tokio::sync::MutexGuard<'_, sqlx::SqliteConnection>, StoreError> {
         Ok(self.writer.lock().await)
     }
+
+    /// SQLite is never a node of a cluster: its appends carry no fence.
+    fn fenced(&self) -> bool {
+        false
+    }
+
+    #[allow(clippy::unused_async)]
+    async fn check_fences(
+        &self,
+        _: &mut sqlx::SqliteConnection,
+        _: &[(u64, &[EventRow])],
+    ) -> Result<(), StoreError> {
+        Ok(())
+    }
+
+    fn as_leases(&self) -> Option<&dyn Leases> {
+        None
+    }
 }
 
 /// Copies the write-ahead log into the database every `every` (`PASSIVE`: what no reader still
@@ -113,9 +132,11 @@ async fn checkpoints(pool: SqlitePool, every: Duration) {
     }
 }
 
-/// PostgreSQL at a URL (`postgres://user:pass@host/db`).
+/// PostgreSQL at a URL (`postgres://user:pass@host/db`); with [`PgStore::connect_node`], one
+/// node of a cluster, whose appends are fenced by its leases (`leases.rs`).
 pub struct PgStore {
     pool: PgPool,
+    node: Option<Node>,
 }
 
 impl PgStore {
@@ -124,6 +145,19 @@ impl PgStore {
     /// # Errors
     /// [`StoreError`] when the server cannot be reached or the schema cannot be migrated.
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
+        PgStore::connect_as(url, None).await
+    }
+
+    /// Connects and migrates as the node `name` of a cluster, whose leases last `lease` after
+    /// each [`Leases::heartbeat`]: every append then needs this node's current lease on its match.
+    ///
+    /// # Errors
+    /// As [`PgStore::connect`]; a lease too long to count in milliseconds.
+    pub async fn connect_node(url: &str, name: &str, lease: Duration) -> Result<PgStore, StoreError> {
+        PgStore::connect_as(url, Some(Node::new(name, lease)?)).await
+    }
+
+    async fn connect_as(url: &str, node: Option<Node>) -> Result<PgStore, StoreError> {
         let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
         // No ping before each use (a round trip to the server on every commit): a connection the
         // server dropped fails its next statement, which is retried on a fresh one.
@@ -133,7 +167,7 @@ impl PgStore {
             .test_before_acquire(false)
             .connect_with(options)
             .await?;
-        let store = PgStore { pool };
+        let store = PgStore { pool, node };
         store.migrate(migrate::POSTGRES).await?;
         Ok(store)
     }
@@ -141,6 +175,24 @@ impl PgStore {
     /// The connection events are appended on: one from the pool.
     async fn writer(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>, StoreError> {
         Ok(self.pool.acquire().await?)
+    }
+
+    /// This store as a node of a cluster, if it is one.
+    pub(crate) fn cluster_node(&self) -> Option<&Node> {
+        self.node.as_ref()
+    }
+
+    pub(crate) fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// A node's appends are fenced: they take the careful path, in a transaction.
+    fn fenced(&self) -> bool {
+        self.node.is_some()
+    }
+
+    fn as_leases(&self) -> Option<&dyn Leases> {
+        self.node.is_some().then_some(self as &dyn Leases)
     }
 }
 
@@ -218,6 +270,10 @@ macro_rules! sql_store {
         impl Store for $store {
             fn kind(&self) -> &'static str {
                 $kind
+            }
+
+            fn leases(&self) -> Option<&dyn Leases> {
+                self.as_leases()
             }
 
             async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
@@ -310,7 +366,7 @@ macro_rules! sql_store {
                 // insert, commit). A row stored already makes it fail whole and untouched; the
                 // careful path below then tells a retry from a fork.
                 let mut writer = self.writer().await?;
-                if rows.len() <= ROWS_PER_INSERT {
+                if rows.len() <= ROWS_PER_INSERT && !self.fenced() {
                     match insert(&rows).build().execute(&mut *writer).await {
                         Ok(_) => return Ok(()),
                         Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
@@ -318,6 +374,8 @@ macro_rules! sql_store {
                     }
                 }
                 let mut tx = sqlx::Connection::begin(&mut *writer).await?;
+                // A node of a cluster: its fences, checked and held until the commit.
+                self.check_fences(&mut *tx, batch).await?;
                 // One statement per chunk of rows, not one per row: each statement is a trip to
                 // the database, and a busy server appends a few events for each of dozens of
                 // matches per commit.

@@ -1,7 +1,25 @@
 //! Helpers that several crates' test suites share, so each suite does not carry its own copy.
 //! A dev-dependency only: nothing here reaches a shipped binary.
 
+pub mod nats;
 pub mod postgres;
+
+/// A number no earlier call in this process returned (nanoseconds since the Unix epoch, made
+/// strictly increasing): names temporary directories.
+pub(crate) fn unique() -> u64 {
+    use std::sync::atomic::{AtomicU64, Ordering};
+    static LAST: AtomicU64 = AtomicU64::new(0);
+    let now =
+        std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64);
+    let mut last = LAST.load(Ordering::Relaxed);
+    loop {
+        let next = now.max(last + 1);
+        match LAST.compare_exchange(last, next, Ordering::Relaxed, Ordering::Relaxed) {
+            Ok(_) => return next,
+            Err(seen) => last = seen,
+        }
+    }
+}
 
 /// SplitMix64: a small deterministic generator, so random-play tests replay the same games on
 /// every run and every machine.

@@ -31,7 +31,8 @@ impl TempPostgres {
                  (.ci/run does) or set SHVEDKA_TEST_DATABASE_URL"
             )
         });
-        let root = std::env::temp_dir().join(format!("shvedka-pg-{}-{}", std::process::id(), unique()));
+        let root =
+            std::env::temp_dir().join(format!("shvedka-pg-{}-{}", std::process::id(), crate::unique()));
         let data = root.join("data");
         std::fs::create_dir_all(&root).expect("a temporary directory");
         if is_root() {
@@ -109,10 +110,6 @@ fn bin_dir() -> Option<PathBuf> {
 
 fn is_root() -> bool {
     Command::new("id").arg("-u").output().is_ok_and(|o| o.stdout.starts_with(b"0\n"))
-}
-
-fn unique() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_nanos() as u64)
 }
 
 fn run(cmd: &mut Command) {

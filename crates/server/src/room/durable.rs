@@ -8,7 +8,7 @@
 use std::time::Duration;
 
 use bughouse_match::{ArbiterAct, Event, EventKind, Phase, Ruling};
-use shvedka_proto::{ErrorCode, MatchEvent, PauseReason, ServerMsg};
+use shvedka_proto::{ErrorCode, ErrorMsg, MatchEvent, PauseReason, ServerMsg};
 use shvedka_storage::{Ending, EventRow, StoreError};
 use tokio::time::Instant;
 
@@ -22,16 +22,19 @@ const MAX_BACKOFF: Duration = Duration::from_secs(2);
 
 impl Room {
     /// Makes the events the machine produced durable, then delivers them in order, and refreshes
-    /// the lobby summary. Nothing is delivered before it is stored (write-ahead).
-    pub(super) async fn flush(&mut self) {
+    /// the lobby summary. Nothing is delivered before it is stored (write-ahead). `false` when
+    /// some were not stored (a shutdown while storage refused, or another writer's log): the
+    /// request that caused them must then not be acknowledged.
+    pub(super) async fn flush(&mut self) -> bool {
         loop {
             let mut batch = self.poll_batch();
             if batch.is_empty() {
                 break;
             }
             if !self.persist(&mut batch).await {
-                // Shutting down with storage refusing: nothing of it was told to anyone.
-                return;
+                // Shutting down with storage refusing, or another writer's log: nothing of it
+                // was told to anyone.
+                return false;
             }
             for (e, view) in batch {
                 // A decision is recorded (result row, BPGN file, the tournament's view) before
@@ -69,6 +72,20 @@ impl Room {
         summary.seats = self.names.clone();
         summary.kinds = self.kinds;
         summary.phase = crate::convert::phase(self.m.phase());
+        true
+    }
+
+    /// `result`, unless the events it caused were not stored: then "unavailable", since what is
+    /// not stored must not be acknowledged.
+    pub(super) fn unless_unstored<T>(stored: bool, result: Result<T, ErrorMsg>) -> Result<T, ErrorMsg> {
+        if stored {
+            result
+        } else {
+            Err(error(
+                ErrorCode::Unavailable,
+                "this request could not be stored; the match is not run here now",
+            ))
+        }
     }
 
     /// Stores a batch in one transaction, retrying until the database takes it. On the first
@@ -90,10 +107,11 @@ impl Room {
             };
             failures += 1;
             tracing::error!(match_id = %self.id, error = %error, failures, "cannot store events; retrying");
-            if matches!(error, StoreError::Conflict { .. }) {
-                // Another writer's log: retrying cannot help, and nothing may be told. The task
-                // ends; the match stays as stored.
-                tracing::error!(match_id = %self.id, "the stored log differs from this match's; the task ends");
+            if matches!(error, StoreError::Conflict { .. } | StoreError::Fenced { .. }) {
+                // Another writer's log, or another node's match now (cluster mode: its lease was
+                // taken over): retrying cannot help, and nothing may be told. The task ends; the
+                // match stays as stored.
+                tracing::error!(match_id = %self.id, "the stored log is another writer's; the task ends");
                 self.closing = Some(Closing::Failed);
                 return false;
             }

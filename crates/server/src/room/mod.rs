@@ -362,14 +362,14 @@ impl Room {
             RoomMsg::Follow { session, out, last_seq, reply } => {
                 self.follow(session, out, last_seq);
                 self.restart_when_all_back();
-                self.flush().await;
-                let _ = reply.send(Ok(()));
+                let stored = self.flush().await;
+                let _ = reply.send(Room::unless_unstored(stored, Ok(())));
             }
             RoomMsg::Unfollow { session, reply } => {
                 let result = self.unfollow(&session);
                 // Its `SeatLeft` is stored before the answer.
-                self.flush().await;
-                let _ = reply.send(result);
+                let stored = self.flush().await;
+                let _ = reply.send(Room::unless_unstored(stored, result));
             }
             RoomMsg::Arbiter { act, by, reply } => {
                 let now = self.now();
@@ -379,8 +379,8 @@ impl Room {
                     self.restart_pause = false;
                     self.storage_paused = false;
                 }
-                self.flush().await;
-                let _ = reply.send(result);
+                let stored = self.flush().await;
+                let _ = reply.send(Room::unless_unstored(stored, result));
             }
             RoomMsg::Record { reply } => {
                 let _ = reply.send(Ok(self.bpgn()));
@@ -398,8 +398,10 @@ impl Room {
                 let is_move = matches!(msg, ClientMsg::Move { .. });
                 let asked = Instant::now();
                 let result = self.command(&session, out, msg).await;
-                // Write-ahead: the reply waits until the events it caused are durable.
-                self.flush().await;
+                // Write-ahead: the reply waits until the events it caused are durable, and is
+                // an acknowledgement only if they are.
+                let stored = self.flush().await;
+                let result = Room::unless_unstored(stored, result);
                 if is_move {
                     let outcome = if result.is_ok() { Outcome::Accepted } else { Outcome::Refused };
                     self.metrics.moved(outcome, asked.elapsed().as_secs_f64());

@@ -285,3 +285,39 @@ async fn a_task_that_dies_frees_and_tells_its_followers() {
     assert_eq!(told, Some(ClosedReason::Failed));
     assert!(f.store.ending(ID.0).is_none(), "not marked decided: it stays restorable from its log");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_fenced_append_ends_the_task_as_a_conflict_does_and_nothing_is_told() {
+    let f = fixture().await;
+    let mut players = f.running().await;
+    f.ask(&players[0], ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: None }).await.unwrap();
+    let stored = f.store.log(ID.0).len();
+    for p in &mut players {
+        kinds(&mut p.rx);
+    }
+    // Another node took the match over (cluster mode): this node's appends are refused.
+    f.store.faults.fenced.store(true, Ordering::SeqCst);
+    let tries_before = f.store.faults.appends.load(Ordering::SeqCst);
+    let answer =
+        f.ask(&players[1], ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None }).await;
+    assert_eq!(answer.unwrap_err().code, ErrorCode::Unavailable, "not acknowledged: it was not stored");
+    f.task.await.expect("the task ends without a panic");
+    assert_eq!(
+        f.store.faults.appends.load(Ordering::SeqCst) - tries_before,
+        1,
+        "no retry: another node's log cannot be written by waiting"
+    );
+    assert_eq!(f.store.log(ID.0).len(), stored, "nothing of it stored");
+    for p in &mut players {
+        let mut told = Vec::new();
+        while let Ok(msg) = p.rx.try_recv() {
+            told.push(msg.into_msg());
+        }
+        assert!(!told.iter().any(|m| matches!(m, ServerMsg::Event(_))), "nothing unstored is told: {told:?}");
+        assert!(
+            told.iter().any(|m| matches!(m, ServerMsg::MatchClosed { reason: ClosedReason::Failed, .. })),
+            "{told:?}"
+        );
+    }
+    assert!(f.store.ending(ID.0).is_none(), "not marked ended: the new owner runs it on");
+}

@@ -1,0 +1,250 @@
+//! Leases on matches, for cluster mode (PostgreSQL only): exactly one node runs a match at a time.
+//!
+//! A node is alive while its row in `cluster_nodes` has not expired; it renews that one row
+//! ([`Leases::heartbeat`]), by the database's clock, so the nodes' own clocks never need to agree.
+//! A node takes a match ([`Leases::take_lease`]) when nobody holds it, when its holder's row has
+//! expired, or when it held it itself (a restarted node); each take raises the match's fencing
+//! number. Every append of events by a node that has joined a cluster carries the fence it took,
+//! and the store checks it in the append's own transaction, locking the lease row (`FOR SHARE`)
+//! until the commit: a take-over either waits for the append and then replays it, or comes first
+//! and the append is refused ([`StoreError::Fenced`](crate::StoreError::Fenced)). So two nodes
+//! can never both write one match, however slow or partitioned the old one is.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::Duration;
+
+use sqlx::Row;
+
+use crate::stores::PgStore;
+use crate::{StoreError, to_i64, to_u64};
+
+/// The database's clock, milliseconds since the Unix epoch (`clock_timestamp()`: the time of
+/// the statement, not of its transaction's start), as SQL text for `concat!`.
+macro_rules! now_ms {
+    () => {
+        "(extract(epoch from clock_timestamp()) * 1000)::bigint"
+    };
+}
+
+/// The answer to [`Leases::take_lease`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Take {
+    /// This node runs the match now, under this fence.
+    Taken {
+        /// The fencing number every append of this node's carries.
+        fence: u64,
+    },
+    /// Another live node runs it.
+    Held {
+        /// Which.
+        node: String,
+    },
+}
+
+/// A node of the cluster, as the database sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct NodeRow {
+    /// Its name.
+    pub node: String,
+    /// Its lease has not run out.
+    pub alive: bool,
+    /// The matches it holds leases on (finished ones included until released).
+    pub matches: u64,
+}
+
+/// What a node of a cluster needs of the store beyond [`Store`](crate::Store).
+#[async_trait::async_trait]
+pub trait Leases: Send + Sync {
+    /// This node's name.
+    fn node(&self) -> &str;
+    /// Marks this node alive for another lease period (registering it the first time).
+    async fn heartbeat(&self) -> Result<(), StoreError>;
+    /// Marks this node gone now, so others may take its matches at once (a graceful stop).
+    async fn leave(&self) -> Result<(), StoreError>;
+    /// Takes the lease on a match (see the module's documentation for when it can be taken).
+    async fn take_lease(&self, match_id: u64) -> Result<Take, StoreError>;
+    /// Gives up the lease on a match this node holds (it ended); nothing when it is not held.
+    async fn release_lease(&self, match_id: u64) -> Result<(), StoreError>;
+    /// The fence this node took a match with, if it did.
+    fn fence(&self, match_id: u64) -> Option<u64>;
+    /// The undecided matches nobody alive runs: without a lease, or with an expired holder.
+    async fn orphans(&self) -> Result<Vec<u64>, StoreError>;
+    /// The nodes, by name.
+    async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError>;
+}
+
+/// A [`PgStore`]'s identity as a node, and the fences it took.
+pub(crate) struct Node {
+    name: String,
+    lease_ms: i64,
+    fences: Mutex<HashMap<u64, u64>>,
+}
+
+impl Node {
+    pub(crate) fn new(name: &str, lease: Duration) -> Result<Node, StoreError> {
+        let lease_ms = i64::try_from(lease.as_millis())
+            .map_err(|_| StoreError::Range(format!("a lease of {lease:?} is too long")))?;
+        Ok(Node { name: name.to_owned(), lease_ms, fences: Mutex::new(HashMap::new()) })
+    }
+
+    pub(crate) fn fence(&self, match_id: u64) -> Option<u64> {
+        self.fences.lock().expect("fences lock").get(&match_id).copied()
+    }
+}
+
+impl PgStore {
+    /// Refuses a batch unless this node's fence is still each match's current one, and holds the
+    /// lease rows locked until the transaction `conn` is in commits. Nothing when this store is
+    /// not a node of a cluster.
+    pub(crate) async fn check_fences(
+        &self,
+        conn: &mut sqlx::PgConnection,
+        batch: &[(u64, &[crate::EventRow])],
+    ) -> Result<(), StoreError> {
+        let Some(node) = self.cluster_node() else { return Ok(()) };
+        let mut wanted: Vec<(u64, Option<u64>)> = batch
+            .iter()
+            .filter(|(_, events)| !events.is_empty())
+            .map(|&(id, _)| (id, node.fence(id)))
+            .collect();
+        wanted.sort_unstable();
+        wanted.dedup();
+        let ids = wanted.iter().map(|&(id, _)| to_i64(id)).collect::<Result<Vec<_>, _>>()?;
+        // In id order, so two appends lock their rows in one order and never deadlock.
+        let rows = sqlx::query(
+            "SELECT match_id, fence FROM match_leases WHERE match_id = ANY($1) ORDER BY match_id FOR SHARE",
+        )
+        .bind(&ids)
+        .fetch_all(&mut *conn)
+        .await?;
+        let mut current = HashMap::new();
+        for r in &rows {
+            current.insert(to_u64(r.try_get(0)?)?, to_u64(r.try_get(1)?)?);
+        }
+        for (match_id, fence) in wanted {
+            let now = current.get(&match_id).copied();
+            if fence.is_none() || fence != now {
+                return Err(StoreError::Fenced { match_id, fence, current: now });
+            }
+        }
+        Ok(())
+    }
+
+    fn node_or_err(&self) -> Result<&Node, StoreError> {
+        self.cluster_node().ok_or_else(|| StoreError::Range("this store has not joined a cluster".into()))
+    }
+}
+
+#[async_trait::async_trait]
+impl Leases for PgStore {
+    fn node(&self) -> &str {
+        self.cluster_node().map_or("", |n| n.name.as_str())
+    }
+
+    async fn heartbeat(&self) -> Result<(), StoreError> {
+        let node = self.node_or_err()?;
+        sqlx::query(concat!(
+            "INSERT INTO cluster_nodes (node, started_ms, expires_ms) VALUES ($1, ",
+            now_ms!(),
+            ", ",
+            now_ms!(),
+            " + $2) \
+             ON CONFLICT (node) DO UPDATE SET expires_ms = excluded.expires_ms"
+        ))
+        .bind(&node.name)
+        .bind(node.lease_ms)
+        .execute(self.pool())
+        .await?;
+        Ok(())
+    }
+
+    async fn leave(&self) -> Result<(), StoreError> {
+        let node = self.node_or_err()?;
+        sqlx::query(concat!("UPDATE cluster_nodes SET expires_ms = ", now_ms!(), " - 1 WHERE node = $1"))
+            .bind(&node.name)
+            .execute(self.pool())
+            .await?;
+        Ok(())
+    }
+
+    async fn take_lease(&self, match_id: u64) -> Result<Take, StoreError> {
+        let node = self.node_or_err()?;
+        let id = to_i64(match_id)?;
+        // One statement: the conflicting row is locked and the condition checked on its newest
+        // version, so of two nodes taking at once exactly one raises the fence.
+        let taken = sqlx::query(concat!(
+            "INSERT INTO match_leases (match_id, node, fence) VALUES ($1, $2, 1) \
+             ON CONFLICT (match_id) DO UPDATE SET node = excluded.node, fence = match_leases.fence + 1 \
+             WHERE match_leases.node = excluded.node OR NOT EXISTS \
+               (SELECT 1 FROM cluster_nodes n WHERE n.node = match_leases.node AND n.expires_ms > ",
+            now_ms!(),
+            ") \
+             RETURNING fence"
+        ))
+        .bind(id)
+        .bind(&node.name)
+        .fetch_optional(self.pool())
+        .await?;
+        if let Some(row) = taken {
+            let fence = to_u64(row.try_get(0)?)?;
+            node.fences.lock().expect("fences lock").insert(match_id, fence);
+            return Ok(Take::Taken { fence });
+        }
+        node.fences.lock().expect("fences lock").remove(&match_id);
+        let holder = sqlx::query("SELECT node FROM match_leases WHERE match_id = $1")
+            .bind(id)
+            .fetch_optional(self.pool())
+            .await?;
+        let node = holder.map(|r| r.try_get::<String, _>(0)).transpose()?.unwrap_or_default();
+        Ok(Take::Held { node })
+    }
+
+    async fn release_lease(&self, match_id: u64) -> Result<(), StoreError> {
+        let node = self.node_or_err()?;
+        let Some(fence) = node.fence(match_id) else { return Ok(()) };
+        sqlx::query("DELETE FROM match_leases WHERE match_id = $1 AND fence = $2")
+            .bind(to_i64(match_id)?)
+            .bind(to_i64(fence)?)
+            .execute(self.pool())
+            .await?;
+        node.fences.lock().expect("fences lock").remove(&match_id);
+        Ok(())
+    }
+
+    fn fence(&self, match_id: u64) -> Option<u64> {
+        self.cluster_node().and_then(|n| n.fence(match_id))
+    }
+
+    async fn orphans(&self) -> Result<Vec<u64>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT m.id FROM matches m \
+             LEFT JOIN match_leases l ON l.match_id = m.id \
+             LEFT JOIN cluster_nodes n ON n.node = l.node \
+             WHERE m.finished_ms IS NULL AND (n.node IS NULL OR n.expires_ms <= ",
+            now_ms!(),
+            ") \
+             ORDER BY m.id"
+        ))
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter().map(|r| to_u64(r.try_get(0)?)).collect()
+    }
+
+    async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError> {
+        let rows = sqlx::query(concat!(
+            "SELECT n.node, n.expires_ms > ",
+            now_ms!(),
+            ", \
+               (SELECT COUNT(*) FROM match_leases l WHERE l.node = n.node) \
+             FROM cluster_nodes n ORDER BY n.node"
+        ))
+        .fetch_all(self.pool())
+        .await?;
+        rows.iter()
+            .map(|r| {
+                Ok(NodeRow { node: r.try_get(0)?, alive: r.try_get(1)?, matches: to_u64(r.try_get(2)?)? })
+            })
+            .collect()
+    }
+}

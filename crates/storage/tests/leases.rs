@@ -1,0 +1,148 @@
+//! Leases and fencing of cluster mode, on a throwaway PostgreSQL: two store handles play two
+//! nodes of one cluster.
+
+use std::time::Duration;
+
+use shvedka_storage::{EventRow, Leases, NewMatch, NodeRow, PgStore, Store, StoreError, Take};
+use testkit::postgres::TempPostgres;
+
+const LONG: Duration = Duration::from_secs(60);
+
+fn new_match(id: u64) -> NewMatch {
+    NewMatch {
+        id,
+        rules: "classic".into(),
+        time_control: "3+0".into(),
+        listed: true,
+        config: "{}".into(),
+        created_ms: 1,
+        invite_hash: None,
+    }
+}
+
+fn event(seq: u64) -> EventRow {
+    EventRow { seq, at_us: seq, event: format!("{{\"seq\":{seq}}}"), view: "{}".into() }
+}
+
+fn leases(store: &PgStore) -> &dyn Leases {
+    store.leases().expect("a node of a cluster")
+}
+
+async fn node(url: &str, name: &str, lease: Duration) -> PgStore {
+    let store = PgStore::connect_node(url, name, lease).await.unwrap();
+    leases(&store).heartbeat().await.unwrap();
+    store
+}
+
+#[tokio::test]
+async fn a_stale_owner_cannot_append_once_another_node_took_the_match_over() {
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", LONG).await;
+    let b = node(&pg.url, "b", LONG).await;
+    a.add_match(&new_match(1)).await.unwrap();
+    a.add_match(&new_match(2)).await.unwrap();
+
+    assert_eq!(leases(&a).take_lease(1).await.unwrap(), Take::Taken { fence: 1 });
+    assert_eq!(leases(&b).take_lease(1).await.unwrap(), Take::Held { node: "a".into() }, "a is alive");
+    assert_eq!(leases(&b).fence(1), None);
+    a.append(1, &[event(0), event(1)]).await.unwrap();
+    let refused = b.append(1, &[event(2)]).await;
+    assert!(
+        matches!(refused, Err(StoreError::Fenced { match_id: 1, fence: None, current: Some(1) })),
+        "a node without the lease may not append: {refused:?}"
+    );
+
+    // Node a stops answering: its lease runs out (here at once), and b takes the match over.
+    leases(&a).leave().await.unwrap();
+    assert_eq!(leases(&b).take_lease(1).await.unwrap(), Take::Taken { fence: 2 });
+    b.append(1, &[event(2)]).await.unwrap();
+    let refused = a.append(1, &[event(3)]).await;
+    assert!(
+        matches!(refused, Err(StoreError::Fenced { match_id: 1, fence: Some(1), current: Some(2) })),
+        "the stale owner is refused: {refused:?}"
+    );
+    assert_eq!(
+        b.events(1).await.unwrap(),
+        (0..3).map(event).collect::<Vec<_>>(),
+        "nothing of a's refused append"
+    );
+    // The stale owner's retry of an event already stored is refused too: it may not even confirm.
+    assert!(matches!(a.append(1, &[event(2)]).await, Err(StoreError::Fenced { .. })));
+
+    // A group commit with one stale match is refused whole, and the good match alone goes through.
+    leases(&a).heartbeat().await.unwrap();
+    assert_eq!(leases(&a).take_lease(2).await.unwrap(), Take::Taken { fence: 1 });
+    let refused = a.append_batch(&[(2, &[event(0)][..]), (1, &[event(3)][..])]).await;
+    assert!(matches!(refused, Err(StoreError::Fenced { match_id: 1, .. })), "{refused:?}");
+    assert!(a.events(2).await.unwrap().is_empty(), "all or none");
+    a.append(2, &[event(0)]).await.unwrap();
+    assert_eq!(leases(&a).take_lease(1).await.unwrap(), Take::Held { node: "b".into() }, "b is alive");
+}
+
+#[tokio::test]
+async fn a_restarted_node_retakes_its_own_matches_under_a_new_fence() {
+    let pg = TempPostgres::start();
+    let old = node(&pg.url, "a", LONG).await;
+    old.add_match(&new_match(1)).await.unwrap();
+    assert_eq!(leases(&old).take_lease(1).await.unwrap(), Take::Taken { fence: 1 });
+    let new = node(&pg.url, "a", LONG).await;
+    assert_eq!(leases(&new).take_lease(1).await.unwrap(), Take::Taken { fence: 2 });
+    new.append(1, &[event(0)]).await.unwrap();
+    assert!(
+        matches!(old.append(1, &[event(1)]).await, Err(StoreError::Fenced { .. })),
+        "the old process of the same name is fenced off"
+    );
+}
+
+#[tokio::test]
+async fn a_lease_runs_out_by_the_database_clock_when_its_node_stops_renewing() {
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", Duration::from_millis(200)).await;
+    let b = node(&pg.url, "b", LONG).await;
+    a.add_match(&new_match(1)).await.unwrap();
+    assert_eq!(leases(&a).take_lease(1).await.unwrap(), Take::Taken { fence: 1 });
+    assert_eq!(leases(&b).take_lease(1).await.unwrap(), Take::Held { node: "a".into() });
+    assert!(leases(&b).orphans().await.unwrap().is_empty(), "a runs it");
+    // a renews no more. Bounded: a few lease periods at most.
+    let mut tries = 0;
+    let taken = loop {
+        tokio::time::sleep(Duration::from_millis(50)).await;
+        tries += 1;
+        match leases(&b).take_lease(1).await.unwrap() {
+            Take::Taken { fence } => break fence,
+            Take::Held { .. } => assert!(tries < 40, "a's lease never ran out"),
+        }
+    };
+    assert_eq!(taken, 2);
+    assert!(tries >= 3, "not before the lease ran out ({tries} tries of 50 ms)");
+}
+
+#[tokio::test]
+async fn orphans_are_the_undecided_matches_no_live_node_runs_and_nodes_are_listed() {
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", LONG).await;
+    let b = node(&pg.url, "b", LONG).await;
+    for id in 1..=4 {
+        a.add_match(&new_match(id)).await.unwrap();
+    }
+    leases(&a).take_lease(1).await.unwrap();
+    leases(&b).take_lease(2).await.unwrap();
+    leases(&a).take_lease(4).await.unwrap();
+    a.finish(4, "{}", 5).await.unwrap();
+    assert_eq!(leases(&a).orphans().await.unwrap(), vec![3], "3 has no lease; 4 is decided");
+    leases(&b).leave().await.unwrap();
+    assert_eq!(leases(&a).orphans().await.unwrap(), vec![2, 3], "b's match once b is gone");
+    leases(&a).release_lease(4).await.unwrap();
+    let nodes = leases(&a).nodes().await.unwrap();
+    assert_eq!(
+        nodes,
+        vec![
+            NodeRow { node: "a".into(), alive: true, matches: 1 },
+            NodeRow { node: "b".into(), alive: false, matches: 1 },
+        ]
+    );
+    // A store that is no node has no leases, and appends as before.
+    let plain = PgStore::connect(&pg.url).await.unwrap();
+    assert!(plain.leases().is_none());
+    plain.append(3, &[event(0)]).await.unwrap();
+}
