@@ -86,6 +86,8 @@ pub struct Server {
     /// The tournament driver, and how to stop it.
     ticker: tokio::task::JoinHandle<()>,
     stop_ticker: tokio::sync::watch::Sender<bool>,
+    /// A node of a cluster: its heartbeat and take-overs.
+    node: Option<cluster::NodeTasks>,
 }
 
 /// What a running server holds now: every count is bounded by what is live.
@@ -124,8 +126,13 @@ impl Server {
     /// Unreadable or invalid certificate or clock files, a database that cannot be opened or
     /// migrated, or an address that cannot be bound.
     pub async fn bind(config: ServerConfig) -> anyhow::Result<Server> {
-        let url = (!config.database_url.is_empty()).then_some(config.database_url.as_str());
-        let store = shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?;
+        let store = match &config.cluster {
+            Some(cluster) => cluster::open_store(&config, cluster).await?,
+            None => {
+                let url = (!config.database_url.is_empty()).then_some(config.database_url.as_str());
+                shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?
+            }
+        };
         Server::bind_with_store(config, store).await
     }
 
@@ -138,6 +145,9 @@ impl Server {
         config: ServerConfig,
         store: Arc<dyn shvedka_storage::Store>,
     ) -> anyhow::Result<Server> {
+        if config.cluster.is_some() && store.leases().is_none() {
+            anyhow::bail!("cluster mode needs the store of a node (PgStore::connect_node)");
+        }
         let clock = config.clock_config()?;
         let identity = tls::Identity::load(&config)?;
         let native = identity.resolver()?;
@@ -162,7 +172,7 @@ impl Server {
             limits: config.match_limits(),
             ratings: config.rating_rules(),
             session_expiry: Duration::from_secs(config.session_expiry_s),
-            store,
+            store: store.clone(),
             secrets: roles::Secrets { arbiter: &config.arbiter_token, director: &config.director_token },
             records_dir: Some(config.data_dir.join("records")),
             bots: bots::Bots::new(
@@ -178,6 +188,9 @@ impl Server {
             login_failure_delay: Duration::from_millis(config.login_failure_delay_ms),
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
+        let node = config.cluster.as_ref().map(|cluster| {
+            cluster::NodeTasks::spawn(store.clone(), cluster.lease_renew(), Arc::downgrade(&lobby.rooms))
+        });
         let (stop_ticker, stop) = tokio::sync::watch::channel(false);
         session::spawn_sweeper(
             Arc::downgrade(&lobby.sessions),
@@ -199,6 +212,7 @@ impl Server {
             connect: Arc::new(connect),
             ticker,
             stop_ticker,
+            node,
         })
     }
 
@@ -295,6 +309,10 @@ impl Server {
         let _ = tokio::time::timeout(SHUTDOWN_WAIT, &mut self.ticker).await;
         self.lobby.bots.stop();
         self.lobby.rooms.shutdown(SHUTDOWN_WAIT).await;
+        // The matches stored their last events: the other nodes may take them at once.
+        if let Some(node) = self.node.take() {
+            node.stop().await;
+        }
         let endpoints: Vec<&quinn::Endpoint> =
             std::iter::once(&self.endpoint).chain(&self.browsers).collect();
         for endpoint in &endpoints {

@@ -12,7 +12,7 @@ use bughouse::RuleOptions;
 use bughouse_match::{ClockConfig, Match, MatchConfig, Phase, PlayerId};
 use dashmap::DashMap;
 use shvedka_proto::{ErrorCode, ErrorMsg, Limit, MatchId, MatchSummary, PhaseView};
-use shvedka_storage::{NewMatch, Store};
+use shvedka_storage::{IdKind, NewMatch, Store, Take};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -128,54 +128,90 @@ impl Rooms {
         });
         for row in rooms.store.matches(true).await? {
             let id = MatchId(row.created.id);
-            let rebuilt = match restore::rebuild(&*rooms.store, &row).await {
-                Ok(rebuilt) => rebuilt,
-                Err(e) => {
-                    tracing::error!(match_id = %id, error = %e, "cannot restore the match; left as stored");
-                    continue;
-                }
-            };
-            // Its log ends the match, but the row does not say so (its task died recording it):
-            // rate it (once) and record it now; it is not live.
-            match rebuilt.m.phase() {
-                Phase::Ended(adj) => {
-                    if row.created.rated {
-                        let (names, _) = restore::names(&rebuilt.views);
-                        let winner = crate::convert::result(adj).winner;
-                        rooms.rate(id, &rebuilt.m.config().time_control, &names, winner).await?;
-                    }
-                    let result = serde_json::to_string(adj).expect("results serialize");
-                    rooms.store.finish(id.0, &result, unix_ms()).await?;
-                    continue;
-                }
-                Phase::Annulled => {
-                    rooms.store.end_match(id.0, shvedka_storage::Ending::Annulled, unix_ms()).await?;
-                    continue;
-                }
-                _ => {}
-            }
-            let mut seated = Vec::new();
-            for player in rebuilt.m.seats().into_iter().flatten() {
-                if let Some(s) = rooms.sessions.restore(player, id).await? {
-                    seated.push(s);
-                }
-            }
-            let (names, kinds) = restore::names(&rebuilt.views);
-            tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
-            let restored = Restored { views: rebuilt.views, names, kinds, seated };
-            if let Some(hash) = &row.created.invite_hash {
-                rooms.private.insert(id, hash.clone());
-            }
-            let setup = rooms.setup(
-                row.created.listed,
-                row.created.rated,
-                None,
-                reserved.remove(&id),
-                Some(restored),
-            );
-            rooms.spawn(id, rebuilt.m, setup, None);
+            let seats = reserved.remove(&id);
+            rooms.restore(&row, seats).await?;
         }
         Ok(rooms)
+    }
+
+    /// Rebuilds an undecided match from its log and runs it, paused until its players are back.
+    /// A node of a cluster first takes the match's lease, and leaves a match another live node
+    /// runs alone. `false` when the match is not run here.
+    async fn restore(
+        &self,
+        row: &shvedka_storage::MatchRow,
+        reserved: Option<[String; 4]>,
+    ) -> anyhow::Result<bool> {
+        let id = MatchId(row.created.id);
+        if let Some(leases) = self.store.leases() {
+            match leases.take_lease(id.0).await? {
+                Take::Taken { fence } => tracing::info!(match_id = %id, fence, "lease taken"),
+                Take::Held { node } => {
+                    tracing::debug!(match_id = %id, node, "the match runs on another node");
+                    return Ok(false);
+                }
+            }
+        }
+        let rebuilt = match restore::rebuild(&*self.store, row).await {
+            Ok(rebuilt) => rebuilt,
+            Err(e) => {
+                tracing::error!(match_id = %id, error = %e, "cannot restore the match; left as stored");
+                return Ok(false);
+            }
+        };
+        // Its log ends the match, but the row does not say so (its task died recording it):
+        // rate it (once) and record it now; it is not live.
+        match rebuilt.m.phase() {
+            Phase::Ended(adj) => {
+                if row.created.rated {
+                    let (names, _) = restore::names(&rebuilt.views);
+                    let winner = crate::convert::result(adj).winner;
+                    self.rate(id, &rebuilt.m.config().time_control, &names, winner).await?;
+                }
+                let result = serde_json::to_string(adj).expect("results serialize");
+                self.store.finish(id.0, &result, unix_ms()).await?;
+                return Ok(false);
+            }
+            Phase::Annulled => {
+                self.store.end_match(id.0, shvedka_storage::Ending::Annulled, unix_ms()).await?;
+                return Ok(false);
+            }
+            _ => {}
+        }
+        let mut seated = Vec::new();
+        for player in rebuilt.m.seats().into_iter().flatten() {
+            if let Some(s) = self.sessions.restore(player, id).await? {
+                seated.push(s);
+            }
+        }
+        let (names, kinds) = restore::names(&rebuilt.views);
+        tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
+        let restored = Restored { views: rebuilt.views, names, kinds, seated };
+        if let Some(hash) = &row.created.invite_hash {
+            self.private.insert(id, hash.clone());
+        }
+        let setup = self.setup(row.created.listed, row.created.rated, None, reserved, Some(restored));
+        self.spawn(id, rebuilt.m, setup, None);
+        Ok(true)
+    }
+
+    /// Cluster mode: runs a match no live node runs (its node stopped, and its lease ran out),
+    /// rebuilt from its log and paused as after a restart, so the outage is charged to nobody.
+    /// `false` when it is live here already, decided, or another node was quicker, or when this
+    /// node holds `max_matches` already.
+    pub(crate) async fn take_over(&self, id: MatchId) -> anyhow::Result<bool> {
+        if self.map.contains_key(&id) {
+            return Ok(false);
+        }
+        if self.map.len() >= self.limits.max_matches {
+            // Full (max_matches): another node may take it.
+            return Ok(false);
+        }
+        let Some(row) = self.store.find_match(id.0).await? else { return Ok(false) };
+        if row.finished_ms.is_some() {
+            return Ok(false);
+        }
+        self.restore(&row, None).await
     }
 
     fn setup(
@@ -237,6 +273,12 @@ impl Rooms {
                 rooms.map.remove(&id);
                 rooms.private.remove(&id);
                 rooms.codes.remove(&id);
+                // A node of a cluster lets the match go (a no-op when another took it over).
+                if let Some(leases) = rooms.store.leases()
+                    && let Err(e) = leases.release_lease(id.0).await
+                {
+                    tracing::warn!(match_id = %id, error = %e, "cannot release a match's lease; it runs out");
+                }
             }
         });
         handle
@@ -414,7 +456,14 @@ impl Rooms {
         };
         let mut m = Match::new(config.clone()).map_err(|e| bad(e.to_string()))?;
         m.choose_chess960(random_chess960());
-        let id = MatchId(self.next_match.fetch_add(1, Ordering::Relaxed));
+        let id = match self.store.leases() {
+            // Nodes of a cluster share the ids: the database hands them out.
+            Some(leases) => MatchId(leases.next_id(IdKind::Match).await.map_err(|e| {
+                tracing::error!(error = %e, "cannot get a new match id");
+                error(ErrorCode::Unavailable, "the server cannot record a new match now; try again")
+            })?),
+            None => MatchId(self.next_match.fetch_add(1, Ordering::Relaxed)),
+        };
         let code = (!listed).then(|| invitations::new_code(id));
         let row = NewMatch {
             id: id.0,
@@ -430,6 +479,18 @@ impl Rooms {
             tracing::error!(error = %e, "cannot record a new match");
             error(ErrorCode::Unavailable, "the server cannot record a new match now; try again")
         })?;
+        if let Some(leases) = self.store.leases() {
+            // A new match nobody else knows yet: taken unless the database fails (then another
+            // node takes it over as an orphan).
+            let taken = leases.take_lease(id.0).await;
+            if !matches!(taken, Ok(Take::Taken { .. })) {
+                tracing::error!(match_id = %id, ?taken, "cannot take the lease of a new match");
+                return Err(error(
+                    ErrorCode::Unavailable,
+                    "the server cannot record a new match now; try again",
+                ));
+            }
+        }
         if let (Some(hash), Some(code)) = (&row.invite_hash, &code) {
             self.private.insert(id, hash.clone());
             self.codes.insert(id, code.clone());
@@ -451,6 +512,18 @@ impl Rooms {
         let row = self.store.find_match(id.0).await.map_err(|e| unavailable(e.to_string()))?;
         let row = row.ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no match {id}")))?;
         let rebuilt = restore::rebuild(&*self.store, &row).await.map_err(|e| unavailable(e.to_string()))?;
+        if let Some(leases) = self.store.leases() {
+            // An arbiter's act on a finished match is appended to its log: by its lease holder.
+            match leases.take_lease(id.0).await.map_err(|e| unavailable(e.to_string()))? {
+                Take::Taken { .. } => {}
+                Take::Held { node } => {
+                    return Err(error(
+                        ErrorCode::Unavailable,
+                        format!("match {id} is run by node {node} now"),
+                    ));
+                }
+            }
+        }
         if !matches!(rebuilt.m.phase(), Phase::Ended(_) | Phase::Annulled) {
             // Undecided but not live (its task failed): it comes back on the next start.
             return Err(error(

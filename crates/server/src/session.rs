@@ -182,7 +182,14 @@ impl Sessions {
         let token = new_token();
         let key = token_key(&token);
         let now = unix_ms();
-        let id = self.next_player.fetch_add(1, Ordering::Relaxed);
+        let id = match self.store.leases() {
+            // Nodes of a cluster share the ids: the database hands them out.
+            Some(leases) => leases.next_id(shvedka_storage::IdKind::Player).await.map_err(|e| {
+                tracing::error!(error = %e, "cannot get a new player id");
+                "the server cannot record the session now; try again".to_owned()
+            })?,
+            None => self.next_player.fetch_add(1, Ordering::Relaxed),
+        };
         let name = if name.is_empty() { format!("{}-{id}", crate::accounts::GUEST_PREFIX) } else { name };
         let row = PlayerRow {
             id,

@@ -42,6 +42,15 @@ pub enum Take {
     },
 }
 
+/// Which ids [`Leases::next_id`] hands out.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum IdKind {
+    /// Match ids.
+    Match,
+    /// Player (session) ids.
+    Player,
+}
+
 /// A node of the cluster, as the database sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct NodeRow {
@@ -72,6 +81,8 @@ pub trait Leases: Send + Sync {
     async fn orphans(&self) -> Result<Vec<u64>, StoreError>;
     /// The nodes, by name.
     async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError>;
+    /// A new id no node has had, above every stored one.
+    async fn next_id(&self, kind: IdKind) -> Result<u64, StoreError>;
 }
 
 /// A [`PgStore`]'s identity as a node, and the fences it took.
@@ -229,6 +240,31 @@ impl Leases for PgStore {
         .fetch_all(self.pool())
         .await?;
         rows.iter().map(|r| to_u64(r.try_get(0)?)).collect()
+    }
+
+    async fn next_id(&self, kind: IdKind) -> Result<u64, StoreError> {
+        // The row lock orders the nodes; the highest stored id covers ids given out before the
+        // database served a cluster.
+        macro_rules! next {
+            ($kind:literal, $table:literal) => {
+                concat!(
+                    "INSERT INTO cluster_ids (kind, last) VALUES ('",
+                    $kind,
+                    "', (SELECT COALESCE(MAX(id), 0) FROM ",
+                    $table,
+                    ") + 1) ON CONFLICT (kind) DO UPDATE SET last = \
+                     GREATEST(cluster_ids.last, (SELECT COALESCE(MAX(id), 0) FROM ",
+                    $table,
+                    ")) + 1 RETURNING last"
+                )
+            };
+        }
+        let sql = match kind {
+            IdKind::Match => next!("match", "matches"),
+            IdKind::Player => next!("player", "players"),
+        };
+        let row = sqlx::query(sql).fetch_one(self.pool()).await?;
+        to_u64(row.try_get(0)?)
     }
 
     async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError> {

@@ -27,7 +27,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use accounts::{AccountRow, Accounts, NewAccount, Revoke, Role};
-pub use leases::{Leases, NodeRow, Take};
+pub use leases::{IdKind, Leases, NodeRow, Take};
 pub use ratings::{BoardRow, HistoryRow, PlayerChange, RatedMatch, RatingRow, Ratings};
 pub use rows::{Ending, EventRow, MatchRow, NewMatch, PlayerRow};
 pub use stores::{PgStore, SqliteStore};

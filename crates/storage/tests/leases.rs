@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use shvedka_storage::{EventRow, Leases, NewMatch, NodeRow, PgStore, Store, StoreError, Take};
+use shvedka_storage::{EventRow, IdKind, Leases, NewMatch, NodeRow, PgStore, Store, StoreError, Take};
 use testkit::postgres::TempPostgres;
 
 const LONG: Duration = Duration::from_secs(60);
@@ -145,4 +145,36 @@ async fn orphans_are_the_undecided_matches_no_live_node_runs_and_nodes_are_liste
     let plain = PgStore::connect(&pg.url).await.unwrap();
     assert!(plain.leases().is_none());
     plain.append(3, &[event(0)]).await.unwrap();
+}
+
+#[tokio::test]
+async fn nodes_are_handed_distinct_ids_above_every_stored_one() {
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", LONG).await;
+    let b = node(&pg.url, "b", LONG).await;
+    // Ids stored before the database served a cluster stay taken.
+    a.add_match(&new_match(41)).await.unwrap();
+    let (mine, theirs) = tokio::join!(
+        async {
+            let mut ids = Vec::new();
+            for _ in 0..20 {
+                ids.push(leases(&a).next_id(IdKind::Match).await.unwrap());
+            }
+            ids
+        },
+        async {
+            let mut ids = Vec::new();
+            for _ in 0..20 {
+                ids.push(leases(&b).next_id(IdKind::Match).await.unwrap());
+            }
+            ids
+        }
+    );
+    let mut all: Vec<u64> = mine.iter().chain(&theirs).copied().collect();
+    all.sort_unstable();
+    all.dedup();
+    assert_eq!(all.len(), 40, "no id handed out twice");
+    assert!(all[0] > 41, "above the stored match 41: {all:?}");
+    assert!(mine.windows(2).all(|w| w[0] < w[1]), "increasing per node");
+    assert_eq!(leases(&a).next_id(IdKind::Player).await.unwrap(), 1, "players count apart");
 }

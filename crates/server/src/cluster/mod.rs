@@ -1,7 +1,130 @@
 //! Cluster mode: several nodes serving one lobby, PostgreSQL holding everything durable (and each
 //! match's lease, so exactly one node runs a match at a time), NATS carrying messages between the
 //! nodes. Configured by `[cluster]` (`settings.rs`); without it the server is one node.
+//!
+//! A node keeps itself alive in the database (a heartbeat every `lease_renew_ms`, by the
+//! database's clock), and looks as often for matches no live node runs — their node stopped and
+//! its lease ran out, or their lease was never taken — and takes them over: each is rebuilt from
+//! its log and paused as after a restart, so the outage is charged to nobody. A stale node's
+//! appends are refused by the database (`shvedka_storage::Leases`), so it can never write a
+//! match another node took over.
 
 mod settings;
 
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use anyhow::Context;
+use shvedka_storage::{PgStore, Store};
+use tokio::sync::watch;
+
 pub use settings::ClusterConfig;
+
+use crate::ServerConfig;
+use crate::rooms::Rooms;
+
+/// How long a stopping node waits for its own tasks before it marks itself gone.
+const STOP_WAIT: Duration = Duration::from_secs(5);
+
+/// Opens the database as this node, and marks the node alive (before it takes any match).
+///
+/// # Errors
+/// The database cannot be reached or migrated.
+pub(crate) async fn open_store(
+    config: &ServerConfig,
+    cluster: &ClusterConfig,
+) -> anyhow::Result<Arc<dyn Store>> {
+    let store = PgStore::connect_node(&config.database_url, &cluster.node, cluster.lease())
+        .await
+        .context("cannot open the database")?;
+    let leases = store.leases().expect("a node's store has leases");
+    leases.heartbeat().await.context("cannot register this node in the database")?;
+    tracing::info!(node = %cluster.node, lease_ms = cluster.lease_ms, "cluster node registered");
+    Ok(Arc::new(store))
+}
+
+/// The node's background work: its heartbeat and the take-over of orphaned matches.
+pub(crate) struct NodeTasks {
+    stop: watch::Sender<bool>,
+    tasks: Vec<tokio::task::JoinHandle<()>>,
+    store: Arc<dyn Store>,
+}
+
+impl NodeTasks {
+    /// Starts both, every `every`.
+    pub(crate) fn spawn(store: Arc<dyn Store>, every: Duration, rooms: Weak<Rooms>) -> NodeTasks {
+        let (stop, stopped) = watch::channel(false);
+        let tasks = vec![
+            tokio::spawn(heartbeats(store.clone(), every, stopped.clone())),
+            tokio::spawn(take_overs(store.clone(), every, rooms, stopped)),
+        ];
+        NodeTasks { stop, tasks, store }
+    }
+
+    /// Stops both, then marks the node gone, so the others take whatever it still holds at once
+    /// (its matches have stopped and stored their last events by then).
+    pub(crate) async fn stop(self) {
+        let _ = self.stop.send(true);
+        for task in self.tasks {
+            let _ = tokio::time::timeout(STOP_WAIT, task).await;
+        }
+        if let Some(leases) = self.store.leases()
+            && let Err(e) = leases.leave().await
+        {
+            tracing::warn!(error = %e, "cannot mark this node gone; its leases run out by themselves");
+        }
+    }
+}
+
+/// Keeps the node alive in the database. A failure is logged and tried again next time: the
+/// node's leases last `lease_ms` after the last success.
+async fn heartbeats(store: Arc<dyn Store>, every: Duration, mut stopped: watch::Receiver<bool>) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stopped.wait_for(|stop| *stop) => return,
+        }
+        let Some(leases) = store.leases() else { return };
+        if let Err(e) = leases.heartbeat().await {
+            tracing::error!(error = %e, "cannot renew this node's leases; trying again");
+        }
+    }
+}
+
+/// Takes over the matches no live node runs.
+async fn take_overs(
+    store: Arc<dyn Store>,
+    every: Duration,
+    rooms: Weak<Rooms>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stopped.wait_for(|stop| *stop) => return,
+        }
+        let Some(leases) = store.leases() else { return };
+        let orphans = match leases.orphans().await {
+            Ok(orphans) => orphans,
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot look for orphaned matches; trying again");
+                continue;
+            }
+        };
+        for id in orphans {
+            if *stopped.borrow() {
+                return;
+            }
+            let Some(rooms) = rooms.upgrade() else { return };
+            match rooms.take_over(shvedka_proto::MatchId(id)).await {
+                Ok(true) => tracing::info!(match_id = id, "match taken over from a stopped node"),
+                Ok(false) => {}
+                Err(e) => tracing::warn!(match_id = id, error = %e, "cannot take a match over; trying again"),
+            }
+        }
+    }
+}

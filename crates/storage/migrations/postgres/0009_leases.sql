@@ -15,3 +15,11 @@ CREATE TABLE match_leases (
     fence    BIGINT NOT NULL
 );
 CREATE INDEX match_leases_node ON match_leases (node);
+
+-- Ids of new matches and players, handed out by the database so that nodes never pick the same
+-- one: each is one above both the last handed out and the highest stored (a database used by a
+-- single server before keeps its ids).
+CREATE TABLE cluster_ids (
+    kind TEXT   PRIMARY KEY,
+    last BIGINT NOT NULL
+);

@@ -1,0 +1,86 @@
+//! Cluster mode (issue 22) end to end, in one process: two nodes on loopback over one throwaway
+//! PostgreSQL. A match runs on the node that created it and on no other; when that node stops,
+//! the other takes the match over from its log (paused as after a restart: the outage is charged
+//! to nobody), the players resume their sessions there, and play goes on with nothing lost.
+
+use std::time::Duration;
+
+use shvedka_client::{Client, Update};
+use shvedka_proto::{Board, EventView, PauseReason, ServerMsg};
+use shvedka_storage::{PgStore, Store};
+use shvedka_tests::{TestServer, next};
+use testkit::postgres::TempPostgres;
+
+/// A node's overrides: the shared database, its name, quick leases, and (from the second node
+/// on) the first node's certificate, which all nodes of a cluster share.
+fn node(pg: &TempPostgres, name: &str, cert: Option<&TestServer>) -> String {
+    let shared = cert.map_or_else(String::new, |first| {
+        let dir = first.data_dir();
+        format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
+    });
+    format!(
+        "database_url = {:?}\n{shared}[cluster]\nnode = {name:?}\nnats_url = \"nats://127.0.0.1:4222\"\n\
+         lease_ms = 1000\nlease_renew_ms = 200\n",
+        pg.url
+    )
+}
+
+/// Waits (bounded: 10 s) until `f` holds.
+async fn eventually(what: &str, f: impl Fn() -> bool) {
+    for _ in 0..400 {
+        if f() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(25)).await;
+    }
+    panic!("never: {what}");
+}
+
+/// The next event of `c` that `f` picks, across a lost connection.
+async fn event(c: &mut Client, f: impl Fn(&EventView) -> bool) -> shvedka_proto::MatchEvent {
+    loop {
+        match next(c).await {
+            Update::Server(ServerMsg::Event(e)) if f(&e.kind) => return e,
+            Update::Server(_) | Update::Disconnected(_) => {}
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_runs_on_one_node_and_another_takes_it_over_when_that_node_stops() {
+    let pg = TempPostgres::start();
+    let a = TestServer::start(&node(&pg, "node-a", None)).await;
+    let b = TestServer::start(&node(&pg, "node-b", Some(&a))).await;
+    assert_eq!(a.pin, b.pin, "one certificate for the cluster");
+
+    let (id, mut c) = a.seated_match("classic", "blitz").await;
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    // Node b sees the match in the database, but node a holds its lease: b does not run it.
+    tokio::time::sleep(Duration::from_millis(600)).await;
+    assert_eq!(a.stats.live_matches(), 1);
+    assert_eq!(b.stats.live_matches(), 0, "one node runs a match");
+    // Ids come from the database: a match created on b never collides with a's.
+    let other = b.client("other").await;
+    let second = other.create_match("classic", "blitz", true).await.unwrap();
+    assert_ne!(second, id);
+    assert_eq!(b.stats.live_matches(), 1);
+
+    // Node a stops; node b takes the match over within a few lease renewals.
+    a.stop().await;
+    eventually("node b runs the match", || b.stats.live_matches() == 2).await;
+    for client in &mut c {
+        client.resume_at(b.addr).await.expect("the session resumes on another node");
+    }
+    let resumed = event(&mut c[1], |k| matches!(k, EventView::Resumed { .. })).await;
+    assert_eq!(resumed.kind, EventView::Resumed { reason: PauseReason::Restart });
+    c[1].play(Board::A, "e5", None).await.expect("play goes on on node b");
+    c[2].play(Board::B, "d4", None).await.unwrap();
+    let record = c[3].record(id).await.unwrap();
+    assert!(record.contains("1A. e4"), "nothing acknowledged on node a is lost: {record}");
+
+    let check = PgStore::connect(&pg.url).await.unwrap();
+    let log = check.events(id.0).await.unwrap();
+    assert!(log.iter().enumerate().all(|(i, e)| e.seq == i as u64), "one log, in order, no gap");
+    assert_eq!(log.iter().filter(|e| e.view.contains("\"Moved\"")).count(), 3);
+    b.stop().await;
+}
