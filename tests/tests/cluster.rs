@@ -1,5 +1,5 @@
 //! Cluster mode (issue 22) end to end, in one process: two nodes on loopback over one throwaway
-//! PostgreSQL. A match runs on the node that created it and on no other; when that node stops,
+//! PostgreSQL and one throwaway NATS server. A match runs on the node that created it and on no other; when that node stops,
 //! the other takes the match over from its log (paused as after a restart: the outage is charged
 //! to nobody), the players resume their sessions there, and play goes on with nothing lost.
 
@@ -9,19 +9,20 @@ use shvedka_client::{Client, Update};
 use shvedka_proto::{Board, EventView, PauseReason, ServerMsg};
 use shvedka_storage::{PgStore, Store};
 use shvedka_tests::{TestServer, next};
+use testkit::nats::TempNats;
 use testkit::postgres::TempPostgres;
 
 /// A node's overrides: the shared database, its name, quick leases, and (from the second node
 /// on) the first node's certificate, which all nodes of a cluster share.
-fn node(pg: &TempPostgres, name: &str, cert: Option<&TestServer>) -> String {
+fn node(pg: &TempPostgres, nats: &TempNats, name: &str, cert: Option<&TestServer>) -> String {
     let shared = cert.map_or_else(String::new, |first| {
         let dir = first.data_dir();
         format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
     });
     format!(
-        "database_url = {:?}\n{shared}[cluster]\nnode = {name:?}\nnats_url = \"nats://127.0.0.1:4222\"\n\
+        "database_url = {:?}\n{shared}[cluster]\nnode = {name:?}\nnats_url = {:?}\n\
          lease_ms = 1000\nlease_renew_ms = 200\n",
-        pg.url
+        pg.url, nats.url
     )
 }
 
@@ -48,9 +49,9 @@ async fn event(c: &mut Client, f: impl Fn(&EventView) -> bool) -> shvedka_proto:
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_match_runs_on_one_node_and_another_takes_it_over_when_that_node_stops() {
-    let pg = TempPostgres::start();
-    let a = TestServer::start(&node(&pg, "node-a", None)).await;
-    let b = TestServer::start(&node(&pg, "node-b", Some(&a))).await;
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
     assert_eq!(a.pin, b.pin, "one certificate for the cluster");
 
     let (id, mut c) = a.seated_match("classic", "blitz").await;
@@ -83,4 +84,47 @@ async fn a_match_runs_on_one_node_and_another_takes_it_over_when_that_node_stops
     assert!(log.iter().enumerate().all(|(i, e)| e.seq == i as u64), "one log, in order, no gap");
     assert_eq!(log.iter().filter(|e| e.view.contains("\"Moved\"")).count(), 3);
     b.stop().await;
+}
+
+/// The value of a metric line `name` in a metrics page, if there is one.
+fn metric(page: &str, name: &str) -> Option<i64> {
+    page.lines().find(|l| l.starts_with(&format!("{name} "))).and_then(|l| l.rsplit(' ').next()?.parse().ok())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn every_node_shows_the_nodes_their_matches_and_connections_within_a_second() {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    let player = b.client("player").await;
+    player.create_match("classic", "blitz", true).await.unwrap();
+    let asked = std::time::Instant::now();
+    let page = loop {
+        let page = a.http_get("/metrics").await;
+        if metric(&page, "shvedka_cluster_node_matches{node=\"node-b\"}") == Some(1) {
+            break page;
+        }
+        assert!(
+            asked.elapsed() < Duration::from_secs(1),
+            "node a does not show node b's match within a second:\n{page}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    };
+    assert_eq!(metric(&page, "shvedka_cluster_nodes"), Some(2), "{page}");
+    assert_eq!(metric(&page, "shvedka_cluster_node_matches{node=\"node-a\"}"), Some(0), "{page}");
+    assert_eq!(metric(&page, "shvedka_cluster_node_connections{node=\"node-b\"}"), Some(1), "{page}");
+    // A node that stops is no longer shown once it has been silent for the lease.
+    b.stop().await;
+    let forgotten = async {
+        loop {
+            let page = a.http_get("/metrics").await;
+            if metric(&page, "shvedka_cluster_nodes") == Some(1) {
+                return page;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let page = tokio::time::timeout(Duration::from_secs(5), forgotten).await.expect("node b is forgotten");
+    assert_eq!(metric(&page, "shvedka_cluster_node_matches{node=\"node-b\"}"), None, "{page}");
+    a.stop().await;
 }

@@ -186,11 +186,18 @@ impl Server {
             ),
             login: config.login_limits(),
             login_failure_delay: Duration::from_millis(config.login_failure_delay_ms),
+            peers: match &config.cluster {
+                Some(cluster) => cluster::Peers::new(cluster.lease(), cluster.max_nodes),
+                None => cluster::Peers::new(Duration::ZERO, 0),
+            },
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
-        let node = config.cluster.as_ref().map(|cluster| {
-            cluster::NodeTasks::spawn(store.clone(), cluster.lease_renew(), Arc::downgrade(&lobby.rooms))
-        });
+        let node = match &config.cluster {
+            Some(cluster) => {
+                Some(cluster::NodeTasks::spawn(store.clone(), cluster, Arc::downgrade(&lobby)).await?)
+            }
+            None => None,
+        };
         let (stop_ticker, stop) = tokio::sync::watch::channel(false);
         session::spawn_sweeper(
             Arc::downgrade(&lobby.sessions),

@@ -30,6 +30,8 @@ pub(crate) struct Lobby {
     pub(crate) metrics: Arc<Metrics>,
     /// The server's own bots (`FillWithBots`).
     pub(crate) bots: Bots,
+    /// The nodes of the cluster heard on NATS (none outside cluster mode).
+    pub(crate) peers: crate::cluster::Peers,
 }
 
 /// What the lobby is built from.
@@ -44,6 +46,8 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) login: AttemptLimits,
     pub(crate) login_failure_delay: Duration,
     pub(crate) ratings: crate::rater::RatingRules,
+    /// The nodes of the cluster heard on NATS (none outside cluster mode).
+    pub(crate) peers: crate::cluster::Peers,
 }
 
 impl Lobby {
@@ -61,6 +65,7 @@ impl Lobby {
             login_failure_delay,
             bots,
             ratings,
+            peers,
         } = setup;
         let accounts = Accounts::new(store.clone(), login, login_failure_delay).await;
         let started = Instant::now();
@@ -82,11 +87,12 @@ impl Lobby {
         };
         // Tournament games keep their reserved seats across a restart.
         let rooms = Rooms::open(rooms_setup, tournaments.reservations().await).await?;
-        Ok(Lobby { rooms, sessions, accounts, roles, tournaments, started, metrics, bots })
+        Ok(Lobby { rooms, sessions, accounts, roles, tournaments, started, metrics, bots, peers })
     }
 
     /// The metrics page, with the live counts as of now.
     pub(crate) fn metrics_text(&self) -> String {
+        self.metrics.set_cluster(&self.peers.alive(tokio::time::Instant::now()));
         self.metrics.encode(self.rooms.len(), self.sessions.len())
     }
 

@@ -55,6 +55,11 @@ pub(crate) enum Refusal {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct NodeLabels {
+    node: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RefusalLabels {
     limit: Refusal,
 }
@@ -72,6 +77,9 @@ pub(crate) struct Metrics {
     storage_errors: Counter,
     refused: Family<RefusalLabels, Counter>,
     behind: Counter,
+    cluster_nodes: Gauge,
+    node_matches: Family<NodeLabels, Gauge>,
+    node_connections: Family<NodeLabels, Gauge>,
 }
 
 impl Metrics {
@@ -90,6 +98,9 @@ impl Metrics {
             storage_errors: Counter::default(),
             refused: Family::default(),
             behind: Counter::default(),
+            cluster_nodes: Gauge::default(),
+            node_matches: Family::default(),
+            node_connections: Family::default(),
             registry: Registry::default(),
         };
         registry.register(
@@ -134,7 +145,46 @@ impl Metrics {
             "Connections closed because they could not keep up with what they were sent",
             m.behind.clone(),
         );
+        registry.register(
+            "cluster_nodes",
+            "Nodes of the cluster heard on NATS lately, this one included (0 outside cluster mode)",
+            m.cluster_nodes.clone(),
+        );
+        registry.register(
+            "cluster_node_matches",
+            "Live matches of each node of the cluster",
+            m.node_matches.clone(),
+        );
+        registry.register(
+            "cluster_node_connections",
+            "Open connections of each node of the cluster",
+            m.node_connections.clone(),
+        );
         Metrics { registry, ..m }
+    }
+
+    /// The nodes of the cluster as last heard (replacing what was shown before).
+    pub(crate) fn set_cluster(&self, nodes: &[crate::cluster::Beat]) {
+        self.cluster_nodes.set(i64::try_from(nodes.len()).unwrap_or(i64::MAX));
+        self.node_matches.clear();
+        self.node_connections.clear();
+        for beat in nodes {
+            let labels = NodeLabels { node: beat.node.clone() };
+            self.node_matches.get_or_create(&labels).set(i64::try_from(beat.matches).unwrap_or(i64::MAX));
+            self.node_connections
+                .get_or_create(&labels)
+                .set(i64::try_from(beat.connections).unwrap_or(i64::MAX));
+        }
+    }
+
+    /// Connections open now, over every transport.
+    pub(crate) fn open_connections(&self) -> u64 {
+        [Transport::Quic, Transport::Webtransport, Transport::Websocket]
+            .into_iter()
+            .map(|transport| {
+                self.connections.get_or_create(&TransportLabels { transport }).get().max(0) as u64
+            })
+            .sum()
     }
 
     /// The exposition, with the live counts as of now.

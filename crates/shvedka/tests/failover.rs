@@ -1,4 +1,5 @@
-//! Cluster mode's failover (issue 22): two `shvedka serve` nodes over one throwaway PostgreSQL;
+//! Cluster mode's failover (issue 22): two `shvedka serve` nodes over one throwaway PostgreSQL
+//! (and NATS server);
 //! the node running a match is killed with SIGKILL mid-match, the other takes the match over
 //! once the dead node's lease runs out, the four clients resume their sessions on it, and the
 //! match is finished there: no acknowledged move lost, every event told once and in order, the
@@ -15,6 +16,7 @@ use bughouse::{BoardId, Game, RuleOptions};
 use shvedka_client::{Client, Trust, Update, parse_fingerprint};
 use shvedka_proto::{Board, EventView, MatchEvent, PauseReason, SeatId, ServerMsg};
 use shvedka_tests::next;
+use testkit::nats::TempNats;
 use testkit::postgres::TempPostgres;
 
 /// `shvedka serve` as node `name` of a cluster on `addr`, with `dir` as its data directory and,
@@ -24,7 +26,7 @@ fn node(
     dir: &Path,
     name: &str,
     addr: SocketAddr,
-    database_url: &str,
+    (database_url, nats_url): (&str, &str),
     cert: Option<&Path>,
 ) -> (Child, [u8; 32]) {
     let config = dir.join("server.toml");
@@ -37,7 +39,7 @@ fn node(
         format!(
             "listen = \"{addr}\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\n\
              data_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n{shared}\
-             [cluster]\nnode = {name:?}\nnats_url = \"nats://127.0.0.1:4222\"\nlease_ms = 1000\nlease_renew_ms = 200\n",
+             [cluster]\nnode = {name:?}\nnats_url = {nats_url:?}\nlease_ms = 1000\nlease_renew_ms = 200\n",
             dir.join("data"),
             dir.join("clock.toml")
         ),
@@ -87,11 +89,11 @@ impl Seat {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_is_lost() {
-    let pg = TempPostgres::start();
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (addr_a, addr_b) = (free_udp_port(), free_udp_port());
-    let (mut a, pin) = node(dir_a.path(), "node-a", addr_a, &pg.url, None);
-    let (mut b, pin_b) = node(dir_b.path(), "node-b", addr_b, &pg.url, Some(dir_a.path()));
+    let (mut a, pin) = node(dir_a.path(), "node-a", addr_a, (&pg.url, &nats.url), None);
+    let (mut b, pin_b) = node(dir_b.path(), "node-b", addr_b, (&pg.url, &nats.url), Some(dir_a.path()));
     assert_eq!(pin_b, pin, "the nodes share one certificate");
 
     let mut seats = Vec::new();

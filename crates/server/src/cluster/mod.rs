@@ -8,7 +8,11 @@
 //! its log and paused as after a restart, so the outage is charged to nobody. A stale node's
 //! appends are refused by the database (`shvedka_storage::Leases`), so it can never write a
 //! match another node took over.
+//!
+//! Over NATS (`peers.rs`) the nodes hear each other's heartbeats, which the metrics show. NATS
+//! is not needed for correctness: a node starts while NATS is down and connects when it can.
 
+mod peers;
 mod settings;
 
 use std::sync::{Arc, Weak};
@@ -18,10 +22,11 @@ use anyhow::Context;
 use shvedka_storage::{PgStore, Store};
 use tokio::sync::watch;
 
+pub(crate) use peers::{Beat, Peers};
 pub use settings::ClusterConfig;
 
 use crate::ServerConfig;
-use crate::rooms::Rooms;
+use crate::lobby::Lobby;
 
 /// How long a stopping node waits for its own tasks before it marks itself gone.
 const STOP_WAIT: Duration = Duration::from_secs(5);
@@ -51,14 +56,30 @@ pub(crate) struct NodeTasks {
 }
 
 impl NodeTasks {
-    /// Starts both, every `every`.
-    pub(crate) fn spawn(store: Arc<dyn Store>, every: Duration, rooms: Weak<Rooms>) -> NodeTasks {
+    /// Starts the heartbeat in the database and the take-overs, every `lease_renew_ms`, and the
+    /// heartbeats over NATS (connecting in the background: NATS may be down at start).
+    ///
+    /// # Errors
+    /// A NATS URL the client cannot read.
+    pub(crate) async fn spawn(
+        store: Arc<dyn Store>,
+        config: &ClusterConfig,
+        lobby: Weak<Lobby>,
+    ) -> anyhow::Result<NodeTasks> {
+        let every = config.lease_renew();
+        let nats = async_nats::ConnectOptions::new()
+            .name(&config.node)
+            .retry_on_initial_connect()
+            .connect(config.nats_url.as_str())
+            .await
+            .with_context(|| format!("cannot use the NATS server at {}", config.nats_url))?;
         let (stop, stopped) = watch::channel(false);
         let tasks = vec![
             tokio::spawn(heartbeats(store.clone(), every, stopped.clone())),
-            tokio::spawn(take_overs(store.clone(), every, rooms, stopped)),
+            tokio::spawn(take_overs(store.clone(), every, lobby.clone(), stopped.clone())),
+            tokio::spawn(peers::run(nats, config.node.clone(), every, lobby, stopped)),
         ];
-        NodeTasks { stop, tasks, store }
+        Ok(NodeTasks { stop, tasks, store })
     }
 
     /// Stops both, then marks the node gone, so the others take whatever it still holds at once
@@ -97,7 +118,7 @@ async fn heartbeats(store: Arc<dyn Store>, every: Duration, mut stopped: watch::
 async fn take_overs(
     store: Arc<dyn Store>,
     every: Duration,
-    rooms: Weak<Rooms>,
+    lobby: Weak<Lobby>,
     mut stopped: watch::Receiver<bool>,
 ) {
     let mut tick = tokio::time::interval(every);
@@ -119,8 +140,8 @@ async fn take_overs(
             if *stopped.borrow() {
                 return;
             }
-            let Some(rooms) = rooms.upgrade() else { return };
-            match rooms.take_over(shvedka_proto::MatchId(id)).await {
+            let Some(lobby) = lobby.upgrade() else { return };
+            match lobby.rooms.take_over(shvedka_proto::MatchId(id)).await {
                 Ok(true) => tracing::info!(match_id = id, "match taken over from a stopped node"),
                 Ok(false) => {}
                 Err(e) => tracing::warn!(match_id = id, error = %e, "cannot take a match over; trying again"),

@@ -27,6 +27,10 @@ pub struct ClusterConfig {
     /// can fail before a lease runs out.
     #[serde(default = "default_lease_renew_ms")]
     pub lease_renew_ms: u64,
+    /// The most nodes a node keeps track of (the heartbeats it hears on NATS); more are not
+    /// shown. 1 to 1024.
+    #[serde(default = "default_max_nodes")]
+    pub max_nodes: usize,
 }
 
 const fn default_lease_ms() -> u64 {
@@ -35,6 +39,10 @@ const fn default_lease_ms() -> u64 {
 
 const fn default_lease_renew_ms() -> u64 {
     1000
+}
+
+const fn default_max_nodes() -> usize {
+    16
 }
 
 /// The bounds of `lease_ms`, ms: long enough to ride out a slow commit, short enough that a
@@ -87,6 +95,9 @@ impl ClusterConfig {
                 self.lease_ms
             );
         }
+        if !(1..=1024).contains(&self.max_nodes) {
+            bail!("invalid configuration: [cluster] max_nodes {} must be 1 to 1024", self.max_nodes);
+        }
         Ok(())
     }
 
@@ -125,7 +136,7 @@ mod tests {
         let cluster = config.cluster.expect("a cluster");
         assert_eq!(cluster.node, "n1");
         assert_eq!(cluster.nats_url, "nats://127.0.0.1:4222");
-        assert_eq!((cluster.lease_ms, cluster.lease_renew_ms), (5000, 1000));
+        assert_eq!((cluster.lease_ms, cluster.lease_renew_ms, cluster.max_nodes), (5000, 1000, 16));
     }
 
     #[test]
@@ -146,6 +157,7 @@ mod tests {
         assert!(base("", "n1", "tcp://x:1").contains("nats_url \"tcp://x:1\" must start with nats://"));
         assert!(base("lease_ms = 500\n", "n1", url).contains("lease_ms 500 must be 1000 to 60000"));
         assert!(base("lease_renew_ms = 2000\n", "n1", url).contains("at most a third of lease_ms 5000"));
+        assert!(base("max_nodes = 0\n", "n1", url).contains("max_nodes 0 must be 1 to 1024"));
         assert!(base("colour = 1\n", "n1", url).contains("unknown field `colour`"));
     }
 }
