@@ -315,6 +315,9 @@ impl Server {
         let _ = self.stop_ticker.send(true);
         let _ = tokio::time::timeout(SHUTDOWN_WAIT, &mut self.ticker).await;
         self.lobby.bots.stop();
+        if let Some(node) = &mut self.node {
+            node.stop_taking_over().await;
+        }
         self.lobby.rooms.shutdown(SHUTDOWN_WAIT).await;
         // The matches stored their last events: the other nodes may take them at once.
         if let Some(node) = self.node.take() {

@@ -155,13 +155,15 @@ impl Rooms {
         let rebuilt = match restore::rebuild(&*self.store, row).await {
             Ok(rebuilt) => rebuilt,
             Err(e) => {
+                // A node of a cluster keeps its lease: another node could not replay this log
+                // either, and would only try again and again.
                 tracing::error!(match_id = %id, error = %e, "cannot restore the match; left as stored");
                 return Ok(false);
             }
         };
         // Its log ends the match, but the row does not say so (its task died recording it):
         // rate it (once) and record it now; it is not live.
-        match rebuilt.m.phase() {
+        let ended = match rebuilt.m.phase() {
             Phase::Ended(adj) => {
                 if row.created.rated {
                     let (names, _) = restore::names(&rebuilt.views);
@@ -170,13 +172,19 @@ impl Rooms {
                 }
                 let result = serde_json::to_string(adj).expect("results serialize");
                 self.store.finish(id.0, &result, unix_ms()).await?;
-                return Ok(false);
+                true
             }
             Phase::Annulled => {
                 self.store.end_match(id.0, shvedka_storage::Ending::Annulled, unix_ms()).await?;
-                return Ok(false);
+                true
             }
-            _ => {}
+            _ => false,
+        };
+        if ended {
+            if let Some(leases) = self.store.leases() {
+                leases.release_lease(id.0).await?;
+            }
+            return Ok(false);
         }
         let mut seated = Vec::new();
         for player in rebuilt.m.seats().into_iter().flatten() {

@@ -103,18 +103,24 @@ async fn a_lease_runs_out_by_the_database_clock_when_its_node_stops_renewing() {
     assert_eq!(leases(&a).take_lease(1).await.unwrap(), Take::Taken { fence: 1 });
     assert_eq!(leases(&b).take_lease(1).await.unwrap(), Take::Held { node: "a".into() });
     assert!(leases(&b).orphans().await.unwrap().is_empty(), "a runs it");
-    // a renews no more. Bounded: a few lease periods at most.
-    let mut tries = 0;
-    let taken = loop {
-        tokio::time::sleep(Duration::from_millis(50)).await;
-        tries += 1;
-        match leases(&b).take_lease(1).await.unwrap() {
-            Take::Taken { fence } => break fence,
-            Take::Held { .. } => assert!(tries < 40, "a's lease never ran out"),
+    // a renews once more, then no more. A take that returned within 200 ms of the start of that
+    // renewal ran within 200 ms of it, so it must have been refused.
+    let renewed = std::time::Instant::now();
+    leases(&a).heartbeat().await.unwrap();
+    for _ in 0..40 {
+        let taken = leases(&b).take_lease(1).await.unwrap();
+        let within = renewed.elapsed();
+        match taken {
+            Take::Taken { fence } => {
+                assert!(within >= Duration::from_millis(200), "taken {within:?} after a's renewal");
+                assert_eq!(fence, 2);
+                return;
+            }
+            Take::Held { node } => assert_eq!(node, "a"),
         }
-    };
-    assert_eq!(taken, 2);
-    assert!(tries >= 3, "not before the lease ran out ({tries} tries of 50 ms)");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("a's lease never ran out");
 }
 
 #[tokio::test]
@@ -177,4 +183,34 @@ async fn nodes_are_handed_distinct_ids_above_every_stored_one() {
     assert!(all[0] > 41, "above the stored match 41: {all:?}");
     assert!(mine.windows(2).all(|w| w[0] < w[1]), "increasing per node");
     assert_eq!(leases(&a).next_id(IdKind::Player).await.unwrap(), 1, "players count apart");
+}
+
+#[tokio::test]
+async fn a_take_over_waits_for_an_append_in_flight_and_then_fences_the_next() {
+    use sqlx::Connection;
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", LONG).await;
+    let b = node(&pg.url, "b", LONG).await;
+    a.add_match(&new_match(1)).await.unwrap();
+    leases(&a).take_lease(1).await.unwrap();
+    leases(&a).leave().await.unwrap();
+    // An append of a's in flight holds the lease row as the append's transaction does, until
+    // its commit.
+    let mut conn = sqlx::PgConnection::connect(&pg.url).await.unwrap();
+    let mut tx = conn.begin().await.unwrap();
+    sqlx::query("SELECT fence FROM match_leases WHERE match_id = 1 FOR SHARE")
+        .fetch_one(&mut *tx)
+        .await
+        .unwrap();
+    let take = tokio::spawn(async move {
+        let taken = leases(&b).take_lease(1).await.unwrap();
+        (b, taken)
+    });
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(!take.is_finished(), "the take-over waits for the append in flight");
+    tx.commit().await.unwrap();
+    let (b, taken) = tokio::time::timeout(Duration::from_secs(10), take).await.expect("it goes on").unwrap();
+    assert_eq!(taken, Take::Taken { fence: 2 });
+    assert!(matches!(a.append(1, &[event(0)]).await, Err(StoreError::Fenced { .. })));
+    b.append(1, &[event(0)]).await.unwrap();
 }

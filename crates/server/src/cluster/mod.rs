@@ -51,6 +51,9 @@ pub(crate) async fn open_store(
 /// The node's background work: its heartbeat and the take-over of orphaned matches.
 pub(crate) struct NodeTasks {
     stop: watch::Sender<bool>,
+    /// Stops the take-overs alone, first: a stopping node takes no more matches.
+    stop_taking: watch::Sender<bool>,
+    taking: Option<tokio::task::JoinHandle<()>>,
     tasks: Vec<tokio::task::JoinHandle<()>>,
     store: Arc<dyn Store>,
 }
@@ -74,17 +77,27 @@ impl NodeTasks {
             .await
             .with_context(|| format!("cannot use the NATS server at {}", config.nats_url))?;
         let (stop, stopped) = watch::channel(false);
+        let (stop_taking, stopped_taking) = watch::channel(false);
+        let taking = tokio::spawn(take_overs(store.clone(), every, lobby.clone(), stopped_taking));
         let tasks = vec![
             tokio::spawn(heartbeats(store.clone(), every, stopped.clone())),
-            tokio::spawn(take_overs(store.clone(), every, lobby.clone(), stopped.clone())),
             tokio::spawn(peers::run(nats, config.node.clone(), every, lobby, stopped)),
         ];
-        Ok(NodeTasks { stop, tasks, store })
+        Ok(NodeTasks { stop, stop_taking, taking: Some(taking), tasks, store })
     }
 
-    /// Stops both, then marks the node gone, so the others take whatever it still holds at once
-    /// (its matches have stopped and stored their last events by then).
-    pub(crate) async fn stop(self) {
+    /// Takes over no more matches (a stopping node, before its matches stop).
+    pub(crate) async fn stop_taking_over(&mut self) {
+        let _ = self.stop_taking.send(true);
+        if let Some(task) = self.taking.take() {
+            let _ = tokio::time::timeout(STOP_WAIT, task).await;
+        }
+    }
+
+    /// Stops everything, then marks the node gone, so the others take whatever it still holds
+    /// at once (its matches have stopped and stored their last events by then).
+    pub(crate) async fn stop(mut self) {
+        self.stop_taking_over().await;
         let _ = self.stop.send(true);
         for task in self.tasks {
             let _ = tokio::time::timeout(STOP_WAIT, task).await;
