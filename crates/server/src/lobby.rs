@@ -70,7 +70,9 @@ impl Lobby {
         let accounts = Accounts::new(store.clone(), login, login_failure_delay).await;
         let started = Instant::now();
         let metrics = Arc::new(Metrics::new());
-        let tournaments = Arc::new(Tournaments::new(crate::tournaments::load(store.tournaments().await?)));
+        let clustered = store.leases().is_some();
+        let tournaments =
+            Arc::new(Tournaments::new(crate::tournaments::load(store.tournaments().await?), clustered));
         let (_, max_player) = store.max_ids().await?;
         let sessions = Arc::new(Sessions::new(store.clone(), max_player, session_expiry));
         let roles = Roles::new(&secrets);

@@ -3,6 +3,11 @@
 //! is decided), and their results recorded as the matches end. The logic is `shvedka-tournament`;
 //! this module persists each tournament whole after every change (a change that cannot be stored
 //! is refused and leaves the tournament as it was) and drives the games from a ticker.
+//!
+//! In cluster mode one node runs the tournaments: the holder of the `tournaments` role (a lease
+//! in the database, [`ROLE`]), checked at every turn of the ticker. A node that takes the role
+//! reads every tournament back from the database first; the others refuse tournament requests,
+//! naming the node that runs them.
 
 use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
@@ -21,12 +26,27 @@ use crate::convert::error;
 use crate::rooms::Rooms;
 use crate::wall::unix_ms;
 
+/// The cluster role of the node that runs the tournaments.
+pub(crate) const ROLE: &str = "tournaments";
+
+/// Which node runs the tournaments.
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Driver {
+    /// This one (always, outside cluster mode).
+    Here,
+    /// Another node of the cluster.
+    Elsewhere(String),
+    /// Not known yet, or the database cannot say now.
+    Unknown,
+}
+
 /// Every tournament of the server.
 pub(crate) struct Tournaments {
     all: Mutex<HashMap<u64, Tournament>>,
     next: AtomicU64,
     /// Tournaments played over the board: no online matches are created for their games.
     offline: std::sync::Mutex<HashSet<u64>>,
+    driver: std::sync::Mutex<Driver>,
 }
 
 fn refused(e: impl std::fmt::Display) -> ErrorMsg {
@@ -34,14 +54,67 @@ fn refused(e: impl std::fmt::Display) -> ErrorMsg {
 }
 
 impl Tournaments {
-    pub(crate) fn new(stored: Stored) -> Tournaments {
+    /// The stored tournaments; `clustered` for a node of a cluster, which runs them only once it
+    /// holds the role.
+    pub(crate) fn new(stored: Stored, clustered: bool) -> Tournaments {
         let next = stored.iter().map(|(id, ..)| id + 1).max().unwrap_or(1);
         let offline = stored.iter().filter(|(_, online, _)| !online).map(|(id, ..)| *id).collect();
         Tournaments {
             all: Mutex::new(stored.into_iter().map(|(id, _, t)| (id, t)).collect()),
             next: AtomicU64::new(next),
             offline: std::sync::Mutex::new(offline),
+            driver: std::sync::Mutex::new(if clustered { Driver::Unknown } else { Driver::Here }),
         }
+    }
+
+    /// Refuses a request unless this node runs the tournaments.
+    fn here(&self) -> Result<(), ErrorMsg> {
+        match &*self.driver.lock().expect("driver lock") {
+            Driver::Here => Ok(()),
+            Driver::Elsewhere(node) => Err(error(
+                ErrorCode::Unavailable,
+                format!("the tournaments are run by node {node} of this cluster; connect to it"),
+            )),
+            Driver::Unknown => Err(error(
+                ErrorCode::Unavailable,
+                "this node cannot tell now which node runs the tournaments; try again",
+            )),
+        }
+    }
+
+    /// Cluster mode: checks that this node holds the tournaments' role, taking it when nobody
+    /// alive does; a node that takes it reads every tournament back from the database first.
+    /// `true` when this node runs them now.
+    async fn hold_role(&self, rooms: &Rooms) -> bool {
+        let Some(leases) = rooms.store.leases() else { return true };
+        let driver = match leases.take_role(ROLE).await {
+            Ok(shvedka_storage::Take::Taken { .. }) => Driver::Here,
+            Ok(shvedka_storage::Take::Held { node }) => Driver::Elsewhere(node),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot check which node runs the tournaments");
+                Driver::Unknown
+            }
+        };
+        let was = self.driver.lock().expect("driver lock").clone();
+        if driver == Driver::Here && was != Driver::Here {
+            // Another node may have changed them since this one read them.
+            let rows = match rooms.store.tournaments().await {
+                Ok(rows) => rows,
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot read the tournaments back; trying again");
+                    return false;
+                }
+            };
+            let fresh = Tournaments::new(load(rows), false);
+            let mut all = self.all.lock().await;
+            *all = fresh.all.into_inner();
+            self.next.store(fresh.next.into_inner(), Ordering::SeqCst);
+            *self.offline.lock().expect("offline lock") = fresh.offline.into_inner().expect("offline lock");
+            tracing::info!(tournaments = all.len(), "this node runs the tournaments now");
+        }
+        let here = driver == Driver::Here;
+        *self.driver.lock().expect("driver lock") = driver;
+        here
     }
 
     fn online(&self, id: u64) -> bool {
@@ -129,6 +202,7 @@ impl Tournaments {
         req: TdRequest,
     ) -> Result<shvedka_proto::Reply, ErrorMsg> {
         use shvedka_proto::Reply;
+        self.here()?;
         let by = match by {
             Official::Account(name) => Director::Account(name.clone()),
             _ => Director::Secret,
@@ -266,6 +340,7 @@ impl Tournaments {
         game: u32,
         choice: TdChoice,
     ) -> Result<(), ErrorMsg> {
+        self.here()?;
         let now = unix_ms();
         self.change(rooms, id, |t| {
             let team = t
@@ -293,6 +368,7 @@ impl Tournaments {
         id: u64,
         name: &str,
     ) -> Result<(Option<(MatchId, SeatId)>, bool), ErrorMsg> {
+        self.here()?;
         let all = self.all.lock().await;
         let t = all.get(&id).ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
         let Some(round) = t.rounds().last() else { return Ok((None, t.is_finished())) };
@@ -451,7 +527,9 @@ pub(crate) fn spawn_ticker(
                 _ = stop.wait_for(|stop| *stop) => return,
             }
             let (Some(tournaments), Some(rooms)) = (tournaments.upgrade(), rooms.upgrade()) else { return };
-            tournaments.tick(&rooms).await;
+            if tournaments.hold_role(&rooms).await {
+                tournaments.tick(&rooms).await;
+            }
         }
     })
 }

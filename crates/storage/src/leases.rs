@@ -73,6 +73,9 @@ pub trait Leases: Send + Sync {
     async fn leave(&self) -> Result<(), StoreError>;
     /// Takes the lease on a match (see the module's documentation for when it can be taken).
     async fn take_lease(&self, match_id: u64) -> Result<Take, StoreError>;
+    /// Takes a role of the cluster (work one node does for all, such as driving tournaments) by
+    /// the same rule as a match's lease.
+    async fn take_role(&self, role: &str) -> Result<Take, StoreError>;
     /// Gives up the lease on a match this node holds (it ended); nothing when it is not held.
     async fn release_lease(&self, match_id: u64) -> Result<(), StoreError>;
     /// The fence this node took a match with, if it did.
@@ -205,6 +208,32 @@ impl Leases for PgStore {
         node.fences.lock().expect("fences lock").remove(&match_id);
         let holder = sqlx::query("SELECT node FROM match_leases WHERE match_id = $1")
             .bind(id)
+            .fetch_optional(self.pool())
+            .await?;
+        let node = holder.map(|r| r.try_get::<String, _>(0)).transpose()?.unwrap_or_default();
+        Ok(Take::Held { node })
+    }
+
+    async fn take_role(&self, role: &str) -> Result<Take, StoreError> {
+        let node = self.node_or_err()?;
+        let taken = sqlx::query(concat!(
+            "INSERT INTO cluster_roles (role, node, fence) VALUES ($1, $2, 1) \
+             ON CONFLICT (role) DO UPDATE SET node = excluded.node, \
+               fence = cluster_roles.fence + CASE WHEN cluster_roles.node = excluded.node THEN 0 ELSE 1 END \
+             WHERE cluster_roles.node = excluded.node OR NOT EXISTS \
+               (SELECT 1 FROM cluster_nodes n WHERE n.node = cluster_roles.node AND n.expires_ms > ",
+            now_ms!(),
+            ") RETURNING fence"
+        ))
+        .bind(role)
+        .bind(&node.name)
+        .fetch_optional(self.pool())
+        .await?;
+        if let Some(row) = taken {
+            return Ok(Take::Taken { fence: to_u64(row.try_get(0)?)? });
+        }
+        let holder = sqlx::query("SELECT node FROM cluster_roles WHERE role = $1")
+            .bind(role)
             .fetch_optional(self.pool())
             .await?;
         let node = holder.map(|r| r.try_get::<String, _>(0)).transpose()?.unwrap_or_default();

@@ -214,3 +214,21 @@ async fn a_take_over_waits_for_an_append_in_flight_and_then_fences_the_next() {
     assert!(matches!(a.append(1, &[event(0)]).await, Err(StoreError::Fenced { .. })));
     b.append(1, &[event(0)]).await.unwrap();
 }
+
+#[tokio::test]
+async fn a_role_is_held_by_one_live_node_and_passes_on_when_it_stops() {
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", LONG).await;
+    let b = node(&pg.url, "b", LONG).await;
+    assert_eq!(leases(&a).take_role("tournaments").await.unwrap(), Take::Taken { fence: 1 });
+    assert_eq!(
+        leases(&a).take_role("tournaments").await.unwrap(),
+        Take::Taken { fence: 1 },
+        "kept, not raised"
+    );
+    assert_eq!(leases(&b).take_role("tournaments").await.unwrap(), Take::Held { node: "a".into() });
+    leases(&a).leave().await.unwrap();
+    assert_eq!(leases(&b).take_role("tournaments").await.unwrap(), Take::Taken { fence: 2 });
+    leases(&a).heartbeat().await.unwrap();
+    assert_eq!(leases(&a).take_role("tournaments").await.unwrap(), Take::Held { node: "b".into() });
+}

@@ -337,7 +337,7 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
 async fn reset(url: &str) {
     use sqlx::Connection;
     let mut c = sqlx::PgConnection::connect(url).await.unwrap();
-    sqlx::raw_sql("DROP TABLE IF EXISTS match_leases, cluster_nodes, cluster_ids, match_players, rating_changes, partnership_ratings, ratings, events, matches, players, tournaments, account_roles, accounts, shvedka_migrations CASCADE")
+    sqlx::raw_sql("DROP TABLE IF EXISTS match_leases, cluster_roles, cluster_nodes, cluster_ids, match_players, rating_changes, partnership_ratings, ratings, events, matches, players, tournaments, account_roles, accounts, shvedka_migrations CASCADE")
         .execute(&mut c)
         .await
         .unwrap();

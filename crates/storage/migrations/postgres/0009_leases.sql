@@ -23,3 +23,11 @@ CREATE TABLE cluster_ids (
     kind TEXT   PRIMARY KEY,
     last BIGINT NOT NULL
 );
+
+-- Work one node of the cluster does for all, by the same rule as a match's lease: the tournament
+-- driver ("tournaments").
+CREATE TABLE cluster_roles (
+    role  TEXT   PRIMARY KEY,
+    node  TEXT   NOT NULL REFERENCES cluster_nodes (node),
+    fence BIGINT NOT NULL
+);
