@@ -207,7 +207,7 @@ impl Rooms {
     /// rebuilt from its log and paused as after a restart, so the outage is charged to nobody.
     /// `false` when it is live here already, decided, or another node was quicker, or when this
     /// node holds `max_matches` already.
-    pub(crate) async fn take_over(&self, id: MatchId) -> anyhow::Result<bool> {
+    pub(crate) async fn take_over(&self, id: MatchId, reserved: Option<[String; 4]>) -> anyhow::Result<bool> {
         if self.map.contains_key(&id) {
             return Ok(false);
         }
@@ -219,7 +219,7 @@ impl Rooms {
         if row.finished_ms.is_some() {
             return Ok(false);
         }
-        self.restore(&row, None).await
+        self.restore(&row, reserved).await
     }
 
     fn setup(

@@ -154,10 +154,16 @@ async fn take_overs(
                 return;
             }
             let Some(lobby) = lobby.upgrade() else { return };
-            match lobby.rooms.take_over(shvedka_proto::MatchId(id)).await {
-                Ok(true) => tracing::info!(match_id = id, "match taken over from a stopped node"),
+            let id = shvedka_proto::MatchId(id);
+            // A tournament game keeps its reserved seats (as known to this node's tournaments:
+            // the driver's are read back from the database when it takes the role).
+            let reserved = lobby.tournaments.reservations().await.remove(&id);
+            match lobby.rooms.take_over(id, reserved).await {
+                Ok(true) => tracing::info!(match_id = %id, "match taken over from a stopped node"),
                 Ok(false) => {}
-                Err(e) => tracing::warn!(match_id = id, error = %e, "cannot take a match over; trying again"),
+                Err(e) => {
+                    tracing::warn!(match_id = %id, error = %e, "cannot take a match over; trying again")
+                }
             }
         }
     }
