@@ -17,6 +17,7 @@ fn new_match(id: u64) -> NewMatch {
         config: "{}".into(),
         created_ms: 1,
         invite_hash: None,
+        rated: false,
     }
 }
 
