@@ -22,6 +22,8 @@ use testkit::postgres::TempPostgres;
 /// `shvedka serve` as node `name` of a cluster on `addr`, with `dir` as its data directory and,
 /// when given, the certificate and key of another node (the nodes share one); gives the process
 /// and the certificate's fingerprint.
+/// Leases of 2 s: short for a quick test, long enough that a node starved by a busy machine
+/// (the whole suite at once) does not lose its matches.
 fn node(
     dir: &Path,
     name: &str,
@@ -39,7 +41,7 @@ fn node(
         format!(
             "listen = \"{addr}\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\n\
              data_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n{shared}\
-             [cluster]\nnode = {name:?}\nnats_url = {nats_url:?}\nlease_ms = 1000\nlease_renew_ms = 200\n",
+             [cluster]\nnode = {name:?}\nnats_url = {nats_url:?}\nlease_ms = 2000\nlease_renew_ms = 250\n",
             dir.join("data"),
             dir.join("clock.toml")
         ),
@@ -165,7 +167,7 @@ async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_i
     seats[1].c.play(Board::A, "Nf6", None).await.expect("play goes on on node b");
     let failover = killed.elapsed();
     println!(
-        "failover: {} ms from SIGKILL to the match taken over, {} ms to the first move accepted on node b (lease_ms = 1000, lease_renew_ms = 200)",
+        "failover: {} ms from SIGKILL to the match taken over, {} ms to the first move accepted on node b (lease_ms = 2000, lease_renew_ms = 250)",
         taken.as_millis(),
         failover.as_millis()
     );
