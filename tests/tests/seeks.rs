@@ -194,3 +194,49 @@ async fn a_seek_is_withdrawn_when_its_players_connection_ends() {
     boris.cancel_seek(view.seek).await.expect("cancel");
     assert_eq!(code(boris.cancel_seek(view.seek).await), ErrorCode::NoSuchSeek, "once");
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn bots_answer_a_lone_seek_casual_only() {
+    let server = TestServer::start("").await;
+    let config = shvedka_bot::BotConfig { level: 1, chat: false, pace: std::time::Duration::ZERO };
+    let seeking = shvedka_bot::SeekConfig {
+        patience: std::time::Duration::ZERO,
+        poll: std::time::Duration::from_millis(100),
+        rated: false,
+    };
+    let mut bots = tokio::task::JoinSet::new();
+    for i in 1..=3 {
+        let mut bot = server.client(&format!("bot-{i}")).await;
+        let (config, seeking) = (config.clone(), seeking.clone());
+        bots.spawn(async move { shvedka_bot::answer_seeks(&mut bot, &config, &seeking, Some(1)).await });
+    }
+    let mut anna = server.account("anna").await;
+    // A rated seek: bots are not rated on this server, so they leave it be.
+    let rated = anna.seek(quick("1+0", true)).await.expect("seek");
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    no_match(&mut anna);
+    anna.cancel_seek(rated.seek).await.expect("cancel");
+    // A casual one: the three bots join and the match is formed at once.
+    anna.seek(quick("1+0", false)).await.expect("seek");
+    let (match_id, seat) = found(&mut anna).await;
+    anna.watch(match_id).await.expect("watch");
+    let state = wait_msg(&mut anna, |m| matches!(m, ServerMsg::State(s) if s.match_id == match_id)).await;
+    let ServerMsg::State(state) = state else { unreachable!() };
+    assert_eq!(state.your_seat, Some(seat));
+    for s in SeatId::ALL.into_iter().filter(|&s| s != seat) {
+        assert_eq!(state.kinds[s.index()], Some(shvedka_proto::PlayerKind::Bot), "{s} is a bot: {state:?}");
+    }
+    // Anna resigns; each bot has played its one match.
+    anna.resign().await.expect("resign");
+    let mut played = 0;
+    while let Some(done) = tokio::time::timeout(std::time::Duration::from_secs(20), bots.join_next())
+        .await
+        .expect("the bots finish")
+    {
+        let outcomes = done.expect("the bot task").expect("the bot played");
+        assert_eq!(outcomes.len(), 1);
+        assert_eq!(outcomes[0].match_id, match_id);
+        played += 1;
+    }
+    assert_eq!(played, 3);
+}
