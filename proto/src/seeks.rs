@@ -49,6 +49,9 @@ pub struct SeekView {
     pub waited_ms: u64,
     /// How far its rating range reaches now, points either side.
     pub reach: u32,
+    /// How many points a second the range widens while it waits (0: a fixed range), so that a
+    /// client shows it widening without asking.
+    pub widening: u32,
     /// Until the invitation lapses, milliseconds (`seek_invitation_s`), while it waits for the
     /// partner.
     pub expires_in_ms: Option<u64>,

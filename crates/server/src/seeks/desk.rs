@@ -178,8 +178,8 @@ impl Desk {
     pub(crate) fn view(&self, open: &Open, now: Instant) -> SeekView {
         let waited = now.saturating_duration_since(open.since);
         let waiting = open.pool.is_some();
-        let reach =
-            open.window(self.settings.window).reach(if waiting { waited.as_millis() as u64 } else { 0 });
+        let window = open.window(self.settings.window);
+        let reach = window.reach(if waiting { waited.as_millis() as u64 } else { 0 });
         SeekView {
             seek: open.id,
             time_control: open.terms.time_control.clone(),
@@ -191,6 +191,7 @@ impl Desk {
             waiting,
             waited_ms: if waiting { waited.as_millis() as u64 } else { 0 },
             reach: reach.min(f64::from(u32::MAX)) as u32,
+            widening: window.per_second.min(f64::from(u32::MAX)) as u32,
             expires_in_ms: open
                 .invited
                 .as_ref()
