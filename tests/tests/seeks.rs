@@ -164,6 +164,9 @@ async fn incompatible_seeks_stay_apart() {
     let mut julia = server.account("julia").await;
     julia.seek(quick("5+0", true)).await.expect("seek");
     let (id, _) = found(&mut julia).await;
+    julia.watch(id).await.expect("watch");
+    let state = wait_msg(&mut julia, |m| matches!(m, ServerMsg::State(s) if s.match_id == id)).await;
+    assert!(matches!(state, ServerMsg::State(s) if s.rated), "rated seeks make a rated match");
     for i in [0, 1, 3] {
         assert_eq!(found(&mut rated[i]).await.0, id, "the three rated seekers and julia play");
     }
@@ -223,6 +226,7 @@ async fn bots_answer_a_lone_seek_casual_only() {
     let state = wait_msg(&mut anna, |m| matches!(m, ServerMsg::State(s) if s.match_id == match_id)).await;
     let ServerMsg::State(state) = state else { unreachable!() };
     assert_eq!(state.your_seat, Some(seat));
+    assert!(!state.rated, "a match with bots is casual");
     for s in SeatId::ALL.into_iter().filter(|&s| s != seat) {
         assert_eq!(state.kinds[s.index()], Some(shvedka_proto::PlayerKind::Bot), "{s} is a bot: {state:?}");
     }
