@@ -244,3 +244,51 @@ async fn bots_answer_a_lone_seek_casual_only() {
     }
     assert_eq!(played, 3);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seeks_outside_each_others_rating_range_stay_apart() {
+    let dir = tempfile::tempdir().expect("a directory");
+    let store = shvedka_storage::open(None, dir.path()).await.expect("a store");
+    let server = TestServer::start_with_store("", store.clone()).await;
+    let mut c = Vec::new();
+    for name in ["anna", "boris", "clara", "dmitri", "erik"] {
+        c.push(server.account(name).await);
+    }
+    // Erik is a 2200 in blitz (as a rated match would have left him); the others are new (1500).
+    let hook = c[4].create_match("mgimo-2017", "3+0", true).await.expect("a match to hang it on");
+    let erik = store.account_by_name("erik").await.unwrap().expect("erik").id;
+    let after = shvedka_storage::RatingRow {
+        rating: 2200.0,
+        deviation: 60.0,
+        volatility: 0.06,
+        games: 30,
+        updated_ms: 1,
+    };
+    let change = shvedka_storage::PlayerChange { account: erik, before: 1500.0, after };
+    let rated = shvedka_storage::RatedMatch {
+        match_id: hook.0,
+        category: "blitz".into(),
+        players: vec![change],
+        pairs: Vec::new(),
+        at_ms: 1,
+    };
+    assert!(store.apply_rated(&rated).await.expect("stored"));
+    let within = |r| SeekRequest { range: Some(r), ..quick("3+0", false) };
+    for i in [0, 1, 2, 4] {
+        let view = c[i].seek(within(200)).await.expect("seek");
+        assert_eq!((view.range, view.reach, view.widening), (Some(200), 200, 0), "a fixed range");
+    }
+    tokio::time::sleep(std::time::Duration::from_millis(1500)).await;
+    for client in &mut c {
+        no_match(client);
+    }
+    // A fourth player within 200 of the three: they play; erik, 700 away, waits on.
+    c[3].seek(within(200)).await.expect("seek");
+    let (id, _) = found(&mut c[3]).await;
+    for i in [0, 1, 2] {
+        assert_eq!(found(&mut c[i]).await.0, id);
+    }
+    no_match(&mut c[4]);
+    let pools = c[4].seek_pools().await.expect("pools");
+    assert_eq!(pools.iter().map(|p| p.players).sum::<u32>(), 1, "erik alone waits");
+}
