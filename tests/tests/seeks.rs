@@ -97,6 +97,7 @@ async fn four_singles_seek_and_get_one_match_with_fair_seats() {
     }
     let pools = c[0].seek_pools().await.expect("pools");
     assert!(pools.iter().all(|p| p.players == 0), "the seeks left the pool: {pools:?}");
+    assert_eq!(code(c[0].seek(quick("3+0", false)).await), ErrorCode::Rejected, "playing: no other seek");
     // A stranger cannot take a seat reserved for a seeker (none is free anyway).
     let stranger = server.client("stranger").await;
     assert!(stranger.take_seat(ids[0], SeatId::WhiteA).await.is_err());

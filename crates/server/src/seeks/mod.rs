@@ -23,7 +23,7 @@ use bughouse::RuleOptions;
 use bughouse_match::Bonus;
 use shvedka_pairing::Terms;
 use shvedka_proto::{
-    ClientMsg, ErrorCode, ErrorMsg, PlayerKind, Reply, SeatId, SeekEnd, SeekRequest, ServerMsg,
+    ClientMsg, ErrorCode, ErrorMsg, PhaseView, PlayerKind, Reply, SeatId, SeekEnd, SeekRequest, ServerMsg,
 };
 use shvedka_ratings::Categories;
 use tokio::sync::{mpsc, oneshot};
@@ -177,6 +177,7 @@ impl Task {
             ClientMsg::Seek(SeekRequest { time_control, rules, rated, range, partner }) => {
                 let terms = self.terms(&time_control, &rules, rated)?;
                 self.may_play(session, &terms)?;
+                self.not_playing(session)?;
                 let me = self.member(session, out, &terms).await?;
                 let partner = partner.as_deref().map(str::trim).filter(|p| !p.is_empty());
                 let (view, found) = self.desk.seek(me, terms, range, partner, now, random)?;
@@ -187,6 +188,7 @@ impl Task {
                     error(ErrorCode::NoSuchSeek, format!("no invitation to seek {seek} for you"))
                 })?;
                 self.may_play(session, &terms)?;
+                self.not_playing(session)?;
                 let me = self.member(session, out, &terms).await?;
                 let (view, found) = self.desk.accept(seek, me, now, random)?;
                 Ok((Reply::Seek(view), found))
@@ -227,6 +229,24 @@ impl Task {
             return Err(error(
                 ErrorCode::Forbidden,
                 "bots do not play rated games on this server (rated_bots)",
+            ));
+        }
+        Ok(())
+    }
+
+    /// A player seated in a match that is not over seeks no other: the server could not seat him
+    /// in the match his seek found.
+    fn not_playing(&self, session: &Session) -> Result<(), ErrorMsg> {
+        let Some(id) = session.room() else { return Ok(()) };
+        let Ok(room) = self.rooms.room(id) else { return Ok(()) };
+        let seated = room.summary.lock().is_ok_and(|s| {
+            !matches!(s.phase, PhaseView::Ended | PhaseView::Annulled)
+                && s.seats.iter().any(|n| n.as_deref() == Some(session.name.as_str()))
+        });
+        if seated {
+            return Err(error(
+                ErrorCode::Rejected,
+                format!("you sit in match {id}: finish it (or leave your seat) before seeking another"),
             ));
         }
         Ok(())

@@ -173,3 +173,28 @@ async fn seeks_are_bounded_per_player_and_in_all() {
     let quick = pools.iter().find(|p| p.quick && !p.rated).unwrap();
     assert_eq!((quick.players, quick.people, quick.name.as_deref()), (1, 1, Some("blitz")));
 }
+
+#[test]
+fn quick_pools_are_the_configured_four_then_the_clock_settings_named_ones_each_once() {
+    let clock = bughouse_match::ClockConfig::builtin();
+    let settings = crate::ServerConfig::builtin().seek_settings(&clock).unwrap();
+    let pools: Vec<(&str, Option<&str>)> =
+        settings.quick.iter().map(|(tc, name)| (tc.as_str(), name.as_deref())).collect();
+    assert_eq!(
+        pools,
+        [
+            ("1+0", Some("bullet")),
+            ("2+0", None),
+            ("3+0", Some("blitz")),
+            ("5+0", None),
+            ("3+2", Some("blitz-increment")),
+            ("5+d3", Some("delay")),
+            ("10+5", Some("rapid")),
+        ]
+    );
+    let bad = crate::ServerConfig::from_overrides("quick_pools = [\"soon\"]").unwrap();
+    let refused = bad.seek_settings(&clock).unwrap_err();
+    assert!(format!("{refused:#}").contains("quick pool \"soon\""), "{refused:#}");
+    assert!(crate::ServerConfig::from_overrides("max_seeks = 0").is_err());
+    assert!(crate::ServerConfig::from_overrides("quick_pool_rules = \"chaos\"").is_err());
+}
