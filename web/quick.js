@@ -6,7 +6,7 @@
 // partner with Accept and Decline; and "Play again with my partner" after a match. The match a
 // seek finds comes as its own State (the server seats the player), which shows the match.
 
-import { partnerOf, seatIndex } from "./seats.js";
+import { partnerOf, seatIndex, seatLabel } from "./seats.js";
 import { log, showInfo } from "./notice.js";
 
 /** @typedef {import("./codec.js").SeekView} SeekView */
@@ -196,7 +196,7 @@ export class QuickPairing {
     } else if (kind === "SeekEnded") {
       this.ended(body.seek, body.reason);
     } else if (kind === "MatchFound") {
-      log(`match ${body.match_id} found: you play ${body.seat}${body.rated ? " (rated)" : ""}`);
+      log(`match ${body.match_id} found: you play ${seatLabel(body.seat)}${body.rated ? " (rated)" : ""}`);
       this.seek = null;
       this.renderPools();
     } else return false;
@@ -212,6 +212,8 @@ export class QuickPairing {
     if (inv && (inv.view.expires_in_ms ?? 0) - (now - inv.at) <= 0) this.invitation = null;
     $("seek-bar").hidden = !s && !this.invitation;
     $("seek-cancel").hidden = !s;
+    // One seek at a time: "Play again with my partner" waits for this one to end.
+    /** @type {HTMLButtonElement} */ ($("play-partner")).disabled = Boolean(s);
     $("seek-accept").hidden = $("seek-decline").hidden = !this.invitation || Boolean(s);
     $("seek-bar").dataset.state = s ? (s.view.waiting ? "waiting" : "inviting") : this.invitation ? "invited" : "";
     if (s) {
