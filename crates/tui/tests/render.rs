@@ -416,6 +416,8 @@ fn ratings_are_asked_with_top_and_profile_and_a_rated_match_logs_each_change() {
         .collect();
     assert!(log.iter().any(|l| l == "blitz alice: white-A 1500 → 1612? (+112)"), "{log:#?}");
     assert!(log.iter().any(|l| l == "blitz bob: black-A 1500 → 1388 (-112)"), "{log:#?}");
+}
+
 fn seek_view(seek: u64, waiting: bool) -> shvedka_proto::SeekView {
     shvedka_proto::SeekView {
         seek,
