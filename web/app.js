@@ -14,6 +14,7 @@ import { applyEvent, boardPos, closedText, describe, refresh, resync, yourTurn }
 import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
+import { QuickPairing } from "./quick.js";
 import { RecentMatches } from "./recent.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
@@ -225,6 +226,11 @@ const LOW_TIME_MS = 10_000;
 /** @type {Record<string, number>} */
 const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat);
+const quick = new QuickPairing(ask, msg, () => (session ? { name: session.name, account: session.account } : null));
+$("refresh").addEventListener("click", () => void quick.refresh());
+$("play-partner").addEventListener("click", () => {
+  if (model) void quick.withPartner(model);
+});
 const recent = new RecentMatches(ask, msg, (id) => void openReview(id));
 new Ratings(ask, msg);
 /** What a decided rated match made of its players' ratings (`Rated`, or the state's). */
@@ -287,6 +293,7 @@ function showScreen(next) {
   $("back-to-match").hidden = !model;
   if (next === "lobby") {
     void lobby.refresh();
+    void quick.refresh();
     // The player's own recent matches, unless another name's are shown.
     const named = /** @type {HTMLInputElement} */ ($("recent-name"));
     if (session?.state === "connected" && session.name && (!named.value || named.value === session.name)) void recent.show(session.name);
@@ -430,6 +437,8 @@ function push(kind, body) {
     }
   } else if (kind === "MatchClosed") {
     closed(body);
+  } else if (quick.receive(kind, body)) {
+    // A seek's news; the match it found comes as its own State.
   } else if (kind === "Rematch") {
     rematchChanged(body);
   } else if (kind === "SessionEnded") {
@@ -545,6 +554,8 @@ async function welcome(resumed, fresh) {
     // Follow the match again as a new session (a seat is taken again by the player).
     if (followed !== null) void ask(msg.watch(followed));
   }
+  // A seek lives only while its connection does: a new connection has none.
+  quick.connectionChanged();
   if (resumed) log("session resumed");
   if (resumed && session?.account && arbiterRemembered()) arbiter.enable();
   if (arbiterSecret && (!resumed || !arbiter.enabled)) {
@@ -683,7 +694,10 @@ $("join-review").addEventListener("click", () => {
   if (Number.isSafeInteger(id) && id > 0) void openReview(id);
 });
 setInterval(() => {
-  if (screen === "lobby" && session?.state === "connected" && !document.hidden) void lobby.refresh();
+  if (screen === "lobby" && session?.state === "connected" && !document.hidden) {
+    void lobby.refresh();
+    void quick.refresh();
+  }
 }, LOBBY_REFRESH_MS);
 
 installReport(

@@ -66,7 +66,11 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { RecentMatches: { name: string } }
  *   | "Bot"
  *   | { Leaderboard: { category: string } }
- *   | { Profile: { name: string } }} ClientMsg
+ *   | { Profile: { name: string } }
+ *   | { Seek: SeekRequest }
+ *   | { AnswerSeek: { seek: number, accept: boolean } }
+ *   | { CancelSeek: { seek: number } }
+ *   | "SeekPools"} ClientMsg
  */
 
 /**
@@ -142,9 +146,13 @@ export const msg = {
   fillWithBots: (/** @type {number} */ match_id, /** @type {number} */ level) => ({ FillWithBots: { match_id, level } }),
   leaderboard: (/** @type {string} */ category) => ({ Leaderboard: { category } }),
   profile: (/** @type {string} */ name) => ({ Profile: { name } }),
+  seek: (/** @type {SeekRequest} */ request) => ({ Seek: request }),
+  answerSeek: (/** @type {number} */ seek, /** @type {boolean} */ accept) => ({ AnswerSeek: { seek, accept } }),
+  cancelSeek: (/** @type {number} */ seek) => ({ CancelSeek: { seek } }),
+  seekPools: () => "SeekPools",
 };
 
-/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts"} LimitKind  `Limit`: which documented limit */
+/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool"} LimitKind  `Limit`: which documented limit */
 
 /**
  * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",
@@ -154,6 +162,7 @@ export const msg = {
  *   | "Full" | "Forbidden" | "TooLarge" | "Unavailable" | { Limit: LimitKind }
  *   | "BadCredentials" | "NameTaken" | "LoginRequired" | "AccountDisabled" | "NoSuchAccount"
  *   | "NotRatable"
+ *   | "NoSuchSeek"
  *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
  */
 
@@ -215,6 +224,25 @@ export const msg = {
  * match once all four accepted (they are seated in it, each with the other colour on his board).
  * @typedef {{ match_id: number, players: string[], kinds: PlayerKind[], accepted: boolean[], declined: boolean[], rematch: number | null }} RematchView
  */
+
+/**
+ * `SeekRequest` (version 5): what a player seeks; `range` null is the quick pools' widening
+ * window, `partner` a connected player's name to invite.
+ * @typedef {{ time_control: string, rules: string, rated: boolean, range: number | null, partner: string | null }} SeekRequest
+ */
+
+/**
+ * `SeekView` (version 5): a seek as it stands. `reach` is the rating range now (points either
+ * side), widening by `widening` points a second while it waits.
+ * @typedef {{ seek: number, time_control: string, rules: string, rated: boolean, range: number | null, players: string[], invited: string | null, waiting: boolean, waited_ms: number, reach: number, widening: number, expires_in_ms: number | null }} SeekView
+ */
+
+/**
+ * `SeekPool` (version 5): seeks waiting on the same terms; `quick` for the server's quick pools.
+ * @typedef {{ time_control: string, name: string | null, rules: string, rated: boolean, quick: boolean, players: number, people: number, longest_wait_ms: number }} SeekPool
+ */
+
+/** @typedef {"Cancelled" | "Disconnected" | "Declined" | "Expired" | "Failed"} SeekEnd  why a seek ended without a match */
 
 /**
  * `ServerMsg::MatchClosed`: the followed match closed for this session without a decision.
@@ -328,7 +356,8 @@ function badReply(message) {
  *   | { Rematch: RematchView } | ReviewReply
  *   | { Recent: import("./recent.js").RecentMatch[] }
  *   | { Leaderboard: { category: string, rows: LeaderRow[] } }
- *   | { Profile: ProfileView }} Reply
+ *   | { Profile: ProfileView }
+ *   | { Seek: SeekView } | { SeekPools: SeekPool[] }} Reply
  */
 
 /**
@@ -343,7 +372,10 @@ function badReply(message) {
  *   | { MatchClosed: MatchClosedMsg }
  *   | { Rematch: RematchView }
  *   | { SessionEnded: { reason: SessionEnd } }
- *   | { Rated: { match_id: number, changes: RatingChange[] } }} ServerMsg
+ *   | { Rated: { match_id: number, changes: RatingChange[] } }
+ *   | { SeekInvitation: SeekView } | { Seek: SeekView }
+ *   | { SeekEnded: { seek: number, reason: SeekEnd } }
+ *   | { MatchFound: { seek: number, match_id: number, seat: Seat, rated: boolean } }} ServerMsg
  */
 
 /**

@@ -46,6 +46,10 @@ const built = {
   "recent-matches": frame(37, msg.recentMatches("anna")),
   leaderboard: frame(39, msg.leaderboard("blitz")),
   profile: frame(40, msg.profile("Anna")),
+  seek: frame(42, msg.seek({ time_control: "blitz", rules: "mgimo-2017", rated: true, range: null, partner: "gleb" })),
+  "answer-seek": frame(43, msg.answerSeek(3, true)),
+  "cancel-seek": frame(44, msg.cancelSeek(3)),
+  "seek-pools": frame(45, msg.seekPools()),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

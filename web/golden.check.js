@@ -206,3 +206,36 @@ export const replyProfile = {"Reply":{"req":40,"result":{"Ok":{"Profile":{"name"
 
 /** @type {ServerMsg} */
 export const replyNotRatable = {"Reply":{"req":41,"result":{"Err":{"code":"NotRatable","rule":null,"message":"white-A of a rated match is for an account; log in"}}}};
+
+/** @type {ClientFrame} */
+export const seek = {"req":42,"msg":{"Seek":{"time_control":"blitz","rules":"mgimo-2017","rated":true,"range":null,"partner":"gleb"}}};
+
+/** @type {ServerMsg} */
+export const replySeek = {"Reply":{"req":42,"result":{"Ok":{"Seek":{"seek":3,"time_control":"3+0","rules":"mgimo-2017","rated":true,"range":null,"players":["anna"],"invited":"gleb","waiting":false,"waited_ms":0,"reach":150,"widening":25,"expires_in_ms":60000}}}}};
+
+/** @type {ServerMsg} */
+export const seekInvitation = {"SeekInvitation":{"seek":3,"time_control":"3+0","rules":"mgimo-2017","rated":true,"range":null,"players":["anna"],"invited":"gleb","waiting":false,"waited_ms":0,"reach":150,"widening":25,"expires_in_ms":60000}};
+
+/** @type {ClientFrame} */
+export const answerSeek = {"req":43,"msg":{"AnswerSeek":{"seek":3,"accept":true}}};
+
+/** @type {ServerMsg} */
+export const seekChanged = {"Seek":{"seek":3,"time_control":"3+0","rules":"mgimo-2017","rated":true,"range":null,"players":["anna"],"invited":null,"waiting":true,"waited_ms":0,"reach":150,"widening":25,"expires_in_ms":60000}};
+
+/** @type {ClientFrame} */
+export const cancelSeek = {"req":44,"msg":{"CancelSeek":{"seek":3}}};
+
+/** @type {ServerMsg} */
+export const seekEnded = {"SeekEnded":{"seek":3,"reason":"Expired"}};
+
+/** @type {ServerMsg} */
+export const matchFound = {"MatchFound":{"seek":3,"match_id":12,"seat":"BlackB","rated":true}};
+
+/** @type {ClientFrame} */
+export const seekPools = {"req":45,"msg":"SeekPools"};
+
+/** @type {ServerMsg} */
+export const replySeekPools = {"Reply":{"req":45,"result":{"Ok":{"SeekPools":[{"time_control":"3+0","name":"blitz","rules":"mgimo-2017","rated":false,"quick":true,"players":3,"people":1,"longest_wait_ms":12000}]}}}};
+
+/** @type {ServerMsg} */
+export const replySeekLimit = {"Reply":{"req":46,"result":{"Err":{"code":{"Limit":"SeekPool"},"rule":null,"message":"the server holds 2000 seeks, as many as it may (max_seeks); try again soon"}}}};

@@ -262,6 +262,31 @@ pub enum ClientMsg {
         /// The player's name (any case).
         name: String,
     },
+    /// Seeks a game (version 5): alone, or with a partner, who is invited
+    /// (`ServerMsg::SeekInvitation`) and must accept. Answered `Reply::Seek`; from then on the
+    /// seek's changes come as `ServerMsg::Seek`, its end as `ServerMsg::SeekEnded`, and the match
+    /// it found as `ServerMsg::MatchFound` (the server seats the four itself, ready). A player is
+    /// in one seek at a time; it is withdrawn when his connection ends. Refused `LoginRequired`
+    /// (a rated seek from a guest), `NotRatable` (a rated seek from a bot where bots are not
+    /// rated), `Rejected` (seeking already), `NoSuchAccount` (no connected player of the partner's
+    /// name), `Limit(Seeks)`, `Limit(SeekPool)`, `BadRequest`.
+    Seek(crate::SeekRequest),
+    /// The invited partner's answer to a seek (version 5): `accept` puts the pair in the pool,
+    /// a refusal ends the seek (`SeekEnded { Declined }`).
+    AnswerSeek {
+        /// The seek (`ServerMsg::SeekInvitation`).
+        seek: u64,
+        /// Play with him, or not.
+        accept: bool,
+    },
+    /// Withdraws a seek the session is in (version 5); its other players hear
+    /// `SeekEnded { Cancelled }`.
+    CancelSeek {
+        /// The seek.
+        seek: u64,
+    },
+    /// The pools of seeks waiting (version 5): `Reply::SeekPools`.
+    SeekPools,
 }
 
 /// A tournament director's command.

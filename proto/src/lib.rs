@@ -16,6 +16,7 @@
 mod client;
 mod codec;
 mod ratings;
+mod seeks;
 mod server;
 mod types;
 
@@ -27,6 +28,7 @@ pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use ratings::{
     CategoryProfile, HistoryPoint, LeaderRow, PartnerView, ProfileView, RatingChange, RatingView,
 };
+pub use seeks::{SeekEnd, SeekPool, SeekRequest, SeekView};
 pub use server::{
     ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, MoveView,
     PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg, SessionEnd,

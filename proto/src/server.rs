@@ -84,6 +84,32 @@ pub enum ServerMsg {
         /// The four players' changes, in seat order.
         changes: Vec<RatingChange>,
     },
+    /// A player invites the session to seek a game with him as partners (version 5); answer
+    /// with `ClientMsg::AnswerSeek` before `expires_in_ms`.
+    SeekInvitation(crate::SeekView),
+    /// A seek the session is in changed (version 5): the partner accepted, and it waits in the
+    /// pool.
+    Seek(crate::SeekView),
+    /// A seek the session was in ended without a match (version 5).
+    SeekEnded {
+        /// The seek.
+        seek: u64,
+        /// Why.
+        reason: crate::SeekEnd,
+    },
+    /// A seek the session was in found its match (version 5): the server has seated the
+    /// session there, ready (its `State` comes with it), and the countdown starts when all four
+    /// are seated. Seats are drawn fairly: partners sit on different boards in opposite colours.
+    MatchFound {
+        /// The seek.
+        seek: u64,
+        /// The new match.
+        match_id: MatchId,
+        /// The session's seat in it.
+        seat: SeatId,
+        /// Whether it is rated.
+        rated: bool,
+    },
 }
 
 /// A decided match's rematch offer: who has accepted or declined, by seat of the decided match,
@@ -221,6 +247,10 @@ pub enum Reply {
     },
     /// A player's profile (`ClientMsg::Profile`).
     Profile(ProfileView),
+    /// A seek as it stands (`ClientMsg::Seek`, `ClientMsg::AnswerSeek`; version 5).
+    Seek(crate::SeekView),
+    /// The pools of seeks (`ClientMsg::SeekPools`; version 5).
+    SeekPools(Vec<crate::SeekPool>),
 }
 
 /// One of a player's recent matches.
@@ -289,6 +319,8 @@ pub enum ErrorCode {
     /// A rated match's seat is for an account: a guest may not take it, nor a bot unless the
     /// server rates bots (version 5).
     NotRatable,
+    /// No seek of the session's has this number (it ended, or found its match; version 5).
+    NoSuchSeek,
 }
 
 /// The server's documented limits, as refusals name them.
@@ -306,6 +338,11 @@ pub enum Limit {
     /// one address lock further attempts out for `login_lockout_ms` (doubling with each failure
     /// beyond, at most 64 times), a right password included.
     LoginAttempts,
+    /// `max_seeks_per_session`: seeks (and invitations to seek) one session is in at once
+    /// (version 5).
+    Seeks,
+    /// `max_seeks`: seeks the server holds at once, waiting or inviting (version 5).
+    SeekPool,
 }
 
 /// A match in the lobby list.

@@ -497,7 +497,77 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        // Version 5: finding a game.
+        (
+            "seek",
+            c(
+                42,
+                ClientMsg::Seek(SeekRequest {
+                    time_control: "blitz".into(),
+                    rules: "mgimo-2017".into(),
+                    rated: true,
+                    range: None,
+                    partner: Some("gleb".into()),
+                }),
+            ),
+        ),
+        ("reply-seek", s(ServerMsg::Reply { req: 42, result: Ok(Reply::Seek(seek_view())) })),
+        ("seek-invitation", s(ServerMsg::SeekInvitation(seek_view()))),
+        ("answer-seek", c(43, ClientMsg::AnswerSeek { seek: 3, accept: true })),
+        ("seek-changed", s(ServerMsg::Seek(SeekView { invited: None, waiting: true, ..seek_view() }))),
+        ("cancel-seek", c(44, ClientMsg::CancelSeek { seek: 3 })),
+        ("seek-ended", s(ServerMsg::SeekEnded { seek: 3, reason: SeekEnd::Expired })),
+        (
+            "match-found",
+            s(ServerMsg::MatchFound { seek: 3, match_id: MatchId(12), seat: SeatId::BlackB, rated: true }),
+        ),
+        ("seek-pools", c(45, ClientMsg::SeekPools)),
+        (
+            "reply-seek-pools",
+            s(ServerMsg::Reply {
+                req: 45,
+                result: Ok(Reply::SeekPools(vec![SeekPool {
+                    time_control: "3+0".into(),
+                    name: Some("blitz".into()),
+                    rules: "mgimo-2017".into(),
+                    rated: false,
+                    quick: true,
+                    players: 3,
+                    people: 1,
+                    longest_wait_ms: 12_000,
+                }])),
+            }),
+        ),
+        (
+            "reply-seek-limit",
+            s(ServerMsg::Reply {
+                req: 46,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Limit(Limit::SeekPool),
+                    rule: None,
+                    message: "the server holds 2000 seeks, as many as it may (max_seeks); try again soon"
+                        .into(),
+                }),
+            }),
+        ),
     ]
+}
+
+fn seek_view() -> SeekView {
+    SeekView {
+        seek: 3,
+        time_control: "3+0".into(),
+        rules: "mgimo-2017".into(),
+        rated: true,
+        range: None,
+        players: vec!["anna".into()],
+        invited: Some("gleb".into()),
+        waiting: false,
+        waited_ms: 0,
+        reach: 150,
+        widening: 25,
+        expires_in_ms: Some(60_000),
+    }
 }
 
 fn change() -> RatingChange {

@@ -2,7 +2,7 @@
 //! `playwright-core` from `web/e2e/`): four pages play a match to its end through WebTransport,
 //! the same through the WebSocket fallback, a page that loses its connection resumes, and a page
 //! fills its match with the server's bots and plays beside them, and a page joins a private match
-//! by its invitation code. The
+//! by its invitation code, and four pages find a match by quick pairing. The
 //! server runs in this process; the pages reach it at `http://127.0.0.1:PORT/`. Screenshots of
 //! the match view land in `target/e2e/<test>/`.
 //!
@@ -148,6 +148,13 @@ async fn a_rematch_agreed_by_all_four_pages_seats_them_again_with_colours_swappe
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a4_a_finished_match_is_reviewed_step_by_step_and_by_time() {
     run_script("review.mjs", "", "review", "webtransport", &[]).await;
+}
+
+/// Issue 18: quick pairing in one click, the seek bar (waiting time, widening range, cancel), a
+/// match found for four pages, and "play again with my partner" accepted on the partner's page.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quick_pairing_seats_four_pages_in_one_match_and_partners_seek_again_together() {
+    run_script("quick.mjs", "", "quick", "websocket", &[]).await;
 }
 
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).

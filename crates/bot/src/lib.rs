@@ -8,14 +8,17 @@
 //! sends the move with its thinking time for lag credit, asks its partner once for the piece that
 //! would help most while it waits, answers draw offers (accepting only when its search says it is
 //! losing), claims fallen flags when the rules want claims, and resumes its session after a lost
-//! connection. It never trusts its own copy of the
+//! connection. [`answer_seeks`] (`shvedka bot --seek`) joins pools where a person waits, so a
+//! lone player gets a game. It never trusts its own copy of the
 //! position over the server's: a refused move just means searching again.
 
 mod pace;
 mod player;
+mod seeker;
 
 pub use pace::{DEFAULT_PACE, Situation, think_time};
-pub use player::{BotConfig, Outcome, increment, play_match, play_tournament};
+pub use player::{BotConfig, Outcome, increment, play_match, play_seated, play_tournament};
+pub use seeker::{SeekConfig, answer_seeks, pool_to_answer};
 
 /// Why a bot stopped before its match ended.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -76,7 +76,7 @@ fn rate_limited(e: &ClientError) -> bool {
 
 /// Sends a request again, after [`SLOW_DOWN`], for as long as the server says it is rate-limited:
 /// a bot that plays fast must not lose its tournament to its own haste.
-async fn patiently<T, F>(mut request: impl FnMut() -> F) -> Result<T, ClientError>
+pub(crate) async fn patiently<T, F>(mut request: impl FnMut() -> F) -> Result<T, ClientError>
 where
     F: Future<Output = Result<T, ClientError>>,
 {
@@ -115,6 +115,20 @@ pub async fn play_match(
     let _ = client.declare_bot().await;
     patiently(|| client.take_seat(match_id, seat)).await.map_err(|e| BotError::Seat(e.to_string()))?;
     patiently(|| client.ready(true)).await.map_err(|e| BotError::Seat(e.to_string()))?;
+    play_seated(client, match_id, seat, config).await
+}
+
+/// Plays the match to its end from `seat`, where the session sits already (the server seated it:
+/// a match found by seeking, a rematch), following the match from its state on.
+///
+/// # Errors
+/// [`BotError`] when the connection cannot be resumed.
+pub async fn play_seated(
+    client: &mut Client,
+    match_id: MatchId,
+    seat: SeatId,
+    config: &BotConfig,
+) -> Result<Outcome, BotError> {
     let mut engine = Some(Engine::new(config.level));
     let mut model: Option<MatchModel> = None;
     let mut thinking: Option<Thinking> = None;
@@ -324,7 +338,7 @@ async fn wait_for_move_event(
     Ok(())
 }
 
-async fn resume(client: &mut Client) -> Result<(), BotError> {
+pub(crate) async fn resume(client: &mut Client) -> Result<(), BotError> {
     let mut last = String::new();
     for attempt in 0..20u32 {
         tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt.min(5)))).await;

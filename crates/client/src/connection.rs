@@ -666,6 +666,61 @@ impl Client {
         }
     }
 
+    /// Seeks a game (alone, or inviting `req.partner`); the seek's changes come as
+    /// `ServerMsg::Seek`, its end as `ServerMsg::SeekEnded`, its match as `ServerMsg::MatchFound`
+    /// (the server seats the session there itself).
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn seek(
+        &self,
+        req: shvedka_proto::SeekRequest,
+    ) -> Result<shvedka_proto::SeekView, ClientError> {
+        match self.request(ClientMsg::Seek(req)).await? {
+            Reply::Seek(view) => Ok(view),
+            other => Err(ClientError::Protocol(format!("expected Seek, got {other:?}"))),
+        }
+    }
+
+    /// Accepts a partner's invitation to seek (`ServerMsg::SeekInvitation`): the pair's seek as
+    /// it now waits in the pool.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn accept_seek(&self, seek: u64) -> Result<shvedka_proto::SeekView, ClientError> {
+        match self.request(ClientMsg::AnswerSeek { seek, accept: true }).await? {
+            Reply::Seek(view) => Ok(view),
+            other => Err(ClientError::Protocol(format!("expected Seek, got {other:?}"))),
+        }
+    }
+
+    /// Declines a partner's invitation to seek.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn decline_seek(&self, seek: u64) -> Result<(), ClientError> {
+        self.ok(ClientMsg::AnswerSeek { seek, accept: false }).await
+    }
+
+    /// Withdraws a seek.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn cancel_seek(&self, seek: u64) -> Result<(), ClientError> {
+        self.ok(ClientMsg::CancelSeek { seek }).await
+    }
+
+    /// The pools of seeks: the quick pools, and any other terms somebody seeks now.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn seek_pools(&self) -> Result<Vec<shvedka_proto::SeekPool>, ClientError> {
+        match self.request(ClientMsg::SeekPools).await? {
+            Reply::SeekPools(pools) => Ok(pools),
+            other => Err(ClientError::Protocol(format!("expected SeekPools, got {other:?}"))),
+        }
+    }
+
     /// Stops the clocks and calls the arbiter.
     ///
     /// # Errors

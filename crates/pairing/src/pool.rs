@@ -4,7 +4,8 @@
 //! Seeks fit when their terms are equal and each accepts every other's strength (its window,
 //! widened by its waiting, reaches it). Four players make a match: two pairs; a pair against two
 //! singles, who become a team; or four singles, paired into teams of close strength (the
-//! strongest with the weakest). A player is in one seek at a time.
+//! strongest with the weakest). A player is in one seek at a time. Bots answer people: four bots
+//! never make a match.
 
 use crate::seats;
 use crate::{Party, Seek, SeekId, Seeker, Terms, Window};
@@ -124,9 +125,13 @@ impl Pool {
         formed
     }
 
-    /// The oldest group of seeks that makes a match, and its two teams.
+    /// The oldest group of seeks that makes a match, and its two teams. A bot's seek never
+    /// anchors a group: every match formed has a person in it (the anchor), so bots answer
+    /// people and never fill a match among themselves.
     fn find(&self, now_ms: u64) -> Option<(Vec<usize>, [[Seeker; 2]; 2])> {
-        (0..self.seeks.len()).find_map(|anchor| self.around(anchor, now_ms))
+        (0..self.seeks.len())
+            .filter(|&anchor| !self.seeks[anchor].party.bots_only())
+            .find_map(|anchor| self.around(anchor, now_ms))
     }
 
     /// A match for the seek at `anchor` with the oldest seeks that fit it.

@@ -21,7 +21,7 @@ mod tests {
     use super::*;
 
     fn s(account: u64) -> Seeker {
-        Seeker { account, rating: 1500.0 }
+        Seeker::person(account, 1500.0)
     }
 
     #[test]

@@ -15,6 +15,23 @@ pub struct Seeker {
     pub account: u64,
     /// His rating in the seek's category (a newcomer's default if he has none).
     pub rating: f64,
+    /// A program playing: a match is never formed of bots alone (a bot's seek waits for a
+    /// person's to meet).
+    pub bot: bool,
+}
+
+impl Seeker {
+    /// A person seeking.
+    #[must_use]
+    pub fn person(account: u64, rating: f64) -> Seeker {
+        Seeker { account, rating, bot: false }
+    }
+
+    /// A bot seeking.
+    #[must_use]
+    pub fn bot(account: u64, rating: f64) -> Seeker {
+        Seeker { account, rating, bot: true }
+    }
 }
 
 /// Who seeks: one player, or two partners who play together (the partner has accepted).
@@ -34,6 +51,12 @@ impl Party {
             Party::Single(one) => std::slice::from_ref(one),
             Party::Pair(two) => two,
         }
+    }
+
+    /// Whether every player of the party is a bot.
+    #[must_use]
+    pub fn bots_only(&self) -> bool {
+        self.members().iter().all(|m| m.bot)
     }
 
     /// The party's strength: its player's rating, or the mean of the pair's.

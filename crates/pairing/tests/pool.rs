@@ -7,11 +7,11 @@ fn terms(tc: &str, rated: bool) -> Terms {
 }
 
 fn single(account: u64, rating: f64) -> Party {
-    Party::Single(Seeker { account, rating })
+    Party::Single(Seeker::person(account, rating))
 }
 
 fn pair(a: u64, b: u64, rating: f64) -> Party {
-    Party::Pair([Seeker { account: a, rating }, Seeker { account: b, rating }])
+    Party::Pair([Seeker::person(a, rating), Seeker::person(b, rating)])
 }
 
 fn no_random() -> impl FnMut() -> u64 {
@@ -170,4 +170,21 @@ fn seats_are_drawn_from_the_number_the_server_gives() {
         arrangements.insert(formed[0].seats.map(|s| s.account));
     }
     assert_eq!(arrangements.len(), 8, "both sides and both boards for each team");
+}
+
+#[test]
+fn bots_answer_a_person_but_never_make_a_match_among_themselves() {
+    let mut pool = Pool::new(100);
+    let t = terms("3+0", false);
+    for bot in [11, 12, 13, 14] {
+        pool.add(Party::Single(Seeker::bot(bot, 1500.0)), t.clone(), Window::quick(), 0).unwrap();
+    }
+    assert!(pool.form(0, no_random()).is_empty(), "four bots wait");
+    pool.add(single(1, 1500.0), t.clone(), Window::quick(), 1_000).unwrap();
+    let formed = pool.form(1_000, no_random());
+    assert_eq!(formed.len(), 1);
+    let players: Vec<u64> = formed[0].seats.iter().map(|s| s.account).collect();
+    assert!(players.contains(&1), "the person plays: {players:?}");
+    assert_eq!(players.iter().filter(|&&a| a > 10).count(), 3, "with three of the bots");
+    assert_eq!(pool.seeks().len(), 1, "the fourth bot waits on");
 }

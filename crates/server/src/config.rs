@@ -56,6 +56,20 @@ pub struct ServerConfig {
     pub rematch_offer_s: u64,
     /// Rematch offers held at once.
     pub max_rematch_offers: usize,
+    /// Seeks held at once, waiting or inviting.
+    pub max_seeks: usize,
+    /// Seeks and invitations one player is in at once.
+    pub max_seeks_per_session: usize,
+    /// How long an invited partner has to answer, seconds.
+    pub seek_invitation_s: u64,
+    /// The quick window's width at once, rating points either side.
+    pub seek_range_start: u32,
+    /// How much the quick window widens each second of waiting, points.
+    pub seek_range_per_second: u32,
+    /// The quick pools' time controls (besides the clock settings' named ones).
+    pub quick_pools: Vec<String>,
+    /// The quick pools' rule preset.
+    pub quick_pool_rules: String,
     /// UDP receive buffer, bytes.
     pub udp_recv_buffer: usize,
     /// Idle timeout of a connection (QUIC, WebTransport, WebSocket), ms.
@@ -136,6 +150,17 @@ impl ServerConfig {
                  leaderboard_size must be positive"
             );
         }
+        if config.max_seeks == 0 || config.max_seeks_per_session == 0 || config.seek_invitation_s == 0 {
+            bail!(
+                "invalid configuration: max_seeks, max_seeks_per_session and seek_invitation_s must be positive"
+            );
+        }
+        if bughouse::RuleOptions::preset(&config.quick_pool_rules).is_err() {
+            bail!(
+                "invalid configuration: quick_pool_rules {:?} is not a rule preset",
+                config.quick_pool_rules
+            );
+        }
         if config.rate_per_second == 0 || config.max_connections == 0 {
             bail!("invalid configuration: rate_per_second and max_connections must be positive");
         }
@@ -206,6 +231,40 @@ impl ServerConfig {
             rated_bots: self.rated_bots,
             leaderboard_size: self.leaderboard_size,
         }
+    }
+
+    /// The seek settings, with the quick pools' time controls read by `clock` (the four of
+    /// `quick_pools`, then every named one of the clock settings, each once).
+    ///
+    /// # Errors
+    /// A quick pool that is not a time control.
+    pub(crate) fn seek_settings(&self, clock: &ClockConfig) -> anyhow::Result<crate::seeks::SeekSettings> {
+        let mut quick: Vec<(String, Option<String>)> = Vec::new();
+        let named = clock.time_controls.iter().map(|(name, tc)| (tc.to_string(), Some(name.clone())));
+        let listed = self.quick_pools.iter().map(|text| {
+            clock
+                .time_control(text)
+                .map(|tc| (tc.to_string(), None))
+                .with_context(|| format!("invalid configuration: quick pool {text:?}"))
+        });
+        for pool in listed.collect::<anyhow::Result<Vec<_>>>()?.into_iter().chain(named) {
+            match quick.iter_mut().find(|(tc, _)| *tc == pool.0) {
+                Some(known) => known.1 = known.1.take().or(pool.1),
+                None => quick.push(pool),
+            }
+        }
+        Ok(crate::seeks::SeekSettings {
+            max_seeks: self.max_seeks,
+            per_session: self.max_seeks_per_session,
+            invitation: Duration::from_secs(self.seek_invitation_s),
+            window: shvedka_pairing::Window {
+                start: f64::from(self.seek_range_start),
+                per_second: f64::from(self.seek_range_per_second),
+                widest: f64::INFINITY,
+            },
+            quick,
+            quick_rules: self.quick_pool_rules.clone(),
+        })
     }
 
     pub(crate) fn login_limits(&self) -> crate::attempts::AttemptLimits {

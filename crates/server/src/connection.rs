@@ -152,7 +152,10 @@ pub(crate) async fn converse(
         }
     };
     tracing::debug!(name = %session.name, player = session.player.0, "session open");
+    lobby.seeks.connected(&session, &out).await;
     let end = serve_session(reader, &out, lobby, config, &mut session, remote).await;
+    // A seek lives only while its players are connected.
+    lobby.seeks.disconnected(&session, &out).await;
     lobby.sessions.release(&session).await;
     end
 }
@@ -182,7 +185,14 @@ async fn serve_session(
             lobby.metrics.refused(Refusal::RateLimited);
             (Err(error(ErrorCode::RateLimited, "too many requests; slow down")), After::Continue)
         } else if is_account_request(&frame.msg) {
-            login::serve(lobby, session, frame.msg, remote).await
+            let before = session.clone();
+            let served = login::serve(lobby, session, frame.msg, remote).await;
+            if !Arc::ptr_eq(&before, session) {
+                // Logged in: the connection serves another session; the guest's seeks end.
+                lobby.seeks.disconnected(&before, out).await;
+                lobby.seeks.connected(session, out).await;
+            }
+            served
         } else {
             (dispatch(lobby, session, out, frame.msg).await, After::Continue)
         };

@@ -144,6 +144,7 @@ pub(crate) async fn dispatch(
             .answer(&lobby.rooms, session, out, match_id, accept)
             .await
             .map(Reply::Rematch),
+        msg if crate::seeks::is_seek_request(&msg) => lobby.seeks.request(session, out, msg).await,
         ClientMsg::RecentMatches { name } => crate::played::recent(lobby, session, &name).await,
         ClientMsg::Leaderboard { category } => crate::profiles::leaderboard(lobby, &category).await,
         ClientMsg::Profile { name } => crate::profiles::profile(lobby, session, &name).await,

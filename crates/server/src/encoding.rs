@@ -141,6 +141,10 @@ fn kind(msg: &ServerMsg) -> &'static str {
         ServerMsg::Rematch(_) => "rematch",
         ServerMsg::SessionEnded { .. } => "session-ended",
         ServerMsg::Rated { .. } => "rated",
+        ServerMsg::SeekInvitation(_) => "seek-invitation",
+        ServerMsg::Seek(_) => "seek",
+        ServerMsg::SeekEnded { .. } => "seek-ended",
+        ServerMsg::MatchFound { .. } => "match-found",
     }
 }
 

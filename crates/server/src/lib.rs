@@ -38,6 +38,7 @@ mod review;
 mod roles;
 mod room;
 mod rooms;
+mod seeks;
 mod session;
 #[cfg(test)]
 mod test_store;
@@ -167,7 +168,9 @@ impl Server {
         };
         let browsers = endpoint::browsers(&config, browser_certs)?;
         tracing::info!(store = store.kind(), "database open");
+        let seeks = config.seek_settings(&clock)?;
         let setup = lobby::LobbySetup {
+            seeks,
             clock,
             limits: config.match_limits(),
             ratings: config.rating_rules(),

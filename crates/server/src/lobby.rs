@@ -1,5 +1,5 @@
 //! What a connection reaches: the live matches ([`Rooms`]), the sessions in memory
-//! ([`Sessions`]), the accounts ([`Accounts`]), the roles, the tournaments, and the server's own bots — each its own part with its own state, put
+//! ([`Sessions`]), the accounts ([`Accounts`]), the roles, the tournaments, the seeks ([`Seeks`]), and the server's own bots — each its own part with its own state, put
 //! together here once at start.
 
 use std::sync::Arc;
@@ -15,6 +15,7 @@ use crate::bots::Bots;
 use crate::metrics::Metrics;
 use crate::roles::{Roles, Secrets};
 use crate::rooms::{MatchLimits, Rooms, RoomsSetup};
+use crate::seeks::{SeekSettings, SeekSetup, Seeks};
 use crate::session::Sessions;
 use crate::tournaments::Tournaments;
 
@@ -32,6 +33,8 @@ pub(crate) struct Lobby {
     pub(crate) bots: Bots,
     /// The nodes of the cluster heard on NATS (none outside cluster mode).
     pub(crate) peers: crate::cluster::Peers,
+    /// The seeks (finding a game).
+    pub(crate) seeks: Seeks,
 }
 
 /// What the lobby is built from.
@@ -48,6 +51,7 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) ratings: crate::rater::RatingRules,
     /// The nodes of the cluster heard on NATS (none outside cluster mode).
     pub(crate) peers: crate::cluster::Peers,
+    pub(crate) seeks: SeekSettings,
 }
 
 impl Lobby {
@@ -66,6 +70,7 @@ impl Lobby {
             bots,
             ratings,
             peers,
+            seeks,
         } = setup;
         let accounts = Accounts::new(store.clone(), login, login_failure_delay).await;
         let started = Instant::now();
@@ -89,7 +94,13 @@ impl Lobby {
         };
         // Tournament games keep their reserved seats across a restart.
         let rooms = Rooms::open(rooms_setup, tournaments.reservations().await).await?;
-        Ok(Lobby { rooms, sessions, accounts, roles, tournaments, started, metrics, bots, peers })
+        let seeks = Seeks::spawn(SeekSetup {
+            settings: seeks,
+            rooms: rooms.clone(),
+            categories: ratings.categories,
+            rated_bots: ratings.rated_bots,
+        });
+        Ok(Lobby { rooms, sessions, accounts, roles, tournaments, started, metrics, bots, peers, seeks })
     }
 
     /// The metrics page, with the live counts as of now.

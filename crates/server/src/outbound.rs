@@ -67,6 +67,11 @@ impl Outbound {
         self.behind.notified().await;
     }
 
+    /// Whether `other` is the same connection's queue.
+    pub(crate) fn same(&self, other: &Outbound) -> bool {
+        self.tx.same_channel(&other.tx)
+    }
+
     /// Whether the connection's writer is gone.
     pub(crate) fn is_closed(&self) -> bool {
         self.tx.is_closed()

@@ -227,8 +227,9 @@ impl Rematches {
     }
 }
 
-/// Seats a session in the new match and says it is ready, as its own requests would.
-async fn seat_ready(
+/// Seats a session in the new match and says it is ready, as its own requests would (a rematch,
+/// a match found by seeking).
+pub(crate) async fn seat_ready(
     rooms: &Rooms,
     session: &Arc<Session>,
     out: &Outbound,

@@ -23,7 +23,7 @@ use crate::metrics::{Metrics, Refusal};
 use crate::rater::{Rater, RatingRules};
 use crate::rematch::Rematches;
 use crate::restore;
-use crate::room::{Restored, Room, RoomHandle, RoomMsg, RoomSetup};
+use crate::room::{Reserved, Restored, Room, RoomHandle, RoomMsg, RoomSetup};
 use crate::session::{Session, Sessions};
 use crate::wall::unix_ms;
 
@@ -198,7 +198,13 @@ impl Rooms {
         if let Some(hash) = &row.created.invite_hash {
             self.private.insert(id, hash.clone());
         }
-        let setup = self.setup(row.created.listed, row.created.rated, None, reserved, Some(restored));
+        let setup = self.setup(
+            row.created.listed,
+            row.created.rated,
+            None,
+            reserved.map(Reserved::Names),
+            Some(restored),
+        );
         self.spawn(id, rebuilt.m, setup, None);
         Ok(true)
     }
@@ -227,7 +233,7 @@ impl Rooms {
         listed: bool,
         rated: bool,
         creator: Option<PlayerId>,
-        reserved: Option<[String; 4]>,
+        reserved: Option<Reserved>,
         restored: Option<Restored>,
     ) -> RoomSetup {
         RoomSetup {
@@ -413,7 +419,9 @@ impl Rooms {
         names: [String; 4],
     ) -> Result<MatchId, ErrorMsg> {
         let kind = Kind { listed: true, chess960: false, rated: false };
-        self.create_with(rules, time_control, kind, None, Some(names)).await.map(|(id, _)| id)
+        self.create_with(rules, time_control, kind, None, Some(Reserved::Names(names)))
+            .await
+            .map(|(id, _)| id)
     }
 
     /// The rematch of a decided match: a match like it, created by nobody (its players are seated
@@ -430,6 +438,21 @@ impl Rooms {
         self.create_with(rules, time_control, kind, None, None).await.map(|(id, _)| id)
     }
 
+    /// A match found by seeking (`crate::seeks`): listed, created by nobody, each seat reserved
+    /// for the player the seat draw gave it (the seek task seats them). `rated` is the seeks'.
+    pub(crate) async fn create_sought(
+        &self,
+        rules: &str,
+        time_control: &str,
+        rated: bool,
+        players: [PlayerId; 4],
+    ) -> Result<MatchId, ErrorMsg> {
+        let kind = Kind { listed: true, chess960: false, rated };
+        self.create_with(rules, time_control, kind, None, Some(Reserved::Players(players)))
+            .await
+            .map(|(id, _)| id)
+    }
+
     /// A time control by name or spec, as this server reads it.
     pub(crate) fn time_control(&self, text: &str) -> Result<bughouse_match::TimeControl, ErrorMsg> {
         self.clock.time_control(text).map_err(|e| error(ErrorCode::BadRequest, e.to_string()))
@@ -441,7 +464,7 @@ impl Rooms {
         time_control: &str,
         kind: Kind,
         creator: Option<PlayerId>,
-        reserved: Option<[String; 4]>,
+        reserved: Option<Reserved>,
     ) -> Result<(MatchId, Option<String>), ErrorMsg> {
         let Kind { listed, chess960, rated } = kind;
         let bad = |e: String| error(ErrorCode::BadRequest, e);

@@ -32,6 +32,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("match-view.js"),
     js!("moves.js"),
     js!("premove.js"),
+    js!("quick.js"),
     js!("sound.js"),
     js!("notice.js"),
     js!("ratings.js"),

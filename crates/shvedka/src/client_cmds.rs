@@ -1,4 +1,5 @@
-//! `shvedka play` (the terminal client) and `shvedka bot` (a bot in one seat).
+//! `shvedka play` (the terminal client) and `shvedka bot` (a bot in one seat, a tournament's
+//! games, or answering seeks with `--seek`).
 
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -6,7 +7,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use shvedka_bot::{BotConfig, BotError, play_match, play_tournament};
+use shvedka_bot::{BotConfig, BotError, SeekConfig, answer_seeks, play_match, play_tournament};
 use shvedka_client::{Client, Trust, parse_fingerprint};
 use shvedka_proto::{MatchId, SeatId};
 use shvedka_tui::Mode;
@@ -146,6 +147,23 @@ pub(crate) struct BotArgs {
     /// Play every game of this tournament assigned to the bot's --account, until it is over.
     #[arg(long, conflicts_with_all = ["match_id", "seat"], requires = "account")]
     tournament: Option<u64>,
+    /// Answer seeks: join a pool where a person has waited --patience-s, on his terms (casual
+    /// unless --rated), and play the match the server forms; match after match, so a lone
+    /// player on a quiet server always gets a game.
+    #[arg(long, conflicts_with_all = ["match_id", "seat", "tournament"])]
+    seek: bool,
+    /// With --seek: how many bots, each its own session (one with --account).
+    #[arg(long, default_value_t = 3, requires = "seek", value_parser = clap::value_parser!(u8).range(1..=16))]
+    bots: u8,
+    /// With --seek: how long a person must have waited before the bots join him, seconds.
+    #[arg(long, default_value_t = 10, requires = "seek")]
+    patience_s: u64,
+    /// With --seek: answer rated seeks too (the server must allow rated bots).
+    #[arg(long, requires = "seek")]
+    rated: bool,
+    /// With --seek: stop after each bot has played this many matches.
+    #[arg(long, requires = "seek")]
+    games: Option<usize>,
 }
 
 pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -163,6 +181,9 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             (None, Some(name)) => name.clone(),
             (None, None) => format!("bot-{}", std::process::id() % 10_000),
         };
+        if args.seek {
+            return seek(args, &name, out).await;
+        }
         let mut client = args.connect.connect_login(&args.login, &name, true).await?;
         if let Some(t) = args.tournament {
             let config = BotConfig {
@@ -216,6 +237,36 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         client.close().await;
         Ok(())
     })
+}
+
+/// `shvedka bot --seek`: `--bots` sessions answering seeks, until each has played `--games`.
+async fn seek(args: &BotArgs, name: &str, out: &mut dyn Write) -> anyhow::Result<()> {
+    let count = if args.login.account.is_some() { 1 } else { usize::from(args.bots) };
+    let config =
+        BotConfig { level: args.level, chat: !args.no_chat, pace: Duration::from_millis(args.pace_ms) };
+    let seeking = SeekConfig {
+        patience: Duration::from_secs(args.patience_s),
+        rated: args.rated,
+        ..SeekConfig::default()
+    };
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 1..=count {
+        let name = if count == 1 { name.to_owned() } else { format!("{name}-{i}") };
+        let mut client = args.connect.connect_login(&args.login, &name, true).await?;
+        let (config, seeking, games) = (config.clone(), seeking.clone(), args.games);
+        tasks.spawn(async move {
+            let played = answer_seeks(&mut client, &config, &seeking, games).await;
+            client.close().await;
+            (name, played)
+        });
+    }
+    writeln!(out, "{count} bots answer seeks after {} s of a person's waiting", args.patience_s)?;
+    while let Some(done) = tasks.join_next().await {
+        let (name, played) = done.context("a bot task failed")?;
+        let played = played?;
+        writeln!(out, "{name} played {} matches", played.len())?;
+    }
+    Ok(())
 }
 
 async fn first_free(client: &Client, id: MatchId) -> anyhow::Result<SeatId> {

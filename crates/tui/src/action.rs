@@ -66,6 +66,14 @@ pub enum Action {
     Leaderboard(String),
     /// Show a player's profile.
     Profile(String),
+    /// Seek a game (a quick pool, or `/seek`; with a partner to invite).
+    Seek(shvedka_proto::SeekRequest),
+    /// Answer a partner's invitation to seek (accept or refuse).
+    AnswerSeek(u64, bool),
+    /// Withdraw a seek.
+    CancelSeek(u64),
+    /// Fetch the pools of seeks (the quick pools' time controls).
+    SeekPools,
     /// Leave the program.
     Quit,
 }

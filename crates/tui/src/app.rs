@@ -9,7 +9,8 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
 use shvedka_proto::{
     ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchId, MatchSummary, PauseReason, PhaseView,
-    RatingChange, RatingView, RematchView, SeatId, ServerMsg, SessionEnd, TdChoice,
+    RatingChange, RatingView, RematchView, SeatId, SeekEnd, SeekPool, SeekRequest, SeekView, ServerMsg,
+    SessionEnd, TdChoice,
 };
 
 use crate::Action;
@@ -99,6 +100,21 @@ pub struct App {
     pub resign_asked: bool,
     /// The decided match whose rematch offer the player should hear of (sent by the runner).
     pub rematch_listen: Option<MatchId>,
+    /// The seek the player is in, and when the server described it.
+    pub seek: Option<(SeekView, Instant)>,
+    /// A partner's invitation to seek, not yet answered, and when it came.
+    pub invitation: Option<(SeekView, Instant)>,
+    /// The quick pools' time controls, on F1–F4 in the lobby.
+    pub pools: Vec<String>,
+}
+
+/// The quick pools until the server has said which it has.
+const QUICK_POOLS: [&str; 4] = ["1+0", "2+0", "3+0", "5+0"];
+
+/// `m:ss` of a duration.
+fn mmss(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}", s / 60, s % 60)
 }
 
 impl App {
@@ -119,6 +135,100 @@ impl App {
             turn_since: None,
             resign_asked: false,
             rematch_listen: None,
+            seek: None,
+            invitation: None,
+            pools: QUICK_POOLS.map(String::from).to_vec(),
+        }
+    }
+
+    /// The seek the player is in now (a reply or the server's news).
+    pub fn seeking(&mut self, view: SeekView, now: Instant) {
+        if view.waiting {
+            self.info(format!("seeking a {} game; x (or /cancel) withdraws it", view.time_control));
+        }
+        self.seek = Some((view, now));
+    }
+
+    /// The quick pools the server has (the first four go on F1–F4).
+    pub fn set_pools(&mut self, pools: &[SeekPool]) {
+        let mut quick: Vec<String> = Vec::new();
+        for p in pools.iter().filter(|p| p.quick) {
+            if !quick.contains(&p.time_control) {
+                quick.push(p.time_control.clone());
+            }
+        }
+        if !quick.is_empty() {
+            self.pools = quick;
+        }
+    }
+
+    /// What the seek line says at `now`: the seek (waiting time, rating range), or a partner's
+    /// invitation; `None` when there is neither.
+    pub fn seek_line(&self, now: Instant) -> Option<String> {
+        let kind = |v: &SeekView| if v.rated { "rated" } else { "casual" };
+        if let Some((v, at)) = &self.seek {
+            let elapsed = now.saturating_duration_since(*at);
+            if !v.waiting {
+                let left = Duration::from_millis(v.expires_in_ms.unwrap_or(0)).saturating_sub(elapsed);
+                let partner = v.invited.as_deref().unwrap_or("your partner");
+                return Some(format!(
+                    "waiting for {partner} to accept a {} {} game ({} left) · x cancels",
+                    v.time_control,
+                    kind(v),
+                    mmss(left)
+                ));
+            }
+            let waited = Duration::from_millis(v.waited_ms) + elapsed;
+            let reach = v
+                .range
+                .unwrap_or(v.reach + (u64::from(v.widening) * elapsed.as_millis() as u64 / 1000) as u32);
+            let who =
+                if v.players.len() > 1 { format!(" ({})", v.players.join(" & ")) } else { String::new() };
+            return Some(format!(
+                "seeking a {} {} game{who} · waiting {} · rating ±{reach} · x cancels",
+                v.time_control,
+                kind(v),
+                mmss(waited)
+            ));
+        }
+        self.invitation.as_ref().map(|(v, at)| {
+            let left = Duration::from_millis(v.expires_in_ms.unwrap_or(0))
+                .saturating_sub(now.saturating_duration_since(*at));
+            format!(
+                "{} invites you to play a {} {} game as partners ({} left) · /accept or /refuse",
+                v.players.first().map_or("a player", String::as_str),
+                v.time_control,
+                kind(v),
+                mmss(left)
+            )
+        })
+    }
+
+    /// A seek in a quick pool: casual (rated is `/seek CLOCK rated`).
+    fn quick_seek(&mut self, n: usize) -> Vec<Action> {
+        if let Some((v, _)) = &self.seek {
+            self.error(format!("you seek a {} game already: x cancels it", v.time_control));
+            return Vec::new();
+        }
+        match self.pools.get(n) {
+            Some(tc) => vec![Action::Seek(SeekRequest {
+                time_control: tc.clone(),
+                rules: "mgimo-2017".into(),
+                rated: false,
+                range: None,
+                partner: None,
+            })],
+            None => Vec::new(),
+        }
+    }
+
+    fn cancel_seek(&mut self) -> Vec<Action> {
+        match &self.seek {
+            Some((v, _)) => vec![Action::CancelSeek(v.seek)],
+            None => {
+                self.error("you seek no game");
+                Vec::new()
+            }
         }
     }
 
@@ -208,6 +318,38 @@ impl App {
                 });
             }
             ServerMsg::Rematch(view) => self.rematch(&view),
+            ServerMsg::SeekInvitation(view) => {
+                self.info(format!(
+                    "{} invites you to play a {} game as partners: /accept or /refuse",
+                    view.players.first().map_or("a player", String::as_str),
+                    view.time_control
+                ));
+                self.invitation = Some((view, now));
+            }
+            ServerMsg::Seek(view) => {
+                self.info(format!("your partner accepted: seeking a {} game together", view.time_control));
+                self.seeking(view, now);
+            }
+            ServerMsg::SeekEnded { seek, reason } => {
+                if self.invitation.as_ref().is_some_and(|(v, _)| v.seek == seek) {
+                    self.invitation = None;
+                }
+                if self.seek.as_ref().is_some_and(|(v, _)| v.seek == seek) {
+                    self.seek = None;
+                    self.info(match reason {
+                        SeekEnd::Cancelled => "your seek was cancelled",
+                        SeekEnd::Disconnected => "your seek ended: a player's connection was lost",
+                        SeekEnd::Declined => "your partner declined",
+                        SeekEnd::Expired => "your partner did not answer in time",
+                        SeekEnd::Failed => "the match found could not be created; seek again",
+                    });
+                }
+            }
+            ServerMsg::MatchFound { match_id, seat, rated, .. } => {
+                self.seek = None;
+                let rated = if rated { " (rated)" } else { "" };
+                self.info(format!("match {match_id} found{rated}: you play {seat}"));
+            }
             ServerMsg::Rated { changes, .. } => {
                 for c in &changes {
                     self.info(rating_change(c));
@@ -247,6 +389,7 @@ impl App {
             return self.on_pick_key(key, picks);
         }
         match key.code {
+            KeyCode::F(n @ 1..=4) if self.screen == Screen::Lobby => self.quick_seek(usize::from(n) - 1),
             KeyCode::F(n @ 1..=8) if self.screen == Screen::Match => {
                 vec![Action::Chat(ChatScope::Team, QUICK[usize::from(n) - 1].to_owned())]
             }
@@ -313,6 +456,7 @@ impl App {
                 self.input = "/create mgimo-2017 3+0".to_owned();
                 Vec::new()
             }
+            ('x', _) => self.cancel_seek(),
             ('w', Some(id)) => vec![Action::Watch(id)],
             ('1'..='4', Some(id)) => {
                 let seat = SeatId::ALL[c as usize - '1' as usize];
@@ -481,6 +625,58 @@ impl App {
             "profile" => {
                 vec![Action::Profile(if rest.is_empty() { self.name.clone() } else { rest.to_owned() })]
             }
+            // `/seek [CLOCK] [rated] [with NAME]`: a seek of one's own (a partner invited).
+            "seek" => {
+                let mut words = rest.split_whitespace().peekable();
+                let mut request = SeekRequest {
+                    time_control: "3+0".into(),
+                    rules: "mgimo-2017".into(),
+                    rated: false,
+                    range: None,
+                    partner: None,
+                };
+                while let Some(w) = words.next() {
+                    match w {
+                        "rated" => request.rated = true,
+                        "with" => request.partner = words.next().map(str::to_owned),
+                        "classic" | "mgimo-2017" => request.rules = w.to_owned(),
+                        tc => request.time_control = tc.to_owned(),
+                    }
+                }
+                vec![Action::Seek(request)]
+            }
+            // Play again with the partner of the match just over: he is invited on its terms.
+            "partner" => match &self.model {
+                Some(m) if m.result().is_some() && m.my_seat().is_some() => {
+                    let me = m.my_seat().expect("guarded");
+                    let partner = SeatId::ALL
+                        .into_iter()
+                        .find(|s| s.team() == me.team() && *s != me)
+                        .and_then(|s| m.state().seats[s.index()].clone());
+                    match partner {
+                        Some(partner) => vec![Action::Seek(SeekRequest {
+                            time_control: m.state().time_control.clone(),
+                            rules: m.state().rules.clone(),
+                            rated: m.state().rated,
+                            range: None,
+                            partner: Some(partner),
+                        })],
+                        None => Vec::new(),
+                    }
+                }
+                _ => {
+                    self.error("/partner plays again with your partner once your match is over");
+                    Vec::new()
+                }
+            },
+            "cancel" => self.cancel_seek(),
+            "accept" | "refuse" => match self.invitation.take() {
+                Some((v, _)) => vec![Action::AnswerSeek(v.seek, verb == "accept")],
+                None => {
+                    self.error("nobody invited you to seek a game");
+                    Vec::new()
+                }
+            },
             "lobby" => {
                 self.screen = Screen::Lobby;
                 vec![Action::Refresh]
@@ -527,6 +723,8 @@ const HELP: &[&str] = &[
     "lobby: ↑↓ select · Enter or w watch · 1-4 sit white-A black-A white-B black-B · c create",
     "/create [mgimo-2017|classic] [CLOCK] [960] [rated] creates a match; 960: a Chess960 start; rated: accounts only",
     "/top [bullet|blitz|rapid] shows the leaderboard · /profile [NAME] a player's ratings, partners and matches",
+    "finding a game: F1-F4 in the lobby seek 1+0 2+0 3+0 5+0 (casual) · x or /cancel withdraws",
+    "/seek [CLOCK] [rated] [with NAME] seeks (inviting a partner) · /accept /refuse an invitation · /partner after a match",
     "/bots [LEVEL] fills the empty seats of your match (or the selected one) with bots, level 1-5 (2)",
     "tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b",
 ];

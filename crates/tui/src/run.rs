@@ -54,7 +54,10 @@ async fn drive(
     let mut reconnect_at: Option<tokio::time::Instant> = None;
     let mut ended_at: Option<Instant> = None;
     match mode {
-        Mode::Play => app.info("welcome: pick a match with ↑↓ and press 1-4 to sit, or c to create; /help"),
+        Mode::Play => {
+            app.info("welcome: F1-F4 seek a game in a quick pool; or pick a match with ↑↓ and press 1-4 to sit, or c to create; /help");
+            perform(client, &mut app, Action::SeekPools).await;
+        }
         Mode::Spectate(id) => perform(client, &mut app, Action::Watch(id)).await,
     }
     loop {
@@ -116,6 +119,11 @@ async fn drive(
                     Ok(Ok(())) => {
                         app.link = Link::Connected;
                         app.info("reconnected: the session is resumed");
+                        // A seek ends with its connection.
+                        if app.seek.take().is_some() {
+                            app.info("your seek ended with the connection: seek again");
+                        }
+                        app.invitation = None;
                     }
                     Ok(Err(e)) => {
                         app.error(format!("reconnect failed: {e}"));
@@ -196,6 +204,16 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
                 Err(e) => Err(e),
             }
         }
+        Action::Seek(request) => client.seek(request).await.map(|view| app.seeking(view, Instant::now())),
+        Action::AnswerSeek(seek, true) => {
+            client.accept_seek(seek).await.map(|view| app.seeking(view, Instant::now()))
+        }
+        Action::AnswerSeek(seek, false) => client.decline_seek(seek).await,
+        Action::CancelSeek(seek) => client.cancel_seek(seek).await.map(|()| {
+            app.seek = None;
+            app.info("seek cancelled");
+        }),
+        Action::SeekPools => client.seek_pools().await.map(|pools| app.set_pools(&pools)),
         Action::Watch(id) => client.watch(id).await,
         Action::TakeSeat(id, seat) => client.take_seat(id, seat).await,
         Action::LeaveSeat => client.leave_seat().await,

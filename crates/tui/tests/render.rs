@@ -417,3 +417,70 @@ fn ratings_are_asked_with_top_and_profile_and_a_rated_match_logs_each_change() {
     assert!(log.iter().any(|l| l == "blitz alice: white-A 1500 → 1612? (+112)"), "{log:#?}");
     assert!(log.iter().any(|l| l == "blitz bob: black-A 1500 → 1388 (-112)"), "{log:#?}");
 }
+
+fn seek_view(seek: u64, waiting: bool) -> shvedka_proto::SeekView {
+    shvedka_proto::SeekView {
+        seek,
+        time_control: "3+0".into(),
+        rules: "mgimo-2017".into(),
+        rated: false,
+        range: None,
+        players: vec!["alice".into()],
+        invited: None,
+        waiting,
+        waited_ms: 0,
+        reach: 150,
+        widening: 25,
+        expires_in_ms: Some(60_000),
+    }
+}
+
+#[test]
+fn quick_pairing_on_one_key_shows_the_wait_and_the_widening_range_and_x_cancels() {
+    let now = Instant::now();
+    let mut app = App::new("alice");
+    let actions = app.on_key(key(KeyCode::F(3)));
+    let [Action::Seek(request)] = &actions[..] else { panic!("{actions:?}") };
+    assert_eq!(
+        (request.time_control.as_str(), request.rated, request.partner.as_deref()),
+        ("3+0", false, None)
+    );
+    app.seeking(seek_view(4, true), now);
+    let later = now + Duration::from_secs(12);
+    let (lines, _) = screen(&app, later);
+    assert!(
+        find(&lines, "seeking a 3+0 casual game · waiting 0:12 · rating ±450 · x cancels").is_some(),
+        "{lines:#?}"
+    );
+    assert_eq!(app.on_key(key(KeyCode::F(1))), Vec::new(), "one seek at a time");
+    assert_eq!(app.on_key(key(KeyCode::Char('x'))), vec![Action::CancelSeek(4)]);
+    app.on_server(
+        ServerMsg::MatchFound { seek: 4, match_id: MatchId(9), seat: SeatId::BlackB, rated: false },
+        later,
+    );
+    assert!(app.seek.is_none(), "the match found ends the seek");
+}
+
+#[test]
+fn a_partners_invitation_is_shown_and_accepted_and_partner_invites_after_a_match() {
+    let now = Instant::now();
+    let mut app = App::new("bob");
+    let mut invitation = seek_view(5, false);
+    invitation.players = vec!["alice".into()];
+    invitation.invited = Some("bob".into());
+    app.on_server(ServerMsg::SeekInvitation(invitation), now);
+    let (lines, _) = screen(&app, now + Duration::from_secs(10));
+    assert!(
+        find(&lines, "alice invites you to play a 3+0 casual game as partners (0:50 left)").is_some(),
+        "{lines:#?}"
+    );
+    assert_eq!(typed(&mut app, "/accept"), vec![Action::AnswerSeek(5, true)]);
+    // After a match, /partner invites the partner (white-A's is black-B) on its terms.
+    let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
+    s.result =
+        Some(ResultView { winner: Some(TeamId::One), reason: "black-A resigned".into(), rule: "E10".into() });
+    let mut app = app_with(s, now);
+    let actions = typed(&mut app, "/partner");
+    let [Action::Seek(request)] = &actions[..] else { panic!("{actions:?}") };
+    assert_eq!((request.partner.as_deref(), request.time_control.as_str()), (Some("dave"), "3+0"));
+}

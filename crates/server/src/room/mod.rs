@@ -130,8 +130,8 @@ pub(crate) struct Room {
     storage_paused: bool,
     /// Where a decided match's BPGN is written.
     records_dir: Option<std::path::PathBuf>,
-    /// For a tournament game: the name of the one player who may take each seat.
-    reserved: Option<[String; 4]>,
+    /// Who alone may take each seat: a tournament game's or a sought match's players.
+    reserved: Option<Reserved>,
     /// Listed in the lobby (a rematch is too).
     listed: bool,
     /// Rated: its decision changes its players' ratings; only accounts sit in it.
@@ -153,6 +153,16 @@ pub(crate) struct Room {
     shutdown: Option<oneshot::Sender<()>>,
 }
 
+/// Who alone may take each seat of a match.
+#[derive(Clone, Debug)]
+pub(crate) enum Reserved {
+    /// A tournament game: each seat an account's, by name (it has no rematch: the director pairs
+    /// the next game).
+    Names([String; 4]),
+    /// A match found by seeking: each seat a session's player, as the seat draw gave it.
+    Players([PlayerId; 4]),
+}
+
 /// How a match task is set up besides its machine.
 pub(crate) struct RoomSetup {
     pub(crate) listed: bool,
@@ -165,7 +175,7 @@ pub(crate) struct RoomSetup {
     pub(crate) sessions: Arc<Sessions>,
     pub(crate) started: Instant,
     pub(crate) records_dir: Option<std::path::PathBuf>,
-    pub(crate) reserved: Option<[String; 4]>,
+    pub(crate) reserved: Option<Reserved>,
     pub(crate) arbiters: bool,
     pub(crate) expiry: Duration,
     pub(crate) metrics: Arc<Metrics>,
@@ -353,7 +363,7 @@ impl Room {
             rated: self.rated,
             players: players.try_into().ok()?,
             kinds: self.kinds.map(Option::unwrap_or_default),
-            rematch: self.reserved.is_none(),
+            rematch: !matches!(self.reserved, Some(Reserved::Names(_))),
         })
     }
 
@@ -505,13 +515,22 @@ impl Room {
         let command = match msg {
             ClientMsg::TakeSeat { seat, .. } => {
                 // A reserved seat is an account's: a guest's typed name never matches.
-                if let Some(names) = &self.reserved
-                    && (session.account.is_none() || names[seat.index()] != session.name)
-                {
-                    return Err(error(
-                        ErrorCode::Forbidden,
-                        format!("{seat} of this tournament game is reserved for {}", names[seat.index()]),
-                    ));
+                match &self.reserved {
+                    Some(Reserved::Names(names))
+                        if session.account.is_none() || names[seat.index()] != session.name =>
+                    {
+                        return Err(error(
+                            ErrorCode::Forbidden,
+                            format!("{seat} of this tournament game is reserved for {}", names[seat.index()]),
+                        ));
+                    }
+                    Some(Reserved::Players(players)) if players[seat.index()] != player => {
+                        return Err(error(
+                            ErrorCode::Forbidden,
+                            format!("{seat} of this match is reserved for the player the seek drew to it"),
+                        ));
+                    }
+                    _ => {}
                 }
                 if self.rated {
                     self.ratable(session, seat)?;

@@ -31,7 +31,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, now: Instant) {
         _ => render_lobby(frame, main, app),
     }
     render_log(frame, log, app);
-    render_input(frame, input, app);
+    render_input(frame, input, app, now);
 }
 
 fn title(app: &App, what: String) -> Line<'static> {
@@ -288,12 +288,22 @@ fn render_log(frame: &mut Frame<'_>, area: Rect, app: &App) {
     frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), area);
 }
 
-fn render_input(frame: &mut Frame<'_>, area: Rect, app: &App) {
+fn render_input(frame: &mut Frame<'_>, area: Rect, app: &App, now: Instant) {
+    let pools: Vec<String> =
+        app.pools.iter().take(4).enumerate().map(|(i, tc)| format!("F{} {tc}", i + 1)).collect();
     let hint = match app.screen {
-        Screen::Lobby => " ↑↓ select · Enter watch · 1-4 sit · c create · r refresh · q quit ",
-        Screen::Match => " move + Enter · F1-F8 quick chat · /help · Ctrl-C quits ",
+        Screen::Lobby => format!(
+            " {} seek · ↑↓ select · Enter watch · 1-4 sit · c create · r refresh · q quit ",
+            pools.join(" ")
+        ),
+        Screen::Match => " move + Enter · F1-F8 quick chat · /help · Ctrl-C quits ".to_owned(),
     };
-    let block = Block::bordered().title(hint);
+    // Seeking (or invited) shows on every screen, above all else: how long, how far the range reaches.
+    let block = match app.seek_line(now) {
+        Some(line) => Block::bordered()
+            .title(Span::styled(format!(" {line} "), Style::new().fg(Color::Black).bg(Color::Cyan))),
+        None => Block::bordered().title(hint),
+    };
     let text = Line::from(vec![
         Span::raw("> "),
         Span::raw(app.input.clone()),
