@@ -70,7 +70,8 @@ pub enum SeekEnd {
     /// The invited partner did not answer within `seek_invitation_s`.
     Expired,
     /// The match it found could not be created (the server is at `max_matches`, or its storage
-    /// refuses writes).
+    /// refuses writes), or one of its four could not be seated in it (he sat down to play
+    /// elsewhere meanwhile): the match is given up, and the seeker may seek again.
     Failed,
 }
 

@@ -293,3 +293,48 @@ async fn seeks_outside_each_others_rating_range_stay_apart() {
     let pools = c[4].seek_pools().await.expect("pools");
     assert_eq!(pools.iter().map(|p| p.players).sum::<u32>(), 1, "erik alone waits");
 }
+
+/// A seeker who sat down to play elsewhere before his seek found a match cannot be seated in it:
+/// the match is given up — nobody is left seated in it, every seeker hears `SeekEnded { Failed }`
+/// and no `MatchFound` — and his other match goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_match_one_of_whose_four_cannot_sit_is_given_up_and_each_seeker_told() {
+    let server = TestServer::start("").await;
+    let mut dave = server.client("dave").await;
+    dave.seek(quick("1+0", false)).await.expect("dave seeks");
+    // Meanwhile dave sits down to play a 3+0 with three others, and it starts.
+    let others = [server.client("o1").await, server.client("o2").await, server.client("o3").await];
+    let other = others[0].create_match("classic", "3+0", true).await.unwrap();
+    dave.take_seat(other, SeatId::WhiteA).await.unwrap();
+    for (c, seat) in others.iter().zip([SeatId::BlackA, SeatId::WhiteB, SeatId::BlackB]) {
+        c.take_seat(other, seat).await.unwrap();
+    }
+    dave.ready(true).await.unwrap();
+    for c in &others {
+        c.ready(true).await.unwrap();
+    }
+    shvedka_tests::wait_event(&mut dave, |e| matches!(e.kind, EventView::Started)).await;
+    // Three more seek 1+0: with dave's seek they make four, and dave cannot sit.
+    let mut c = Vec::new();
+    for name in ["s1", "s2", "s3"] {
+        let client = server.client(name).await;
+        client.seek(quick("1+0", false)).await.expect("seek");
+        c.push(client);
+    }
+    for client in c.iter_mut().chain(std::iter::once(&mut dave)) {
+        let m = wait_msg(client, |m| matches!(m, ServerMsg::SeekEnded { .. } | ServerMsg::MatchFound { .. }))
+            .await;
+        assert!(matches!(m, ServerMsg::SeekEnded { reason: SeekEnd::Failed, .. }), "{m:?}");
+    }
+    // Nobody sits in the given-up match; dave's own match goes on.
+    let live = c[0].list_matches().await.unwrap();
+    let given_up: Vec<_> = live.iter().filter(|m| m.match_id != other).collect();
+    assert!(given_up.iter().all(|m| m.seats.iter().all(Option::is_none)), "{given_up:?}");
+    let his = live.iter().find(|m| m.match_id == other).expect("dave's match");
+    assert_eq!(his.phase, PhaseView::Running);
+    for client in &mut c {
+        no_match(client);
+        client.seek(quick("1+0", false)).await.expect("free to seek again");
+    }
+    server.stop().await;
+}

@@ -307,12 +307,32 @@ async fn start(rooms: Arc<Rooms>, found: Found) {
     };
     let names: Vec<&str> = found.seats.iter().map(|(_, m)| m.session.name.as_str()).collect();
     tracing::info!(match_id = %id, ?names, rated, "a match found by seeking");
-    for (i, (seek, m)) in found.seats.iter().enumerate() {
+    let mut seated: Vec<&Member> = Vec::with_capacity(4);
+    for (i, (_, m)) in found.seats.iter().enumerate() {
         let seat = SeatId::ALL[i];
         if let Err(e) = crate::rematch::seat_ready(&rooms, &m.session, &m.out, id, seat).await {
-            tracing::warn!(match_id = %id, %seat, error = %e.message, "a sought seat stays empty");
-            continue;
+            // One of the four cannot sit (he sat down to play elsewhere meanwhile): nobody plays
+            // a match one of its four could not join. Those seated stand up and stop following
+            // it, every seeker hears his seek failed (he may seek again), and the empty match,
+            // its seats reserved for the four, expires as any unattended forming match does.
+            tracing::warn!(match_id = %id, %seat, error = %e.message, "a sought seat cannot be taken; the match is given up");
+            if let Ok(room) = rooms.room(id) {
+                for m in &seated {
+                    let (reply, rx) = tokio::sync::oneshot::channel();
+                    let unfollow = crate::room::RoomMsg::Unfollow { session: m.session.clone(), reply };
+                    if room.tx.send(unfollow).await.is_ok() {
+                        let _ = rx.await;
+                    }
+                }
+            }
+            for (seek, m) in &found.seats {
+                m.out.push(ServerMsg::SeekEnded { seek: *seek, reason: SeekEnd::Failed });
+            }
+            return;
         }
-        m.out.push(ServerMsg::MatchFound { seek: *seek, match_id: id, seat, rated });
+        seated.push(m);
+    }
+    for (i, (seek, m)) in found.seats.iter().enumerate() {
+        m.out.push(ServerMsg::MatchFound { seek: *seek, match_id: id, seat: SeatId::ALL[i], rated });
     }
 }
