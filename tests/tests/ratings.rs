@@ -42,9 +42,9 @@ async fn started(server: &TestServer, names: [&str; 4], rated: bool) -> (MatchId
 }
 
 /// What Glicko-2 makes of four newcomers (1500, deviation 350) when one team beats the other,
-/// worked by hand as the team model says: each player counts as half a player of his own
-/// rating and half his deviation (175) against the other team's mean (1500, deviation
-/// √(2 · 350²) / 2 · √(3/2) ≈ 303.1 with the partner's half added), the change counted double.
+/// worked by hand as the team model says (crates/ratings/src/team.rs): the player counts as half
+/// of his team (rating 1500, deviation 350 / 2 = 175) against an opponent made of the other team
+/// and his partner's half (1500, deviation √(3 · 350²) / 2 ≈ 303.1), and his change is doubled.
 fn winner_by_hand() -> f64 {
     let scale = 173.7178;
     let (phi, phi_j) = (175.0 / scale, 303.1089 / scale);

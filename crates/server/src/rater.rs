@@ -140,30 +140,11 @@ pub(crate) struct Decided<'a> {
 /// Rates a decided match by its players' names (each an account's: only accounts sit in rated
 /// matches) and returns the changes as players see them; none when a seat is empty or not an
 /// account's (said in the log: nothing can be rated then).
-pub(crate) async fn rate_decided(
-    rater: &Rater,
-    store: &dyn Store,
-    categories: &Categories,
-    m: Decided<'_>,
-) -> Result<Vec<RatingChange>, StoreError> {
-    let mut accounts = [0; 4];
-    let mut names: [String; 4] = Default::default();
-    for i in 0..4 {
-        let Some(name) = &m.names[i] else {
-            tracing::warn!(match_id = m.match_id, "a rated match was decided with an empty seat; not rated");
-            return Ok(Vec::new());
-        };
-        let account = match crate::accounts::name_key(name) {
-            Ok(key) => store.account_by_name(&key).await?,
-            Err(_) => None,
-        };
-        let Some(account) = account else {
-            tracing::warn!(match_id = m.match_id, name, "a rated match's player has no account; not rated");
-            return Ok(Vec::new());
-        };
-        accounts[i] = account.id;
-        names[i] = account.name;
-    }
+pub(crate) async fn rate_decided(rater: &Rater, m: Decided<'_>) -> Result<Vec<RatingChange>, StoreError> {
+    let Some((accounts, names)) = accounts_of(rater.store.as_ref(), m.names).await? else {
+        tracing::warn!(match_id = m.match_id, "a rated match's seat is empty or not an account's; not rated");
+        return Ok(Vec::new());
+    };
     let to_rate = ToRate {
         match_id: m.match_id,
         time_control: m.time_control,
@@ -172,7 +153,7 @@ pub(crate) async fn rate_decided(
         at_ms: crate::wall::unix_ms(),
     };
     let changes = rater.rate(to_rate).await?;
-    Ok(change_views(&changes, &accounts, &names, category_of(categories, &m.time_control)))
+    Ok(change_views(&changes, &accounts, &names, category_of(&rater.categories, &m.time_control)))
 }
 
 /// The stored changes of a rated match, as players see them (empty before it is rated).
@@ -186,16 +167,27 @@ pub(crate) async fn stored_changes(
     if changes.is_empty() {
         return Ok(Vec::new());
     }
-    let mut accounts = [0; 4];
-    let mut shown: [String; 4] = Default::default();
-    for i in 0..4 {
-        let Some(name) = &names[i] else { return Ok(Vec::new()) };
-        let Ok(key) = crate::accounts::name_key(name) else { return Ok(Vec::new()) };
-        let Some(account) = store.account_by_name(&key).await? else { return Ok(Vec::new()) };
-        accounts[i] = account.id;
-        shown[i] = account.name;
-    }
+    let Some((accounts, shown)) = accounts_of(store, names).await? else { return Ok(Vec::new()) };
     Ok(change_views(&changes, &accounts, &shown, category))
+}
+
+/// The accounts (ids and names as registered) of four players by name; `None` when a seat is
+/// empty or its name is no account's.
+async fn accounts_of(
+    store: &dyn Store,
+    names: &[Option<String>; 4],
+) -> Result<Option<([u64; 4], [String; 4])>, StoreError> {
+    let mut ids = [0; 4];
+    let mut registered: [String; 4] = Default::default();
+    for i in 0..4 {
+        let Some(key) = names[i].as_deref().and_then(|n| crate::accounts::name_key(n).ok()) else {
+            return Ok(None);
+        };
+        let Some(account) = store.account_by_name(&key).await? else { return Ok(None) };
+        ids[i] = account.id;
+        registered[i] = account.name;
+    }
+    Ok(Some((ids, registered)))
 }
 
 /// How a decided match ended for team 1 (White A and Black B).

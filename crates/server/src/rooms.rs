@@ -308,7 +308,7 @@ impl Rooms {
         winner: Option<shvedka_proto::TeamId>,
     ) -> anyhow::Result<()> {
         let decided = crate::rater::Decided { match_id: id.0, time_control: *tc, names, winner };
-        crate::rater::rate_decided(&self.rater, &*self.store, &self.ratings.categories, decided).await?;
+        crate::rater::rate_decided(&self.rater, decided).await?;
         Ok(())
     }
 

@@ -156,17 +156,21 @@ impl Tournaments {
         Ok(out)
     }
 
-    /// The registered teams of tournament `id`, strongest first by the mean of their players'
-    /// ratings in the category of its time control (1500 for a player without a rating there,
-    /// or without an account), ties by team number; each with that mean.
-    async fn rating_order(&self, rooms: &Rooms, id: u64) -> Result<Vec<(TeamNo, f64)>, ErrorMsg> {
-        let t = self
-            .all
+    /// A copy of tournament `id` as it stands.
+    async fn copy_of(&self, id: u64) -> Result<Tournament, ErrorMsg> {
+        self.all
             .lock()
             .await
             .get(&id)
             .cloned()
-            .ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+            .ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))
+    }
+
+    /// The registered teams of tournament `id`, strongest first by the mean of their players'
+    /// ratings in the category of its time control (1500 for a player without a rating there,
+    /// or without an account), ties by team number; each with that mean.
+    async fn rating_order(&self, rooms: &Rooms, id: u64) -> Result<Vec<(TeamNo, f64)>, ErrorMsg> {
+        let t = self.copy_of(id).await?;
         let tc = rooms.time_control(t.time_control())?;
         let category = crate::rater::category_of(&rooms.ratings.categories, &tc);
         let unavailable = |e: shvedka_storage::StoreError| {
@@ -302,13 +306,7 @@ impl Tournaments {
     }
 
     async fn publish(&self, rooms: &Rooms, id: u64, what: TdExport) -> Result<String, ErrorMsg> {
-        let t = self
-            .all
-            .lock()
-            .await
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+        let t = self.copy_of(id).await?;
         Ok(match what {
             TdExport::Standings => t.standings().to_text(),
             TdExport::StandingsCsv => t.standings().to_csv(),

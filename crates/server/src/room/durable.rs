@@ -237,8 +237,7 @@ impl Room {
                 names: &self.names,
                 winner: crate::convert::result(adj).winner,
             };
-            let categories = self.ratings.categories;
-            match crate::rater::rate_decided(&self.rater, &*self.store, &categories, decided).await {
+            match crate::rater::rate_decided(&self.rater, decided).await {
                 Ok(changes) => {
                     self.rating_changes = changes;
                     return true;
