@@ -575,6 +575,7 @@ function enter(name) {
     push,
     status,
     lastSeq: () => model?.lastSeq ?? null,
+    matchId: () => model?.matchId ?? null,
     synced: () => {
       if (model) resync(model, session?.offsetMs ?? null);
     },

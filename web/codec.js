@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -16,7 +16,7 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 /** @typedef {"Repetition" | "FiftyMoves" | { Flag: Seat }} ClaimKind  `ClaimKind` of the protocol */
 /** @typedef {"Team" | "Match"} ChatScope  `ChatScope` of the protocol */
 /** @typedef {"Straight" | "Crossed" | "WhiteOnA" | "WhiteOnB"} TdChoice  `TdChoice` of the protocol */
-/** @typedef {{ token: string, last_seq: number | null }} Resume  `Resume` of the protocol */
+/** @typedef {{ token: string, last_seq: number | null, match_id: number | null }} Resume  `Resume` of the protocol */
 
 /**
  * `ArbiterRequest` of the protocol.
@@ -90,7 +90,11 @@ export function frame(req, msg) {
 /** Client messages, by the names of their Rust variants. */
 export const msg = {
   hello: (/** @type {string} */ name, /** @type {Resume | null} */ resume = null) => ({ Hello: { version: PROTOCOL_VERSION, name, resume } }),
-  resume: (/** @type {string} */ token, /** @type {number | null} */ last_seq) => ({ token, last_seq }),
+  resume: (/** @type {string} */ token, /** @type {number | null} */ last_seq, /** @type {number | null} */ match_id) => ({
+    token,
+    last_seq,
+    match_id,
+  }),
   ping: (/** @type {number} */ nonce) => ({ Ping: { nonce } }),
   // The whole list in one reply: refused (TooLarge) beyond 50 matches; the page uses listPage.
   listMatches: () => "ListMatches",

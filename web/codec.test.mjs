@@ -16,7 +16,7 @@ const golden = new Map(
 // Client samples, built the way the web client builds them.
 const built = {
   hello: frame(1, msg.hello("anna")),
-  "hello-resume": frame(1, msg.hello("anna", msg.resume("00ff", 300))),
+  "hello-resume": frame(1, msg.hello("anna", msg.resume("00ff", 300, 7))),
   list: frame(3, msg.listMatches()),
   create: frame(4, msg.createMatch("mgimo-2017", "3+2", true, true, true)),
   "take-seat": frame(5, msg.takeSeat(7, "BlackB")),

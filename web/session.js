@@ -21,6 +21,7 @@ import { syncSample } from "./clocks.js";
  * @property {(kind: string, body: any) => void} push  a server message that is not a reply
  * @property {() => void} status  the link's status changed
  * @property {() => number | null} lastSeq  the last event seen of the followed match
+ * @property {() => number | null} matchId  the followed match
  * @property {() => void} [synced]  the offset between the server's clock and the page's changed
  */
 
@@ -186,7 +187,7 @@ export class Session {
       return;
     }
     this.triedResume = this.token !== null;
-    const resume = this.token ? msg.resume(this.token, this.hooks.lastSeq()) : null;
+    const resume = this.token ? msg.resume(this.token, this.hooks.lastSeq(), this.hooks.matchId()) : null;
     this.helloSent = performance.now();
     link.send(frame(0, msg.hello(this.name, /** @type {any} */ (resume))));
     this.helloTimer = window.setTimeout(() => {

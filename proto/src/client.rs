@@ -460,6 +460,11 @@ pub struct Resume {
     pub token: String,
     /// The last match event the client saw (its `seq`); the server sends the ones after it.
     pub last_seq: Option<u64>,
+    /// The match the client followed. A node of a cluster other than the one the session was
+    /// on learns from it which match to follow again (and whose node to ask for it); a server
+    /// that knows the session's match already ignores it.
+    #[serde(default)]
+    pub match_id: Option<crate::MatchId>,
 }
 
 /// A claim (RULES.md E4, E5, K4).

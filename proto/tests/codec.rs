@@ -77,7 +77,7 @@ fn mutated_frames_never_panic() {
         msg: ClientMsg::Hello {
             version: 1,
             name: "anna".into(),
-            resume: Some(Resume { token: "t".into(), last_seq: Some(5) }),
+            resume: Some(Resume { token: "t".into(), last_seq: Some(5), match_id: Some(MatchId(2)) }),
         },
     })
     .unwrap();

@@ -28,7 +28,11 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 ClientMsg::Hello {
                     version: PROTOCOL_VERSION,
                     name: "anna".into(),
-                    resume: Some(Resume { token: "00ff".into(), last_seq: Some(300) }),
+                    resume: Some(Resume {
+                        token: "00ff".into(),
+                        last_seq: Some(300),
+                        match_id: Some(MatchId(7)),
+                    }),
                 },
             ),
         ),

@@ -88,6 +88,8 @@ struct Shared {
     pending: Pending,
     pongs: Mutex<HashMap<u64, oneshot::Sender<()>>>,
     last_seq: Mutex<Option<u64>>,
+    /// The match whose events `last_seq` counts (told to the server on resuming).
+    followed: Mutex<Option<MatchId>>,
     /// Counts connections: a read loop of an older connection (closed by a resume) must not
     /// report a disconnection or fail the new connection's requests.
     generation: AtomicU64,
@@ -358,7 +360,8 @@ impl Client {
         if let Some(live) = self.live.take() {
             live.conn.close(0u32.into(), b"reconnecting");
         }
-        let resume = Resume { token: self.token.clone(), last_seq: self.last_seq() };
+        let match_id = *self.shared.followed.lock().expect("client lock");
+        let resume = Resume { token: self.token.clone(), last_seq: self.last_seq(), match_id };
         self.open(Some(resume)).await
     }
 
@@ -932,8 +935,14 @@ async fn route(shared: &Shared, updates: &mpsc::Sender<Update>, msg: ServerMsg) 
         }
         msg => {
             match &msg {
-                ServerMsg::Event(e) => *shared.last_seq.lock().expect("client lock") = Some(e.seq),
-                ServerMsg::State(s) => *shared.last_seq.lock().expect("client lock") = s.last_seq,
+                ServerMsg::Event(e) => {
+                    *shared.last_seq.lock().expect("client lock") = Some(e.seq);
+                    *shared.followed.lock().expect("client lock") = Some(e.match_id);
+                }
+                ServerMsg::State(s) => {
+                    *shared.last_seq.lock().expect("client lock") = s.last_seq;
+                    *shared.followed.lock().expect("client lock") = Some(s.match_id);
+                }
                 _ => {}
             }
             let _ = updates.send(Update::Server(msg)).await;

@@ -6,7 +6,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use shvedka_proto::{ClientFrame, ClientMsg, ErrorCode, FrameDecoder, PROTOCOL_VERSION, ServerMsg};
+use shvedka_proto::{ClientFrame, ClientMsg, ErrorCode, FrameDecoder, PROTOCOL_VERSION, Resume, ServerMsg};
 use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
@@ -282,19 +282,35 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
         lobby.sessions.release(&session).await;
         return Err("connection lost".to_owned());
     }
-    if let (Some(r), Some(id)) = (resume, session.room()) {
-        let (reply, rx) = oneshot::channel();
-        let msg = RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: r.last_seq, reply };
-        let followed = match lobby.rooms.room(id) {
-            Ok(room) => room.tx.send(msg).await.is_ok() && matches!(rx.await, Ok(Ok(()))),
-            Err(_) => false,
-        };
-        if !followed {
-            // Its match closed meanwhile (decided, expired): the client learns it by asking.
-            session.leave_room(id);
-        }
+    if let Some(r) = resume {
+        follow_again(lobby, &session, out, r).await;
     }
     Ok(session)
+}
+
+/// A resumed session follows its match again from the last event its client has: the match it
+/// follows here, or (cluster mode) the one its client names, on whichever node runs it.
+async fn follow_again(lobby: &Arc<Lobby>, session: &Arc<Session>, out: &Outbound, r: Resume) {
+    let named = r.match_id.filter(|_| lobby.cluster.is_some());
+    let Some(id) = session.room().or(named) else { return };
+    let followed = match (lobby.rooms.room(id), &lobby.cluster) {
+        (Ok(room), _) => {
+            let (reply, rx) = oneshot::channel();
+            let msg =
+                RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: r.last_seq, reply };
+            room.tx.send(msg).await.is_ok() && matches!(rx.await, Ok(Ok(())))
+        }
+        (Err(_), Some(cluster)) => {
+            // A private match's id named by a client that may not reach it is not followed.
+            matches!(crate::dispatch::reaches(lobby, session, id).await, Ok(true))
+                && cluster.relays.follow_again(session, out, id, r.last_seq).await
+        }
+        (Err(_), None) => false,
+    };
+    if !followed {
+        // Its match closed meanwhile (decided, expired): the client learns it by asking.
+        session.leave_room(id);
+    }
 }
 
 /// The most bytes of frames gathered into one write.

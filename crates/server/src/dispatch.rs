@@ -1,14 +1,15 @@
 //! What a session may ask, request by request: the lobby's and the tournaments' requests are
 //! answered here, match requests are passed to the match's task and answered once it has
-//! stored what they caused.
+//! stored what they caused — or, in cluster mode, forwarded to the node that runs the match.
 
 use std::sync::Arc;
 
 use bughouse_match::Official;
-use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, Reply, ServerMsg, TdRequest};
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, MatchSummary, Reply, ServerMsg, TdRequest};
 use shvedka_storage::Role;
 use tokio::sync::{mpsc, oneshot};
 
+use crate::cluster::{Answer, Ask, Cluster};
 use crate::convert::{self, error};
 use crate::lobby::Lobby;
 use crate::outbound::Outbound;
@@ -37,7 +38,7 @@ pub(crate) async fn dispatch(
             if live {
                 official(lobby, session, Role::Arbiter).await?;
             }
-            let (matches, next) = lobby.rooms.page(live, after, limit as usize);
+            let (matches, next) = lobby.rooms.page(live, after, limit as usize, others(lobby, live));
             Ok(Reply::MatchPage { matches, next })
         }
         ClientMsg::Arbiter { token } => lobby.roles.grant_arbiter(session, &token),
@@ -73,6 +74,18 @@ pub(crate) async fn dispatch(
             let by = official(lobby, session, Role::Arbiter).await?;
             let act = convert::arbiter_act(act).map_err(|e| error(ErrorCode::BadRequest, e))?;
             tracing::info!(name = %session.name, %by, match_id = %match_id, ?act, "arbiter act");
+            if let Some(cluster) = elsewhere(lobby, match_id) {
+                let request = convert::arbiter_request(&act);
+                match cluster
+                    .relays
+                    .forward(session, out, match_id, Ask::Arbiter { act: request, by: by.clone() })
+                    .await
+                {
+                    // Run by nobody: a finished match, revived here.
+                    Err(e) if e.code == ErrorCode::NoSuchMatch => {}
+                    answer => return answer.map(|_| Reply::Ok),
+                }
+            }
             let (reply, rx) = oneshot::channel();
             // A finished match comes back from its log for the act (a corrected result).
             lobby.rooms.revive_with(match_id, RoomMsg::Arbiter { act, by, reply }).await?;
@@ -97,7 +110,15 @@ pub(crate) async fn dispatch(
             Ok(Reply::RecordPart { text: text.to_owned(), offset, total: bpgn.len() as u64 })
         }
         ClientMsg::Legal { match_id, board } => {
-            let room = reachable_room(lobby, session, match_id).await?;
+            let room = match place(lobby, session, match_id).await? {
+                Place::Here(room) => room,
+                Place::Elsewhere(cluster) => {
+                    return match cluster.relays.forward(session, out, match_id, Ask::Legal(board)).await? {
+                        Answer::Legal(moves) => Ok(Reply::Legal(moves)),
+                        _ => Ok(Reply::Legal(Vec::new())),
+                    };
+                }
+            };
             let (reply, rx) = oneshot::channel();
             let board = convert::board(board);
             room.tx.send(RoomMsg::Legal { board, reply }).await.map_err(|_| gone())?;
@@ -105,7 +126,14 @@ pub(crate) async fn dispatch(
         }
         ClientMsg::FillWithBots { match_id, level } => {
             // A private match's id must not tell a guesser that it exists.
-            let room = reachable_room(lobby, session, match_id).await?;
+            let Place::Here(room) = place(lobby, session, match_id).await? else {
+                return Err(error(
+                    ErrorCode::Unavailable,
+                    format!(
+                        "match {match_id} runs on another node of this cluster: a node's own bots fill its own matches; ask from a connection to that node, or seat bots with `shvedka bot`"
+                    ),
+                ));
+            };
             if room.summary.lock().expect("summary lock").rated {
                 return Err(error(
                     ErrorCode::NotRatable,
@@ -150,8 +178,15 @@ pub(crate) async fn dispatch(
         ClientMsg::Profile { name } => crate::profiles::profile(lobby, session, &name).await,
         ClientMsg::Review { match_id, after } => crate::review::page(lobby, session, match_id, after).await,
         ClientMsg::Watch { match_id } => {
-            let room = reachable_room(lobby, session, match_id).await?;
+            let place = place(lobby, session, match_id).await?;
             leave_other(lobby, session, match_id).await?;
+            let room = match place {
+                Place::Here(room) => room,
+                Place::Elsewhere(cluster) => {
+                    let ask = Ask::Follow { last_seq: None };
+                    return cluster.relays.forward(session, out, match_id, ask).await.map(|_| Reply::Ok);
+                }
+            };
             let (reply, rx) = oneshot::channel();
             ask(
                 &room.tx,
@@ -161,8 +196,15 @@ pub(crate) async fn dispatch(
             .await
         }
         ClientMsg::TakeSeat { match_id, .. } => {
-            let room = reachable_room(lobby, session, match_id).await?;
+            let place = place(lobby, session, match_id).await?;
             leave_other(lobby, session, match_id).await?;
+            let room = match place {
+                Place::Here(room) => room,
+                Place::Elsewhere(cluster) => {
+                    let ask = Ask::Command(msg);
+                    return cluster.relays.forward(session, out, match_id, ask).await.map(|_| Reply::Ok);
+                }
+            };
             let (reply, rx) = oneshot::channel();
             ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
                 .await
@@ -174,7 +216,14 @@ pub(crate) async fn dispatch(
                 }
                 None => error(ErrorCode::NotInMatch, "you follow no match"),
             })?;
-            let room = lobby.rooms.room(id)?;
+            let room = match lobby.rooms.room(id) {
+                Ok(room) => room,
+                Err(e) => {
+                    let Some(cluster) = &lobby.cluster else { return Err(e) };
+                    let ask = Ask::Command(msg);
+                    return cluster.relays.forward(session, out, id, ask).await.map(|_| Reply::Ok);
+                }
+            };
             let (reply, rx) = oneshot::channel();
             ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
                 .await
@@ -182,11 +231,55 @@ pub(crate) async fn dispatch(
     }
 }
 
+/// Where a match runs, for a session that may reach it.
+enum Place {
+    /// On this node.
+    Here(RoomHandle),
+    /// On another node of the cluster, if any runs it.
+    Elsewhere(Arc<Cluster>),
+}
+
+/// Where the live match `id` runs, if the session may reach it; a private one it holds no
+/// invitation to is refused exactly as a match that does not exist.
+async fn place(lobby: &Lobby, session: &Session, id: MatchId) -> Result<Place, ErrorMsg> {
+    let place = match (lobby.rooms.room(id), &lobby.cluster) {
+        (Ok(room), _) => Place::Here(room),
+        (Err(_), Some(cluster)) => Place::Elsewhere(cluster.clone()),
+        (Err(e), None) => return Err(e),
+    };
+    if reaches(lobby, session, id).await? { Ok(place) } else { Err(no_live_match(id)) }
+}
+
+/// The other nodes' live matches (cluster mode): the listed ones, or all.
+fn others(lobby: &Lobby, unlisted_too: bool) -> Vec<MatchSummary> {
+    lobby
+        .cluster
+        .as_ref()
+        .map_or_else(Vec::new, |c| c.listings.matches(unlisted_too, tokio::time::Instant::now()))
+}
+
+/// The cluster, when the match `id` does not run on this node.
+fn elsewhere(lobby: &Lobby, id: MatchId) -> Option<&Arc<Cluster>> {
+    lobby.cluster.as_ref().filter(|_| lobby.rooms.room(id).is_err())
+}
+
 /// Stops following another match before following `id` (refused while playing there).
 async fn leave_other(lobby: &Arc<Lobby>, session: &Arc<Session>, id: MatchId) -> Result<(), ErrorMsg> {
     match session.room() {
         Some(other) if other != id => {
-            let Ok(room) = lobby.rooms.room(other) else { return Ok(()) };
+            let Ok(room) = lobby.rooms.room(other) else {
+                if let Some(cluster) = &lobby.cluster
+                    && cluster.relays.follows(session, other)
+                {
+                    // Followed on another node: unfollowed there (a dead owner cannot refuse).
+                    let (out, _) = Outbound::channel(1);
+                    match cluster.relays.forward(session, &out, other, Ask::Unfollow).await {
+                        Err(e) if e.code != ErrorCode::Unavailable => return Err(e),
+                        _ => cluster.relays.drop_target(session, other),
+                    }
+                }
+                return Ok(());
+            };
             let (reply, rx) = oneshot::channel();
             ask(&room.tx, rx, RoomMsg::Unfollow { session: session.clone(), reply }).await.map(|_| ())
         }
@@ -209,7 +302,7 @@ async fn official(lobby: &Lobby, session: &Session, role: Role) -> Result<Offici
 }
 
 /// Whether the session may reach `id`: as anyone may, or as an arbiter.
-async fn reaches(lobby: &Lobby, session: &Session, id: MatchId) -> Result<bool, ErrorMsg> {
+pub(crate) async fn reaches(lobby: &Lobby, session: &Session, id: MatchId) -> Result<bool, ErrorMsg> {
     if lobby.rooms.reaches(session, id).await? {
         return Ok(true);
     }
@@ -236,7 +329,7 @@ async fn ask(
 /// The whole list in one answer, when it fits one page (else: ask by pages).
 fn whole_list(lobby: &Lobby, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
     let max = lobby.rooms.page_max();
-    let (matches, next) = lobby.rooms.page(unlisted_too, None, max);
+    let (matches, next) = lobby.rooms.page(unlisted_too, None, max, others(lobby, unlisted_too));
     if next.is_some() {
         return Err(error(
             ErrorCode::TooLarge,
@@ -244,13 +337,6 @@ fn whole_list(lobby: &Lobby, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
         ));
     }
     Ok(Reply::Matches(matches))
-}
-
-/// A live match the session may reach by its id; a private one it holds no invitation to is
-/// refused exactly as a match that does not exist.
-async fn reachable_room(lobby: &Lobby, session: &Session, id: MatchId) -> Result<RoomHandle, ErrorMsg> {
-    let room = lobby.rooms.room(id)?;
-    if reaches(lobby, session, id).await? { Ok(room) } else { Err(no_live_match(id)) }
 }
 
 fn no_live_match(id: MatchId) -> ErrorMsg {

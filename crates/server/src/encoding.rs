@@ -92,6 +92,14 @@ pub(crate) enum Outgoing {
 }
 
 impl Outgoing {
+    /// The message itself.
+    pub(crate) fn msg(&self) -> &ServerMsg {
+        match self {
+            Outgoing::Own(msg) => msg,
+            Outgoing::Shared(shared) => &shared.msg,
+        }
+    }
+
     /// The message itself (a copy, if it is shared).
     #[cfg(test)]
     pub(crate) fn into_msg(self) -> ServerMsg {

@@ -189,17 +189,21 @@ impl Server {
             ),
             login: config.login_limits(),
             login_failure_delay: Duration::from_millis(config.login_failure_delay_ms),
+            cluster: match &config.cluster {
+                Some(cluster) => Some(cluster::Cluster::connect(cluster, store.clone()).await?),
+                None => None,
+            },
             peers: match &config.cluster {
                 Some(cluster) => cluster::Peers::new(cluster.lease(), cluster.max_nodes),
                 None => cluster::Peers::new(Duration::ZERO, 0),
             },
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
-        let node = match &config.cluster {
-            Some(cluster) => {
-                Some(cluster::NodeTasks::spawn(store.clone(), cluster, Arc::downgrade(&lobby)).await?)
+        let node = match (&config.cluster, &lobby.cluster) {
+            (Some(config), Some(cluster)) => {
+                Some(cluster::NodeTasks::spawn(store.clone(), config, &lobby, cluster))
             }
-            None => None,
+            _ => None,
         };
         let (stop_ticker, stop) = tokio::sync::watch::channel(false);
         session::spawn_sweeper(

@@ -33,6 +33,8 @@ pub(crate) struct Lobby {
     pub(crate) bots: Bots,
     /// The nodes of the cluster heard on NATS (none outside cluster mode).
     pub(crate) peers: crate::cluster::Peers,
+    /// This node's links to the others (cluster mode).
+    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
     /// The seeks (finding a game).
     pub(crate) seeks: Seeks,
 }
@@ -51,6 +53,7 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) ratings: crate::rater::RatingRules,
     /// The nodes of the cluster heard on NATS (none outside cluster mode).
     pub(crate) peers: crate::cluster::Peers,
+    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
     pub(crate) seeks: SeekSettings,
 }
 
@@ -70,6 +73,7 @@ impl Lobby {
             bots,
             ratings,
             peers,
+            cluster,
             seeks,
         } = setup;
         let accounts = Accounts::new(store.clone(), login, login_failure_delay).await;
@@ -100,12 +104,25 @@ impl Lobby {
             categories: ratings.categories,
             rated_bots: ratings.rated_bots,
         });
-        Ok(Lobby { rooms, sessions, accounts, roles, tournaments, started, metrics, bots, peers, seeks })
+        Ok(Lobby {
+            rooms,
+            sessions,
+            accounts,
+            roles,
+            tournaments,
+            started,
+            metrics,
+            bots,
+            peers,
+            cluster,
+            seeks,
+        })
     }
 
     /// The metrics page, with the live counts as of now.
     pub(crate) fn metrics_text(&self) -> String {
-        self.metrics.set_cluster(&self.peers.alive(tokio::time::Instant::now()));
+        let relayed = self.cluster.as_ref().map_or((0, 0), |c| (c.owner.followers(), c.relays.followed()));
+        self.metrics.set_cluster(&self.peers.alive(tokio::time::Instant::now()), relayed);
         self.metrics.encode(self.rooms.len(), self.sessions.len())
     }
 

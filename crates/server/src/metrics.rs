@@ -80,6 +80,8 @@ pub(crate) struct Metrics {
     cluster_nodes: Gauge,
     node_matches: Family<NodeLabels, Gauge>,
     node_connections: Family<NodeLabels, Gauge>,
+    relayed_out: Gauge,
+    relayed_in: Gauge,
 }
 
 impl Metrics {
@@ -101,6 +103,8 @@ impl Metrics {
             cluster_nodes: Gauge::default(),
             node_matches: Family::default(),
             node_connections: Family::default(),
+            relayed_out: Gauge::default(),
+            relayed_in: Gauge::default(),
             registry: Registry::default(),
         };
         registry.register(
@@ -160,11 +164,23 @@ impl Metrics {
             "Open connections of each node of the cluster",
             m.node_connections.clone(),
         );
+        registry.register(
+            "cluster_relayed_followers",
+            "Sessions of other nodes following this node's matches (their events relayed over NATS)",
+            m.relayed_out.clone(),
+        );
+        registry.register(
+            "cluster_forwarded_followers",
+            "Sessions of this node following other nodes' matches (their requests forwarded)",
+            m.relayed_in.clone(),
+        );
         Metrics { registry, ..m }
     }
 
     /// The nodes of the cluster as last heard (replacing what was shown before).
-    pub(crate) fn set_cluster(&self, nodes: &[crate::cluster::Beat]) {
+    pub(crate) fn set_cluster(&self, nodes: &[crate::cluster::Beat], relayed: (usize, usize)) {
+        self.relayed_out.set(i64::try_from(relayed.0).unwrap_or(i64::MAX));
+        self.relayed_in.set(i64::try_from(relayed.1).unwrap_or(i64::MAX));
         self.cluster_nodes.set(i64::try_from(nodes.len()).unwrap_or(i64::MAX));
         self.node_matches.clear();
         self.node_connections.clear();

@@ -62,6 +62,12 @@ impl Outbound {
         })
     }
 
+    /// Raises the connection's signal: it closes as one that cannot keep up, and its client
+    /// resumes (a follower relayed from another node fell behind there).
+    pub(crate) fn raise_behind(&self) {
+        self.behind.notify_one();
+    }
+
     /// Completes once the connection has fallen behind (a permit raised earlier counts).
     pub(crate) async fn fallen_behind(&self) {
         self.behind.notified().await;

@@ -626,12 +626,14 @@ impl Rooms {
     }
 
     /// One page of the matches that are not over, by id, after `after`: the listed ones, or
-    /// (for an arbiter) all. Gives the page and the `after` of the next one, if any.
+    /// (for an arbiter) all, with `others` (other nodes' matches, in cluster mode). Gives the
+    /// page and the `after` of the next one, if any.
     pub(crate) fn page(
         &self,
         unlisted_too: bool,
         after: Option<MatchId>,
         limit: usize,
+        others: Vec<MatchSummary>,
     ) -> (Vec<MatchSummary>, Option<MatchId>) {
         let limit = limit.clamp(1, self.limits.page_max);
         let mut v: Vec<MatchSummary> = self
@@ -639,6 +641,11 @@ impl Rooms {
             .iter()
             .filter(|r| (r.listed || unlisted_too) && after.is_none_or(|a| *r.key() > a))
             .map(|r| r.summary.lock().expect("summary lock").clone())
+            .chain(
+                others
+                    .into_iter()
+                    .filter(|s| after.is_none_or(|a| s.match_id > a) && !self.map.contains_key(&s.match_id)),
+            )
             .filter(|s| !matches!(s.phase, PhaseView::Ended | PhaseView::Annulled))
             .collect();
         v.sort_by_key(|s| s.match_id);
@@ -646,6 +653,11 @@ impl Rooms {
         v.truncate(limit);
         let next = more.then(|| v.last().map(|s| s.match_id)).flatten();
         (v, next)
+    }
+
+    /// Every live match's summary, and whether it is listed (this node's lobby, for the others).
+    pub(crate) fn summaries(&self) -> Vec<(MatchSummary, bool)> {
+        self.map.iter().map(|r| (r.summary.lock().expect("summary lock").clone(), r.listed)).collect()
     }
 
     /// The most matches one page holds.

@@ -69,6 +69,21 @@ impl Session {
         }
     }
 
+    /// A session of another node of the cluster, as a match this node runs sees it (the node it
+    /// is on checked it; it holds no connection here).
+    pub(crate) fn remote(key: String, name: String, player: u64, account: Option<u64>) -> Session {
+        let row = PlayerRow {
+            id: player,
+            name,
+            token_hash: key,
+            created_ms: 0,
+            last_seen_ms: unix_ms(),
+            account,
+            revoked: false,
+        };
+        Session::from_row(row)
+    }
+
     /// Ends the session for good: its token never resumes, and every connection serving it is
     /// told why and closed ([`Session::ended`]).
     fn end(&self, reason: SessionEnd) {
@@ -165,6 +180,11 @@ impl Sessions {
     /// Sessions over `store`, numbering new players after `max_player`.
     pub(crate) fn new(store: Arc<dyn Store>, max_player: u64, expiry: Duration) -> Sessions {
         Sessions { map: DashMap::new(), store, next_player: AtomicU64::new(max_player + 1), expiry }
+    }
+
+    /// The session of `key` if it is in memory.
+    pub(crate) fn held(&self, key: &str) -> Option<Arc<Session>> {
+        self.map.get(key).map(|s| s.clone())
     }
 
     /// Sessions in memory now.

@@ -14,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use bughouse::{BoardId, Game, RuleOptions};
 use shvedka_client::{Client, Trust, Update, parse_fingerprint};
-use shvedka_proto::{Board, EventView, MatchEvent, PauseReason, SeatId, ServerMsg};
+use shvedka_proto::{Board, ChatScope, EventView, MatchEvent, PauseReason, SeatId, ServerMsg};
 use shvedka_tests::next;
 use testkit::nats::TempNats;
 use testkit::postgres::TempPostgres;
@@ -66,14 +66,20 @@ fn free_udp_port() -> SocketAddr {
     std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
 }
 
-/// A client and the numbers of the events it was told, in the order told.
+/// A client, the numbers of the events it was told in the order told, and the chat it heard.
 struct Seat {
     c: Client,
     seen: Vec<u64>,
+    chat: Vec<String>,
 }
 
 impl Seat {
-    /// Reads updates (bounded: each within 10 s) until an event `f` picks, noting every event.
+    fn new(c: Client) -> Seat {
+        Seat { c, seen: Vec::new(), chat: Vec::new() }
+    }
+
+    /// Reads updates (bounded: each within 10 s) until an event `f` picks, noting every event
+    /// and every chat message.
     async fn until(&mut self, f: impl Fn(&EventView) -> bool) -> MatchEvent {
         loop {
             match next(&mut self.c).await {
@@ -83,9 +89,30 @@ impl Seat {
                         return e;
                     }
                 }
+                Update::Server(ServerMsg::Chat { text, .. }) => self.chat.push(text),
                 Update::Server(_) | Update::Disconnected(_) => {}
             }
         }
+    }
+
+    /// Whether the events were told once each and in order, without a gap.
+    fn in_order(&self) -> bool {
+        self.seen.windows(2).all(|w| w[1] == w[0] + 1)
+    }
+}
+
+/// Retries `f` while it fails (a node's NATS subscriptions come up just after its address is
+/// printed; a match waiting to be taken over answers `Unavailable`), for at most 15 s.
+async fn retried<T, F: std::future::Future<Output = Result<T, shvedka_client::ClientError>>>(
+    mut f: impl FnMut() -> F,
+) -> T {
+    let deadline = Instant::now() + Duration::from_secs(15);
+    loop {
+        match f().await {
+            Ok(t) => return t,
+            Err(e) => assert!(Instant::now() < deadline, "still failing after 15 s: {e}"),
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
     }
 }
 
@@ -101,7 +128,7 @@ async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_i
     let mut seats = Vec::new();
     for seat in SeatId::ALL {
         let c = Client::connect(addr_a, Trust::Fingerprint(pin), seat.name()).await.unwrap();
-        seats.push(Seat { c, seen: Vec::new() });
+        seats.push(Seat::new(c));
     }
     let id = seats[0].c.create_match("mgimo-2017", "blitz", true).await.unwrap();
     for (s, seat) in seats.iter().zip(SeatId::ALL) {
@@ -178,11 +205,7 @@ async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_i
         assert_eq!(result.rule, "E1", "{result:?}");
     }
     for (i, s) in seats.iter().enumerate() {
-        assert!(
-            s.seen.windows(2).all(|w| w[1] == w[0] + 1),
-            "seat {i} was told every event once and in order: {:?}",
-            s.seen
-        );
+        assert!(s.in_order(), "seat {i} was told every event once and in order: {:?}", s.seen);
         assert!(s.seen.contains(&last.seq) && s.seen.contains(&(last.seq + 1)), "{:?}", s.seen);
     }
     let record = seats[2].c.record(id).await.expect("the record, from node b");
@@ -195,4 +218,125 @@ async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_i
     );
     b.kill().unwrap();
     b.wait().unwrap();
+}
+
+/// Issue 22's end-to-end test: three nodes over one PostgreSQL and one NATS server; the four
+/// players of a match sit on different nodes (white-A on node a, which runs the match; black-A
+/// and black-B on node b; white-B on node c), so every request of three of them is forwarded to
+/// node a and every event relayed back. Node a is killed with SIGKILL mid-match; white-A resumes
+/// on node c, the others stay where they are, another node takes the match over, and the match
+/// is finished there: no acknowledged move lost, every event told to each client exactly once and
+/// in order, team chat heard by the partner alone (A3) before and after, across nodes.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a3_four_players_on_three_nodes_finish_their_match_after_sigkill_of_its_node() {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
+    let addrs = [free_udp_port(), free_udp_port(), free_udp_port()];
+    let urls = (pg.url.as_str(), nats.url.as_str());
+    let (mut a, pin) = node(dirs[0].path(), "node-a", addrs[0], urls, None);
+    let (mut b, _) = node(dirs[1].path(), "node-b", addrs[1], urls, Some(dirs[0].path()));
+    let (mut c, _) = node(dirs[2].path(), "node-c", addrs[2], urls, Some(dirs[0].path()));
+    // white-A, black-A, white-B, black-B: on a, b, c, b.
+    let homes = [0, 1, 2, 1];
+    let mut seats = Vec::new();
+    for (seat, home) in SeatId::ALL.into_iter().zip(homes) {
+        let c = Client::connect(addrs[home], Trust::Fingerprint(pin), seat.name()).await.unwrap();
+        seats.push(Seat::new(c));
+    }
+    let id = seats[0].c.create_match("mgimo-2017", "blitz", true).await.unwrap();
+    // The lobby is one across nodes: white-B on node c sees the match node a made.
+    let created = Instant::now();
+    let listed = retried(|| async {
+        let list = seats[2].c.list_matches().await?;
+        list.into_iter()
+            .find(|m| m.match_id == id)
+            .ok_or_else(|| shvedka_client::ClientError::Protocol("not listed yet".into()))
+    })
+    .await;
+    assert_eq!((listed.rules.as_str(), listed.time_control.as_str()), ("mgimo-2017", "3+0"), "blitz is 3+0");
+    println!("lobby: match {id} of node a listed on node c after {} ms", created.elapsed().as_millis());
+    for (s, seat) in seats.iter().zip(SeatId::ALL) {
+        retried(|| s.c.take_seat(id, seat)).await;
+        s.c.ready(true).await.expect("ready, forwarded to node a");
+    }
+    let moves: [(usize, Board, &str); 6] = [
+        (0, Board::A, "e4"),
+        (1, Board::A, "e5"),
+        (2, Board::B, "d4"),
+        (0, Board::A, "Bc4"),
+        (3, Board::B, "d5"),
+        (1, Board::A, "Nc6"),
+    ];
+    for (who, board, text) in moves {
+        seats[who].c.play(board, text, None).await.expect("the move is acknowledged");
+    }
+    // Team chat of white-A (node a) reaches black-B (node b) alone.
+    seats[0].c.chat(ChatScope::Team, "before: a knight, please").await.unwrap();
+    seats[0].c.play(Board::A, "Qh5", None).await.unwrap();
+    let mut last = None;
+    for s in &mut seats {
+        last = Some(s.until(|k| matches!(k, EventView::Moved { san, .. } if san == "Qh5")).await);
+    }
+    let last = last.unwrap();
+
+    a.kill().unwrap();
+    let killed = Instant::now();
+    a.wait().unwrap();
+    // white-A's client takes the next address (node c) and resumes there, naming its match; the
+    // others never lost their connections.
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while let Err(e) = seats[0].c.resume_at(addrs[2]).await {
+        assert!(Instant::now() < deadline, "white-A cannot resume on node c: {e}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    for s in &mut seats {
+        let paused = s.until(|k| matches!(k, EventView::Paused { .. })).await;
+        assert_eq!(paused.kind, EventView::Paused { reason: PauseReason::Restart });
+        assert_eq!(paused.seq, last.seq + 1, "the take-over pause follows the last stored event");
+    }
+    for s in &mut seats {
+        let resumed = s.until(|k| matches!(k, EventView::Resumed { .. })).await;
+        assert_eq!(resumed.kind, EventView::Resumed { reason: PauseReason::Restart });
+    }
+    retried(|| seats[1].c.play(Board::A, "Nf6", None)).await;
+    let failover = killed.elapsed();
+    println!(
+        "three nodes: {} ms from SIGKILL of the owner to the first move accepted after the take-over (lease_ms = 2000, lease_renew_ms = 250)",
+        failover.as_millis()
+    );
+    // Team chat of black-A (node b) reaches white-B (node c) alone, whoever runs the match now.
+    seats[1].c.chat(ChatScope::Team, "after: mate is coming").await.unwrap();
+    seats[0].c.play(Board::A, "Qxf7#", None).await.expect("white-A plays from node c");
+    for s in &mut seats {
+        let end = s.until(|k| matches!(k, EventView::Ended(_))).await;
+        let EventView::Ended(result) = end.kind else { unreachable!() };
+        assert_eq!(result.rule, "E1", "{result:?}");
+    }
+    for (i, s) in seats.iter().enumerate() {
+        assert!(s.in_order(), "seat {i} was told every event exactly once and in order: {:?}", s.seen);
+        assert!(s.seen.contains(&last.seq) && s.seen.contains(&(last.seq + 1)), "{:?}", s.seen);
+    }
+    let heard = |i: usize, text: &str| seats[i].chat.iter().any(|t| t == text);
+    assert!(heard(3, "before: a knight, please"), "the partner on node b heard white-A");
+    assert!(
+        !heard(1, "before: a knight, please") && !heard(2, "before: a knight, please"),
+        "A3: the opponents did not"
+    );
+    assert!(heard(2, "after: mate is coming"), "the partner on node c heard black-A");
+    assert!(
+        !heard(0, "after: mate is coming") && !heard(3, "after: mate is coming"),
+        "A3: the opponents did not"
+    );
+    let record = seats[2].c.record(id).await.expect("the record, from node c");
+    let record = &shvedka_records::parse_bpgn(&record).unwrap()[0];
+    let sans: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(
+        sans,
+        ["e4", "e5", "d4", "Bc4", "d5", "Nc6", "Qh5", "Nf6", "Qxf7#"],
+        "no acknowledged move is lost"
+    );
+    for node in [&mut b, &mut c] {
+        node.kill().unwrap();
+        node.wait().unwrap();
+    }
 }

@@ -84,6 +84,8 @@ pub trait Leases: Send + Sync {
     async fn orphans(&self) -> Result<Vec<u64>, StoreError>;
     /// The nodes, by name.
     async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError>;
+    /// Who holds the lease on a match now, and whether that node is alive (`None`: nobody).
+    async fn holder(&self, match_id: u64) -> Result<Option<NodeRow>, StoreError>;
     /// A new id no node has had, above every stored one.
     async fn next_id(&self, kind: IdKind) -> Result<u64, StoreError>;
 }
@@ -294,6 +296,23 @@ impl Leases for PgStore {
         };
         let row = sqlx::query(sql).fetch_one(self.pool()).await?;
         to_u64(row.try_get(0)?)
+    }
+
+    async fn holder(&self, match_id: u64) -> Result<Option<NodeRow>, StoreError> {
+        let row = sqlx::query(concat!(
+            "SELECT l.node, COALESCE(n.expires_ms > ",
+            now_ms!(),
+            ", false), \
+               (SELECT COUNT(*) FROM match_leases o WHERE o.node = l.node) \
+             FROM match_leases l LEFT JOIN cluster_nodes n ON n.node = l.node WHERE l.match_id = $1"
+        ))
+        .bind(to_i64(match_id)?)
+        .fetch_optional(self.pool())
+        .await?;
+        row.map(|r| {
+            Ok(NodeRow { node: r.try_get(0)?, alive: r.try_get(1)?, matches: to_u64(r.try_get(2)?)? })
+        })
+        .transpose()
     }
 
     async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError> {

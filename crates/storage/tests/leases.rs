@@ -45,6 +45,9 @@ async fn a_stale_owner_cannot_append_once_another_node_took_the_match_over() {
 
     assert_eq!(leases(&a).take_lease(1).await.unwrap(), Take::Taken { fence: 1 });
     assert_eq!(leases(&b).take_lease(1).await.unwrap(), Take::Held { node: "a".into() }, "a is alive");
+    let holder = leases(&b).holder(1).await.unwrap();
+    assert_eq!(holder, Some(NodeRow { node: "a".into(), alive: true, matches: 1 }), "who to forward to");
+    assert_eq!(leases(&b).holder(2).await.unwrap(), None, "nobody runs match 2");
     assert_eq!(leases(&b).fence(1), None);
     a.append(1, &[event(0), event(1)]).await.unwrap();
     let refused = b.append(1, &[event(2)]).await;
@@ -55,6 +58,8 @@ async fn a_stale_owner_cannot_append_once_another_node_took_the_match_over() {
 
     // Node a stops answering: its lease runs out (here at once), and b takes the match over.
     leases(&a).leave().await.unwrap();
+    let holder = leases(&b).holder(1).await.unwrap();
+    assert_eq!(holder, Some(NodeRow { node: "a".into(), alive: false, matches: 1 }), "a's lease ran out");
     assert_eq!(leases(&b).take_lease(1).await.unwrap(), Take::Taken { fence: 2 });
     b.append(1, &[event(2)]).await.unwrap();
     let refused = a.append(1, &[event(3)]).await;

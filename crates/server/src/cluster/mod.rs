@@ -9,11 +9,18 @@
 //! appends are refused by the database (`shvedka_storage::Leases`), so it can never write a
 //! match another node took over.
 //!
-//! Over NATS (`peers.rs`) the nodes hear each other's heartbeats, which the metrics show. NATS
-//! is not needed for correctness: a node starts while NATS is down and connects when it can.
+//! Over NATS the nodes hear each other's heartbeats (`peers.rs`), which the metrics show, and
+//! any node serves any player: a request about a match another node runs is forwarded to it
+//! (`relay.rs`), which answers it (`owner.rs`) and relays what the match sends that player back
+//! to the player's node (`wire.rs` has the messages). Who runs a match is never NATS's say: a
+//! node starts while NATS is down and connects when it can.
 
+mod listings;
+mod owner;
 mod peers;
+mod relay;
 mod settings;
+mod wire;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -24,6 +31,7 @@ use tokio::sync::watch;
 
 pub(crate) use peers::{Beat, Peers};
 pub use settings::ClusterConfig;
+pub(crate) use wire::{Answer, Ask};
 
 use crate::ServerConfig;
 use crate::lobby::Lobby;
@@ -48,6 +56,46 @@ pub(crate) async fn open_store(
     Ok(Arc::new(store))
 }
 
+/// This node's links to the other nodes: one NATS connection, the requests it forwards and the
+/// followers it relays for.
+pub(crate) struct Cluster {
+    nats: async_nats::Client,
+    /// Other nodes' sessions following this node's matches.
+    pub(crate) owner: Arc<owner::Owner>,
+    /// This node's sessions following other nodes' matches.
+    pub(crate) relays: Arc<relay::Relays>,
+    /// The other nodes' live matches, for the lobby.
+    pub(crate) listings: Arc<listings::Listings>,
+}
+
+impl Cluster {
+    /// Connects to NATS (in the background: NATS may be down at start).
+    ///
+    /// # Errors
+    /// A NATS URL the client cannot read.
+    pub(crate) async fn connect(
+        config: &ClusterConfig,
+        store: Arc<dyn Store>,
+    ) -> anyhow::Result<Arc<Cluster>> {
+        let nats = async_nats::ConnectOptions::new()
+            .name(&config.node)
+            .retry_on_initial_connect()
+            .connect(config.nats_url.as_str())
+            .await
+            .with_context(|| format!("cannot use the NATS server at {}", config.nats_url))?;
+        Ok(Arc::new(Cluster {
+            owner: owner::Owner::new(nats.clone()),
+            relays: Arc::new(relay::Relays::new(config.node.clone(), nats.clone(), store)),
+            listings: Arc::new(listings::Listings::new(
+                config.node.clone(),
+                config.lease(),
+                config.max_nodes,
+            )),
+            nats,
+        }))
+    }
+}
+
 /// The node's background work: its heartbeat and the take-over of orphaned matches.
 pub(crate) struct NodeTasks {
     stop: watch::Sender<bool>,
@@ -64,26 +112,44 @@ impl NodeTasks {
     ///
     /// # Errors
     /// A NATS URL the client cannot read.
-    pub(crate) async fn spawn(
+    pub(crate) fn spawn(
         store: Arc<dyn Store>,
         config: &ClusterConfig,
-        lobby: Weak<Lobby>,
-    ) -> anyhow::Result<NodeTasks> {
+        lobby: &Arc<Lobby>,
+        cluster: &Cluster,
+    ) -> NodeTasks {
         let every = config.lease_renew();
-        let nats = async_nats::ConnectOptions::new()
-            .name(&config.node)
-            .retry_on_initial_connect()
-            .connect(config.nats_url.as_str())
-            .await
-            .with_context(|| format!("cannot use the NATS server at {}", config.nats_url))?;
         let (stop, stopped) = watch::channel(false);
         let (stop_taking, stopped_taking) = watch::channel(false);
-        let taking = tokio::spawn(take_overs(store.clone(), every, lobby.clone(), stopped_taking));
+        let weak = Arc::downgrade(lobby);
+        cluster.relays.set_rooms(Arc::downgrade(&lobby.rooms));
+        let taking = tokio::spawn(take_overs(
+            store.clone(),
+            every,
+            weak.clone(),
+            cluster.nats.clone(),
+            stopped_taking,
+        ));
         let tasks = vec![
             tokio::spawn(heartbeats(store.clone(), every, stopped.clone())),
-            tokio::spawn(peers::run(nats, config.node.clone(), every, lobby, stopped)),
+            tokio::spawn(peers::run(cluster.nats.clone(), config.node.clone(), every, weak, stopped.clone())),
+            tokio::spawn(owner::serve(
+                cluster.owner.clone(),
+                config.node.clone(),
+                Arc::downgrade(&lobby.rooms),
+                Arc::downgrade(&lobby.sessions),
+                stopped.clone(),
+            )),
+            tokio::spawn(listings::run(
+                cluster.nats.clone(),
+                config.node.clone(),
+                Arc::downgrade(&lobby.rooms),
+                cluster.listings.clone(),
+                stopped.clone(),
+            )),
+            tokio::spawn(relay::run(cluster.relays.clone(), every, stopped)),
         ];
-        Ok(NodeTasks { stop, stop_taking, taking: Some(taking), tasks, store })
+        NodeTasks { stop, stop_taking, taking: Some(taking), tasks, store }
     }
 
     /// Takes over no more matches (a stopping node, before its matches stop).
@@ -132,6 +198,7 @@ async fn take_overs(
     store: Arc<dyn Store>,
     every: Duration,
     lobby: Weak<Lobby>,
+    nats: async_nats::Client,
     mut stopped: watch::Receiver<bool>,
 ) {
     let mut tick = tokio::time::interval(every);
@@ -159,7 +226,14 @@ async fn take_overs(
             // the driver's are read back from the database when it takes the role).
             let reserved = lobby.tournaments.reservations().await.remove(&id);
             match lobby.rooms.take_over(id, reserved).await {
-                Ok(true) => tracing::info!(match_id = %id, "match taken over from a stopped node"),
+                Ok(true) => {
+                    tracing::info!(match_id = %id, "match taken over from a stopped node");
+                    // The nodes whose players follow it ask this node from now on.
+                    let said = shvedka_proto::encode(&id).expect("an id encodes");
+                    if let Err(e) = nats.publish(wire::TAKEN, said.into()).await {
+                        tracing::debug!(error = %e, "cannot say a match was taken over");
+                    }
+                }
                 Ok(false) => {}
                 Err(e) => {
                     tracing::warn!(match_id = %id, error = %e, "cannot take a match over; trying again")

@@ -1,0 +1,286 @@
+//! The owner's side of forwarding: a node answers the requests other nodes forward about the
+//! matches it runs ([`Ask`] on its [`ask_subject`]), and keeps, for each session of another node
+//! that follows one of its matches, a follower of the match whose queue is relayed to that node
+//! ([`Relay`] on the node's [`relay_subject`]). To the match task such a follower is one more
+//! connection: it queues without waiting, and a follower that falls behind is dropped there and
+//! told so (`Relay::Behind`), so its node closes the connection and the client resumes, exactly
+//! as a slow connection of this node would.
+//!
+//! Bounded: at most [`MAX_ASKS`] forwarded requests are answered at once (more are refused
+//! `Unavailable`); a relayed follower lives as long as the match or until it stops following,
+//! and its queue holds [`OUTBOUND_QUEUE`](crate::connection::OUTBOUND_QUEUE) messages like a
+//! connection's.
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use dashmap::DashMap;
+use futures_util::StreamExt;
+use shvedka_proto::{ErrorCode, MatchId, ServerMsg};
+use tokio::sync::{Semaphore, oneshot, watch};
+
+use super::wire::{Answer, Ask, Forward, Relay, Who, ask_subject, relay_subject};
+use crate::convert::{self, error};
+use crate::outbound::{Outbound, OutboundRx};
+use crate::room::{RoomHandle, RoomMsg};
+use crate::rooms::Rooms;
+use crate::session::{Session, Sessions};
+
+/// Forwarded requests answered at once, at most.
+pub(crate) const MAX_ASKS: usize = 1024;
+
+/// How often a relayed follower's task looks whether its match or its entry is gone.
+const CHECK: Duration = Duration::from_secs(2);
+
+/// A session of another node following one of this node's matches.
+struct Remote {
+    node: String,
+    match_id: MatchId,
+    session: Arc<Session>,
+    out: Outbound,
+}
+
+/// This node as the owner of matches other nodes' sessions follow.
+pub(crate) struct Owner {
+    nats: async_nats::Client,
+    /// By session key.
+    remote: DashMap<String, Remote>,
+    busy: Arc<Semaphore>,
+    me: Weak<Owner>,
+}
+
+impl Owner {
+    pub(crate) fn new(nats: async_nats::Client) -> Arc<Owner> {
+        Arc::new_cyclic(|me| Owner {
+            nats,
+            remote: DashMap::new(),
+            busy: Arc::new(Semaphore::new(MAX_ASKS)),
+            me: me.clone(),
+        })
+    }
+
+    /// Sessions of other nodes following this node's matches now.
+    pub(crate) fn followers(&self) -> usize {
+        self.remote.len()
+    }
+
+    /// Answers one forwarded request.
+    async fn answer(&self, f: Forward, rooms: &Arc<Rooms>, sessions: &Sessions) -> Answer {
+        let Ok(room) = rooms.room(f.match_id) else { return Answer::NotHere };
+        let gone = || Answer::Refused(error(ErrorCode::NoSuchMatch, "the match is gone"));
+        let (reply, rx) = oneshot::channel();
+        let unfollow = matches!(f.ask, Ask::Unfollow);
+        let msg = match f.ask {
+            Ask::Legal(board) => {
+                let (reply, rx) = oneshot::channel();
+                let board = convert::board(board);
+                if room.tx.send(RoomMsg::Legal { board, reply }).await.is_err() {
+                    return gone();
+                }
+                return rx.await.map_or_else(|_| gone(), Answer::Legal);
+            }
+            Ask::Arbiter { act, by } => match convert::arbiter_act(act) {
+                Ok(act) => RoomMsg::Arbiter { act, by, reply },
+                Err(e) => return Answer::Refused(error(ErrorCode::BadRequest, e)),
+            },
+            Ask::Unfollow => match self.remote.get(&f.who.key) {
+                Some(r) if r.match_id == f.match_id => {
+                    RoomMsg::Unfollow { session: r.session.clone(), reply }
+                }
+                _ => return Answer::Done,
+            },
+            Ask::Follow { last_seq } => {
+                let (session, out) = self.follower(&f.from, &f.who, f.match_id, &room, rooms, sessions);
+                RoomMsg::Follow { session, out, last_seq, reply }
+            }
+            Ask::Command(msg) => {
+                let (session, out) = self.follower(&f.from, &f.who, f.match_id, &room, rooms, sessions);
+                RoomMsg::Command { session, out, msg, reply }
+            }
+        };
+        if room.tx.send(msg).await.is_err() {
+            return gone();
+        }
+        match rx.await {
+            Ok(Ok(())) => {
+                if unfollow {
+                    self.remote.remove(&f.who.key);
+                }
+                Answer::Done
+            }
+            Ok(Err(e)) => Answer::Refused(e),
+            Err(_) => gone(),
+        }
+    }
+
+    /// The follower standing for `who` of node `from` in match `id`: the one it has, or a new
+    /// one relayed to `from` (a session that moved to another node is relayed there from now).
+    fn follower(
+        &self,
+        from: &str,
+        who: &Who,
+        id: MatchId,
+        room: &RoomHandle,
+        rooms: &Arc<Rooms>,
+        sessions: &Sessions,
+    ) -> (Arc<Session>, Outbound) {
+        if let Some(r) = self.remote.get(&who.key)
+            && r.node == from
+            && r.match_id == id
+            && !r.out.is_closed()
+        {
+            r.session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
+            return (r.session.clone(), r.out.clone());
+        }
+        // A seated player of a match this node took over is held by the match already.
+        let session = sessions.held(&who.key).unwrap_or_else(|| {
+            Arc::new(Session::remote(who.key.clone(), who.name.clone(), who.player, who.account))
+        });
+        session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
+        let (out, rx) = Outbound::channel(crate::connection::OUTBOUND_QUEUE);
+        let relay = Relaying {
+            nats: self.nats.clone(),
+            subject: relay_subject(from),
+            key: who.key.clone(),
+            match_id: id,
+            out: out.clone(),
+            room: room.tx.downgrade(),
+            rooms: Arc::downgrade(rooms),
+            owner: self.me.clone(),
+        };
+        tokio::spawn(relay.run(rx));
+        let remote =
+            Remote { node: from.to_owned(), match_id: id, session: session.clone(), out: out.clone() };
+        self.remote.insert(who.key.clone(), remote);
+        (session, out)
+    }
+}
+
+/// One relayed follower's task: what the match queues for it goes to its node, in order.
+struct Relaying {
+    nats: async_nats::Client,
+    subject: String,
+    key: String,
+    match_id: MatchId,
+    out: Outbound,
+    room: tokio::sync::mpsc::WeakSender<RoomMsg>,
+    rooms: Weak<Rooms>,
+    owner: Weak<Owner>,
+}
+
+impl Relaying {
+    async fn run(self, mut rx: OutboundRx) {
+        let mut tick = tokio::time::interval(CHECK);
+        tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        loop {
+            tokio::select! {
+                biased;
+                msg = rx.recv() => match msg {
+                    Some(msg) => self.send(msg.msg().clone()).await,
+                    None => break,
+                },
+                () = self.out.fallen_behind() => {
+                    let behind = Relay::Behind { key: self.key.clone(), match_id: self.match_id };
+                    self.publish(&behind).await;
+                    break;
+                }
+                _ = tick.tick() => {
+                    if self.done() {
+                        // What the match queued before it ended still goes (its closing).
+                        while let Ok(msg) = rx.try_recv() {
+                            self.send(msg.msg().clone()).await;
+                        }
+                        break;
+                    }
+                }
+            }
+        }
+        if let Some(owner) = self.owner.upgrade() {
+            owner.remote.remove_if(&self.key, |_, r| r.out.same(&self.out));
+        }
+    }
+
+    /// The match ended, or the follower was replaced or stopped following.
+    fn done(&self) -> bool {
+        let live = self.room.upgrade().is_some_and(|tx| !tx.is_closed())
+            && self.rooms.upgrade().is_some_and(|r| r.room(self.match_id).is_ok());
+        let ours = self
+            .owner
+            .upgrade()
+            .is_some_and(|o| o.remote.get(&self.key).is_some_and(|r| r.out.same(&self.out)));
+        !live || !ours
+    }
+
+    async fn send(&self, msg: ServerMsg) {
+        self.publish(&Relay::Msg { key: self.key.clone(), match_id: self.match_id, msg }).await;
+    }
+
+    async fn publish(&self, relay: &Relay) {
+        let payload = match shvedka_proto::encode(relay) {
+            Ok(payload) => payload,
+            Err(e) => {
+                tracing::error!(error = %e, "cannot encode a relayed message; its follower resumes");
+                return;
+            }
+        };
+        // NATS down: the message is lost here; the follower's node sees the gap at the next
+        // event and reads it from the database.
+        if let Err(e) = self.nats.publish(self.subject.clone(), payload.into()).await {
+            tracing::debug!(error = %e, subject = %self.subject, "cannot relay a message");
+        }
+    }
+}
+
+/// Answers the requests forwarded to node `node` until `stopped`.
+pub(crate) async fn serve(
+    owner: Arc<Owner>,
+    node: String,
+    rooms: Weak<Rooms>,
+    sessions: Weak<Sessions>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let mut asks = match owner.nats.subscribe(ask_subject(&node)).await {
+        Ok(asks) => asks,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot hear forwarded requests");
+            return;
+        }
+    };
+    loop {
+        let stop = async {
+            let _ = stopped.wait_for(|stop| *stop).await;
+        };
+        let msg = tokio::select! {
+            () = stop => return,
+            msg = asks.next() => msg,
+        };
+        let Some(msg) = msg else { return };
+        let Some(reply) = msg.reply.clone() else { continue };
+        let Ok(permit) = owner.busy.clone().try_acquire_owned() else {
+            let busy = Answer::Refused(error(ErrorCode::Unavailable, "the match's node is busy; try again"));
+            publish_answer(&owner.nats, reply, &busy).await;
+            continue;
+        };
+        let (Some(rooms), Some(sessions)) = (rooms.upgrade(), sessions.upgrade()) else { return };
+        let owner = owner.clone();
+        tokio::spawn(async move {
+            let answer = match shvedka_proto::decode::<Forward>(&msg.payload) {
+                Ok(f) => owner.answer(f, &rooms, &sessions).await,
+                Err(e) => Answer::Refused(error(ErrorCode::BadRequest, format!("a forwarded request: {e}"))),
+            };
+            publish_answer(&owner.nats, reply, &answer).await;
+            drop(permit);
+        });
+    }
+}
+
+async fn publish_answer(nats: &async_nats::Client, reply: async_nats::Subject, answer: &Answer) {
+    match shvedka_proto::encode(answer) {
+        Ok(payload) => {
+            if let Err(e) = nats.publish(reply, payload.into()).await {
+                tracing::debug!(error = %e, "cannot answer a forwarded request");
+            }
+        }
+        Err(e) => tracing::error!(error = %e, "cannot encode an answer"),
+    }
+}

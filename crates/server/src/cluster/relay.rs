@@ -1,0 +1,510 @@
+//! The other side of forwarding: this node's sessions that follow (or play in) a match another
+//! node runs. A request about such a match is forwarded to its owner — found in the database
+//! (the lease holder), remembered until it stops answering — and what the owner relays for a
+//! session is delivered to the session's connection here, event by event in `seq` order: a
+//! repeat is dropped, and a gap (a relayed message lost while NATS reconnected) is filled from
+//! the database before the event that revealed it. So every event reaches the client exactly
+//! once and in order, whichever node runs the match.
+//!
+//! When the owner stops, a request to it gets `Unavailable`; the session stays with its match,
+//! and once another node has taken the match over (it says so on [`TAKEN`]; or this node finds
+//! the new holder every `lease_renew_ms`) the session follows it there again from the last event
+//! it has. A session whose match is taken over by nobody within [`GIVE_UP`] is told the match
+//! closed.
+
+use std::sync::{Arc, OnceLock, Weak};
+use std::time::Duration;
+
+use dashmap::DashMap;
+use futures_util::StreamExt;
+use shvedka_proto::{ClientMsg, ClosedReason, ErrorCode, ErrorMsg, MatchId, ServerMsg};
+use shvedka_storage::Store;
+use tokio::sync::{oneshot, watch};
+use tokio::time::Instant;
+
+use super::wire::{Answer, Ask, Forward, Relay, TAKEN, Who, ask_subject, relay_subject};
+use crate::convert::error;
+use crate::outbound::Outbound;
+use crate::room::RoomMsg;
+use crate::rooms::Rooms;
+use crate::session::Session;
+
+/// How long a forwarded request waits for its answer (a move waits for its commit there).
+const ANSWER_WAIT: Duration = Duration::from_secs(5);
+
+/// How long a session waits for another node to take over its match before it is told the
+/// match closed.
+pub(crate) const GIVE_UP: Duration = Duration::from_secs(60);
+
+/// The last event a session was given of its match.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Seen {
+    /// Not known yet: its whole state comes first.
+    Unknown,
+    /// Up to this `seq` (`None`: the match had no event yet).
+    Upto(Option<u64>),
+}
+
+/// A session here following a match that runs elsewhere.
+struct Target {
+    match_id: MatchId,
+    session: Arc<Session>,
+    out: Outbound,
+    seen: Seen,
+    /// The owner accepted the follow; `false` while its match waits to be taken over.
+    attached: bool,
+    since: Instant,
+}
+
+/// What to do with a relayed event, decided under the map's lock.
+enum Step {
+    Deliver,
+    Drop,
+    Fill { after: Option<u64>, upto: u64 },
+}
+
+/// This node's sessions following other nodes' matches.
+pub(crate) struct Relays {
+    node: String,
+    nats: async_nats::Client,
+    store: Arc<dyn Store>,
+    /// By session key.
+    targets: DashMap<String, Target>,
+    /// Who ran each match when last asked.
+    owners: DashMap<MatchId, String>,
+    /// This node's matches: one its sessions followed elsewhere may come here by a take-over.
+    rooms: std::sync::OnceLock<Weak<Rooms>>,
+}
+
+impl Relays {
+    pub(crate) fn new(node: String, nats: async_nats::Client, store: Arc<dyn Store>) -> Relays {
+        Relays { node, nats, store, targets: DashMap::new(), owners: DashMap::new(), rooms: OnceLock::new() }
+    }
+
+    /// Where this node's own matches are (set once, when the node starts its tasks).
+    pub(crate) fn set_rooms(&self, rooms: Weak<Rooms>) {
+        let _ = self.rooms.set(rooms);
+    }
+
+    /// Sessions here following matches of other nodes now.
+    pub(crate) fn followed(&self) -> usize {
+        self.targets.len()
+    }
+
+    /// Whether `session` follows a match of another node through this node.
+    pub(crate) fn follows(&self, session: &Session, id: MatchId) -> bool {
+        self.targets.get(&session.key).is_some_and(|t| t.match_id == id)
+    }
+
+    /// Forgets that `session` follows `id` here (it follows another match now).
+    pub(crate) fn drop_target(&self, session: &Session, id: MatchId) {
+        self.targets.remove_if(&session.key, |_, t| t.match_id == id);
+    }
+
+    /// Forwards a request of `session` (connected here through `out`) about match `id` to the
+    /// node that runs it. Following it (`Follow`, a seat) routes what the match sends the
+    /// session to `out` from then on. `NoSuchMatch` when no node runs it.
+    pub(crate) async fn forward(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        id: MatchId,
+        ask: Ask,
+    ) -> Result<Answer, ErrorMsg> {
+        let follows = matches!(ask, Ask::Follow { .. } | Ask::Command(ClientMsg::TakeSeat { .. }));
+        let registered = follows && self.register(session, out, id, &ask);
+        let unfollow = matches!(ask, Ask::Unfollow);
+        let answer = self.ask(session, id, ask).await;
+        match &answer {
+            Ok(_) if follows => {
+                if let Some(mut t) = self.targets.get_mut(&session.key) {
+                    t.attached = true;
+                }
+                session.set_room(Some(id));
+            }
+            Ok(_) if unfollow => {
+                self.targets.remove_if(&session.key, |_, t| t.match_id == id);
+                session.set_room(None);
+            }
+            Err(_) if registered => {
+                self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
+            }
+            _ => {}
+        }
+        answer
+    }
+
+    /// A resumed session follows its match again (the one it followed here, or the one its
+    /// client names). While the match waits to be taken over the session stays with it, and
+    /// follows it once another node runs it. `false` when no node runs it or will.
+    pub(crate) async fn follow_again(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        id: MatchId,
+        last_seq: Option<u64>,
+    ) -> bool {
+        let ask = Ask::Follow { last_seq };
+        self.register(session, out, id, &ask);
+        session.set_room(Some(id));
+        match self.ask(session, id, ask).await {
+            Ok(_) => {
+                if let Some(mut t) = self.targets.get_mut(&session.key) {
+                    t.attached = true;
+                }
+                true
+            }
+            Err(e) if e.code == ErrorCode::Unavailable => true,
+            Err(_) => {
+                self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
+                session.leave_room(id);
+                false
+            }
+        }
+    }
+
+    /// Notes where what the match sends the session goes, before the owner is asked (its first
+    /// message may come before its answer). `true` when a new target was made.
+    fn register(&self, session: &Arc<Session>, out: &Outbound, id: MatchId, ask: &Ask) -> bool {
+        let seen = match ask {
+            Ask::Follow { last_seq: Some(seq) } => Seen::Upto(Some(*seq)),
+            _ => Seen::Unknown,
+        };
+        if let Some(mut t) = self.targets.get_mut(&session.key)
+            && t.match_id == id
+        {
+            // Watching already and now taking a seat: the events go on where they are.
+            if !t.out.same(out) || matches!(ask, Ask::Follow { .. }) {
+                t.out = out.clone();
+                t.seen = seen;
+            }
+            return false;
+        }
+        let target = Target {
+            match_id: id,
+            session: session.clone(),
+            out: out.clone(),
+            seen,
+            attached: false,
+            since: Instant::now(),
+        };
+        self.targets.insert(session.key.clone(), target);
+        true
+    }
+
+    /// Asks the owner of `id`; asks the database again when the owner it knew does not run the
+    /// match any more. A request that went unanswered is not repeated (a move may have been
+    /// played): the client is told, and sees the event if it was.
+    async fn ask(&self, session: &Session, id: MatchId, ask: Ask) -> Result<Answer, ErrorMsg> {
+        let who = Who {
+            key: session.key.clone(),
+            name: session.name.clone(),
+            player: session.player.0,
+            account: session.account,
+            bot: session.bot.load(std::sync::atomic::Ordering::Relaxed),
+        };
+        let fwd = Forward { match_id: id, from: self.node.clone(), who, ask };
+        let payload = shvedka_proto::encode(&fwd)
+            .map_err(|e| error(ErrorCode::TooLarge, format!("the request cannot be forwarded: {e}")))?;
+        for _ in 0..2 {
+            let node = self.owner(id).await?;
+            let asked = tokio::time::timeout(
+                ANSWER_WAIT,
+                self.nats.request(ask_subject(&node), payload.clone().into()),
+            );
+            let reply = match asked.await {
+                Ok(Ok(reply)) => reply,
+                Ok(Err(e)) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
+                    // Nobody heard it: the node is gone; nothing was done.
+                    self.owners.remove(&id);
+                    return Err(moving(id, &node));
+                }
+                Ok(Err(e)) => {
+                    self.owners.remove(&id);
+                    tracing::warn!(match_id = %id, node, error = %e, "a forwarded request failed");
+                    return Err(unanswered(id, &node));
+                }
+                Err(_) => {
+                    self.owners.remove(&id);
+                    return Err(unanswered(id, &node));
+                }
+            };
+            match shvedka_proto::decode::<Answer>(&reply.payload) {
+                Ok(Answer::NotHere) => {
+                    self.owners.remove(&id);
+                }
+                Ok(Answer::Refused(e)) => return Err(e),
+                Ok(answer) => return Ok(answer),
+                Err(e) => {
+                    tracing::error!(match_id = %id, node, error = %e, "an answer that does not decode");
+                    return Err(unanswered(id, &node));
+                }
+            }
+        }
+        Err(moving(id, "another node"))
+    }
+
+    /// The node that runs `id`: remembered, or the lease holder in the database.
+    async fn owner(&self, id: MatchId) -> Result<String, ErrorMsg> {
+        if let Some(node) = self.owners.get(&id) {
+            return Ok(node.clone());
+        }
+        let Some(leases) = self.store.leases() else {
+            return Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}")));
+        };
+        let holder = leases.holder(id.0).await.map_err(|e| {
+            tracing::error!(match_id = %id, error = %e, "cannot read who runs a match");
+            error(ErrorCode::Unavailable, "the database cannot be read now; try again")
+        })?;
+        match holder {
+            Some(h) if h.alive && h.node != self.node => {
+                self.owners.insert(id, h.node.clone());
+                Ok(h.node)
+            }
+            Some(h) if !h.alive => Err(moving(id, &h.node)),
+            _ => Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}"))),
+        }
+    }
+
+    /// Delivers what an owner relayed.
+    async fn deliver(&self, relay: Relay) {
+        match relay {
+            Relay::Behind { key, match_id } => {
+                if let Some((_, t)) = self.targets.remove_if(&key, |_, t| t.match_id == match_id) {
+                    // The connection closes as one that cannot keep up, and its client resumes.
+                    t.out.raise_behind();
+                }
+            }
+            Relay::Msg { key, match_id, msg } => {
+                let next = match self.targets.get_mut(&key) {
+                    Some(mut t) if t.match_id == match_id => step(&mut t, &msg),
+                    _ => return,
+                };
+                if let Step::Fill { after, upto } = next {
+                    let missed = self.missed(match_id, after, upto).await;
+                    let Some(mut t) = self.targets.get_mut(&key).filter(|t| t.match_id == match_id) else {
+                        return;
+                    };
+                    for view in missed {
+                        t.seen = Seen::Upto(Some(view.seq));
+                        t.out.push(ServerMsg::Event(view));
+                    }
+                    if step(&mut t, &msg) != Step::Deliver {
+                        // The database had fewer events than the owner sent: resume instead.
+                        t.out.raise_behind();
+                        return;
+                    }
+                } else if matches!(next, Step::Drop) {
+                    return;
+                }
+                let closed = matches!(msg, ServerMsg::MatchClosed { .. });
+                let gone = match self.targets.get(&key) {
+                    Some(t) => !t.out.push(msg) && t.out.is_closed(),
+                    None => return,
+                };
+                if closed || gone {
+                    // Closed: its client resumes here and follows it again.
+                    if let Some((_, t)) = self.targets.remove_if(&key, |_, t| t.match_id == match_id)
+                        && closed
+                    {
+                        t.session.leave_room(match_id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The events of `id` after `after` and before `upto`, from the database.
+    async fn missed(&self, id: MatchId, after: Option<u64>, upto: u64) -> Vec<shvedka_proto::MatchEvent> {
+        let row = match self.store.find_match(id.0).await {
+            Ok(Some(row)) => row,
+            Ok(None) => return Vec::new(),
+            Err(e) => {
+                tracing::warn!(match_id = %id, error = %e, "cannot read missed events");
+                return Vec::new();
+            }
+        };
+        match crate::restore::rebuild(&*self.store, &row).await {
+            Ok(rebuilt) => rebuilt
+                .views
+                .into_iter()
+                .filter(|v| after.is_none_or(|a| v.seq > a) && v.seq < upto)
+                .collect(),
+            Err(e) => {
+                tracing::warn!(match_id = %id, error = %e, "cannot rebuild missed events");
+                Vec::new()
+            }
+        }
+    }
+
+    /// Another node took `id` over: its followers here follow it there, from what they have.
+    fn taken_over(self: &Arc<Self>, id: MatchId) {
+        self.owners.remove(&id);
+        let mut again = Vec::new();
+        for mut t in self.targets.iter_mut() {
+            if t.match_id == id {
+                t.attached = false;
+                again.push(t.key().clone());
+            }
+        }
+        for key in again {
+            self.spawn_follow(key);
+        }
+    }
+
+    /// Asks the owner again for a session whose match was waiting to be taken over.
+    fn spawn_follow(self: &Arc<Self>, key: String) {
+        let Some((session, out, id, seen)) =
+            self.targets.get(&key).map(|t| (t.session.clone(), t.out.clone(), t.match_id, t.seen))
+        else {
+            return;
+        };
+        let last_seq = match seen {
+            Seen::Upto(seq) => seq,
+            Seen::Unknown => None,
+        };
+        let relays = self.clone();
+        // This node took the match over itself: the session follows it here, as any local one.
+        let here = self.rooms.get().and_then(Weak::upgrade).and_then(|rooms| rooms.room(id).ok());
+        if let Some(room) = here {
+            self.targets.remove_if(&key, |_, t| t.match_id == id);
+            tokio::spawn(async move {
+                let (reply, rx) = oneshot::channel();
+                let msg = RoomMsg::Follow { session: session.clone(), out, last_seq, reply };
+                if room.tx.send(msg).await.is_err() || !matches!(rx.await, Ok(Ok(()))) {
+                    session.leave_room(id);
+                }
+            });
+            return;
+        }
+        tokio::spawn(async move {
+            match relays.ask(&session, id, Ask::Follow { last_seq }).await {
+                Ok(_) => {
+                    if let Some(mut t) = relays.targets.get_mut(&key)
+                        && t.match_id == id
+                    {
+                        t.attached = true;
+                    }
+                }
+                Err(e) if e.code == ErrorCode::Unavailable => {}
+                Err(_) => relays.close(&key, id),
+            }
+        });
+    }
+
+    /// The session's match is gone for good: it is told so and follows nothing.
+    fn close(&self, key: &str, id: MatchId) {
+        if let Some((_, t)) = self.targets.remove_if(key, |_, t| t.match_id == id) {
+            t.out.push(ServerMsg::MatchClosed { match_id: id, reason: ClosedReason::Failed });
+            t.session.leave_room(id);
+        }
+    }
+
+    /// Every `every`: sessions whose match waits to be taken over ask again, and give up after
+    /// [`GIVE_UP`].
+    fn retry(self: &Arc<Self>) {
+        let waiting: Vec<(String, MatchId, bool)> = self
+            .targets
+            .iter()
+            .filter(|t| !t.attached)
+            .map(|t| (t.key().clone(), t.match_id, t.since.elapsed() > GIVE_UP))
+            .collect();
+        for (key, id, expired) in waiting {
+            if expired {
+                self.close(&key, id);
+            } else {
+                self.spawn_follow(key);
+            }
+        }
+    }
+}
+
+/// Where a relayed message goes in its follower's sequence.
+fn step(t: &mut Target, msg: &ServerMsg) -> Step {
+    match msg {
+        ServerMsg::State(s) => {
+            t.seen = Seen::Upto(s.last_seq);
+            Step::Deliver
+        }
+        ServerMsg::Event(e) => match t.seen {
+            Seen::Unknown => Step::Drop,
+            Seen::Upto(last) => {
+                let next = last.map_or(0, |l| l + 1);
+                if e.seq < next {
+                    Step::Drop
+                } else if e.seq > next {
+                    Step::Fill { after: last, upto: e.seq }
+                } else {
+                    t.seen = Seen::Upto(Some(e.seq));
+                    Step::Deliver
+                }
+            }
+        },
+        _ => Step::Deliver,
+    }
+}
+
+impl PartialEq for Step {
+    fn eq(&self, other: &Step) -> bool {
+        matches!((self, other), (Step::Deliver, Step::Deliver) | (Step::Drop, Step::Drop))
+    }
+}
+
+fn moving(id: MatchId, node: &str) -> ErrorMsg {
+    error(
+        ErrorCode::Unavailable,
+        format!(
+            "node {node}, which ran match {id}, stopped; another node takes the match over within seconds: try again"
+        ),
+    )
+}
+
+fn unanswered(id: MatchId, node: &str) -> ErrorMsg {
+    error(
+        ErrorCode::Unavailable,
+        format!(
+            "node {node}, which runs match {id}, did not answer in time; if it was a move, its event tells"
+        ),
+    )
+}
+
+/// Delivers what other nodes relay to this node's sessions, and follows matches taken over,
+/// until `stopped`.
+pub(crate) async fn run(relays: Arc<Relays>, every: Duration, mut stopped: watch::Receiver<bool>) {
+    let subscribed = async {
+        let relayed = relays.nats.subscribe(relay_subject(&relays.node)).await?;
+        let taken = relays.nats.subscribe(TAKEN).await?;
+        Ok::<_, async_nats::SubscribeError>((relayed, taken))
+    };
+    let (mut relayed, mut taken) = match subscribed.await {
+        Ok(subs) => subs,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot hear relayed messages");
+            return;
+        }
+    };
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let stop = async {
+            let _ = stopped.wait_for(|stop| *stop).await;
+        };
+        tokio::select! {
+            () = stop => return,
+            msg = relayed.next() => {
+                let Some(msg) = msg else { return };
+                match shvedka_proto::decode::<Relay>(&msg.payload) {
+                    Ok(relay) => relays.deliver(relay).await,
+                    Err(e) => tracing::warn!(error = %e, "a relayed message that does not decode"),
+                }
+            }
+            msg = taken.next() => {
+                let Some(msg) = msg else { return };
+                if let Ok(id) = shvedka_proto::decode::<MatchId>(&msg.payload) {
+                    relays.taken_over(id);
+                }
+            }
+            _ = tick.tick() => relays.retry(),
+        }
+    }
+}

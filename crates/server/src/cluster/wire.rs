@@ -1,0 +1,115 @@
+//! What the nodes of a cluster say to each other about matches, over NATS, and on which subjects.
+//!
+//! A node forwards a request about a match it does not run to the node that does (an [`Ask`] on
+//! [`ask_subject`], NATS request/reply, answered with an [`Answer`]); the owner sends what the
+//! match has for a follower on another node to that node ([`Relay`] on [`relay_subject`]: one
+//! publisher, one subscriber, so NATS keeps their order); a node that takes a match over says so
+//! on [`TAKEN`], so that nodes whose players follow it ask the new owner. All of it is bincode
+//! (`shvedka_proto::encode`), bounded by the protocol's frame limit.
+
+use bughouse_match::Official;
+use serde::{Deserialize, Serialize};
+use shvedka_proto::{ArbiterRequest, Board, ClientMsg, ErrorMsg, MatchId, ServerMsg};
+
+/// Where a node hears the requests forwarded to it.
+pub(crate) fn ask_subject(node: &str) -> String {
+    format!("shvedka.node.{node}.ask")
+}
+
+/// Where a node hears what the matches of other nodes send its sessions.
+pub(crate) fn relay_subject(node: &str) -> String {
+    format!("shvedka.node.{node}.relay")
+}
+
+/// Where a node that took a match over says so.
+pub(crate) const TAKEN: &str = "shvedka.taken";
+
+/// A session of another node, as the match's owner needs it (the owner trusts the node that
+/// checked it: only nodes reach NATS).
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Who {
+    /// The SHA-256 of the session's token: its key on every node.
+    pub(crate) key: String,
+    pub(crate) name: String,
+    pub(crate) player: u64,
+    pub(crate) account: Option<u64>,
+    pub(crate) bot: bool,
+}
+
+/// What a node asks of a match another node runs, for one of its sessions.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) enum Ask {
+    /// Follow the match (its whole state, or the events after `last_seq`), relayed to `from`.
+    Follow { last_seq: Option<u64> },
+    /// A match command (a seat, a move, a claim, chat ...).
+    Command(ClientMsg),
+    /// Stop following.
+    Unfollow,
+    /// The legal moves on a board.
+    Legal(Board),
+    /// An arbiter's act (the asking node checked the role).
+    Arbiter { act: ArbiterRequest, by: Official },
+}
+
+/// A forwarded request.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) struct Forward {
+    pub(crate) match_id: MatchId,
+    /// The node the session is on (where relayed messages go).
+    pub(crate) from: String,
+    pub(crate) who: Who,
+    pub(crate) ask: Ask,
+}
+
+/// The owner's answer.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub(crate) enum Answer {
+    /// Done (the events it caused are stored).
+    Done,
+    /// The legal moves asked for.
+    Legal(Vec<String>),
+    /// This node does not run the match (any more): ask the database who does.
+    NotHere,
+    /// Refused, as a local request would be.
+    Refused(ErrorMsg),
+}
+
+/// What an owner sends a follower on another node.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "made, encoded and dropped at once; boxing would allocate for every relayed message"
+)]
+pub(crate) enum Relay {
+    /// A message for the session `key`, about `match_id`.
+    Msg { key: String, match_id: MatchId, msg: ServerMsg },
+    /// The follower fell behind and the owner stopped sending: its connection closes and
+    /// resumes.
+    Behind { key: String, match_id: MatchId },
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_forwarded_move_and_its_relayed_event_survive_the_trip() {
+        let fwd = Forward {
+            match_id: MatchId(7),
+            from: "node-b".into(),
+            who: Who { key: "ab".into(), name: "anna".into(), player: 3, account: None, bot: false },
+            ask: Ask::Command(ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: Some(5) }),
+        };
+        let back: Forward = shvedka_proto::decode(&shvedka_proto::encode(&fwd).unwrap()).unwrap();
+        assert_eq!(back.match_id, MatchId(7));
+        assert!(matches!(back.ask, Ask::Command(ClientMsg::Move { ref text, .. }) if text == "e4"));
+        let relay = Relay::Msg {
+            key: "ab".into(),
+            match_id: MatchId(7),
+            msg: ServerMsg::Pong { nonce: 1, server_time_us: 2 },
+        };
+        let back: Relay = shvedka_proto::decode(&shvedka_proto::encode(&relay).unwrap()).unwrap();
+        assert!(matches!(back, Relay::Msg { msg: ServerMsg::Pong { nonce: 1, .. }, .. }));
+        assert_eq!(ask_subject("node-a"), "shvedka.node.node-a.ask");
+    }
+}
