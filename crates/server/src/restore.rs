@@ -4,7 +4,7 @@
 
 use bughouse_match::{Event, EventKind, Match, MatchConfig};
 use shvedka_proto::{EventView, MatchEvent, PlayerKind};
-use shvedka_storage::{MatchRow, Store};
+use shvedka_storage::{EventRow, MatchRow, Store};
 
 /// A match rebuilt from storage.
 pub(crate) struct Rebuilt {
@@ -20,16 +20,8 @@ pub(crate) async fn rebuild(store: &dyn Store, row: &MatchRow) -> anyhow::Result
     for (i, r) in rows.iter().enumerate() {
         anyhow::ensure!(r.seq == i as u64, "the log has a gap before event {}", r.seq);
         let event: Event = serde_json::from_str(&r.event)?;
-        let mut view: MatchEvent = serde_json::from_str(&r.view)?;
-        // A view stored before arbiter acts were typed gets its facts back from the machine's act.
-        if let (EventView::Arbiter { act: text }, EventKind::Arbiter(ruling)) = (&view.kind, &event.kind) {
-            view.kind = EventView::ArbiterActed {
-                act: crate::convert::arbiter_request(&ruling.act),
-                text: text.clone(),
-            };
-        }
+        views.push(view_of(r, Some(&event))?);
         events.push(event);
-        views.push(view);
     }
     let mut m = Match::replay(config, &events)?;
     // A match still forming draws its Chess960 position again (it is fixed at the countdown).
@@ -37,6 +29,30 @@ pub(crate) async fn rebuild(store: &dyn Store, row: &MatchRow) -> anyhow::Result
     // The replayed log is already stored and delivered: mark it polled.
     while m.poll_event().is_some() {}
     Ok(Rebuilt { m, views })
+}
+
+/// The wire view of one stored event, as followers are told it. A view stored before arbiter
+/// acts were typed gets its facts back from the machine's act (`event`, read here when not
+/// given).
+pub(crate) fn view_of(r: &EventRow, event: Option<&Event>) -> anyhow::Result<MatchEvent> {
+    let mut view: MatchEvent = serde_json::from_str(&r.view)?;
+    if let EventView::Arbiter { act: text } = &view.kind {
+        let read;
+        let event = match event {
+            Some(event) => event,
+            None => {
+                read = serde_json::from_str::<Event>(&r.event)?;
+                &read
+            }
+        };
+        if let EventKind::Arbiter(ruling) = &event.kind {
+            view.kind = EventView::ArbiterActed {
+                act: crate::convert::arbiter_request(&ruling.act),
+                text: text.clone(),
+            };
+        }
+    }
+    Ok(view)
 }
 
 /// The seated players' names and kinds, as the log's views say (who sat last on each seat, and

@@ -314,27 +314,24 @@ impl Relays {
         }
     }
 
-    /// The events of `id` after `after` and before `upto`, from the database.
+    /// The events of `id` after `after` and before `upto`, from the database (the owner stores
+    /// an event before it relays it). None when it cannot be read: the follower resumes then.
     async fn missed(&self, id: MatchId, after: Option<u64>, upto: u64) -> Vec<shvedka_proto::MatchEvent> {
-        let row = match self.store.find_match(id.0).await {
-            Ok(Some(row)) => row,
-            Ok(None) => return Vec::new(),
+        let rows = match self.store.events(id.0).await {
+            Ok(rows) => rows,
             Err(e) => {
                 tracing::warn!(match_id = %id, error = %e, "cannot read missed events");
                 return Vec::new();
             }
         };
-        match crate::restore::rebuild(&*self.store, &row).await {
-            Ok(rebuilt) => rebuilt
-                .views
-                .into_iter()
-                .filter(|v| after.is_none_or(|a| v.seq > a) && v.seq < upto)
-                .collect(),
-            Err(e) => {
-                tracing::warn!(match_id = %id, error = %e, "cannot rebuild missed events");
+        rows.iter()
+            .filter(|r| after.is_none_or(|a| r.seq > a) && r.seq < upto)
+            .map(|r| crate::restore::view_of(r, None))
+            .collect::<anyhow::Result<Vec<_>>>()
+            .unwrap_or_else(|e| {
+                tracing::warn!(match_id = %id, error = %e, "cannot read missed events");
                 Vec::new()
-            }
-        }
+            })
     }
 
     /// Another node took `id` over: its followers here follow it there, from what they have.
@@ -506,5 +503,129 @@ pub(crate) async fn run(relays: Arc<Relays>, every: Duration, mut stopped: watch
             }
             _ = tick.tick() => relays.retry(),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::encoding::Outgoing;
+    use crate::test_store::MemStore;
+    use shvedka_proto::{EventView, MatchEvent, MatchState, PhaseView};
+    use shvedka_storage::{EventRow, NewMatch};
+
+    fn view(seq: u64) -> MatchEvent {
+        MatchEvent {
+            match_id: MatchId(4),
+            seq,
+            at_ms: seq,
+            kind: EventView::Started,
+            clocks_ms: [1000; 4],
+            running: [false; 4],
+            bfen: None,
+            server_time_us: 0,
+        }
+    }
+
+    /// A node's relays over a store holding events 0 to 5 of match 4, and a session following
+    /// it; NATS is never reached (delivery needs none).
+    async fn relays() -> (Relays, Arc<Session>) {
+        let store = Arc::new(MemStore::default());
+        let created = NewMatch {
+            id: 4,
+            rules: "classic".into(),
+            time_control: "3+0".into(),
+            listed: true,
+            config: "{}".into(),
+            created_ms: 1,
+            invite_hash: None,
+            rated: false,
+        };
+        store.add_match(&created).await.unwrap();
+        let rows: Vec<EventRow> = (0..6)
+            .map(|seq| EventRow { seq, at_us: seq, event: "{}".into(), view: serde_json::to_string(&view(seq)).unwrap() })
+            .collect();
+        store.append(4, &rows).await.unwrap();
+        let nats = async_nats::ConnectOptions::new()
+            .retry_on_initial_connect()
+            .connect("nats://127.0.0.1:1")
+            .await
+            .expect("a client that connects in the background");
+        let session = Arc::new(Session::remote("k".into(), "anna".into(), 1, None));
+        (Relays::new("b".into(), nats, store), session)
+    }
+
+    fn relayed(key: &str, msg: ServerMsg) -> Relay {
+        Relay::Msg { key: key.into(), match_id: MatchId(4), msg }
+    }
+
+    fn seqs(rx: &mut crate::outbound::OutboundRx) -> Vec<u64> {
+        let mut seqs = Vec::new();
+        while let Ok(msg) = rx.try_recv() {
+            match msg {
+                Outgoing::Own(ServerMsg::Event(e)) => seqs.push(e.seq),
+                Outgoing::Own(ServerMsg::State(s)) => seqs.push(1000 + s.last_seq.unwrap_or(0)),
+                other => panic!("unexpected {:?}", other.msg()),
+            }
+        }
+        seqs
+    }
+
+    #[tokio::test]
+    async fn a_relayed_event_is_told_once_in_order_and_a_gap_is_filled_from_the_database() {
+        let (relays, anna) = relays().await;
+        let (out, mut rx) = Outbound::channel(64);
+        assert!(relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(1) }));
+        relays.deliver(relayed("k", ServerMsg::Event(view(2)))).await;
+        relays.deliver(relayed("k", ServerMsg::Event(view(2)))).await;
+        assert_eq!(seqs(&mut rx), [2], "a repeat is dropped");
+        relays.deliver(relayed("k", ServerMsg::Event(view(5)))).await;
+        assert_eq!(seqs(&mut rx), [3, 4, 5], "3 and 4 were lost on the way: read from the database first");
+        relays.deliver(relayed("k", ServerMsg::Event(view(4)))).await;
+        relays.deliver(relayed("other", ServerMsg::Event(view(6)))).await;
+        assert!(seqs(&mut rx).is_empty(), "an old event, and another session's, are not told");
+    }
+
+    #[tokio::test]
+    async fn a_fresh_follower_is_told_nothing_before_its_state_and_everything_after() {
+        let (relays, anna) = relays().await;
+        let (out, mut rx) = Outbound::channel(64);
+        relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: None });
+        relays.deliver(relayed("k", ServerMsg::Event(view(3)))).await;
+        assert!(seqs(&mut rx).is_empty(), "an event before the state it follows is not told");
+        let state = MatchState {
+            match_id: MatchId(4),
+            rules: "classic".into(),
+            time_control: "3+0".into(),
+            seats: Default::default(),
+            kinds: Default::default(),
+            ready: [false; 4],
+            phase: PhaseView::Forming,
+            bfen: String::new(),
+            clocks_ms: [0; 4],
+            running: [false; 4],
+            last_seq: Some(3),
+            result: None,
+            your_seat: None,
+            server_time_us: 0,
+            moves: Vec::new(),
+            rated: false,
+            rating_changes: Vec::new(),
+        };
+        relays.deliver(relayed("k", ServerMsg::State(state))).await;
+        relays.deliver(relayed("k", ServerMsg::Event(view(4)))).await;
+        assert_eq!(seqs(&mut rx), [1003, 4]);
+    }
+
+    #[tokio::test]
+    async fn a_follower_the_owner_dropped_for_falling_behind_has_its_connection_closed() {
+        let (relays, anna) = relays().await;
+        let (out, _rx) = Outbound::channel(64);
+        relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(5) });
+        relays.deliver(Relay::Behind { key: "k".into(), match_id: MatchId(4) }).await;
+        tokio::time::timeout(Duration::from_secs(1), out.fallen_behind())
+            .await
+            .expect("its connection is told to close and resume");
+        assert!(!relays.follows(&anna, MatchId(4)), "it follows again when it resumes");
     }
 }
