@@ -15,6 +15,7 @@ use crate::lobby::Lobby;
 use crate::outbound::Outbound;
 use crate::room::{RoomHandle, RoomMsg};
 use crate::session::Session;
+use crate::tournaments::TourAsk;
 
 /// The most bytes of a record one `RecordPart` carries (whole characters; its JSON form,
 /// where every character may be escaped, stays within a frame).
@@ -55,16 +56,15 @@ pub(crate) async fn dispatch(
                 },
                 req => req,
             };
-            lobby.tournaments.director(&lobby.rooms, &by, req).await
+            tournament(lobby, session, TourAsk::Director { by, req }).await
         }
-        ClientMsg::Choose { tournament, round, game, choice } => lobby
-            .tournaments
-            .choose(&lobby.rooms, account_name(session)?, tournament, round, game, choice)
-            .await
-            .map(|()| Reply::Ok),
-        ClientMsg::Assignment { tournament } => {
-            let (game, finished) = lobby.tournaments.assignment(tournament, account_name(session)?).await?;
-            Ok(Reply::Assigned { game, finished })
+        ClientMsg::Choose { tournament: id, round, game, choice } => {
+            let name = account_name(session)?.to_owned();
+            tournament(lobby, session, TourAsk::Choose { name, tournament: id, round, game, choice }).await
+        }
+        ClientMsg::Assignment { tournament: id } => {
+            let name = account_name(session)?.to_owned();
+            tournament(lobby, session, TourAsk::Assignment { name, tournament: id }).await
         }
         ClientMsg::ListLive => {
             official(lobby, session, Role::Arbiter).await?;
@@ -261,6 +261,15 @@ fn others(lobby: &Lobby, unlisted_too: bool) -> Vec<MatchSummary> {
 /// The cluster, when the match `id` does not run on this node.
 fn elsewhere(lobby: &Lobby, id: MatchId) -> Option<&Arc<Cluster>> {
     lobby.cluster.as_ref().filter(|_| lobby.rooms.room(id).is_err())
+}
+
+/// A tournament request: answered here, or (cluster mode) by the node that drives the
+/// tournaments.
+async fn tournament(lobby: &Lobby, session: &Session, ask: TourAsk) -> Result<Reply, ErrorMsg> {
+    if let (Some(cluster), Some(node)) = (&lobby.cluster, lobby.tournaments.driver_elsewhere()) {
+        return cluster.relays.ask_driver(session, &node, ask).await;
+    }
+    lobby.tournaments.answer(&lobby.rooms, ask).await
 }
 
 /// Stops following another match before following `id` (refused while playing there).

@@ -26,6 +26,18 @@ use crate::convert::error;
 use crate::rooms::Rooms;
 use crate::wall::unix_ms;
 
+/// A tournament request, as the node that drives the tournaments answers it: from its own
+/// players, or forwarded from another node's (cluster mode).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub(crate) enum TourAsk {
+    /// A director's command, by `by` (known to be a director).
+    Director { by: Official, req: TdRequest },
+    /// A player's choice for his game, by his account name.
+    Choose { name: String, tournament: u64, round: u32, game: u32, choice: TdChoice },
+    /// A player's game now, by his account name.
+    Assignment { name: String, tournament: u64 },
+}
+
 /// The cluster role of the node that runs the tournaments.
 pub(crate) const ROLE: &str = "tournaments";
 
@@ -64,6 +76,29 @@ impl Tournaments {
             next: AtomicU64::new(next),
             offline: std::sync::Mutex::new(offline),
             driver: std::sync::Mutex::new(if clustered { Driver::Unknown } else { Driver::Here }),
+        }
+    }
+
+    /// Answers a tournament request.
+    pub(crate) async fn answer(&self, rooms: &Rooms, ask: TourAsk) -> Result<shvedka_proto::Reply, ErrorMsg> {
+        use shvedka_proto::Reply;
+        match ask {
+            TourAsk::Director { by, req } => self.director(rooms, &by, req).await,
+            TourAsk::Choose { name, tournament, round, game, choice } => {
+                self.choose(rooms, &name, tournament, round, game, choice).await.map(|()| Reply::Ok)
+            }
+            TourAsk::Assignment { name, tournament } => {
+                let (game, finished) = self.assignment(tournament, &name).await?;
+                Ok(Reply::Assigned { game, finished })
+            }
+        }
+    }
+
+    /// The node that drives the tournaments, when it is another one (cluster mode).
+    pub(crate) fn driver_elsewhere(&self) -> Option<String> {
+        match &*self.driver.lock().expect("driver lock") {
+            Driver::Elsewhere(node) => Some(node.clone()),
+            _ => None,
         }
     }
 
@@ -506,6 +541,14 @@ async fn save(rooms: &Rooms, id: u64, t: &Tournament, online: bool) -> Result<()
     let json = serde_json::json!({ "online": online, "tournament": t }).to_string();
     rooms.store.save_tournament(id, &json).await.map_err(|e| {
         tracing::error!(tournament = id, error = %e, "cannot store the tournament");
+        if matches!(e, shvedka_storage::StoreError::RoleFenced { .. }) {
+            // Cluster mode: another node took the tournaments over; this one learns which at
+            // its ticker's next turn.
+            return error(
+                ErrorCode::Unavailable,
+                "another node drives the tournaments now; nothing changed here, try again",
+            );
+        }
         error(ErrorCode::Full, "the tournament cannot be stored now; nothing changed")
     })
 }

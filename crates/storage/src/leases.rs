@@ -95,13 +95,23 @@ pub(crate) struct Node {
     name: String,
     lease_ms: i64,
     fences: Mutex<HashMap<u64, u64>>,
+    /// The roles this node took, with their fences.
+    roles: Mutex<HashMap<String, u64>>,
 }
+
+/// The role whose holder alone saves the tournaments.
+pub(crate) const TOURNAMENTS: &str = "tournaments";
 
 impl Node {
     pub(crate) fn new(name: &str, lease: Duration) -> Result<Node, StoreError> {
         let lease_ms = i64::try_from(lease.as_millis())
             .map_err(|_| StoreError::Range(format!("a lease of {lease:?} is too long")))?;
-        Ok(Node { name: name.to_owned(), lease_ms, fences: Mutex::new(HashMap::new()) })
+        Ok(Node {
+            name: name.to_owned(),
+            lease_ms,
+            fences: Mutex::new(HashMap::new()),
+            roles: Mutex::new(HashMap::new()),
+        })
     }
 
     pub(crate) fn fence(&self, match_id: u64) -> Option<u64> {
@@ -143,6 +153,27 @@ impl PgStore {
             if fence.is_none() || fence != now {
                 return Err(StoreError::Fenced { match_id, fence, current: now });
             }
+        }
+        Ok(())
+    }
+
+    /// Refuses to save the tournaments unless this node still holds their role under the fence it
+    /// took, and holds the role's row locked until the transaction `conn` is in commits (a
+    /// take-over waits for the save, or comes first and the save is refused). Nothing when this
+    /// store is not a node of a cluster.
+    pub(crate) async fn check_role(&self, conn: &mut sqlx::PgConnection) -> Result<(), StoreError> {
+        let Some(node) = self.cluster_node() else { return Ok(()) };
+        let fence = node.roles.lock().expect("roles lock").get(TOURNAMENTS).copied();
+        let row = sqlx::query("SELECT node, fence FROM cluster_roles WHERE role = $1 FOR SHARE")
+            .bind(TOURNAMENTS)
+            .fetch_optional(&mut *conn)
+            .await?;
+        let current = match &row {
+            Some(r) if r.try_get::<String, _>(0)? == node.name => Some(to_u64(r.try_get(1)?)?),
+            _ => None,
+        };
+        if fence.is_none() || fence != current {
+            return Err(StoreError::RoleFenced { role: TOURNAMENTS.to_owned(), fence, current });
         }
         Ok(())
     }
@@ -232,8 +263,11 @@ impl Leases for PgStore {
         .fetch_optional(self.pool())
         .await?;
         if let Some(row) = taken {
-            return Ok(Take::Taken { fence: to_u64(row.try_get(0)?)? });
+            let fence = to_u64(row.try_get(0)?)?;
+            node.roles.lock().expect("roles lock").insert(role.to_owned(), fence);
+            return Ok(Take::Taken { fence });
         }
+        node.roles.lock().expect("roles lock").remove(role);
         let holder = sqlx::query("SELECT node FROM cluster_roles WHERE role = $1")
             .bind(role)
             .fetch_optional(self.pool())

@@ -65,6 +65,19 @@ pub enum StoreError {
         /// The match's fence now; `None` when nobody holds it.
         current: Option<u64>,
     },
+    /// This node may not save the tournaments: another node took their driver's role (or this
+    /// one never held it). Nothing is written.
+    #[error(
+        "the {role} role: this node's fence {fence:?} is not the current one ({current:?}): another node drives them"
+    )]
+    RoleFenced {
+        /// The role.
+        role: String,
+        /// The fence this node took it with; `None` when it does not hold it.
+        fence: Option<u64>,
+        /// The role's fence now; `None` when nobody holds it.
+        current: Option<u64>,
+    },
     /// A migration failed.
     #[error("migration {version}: {source}")]
     Migration {

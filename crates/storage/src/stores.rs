@@ -113,6 +113,11 @@ impl SqliteStore {
         Ok(())
     }
 
+    #[allow(clippy::unused_async)]
+    async fn check_role(&self, _: &mut sqlx::SqliteConnection) -> Result<(), StoreError> {
+        Ok(())
+    }
+
     fn as_leases(&self) -> Option<&dyn Leases> {
         None
     }
@@ -513,6 +518,9 @@ macro_rules! sql_store {
             }
 
             async fn save_tournament(&self, id: u64, state: &str) -> Result<(), StoreError> {
+                let mut tx = self.pool.begin().await?;
+                // A node of a cluster saves only while it drives the tournaments.
+                self.check_role(&mut *tx).await?;
                 sqlx::query(
                     "INSERT INTO tournaments (id, state, updated_ms) VALUES ($1, $2, $3) \
                      ON CONFLICT (id) DO UPDATE SET state = excluded.state, updated_ms = excluded.updated_ms",
@@ -520,8 +528,9 @@ macro_rules! sql_store {
                 .bind(to_i64(id)?)
                 .bind(state)
                 .bind(now_ms())
-                .execute(&self.pool)
+                .execute(&mut *tx)
                 .await?;
+                tx.commit().await?;
                 Ok(())
             }
 

@@ -233,8 +233,22 @@ async fn a_role_is_held_by_one_live_node_and_passes_on_when_it_stops() {
         "kept, not raised"
     );
     assert_eq!(leases(&b).take_role("tournaments").await.unwrap(), Take::Held { node: "a".into() });
+    a.save_tournament(1, "by a").await.expect("the driver saves");
+    let refused = b.save_tournament(1, "by b").await;
+    assert!(
+        matches!(refused, Err(StoreError::RoleFenced { fence: None, .. })),
+        "not the driver: {refused:?}"
+    );
     leases(&a).leave().await.unwrap();
     assert_eq!(leases(&b).take_role("tournaments").await.unwrap(), Take::Taken { fence: 2 });
+    b.save_tournament(1, "by b").await.expect("the new driver saves");
     leases(&a).heartbeat().await.unwrap();
+    // Node a comes back without having looked at the role: its save is refused, not written.
+    let stale = a.save_tournament(1, "stale, by a").await;
+    assert!(
+        matches!(stale, Err(StoreError::RoleFenced { fence: Some(1), current: None, .. })),
+        "a stale driver's save is refused: {stale:?}"
+    );
     assert_eq!(leases(&a).take_role("tournaments").await.unwrap(), Take::Held { node: "b".into() });
+    assert_eq!(b.tournaments().await.unwrap(), [(1, "by b".to_owned())], "only the drivers' saves are kept");
 }

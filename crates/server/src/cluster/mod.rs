@@ -136,8 +136,11 @@ impl NodeTasks {
             tokio::spawn(owner::serve(
                 cluster.owner.clone(),
                 config.node.clone(),
-                Arc::downgrade(&lobby.rooms),
-                Arc::downgrade(&lobby.sessions),
+                Arc::new(owner::Here {
+                    rooms: lobby.rooms.clone(),
+                    sessions: lobby.sessions.clone(),
+                    tournaments: lobby.tournaments.clone(),
+                }),
                 stopped.clone(),
             )),
             tokio::spawn(listings::run(

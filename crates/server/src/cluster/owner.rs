@@ -19,12 +19,13 @@ use futures_util::StreamExt;
 use shvedka_proto::{ErrorCode, MatchId, ServerMsg};
 use tokio::sync::{Semaphore, oneshot, watch};
 
-use super::wire::{Answer, Ask, Forward, Relay, Who, ask_subject, relay_subject};
+use super::wire::{About, Answer, Ask, Forward, Relay, Who, ask_subject, relay_subject};
 use crate::convert::{self, error};
 use crate::outbound::{Outbound, OutboundRx};
 use crate::room::{RoomHandle, RoomMsg};
 use crate::rooms::Rooms;
 use crate::session::{Session, Sessions};
+use crate::tournaments::Tournaments;
 
 /// Forwarded requests answered at once, at most.
 pub(crate) const MAX_ASKS: usize = 1024;
@@ -65,12 +66,24 @@ impl Owner {
     }
 
     /// Answers one forwarded request.
-    async fn answer(&self, f: Forward, rooms: &Arc<Rooms>, sessions: &Sessions) -> Answer {
-        let Ok(room) = rooms.room(f.match_id) else { return Answer::NotHere };
+    async fn answer(&self, f: Forward, here: &Here) -> Answer {
+        match f.about {
+            About::Match(id, ask) => self.answer_match(&f.from, &f.who, id, ask, here).await,
+            About::Tournament(ask) => match here.tournaments.answer(&here.rooms, ask).await {
+                Ok(reply) => Answer::Reply(reply),
+                Err(e) => Answer::Refused(e),
+            },
+        }
+    }
+
+    /// Answers a request about one of this node's matches.
+    async fn answer_match(&self, from: &str, who: &Who, id: MatchId, ask: Ask, here: &Here) -> Answer {
+        let (rooms, sessions) = (&here.rooms, &here.sessions);
+        let Ok(room) = rooms.room(id) else { return Answer::NotHere };
         let gone = || Answer::Refused(error(ErrorCode::NoSuchMatch, "the match is gone"));
         let (reply, rx) = oneshot::channel();
-        let unfollow = matches!(f.ask, Ask::Unfollow);
-        let msg = match f.ask {
+        let unfollow = matches!(ask, Ask::Unfollow);
+        let msg = match ask {
             Ask::Legal(board) => {
                 let (reply, rx) = oneshot::channel();
                 let board = convert::board(board);
@@ -83,18 +96,16 @@ impl Owner {
                 Ok(act) => RoomMsg::Arbiter { act, by, reply },
                 Err(e) => return Answer::Refused(error(ErrorCode::BadRequest, e)),
             },
-            Ask::Unfollow => match self.remote.get(&f.who.key) {
-                Some(r) if r.match_id == f.match_id => {
-                    RoomMsg::Unfollow { session: r.session.clone(), reply }
-                }
+            Ask::Unfollow => match self.remote.get(&who.key) {
+                Some(r) if r.match_id == id => RoomMsg::Unfollow { session: r.session.clone(), reply },
                 _ => return Answer::Done,
             },
             Ask::Follow { last_seq } => {
-                let (session, out) = self.follower(&f.from, &f.who, f.match_id, &room, rooms, sessions);
+                let (session, out) = self.follower(from, who, id, &room, rooms, sessions);
                 RoomMsg::Follow { session, out, last_seq, reply }
             }
             Ask::Command(msg) => {
-                let (session, out) = self.follower(&f.from, &f.who, f.match_id, &room, rooms, sessions);
+                let (session, out) = self.follower(from, who, id, &room, rooms, sessions);
                 RoomMsg::Command { session, out, msg, reply }
             }
         };
@@ -104,7 +115,7 @@ impl Owner {
         match rx.await {
             Ok(Ok(())) => {
                 if unfollow {
-                    self.remote.remove(&f.who.key);
+                    self.remote.remove(&who.key);
                 }
                 Answer::Done
             }
@@ -231,12 +242,18 @@ impl Relaying {
     }
 }
 
+/// What of this node a forwarded request may reach.
+pub(crate) struct Here {
+    pub(crate) rooms: Arc<Rooms>,
+    pub(crate) sessions: Arc<Sessions>,
+    pub(crate) tournaments: Arc<Tournaments>,
+}
+
 /// Answers the requests forwarded to node `node` until `stopped`.
 pub(crate) async fn serve(
     owner: Arc<Owner>,
     node: String,
-    rooms: Weak<Rooms>,
-    sessions: Weak<Sessions>,
+    here: Arc<Here>,
     mut stopped: watch::Receiver<bool>,
 ) {
     let mut asks = match owner.nats.subscribe(ask_subject(&node)).await {
@@ -261,11 +278,10 @@ pub(crate) async fn serve(
             publish_answer(&owner.nats, reply, &busy).await;
             continue;
         };
-        let (Some(rooms), Some(sessions)) = (rooms.upgrade(), sessions.upgrade()) else { return };
-        let owner = owner.clone();
+        let (owner, here) = (owner.clone(), here.clone());
         tokio::spawn(async move {
             let answer = match shvedka_proto::decode::<Forward>(&msg.payload) {
-                Ok(f) => owner.answer(f, &rooms, &sessions).await,
+                Ok(f) => owner.answer(f, &here).await,
                 Err(e) => Answer::Refused(error(ErrorCode::BadRequest, format!("a forwarded request: {e}"))),
             };
             publish_answer(&owner.nats, reply, &answer).await;

@@ -17,17 +17,18 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 use futures_util::StreamExt;
-use shvedka_proto::{ClientMsg, ClosedReason, ErrorCode, ErrorMsg, MatchId, ServerMsg};
+use shvedka_proto::{ClientMsg, ClosedReason, ErrorCode, ErrorMsg, MatchId, Reply, ServerMsg};
 use shvedka_storage::Store;
 use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 
-use super::wire::{Answer, Ask, Forward, Relay, TAKEN, Who, ask_subject, relay_subject};
+use super::wire::{About, Answer, Ask, Forward, Relay, TAKEN, Who, ask_subject, relay_subject};
 use crate::convert::error;
 use crate::outbound::Outbound;
 use crate::room::RoomMsg;
 use crate::rooms::Rooms;
 use crate::session::Session;
+use crate::tournaments::TourAsk;
 
 /// How long a forwarded request waits for its answer (a move waits for its commit there).
 const ANSWER_WAIT: Duration = Duration::from_secs(5);
@@ -196,6 +197,48 @@ impl Relays {
     /// match any more. A request that went unanswered is not repeated (a move may have been
     /// played): the client is told, and sees the event if it was.
     async fn ask(&self, session: &Session, id: MatchId, ask: Ask) -> Result<Answer, ErrorMsg> {
+        let payload = self.payload(session, About::Match(id, ask))?;
+        for _ in 0..2 {
+            let node = self.owner(id).await?;
+            match self.request(&node, &payload).await {
+                Ok(Answer::NotHere) => {
+                    self.owners.remove(&id);
+                }
+                Ok(Answer::Refused(e)) => return Err(e),
+                Ok(answer) => return Ok(answer),
+                Err(unheard) => {
+                    self.owners.remove(&id);
+                    return Err(if unheard { moving(id, &node) } else { unanswered(id, &node) });
+                }
+            }
+        }
+        Err(moving(id, "another node"))
+    }
+
+    /// Forwards a tournament request of `session` to `node`, which drives the tournaments.
+    pub(crate) async fn ask_driver(
+        &self,
+        session: &Session,
+        node: &str,
+        ask: TourAsk,
+    ) -> Result<Reply, ErrorMsg> {
+        let payload = self.payload(session, About::Tournament(ask))?;
+        let unavailable = |what: &str| {
+            error(
+                ErrorCode::Unavailable,
+                format!("node {node}, which runs the tournaments, {what}; try again"),
+            )
+        };
+        match self.request(node, &payload).await {
+            Ok(Answer::Reply(reply)) => Ok(reply),
+            Ok(Answer::Refused(e)) => Err(e),
+            Ok(_) => Err(unavailable("does not run them any more")),
+            Err(true) => Err(unavailable("stopped")),
+            Err(false) => Err(unavailable("did not answer in time")),
+        }
+    }
+
+    fn payload(&self, session: &Session, about: About) -> Result<Vec<u8>, ErrorMsg> {
         let who = Who {
             key: session.key.clone(),
             name: session.name.clone(),
@@ -203,45 +246,30 @@ impl Relays {
             account: session.account,
             bot: session.bot.load(std::sync::atomic::Ordering::Relaxed),
         };
-        let fwd = Forward { match_id: id, from: self.node.clone(), who, ask };
-        let payload = shvedka_proto::encode(&fwd)
-            .map_err(|e| error(ErrorCode::TooLarge, format!("the request cannot be forwarded: {e}")))?;
-        for _ in 0..2 {
-            let node = self.owner(id).await?;
-            let asked = tokio::time::timeout(
-                ANSWER_WAIT,
-                self.nats.request(ask_subject(&node), payload.clone().into()),
-            );
-            let reply = match asked.await {
-                Ok(Ok(reply)) => reply,
-                Ok(Err(e)) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
-                    // Nobody heard it: the node is gone; nothing was done.
-                    self.owners.remove(&id);
-                    return Err(moving(id, &node));
-                }
-                Ok(Err(e)) => {
-                    self.owners.remove(&id);
-                    tracing::warn!(match_id = %id, node, error = %e, "a forwarded request failed");
-                    return Err(unanswered(id, &node));
-                }
-                Err(_) => {
-                    self.owners.remove(&id);
-                    return Err(unanswered(id, &node));
-                }
-            };
-            match shvedka_proto::decode::<Answer>(&reply.payload) {
-                Ok(Answer::NotHere) => {
-                    self.owners.remove(&id);
-                }
-                Ok(Answer::Refused(e)) => return Err(e),
-                Ok(answer) => return Ok(answer),
-                Err(e) => {
-                    tracing::error!(match_id = %id, node, error = %e, "an answer that does not decode");
-                    return Err(unanswered(id, &node));
-                }
+        let fwd = Forward { from: self.node.clone(), who, about };
+        shvedka_proto::encode(&fwd)
+            .map_err(|e| error(ErrorCode::TooLarge, format!("the request cannot be forwarded: {e}")))
+    }
+
+    /// One request to `node`, answered within [`ANSWER_WAIT`]. `Err(true)` when nobody heard it
+    /// (the node is gone: nothing was done), `Err(false)` when it went unanswered (it may have
+    /// been done).
+    async fn request(&self, node: &str, payload: &[u8]) -> Result<Answer, bool> {
+        let asked =
+            tokio::time::timeout(ANSWER_WAIT, self.nats.request(ask_subject(node), payload.to_vec().into()));
+        let reply = match asked.await {
+            Ok(Ok(reply)) => reply,
+            Ok(Err(e)) if e.kind() == async_nats::RequestErrorKind::NoResponders => return Err(true),
+            Ok(Err(e)) => {
+                tracing::warn!(node, error = %e, "a forwarded request failed");
+                return Err(false);
             }
-        }
-        Err(moving(id, "another node"))
+            Err(_) => return Err(false),
+        };
+        shvedka_proto::decode::<Answer>(&reply.payload).map_err(|e| {
+            tracing::error!(node, error = %e, "an answer that does not decode");
+            false
+        })
     }
 
     /// The node that runs `id`: remembered, or the lease holder in the database.
@@ -543,7 +571,12 @@ mod tests {
         };
         store.add_match(&created).await.unwrap();
         let rows: Vec<EventRow> = (0..6)
-            .map(|seq| EventRow { seq, at_us: seq, event: "{}".into(), view: serde_json::to_string(&view(seq)).unwrap() })
+            .map(|seq| EventRow {
+                seq,
+                at_us: seq,
+                event: "{}".into(),
+                view: serde_json::to_string(&view(seq)).unwrap(),
+            })
             .collect();
         store.append(4, &rows).await.unwrap();
         let nats = async_nats::ConnectOptions::new()

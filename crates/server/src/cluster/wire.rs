@@ -9,7 +9,9 @@
 
 use bughouse_match::Official;
 use serde::{Deserialize, Serialize};
-use shvedka_proto::{ArbiterRequest, Board, ClientMsg, ErrorMsg, MatchId, ServerMsg};
+use shvedka_proto::{ArbiterRequest, Board, ClientMsg, ErrorMsg, MatchId, Reply, ServerMsg};
+
+use crate::tournaments::TourAsk;
 
 /// Where a node hears the requests forwarded to it.
 pub(crate) fn ask_subject(node: &str) -> String {
@@ -51,14 +53,22 @@ pub(crate) enum Ask {
     Arbiter { act: ArbiterRequest, by: Official },
 }
 
+/// What a forwarded request is about.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub(crate) enum About {
+    /// A match the asked node runs.
+    Match(MatchId, Ask),
+    /// The tournaments, which the asked node drives.
+    Tournament(TourAsk),
+}
+
 /// A forwarded request.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Forward {
-    pub(crate) match_id: MatchId,
     /// The node the session is on (where relayed messages go).
     pub(crate) from: String,
     pub(crate) who: Who,
-    pub(crate) ask: Ask,
+    pub(crate) about: About,
 }
 
 /// The owner's answer.
@@ -68,6 +78,8 @@ pub(crate) enum Answer {
     Done,
     /// The legal moves asked for.
     Legal(Vec<String>),
+    /// A tournament request's answer.
+    Reply(Reply),
     /// This node does not run the match (any more): ask the database who does.
     NotHere,
     /// Refused, as a local request would be.
@@ -95,14 +107,18 @@ mod tests {
     #[test]
     fn a_forwarded_move_and_its_relayed_event_survive_the_trip() {
         let fwd = Forward {
-            match_id: MatchId(7),
             from: "node-b".into(),
             who: Who { key: "ab".into(), name: "anna".into(), player: 3, account: None, bot: false },
-            ask: Ask::Command(ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: Some(5) }),
+            about: About::Match(
+                MatchId(7),
+                Ask::Command(ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: Some(5) }),
+            ),
         };
         let back: Forward = shvedka_proto::decode(&shvedka_proto::encode(&fwd).unwrap()).unwrap();
-        assert_eq!(back.match_id, MatchId(7));
-        assert!(matches!(back.ask, Ask::Command(ClientMsg::Move { ref text, .. }) if text == "e4"));
+        assert!(matches!(
+            back.about,
+            About::Match(MatchId(7), Ask::Command(ClientMsg::Move { ref text, .. })) if text == "e4"
+        ));
         let relay = Relay::Msg {
             key: "ab".into(),
             match_id: MatchId(7),
