@@ -98,6 +98,14 @@ fn local_for_all(servers: &[SocketAddr]) -> Option<SocketAddr> {
     Some(SocketAddr::new(ip, 0))
 }
 
+/// A client endpoint bound to `local`, trusting as `trust` says.
+fn endpoint_at(local: SocketAddr, trust: &Trust) -> Result<quinn::Endpoint, ClientError> {
+    let (_, config) = client_config(trust)?;
+    let mut endpoint = quinn::Endpoint::client(local).map_err(conn_err)?;
+    endpoint.set_default_client_config(config);
+    Ok(endpoint)
+}
+
 fn conn_err(e: impl fmt::Display) -> ClientError {
     ClientError::Connection(e.to_string())
 }
@@ -141,8 +149,8 @@ pub struct Account {
 /// cluster, which share one certificate and the sessions).
 pub struct Client {
     endpoint: quinn::Endpoint,
-    /// Never empty; the one connected to (or last tried with success) first, the others in the
-    /// order given, rotated with it.
+    /// Never empty: the one connected to (or last connected to) first, then the others in the
+    /// order given, the list rotated so.
     servers: Vec<SocketAddr>,
     server_name: String,
     name: String,
@@ -178,10 +186,7 @@ impl Client {
         trust: Trust,
         name: &str,
     ) -> Result<Client, ClientError> {
-        let local = local_for_all(servers).ok_or_else(no_address)?;
-        let (_, config) = client_config(&trust)?;
-        let mut endpoint = quinn::Endpoint::client(local).map_err(conn_err)?;
-        endpoint.set_default_client_config(config);
+        let endpoint = endpoint_at(local_for_all(servers).ok_or_else(no_address)?, &trust)?;
         let mut client = Client::new(endpoint, servers.to_vec(), &trust, name)?;
         client.open_any(None).await?;
         Ok(client)
@@ -193,10 +198,7 @@ impl Client {
     /// # Errors
     /// [`ClientError::Connection`] if the socket or the TLS configuration cannot be made.
     pub fn endpoint_for(server: SocketAddr, trust: &Trust) -> Result<quinn::Endpoint, ClientError> {
-        let (_, config) = client_config(trust)?;
-        let mut endpoint = quinn::Endpoint::client(local_for(server)).map_err(conn_err)?;
-        endpoint.set_default_client_config(config);
-        Ok(endpoint)
+        endpoint_at(local_for(server), trust)
     }
 
     /// As [`Client::endpoint_for`], with a UDP receive buffer of `recv_buffer` bytes (as large as
