@@ -184,3 +184,76 @@ async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_t
     assert_ne!(second, id, "ids go on from the stored tournaments");
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn clients_given_the_nodes_resume_on_the_next_one_when_theirs_stops_with_the_events_they_missed() {
+    use shvedka_client::{CONNECT_TIMEOUT, Trust};
+    use shvedka_proto::SeatId;
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    // Every player is given both nodes, node a first: all connect to a.
+    let nodes = [a.addr, b.addr];
+    let mut c = Vec::new();
+    for seat in SeatId::ALL {
+        let client = Client::connect_any(&nodes, Trust::Fingerprint(a.pin), seat.name()).await.unwrap();
+        assert_eq!(client.servers(), nodes);
+        c.push(client);
+    }
+    let id = c[0].create_match("classic", "blitz", true).await.unwrap();
+    for (client, seat) in c.iter().zip(SeatId::ALL) {
+        client.take_seat(id, seat).await.unwrap();
+    }
+    for client in &c {
+        client.ready(true).await.unwrap();
+    }
+    for client in &mut c {
+        event(client, |k| matches!(k, EventView::Started)).await;
+    }
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    for client in &mut c {
+        event(client, |k| matches!(k, EventView::Moved { .. })).await;
+    }
+    // Black-B loses its connection and misses a move; then node a stops.
+    c[3].drop_connection();
+    let seen = c[3].last_seq().expect("black-B has seen events");
+    c[1].play(Board::A, "e5", None).await.unwrap();
+    event(&mut c[0], |k| matches!(k, EventView::Moved { san, .. } if san == "e5")).await;
+    a.stop().await;
+    eventually("node b runs the match", || b.stats.live_matches() == 1).await;
+
+    // Each resumes with no address given: node a, the current one, does not answer within
+    // CONNECT_TIMEOUT, and node b does.
+    let start = std::time::Instant::now();
+    let resumed = futures_util::future::join_all(c.iter_mut().map(Client::resume)).await;
+    let took = start.elapsed();
+    println!("four sessions resumed on node b after {} ms", took.as_millis());
+    assert!(resumed.iter().all(Result::is_ok), "{resumed:?}");
+    assert!(took < CONNECT_TIMEOUT + Duration::from_secs(5), "one bounded try of node a: {took:?}");
+    for client in &c {
+        assert_eq!(client.server(), b.addr, "resumed on the next node");
+        assert_eq!(client.servers(), [nodes[1], nodes[0]], "which is now the current one");
+    }
+    // Black-B is told what it missed, from the event after the last it saw, with no gap.
+    let mut missed = Vec::new();
+    loop {
+        match next(&mut c[3]).await {
+            Update::Server(ServerMsg::Event(e)) => {
+                let done = matches!(e.kind, EventView::Resumed { .. });
+                missed.push(e);
+                if done {
+                    break;
+                }
+            }
+            Update::Server(_) | Update::Disconnected(_) => {}
+        }
+    }
+    assert_eq!(missed[0].seq, seen + 1, "{missed:?}");
+    assert!(matches!(&missed[0].kind, EventView::Moved { san, .. } if san == "e5"), "{missed:?}");
+    assert!(missed.windows(2).all(|w| w[1].seq == w[0].seq + 1), "in order, none twice: {missed:?}");
+    assert_eq!(missed.last().unwrap().kind, EventView::Resumed { reason: PauseReason::Restart });
+    c[2].play(Board::B, "d4", None).await.expect("play goes on on node b");
+    let record = c[3].record(id).await.unwrap();
+    assert!(record.contains("1A. e4") && record.contains("e5"), "{record}");
+    b.stop().await;
+}

@@ -343,7 +343,10 @@ pub(crate) async fn resume(client: &mut Client) -> Result<(), BotError> {
     for attempt in 0..20u32 {
         tokio::time::sleep(Duration::from_millis(200 * u64::from(attempt.min(5)))).await;
         match client.resume().await {
-            Ok(()) => return Ok(()),
+            Ok(()) => {
+                tracing::info!(server = %client.server(), "session resumed");
+                return Ok(());
+            }
             Err(e) => last = e.to_string(),
         }
     }

@@ -64,6 +64,12 @@ impl fmt::Display for ClientError {
 
 impl std::error::Error for ClientError {}
 
+/// How long a client of several server addresses waits for one of them to answer (the QUIC
+/// handshake and the session's `Welcome`) before it tries the next: an address that is dead or
+/// refused never answers, and QUIC alone would wait for its idle timeout (30 s). A client of one
+/// address has nothing else to try and waits as long as QUIC does.
+pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
+
 /// Where a client endpoint binds to reach `server`: loopback for a loopback server, else any
 /// address of the same family; a port the system picks.
 fn local_for(server: SocketAddr) -> SocketAddr {
@@ -76,8 +82,36 @@ fn local_for(server: SocketAddr) -> SocketAddr {
     SocketAddr::new(ip, 0)
 }
 
+/// Where a client endpoint binds to reach every one of `servers`: as [`local_for`] when they all
+/// want the same, else any address (IPv6, which on Linux reaches IPv4 addresses too, when the
+/// families differ).
+fn local_for_all(servers: &[SocketAddr]) -> Option<SocketAddr> {
+    let first = local_for(*servers.first()?);
+    if servers.iter().all(|s| local_for(*s) == first) {
+        return Some(first);
+    }
+    let ip: IpAddr = if servers.iter().all(SocketAddr::is_ipv4) {
+        Ipv4Addr::UNSPECIFIED.into()
+    } else {
+        Ipv6Addr::UNSPECIFIED.into()
+    };
+    Some(SocketAddr::new(ip, 0))
+}
+
+/// A client endpoint bound to `local`, trusting as `trust` says.
+fn endpoint_at(local: SocketAddr, trust: &Trust) -> Result<quinn::Endpoint, ClientError> {
+    let (_, config) = client_config(trust)?;
+    let mut endpoint = quinn::Endpoint::client(local).map_err(conn_err)?;
+    endpoint.set_default_client_config(config);
+    Ok(endpoint)
+}
+
 fn conn_err(e: impl fmt::Display) -> ClientError {
     ClientError::Connection(e.to_string())
+}
+
+fn no_address() -> ClientError {
+    ClientError::Connection("no server address".into())
 }
 
 type Pending = Mutex<HashMap<u32, oneshot::Sender<Result<Reply, ErrorMsg>>>>;
@@ -111,10 +145,13 @@ pub struct Account {
     pub roles: Vec<String>,
 }
 
-/// A session with a shvedka server.
+/// A session with a shvedka server, reachable at one address or several (the nodes of a
+/// cluster, which share one certificate and the sessions).
 pub struct Client {
     endpoint: quinn::Endpoint,
-    server: SocketAddr,
+    /// Never empty: the one connected to (or last connected to) first, then the others in the
+    /// order given, the list rotated so.
+    servers: Vec<SocketAddr>,
     server_name: String,
     name: String,
     token: String,
@@ -133,7 +170,26 @@ impl Client {
     /// [`ClientError::Connection`] if the server cannot be reached or verified,
     /// [`ClientError::Refused`] if it refuses the session.
     pub async fn connect(server: SocketAddr, trust: Trust, name: &str) -> Result<Client, ClientError> {
-        Client::connect_on(Client::endpoint_for(server, &trust)?, server, &trust, name).await
+        Client::connect_any(&[server], trust, name).await
+    }
+
+    /// Connects to the first of `servers` that answers (the nodes of one cluster, trusted alike)
+    /// and opens a new session as `name`. With several addresses each gets at most
+    /// [`CONNECT_TIMEOUT`], in order; the one that answers becomes [`Client::server`], and
+    /// [`Client::resume`] moves on to the others when it is lost.
+    ///
+    /// # Errors
+    /// As [`Client::connect`]: the error of the last address tried, or the refusal of one that
+    /// answered and refused; [`ClientError::Connection`] for an empty list.
+    pub async fn connect_any(
+        servers: &[SocketAddr],
+        trust: Trust,
+        name: &str,
+    ) -> Result<Client, ClientError> {
+        let endpoint = endpoint_at(local_for_all(servers).ok_or_else(no_address)?, &trust)?;
+        let mut client = Client::new(endpoint, servers.to_vec(), &trust, name)?;
+        client.open_any(None).await?;
+        Ok(client)
     }
 
     /// A client endpoint (one UDP socket) for `server`, trusting as `trust` says: several
@@ -142,10 +198,7 @@ impl Client {
     /// # Errors
     /// [`ClientError::Connection`] if the socket or the TLS configuration cannot be made.
     pub fn endpoint_for(server: SocketAddr, trust: &Trust) -> Result<quinn::Endpoint, ClientError> {
-        let (_, config) = client_config(trust)?;
-        let mut endpoint = quinn::Endpoint::client(local_for(server)).map_err(conn_err)?;
-        endpoint.set_default_client_config(config);
-        Ok(endpoint)
+        endpoint_at(local_for(server), trust)
     }
 
     /// As [`Client::endpoint_for`], with a UDP receive buffer of `recv_buffer` bytes (as large as
@@ -187,11 +240,26 @@ impl Client {
         trust: &Trust,
         name: &str,
     ) -> Result<Client, ClientError> {
+        let mut client = Client::new(endpoint, vec![server], trust, name)?;
+        client.open_any(None).await?;
+        Ok(client)
+    }
+
+    /// A client of `servers`, not yet connected.
+    fn new(
+        endpoint: quinn::Endpoint,
+        servers: Vec<SocketAddr>,
+        trust: &Trust,
+        name: &str,
+    ) -> Result<Client, ClientError> {
+        if servers.is_empty() {
+            return Err(no_address());
+        }
         let (server_name, _) = client_config(trust)?;
         let (updates_tx, updates) = mpsc::channel(4096);
-        let mut client = Client {
+        Ok(Client {
             endpoint,
-            server,
+            servers,
             server_name,
             name: name.to_owned(),
             token: String::new(),
@@ -201,9 +269,7 @@ impl Client {
             updates,
             next_req: AtomicU32::new(1),
             next_nonce: AtomicU64::new(1),
-        };
-        client.open(None).await?;
-        Ok(client)
+        })
     }
 
     /// Connects and logs in as an account (a session opened without a name, then `Login`).
@@ -302,9 +368,56 @@ impl Client {
         self.live.as_ref().is_some_and(|l| l.conn.close_reason().is_none())
     }
 
-    /// Opens a connection and says `Hello` (resuming when `resume` is given).
-    async fn open(&mut self, resume: Option<Resume>) -> Result<(), ClientError> {
-        let connecting = self.endpoint.connect(self.server, &self.server_name).map_err(conn_err)?;
+    /// The server address connected to (or last connected to, while the connection is lost).
+    pub fn server(&self) -> SocketAddr {
+        self.servers[0]
+    }
+
+    /// Every server address of this client: [`Client::server`] first, then the others in the
+    /// order [`Client::resume`] tries them.
+    pub fn servers(&self) -> &[SocketAddr] {
+        &self.servers
+    }
+
+    /// Opens a connection to the first server that answers, from the current one on, each tried
+    /// once (for at most [`CONNECT_TIMEOUT`] when there are several), and makes it the current
+    /// one. Fails with a refusal if a server answered and refused, else with the last error.
+    async fn open_any(&mut self, resume: Option<Resume>) -> Result<(), ClientError> {
+        let several = self.servers.len() > 1;
+        let (mut refusal, mut failure) = (None, None);
+        for i in 0..self.servers.len() {
+            let server = self.servers[i];
+            let attempt = self.open(server, resume.clone());
+            let result = if several {
+                match tokio::time::timeout(CONNECT_TIMEOUT, attempt).await {
+                    Ok(result) => result,
+                    Err(_) => Err(ClientError::Connection(format!(
+                        "no answer within {} ms",
+                        CONNECT_TIMEOUT.as_millis()
+                    ))),
+                }
+            } else {
+                attempt.await
+            };
+            match result {
+                Ok(()) => {
+                    self.servers.rotate_left(i);
+                    return Ok(());
+                }
+                // Which address failed, when there are several to tell apart.
+                Err(ClientError::Connection(e)) if several => {
+                    failure = Some(ClientError::Connection(format!("{server}: {e}")));
+                }
+                Err(e @ ClientError::Refused(_)) => refusal = Some(e),
+                Err(e) => failure = Some(e),
+            }
+        }
+        Err(refusal.or(failure).unwrap_or_else(no_address))
+    }
+
+    /// Opens a connection to `server` and says `Hello` (resuming when `resume` is given).
+    async fn open(&mut self, server: SocketAddr, resume: Option<Resume>) -> Result<(), ClientError> {
+        let connecting = self.endpoint.connect(server, &self.server_name).map_err(conn_err)?;
         let conn = connecting.await.map_err(conn_err)?;
         let (mut send, mut recv) = conn.open_bi().await.map_err(conn_err)?;
         let hello = ClientFrame {
@@ -351,10 +464,12 @@ impl Client {
     }
 
     /// Reconnects and resumes the session: the server sends the events after the last one this
-    /// client received, then live events.
+    /// client received, then live events. The current server is tried first, then the client's
+    /// other addresses in order, each once (for at most [`CONNECT_TIMEOUT`]); the first that
+    /// answers becomes the current one.
     ///
     /// # Errors
-    /// As [`Client::connect`].
+    /// As [`Client::connect_any`].
     pub async fn resume(&mut self) -> Result<(), ClientError> {
         self.shared.generation.fetch_add(1, Ordering::SeqCst);
         if let Some(live) = self.live.take() {
@@ -362,16 +477,21 @@ impl Client {
         }
         let match_id = *self.shared.followed.lock().expect("client lock");
         let resume = Resume { token: self.token.clone(), last_seq: self.last_seq(), match_id };
-        self.open(Some(resume)).await
+        self.open_any(Some(resume)).await
     }
 
     /// Resumes the session on a server at another address (the same server restarted elsewhere,
-    /// or another node of it), trusted as before.
+    /// or another node of it), trusted as before. An address of the client's list becomes the
+    /// current one; another replaces the current one (the server moved). The client's other
+    /// addresses are tried after it, as [`Client::resume`] does.
     ///
     /// # Errors
     /// As [`Client::connect`].
     pub async fn resume_at(&mut self, server: SocketAddr) -> Result<(), ClientError> {
-        self.server = server;
+        match self.servers.iter().position(|s| *s == server) {
+            Some(i) => self.servers.rotate_left(i),
+            None => self.servers[0] = server,
+        }
         self.resume().await
     }
 
@@ -947,5 +1067,50 @@ async fn route(shared: &Shared, updates: &mpsc::Sender<Update>, msg: ServerMsg) 
             }
             let _ = updates.send(Update::Server(msg)).await;
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pin() -> Trust {
+        Trust::Fingerprint([7; 32])
+    }
+
+    #[tokio::test]
+    async fn a_list_of_dead_addresses_fails_after_each_was_tried_once_for_the_bounded_time() {
+        // Bound, held open, never answering: a node that is down without saying so.
+        let dead: Vec<_> = (0..2).map(|_| std::net::UdpSocket::bind("127.0.0.1:0").unwrap()).collect();
+        let addrs: Vec<_> = dead.iter().map(|s| s.local_addr().unwrap()).collect();
+        let start = Instant::now();
+        let err = match Client::connect_any(&addrs, pin(), "nobody").await {
+            Ok(_) => panic!("nothing answers"),
+            Err(e) => e,
+        };
+        let took = start.elapsed();
+        assert!(took >= CONNECT_TIMEOUT * 2, "each address is waited for: {took:?}");
+        assert!(took < CONNECT_TIMEOUT * 2 + Duration::from_secs(2), "and no longer: {took:?}");
+        let ClientError::Connection(text) = err else { panic!("{err:?}") };
+        assert!(text.starts_with(&addrs[1].to_string()), "the last address's error: {text}");
+        assert!(text.contains("no answer within 3000 ms"), "{text}");
+    }
+
+    #[tokio::test]
+    async fn an_empty_list_is_refused_at_once() {
+        let err = Client::connect_any(&[], pin(), "nobody").await.err().expect("no address");
+        assert_eq!(err, ClientError::Connection("no server address".into()));
+    }
+
+    #[test]
+    fn one_endpoint_reaches_every_address_of_a_list() {
+        let a: SocketAddr = "127.0.0.1:1".parse().unwrap();
+        let b: SocketAddr = "127.0.0.1:2".parse().unwrap();
+        let far: SocketAddr = "192.0.2.1:3".parse().unwrap();
+        let v6: SocketAddr = "[2001:db8::1]:4".parse().unwrap();
+        assert_eq!(local_for_all(&[a, b]), Some("127.0.0.1:0".parse().unwrap()));
+        assert_eq!(local_for_all(&[a, far]), Some("0.0.0.0:0".parse().unwrap()));
+        assert_eq!(local_for_all(&[far, v6]), Some("[::]:0".parse().unwrap()));
+        assert_eq!(local_for_all(&[]), None);
     }
 }

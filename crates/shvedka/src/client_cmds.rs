@@ -18,11 +18,12 @@ use crate::login_args::LoginArgs;
 /// Where the server is and how its certificate is checked.
 #[derive(Debug, Args)]
 pub(crate) struct ConnectArgs {
-    /// The server, as HOST:PORT.
-    #[arg(long)]
+    /// The server, as HOST:PORT; or the nodes of a cluster, as HOST:PORT,HOST:PORT,…: the client
+    /// connects to the first that answers and, when its connection is lost, resumes on the next.
+    #[arg(long, value_name = "HOST:PORT[,HOST:PORT…]")]
     pub(crate) server: String,
-    /// The server certificate's SHA-256, as `shvedka serve` prints it; without it the certificate
-    /// must be valid for HOST in the web PKI.
+    /// The server certificate's SHA-256, as `shvedka serve` prints it (the nodes of a cluster
+    /// share one); without it the certificate must be valid for the (first) HOST in the web PKI.
     #[arg(long)]
     fingerprint: Option<String>,
 }
@@ -32,30 +33,43 @@ impl ConnectArgs {
         ConnectArgs { server, fingerprint }
     }
 
+    /// The first server address (the one a load generator targets), and how to trust it.
     pub(crate) fn target(&self) -> anyhow::Result<(SocketAddr, Trust)> {
+        let (addrs, trust) = self.targets()?;
+        Ok((addrs[0], trust))
+    }
+
+    /// The server addresses, in the order given (at least one), and how to trust them.
+    pub(crate) fn targets(&self) -> anyhow::Result<(Vec<SocketAddr>, Trust)> {
         let bad = |m: String| Failure { code: 2, message: m };
-        let (host, _) = self
-            .server
-            .rsplit_once(':')
-            .ok_or_else(|| bad(format!("--server {:?}: expected HOST:PORT", self.server)))?;
-        let addr = self
-            .server
-            .to_socket_addrs()
-            .map_err(|e| bad(format!("--server {:?}: {e}", self.server)))?
-            .next()
-            .ok_or_else(|| bad(format!("--server {:?}: no address", self.server)))?;
+        let mut first_host = None;
+        let mut addrs = Vec::new();
+        for server in self.server.split(',').map(str::trim) {
+            let (host, _) = server
+                .rsplit_once(':')
+                .filter(|(host, _)| !host.is_empty())
+                .ok_or_else(|| bad(format!("--server {server:?}: expected HOST:PORT")))?;
+            first_host.get_or_insert(host);
+            let addr = server
+                .to_socket_addrs()
+                .map_err(|e| bad(format!("--server {server:?}: {e}")))?
+                .next()
+                .ok_or_else(|| bad(format!("--server {server:?}: no address")))?;
+            addrs.push(addr);
+        }
+        let host = first_host.unwrap_or_default();
         let trust = match &self.fingerprint {
             Some(text) => {
                 Trust::Fingerprint(parse_fingerprint(text).map_err(|e| bad(format!("--fingerprint: {e}")))?)
             }
             None => Trust::WebPki { server_name: host.trim_matches(['[', ']']).to_owned() },
         };
-        Ok((addr, trust))
+        Ok((addrs, trust))
     }
 
     pub(crate) async fn connect(&self, name: &str) -> anyhow::Result<Client> {
-        let (addr, trust) = self.target()?;
-        Client::connect(addr, trust, name)
+        let (addrs, trust) = self.targets()?;
+        Client::connect_any(&addrs, trust, name)
             .await
             .with_context(|| format!("cannot open a session with {}{}", self.server, self.hint()))
     }
@@ -78,9 +92,9 @@ impl ConnectArgs {
         guest: &str,
         bot: bool,
     ) -> anyhow::Result<Client> {
-        let (addr, trust) = self.target()?;
+        let (addrs, trust) = self.targets()?;
         login
-            .connect(addr, trust, guest, bot)
+            .connect(&addrs, trust, guest, bot)
             .await
             .with_context(|| format!("cannot open a session with {}{}", self.server, self.hint()))
     }
@@ -279,4 +293,41 @@ async fn first_free(client: &Client, id: MatchId) -> anyhow::Result<SeatId> {
         .into_iter()
         .find(|s| summary.seats[s.index()].is_none())
         .ok_or_else(|| Failure { code: 1, message: format!("match {id} has no free seat") }.into())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn targets(server: &str, fingerprint: Option<&str>) -> anyhow::Result<(Vec<SocketAddr>, Trust)> {
+        ConnectArgs::new(server.into(), fingerprint.map(String::from)).targets()
+    }
+
+    #[test]
+    fn server_takes_one_address_or_a_comma_separated_list_in_order() {
+        let (one, trust) = targets("127.0.0.1:4433", None).unwrap();
+        assert_eq!(one, ["127.0.0.1:4433".parse::<SocketAddr>().unwrap()]);
+        assert_eq!(trust, Trust::WebPki { server_name: "127.0.0.1".into() });
+        let (list, trust) = targets("127.0.0.2:1, [::1]:2,127.0.0.1:3", None).unwrap();
+        let want: Vec<SocketAddr> =
+            ["127.0.0.2:1", "[::1]:2", "127.0.0.1:3"].iter().map(|a| a.parse().unwrap()).collect();
+        assert_eq!(list, want);
+        // One certificate for the cluster: checked for the first name without a fingerprint.
+        assert_eq!(trust, Trust::WebPki { server_name: "127.0.0.2".into() });
+        let pin = "ab".repeat(32);
+        let (_, trust) = targets("127.0.0.1:1,127.0.0.1:2", Some(&pin)).unwrap();
+        assert_eq!(trust, Trust::Fingerprint([0xab; 32]));
+        let (first, _) = ConnectArgs::new("127.0.0.2:1,127.0.0.1:3".into(), None).target().unwrap();
+        assert_eq!(first, want[0]);
+    }
+
+    #[test]
+    fn a_bad_entry_in_the_server_list_is_named() {
+        for (server, named) in
+            [("127.0.0.1:1,", "\"\""), ("127.0.0.1:1,nowhere", "\"nowhere\""), (":1", "\":1\"")]
+        {
+            let err = targets(server, None).unwrap_err().to_string();
+            assert!(err.contains(named) && err.contains("expected HOST:PORT"), "{server}: {err}");
+        }
+    }
 }

@@ -31,20 +31,20 @@ pub(crate) struct LoginArgs {
 }
 
 impl LoginArgs {
-    /// Connects to `addr`, logged in as the account when one is given, else as the guest `guest`
-    /// (empty: the server names the guest).
+    /// Connects to the first of `addrs` that answers, logged in as the account when one is
+    /// given, else as the guest `guest` (empty: the server names the guest).
     pub(crate) async fn connect(
         &self,
-        addr: std::net::SocketAddr,
+        addrs: &[std::net::SocketAddr],
         trust: Trust,
         guest: &str,
         bot: bool,
     ) -> anyhow::Result<Client> {
         let Some(name) = &self.account else {
-            return Ok(Client::connect(addr, trust, guest).await?);
+            return Ok(Client::connect_any(addrs, trust, guest).await?);
         };
         let password = self.password(name)?;
-        let mut client = Client::connect(addr, trust, "").await?;
+        let mut client = Client::connect_any(addrs, trust, "").await?;
         let refused = |e: shvedka_client::ClientError| Failure { code: 1, message: e.to_string() };
         if self.register {
             client.register(name, &password, bot).await.map_err(refused)?;

@@ -152,3 +152,26 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
     assert!(status.success(), "{status:?}");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_terminal_client_given_a_list_connects_to_the_first_node_that_answers_and_says_which() {
+    let server = TestServer::start("").await;
+    let host = server.client("bob").await;
+    // Its match in the lobby shows the session works.
+    host.create_match("mgimo-2017", "blitz", true).await.unwrap();
+    // A node that never answers comes first in the list; it costs one bounded try.
+    let dead = std::net::UdpSocket::bind("127.0.0.1:0").unwrap();
+    let list = format!("{},{}", dead.local_addr().unwrap(), server.addr);
+    let pin = hex(&server.pin);
+    let mut tty = Tty::spawn(&["play", "--server", &list, "--fingerprint", &pin, "--name", "alice"]);
+    tty.wait_for(&format!("connected to {}", server.addr)).await;
+    tty.wait_for("mgimo-2017  3+0    forming").await;
+    tty.keys("\x03");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tty.child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "Ctrl-C ends the client");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    drop(dead);
+    server.stop().await;
+}

@@ -90,6 +90,8 @@ pub struct App {
     pub log: VecDeque<LogLine>,
     /// The connection.
     pub link: Link,
+    /// The server address connected to (one node of a cluster given several), when known.
+    pub server: Option<std::net::SocketAddr>,
     /// The last measured round trip.
     pub rtt: Duration,
     /// Whether the player asked to leave.
@@ -130,6 +132,7 @@ impl App {
             picking: None,
             log: VecDeque::new(),
             link: Link::Connected,
+            server: None,
             rtt: Duration::ZERO,
             quit: false,
             turn_since: None,

@@ -9,7 +9,7 @@ use std::io;
 use std::time::{Duration, Instant};
 
 use ratatui::crossterm::event::{self, Event};
-use shvedka_client::{Client, ClientError, Update};
+use shvedka_client::{CONNECT_TIMEOUT, Client, ClientError, Update};
 use shvedka_proto::{MatchId, Reply, ResultView};
 use tokio::sync::mpsc;
 use tokio::time::{MissedTickBehavior, interval};
@@ -46,6 +46,7 @@ async fn drive(
     mode: Mode,
 ) -> io::Result<Option<ResultView>> {
     let mut app = App::new(name);
+    app.server = Some(client.server());
     let mut keys = key_reader();
     let mut tick = interval(Duration::from_millis(100));
     tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
@@ -115,10 +116,18 @@ async fn drive(
                 reconnect_at = None;
                 let Link::Reconnecting(attempt) = app.link else { continue };
                 terminal.draw(|f| view::render(f, &app, Instant::now()))?;
-                match tokio::time::timeout(Duration::from_secs(5), client.resume()).await {
+                // Each node of a list gets its own bounded try; one address is given 5 s.
+                let nodes = u32::try_from(client.servers().len()).unwrap_or(u32::MAX);
+                let limit = Duration::from_secs(5).max(CONNECT_TIMEOUT.saturating_mul(nodes) + Duration::from_secs(1));
+                match tokio::time::timeout(limit, client.resume()).await {
                     Ok(Ok(())) => {
                         app.link = Link::Connected;
-                        app.info("reconnected: the session is resumed");
+                        app.server = Some(client.server());
+                        if client.servers().len() > 1 {
+                            app.info(format!("reconnected to {}: the session is resumed", client.server()));
+                        } else {
+                            app.info("reconnected: the session is resumed");
+                        }
                         // A seek ends with its connection.
                         if app.seek.take().is_some() {
                             app.info("your seek ended with the connection: seek again");

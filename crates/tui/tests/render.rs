@@ -361,6 +361,17 @@ fn resume_a_lost_connection_is_said_on_screen() {
 }
 
 #[test]
+fn the_title_names_the_server_connected_to() {
+    let now = Instant::now();
+    let mut app = App::new("alice");
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains(" connected ") && !text.contains("connected to"), "{text}");
+    app.server = Some("127.0.0.1:4433".parse().unwrap());
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("connected to 127.0.0.1:4433"), "{text}");
+}
+
+#[test]
 fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
     let now = Instant::now();
     let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);

@@ -36,7 +36,10 @@ pub fn render(frame: &mut Frame<'_>, app: &App, now: Instant) {
 
 fn title(app: &App, what: String) -> Line<'static> {
     let link = match &app.link {
-        Link::Connected => Span::styled(" connected ", Style::new().fg(Color::Green)),
+        Link::Connected => match app.server {
+            Some(server) => Span::styled(format!(" connected to {server} "), Style::new().fg(Color::Green)),
+            None => Span::styled(" connected ", Style::new().fg(Color::Green)),
+        },
         Link::Reconnecting(n) => Span::styled(
             format!(" connection lost — reconnecting (attempt {n}) "),
             Style::new().fg(Color::Black).bg(Color::Yellow),
