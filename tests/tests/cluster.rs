@@ -257,3 +257,42 @@ async fn clients_given_the_nodes_resume_on_the_next_one_when_theirs_stops_with_t
     assert!(record.contains("1A. e4") && record.contains("e5"), "{record}");
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_password_changed_on_one_node_ends_the_accounts_other_sessions_on_every_node_at_once() {
+    use shvedka_proto::SessionEnd;
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    // Each node looks at the database for ended sessions only once a minute by itself: what
+    // ends the session on node b within a second is node a's word over NATS.
+    let slow = "session_check_ms = 60000\n";
+    let a = TestServer::start(&format!("{slow}{}", node(&pg, &nats, "node-a", None))).await;
+    let b = TestServer::start(&format!("{slow}{}", node(&pg, &nats, "node-b", Some(&a)))).await;
+    let mut laptop = a.client("").await;
+    laptop.register("anna", "correct horse", false).await.expect("registered on node a");
+    let pin = shvedka_client::Trust::Fingerprint(a.pin);
+    let mut phone =
+        Client::connect_as(b.addr, pin, "anna", "correct horse").await.expect("logs in on node b");
+    // Node b hears NATS once its subscriptions are up; a change made before would wait for
+    // its next look, so the change is made once node b is surely listening.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    let changed = std::time::Instant::now();
+    laptop.change_password("correct horse", "battery staple").await.expect("changed on node a");
+    let told = loop {
+        match tokio::time::timeout(Duration::from_secs(5), phone.next_update()).await {
+            Ok(Some(Update::Server(ServerMsg::SessionEnded { reason }))) => break reason,
+            Ok(Some(_)) => {}
+            other => panic!("node b never ended the session: {other:?}"),
+        }
+    };
+    assert_eq!(told, SessionEnd::PasswordChanged);
+    let within = changed.elapsed();
+    assert!(within < Duration::from_secs(5), "ended on node b {within:?} after the change");
+    println!(
+        "sessions: a password change on node a ended the session on node b after {} ms",
+        within.as_millis()
+    );
+    phone.drop_connection();
+    assert!(phone.resume().await.is_err(), "the session on node b ended for good");
+    a.stop().await;
+    b.stop().await;
+}

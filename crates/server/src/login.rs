@@ -60,6 +60,7 @@ pub(crate) async fn serve(
             return match lobby.sessions.revoke(session).await {
                 Ok(()) => {
                     tracing::info!(name = %session.name, "logged out");
+                    announce_ended(lobby).await;
                     (Ok(Reply::Ok), After::Close)
                 }
                 Err(e) => (Err(error(ErrorCode::Unavailable, e)), After::Continue),
@@ -117,5 +118,14 @@ async fn change_password(
         .await
         .map_err(|e| error(ErrorCode::Unavailable, e))?;
     tracing::info!(name = %session.name, account, "password changed; other sessions ended");
+    announce_ended(lobby).await;
     Ok(Reply::Ok)
+}
+
+/// Cluster mode: sessions were ended in the database; the other nodes close their connections
+/// now rather than at their next look (`session_check_ms`).
+async fn announce_ended(lobby: &Lobby) {
+    if let Some(cluster) = &lobby.cluster {
+        cluster.sessions_ended().await;
+    }
 }

@@ -96,6 +96,16 @@ impl Cluster {
     }
 }
 
+impl Cluster {
+    /// Says that sessions were ended in the database (a log-out, a password change): every node
+    /// looks for its connections of ended sessions at once.
+    pub(crate) async fn sessions_ended(&self) {
+        if let Err(e) = self.nats.publish(wire::SESSIONS_ENDED, Vec::new().into()).await {
+            tracing::debug!(error = %e, "cannot say sessions ended; the nodes see it at their next look");
+        }
+    }
+}
+
 /// The node's background work: its heartbeat and the take-over of orphaned matches.
 pub(crate) struct NodeTasks {
     stop: watch::Sender<bool>,
@@ -150,6 +160,11 @@ impl NodeTasks {
                 cluster.listings.clone(),
                 stopped.clone(),
             )),
+            tokio::spawn(ended_sessions(
+                cluster.nats.clone(),
+                Arc::downgrade(&lobby.sessions),
+                stopped.clone(),
+            )),
             tokio::spawn(relay::run(cluster.relays.clone(), every, stopped)),
         ];
         NodeTasks { stop, stop_taking, taking: Some(taking), tasks, store }
@@ -175,6 +190,37 @@ impl NodeTasks {
             && let Err(e) = leases.leave().await
         {
             tracing::warn!(error = %e, "cannot mark this node gone; its leases run out by themselves");
+        }
+    }
+}
+
+/// Closes this node's connections of sessions another node ended, as soon as it says so.
+async fn ended_sessions(
+    nats: async_nats::Client,
+    sessions: Weak<crate::session::Sessions>,
+    mut stopped: watch::Receiver<bool>,
+) {
+    use futures_util::StreamExt;
+    let mut said = match nats.subscribe(wire::SESSIONS_ENDED).await {
+        Ok(sub) => sub,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot hear of sessions ended on other nodes");
+            return;
+        }
+    };
+    loop {
+        let stop = async {
+            let _ = stopped.wait_for(|stop| *stop).await;
+        };
+        tokio::select! {
+            () = stop => return,
+            msg = said.next() => {
+                if msg.is_none() {
+                    return;
+                }
+                let Some(sessions) = sessions.upgrade() else { return };
+                sessions.sweep().await;
+            }
         }
     }
 }

@@ -26,6 +26,9 @@ pub(crate) fn relay_subject(node: &str) -> String {
 /// Where a node that took a match over says so.
 pub(crate) const TAKEN: &str = "shvedka.taken";
 
+/// Where a node says it ended sessions in the database (a log-out, a password change).
+pub(crate) const SESSIONS_ENDED: &str = "shvedka.sessions.ended";
+
 /// A session of another node, as the match's owner needs it (the owner trusts the node that
 /// checked it: only nodes reach NATS).
 #[derive(Clone, Debug, Serialize, Deserialize)]
