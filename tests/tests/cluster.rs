@@ -296,3 +296,43 @@ async fn a_password_changed_on_one_node_ends_the_accounts_other_sessions_on_ever
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_gone_from_another_node_lets_a_forming_match_expire_and_frees_its_relay() {
+    use shvedka_proto::SeatId;
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    // Node a lets a forming match with nobody seated and connected go after a second.
+    let a = TestServer::start(&format!("forming_expiry_s = 1\n{}", node(&pg, &nats, "node-a", None))).await;
+    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    let mut creator = a.client("creator").await;
+    let id = creator.create_match("classic", "blitz", true).await.unwrap();
+    creator.drop_connection();
+    // A player on node b sits (forwarded to node a): node a relays the match to node b for him.
+    let mut seated = b.client("seated").await;
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while let Err(e) = seated.take_seat(id, SeatId::WhiteA).await {
+        assert!(std::time::Instant::now() < deadline, "never seated through node b: {e}");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    let relayed = |page: &str| metric(page, "shvedka_cluster_relayed_followers");
+    assert_eq!(relayed(&a.http_get("/metrics").await), Some(1), "node a relays to the player on node b");
+    // Seated and connected (through node b): the match does not expire.
+    tokio::time::sleep(Duration::from_millis(2500)).await;
+    assert_eq!(metric(&a.http_get("/metrics").await, "shvedka_live_matches"), Some(1), "attended, it lives");
+    // His connection to node b closes: node a counts him gone, as a connection of its own.
+    seated.drop_connection();
+    let gone = async {
+        loop {
+            let page = a.http_get("/metrics").await;
+            if metric(&page, "shvedka_live_matches") == Some(0) && relayed(&page) == Some(0) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), gone)
+        .await
+        .expect("the unattended match expires and its relay ends");
+    a.stop().await;
+    b.stop().await;
+}

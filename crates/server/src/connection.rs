@@ -156,6 +156,10 @@ pub(crate) async fn converse(
     let end = serve_session(reader, &out, lobby, config, &mut session, remote).await;
     // A seek lives only while its players are connected.
     lobby.seeks.disconnected(&session, &out).await;
+    if let Some(cluster) = &lobby.cluster {
+        // The match's node counts the player gone, as it would a connection of its own.
+        cluster.relays.connection_closed(&session, &out);
+    }
     lobby.sessions.release(&session).await;
     end
 }
@@ -191,6 +195,9 @@ async fn serve_session(
                 // Logged in: the connection serves another session; the guest's seeks end.
                 lobby.seeks.disconnected(&before, out).await;
                 lobby.seeks.connected(session, out).await;
+                if let Some(cluster) = &lobby.cluster {
+                    cluster.relays.connection_closed(&before, out);
+                }
             }
             served
         } else {

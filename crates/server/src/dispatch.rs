@@ -277,13 +277,14 @@ async fn leave_other(lobby: &Arc<Lobby>, session: &Arc<Session>, id: MatchId) ->
     match session.room() {
         Some(other) if other != id => {
             let Ok(room) = lobby.rooms.room(other) else {
-                if let Some(cluster) = &lobby.cluster
-                    && cluster.relays.follows(session, other)
-                {
+                if let Some(cluster) = &lobby.cluster {
                     // Followed on another node: unfollowed there (a dead owner cannot refuse).
                     let (out, _) = Outbound::channel(1);
                     match cluster.relays.forward(session, &out, other, Ask::Unfollow).await {
-                        Err(e) if e.code != ErrorCode::Unavailable => return Err(e),
+                        // Refused (he plays there); a match gone or being taken over lets go.
+                        Err(e) if !matches!(e.code, ErrorCode::Unavailable | ErrorCode::NoSuchMatch) => {
+                            return Err(e);
+                        }
                         _ => cluster.relays.drop_target(session, other),
                     }
                 }

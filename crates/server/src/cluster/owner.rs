@@ -96,6 +96,11 @@ impl Owner {
                 Ok(act) => RoomMsg::Arbiter { act, by, reply },
                 Err(e) => return Answer::Refused(error(ErrorCode::BadRequest, e)),
             },
+            Ask::Away => {
+                // Its task ends at its next look and drops the queue: the match sees it closed.
+                self.remote.remove_if(&who.key, |_, r| r.match_id == id && r.node == from);
+                return Answer::Done;
+            }
             Ask::Unfollow => match self.remote.get(&who.key) {
                 Some(r) if r.match_id == id => RoomMsg::Unfollow { session: r.session.clone(), reply },
                 _ => return Answer::Done,

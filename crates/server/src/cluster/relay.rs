@@ -93,8 +93,20 @@ impl Relays {
     }
 
     /// Whether `session` follows a match of another node through this node.
+    #[cfg(test)]
     pub(crate) fn follows(&self, session: &Session, id: MatchId) -> bool {
         self.targets.get(&session.key).is_some_and(|t| t.match_id == id)
+    }
+
+    /// A connection of `session` here closed: if it was the one its match's messages went to,
+    /// the match's node is told (in the background) that the player is gone, as a connection of
+    /// its own closing would tell it. He follows again when he resumes.
+    pub(crate) fn connection_closed(self: &Arc<Self>, session: &Arc<Session>, out: &Outbound) {
+        let Some((_, t)) = self.targets.remove_if(&session.key, |_, t| t.out.same(out)) else { return };
+        let (relays, session) = (self.clone(), session.clone());
+        tokio::spawn(async move {
+            let _ = relays.ask(&session, t.match_id, Ask::Away).await;
+        });
     }
 
     /// Forgets that `session` follows `id` here (it follows another match now).
@@ -384,6 +396,12 @@ impl Relays {
         else {
             return;
         };
+        if out.is_closed() {
+            // Its connection is gone: it follows again when its client resumes, not before (a
+            // restored match must not count an absent player back).
+            self.targets.remove_if(&key, |_, t| t.out.same(&out));
+            return;
+        }
         let last_seq = match seen {
             Seen::Upto(seq) => seq,
             Seen::Unknown => None,

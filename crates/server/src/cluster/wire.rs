@@ -50,6 +50,10 @@ pub(crate) enum Ask {
     Command(ClientMsg),
     /// Stop following.
     Unfollow,
+    /// The session's connection there closed: the owner stops relaying to it, so the match
+    /// counts the player gone (a forming match expires, a restored one waits for him) until
+    /// he follows again.
+    Away,
     /// The legal moves on a board.
     Legal(Board),
     /// An arbiter's act (the asking node checked the role).
