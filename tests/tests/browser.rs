@@ -49,12 +49,18 @@ async fn run_e2e(test: &str, transport: &str, extra: &[&str]) {
 
 /// Runs `web/e2e/SCRIPT` against a fresh server with the config `overrides`.
 async fn run_script(script: &str, overrides: &str, test: &str, transport: &str, extra: &[&str]) {
+    let server = TestServer::start(overrides).await;
+    run_at(script, &server, test, transport, extra).await;
+    server.stop().await;
+}
+
+/// Runs `web/e2e/SCRIPT` against `server`; panics with its output unless it passed.
+async fn run_at(script: &str, server: &TestServer, test: &str, transport: &str, extra: &[&str]) {
     assert!(
         Path::new(CHROMIUM).exists(),
         "the browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium; .ci/run does)"
     );
     ensure_node_modules();
-    let server = TestServer::start(overrides).await;
     let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e").join(test);
     let _ = std::fs::remove_dir_all(&out_dir);
     std::fs::create_dir_all(&out_dir).expect("the screenshot directory");
@@ -83,7 +89,31 @@ async fn run_script(script: &str, overrides: &str, test: &str, transport: &str, 
         .filter(|e| e.path().extension().is_some_and(|x| x == "png"))
         .count();
     assert!(shots >= 2, "expected screenshots in {}, found {shots}", out_dir.display());
-    server.stop().await;
+}
+
+/// Issue 22: two nodes of a cluster (one PostgreSQL, one NATS server); Anna's and Boris's pages
+/// are served by node a, which runs the match Anna creates, Vera's and Gleb's (a phone) by node
+/// b, which lists it, seats them, and forwards their every move to node a and relays every event
+/// back. The whole match is played by gestures to mate, as on one node.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn e1_four_browser_pages_on_two_nodes_of_a_cluster_play_a_match_to_mate() {
+    let (pg, nats) = (testkit::postgres::TempPostgres::start(), testkit::nats::TempNats::start());
+    let node = |name: &str, cert: Option<&TestServer>| {
+        let shared = cert.map_or_else(String::new, |first| {
+            let dir = first.data_dir();
+            format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
+        });
+        format!(
+            "database_url = {:?}\n{shared}[cluster]\nnode = {name:?}\nnats_url = {:?}\nlease_ms = 2000\nlease_renew_ms = 250\n",
+            pg.url, nats.url
+        )
+    };
+    let a = TestServer::start(&node("node-a", None)).await;
+    let b = TestServer::start(&node("node-b", Some(&a))).await;
+    let url_b = format!("http://{}/", b.http);
+    run_at("match.mjs", &a, "cluster", "websocket", &["--url2", &url_b]).await;
+    a.stop().await;
+    b.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

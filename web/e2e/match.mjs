@@ -4,8 +4,10 @@
 // other board, a draw offer declined, a team signal; it ends by mate on board (E1).
 //
 //   node web/e2e/match.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket \
-//        --out DIR [--resume]
+//        --out DIR [--resume] [--url2 http://127.0.0.1:OTHERPORT/]
 //
+// With --url2 (a cluster's second node), Vera's and Gleb's pages are served by that node: the
+// match runs on the first, and their every move and event crosses between the nodes.
 // With --resume, White-A's page drops its link mid-match (window.shvedka.dropConnection()),
 // must show "connection lost — reconnecting", then "resumed", must still receive the next move
 // and then makes its own. Writes PNG screenshots to DIR and prints one line per screenshot.
@@ -16,7 +18,10 @@ import { script } from "./script.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, drag, expectTarget, reservePiece, smallestBox, sq, tapMove } from "./ui.mjs";
 
-const { args, step, shot: screenshot } = script("match.mjs", { resume: { type: "boolean", default: false } });
+const { args, step, shot: screenshot } = script("match.mjs", {
+  resume: { type: "boolean", default: false },
+  url2: { type: "string" },
+});
 let shots = 0;
 async function shot(page, name, what) {
   await screenshot(page, name, what);
@@ -27,8 +32,8 @@ async function shot(page, name, what) {
 const PLAYERS = [
   { name: "anna", seat: "WhiteA" },
   { name: "boris", seat: "BlackA" },
-  { name: "vera", seat: "WhiteB" },
-  { name: "gleb", seat: "BlackB", phone: true },
+  { name: "vera", seat: "WhiteB", url: args.url2 },
+  { name: "gleb", seat: "BlackB", phone: true, url: args.url2 },
 ];
 
 // The match: [player, board, gesture, from (or reserve role), to, SAN the server records].

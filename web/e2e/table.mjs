@@ -15,7 +15,8 @@ export async function openPlayers(browser, url, transport, list, extra = "") {
     const opts = p.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {};
     const player = { ...p, ...(await openPlayer(browser, p.name, opts)) };
     players.set(p.name, player);
-    await player.page.goto(`${url}?name=${p.name}&transport=${transport}${p.query ?? extra}`, { timeout: 15000 });
+    // A player may be served by another node of a cluster (`p.url`).
+    await player.page.goto(`${p.url ?? url}?name=${p.name}&transport=${transport}${p.query ?? extra}`, { timeout: 15000 });
   }
   for (const p of players.values()) {
     await until(p.page, `${p.name} connected over ${transport}`,
@@ -43,8 +44,18 @@ export async function seatAndStart(players) {
     await creator.page.locator(`#sit-${creator.seat}`).click();
   }
   for (const p of others) {
-    await p.page.locator("#refresh").click();
-    await p.page.locator(`#seat-${matchId}-${p.seat}`).click({ timeout: 10000 });
+    // Another node of a cluster lists the match within a second: ask again until it does.
+    const seat = p.page.locator(`#seat-${matchId}-${p.seat}`);
+    for (let tries = 0; ; tries += 1) {
+      await p.page.locator("#refresh").click();
+      try {
+        await seat.waitFor({ state: "visible", timeout: 500 });
+        break;
+      } catch (e) {
+        if (tries >= 20) throw e;
+      }
+    }
+    await seat.click({ timeout: 10000 });
   }
   for (const p of seated) {
     await until(p.page, `${p.name} sits as ${p.seat}`, (s) => window.shvedka.seat === s, p.seat,
