@@ -336,3 +336,83 @@ async fn a_player_gone_from_another_node_lets_a_forming_match_expire_and_frees_i
     a.stop().await;
     b.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn seekers_on_two_nodes_are_paired_into_one_match_and_seated_by_their_own_nodes() {
+    use shvedka_proto::{SeatId, SeekRequest};
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    // Two seekers on each node; one node runs the pool for both.
+    let mut players =
+        vec![a.client("anna").await, a.client("boris").await, b.client("vera").await, b.client("gleb").await];
+    let quick = SeekRequest {
+        time_control: "3+0".into(),
+        rules: "mgimo-2017".into(),
+        rated: false,
+        range: None,
+        partner: None,
+    };
+    for p in &players {
+        let deadline = std::time::Instant::now() + Duration::from_secs(10);
+        loop {
+            match p.seek(quick.clone()).await {
+                Ok(_) => break,
+                // A node learns which node runs the seeks within its first lease renewal.
+                Err(e) => assert!(std::time::Instant::now() < deadline, "the seek is never taken: {e}"),
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    }
+    let mut found = Vec::new();
+    let mut started = Vec::new();
+    for p in &mut players {
+        let (mut state_first, mut seat, mut start) = (false, None, false);
+        loop {
+            match next(p).await {
+                // A player seated by the node that runs the seeks may see the start first.
+                Update::Server(ServerMsg::Event(e)) if e.kind == EventView::Started => start = true,
+                Update::Server(ServerMsg::State(s)) if s.your_seat.is_some() && seat.is_none() => {
+                    state_first = true
+                }
+                Update::Server(ServerMsg::MatchFound { match_id, seat: s, .. }) => {
+                    seat = Some((match_id, s));
+                    break;
+                }
+                Update::Server(ServerMsg::SeekEnded { reason, .. }) => panic!("the seek ended: {reason:?}"),
+                _ => {}
+            }
+        }
+        assert!(state_first, "each player's state (naming his seat) comes before MatchFound");
+        found.push(seat.unwrap());
+        started.push(start);
+    }
+    let id = found[0].0;
+    assert!(found.iter().all(|(m, _)| *m == id), "one match for all four: {found:?}");
+    let mut seats: Vec<_> = found.iter().map(|(_, s)| *s).collect();
+    seats.sort_by_key(|s| s.index());
+    seats.dedup();
+    assert_eq!(seats.len(), 4, "four different seats: {found:?}");
+    // Seated ready by their own nodes, the match starts by itself for all four.
+    for (p, seen) in players.iter_mut().zip(started) {
+        if !seen {
+            event(p, |k| matches!(k, EventView::Started)).await;
+        }
+    }
+    // Each plays a move: the players on node b through node a, which runs the match.
+    let by_seat = |seat: SeatId| found.iter().position(|(_, s)| *s == seat).unwrap();
+    let moves = [
+        (SeatId::WhiteA, Board::A, "e4"),
+        (SeatId::WhiteB, Board::B, "d4"),
+        (SeatId::BlackA, Board::A, "e5"),
+        (SeatId::BlackB, Board::B, "d5"),
+    ];
+    for (seat, board, text) in moves {
+        players[by_seat(seat)].play(board, text, None).await.expect("the move is accepted");
+    }
+    for p in &mut players {
+        event(p, |k| matches!(k, EventView::Moved { san, .. } if san == "d5")).await;
+    }
+    a.stop().await;
+    b.stop().await;
+}

@@ -9,7 +9,7 @@ use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, MatchSummary, Reply
 use shvedka_storage::Role;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::cluster::{Answer, Ask, Cluster};
+use crate::cluster::{Answer, Ask, Cluster, Seeking};
 use crate::convert::{self, error};
 use crate::lobby::Lobby;
 use crate::outbound::Outbound;
@@ -172,7 +172,18 @@ pub(crate) async fn dispatch(
             .answer(&lobby.rooms, session, out, match_id, accept)
             .await
             .map(Reply::Rematch),
-        msg if crate::seeks::is_seek_request(&msg) => lobby.seeks.request(session, out, msg).await,
+        msg if crate::seeks::is_seek_request(&msg) => {
+            match lobby.cluster.as_ref().map(|c| (c, c.relays.seeking())) {
+                None | Some((_, Seeking::Here)) => lobby.seeks.request(session, out, msg).await,
+                Some((cluster, Seeking::There(node))) => {
+                    cluster.relays.ask_seeks(session, out, &node, msg).await
+                }
+                Some((_, Seeking::Unknown)) => Err(error(
+                    ErrorCode::Unavailable,
+                    "this node cannot tell yet which node of the cluster pairs seeks; try again in a moment",
+                )),
+            }
+        }
         ClientMsg::RecentMatches { name } => crate::played::recent(lobby, session, &name).await,
         ClientMsg::Leaderboard { category } => crate::profiles::leaderboard(lobby, &category).await,
         ClientMsg::Profile { name } => crate::profiles::profile(lobby, session, &name).await,

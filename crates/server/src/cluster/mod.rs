@@ -30,6 +30,7 @@ use shvedka_storage::{PgStore, Store};
 use tokio::sync::watch;
 
 pub(crate) use peers::{Beat, Peers};
+pub(crate) use relay::Seeking;
 pub use settings::ClusterConfig;
 pub(crate) use wire::{Answer, Ask};
 
@@ -142,11 +143,13 @@ impl NodeTasks {
         ));
         let tasks = vec![
             tokio::spawn(heartbeats(store.clone(), every, stopped.clone())),
+            tokio::spawn(seek_role(store.clone(), cluster.relays.clone(), every, stopped.clone())),
             tokio::spawn(peers::run(cluster.nats.clone(), config.node.clone(), every, weak, stopped.clone())),
             tokio::spawn(owner::serve(
                 cluster.owner.clone(),
                 config.node.clone(),
                 Arc::new(owner::Here {
+                    seeks: lobby.seeks.clone(),
                     rooms: lobby.rooms.clone(),
                     sessions: lobby.sessions.clone(),
                     tournaments: lobby.tournaments.clone(),
@@ -222,6 +225,36 @@ async fn ended_sessions(
                 sessions.sweep().await;
             }
         }
+    }
+}
+
+/// The role of the node that runs the seeks (one pool for the cluster).
+const SEEKS: &str = "seeks";
+
+/// Takes the seeks' role when nobody alive holds it, and notes who does, every `every`.
+async fn seek_role(
+    store: Arc<dyn Store>,
+    relays: Arc<relay::Relays>,
+    every: Duration,
+    mut stopped: watch::Receiver<bool>,
+) {
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        tokio::select! {
+            _ = tick.tick() => {}
+            _ = stopped.wait_for(|stop| *stop) => return,
+        }
+        let Some(leases) = store.leases() else { return };
+        let now = match leases.take_role(SEEKS).await {
+            Ok(shvedka_storage::Take::Taken { .. }) => Seeking::Here,
+            Ok(shvedka_storage::Take::Held { node }) => Seeking::There(node),
+            Err(e) => {
+                tracing::warn!(error = %e, "cannot check which node runs the seeks");
+                Seeking::Unknown
+            }
+        };
+        relays.set_seeking(now);
     }
 }
 

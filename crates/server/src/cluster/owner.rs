@@ -41,11 +41,20 @@ struct Remote {
     out: Outbound,
 }
 
+/// A session of another node seeking a game through this node (which runs the seeks).
+struct Seeker {
+    node: String,
+    session: Arc<Session>,
+    out: Outbound,
+}
+
 /// This node as the owner of matches other nodes' sessions follow.
 pub(crate) struct Owner {
     nats: async_nats::Client,
     /// By session key.
     remote: DashMap<String, Remote>,
+    /// Other nodes' seekers, by session key (this node runs the seeks).
+    seekers: DashMap<String, Seeker>,
     busy: Arc<Semaphore>,
     me: Weak<Owner>,
 }
@@ -55,6 +64,7 @@ impl Owner {
         Arc::new_cyclic(|me| Owner {
             nats,
             remote: DashMap::new(),
+            seekers: DashMap::new(),
             busy: Arc::new(Semaphore::new(MAX_ASKS)),
             me: me.clone(),
         })
@@ -69,6 +79,22 @@ impl Owner {
     async fn answer(&self, f: Forward, here: &Here) -> Answer {
         match f.about {
             About::Match(id, ask) => self.answer_match(&f.from, &f.who, id, ask, here).await,
+            About::Seek(msg) => {
+                let (session, out) = self.seeker(&f.from, &f.who, here);
+                // Reachable as a partner from now on, as a connection of this node is.
+                here.seeks.connected(&session, &out).await;
+                match here.seeks.request_remote(&session, &out, msg).await {
+                    Ok(reply) => Answer::Reply(reply),
+                    Err(e) => Answer::Refused(e),
+                }
+            }
+            About::SeekGone => {
+                if let Some((_, s)) = self.seekers.remove_if(&f.who.key, |_, s| s.node == f.from) {
+                    // His seeks end, as a connection of this node's closing would end them.
+                    here.seeks.disconnected(&s.session, &s.out).await;
+                }
+                Answer::Done
+            }
             About::Tournament(ask) => match here.tournaments.answer(&here.rooms, ask).await {
                 Ok(reply) => Answer::Reply(reply),
                 Err(e) => Answer::Refused(e),
@@ -129,6 +155,37 @@ impl Owner {
         }
     }
 
+    /// The seeker standing for `who` of node `from`: the one it has, or a new one whose pushes
+    /// (invitations, seeks, matches found) are relayed to `from`.
+    fn seeker(&self, from: &str, who: &Who, here: &Here) -> (Arc<Session>, Outbound) {
+        if let Some(s) = self.seekers.get(&who.key)
+            && s.node == from
+            && !s.out.is_closed()
+        {
+            s.session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
+            return (s.session.clone(), s.out.clone());
+        }
+        let session = here.sessions.held(&who.key).unwrap_or_else(|| {
+            Arc::new(Session::remote(who.key.clone(), who.name.clone(), who.player, who.account))
+        });
+        session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
+        let (out, rx) = Outbound::channel(crate::connection::OUTBOUND_QUEUE);
+        let relay = Relaying {
+            nats: self.nats.clone(),
+            subject: relay_subject(from),
+            key: who.key.clone(),
+            match_id: None,
+            out: out.clone(),
+            room: None,
+            rooms: Arc::downgrade(&here.rooms),
+            owner: self.me.clone(),
+        };
+        tokio::spawn(relay.run(rx));
+        let seeker = Seeker { node: from.to_owned(), session: session.clone(), out: out.clone() };
+        self.seekers.insert(who.key.clone(), seeker);
+        (session, out)
+    }
+
     /// The follower standing for `who` of node `from` in match `id`: the one it has, or a new
     /// one relayed to `from` (a session that moved to another node is relayed there from now).
     fn follower(
@@ -158,9 +215,9 @@ impl Owner {
             nats: self.nats.clone(),
             subject: relay_subject(from),
             key: who.key.clone(),
-            match_id: id,
+            match_id: Some(id),
             out: out.clone(),
-            room: room.tx.downgrade(),
+            room: Some(room.tx.downgrade()),
             rooms: Arc::downgrade(rooms),
             owner: self.me.clone(),
         };
@@ -172,14 +229,16 @@ impl Owner {
     }
 }
 
-/// One relayed follower's task: what the match queues for it goes to its node, in order.
+/// One relayed follower's task: what the match (or, for a seeker, the seeks) queues for it goes
+/// to its node, in order.
 struct Relaying {
     nats: async_nats::Client,
     subject: String,
     key: String,
-    match_id: MatchId,
+    /// The match followed; `None` for a seeker.
+    match_id: Option<MatchId>,
     out: Outbound,
-    room: tokio::sync::mpsc::WeakSender<RoomMsg>,
+    room: Option<tokio::sync::mpsc::WeakSender<RoomMsg>>,
     rooms: Weak<Rooms>,
     owner: Weak<Owner>,
 }
@@ -196,8 +255,9 @@ impl Relaying {
                     None => break,
                 },
                 () = self.out.fallen_behind() => {
-                    let behind = Relay::Behind { key: self.key.clone(), match_id: self.match_id };
-                    self.publish(&behind).await;
+                    if let Some(match_id) = self.match_id {
+                        self.publish(&Relay::Behind { key: self.key.clone(), match_id }).await;
+                    }
                     break;
                 }
                 _ = tick.tick() => {
@@ -212,23 +272,36 @@ impl Relaying {
             }
         }
         if let Some(owner) = self.owner.upgrade() {
-            owner.remote.remove_if(&self.key, |_, r| r.out.same(&self.out));
+            match self.match_id {
+                Some(_) => drop(owner.remote.remove_if(&self.key, |_, r| r.out.same(&self.out))),
+                None => drop(owner.seekers.remove_if(&self.key, |_, s| s.out.same(&self.out))),
+            }
         }
     }
 
-    /// The match ended, or the follower was replaced or stopped following.
+    /// The match ended, or the follower was replaced or stopped following (a seeker: his
+    /// connection there closed).
     fn done(&self) -> bool {
-        let live = self.room.upgrade().is_some_and(|tx| !tx.is_closed())
-            && self.rooms.upgrade().is_some_and(|r| r.room(self.match_id).is_ok());
-        let ours = self
-            .owner
-            .upgrade()
-            .is_some_and(|o| o.remote.get(&self.key).is_some_and(|r| r.out.same(&self.out)));
+        let Some(owner) = self.owner.upgrade() else { return true };
+        let Some(id) = self.match_id else {
+            return owner.seekers.get(&self.key).is_none_or(|s| !s.out.same(&self.out));
+        };
+        let live = self
+            .room
+            .as_ref()
+            .and_then(tokio::sync::mpsc::WeakSender::upgrade)
+            .is_some_and(|tx| !tx.is_closed())
+            && self.rooms.upgrade().is_some_and(|r| r.room(id).is_ok());
+        let ours = owner.remote.get(&self.key).is_some_and(|r| r.out.same(&self.out));
         !live || !ours
     }
 
     async fn send(&self, msg: ServerMsg) {
-        self.publish(&Relay::Msg { key: self.key.clone(), match_id: self.match_id, msg }).await;
+        let relay = match self.match_id {
+            Some(match_id) => Relay::Msg { key: self.key.clone(), match_id, msg },
+            None => Relay::Push { key: self.key.clone(), msg },
+        };
+        self.publish(&relay).await;
     }
 
     async fn publish(&self, relay: &Relay) {
@@ -249,6 +322,7 @@ impl Relaying {
 
 /// What of this node a forwarded request may reach.
 pub(crate) struct Here {
+    pub(crate) seeks: crate::seeks::Seeks,
     pub(crate) rooms: Arc<Rooms>,
     pub(crate) sessions: Arc<Sessions>,
     pub(crate) tournaments: Arc<Tournaments>,

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 use futures_util::StreamExt;
-use shvedka_proto::{ClientMsg, ClosedReason, ErrorCode, ErrorMsg, MatchId, Reply, ServerMsg};
+use shvedka_proto::{ClientMsg, ClosedReason, ErrorCode, ErrorMsg, MatchId, Reply, SeekEnd, ServerMsg};
 use shvedka_storage::Store;
 use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
@@ -57,6 +57,25 @@ struct Target {
     since: Instant,
 }
 
+/// Which node runs the seeks (one node pairs every node's seekers; a role in the database).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) enum Seeking {
+    /// This one.
+    Here,
+    /// Another.
+    There(String),
+    /// Not known yet.
+    Unknown,
+}
+
+/// A session here seeking through the node that runs the seeks.
+struct Seeker {
+    session: Arc<Session>,
+    out: Outbound,
+    /// Its open seeks (told SeekEnded Failed should that node stop).
+    seeks: Vec<u64>,
+}
+
 /// What to do with a relayed event, decided under the map's lock.
 enum Step {
     Deliver,
@@ -75,11 +94,128 @@ pub(crate) struct Relays {
     owners: DashMap<MatchId, String>,
     /// This node's matches: one its sessions followed elsewhere may come here by a take-over.
     rooms: std::sync::OnceLock<Weak<Rooms>>,
+    /// This node's sessions seeking through another node, by key.
+    seekers: DashMap<String, Seeker>,
+    seeking: std::sync::Mutex<Seeking>,
 }
 
 impl Relays {
     pub(crate) fn new(node: String, nats: async_nats::Client, store: Arc<dyn Store>) -> Relays {
-        Relays { node, nats, store, targets: DashMap::new(), owners: DashMap::new(), rooms: OnceLock::new() }
+        Relays {
+            node,
+            nats,
+            store,
+            targets: DashMap::new(),
+            owners: DashMap::new(),
+            rooms: OnceLock::new(),
+            seekers: DashMap::new(),
+            seeking: std::sync::Mutex::new(Seeking::Unknown),
+        }
+    }
+
+    /// Which node runs the seeks, as last read from the database.
+    pub(crate) fn seeking(&self) -> Seeking {
+        self.seeking.lock().expect("seeking lock").clone()
+    }
+
+    /// Notes which node runs the seeks. When that changes, the seeks this node's sessions made
+    /// through the old one are gone with it: each is told so.
+    pub(crate) fn set_seeking(&self, now: Seeking) {
+        let was = std::mem::replace(&mut *self.seeking.lock().expect("seeking lock"), now.clone());
+        if was != now && matches!(was, Seeking::There(_)) {
+            if now != Seeking::Unknown {
+                tracing::info!(
+                    ?now,
+                    "the seeks are run by another node now; seeks made through the old one end"
+                );
+            }
+            let keys: Vec<String> = self.seekers.iter().map(|s| s.key().clone()).collect();
+            for key in keys {
+                if let Some((_, s)) = self.seekers.remove(&key) {
+                    for seek in s.seeks {
+                        s.out.push(ServerMsg::SeekEnded { seek, reason: SeekEnd::Failed });
+                    }
+                }
+            }
+        }
+    }
+
+    /// Forwards a seek request of `session` (connected here through `out`) to `node`, which
+    /// runs the seeks; what it pushes the session (invitations, matches found) comes to `out`.
+    pub(crate) async fn ask_seeks(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        node: &str,
+        msg: ClientMsg,
+    ) -> Result<Reply, ErrorMsg> {
+        match self.seekers.get_mut(&session.key) {
+            Some(mut s) => s.out = out.clone(),
+            None => {
+                let seeker = Seeker { session: session.clone(), out: out.clone(), seeks: Vec::new() };
+                self.seekers.insert(session.key.clone(), seeker);
+            }
+        }
+        let payload = self.payload(session, About::Seek(msg))?;
+        let unavailable = |what: &str| {
+            error(ErrorCode::Unavailable, format!("node {node}, which runs the seeks, {what}; try again"))
+        };
+        match self.request(node, &payload).await {
+            Ok(Answer::Reply(reply)) => {
+                if let (Reply::Seek(view), Some(mut s)) = (&reply, self.seekers.get_mut(&session.key))
+                    && !s.seeks.contains(&view.seek)
+                {
+                    s.seeks.push(view.seek);
+                }
+                Ok(reply)
+            }
+            Ok(Answer::Refused(e)) => Err(e),
+            Ok(_) => Err(unavailable("does not run them any more")),
+            Err(true) => Err(unavailable("stopped")),
+            Err(false) => Err(unavailable("did not answer in time")),
+        }
+    }
+
+    /// What the seeks pushed a session of this node. A match found is sat in here, through the
+    /// match's node, before the session is told (as the node running the seeks seats its own).
+    fn push(self: &Arc<Self>, key: &str, msg: ServerMsg) {
+        let Some(mut s) = self.seekers.get_mut(key) else { return };
+        match &msg {
+            ServerMsg::Seek(view) | ServerMsg::SeekInvitation(view) if !s.seeks.contains(&view.seek) => {
+                s.seeks.push(view.seek);
+            }
+            ServerMsg::SeekEnded { seek, .. } | ServerMsg::MatchFound { seek, .. } => {
+                s.seeks.retain(|x| x != seek)
+            }
+            _ => {}
+        }
+        let ServerMsg::MatchFound { seek, match_id, seat, .. } = msg else {
+            s.out.push(msg);
+            return;
+        };
+        let (session, out) = (s.session.clone(), s.out.clone());
+        drop(s);
+        let relays = self.clone();
+        tokio::spawn(async move {
+            let sit = ClientMsg::TakeSeat { match_id, seat };
+            let seated = match relays.forward(&session, &out, match_id, Ask::Command(sit)).await {
+                Ok(_) => {
+                    relays
+                        .forward(&session, &out, match_id, Ask::Command(ClientMsg::Ready { ready: true }))
+                        .await
+                }
+                Err(e) => Err(e),
+            };
+            match seated {
+                Ok(_) => {
+                    out.push(msg);
+                }
+                Err(e) => {
+                    tracing::warn!(match_id = %match_id, error = %e.message, "a sought seat cannot be taken through this node");
+                    out.push(ServerMsg::SeekEnded { seek, reason: SeekEnd::Failed });
+                }
+            }
+        });
     }
 
     /// Where this node's own matches are (set once, when the node starts its tasks).
@@ -102,6 +238,17 @@ impl Relays {
     /// the match's node is told (in the background) that the player is gone, as a connection of
     /// its own closing would tell it. He follows again when he resumes.
     pub(crate) fn connection_closed(self: &Arc<Self>, session: &Arc<Session>, out: &Outbound) {
+        if self.seekers.remove_if(&session.key, |_, s| s.out.same(out)).is_some()
+            && let Seeking::There(node) = self.seeking()
+        {
+            // His seeks end there, as they would end here.
+            let (relays, session) = (self.clone(), session.clone());
+            tokio::spawn(async move {
+                if let Ok(payload) = relays.payload(&session, About::SeekGone) {
+                    let _ = relays.request(&node, &payload).await;
+                }
+            });
+        }
         let Some((_, t)) = self.targets.remove_if(&session.key, |_, t| t.out.same(out)) else { return };
         let (relays, session) = (self.clone(), session.clone());
         tokio::spawn(async move {
@@ -307,8 +454,9 @@ impl Relays {
     }
 
     /// Delivers what an owner relayed.
-    async fn deliver(&self, relay: Relay) {
+    async fn deliver(self: &Arc<Self>, relay: Relay) {
         match relay {
+            Relay::Push { key, msg } => self.push(&key, msg),
             Relay::Behind { key, match_id } => {
                 if let Some((_, t)) = self.targets.remove_if(&key, |_, t| t.match_id == match_id) {
                     // The connection closes as one that cannot keep up, and its client resumes.
@@ -575,7 +723,7 @@ mod tests {
 
     /// A node's relays over a store holding events 0 to 5 of match 4, and a session following
     /// it; NATS is never reached (delivery needs none).
-    async fn relays() -> (Relays, Arc<Session>) {
+    async fn relays() -> (Arc<Relays>, Arc<Session>) {
         let store = Arc::new(MemStore::default());
         let created = NewMatch {
             id: 4,
@@ -603,7 +751,7 @@ mod tests {
             .await
             .expect("a client that connects in the background");
         let session = Arc::new(Session::remote("k".into(), "anna".into(), 1, None));
-        (Relays::new("b".into(), nats, store), session)
+        (Arc::new(Relays::new("b".into(), nats, store)), session)
     }
 
     fn relayed(key: &str, msg: ServerMsg) -> Relay {

@@ -67,6 +67,11 @@ pub(crate) enum About {
     Match(MatchId, Ask),
     /// The tournaments, which the asked node drives.
     Tournament(TourAsk),
+    /// A seek request (`Seek`, `AnswerSeek`, `CancelSeek`, `SeekPools`); the asked node runs the
+    /// seeks.
+    Seek(ClientMsg),
+    /// The session's connection closed: his seeks end.
+    SeekGone,
 }
 
 /// A forwarded request.
@@ -85,7 +90,7 @@ pub(crate) enum Answer {
     Done,
     /// The legal moves asked for.
     Legal(Vec<String>),
-    /// A tournament request's answer.
+    /// A tournament or seek request's answer.
     Reply(Reply),
     /// This node does not run the match (any more): ask the database who does.
     NotHere,
@@ -95,16 +100,14 @@ pub(crate) enum Answer {
 
 /// What an owner sends a follower on another node.
 #[derive(Clone, Debug, Serialize, Deserialize)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "made, encoded and dropped at once; boxing would allocate for every relayed message"
-)]
 pub(crate) enum Relay {
     /// A message for the session `key`, about `match_id`.
     Msg { key: String, match_id: MatchId, msg: ServerMsg },
     /// The follower fell behind and the owner stopped sending: its connection closes and
     /// resumes.
     Behind { key: String, match_id: MatchId },
+    /// A message of the seeks for the session `key` (an invitation, a seek, a match found).
+    Push { key: String, msg: ServerMsg },
 }
 
 #[cfg(test)]

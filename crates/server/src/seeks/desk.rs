@@ -41,6 +41,8 @@ pub(crate) struct Member {
     pub(crate) session: Arc<Session>,
     pub(crate) out: Outbound,
     pub(crate) rating: f64,
+    /// A seeker on another node of a cluster (`out` reaches that node): his node seats him.
+    pub(crate) remote: bool,
 }
 
 impl Member {

@@ -59,6 +59,8 @@ enum Msg {
         session: Arc<Session>,
         out: Outbound,
         msg: ClientMsg,
+        /// From a session of another node of a cluster.
+        remote: bool,
         reply: oneshot::Sender<Result<Reply, ErrorMsg>>,
     },
 }
@@ -103,10 +105,31 @@ impl Seeks {
         out: &Outbound,
         msg: ClientMsg,
     ) -> Result<Reply, ErrorMsg> {
+        self.ask(session, out, msg, false).await
+    }
+
+    /// A seek request of a session of another node of a cluster (this node runs the seeks):
+    /// `out` reaches that node, which seats the session when its match is found.
+    pub(crate) async fn request_remote(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        msg: ClientMsg,
+    ) -> Result<Reply, ErrorMsg> {
+        self.ask(session, out, msg, true).await
+    }
+
+    async fn ask(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        msg: ClientMsg,
+        remote: bool,
+    ) -> Result<Reply, ErrorMsg> {
         let (reply, rx) = oneshot::channel();
         let gone = || error(ErrorCode::Unavailable, "the server is not taking seeks now");
         self.tx
-            .send(Msg::Request { session: session.clone(), out: out.clone(), msg, reply })
+            .send(Msg::Request { session: session.clone(), out: out.clone(), msg, remote, reply })
             .await
             .map_err(|_| gone())?;
         rx.await.map_err(|_| gone())?
@@ -148,8 +171,8 @@ async fn run(setup: SeekSetup, mut rx: mpsc::Receiver<Msg>) {
                     task.desk.disconnected(&session, &out);
                     Vec::new()
                 }
-                Some(Msg::Request { session, out, msg, reply }) => {
-                    let (answer, found) = match task.request(&session, &out, msg).await {
+                Some(Msg::Request { session, out, msg, remote, reply }) => {
+                    let (answer, found) = match task.request(&session, &out, msg, remote).await {
                         Ok((reply, found)) => (Ok(reply), found),
                         Err(e) => (Err(e), Vec::new()),
                     };
@@ -171,6 +194,7 @@ impl Task {
         session: &Arc<Session>,
         out: &Outbound,
         msg: ClientMsg,
+        remote: bool,
     ) -> Result<(Reply, Vec<Found>), ErrorMsg> {
         let now = Instant::now();
         match msg {
@@ -178,7 +202,7 @@ impl Task {
                 let terms = self.terms(&time_control, &rules, rated)?;
                 self.may_play(session, &terms)?;
                 self.not_playing(session)?;
-                let me = self.member(session, out, &terms).await?;
+                let me = self.member(session, out, &terms, remote).await?;
                 let partner = partner.as_deref().map(str::trim).filter(|p| !p.is_empty());
                 let (view, found) = self.desk.seek(me, terms, range, partner, now, random)?;
                 Ok((Reply::Seek(view), found))
@@ -189,7 +213,7 @@ impl Task {
                 })?;
                 self.may_play(session, &terms)?;
                 self.not_playing(session)?;
-                let me = self.member(session, out, &terms).await?;
+                let me = self.member(session, out, &terms, remote).await?;
                 let (view, found) = self.desk.accept(seek, me, now, random)?;
                 Ok((Reply::Seek(view), found))
             }
@@ -258,6 +282,7 @@ impl Task {
         session: &Arc<Session>,
         out: &Outbound,
         terms: &Terms,
+        remote: bool,
     ) -> Result<Member, ErrorMsg> {
         let tc = self.rooms.time_control(&terms.time_control)?;
         let increment = match tc.bonus {
@@ -277,7 +302,7 @@ impl Task {
             },
             None => NEWCOMER,
         };
-        Ok(Member { session: session.clone(), out: out.clone(), rating })
+        Ok(Member { session: session.clone(), out: out.clone(), rating, remote })
     }
 }
 
@@ -289,7 +314,8 @@ fn random() -> u64 {
 }
 
 /// Creates a formed match with its seats reserved for its four, seats each ready (over the
-/// connection he sought from) and tells him; when the match cannot be created, each hears his
+/// connection he sought from; a seeker on another node of a cluster is seated by his node) and
+/// tells him; when the match cannot be created, each hears his
 /// seek failed.
 async fn start(rooms: Arc<Rooms>, found: Found) {
     let players = found.seats.each_ref().map(|(_, m)| m.session.player);
@@ -310,6 +336,11 @@ async fn start(rooms: Arc<Rooms>, found: Found) {
     let mut seated: Vec<&Member> = Vec::with_capacity(4);
     for (i, (_, m)) in found.seats.iter().enumerate() {
         let seat = SeatId::ALL[i];
+        if m.remote {
+            // His node seats him when it hears MatchFound (cluster mode); should he not be able
+            // to sit, the match is left to expire unattended as any forming match.
+            continue;
+        }
         if let Err(e) = crate::rematch::seat_ready(&rooms, &m.session, &m.out, id, seat).await {
             // One of the four cannot sit (he sat down to play elsewhere meanwhile): nobody plays
             // a match one of its four could not join. Those seated stand up and stop following

@@ -36,7 +36,7 @@ struct Player {
 
 impl Player {
     fn member(&self) -> Member {
-        Member { session: self.session.clone(), out: self.out.clone(), rating: 1500.0 }
+        Member { session: self.session.clone(), out: self.out.clone(), rating: 1500.0, remote: false }
     }
 
     fn told(&mut self) -> Vec<ServerMsg> {
