@@ -45,7 +45,7 @@ pub struct Outcome {
     pub match_id: MatchId,
     /// The bot's seat.
     pub seat: SeatId,
-    /// The result (`None` if the match was annulled).
+    /// The result (`None` if the match was annulled, or was over before the bot could look).
     pub result: Option<ResultView>,
     /// Moves the bot played.
     pub moves: u32,

@@ -108,9 +108,18 @@ pub async fn answer_seeks(
             }
         };
         let Some((match_id, seat)) = found else { continue };
-        // A fresh state of the match the server seated the bot in, then play it.
-        patiently(|| client.watch(match_id)).await.map_err(connection)?;
-        played.push(play_seated(client, match_id, seat, config).await?);
+        // A fresh state of the match the server seated the bot in, then play it. A match that
+        // is over already (a player resigned at once) is played, with nothing for the bot to do.
+        match patiently(|| client.watch(match_id)).await {
+            Ok(()) => played.push(play_seated(client, match_id, seat, config).await?),
+            Err(shvedka_client::ClientError::Server(e))
+                if e.code == shvedka_proto::ErrorCode::NoSuchMatch =>
+            {
+                tracing::info!(%match_id, "the match found was over before the bot looked");
+                played.push(Outcome { match_id, seat, result: None, moves: 0, asked: 0, draws_answered: 0 });
+            }
+            Err(e) => return Err(connection(e)),
+        }
     }
     Ok(played)
 }
