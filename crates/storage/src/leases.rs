@@ -293,15 +293,22 @@ impl Leases for PgStore {
     }
 
     async fn orphans(&self) -> Result<Vec<u64>, StoreError> {
+        let node = self.node_or_err()?;
+        // A match without a lease is an orphan only once it is older than a lease: its node
+        // stores its row first and takes its lease next, and a scan in between must not take
+        // it from under its creator.
         let rows = sqlx::query(concat!(
             "SELECT m.id FROM matches m \
              LEFT JOIN match_leases l ON l.match_id = m.id \
              LEFT JOIN cluster_nodes n ON n.node = l.node \
              WHERE m.finished_ms IS NULL AND (n.node IS NULL OR n.expires_ms <= ",
             now_ms!(),
-            ") \
+            ") AND (l.match_id IS NOT NULL OR m.created_ms <= ",
+            now_ms!(),
+            " - $1) \
              ORDER BY m.id"
         ))
+        .bind(node.lease_ms)
         .fetch_all(self.pool())
         .await?;
         rows.iter().map(|r| to_u64(r.try_get(0)?)).collect()

@@ -142,6 +142,16 @@ async fn orphans_are_the_undecided_matches_no_live_node_runs_and_nodes_are_liste
     leases(&a).take_lease(4).await.unwrap();
     a.finish(4, "{}", 5).await.unwrap();
     assert_eq!(leases(&a).orphans().await.unwrap(), vec![3], "3 has no lease; 4 is decided");
+    // A match just stored, its lease not taken yet (its node takes it next), is no orphan until
+    // it is older than a lease: a scan in between must not take it from its creator.
+    let now = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_millis() as u64;
+    a.add_match(&NewMatch { created_ms: now, ..new_match(5) }).await.unwrap();
+    assert_eq!(leases(&b).orphans().await.unwrap(), vec![3], "5 is being created");
+    let young = node(&pg.url, "c", Duration::from_millis(1)).await;
+    tokio::time::sleep(Duration::from_millis(20)).await;
+    assert_eq!(leases(&young).orphans().await.unwrap(), vec![3, 5], "older than c's lease, 5 is an orphan");
+    leases(&a).take_lease(5).await.unwrap();
+    leases(&young).leave().await.unwrap();
     leases(&b).leave().await.unwrap();
     assert_eq!(leases(&a).orphans().await.unwrap(), vec![2, 3], "b's match once b is gone");
     leases(&a).release_lease(4).await.unwrap();
@@ -149,8 +159,9 @@ async fn orphans_are_the_undecided_matches_no_live_node_runs_and_nodes_are_liste
     assert_eq!(
         nodes,
         vec![
-            NodeRow { node: "a".into(), alive: true, matches: 1 },
+            NodeRow { node: "a".into(), alive: true, matches: 2 },
             NodeRow { node: "b".into(), alive: false, matches: 1 },
+            NodeRow { node: "c".into(), alive: false, matches: 0 },
         ]
     );
     // A store that is no node has no leases, and appends as before.
