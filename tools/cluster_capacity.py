@@ -11,9 +11,11 @@ node runs its own), a move per board per second. It samples each node's CPU (fro
 both loads play, PostgreSQL's and the loads' too, reads each node's RSS and ``/metrics`` at the
 end, prints a RESULT line per run and a Markdown table at the end::
 
-    python3 tools/cluster_capacity.py --matches 500,1000,2000 --nodes 1,2
+    python3 tools/cluster_capacity.py --matches 500,1000,2000,3000 --nodes 1,2 --quiet-wait 30
 
-Failover: runs ``crates/shvedka/tests/failover.rs`` (PostgreSQL, NATS, two nodes, a match on one,
+The nodes' leases are 60000/20000 ms there (``--lease``), not the defaults: see its help.
+
+Failover: runs the two-node test of ``crates/shvedka/tests/failover.rs`` (PostgreSQL, NATS, two nodes, a match on one,
 SIGKILL of it, the match taken over by the other and played on) ``--runs`` times for each lease
 setting, and prints min/median/max of the time from SIGKILL to the first move accepted on the new
 node::
@@ -303,7 +305,7 @@ def throughput(args, matches, nodes):
         cluster = []
         for i in range(nodes):
             cluster.append(Node(stack, args, work, f"node-{i + 1}", database_url, nats_url,
-                                cert_from=cluster[0] if cluster else None))
+                                cert_from=cluster[0] if cluster else None, lease=args.lease))
         postmaster = postmaster_pid(os.path.join(pg_root, "data"))
         watched = {n.name: (lambda pid=n.process.pid: cpu_ticks(pid)) for n in cluster}
         watched["postgres"] = lambda: tree_ticks(postmaster)
@@ -372,7 +374,7 @@ def throughput(args, matches, nodes):
             f"node_rss={'/'.join(f'{r}MiB' for r in rss)} pg_cpu={row['pg_cpu']:.0f}% "
             f"load_cpu={row['load_cpu']:.0f}% nats_cpu={row['nats_cpu']:.0f}% "
             f"machine_cpu={row['machine_cpu']:.0f}% of {os.cpu_count() * 100}% (others {row['other_cpu']:.0f}%) "
-            f"played_together={overlap:.1f}s nodes_seen={seen} loadavg_after={row['loadavg']}",
+            f"lease={args.lease[0]}/{args.lease[1]}ms played_together={overlap:.1f}s nodes_seen={seen} loadavg_after={row['loadavg']}",
             flush=True,
         )
         return row
@@ -397,7 +399,7 @@ def failover(args, lease, renew):
                CARGO_INCREMENTAL="0")
     # A session of its own: whatever the test leaves behind when it fails is killed with its group.
     test = subprocess.Popen(["cargo", "nextest", "run", "--release", "-p", "shvedka", "--test", "failover",
-                             "--no-capture"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             "--no-capture", "sigkill_of_the_owning_node"], env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                             text=True, start_new_session=True)
     try:
         output = test.communicate(timeout=600)[0]
@@ -424,6 +426,11 @@ def main():
                         help="where the data directories (the nodes', PostgreSQL's, NATS's) go")
     parser.add_argument("--udp-recv-buffer", type=int, default=4 << 20,
                         help="each node's udp_recv_buffer, bytes (Linux caps it at net.core.rmem_max)")
+    parser.add_argument("--lease", default="60000/20000",
+                        help="the nodes' lease_ms/lease_renew_ms in the throughput runs. Not the defaults "
+                             "(5000/1000): a node's take-over scan (every lease_renew_ms) can catch a match "
+                             "it is creating between its row and its lease, take it over from itself, and "
+                             "the match is gone ('no live match'); a scan every 20 s misses load's setup")
     parser.add_argument("--retries", type=int, default=2,
                         help="runs tried again when a load fails to set its matches up")
     parser.add_argument("--quiet-wait", type=int, default=0,
@@ -435,6 +442,7 @@ def main():
                              "(e.g. 2000/250,5000/1000), each run --runs times")
     parser.add_argument("--runs", type=int, default=5, help="failover runs per lease setting")
     args = parser.parse_args()
+    args.lease = tuple(int(v) for v in args.lease.split("/"))
     if args.failover:
         print(f"load average {load_average()}", flush=True)
         for setting in args.failover.split(","):

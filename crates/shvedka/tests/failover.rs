@@ -314,10 +314,12 @@ async fn a3_four_players_on_three_nodes_finish_their_match_after_sigkill_of_its_
     retried(|| seats[1].c.play(Board::A, "Nf6", None)).await;
     let failover = killed.elapsed();
     println!(
-        "three nodes: white-A resumed on node b {} ms after SIGKILL of the owner (one {} ms try of the dead node first); {} ms to the first move accepted after the take-over (lease_ms = 2000, lease_renew_ms = 250)",
+        "three nodes: white-A resumed on node b {} ms after SIGKILL of the owner (one {} ms try of the dead node first); {} ms to the first move accepted after the take-over (lease_ms = {}, lease_renew_ms = {})",
         resumed_in.as_millis(),
         shvedka_client::CONNECT_TIMEOUT.as_millis(),
-        failover.as_millis()
+        failover.as_millis(),
+        leases().0,
+        leases().1
     );
     // Team chat of black-A (node b) reaches white-B (node c) alone, whoever runs the match now.
     seats[1].c.chat(ChatScope::Team, "after: mate is coming").await.unwrap();
