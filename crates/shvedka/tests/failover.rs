@@ -19,11 +19,21 @@ use shvedka_tests::next;
 use testkit::nats::TempNats;
 use testkit::postgres::TempPostgres;
 
+/// The nodes' `lease_ms` and `lease_renew_ms`: 2000 and 250 unless `SHVEDKA_FAILOVER_LEASE_MS`
+/// and `SHVEDKA_FAILOVER_LEASE_RENEW_MS` say otherwise (`tools/cluster_capacity.py --failover`
+/// measures the failover time with other leases too).
+fn leases() -> (u64, u64) {
+    let ms = |name: &str, default: u64| {
+        std::env::var(name).map_or(default, |v| v.parse().unwrap_or_else(|_| panic!("{name}: ms, not {v:?}")))
+    };
+    (ms("SHVEDKA_FAILOVER_LEASE_MS", 2000), ms("SHVEDKA_FAILOVER_LEASE_RENEW_MS", 250))
+}
+
 /// `shvedka serve` as node `name` of a cluster on `addr`, with `dir` as its data directory and,
 /// when given, the certificate and key of another node (the nodes share one); gives the process
 /// and the certificate's fingerprint.
-/// Leases of 2 s: short for a quick test, long enough that a node starved by a busy machine
-/// (the whole suite at once) does not lose its matches.
+/// Leases of 2 s by default: short for a quick test, long enough that a node starved by a busy
+/// machine (the whole suite at once) does not lose its matches.
 fn node(
     dir: &Path,
     name: &str,
@@ -32,6 +42,7 @@ fn node(
     cert: Option<&Path>,
 ) -> (Child, [u8; 32]) {
     let config = dir.join("server.toml");
+    let (lease_ms, renew_ms) = leases();
     std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
     let shared = cert.map_or_else(String::new, |d| {
         format!("cert = {:?}\nkey = {:?}\n", d.join("data/cert.pem"), d.join("data/key.pem"))
@@ -41,7 +52,7 @@ fn node(
         format!(
             "listen = \"{addr}\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\n\
              data_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n{shared}\
-             [cluster]\nnode = {name:?}\nnats_url = {nats_url:?}\nlease_ms = 2000\nlease_renew_ms = 250\n",
+             [cluster]\nnode = {name:?}\nnats_url = {nats_url:?}\nlease_ms = {lease_ms}\nlease_renew_ms = {renew_ms}\n",
             dir.join("data"),
             dir.join("clock.toml")
         ),
@@ -194,9 +205,11 @@ async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_i
     seats[1].c.play(Board::A, "Nf6", None).await.expect("play goes on on node b");
     let failover = killed.elapsed();
     println!(
-        "failover: {} ms from SIGKILL to the match taken over, {} ms to the first move accepted on node b (lease_ms = 2000, lease_renew_ms = 250)",
+        "failover: {} ms from SIGKILL to the match taken over, {} ms to the first move accepted on node b (lease_ms = {}, lease_renew_ms = {})",
         taken.as_millis(),
-        failover.as_millis()
+        failover.as_millis(),
+        leases().0,
+        leases().1
     );
     seats[0].c.play(Board::A, "Qxf7#", None).await.unwrap();
     for s in &mut seats {
@@ -301,10 +314,12 @@ async fn a3_four_players_on_three_nodes_finish_their_match_after_sigkill_of_its_
     retried(|| seats[1].c.play(Board::A, "Nf6", None)).await;
     let failover = killed.elapsed();
     println!(
-        "three nodes: white-A resumed on node b {} ms after SIGKILL of the owner (one {} ms try of the dead node first); {} ms to the first move accepted after the take-over (lease_ms = 2000, lease_renew_ms = 250)",
+        "three nodes: white-A resumed on node b {} ms after SIGKILL of the owner (one {} ms try of the dead node first); {} ms to the first move accepted after the take-over (lease_ms = {}, lease_renew_ms = {})",
         resumed_in.as_millis(),
         shvedka_client::CONNECT_TIMEOUT.as_millis(),
-        failover.as_millis()
+        failover.as_millis(),
+        leases().0,
+        leases().1
     );
     // Team chat of black-A (node b) reaches white-B (node c) alone, whoever runs the match now.
     seats[1].c.chat(ChatScope::Team, "after: mate is coming").await.unwrap();
