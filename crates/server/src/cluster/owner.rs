@@ -155,6 +155,31 @@ impl Owner {
         }
     }
 
+    /// A queue whose messages go to session `key` on node `from`, in order, by a task of its own:
+    /// about match `id` (a follower, until the match ends or he stops following), or from the
+    /// seeks (`None`: until his connection there closes).
+    fn relay(
+        &self,
+        from: &str,
+        key: &str,
+        room: Option<(MatchId, &RoomHandle)>,
+        rooms: &Arc<Rooms>,
+    ) -> Outbound {
+        let (out, rx) = Outbound::channel(crate::connection::OUTBOUND_QUEUE);
+        let relay = Relaying {
+            nats: self.nats.clone(),
+            subject: relay_subject(from),
+            key: key.to_owned(),
+            match_id: room.map(|(id, _)| id),
+            out: out.clone(),
+            room: room.map(|(_, r)| r.tx.downgrade()),
+            rooms: Arc::downgrade(rooms),
+            owner: self.me.clone(),
+        };
+        tokio::spawn(relay.run(rx));
+        out
+    }
+
     /// The seeker standing for `who` of node `from`: the one it has, or a new one whose pushes
     /// (invitations, seeks, matches found) are relayed to `from`.
     fn seeker(&self, from: &str, who: &Who, here: &Here) -> (Arc<Session>, Outbound) {
@@ -165,22 +190,8 @@ impl Owner {
             s.session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
             return (s.session.clone(), s.out.clone());
         }
-        let session = here.sessions.held(&who.key).unwrap_or_else(|| {
-            Arc::new(Session::remote(who.key.clone(), who.name.clone(), who.player, who.account))
-        });
-        session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
-        let (out, rx) = Outbound::channel(crate::connection::OUTBOUND_QUEUE);
-        let relay = Relaying {
-            nats: self.nats.clone(),
-            subject: relay_subject(from),
-            key: who.key.clone(),
-            match_id: None,
-            out: out.clone(),
-            room: None,
-            rooms: Arc::downgrade(&here.rooms),
-            owner: self.me.clone(),
-        };
-        tokio::spawn(relay.run(rx));
+        let session = stand_in(who, &here.sessions);
+        let out = self.relay(from, &who.key, None, &here.rooms);
         let seeker = Seeker { node: from.to_owned(), session: session.clone(), out: out.clone() };
         self.seekers.insert(who.key.clone(), seeker);
         (session, out)
@@ -205,28 +216,23 @@ impl Owner {
             r.session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
             return (r.session.clone(), r.out.clone());
         }
-        // A seated player of a match this node took over is held by the match already.
-        let session = sessions.held(&who.key).unwrap_or_else(|| {
-            Arc::new(Session::remote(who.key.clone(), who.name.clone(), who.player, who.account))
-        });
-        session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
-        let (out, rx) = Outbound::channel(crate::connection::OUTBOUND_QUEUE);
-        let relay = Relaying {
-            nats: self.nats.clone(),
-            subject: relay_subject(from),
-            key: who.key.clone(),
-            match_id: Some(id),
-            out: out.clone(),
-            room: Some(room.tx.downgrade()),
-            rooms: Arc::downgrade(rooms),
-            owner: self.me.clone(),
-        };
-        tokio::spawn(relay.run(rx));
+        let session = stand_in(who, sessions);
+        let out = self.relay(from, &who.key, Some((id, room)), rooms);
         let remote =
             Remote { node: from.to_owned(), match_id: id, session: session.clone(), out: out.clone() };
         self.remote.insert(who.key.clone(), remote);
         (session, out)
     }
+}
+
+/// The session standing for `who` of another node here: the one this node holds already (a
+/// seated player of a match it took over is held by the match), or a new one.
+fn stand_in(who: &Who, sessions: &Sessions) -> Arc<Session> {
+    let session = sessions.held(&who.key).unwrap_or_else(|| {
+        Arc::new(Session::remote(who.key.clone(), who.name.clone(), who.player, who.account))
+    });
+    session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
+    session
 }
 
 /// One relayed follower's task: what the match (or, for a seeker, the seeks) queues for it goes
