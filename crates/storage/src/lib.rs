@@ -38,6 +38,9 @@ pub enum StoreError {
     /// The database refused or failed.
     #[error("database: {0}")]
     Database(#[from] sqlx::Error),
+    /// SQLite refused or failed an append (appends run on rusqlite, the rest on sqlx).
+    #[error("database: {0}")]
+    Sqlite(#[from] rusqlite::Error),
     /// A value does not fit the schema (an id beyond 2^63, a negative number read back).
     #[error("stored value out of range: {0}")]
     Range(String),

@@ -355,7 +355,8 @@ fn size(path: &std::path::Path) -> u64 {
 async fn a4_a_sqlite_commit_does_not_checkpoint() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shvedka.db");
-    let store = SqliteStore::open_checkpointing(&path, std::time::Duration::from_secs(3600)).await.unwrap();
+    let store =
+        SqliteStore::open_checkpointing(&path, std::time::Duration::from_secs(3600), 0).await.unwrap();
     store.add_match(&new_match(1)).await.unwrap();
     let before = size(&path);
     for from in (0..4000).step_by(500) {
@@ -384,7 +385,8 @@ async fn a4_sqlite_log_is_checkpointed_in_the_background_and_stays_short() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("shvedka.db");
     let wal = dir.path().join("shvedka.db-wal");
-    let store = SqliteStore::open(&path).await.unwrap();
+    // No reserve: the log starts empty, and grows only by what is written.
+    let store = SqliteStore::open_checkpointing(&path, std::time::Duration::from_secs(1), 0).await.unwrap();
     store.add_match(&new_match(1)).await.unwrap();
     let mut written = 0;
     for round in 0..2u64 {
@@ -407,4 +409,27 @@ async fn a4_sqlite_log_is_checkpointed_in_the_background_and_stays_short() {
     // The second round reused the log from its start: it is not the size of both rounds.
     assert!(size(&wal) < 7_000_000, "the log grew to {} bytes", size(&wal));
     assert_eq!(store.events(1).await.unwrap().len(), 8000);
+}
+
+/// A4: the SQLite log is given its size on opening (a commit that grows the file flushes the
+/// file system's record of it too), by a transaction rolled back: nothing is stored by it, and
+/// the first commits write over the reserve instead of growing the log.
+#[tokio::test]
+async fn a4_the_sqlite_log_is_reserved_on_opening_and_holds_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shvedka.db");
+    let wal = dir.path().join("shvedka.db-wal");
+    let reserve = 2 << 20;
+    let store =
+        SqliteStore::open_checkpointing(&path, std::time::Duration::from_secs(3600), reserve).await.unwrap();
+    let reserved = size(&wal);
+    assert!(reserved >= reserve, "the log is {reserved} bytes");
+    store.add_match(&new_match(1)).await.unwrap();
+    store.append(1, &padded(0, 100)).await.unwrap();
+    assert_eq!(size(&wal), reserved, "the first commits write over the reserve");
+    drop(store);
+    let store =
+        SqliteStore::open_checkpointing(&path, std::time::Duration::from_secs(3600), reserve).await.unwrap();
+    assert_eq!(store.events(1).await.unwrap().len(), 100, "what was committed, and nothing else");
+    assert_eq!(store.matches(false).await.unwrap().len(), 1);
 }
