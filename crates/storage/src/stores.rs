@@ -47,7 +47,7 @@ const LOG_RESERVE: u64 = 16 << 20;
 /// second, on a connection of its own (in WAL mode a checkpoint does not block the
 /// writer), so the log stays a few seconds of writes long.
 ///
-/// Events are appended on a connection of their own ([`Appender`]), not one taken from the
+/// Events are appended on a connection of their own (`Appender`), not one taken from the
 /// pool, and on the committing thread itself, not on sqlx's worker thread.
 pub struct SqliteStore {
     pool: SqlitePool,
