@@ -253,9 +253,12 @@ impl Sessions {
                 s.last_seen_ms.load(Ordering::SeqCst),
                 now,
             )?;
-            s.connections.fetch_add(1, Ordering::SeqCst);
+            // The store was asked above: meanwhile the session's last connection may have
+            // ended and evicted it. Hold it in the map again, or a log-out or password change
+            // that walks the map would miss this connection.
+            let s = self.hold(key, s);
             s.last_seen_ms.store(now, Ordering::SeqCst);
-            return Ok(s.clone());
+            return Ok(s);
         }
         let row = self.store.player_by_token(&key).await.map_err(|e| {
             tracing::error!(error = %e, "cannot read a session");
@@ -266,14 +269,19 @@ impl Sessions {
             return Err(LOGGED_OUT.into());
         }
         self.check_expiry(0, row.last_seen_ms, now)?;
-        let session = match self.map.entry(key) {
-            Entry::Occupied(e) => e.get().clone(),
-            Entry::Vacant(v) => v.insert(Arc::new(Session::from_row(row))).clone(),
-        };
-        session.connections.fetch_add(1, Ordering::SeqCst);
+        let session = self.hold(key, Arc::new(Session::from_row(row)));
         session.last_seen_ms.store(now, Ordering::SeqCst);
         self.touch(&session).await;
         Ok(session)
+    }
+
+    /// The session of `key` with one more connection: the one in the map, else `found` put
+    /// there. Counted under the map's lock, so [`Sessions::evict_if_idle`] never removes a
+    /// session between its being found and its connection being counted.
+    fn hold(&self, key: String, found: Arc<Session>) -> Arc<Session> {
+        let entry = self.map.entry(key).or_insert(found);
+        entry.connections.fetch_add(1, Ordering::SeqCst);
+        entry.clone()
     }
 
     fn check_expiry(&self, connections: usize, last_seen_ms: u64, now: u64) -> Result<(), String> {
@@ -502,6 +510,38 @@ mod tests {
         sessions.revoke(&anna).await.unwrap();
         assert_eq!(ended(&anna).await, Some(SessionEnd::LoggedOut));
         assert_eq!(ended(&guest).await, None, "a guest's session is nobody else's business");
+    }
+
+    /// A resume finds the session in memory, then asks the store; meanwhile the session's last
+    /// connection ends and evicts it. The resumed connection must hold it in memory again, or a
+    /// password change (which walks the sessions in memory) would not end it.
+    #[tokio::test]
+    async fn a_session_evicted_while_a_resume_asks_the_store_is_held_again() {
+        let sessions = Sessions::new(Arc::new(MemStore::default()), 0, 30 * DAY);
+        let (anna, _) = sessions.open("anna".into(), Some(1)).await.unwrap();
+        let found = sessions.held(&anna.key).expect("in memory");
+        sessions.release(&anna).await;
+        assert_eq!(sessions.len(), 0, "its last connection ended: evicted");
+        let resumed = sessions.hold(anna.key.clone(), found);
+        assert_eq!(sessions.len(), 1, "held again by the resumed connection");
+        assert!(Arc::ptr_eq(&resumed, &anna));
+        sessions.revoke_account(1, None).await.unwrap();
+        let ended = tokio::time::timeout(Duration::from_millis(100), resumed.ended()).await;
+        assert_eq!(ended.ok(), Some(SessionEnd::PasswordChanged));
+        // Found again while still in memory: the one there is counted, not a copy.
+        let (boris, _) = sessions.open("boris".into(), None).await.unwrap();
+        let copy = Arc::new(Session::from_row(shvedka_storage::PlayerRow {
+            id: boris.player.0,
+            name: "boris".into(),
+            token_hash: boris.key.clone(),
+            created_ms: 0,
+            last_seen_ms: 0,
+            account: None,
+            revoked: false,
+        }));
+        let held = sessions.hold(boris.key.clone(), copy);
+        assert!(Arc::ptr_eq(&held, &boris));
+        assert_eq!(boris.connections.load(Ordering::SeqCst), 2);
     }
 
     #[tokio::test]
