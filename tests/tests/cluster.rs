@@ -26,6 +26,14 @@ fn node(pg: &TempPostgres, nats: &TempNats, name: &str, cert: Option<&TestServer
     )
 }
 
+/// A throwaway PostgreSQL and NATS, and two nodes over them (node b with node a's certificate).
+async fn two_nodes() -> (TempPostgres, TempNats, TestServer, TestServer) {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    (pg, nats, a, b)
+}
+
 /// Waits (bounded: 10 s) until `f` holds.
 async fn eventually(what: &str, f: impl Fn() -> bool) {
     for _ in 0..400 {
@@ -93,9 +101,8 @@ fn metric(page: &str, name: &str) -> Option<i64> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn every_node_shows_the_nodes_their_matches_and_connections_within_a_heartbeat() {
-    let (pg, nats) = (TempPostgres::start(), TempNats::start());
-    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
-    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    // The services live as long as the test: dropped, they stop.
+    let (_pg, _nats, a, b) = two_nodes().await;
     let player = b.client("player").await;
     player.create_match("classic", "blitz", true).await.unwrap();
     let asked = std::time::Instant::now();
@@ -133,9 +140,8 @@ async fn every_node_shows_the_nodes_their_matches_and_connections_within_a_heart
 async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_takes_them_over_when_it_stops()
 {
     use shvedka_proto::{ErrorCode, Reply, TdExport, TdRequest};
-    let (pg, nats) = (TempPostgres::start(), TempNats::start());
-    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
-    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    // The services live as long as the test: dropped, they stop.
+    let (_pg, _nats, a, b) = two_nodes().await;
     let create = TdRequest::Create {
         name: "night".into(),
         rules: "classic".into(),
@@ -189,9 +195,8 @@ async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_t
 async fn clients_given_the_nodes_resume_on_the_next_one_when_theirs_stops_with_the_events_they_missed() {
     use shvedka_client::{CONNECT_TIMEOUT, Trust};
     use shvedka_proto::SeatId;
-    let (pg, nats) = (TempPostgres::start(), TempNats::start());
-    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
-    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    // The services live as long as the test: dropped, they stop.
+    let (_pg, _nats, a, b) = two_nodes().await;
     // Every player is given both nodes, node a first: all connect to a.
     let nodes = [a.addr, b.addr];
     let mut c = Vec::new();
@@ -340,9 +345,8 @@ async fn a_player_gone_from_another_node_lets_a_forming_match_expire_and_frees_i
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn seekers_on_two_nodes_are_paired_into_one_match_and_seated_by_their_own_nodes() {
     use shvedka_proto::{SeatId, SeekRequest};
-    let (pg, nats) = (TempPostgres::start(), TempNats::start());
-    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
-    let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
+    // The services live as long as the test: dropped, they stop.
+    let (_pg, _nats, a, b) = two_nodes().await;
     // Two seekers on each node; one node runs the pool for both.
     let mut players =
         vec![a.client("anna").await, a.client("boris").await, b.client("vera").await, b.client("gleb").await];
@@ -413,6 +417,101 @@ async fn seekers_on_two_nodes_are_paired_into_one_match_and_seated_by_their_own_
     for p in &mut players {
         event(p, |k| matches!(k, EventView::Moved { san, .. } if san == "d5")).await;
     }
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn players_on_two_nodes_agree_a_rematch_kept_by_the_node_that_ran_the_match_and_play_it() {
+    use shvedka_proto::SeatId;
+    use shvedka_tests::{wait_event, wait_msg};
+    // The services live as long as the test: dropped, they stop.
+    let (_pg, _nats, a, b) = two_nodes().await;
+    // White-A and Black-A on node a, which runs the match; White-B and Black-B on node b.
+    let mut c = Vec::new();
+    for (i, seat) in SeatId::ALL.into_iter().enumerate() {
+        let on = if i < 2 { &a } else { &b };
+        c.push(on.client(seat.name()).await);
+    }
+    let id = c[0].create_match("classic", "3+2", true).await.expect("create");
+    for (p, seat) in c.iter().zip(SeatId::ALL) {
+        p.take_seat(id, seat).await.expect("a seat, through node a for node b's players");
+    }
+    for p in &c {
+        p.ready(true).await.expect("ready");
+    }
+    for p in &mut c {
+        wait_event(p, |e| e.match_id == id && e.kind == EventView::Started).await;
+    }
+    c[2].resign().await.expect("White-B resigns through node a");
+    for p in &mut c {
+        wait_event(p, |e| e.match_id == id && matches!(e.kind, EventView::Ended(_))).await;
+    }
+
+    // Node b's players answer the offer through node a, which keeps it; each hears the others.
+    let view = c[3].rematch(id, Some(true)).await.expect("the offer on node a, answered from node b");
+    assert_eq!(view.accepted, [false, false, false, true]);
+    c[2].rematch(id, None).await.expect("White-B listens from node b");
+    c[0].rematch(id, Some(true)).await.expect("White-A accepts on node a");
+    for who in [2, 3] {
+        let m = wait_msg(&mut c[who], |m| matches!(m, ServerMsg::Rematch(v) if v.accepted[0])).await;
+        let ServerMsg::Rematch(v) = m else { unreachable!() };
+        assert_eq!(v.accepted, [true, false, false, true], "heard on node b by {who}");
+    }
+    c[1].rematch(id, Some(true)).await.expect("Black-A accepts");
+    // The fourth acceptance comes from node b: the rematch is made on node a, and each player is
+    // seated by his own node, the other colour on the same board.
+    let last = c[2].rematch(id, Some(true)).await.expect("the fourth acceptance, from node b");
+    let new_id = last.rematch.expect("the rematch exists");
+    assert_ne!(new_id, id);
+    let swapped = [SeatId::BlackA, SeatId::WhiteA, SeatId::BlackB, SeatId::WhiteB];
+    for (who, (p, seat)) in c.iter_mut().zip(swapped).enumerate() {
+        let state = wait_msg(
+            p,
+            |m| matches!(m, ServerMsg::State(s) if s.match_id == new_id && s.your_seat.is_some()),
+        )
+        .await;
+        let ServerMsg::State(s) = state else { unreachable!() };
+        assert_eq!(s.your_seat, Some(seat), "player {who} sits at the other colour");
+        wait_event(p, |e| e.match_id == new_id && e.kind == EventView::Started).await;
+    }
+    // It plays: White on board B is node b's old Black-B, his move goes through node a.
+    c[3].play(Board::B, "d4", None).await.expect("a move in the rematch from node b");
+    c[1].play(Board::A, "e4", None).await.expect("a move in the rematch on node a");
+    for p in &mut c {
+        wait_event(p, |e| matches!(&e.kind, EventView::Moved { san, .. } if san == "e4")).await;
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_on_another_node_fills_a_match_with_the_bots_of_the_node_that_runs_it() {
+    use shvedka_client::ClientError;
+    use shvedka_proto::{ClientMsg, ErrorCode, SeatId};
+    use shvedka_tests::wait_event;
+    // The services live as long as the test: dropped, they stop.
+    let (_pg, _nats, a, b) = two_nodes().await;
+    let mut anna = a.client("anna").await;
+    let id = anna.create_match("mgimo-2017", "3+0", true).await.expect("create on node a");
+    anna.take_seat(id, SeatId::WhiteA).await.expect("sit");
+    let mut boris = b.client("boris").await;
+    let stranger = b.client("stranger").await;
+    let fill = ClientMsg::FillWithBots { match_id: id, level: 1 };
+    match stranger.request(fill.clone()).await {
+        Err(ClientError::Server(e)) => assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}"),
+        other => panic!("a stranger on node b may not fill it: {other:?}"),
+    }
+    boris.take_seat(id, SeatId::BlackA).await.expect("a seat through node a");
+    boris.request(fill).await.expect("a seated player on node b fills it through node a");
+    // Node a's bots take the two empty seats and say ready; the two people's ready starts it.
+    anna.ready(true).await.expect("ready");
+    boris.ready(true).await.expect("ready");
+    for p in [&mut anna, &mut boris] {
+        wait_event(p, |e| e.match_id == id && e.kind == EventView::Started).await;
+    }
+    assert_eq!(a.stats.live_matches(), 1);
+    assert_eq!(b.stats.live_matches(), 0, "the match and its bots stay on node a");
     a.stop().await;
     b.stop().await;
 }

@@ -62,8 +62,8 @@ impl Bots {
     /// (its creator, or one of its seated players).
     ///
     /// # Errors
-    /// `BadRequest` for a level outside 1–5, `NoSuchMatch`, `Rejected` once the match has
-    /// started, `Forbidden` for anyone else, `Limit(Bots)` when the bots would exceed `max_bots`.
+    /// `BadRequest` for a level outside 1–5, `NoSuchMatch`, `NotRatable` for a rated match,
+    /// `Rejected` once the match has started, `Forbidden` for anyone else, `Limit(Bots)` when the bots would exceed `max_bots`.
     pub(crate) fn fill(
         &self,
         rooms: &Rooms,
@@ -77,6 +77,12 @@ impl Bots {
         }
         let room = rooms.room(match_id)?;
         let summary = room.summary.lock().expect("summary lock").clone();
+        if summary.rated {
+            return Err(error(
+                ErrorCode::NotRatable,
+                "the server's bots have no accounts and may not sit in a rated match; create a casual one",
+            ));
+        }
         if summary.phase != PhaseView::Forming {
             return Err(error(
                 ErrorCode::Rejected,

@@ -126,21 +126,16 @@ pub(crate) async fn dispatch(
         }
         ClientMsg::FillWithBots { match_id, level } => {
             // A private match's id must not tell a guesser that it exists.
-            let Place::Here(room) = place(lobby, session, match_id).await? else {
-                return Err(error(
-                    ErrorCode::Unavailable,
-                    format!(
-                        "match {match_id} runs on another node of this cluster: a node's own bots fill its own matches; ask from a connection to that node, or seat bots with `shvedka bot`"
-                    ),
-                ));
-            };
-            if room.summary.lock().expect("summary lock").rated {
-                return Err(error(
-                    ErrorCode::NotRatable,
-                    "the server's bots have no accounts and may not sit in a rated match; create a casual one",
-                ));
+            match place(lobby, session, match_id).await? {
+                Place::Here(_) => {
+                    lobby.bots.fill(&lobby.rooms, &lobby.metrics, session, match_id, level).map(|_| Reply::Ok)
+                }
+                // The node that runs the match seats its own bots in it.
+                Place::Elsewhere(cluster) => {
+                    let ask = Ask::FillWithBots(level);
+                    cluster.relays.forward(session, out, match_id, ask).await.map(|_| Reply::Ok)
+                }
             }
-            lobby.bots.fill(&lobby.rooms, &lobby.metrics, session, match_id, level).map(|_| Reply::Ok)
         }
         ClientMsg::CreateMatch { rules, time_control, listed, chess960, rated } => {
             if rated && session.account.is_none() {
@@ -166,12 +161,18 @@ pub(crate) async fn dispatch(
             let match_id = lobby.rooms.redeem(session, &code).await?;
             Ok(Reply::Invited { match_id, code })
         }
-        ClientMsg::Rematch { match_id, accept } => lobby
-            .rooms
-            .rematches
-            .answer(&lobby.rooms, session, out, match_id, accept)
-            .await
-            .map(Reply::Rematch),
+        ClientMsg::Rematch { match_id, accept } => {
+            // In a cluster the offer is where the match ran: another node's is answered there.
+            let ran = elsewhere(lobby, match_id)
+                .filter(|_| !lobby.rooms.rematches.holds(match_id))
+                .and_then(|c| c.relays.ran_elsewhere(match_id).map(|node| (c, node)));
+            if let Some((cluster, node)) = ran {
+                return cluster.relays.ask_rematch(session, out, &node, match_id, accept).await;
+            }
+            let rematches = &lobby.rooms.rematches;
+            let (view, _) = rematches.answer(&lobby.rooms, session, out, match_id, accept, false).await?;
+            Ok(Reply::Rematch(view))
+        }
         msg if crate::seeks::is_seek_request(&msg) => {
             match lobby.cluster.as_ref().map(|c| (c, c.relays.seeking())) {
                 None | Some((_, Seeking::Here)) => lobby.seeks.request(session, out, msg).await,

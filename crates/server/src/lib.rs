@@ -190,7 +190,10 @@ impl Server {
             login: config.login_limits(),
             login_failure_delay: Duration::from_millis(config.login_failure_delay_ms),
             cluster: match &config.cluster {
-                Some(cluster) => Some(cluster::Cluster::connect(cluster, store.clone()).await?),
+                Some(cluster) => {
+                    let rematches = (Duration::from_secs(config.rematch_offer_s), config.max_rematch_offers);
+                    Some(cluster::Cluster::connect(cluster, store.clone(), rematches).await?)
+                }
                 None => None,
             },
             peers: match &config.cluster {

@@ -58,8 +58,18 @@ struct Offer {
     /// Being created (the four accepted; the store is writing it).
     creating: bool,
     /// The players who asked about it, with the connection they last asked from.
-    listeners: [Option<(Arc<Session>, Outbound)>; 4],
+    listeners: [Option<Listener>; 4],
     since: Instant,
+}
+
+/// A player who asked about an offer.
+#[derive(Clone)]
+struct Listener {
+    session: Arc<Session>,
+    out: Outbound,
+    /// He is a session of another node of the cluster (standing in here): his node seats him
+    /// when it hears the rematch exists, not this one.
+    remote: bool,
 }
 
 impl Offer {
@@ -77,8 +87,8 @@ impl Offer {
     fn tell(&self, skip: Option<usize>) {
         let view = self.view();
         for (i, l) in self.listeners.iter().enumerate() {
-            if let (Some((_, out)), false) = (l, skip == Some(i)) {
-                out.push(ServerMsg::Rematch(view.clone()));
+            if let (Some(l), false) = (l, skip == Some(i)) {
+                l.out.push(ServerMsg::Rematch(view.clone()));
             }
         }
     }
@@ -132,8 +142,15 @@ impl Rematches {
         });
     }
 
+    /// Whether this node holds an open offer for the match `id`.
+    pub(crate) fn holds(&self, id: MatchId) -> bool {
+        self.offers.lock().is_ok_and(|o| o.get(&id).is_some_and(|o| o.since.elapsed() < self.keep))
+    }
+
     /// A player's answer (`Some(true)` accept, `Some(false)` decline, `None` only listen); when
-    /// it is the fourth acceptance, the new match is created and the four seated in it first.
+    /// it is the fourth acceptance, the new match is created and the four seated in it first
+    /// (the `remote` ones, sessions of other nodes, by their nodes). With the offer's view comes
+    /// the player's seat in the decided match.
     ///
     /// # Errors
     /// `Rejected` while the match is live or after a decline, `NoSuchMatch` without an offer,
@@ -145,7 +162,8 @@ impl Rematches {
         out: &Outbound,
         id: MatchId,
         accept: Option<bool>,
-    ) -> Result<RematchView, ErrorMsg> {
+        remote: bool,
+    ) -> Result<(RematchView, SeatId), ErrorMsg> {
         // A match decided a moment ago opens its offer as its task ends, right after its last
         // event: a request that comes first waits for it.
         for _ in 0..50 {
@@ -158,7 +176,7 @@ impl Rematches {
             }
             tokio::time::sleep(Duration::from_millis(20)).await;
         }
-        let f = {
+        let (f, seat_was) = {
             let mut offers = self.offers.lock().map_err(|_| error(ErrorCode::Unavailable, "rematches"))?;
             let Some(offer) = offers.get_mut(&id).filter(|o| o.since.elapsed() < self.keep) else {
                 if rooms.room(id).is_ok() {
@@ -172,7 +190,7 @@ impl Rematches {
                     format!("only the players of match {id} agree its rematch"),
                 ));
             };
-            offer.listeners[i] = Some((session.clone(), out.clone()));
+            offer.listeners[i] = Some(Listener { session: session.clone(), out: out.clone(), remote });
             if offer.rematch.is_none() {
                 match accept {
                     Some(true) if offer.declined.iter().any(|&d| d) => {
@@ -191,12 +209,12 @@ impl Rematches {
             let all = offer.accepted.iter().all(|&a| a);
             if all && offer.rematch.is_none() && !offer.creating {
                 offer.creating = true;
-                offer.finished.clone()
+                (offer.finished.clone(), SeatId::ALL[i])
             } else {
                 if accept.is_some() {
                     offer.tell(Some(i));
                 }
-                return Ok(offer.view());
+                return Ok((offer.view(), SeatId::ALL[i]));
             }
         };
         let created = rooms.create_rematch(&f.rules, &f.time_control, f.listed, f.chess960, f.rated).await;
@@ -212,18 +230,18 @@ impl Rematches {
         // Everyone accepted, so everyone asked: each is seated over the connection he asked from
         // (a stale one is replaced when the session resumes: it follows the new match by then).
         for (i, l) in listeners.iter().enumerate() {
-            let Some((s, o)) = l else { continue };
+            let Some(l) = l.as_ref().filter(|l| !l.remote) else { continue };
             let seat = swapped(SeatId::ALL[i]);
-            if let Err(e) = seat_ready(rooms, s, o, new_id, seat).await {
+            if let Err(e) = seat_ready(rooms, &l.session, &l.out, new_id, seat).await {
                 tracing::warn!(match_id = %new_id, %seat, error = %e.message, "a rematch seat stays empty");
             }
         }
-        for (s, o) in listeners.iter().flatten() {
-            if !Arc::ptr_eq(s, session) {
-                o.push(ServerMsg::Rematch(view.clone()));
+        for l in listeners.iter().flatten() {
+            if !Arc::ptr_eq(&l.session, session) {
+                l.out.push(ServerMsg::Rematch(view.clone()));
             }
         }
-        Ok(view)
+        Ok((view, seat_was))
     }
 }
 

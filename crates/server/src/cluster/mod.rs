@@ -70,13 +70,15 @@ pub(crate) struct Cluster {
 }
 
 impl Cluster {
-    /// Connects to NATS (in the background: NATS may be down at start).
+    /// Connects to NATS (in the background: NATS may be down at start). Where other nodes'
+    /// ended matches ran is kept as long and as many as rematch offers (`rematches`).
     ///
     /// # Errors
     /// A NATS URL the client cannot read.
     pub(crate) async fn connect(
         config: &ClusterConfig,
         store: Arc<dyn Store>,
+        rematches: (Duration, usize),
     ) -> anyhow::Result<Arc<Cluster>> {
         let nats = async_nats::ConnectOptions::new()
             .name(&config.node)
@@ -86,7 +88,13 @@ impl Cluster {
             .with_context(|| format!("cannot use the NATS server at {}", config.nats_url))?;
         Ok(Arc::new(Cluster {
             owner: owner::Owner::new(nats.clone()),
-            relays: Arc::new(relay::Relays::new(config.node.clone(), nats.clone(), store)),
+            relays: Arc::new(relay::Relays::new(
+                config.node.clone(),
+                nats.clone(),
+                store,
+                rematches.0,
+                rematches.1,
+            )),
             listings: Arc::new(listings::Listings::new(
                 config.node.clone(),
                 config.lease(),
@@ -144,7 +152,13 @@ impl NodeTasks {
         let tasks = vec![
             tokio::spawn(heartbeats(store.clone(), every, stopped.clone())),
             tokio::spawn(seek_role(store.clone(), cluster.relays.clone(), every, stopped.clone())),
-            tokio::spawn(peers::run(cluster.nats.clone(), config.node.clone(), every, weak, stopped.clone())),
+            tokio::spawn(peers::run(
+                cluster.nats.clone(),
+                config.node.clone(),
+                every,
+                weak.clone(),
+                stopped.clone(),
+            )),
             tokio::spawn(owner::serve(
                 cluster.owner.clone(),
                 config.node.clone(),
@@ -153,6 +167,7 @@ impl NodeTasks {
                     rooms: lobby.rooms.clone(),
                     sessions: lobby.sessions.clone(),
                     tournaments: lobby.tournaments.clone(),
+                    lobby: weak,
                 }),
                 stopped.clone(),
             )),

@@ -95,6 +95,14 @@ impl Owner {
                 }
                 Answer::Done
             }
+            About::Rematch { match_id, accept } => {
+                // He hears of the offer's changes as a seeker hears of his seeks.
+                let (session, out) = self.seeker(&f.from, &f.who, here);
+                match here.rooms.rematches.answer(&here.rooms, &session, &out, match_id, accept, true).await {
+                    Ok((view, seat)) => Answer::Rematch { view, seat },
+                    Err(e) => Answer::Refused(e),
+                }
+            }
             About::Tournament(ask) => match here.tournaments.answer(&here.rooms, ask).await {
                 Ok(reply) => Answer::Reply(reply),
                 Err(e) => Answer::Refused(e),
@@ -122,6 +130,19 @@ impl Owner {
                 Ok(act) => RoomMsg::Arbiter { act, by, reply },
                 Err(e) => return Answer::Refused(error(ErrorCode::BadRequest, e)),
             },
+            Ask::FillWithBots(level) => {
+                let Some(lobby) = here.lobby.upgrade() else { return gone() };
+                // The player's stand-in in the match, if he follows it (a seated player may fill it).
+                let session = self
+                    .remote
+                    .get(&who.key)
+                    .filter(|r| r.node == from && r.match_id == id)
+                    .map_or_else(|| stand_in(who, sessions), |r| r.session.clone());
+                return match lobby.bots.fill(rooms, &lobby.metrics, &session, id, level) {
+                    Ok(_) => Answer::Done,
+                    Err(e) => Answer::Refused(e),
+                };
+            }
             Ask::Away => {
                 // Its task ends at its next look and drops the queue: the match sees it closed.
                 self.remote.remove_if(&who.key, |_, r| r.match_id == id && r.node == from);
@@ -332,6 +353,8 @@ pub(crate) struct Here {
     pub(crate) rooms: Arc<Rooms>,
     pub(crate) sessions: Arc<Sessions>,
     pub(crate) tournaments: Arc<Tournaments>,
+    /// The rest (the node's own bots).
+    pub(crate) lobby: Weak<crate::lobby::Lobby>,
 }
 
 /// Answers the requests forwarded to node `node` until `stopped`.

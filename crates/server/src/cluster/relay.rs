@@ -11,13 +11,21 @@
 //! the new holder every `lease_renew_ms`) the session follows it there again from the last event
 //! it has. A session whose match is taken over by nobody within [`GIVE_UP`] is told the match
 //! closed.
+//!
+//! A decided match's rematch offer stays on the node that ran it: this node remembers, for
+//! `rematch_offer_s` after it saw a match it relayed end, which node that was, forwards its
+//! players' answers there, and seats a player in the rematch (through the node that runs it)
+//! when it hears the rematch exists.
 
 use std::sync::{Arc, OnceLock, Weak};
 use std::time::Duration;
 
 use dashmap::DashMap;
 use futures_util::StreamExt;
-use shvedka_proto::{ClientMsg, ClosedReason, ErrorCode, ErrorMsg, MatchId, Reply, SeekEnd, ServerMsg};
+use shvedka_proto::{
+    ArbiterRequest, ClientMsg, ClosedReason, ErrorCode, ErrorMsg, EventView, MatchId, Reply, SeatId, SeekEnd,
+    ServerMsg,
+};
 use shvedka_storage::Store;
 use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
@@ -68,12 +76,24 @@ pub(crate) enum Seeking {
     Unknown,
 }
 
-/// A session here seeking through the node that runs the seeks.
+/// A session here that another node pushes messages to: seeking through the node that runs the
+/// seeks, or answering a rematch offer kept by the node that ran the decided match.
 struct Seeker {
     session: Arc<Session>,
     out: Outbound,
     /// Its open seeks (told SeekEnded Failed should that node stop).
     seeks: Vec<u64>,
+    /// The rematch offer it answered on another node, if any.
+    rematch: Option<Pending>,
+}
+
+/// A rematch offer a session here answered on the node that ran the decided match.
+#[derive(Clone, Debug)]
+struct Pending {
+    node: String,
+    match_id: MatchId,
+    /// The session's seat in the decided match.
+    seat: SeatId,
 }
 
 /// What to do with a relayed event, decided under the map's lock.
@@ -97,10 +117,23 @@ pub(crate) struct Relays {
     /// This node's sessions seeking through another node, by key.
     seekers: DashMap<String, Seeker>,
     seeking: std::sync::Mutex<Seeking>,
+    /// Matches of other nodes this node saw end, with the node that ran them (where their
+    /// rematch offers are) and when: kept for [`Relays::keep`], at most [`Relays::max_ended`].
+    ended: DashMap<MatchId, (String, Instant)>,
+    keep: Duration,
+    max_ended: usize,
 }
 
 impl Relays {
-    pub(crate) fn new(node: String, nats: async_nats::Client, store: Arc<dyn Store>) -> Relays {
+    /// Relays of node `node`; the nodes of ended matches are kept as long as rematch offers
+    /// (`keep`, at most `max_ended`).
+    pub(crate) fn new(
+        node: String,
+        nats: async_nats::Client,
+        store: Arc<dyn Store>,
+        keep: Duration,
+        max_ended: usize,
+    ) -> Relays {
         Relays {
             node,
             nats,
@@ -110,6 +143,9 @@ impl Relays {
             rooms: OnceLock::new(),
             seekers: DashMap::new(),
             seeking: std::sync::Mutex::new(Seeking::Unknown),
+            ended: DashMap::new(),
+            keep,
+            max_ended: max_ended.max(1),
         }
     }
 
@@ -129,14 +165,13 @@ impl Relays {
                     "the seeks are run by another node now; seeks made through the old one end"
                 );
             }
-            let keys: Vec<String> = self.seekers.iter().map(|s| s.key().clone()).collect();
-            for key in keys {
-                if let Some((_, s)) = self.seekers.remove(&key) {
-                    for seek in s.seeks {
-                        s.out.push(ServerMsg::SeekEnded { seek, reason: SeekEnd::Failed });
-                    }
+            for mut s in self.seekers.iter_mut() {
+                for seek in std::mem::take(&mut s.seeks) {
+                    s.out.push(ServerMsg::SeekEnded { seek, reason: SeekEnd::Failed });
                 }
             }
+            // Those answering a rematch offer elsewhere still hear of it.
+            self.seekers.retain(|_, s| s.rematch.is_some());
         }
     }
 
@@ -149,13 +184,7 @@ impl Relays {
         node: &str,
         msg: ClientMsg,
     ) -> Result<Reply, ErrorMsg> {
-        match self.seekers.get_mut(&session.key) {
-            Some(mut s) => s.out = out.clone(),
-            None => {
-                let seeker = Seeker { session: session.clone(), out: out.clone(), seeks: Vec::new() };
-                self.seekers.insert(session.key.clone(), seeker);
-            }
-        }
+        self.listen(session, out);
         let payload = self.payload(session, About::Seek(msg))?;
         let unavailable = |what: &str| {
             error(ErrorCode::Unavailable, format!("node {node}, which runs the seeks, {what}; try again"))
@@ -176,10 +205,142 @@ impl Relays {
         }
     }
 
-    /// What the seeks pushed a session of this node. A match found is sat in here, through the
-    /// match's node, before the session is told (as the node running the seeks seats its own).
+    /// What another node pushes `session` from now on comes to `out`.
+    fn listen(&self, session: &Arc<Session>, out: &Outbound) {
+        match self.seekers.get_mut(&session.key) {
+            Some(mut s) => s.out = out.clone(),
+            None => {
+                let seeker =
+                    Seeker { session: session.clone(), out: out.clone(), seeks: Vec::new(), rematch: None };
+                self.seekers.insert(session.key.clone(), seeker);
+            }
+        }
+    }
+
+    /// The node that ran the match `id` if this node saw it end there lately (its rematch offer
+    /// is there).
+    pub(crate) fn ran_elsewhere(&self, id: MatchId) -> Option<String> {
+        self.ended.get(&id).filter(|e| e.1.elapsed() < self.keep).map(|e| e.0.clone())
+    }
+
+    /// Forwards `session`'s answer to the rematch offer of match `id` to `node`, which ran it;
+    /// what the offer tells the session later comes to `out`. When the rematch exists (this
+    /// answer was the fourth acceptance), the session is seated in it first.
+    pub(crate) async fn ask_rematch(
+        self: &Arc<Self>,
+        session: &Arc<Session>,
+        out: &Outbound,
+        node: &str,
+        id: MatchId,
+        accept: Option<bool>,
+    ) -> Result<Reply, ErrorMsg> {
+        self.listen(session, out);
+        let payload = self.payload(session, About::Rematch { match_id: id, accept })?;
+        let (view, seat) = match self.request(node, &payload).await {
+            Ok(Answer::Rematch { view, seat }) => (view, seat),
+            Ok(Answer::Refused(e)) => return Err(e),
+            Ok(_) | Err(true) => {
+                return Err(error(
+                    ErrorCode::NoSuchMatch,
+                    format!("node {node}, which ran match {id}, stopped: its rematch offer is gone"),
+                ));
+            }
+            Err(false) => {
+                return Err(error(
+                    ErrorCode::Unavailable,
+                    format!("node {node}, which ran match {id}, did not answer in time; try again"),
+                ));
+            }
+        };
+        if let Some(mut s) = self.seekers.get_mut(&session.key) {
+            s.rematch = Some(Pending { node: node.to_owned(), match_id: id, seat });
+        }
+        if let Some(new) = view.rematch
+            && let Err(e) = self.seat_in_rematch(session, out, new, seat).await
+        {
+            tracing::warn!(match_id = %new, error = %e.message, "a rematch seat stays empty");
+        }
+        Ok(Reply::Rematch(view))
+    }
+
+    /// Seats `session` in the rematch `new` of a match it played at `seat` (the other colour,
+    /// same board), ready, through the node that runs it; nothing when it is in it already.
+    async fn seat_in_rematch(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        new: MatchId,
+        seat: SeatId,
+    ) -> Result<(), ErrorMsg> {
+        if session.room() == Some(new) {
+            return Ok(());
+        }
+        self.leave_other(session, out, new).await?;
+        self.seat_ready(session, out, new, crate::rematch::swapped(seat)).await
+    }
+
+    /// `session` stops following a live match other than `new` (on this node or another), as
+    /// following a match does.
+    async fn leave_other(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        new: MatchId,
+    ) -> Result<(), ErrorMsg> {
+        let Some(other) = session.room().filter(|&other| other != new) else { return Ok(()) };
+        if let Some(room) = self.rooms.get().and_then(Weak::upgrade).and_then(|rooms| rooms.room(other).ok())
+        {
+            let (reply, rx) = oneshot::channel();
+            let _ = room.tx.send(RoomMsg::Unfollow { session: session.clone(), reply }).await;
+            return rx.await.map_err(|_| error(ErrorCode::Unavailable, "the other match"))?;
+        }
+        if self.ended.contains_key(&other) {
+            // Over: nothing follows it any more.
+            self.drop_target(session, other);
+            session.leave_room(other);
+            return Ok(());
+        }
+        match self.forward(session, out, other, Ask::Unfollow).await {
+            Err(e) if e.code != ErrorCode::NoSuchMatch => Err(e),
+            _ => Ok(()),
+        }
+    }
+
+    /// Takes `seat` in match `id` and says ready, through the node that runs it, as the session's
+    /// own requests would.
+    async fn seat_ready(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        id: MatchId,
+        seat: SeatId,
+    ) -> Result<(), ErrorMsg> {
+        let sit = ClientMsg::TakeSeat { match_id: id, seat };
+        self.forward(session, out, id, Ask::Command(sit)).await?;
+        self.forward(session, out, id, Ask::Command(ClientMsg::Ready { ready: true })).await?;
+        Ok(())
+    }
+
+    /// What another node pushed a session of this node: from the seeks, or from a rematch offer.
+    /// A match found, or a rematch made, is sat in here, through the match's node, before the
+    /// session is told (as the node running the seeks, or the offer, seats its own).
     fn push(self: &Arc<Self>, key: &str, msg: ServerMsg) {
         let Some(mut s) = self.seekers.get_mut(key) else { return };
+        if let ServerMsg::Rematch(view) = &msg
+            && let Some(new) = view.rematch
+            && let Some(p) = s.rematch.clone().filter(|p| p.match_id == view.match_id)
+        {
+            let (session, out) = (s.session.clone(), s.out.clone());
+            drop(s);
+            let relays = self.clone();
+            tokio::spawn(async move {
+                if let Err(e) = relays.seat_in_rematch(&session, &out, new, p.seat).await {
+                    tracing::warn!(match_id = %new, error = %e.message, "a rematch seat stays empty");
+                }
+                out.push(msg);
+            });
+            return;
+        }
         match &msg {
             ServerMsg::Seek(view) | ServerMsg::SeekInvitation(view) if !s.seeks.contains(&view.seek) => {
                 s.seeks.push(view.seek);
@@ -197,16 +358,7 @@ impl Relays {
         drop(s);
         let relays = self.clone();
         tokio::spawn(async move {
-            let sit = ClientMsg::TakeSeat { match_id, seat };
-            let seated = match relays.forward(&session, &out, match_id, Ask::Command(sit)).await {
-                Ok(_) => {
-                    relays
-                        .forward(&session, &out, match_id, Ask::Command(ClientMsg::Ready { ready: true }))
-                        .await
-                }
-                Err(e) => Err(e),
-            };
-            match seated {
+            match relays.seat_ready(&session, &out, match_id, seat).await {
                 Ok(_) => {
                     out.push(msg);
                 }
@@ -238,14 +390,21 @@ impl Relays {
     /// the match's node is told (in the background) that the player is gone, as a connection of
     /// its own closing would tell it. He follows again when he resumes.
     pub(crate) fn connection_closed(self: &Arc<Self>, session: &Arc<Session>, out: &Outbound) {
-        if self.seekers.remove_if(&session.key, |_, s| s.out.same(out)).is_some()
-            && let Seeking::There(node) = self.seeking()
-        {
-            // His seeks end there, as they would end here.
+        if let Some((_, s)) = self.seekers.remove_if(&session.key, |_, s| s.out.same(out)) {
+            // His seeks end there, as they would end here, and the rematch offer he answered
+            // elsewhere stops telling him.
+            let mut nodes: Vec<String> = s.rematch.map(|p| p.node).into_iter().collect();
+            if let Seeking::There(node) = self.seeking()
+                && !nodes.contains(&node)
+            {
+                nodes.push(node);
+            }
             let (relays, session) = (self.clone(), session.clone());
             tokio::spawn(async move {
                 if let Ok(payload) = relays.payload(&session, About::SeekGone) {
-                    let _ = relays.request(&node, &payload).await;
+                    for node in nodes {
+                        let _ = relays.request(&node, &payload).await;
+                    }
                 }
             });
         }
@@ -485,6 +644,15 @@ impl Relays {
                 } else if matches!(next, Step::Drop) {
                     return;
                 }
+                if let ServerMsg::Event(e) = &msg
+                    && matches!(
+                        e.kind,
+                        EventView::Ended(_)
+                            | EventView::ArbiterActed { act: ArbiterRequest::Annul { .. }, .. }
+                    )
+                {
+                    self.note_ended(match_id);
+                }
                 let closed = matches!(msg, ServerMsg::MatchClosed { .. });
                 let gone = match self.targets.get(&key) {
                     Some(t) => !t.out.push(msg) && t.out.is_closed(),
@@ -500,6 +668,19 @@ impl Relays {
                 }
             }
         }
+    }
+
+    /// Notes that the match `id` ended on the node this node knew ran it (where its rematch
+    /// offer is), forgetting the oldest noted at [`Relays::max_ended`].
+    fn note_ended(&self, id: MatchId) {
+        let Some(node) = self.owners.get(&id).map(|n| n.clone()) else { return };
+        if !self.ended.contains_key(&id) && self.ended.len() >= self.max_ended {
+            let oldest = self.ended.iter().min_by_key(|e| e.1).map(|e| *e.key());
+            if let Some(oldest) = oldest {
+                self.ended.remove(&oldest);
+            }
+        }
+        self.ended.insert(id, (node, Instant::now()));
     }
 
     /// The events of `id` after `after` and before `upto`, from the database (the owner stores
@@ -592,8 +773,13 @@ impl Relays {
     }
 
     /// Every `every`: sessions whose match waits to be taken over ask again, and give up after
-    /// [`GIVE_UP`].
+    /// [`GIVE_UP`]; what is remembered of matches nobody here follows any more is forgotten.
     fn retry(self: &Arc<Self>) {
+        // Who runs a match is remembered while sessions here follow it; an ended match's node
+        // as long as its rematch offer lasts.
+        let followed: std::collections::HashSet<MatchId> = self.targets.iter().map(|t| t.match_id).collect();
+        self.owners.retain(|id, _| followed.contains(id));
+        self.ended.retain(|_, e| e.1.elapsed() < self.keep);
         let waiting: Vec<(String, MatchId, bool)> = self
             .targets
             .iter()
@@ -751,7 +937,8 @@ mod tests {
             .await
             .expect("a client that connects in the background");
         let session = Arc::new(Session::remote("k".into(), "anna".into(), 1, None));
-        (Arc::new(Relays::new("b".into(), nats, store)), session)
+        let keep = Duration::from_secs(60);
+        (Arc::new(Relays::new("b".into(), nats, store, keep, 2)), session)
     }
 
     fn relayed(key: &str, msg: ServerMsg) -> Relay {
@@ -826,5 +1013,41 @@ mod tests {
             .await
             .expect("its connection is told to close and resume");
         assert!(!relays.follows(&anna, MatchId(4)), "it follows again when it resumes");
+    }
+
+    #[tokio::test]
+    async fn the_node_an_ended_match_ran_on_is_kept_as_long_and_as_many_as_rematch_offers() {
+        let (relays, anna) = relays().await;
+        let (out, mut rx) = Outbound::channel(64);
+        relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(5) });
+        relays.owners.insert(MatchId(4), "a".into());
+        assert_eq!(relays.ran_elsewhere(MatchId(4)), None, "live: no offer yet");
+        let result = shvedka_proto::ResultView { winner: None, reason: "agreed".into(), rule: "E5".into() };
+        let ended = MatchEvent { seq: 6, kind: EventView::Ended(result), ..view(6) };
+        relays.deliver(relayed("k", ServerMsg::Event(ended))).await;
+        assert_eq!(seqs(&mut rx), [6], "the end is told");
+        assert_eq!(relays.ran_elsewhere(MatchId(4)).as_deref(), Some("a"), "its offer is on node a");
+
+        // Nobody here follows it any more: who ran it is forgotten, where it ended is not.
+        relays.drop_target(&anna, MatchId(4));
+        relays.retry();
+        assert!(relays.owners.is_empty(), "who runs a match is kept only while it is followed");
+        assert_eq!(relays.ran_elsewhere(MatchId(4)).as_deref(), Some("a"));
+
+        // At most max_rematch_offers (2 here): the oldest goes first.
+        for id in [7, 8] {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+            relays.owners.insert(MatchId(id), "c".into());
+            relays.note_ended(MatchId(id));
+        }
+        assert_eq!(relays.ran_elsewhere(MatchId(4)), None, "the oldest is forgotten at the limit");
+        assert_eq!(relays.ran_elsewhere(MatchId(8)).as_deref(), Some("c"));
+
+        // After rematch_offer_s (60 s here) the offer is gone, and so is where it was.
+        tokio::time::pause();
+        tokio::time::advance(Duration::from_secs(61)).await;
+        assert_eq!(relays.ran_elsewhere(MatchId(8)), None);
+        relays.retry();
+        assert!(relays.ended.is_empty(), "forgotten, not only hidden");
     }
 }

@@ -9,7 +9,9 @@
 
 use bughouse_match::Official;
 use serde::{Deserialize, Serialize};
-use shvedka_proto::{ArbiterRequest, Board, ClientMsg, ErrorMsg, MatchId, Reply, ServerMsg};
+use shvedka_proto::{
+    ArbiterRequest, Board, ClientMsg, ErrorMsg, MatchId, RematchView, Reply, SeatId, ServerMsg,
+};
 
 use crate::tournaments::TourAsk;
 
@@ -58,6 +60,8 @@ pub(crate) enum Ask {
     Legal(Board),
     /// An arbiter's act (the asking node checked the role).
     Arbiter { act: ArbiterRequest, by: Official },
+    /// Seat the owner's own bots at this level in the empty seats.
+    FillWithBots(u8),
 }
 
 /// What a forwarded request is about.
@@ -70,8 +74,12 @@ pub(crate) enum About {
     /// A seek request (`Seek`, `AnswerSeek`, `CancelSeek`, `SeekPools`); the asked node runs the
     /// seeks.
     Seek(ClientMsg),
-    /// The session's connection closed: his seeks end.
+    /// The session's connection closed: his seeks end, and the offers he asked about stop
+    /// telling him.
     SeekGone,
+    /// An answer to the rematch offer of a match the asked node ran (`Some(true)` accept,
+    /// `Some(false)` decline, `None` only listen).
+    Rematch { match_id: MatchId, accept: Option<bool> },
 }
 
 /// A forwarded request.
@@ -92,6 +100,9 @@ pub(crate) enum Answer {
     Legal(Vec<String>),
     /// A tournament or seek request's answer.
     Reply(Reply),
+    /// A rematch offer's view, with the asker's seat in the decided match (his node seats him
+    /// in the rematch, at the other colour of that board).
+    Rematch { view: RematchView, seat: SeatId },
     /// This node does not run the match (any more): ask the database who does.
     NotHere,
     /// Refused, as a local request would be.
