@@ -121,7 +121,10 @@ impl Lobby {
 
     /// The metrics page, with the live counts as of now.
     pub(crate) fn metrics_text(&self) -> String {
-        let relayed = self.cluster.as_ref().map_or((0, 0), |c| (c.owner.followers(), c.relays.followed()));
+        let relayed = self
+            .cluster
+            .as_ref()
+            .map_or((0, 0, 0), |c| (c.owner.followers(), c.relays.followed(), c.owner.seekers()));
         self.metrics.set_cluster(&self.peers.alive(tokio::time::Instant::now()), relayed);
         self.metrics.encode(self.rooms.len(), self.sessions.len())
     }

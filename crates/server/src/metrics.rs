@@ -82,6 +82,7 @@ pub(crate) struct Metrics {
     node_connections: Family<NodeLabels, Gauge>,
     relayed_out: Gauge,
     relayed_in: Gauge,
+    relayed_seekers: Gauge,
 }
 
 impl Metrics {
@@ -105,6 +106,7 @@ impl Metrics {
             node_connections: Family::default(),
             relayed_out: Gauge::default(),
             relayed_in: Gauge::default(),
+            relayed_seekers: Gauge::default(),
             registry: Registry::default(),
         };
         registry.register(
@@ -174,13 +176,19 @@ impl Metrics {
             "Sessions of this node following other nodes' matches (their requests forwarded)",
             m.relayed_in.clone(),
         );
+        registry.register(
+            "cluster_relayed_seekers",
+            "Sessions of other nodes seeking, or answering a rematch offer, through this node",
+            m.relayed_seekers.clone(),
+        );
         Metrics { registry, ..m }
     }
 
     /// The nodes of the cluster as last heard (replacing what was shown before).
-    pub(crate) fn set_cluster(&self, nodes: &[crate::cluster::Beat], relayed: (usize, usize)) {
+    pub(crate) fn set_cluster(&self, nodes: &[crate::cluster::Beat], relayed: (usize, usize, usize)) {
         self.relayed_out.set(i64::try_from(relayed.0).unwrap_or(i64::MAX));
         self.relayed_in.set(i64::try_from(relayed.1).unwrap_or(i64::MAX));
+        self.relayed_seekers.set(i64::try_from(relayed.2).unwrap_or(i64::MAX));
         self.cluster_nodes.set(i64::try_from(nodes.len()).unwrap_or(i64::MAX));
         self.node_matches.clear();
         self.node_connections.clear();

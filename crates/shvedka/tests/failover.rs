@@ -38,6 +38,17 @@ fn node(
     dir: &Path,
     name: &str,
     addr: SocketAddr,
+    urls: (&str, &str),
+    cert: Option<&Path>,
+) -> (Child, [u8; 32]) {
+    node_at(dir, name, (addr, "127.0.0.1:0"), urls, cert)
+}
+
+/// As [`node`], with its HTTP side (metrics) on `http`.
+fn node_at(
+    dir: &Path,
+    name: &str,
+    (addr, http): (SocketAddr, &str),
     (database_url, nats_url): (&str, &str),
     cert: Option<&Path>,
 ) -> (Child, [u8; 32]) {
@@ -50,7 +61,7 @@ fn node(
     std::fs::write(
         &config,
         format!(
-            "listen = \"{addr}\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\n\
+            "listen = \"{addr}\"\nhttp_listen = \"{http}\"\nwebtransport_listen = \"127.0.0.1:0\"\n\
              data_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n{shared}\
              [cluster]\nnode = {name:?}\nnats_url = {nats_url:?}\nlease_ms = {lease_ms}\nlease_renew_ms = {renew_ms}\n",
             dir.join("data"),
@@ -356,4 +367,71 @@ async fn a3_four_players_on_three_nodes_finish_their_match_after_sigkill_of_its_
         node.kill().unwrap();
         node.wait().unwrap();
     }
+}
+
+/// The value of the metric `name` on the HTTP side at `http` (none while it does not answer).
+async fn metric(http: SocketAddr, name: &str) -> Option<i64> {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let mut tcp = tokio::net::TcpStream::connect(http).await.ok()?;
+    let request = "GET /metrics HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n";
+    tcp.write_all(request.as_bytes()).await.ok()?;
+    let mut page = String::new();
+    tcp.read_to_string(&mut page).await.ok()?;
+    page.lines().find_map(|l| l.strip_prefix(name)?.strip_prefix(' ')?.trim().parse().ok())
+}
+
+/// A node killed with SIGKILL never says that its sessions' connections closed: the node that
+/// keeps their match's rematch offer (as it would the seeks it runs for them) forgets them once
+/// it no longer hears that node, and the offer itself stays open to the others.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_rematch_listeners_of_a_killed_node_are_forgotten_by_the_node_that_ran_the_match() {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let (addr_a, addr_b) = (free_udp_port(), free_udp_port());
+    let http_a = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
+    let urls = (pg.url.as_str(), nats.url.as_str());
+    let (mut a, pin) = node_at(dir_a.path(), "node-a", (addr_a, &http_a.to_string()), urls, None);
+    let (mut b, _) = node(dir_b.path(), "node-b", addr_b, urls, Some(dir_a.path()));
+    // White-A and Black-A on node a, which runs the match; White-B and Black-B on node b.
+    let mut seats = Vec::new();
+    for (i, seat) in SeatId::ALL.into_iter().enumerate() {
+        let addr = if i < 2 { addr_a } else { addr_b };
+        seats.push(Seat::new(Client::connect(addr, Trust::Fingerprint(pin), seat.name()).await.unwrap()));
+    }
+    let id = seats[0].c.create_match("mgimo-2017", "blitz", true).await.unwrap();
+    for (s, seat) in seats.iter().zip(SeatId::ALL) {
+        retried(|| s.c.take_seat(id, seat)).await;
+    }
+    for s in &seats {
+        s.c.ready(true).await.unwrap();
+    }
+    for s in &mut seats {
+        s.until(|k| matches!(k, EventView::Started)).await;
+    }
+    seats[0].c.resign().await.unwrap();
+    for s in &mut seats {
+        s.until(|k| matches!(k, EventView::Ended(_))).await;
+    }
+    // Node b's players answer the offer, which node a keeps: node a relays its news to them.
+    seats[2].c.rematch(id, Some(true)).await.expect("accepted from node b");
+    seats[3].c.rematch(id, None).await.expect("listening from node b");
+    let name = "shvedka_cluster_relayed_seekers";
+    let deadline = Instant::now() + Duration::from_secs(15);
+    while metric(http_a, name).await != Some(2) {
+        assert!(Instant::now() < deadline, "node a never counted node b's two listeners");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+
+    b.kill().unwrap();
+    let killed = Instant::now();
+    b.wait().unwrap();
+    while metric(http_a, name).await != Some(0) {
+        assert!(killed.elapsed() < Duration::from_secs(15), "node b's listeners are never forgotten");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    println!("node b's rematch listeners forgotten {} ms after SIGKILL", killed.elapsed().as_millis());
+    let view = seats[0].c.rematch(id, Some(true)).await.expect("the offer stays open on node a");
+    assert_eq!(view.accepted, [true, false, true, false], "node b's acceptance stands");
+    a.kill().unwrap();
+    a.wait().unwrap();
 }

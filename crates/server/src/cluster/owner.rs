@@ -7,9 +7,10 @@
 //! as a slow connection of this node would.
 //!
 //! Bounded: at most [`MAX_ASKS`] forwarded requests are answered at once (more are refused
-//! `Unavailable`); a relayed follower lives as long as the match or until it stops following,
-//! and its queue holds [`OUTBOUND_QUEUE`](crate::connection::OUTBOUND_QUEUE) messages like a
-//! connection's.
+//! `Unavailable`); a relayed follower lives as long as the match or until it stops following; a
+//! relayed seeker (or rematch listener) until its connection there closes or its node is no
+//! longer heard. Each queue holds [`OUTBOUND_QUEUE`](crate::connection::OUTBOUND_QUEUE) messages
+//! like a connection's.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -73,6 +74,31 @@ impl Owner {
     /// Sessions of other nodes following this node's matches now.
     pub(crate) fn followers(&self) -> usize {
         self.remote.len()
+    }
+
+    /// Sessions of other nodes seeking, or answering a rematch offer, through this node now.
+    pub(crate) fn seekers(&self) -> usize {
+        self.seekers.len()
+    }
+
+    /// Forgets the seekers of nodes no longer heard (killed, or cut off): their connections went
+    /// with their node, which will never say `SeekGone` for them; their seeks end as a closing
+    /// connection's do. Nothing is concluded while this node does not hear itself (NATS is down).
+    async fn sweep(&self, node: &str, here: &Here) {
+        let Some(lobby) = here.lobby.upgrade() else { return };
+        let alive: std::collections::HashSet<String> =
+            lobby.peers.alive(tokio::time::Instant::now()).into_iter().map(|b| b.node).collect();
+        if !alive.contains(node) {
+            return;
+        }
+        let gone: Vec<String> =
+            self.seekers.iter().filter(|s| !alive.contains(&s.node)).map(|s| s.key().clone()).collect();
+        for key in gone {
+            if let Some((_, s)) = self.seekers.remove_if(&key, |_, s| !alive.contains(&s.node)) {
+                tracing::info!(node = %s.node, "a seeker of a node no longer heard is forgotten");
+                here.seeks.disconnected(&s.session, &s.out).await;
+            }
+        }
     }
 
     /// Answers one forwarded request.
@@ -371,6 +397,8 @@ pub(crate) async fn serve(
             return;
         }
     };
+    let mut sweep = tokio::time::interval(CHECK);
+    sweep.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         let stop = async {
             let _ = stopped.wait_for(|stop| *stop).await;
@@ -378,6 +406,10 @@ pub(crate) async fn serve(
         let msg = tokio::select! {
             () = stop => return,
             msg = asks.next() => msg,
+            _ = sweep.tick() => {
+                owner.sweep(&node, &here).await;
+                continue;
+            }
         };
         let Some(msg) = msg else { return };
         let Some(reply) = msg.reply.clone() else { continue };
