@@ -270,12 +270,21 @@ impl App {
         } else if view.declined.iter().any(|&d| d) {
             format!("no rematch of match {}: {} declined", view.match_id, named(&view.declined))
         } else {
-            format!(
-                "rematch of match {}: {} of 4 accepted ({}); /rematch to accept",
-                view.match_id,
-                view.accepted.iter().filter(|&&a| a).count(),
-                named(&view.accepted)
-            )
+            // Who accepted, and what is left for this player to do (nothing once he accepted).
+            let mine =
+                self.model.as_ref().filter(|m| m.state().match_id == view.match_id).and_then(|m| m.my_seat());
+            let next = if mine.is_some_and(|seat| view.accepted[seat.index()]) {
+                "waiting for the others"
+            } else {
+                "/rematch to accept, /norematch to decline"
+            };
+            let count = view.accepted.iter().filter(|&&a| a).count();
+            let who = if count == 0 {
+                "nobody accepted yet".to_owned()
+            } else {
+                format!("{count} of 4 accepted ({})", named(&view.accepted))
+            };
+            format!("rematch of match {}: {who}; {next}", view.match_id)
         };
         self.info(text);
     }

@@ -394,7 +394,23 @@ fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
         now,
     );
     let text = screen(&app, now).0.join("\n");
-    assert!(text.contains("rematch of match 7: 2 of 4 accepted (alice, carol)"), "{text}");
+    assert!(text.contains("rematch of match 7: 2 of 4 accepted (alice, carol); waiting"), "{text}");
+    // Before anyone accepted, and for a player who has not: what he may do.
+    let offer = |accepted| {
+        ServerMsg::Rematch(shvedka_proto::RematchView {
+            match_id: MatchId(7),
+            players: ["alice", "bob", "carol", "dave"].map(String::from),
+            kinds: [shvedka_proto::PlayerKind::Account; 4],
+            accepted,
+            declined: [false; 4],
+            rematch: None,
+        })
+    };
+    app.on_server(offer([false; 4]), now);
+    app.on_server(offer([false, true, false, false]), now);
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("rematch of match 7: nobody accepted yet; /rematch to accept"), "{text}");
+    assert!(text.contains("1 of 4 accepted (bob); /rematch to accept, /norematch to decline"), "{text}");
 }
 
 #[test]
