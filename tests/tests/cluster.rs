@@ -481,7 +481,21 @@ async fn players_on_two_nodes_agree_a_rematch_kept_by_the_node_that_ran_the_matc
     for p in &mut c {
         wait_event(p, |e| matches!(&e.kind, EventView::Moved { san, .. } if san == "e4")).await;
     }
+
+    // The rematch is decided too, and then the node that ran it (and keeps its offer) stops: a
+    // player on node b asking for another rematch is told the offer is gone, at once.
+    c[0].resign().await.expect("resign the rematch");
+    for p in &mut c[2..] {
+        wait_event(p, |e| e.match_id == new_id && matches!(e.kind, EventView::Ended(_))).await;
+    }
     a.stop().await;
+    match c[3].rematch(new_id, Some(true)).await {
+        Err(shvedka_client::ClientError::Server(e)) => {
+            assert_eq!(e.code, shvedka_proto::ErrorCode::NoSuchMatch, "{e:?}");
+            assert!(e.message.contains("node-a"), "names the node that kept it: {}", e.message);
+        }
+        other => panic!("the offer went with its node: {other:?}"),
+    }
     b.stop().await;
 }
 

@@ -63,7 +63,8 @@ impl Bots {
     ///
     /// # Errors
     /// `BadRequest` for a level outside 1–5, `NoSuchMatch`, `NotRatable` for a rated match,
-    /// `Rejected` once the match has started, `Forbidden` for anyone else, `Limit(Bots)` when the bots would exceed `max_bots`.
+    /// `Rejected` once the match has started, `Forbidden` for anyone else, `Limit(Bots)` when
+    /// the bots would exceed `max_bots`.
     pub(crate) fn fill(
         &self,
         rooms: &Rooms,

@@ -287,24 +287,10 @@ async fn tournament(lobby: &Lobby, session: &Session, ask: TourAsk) -> Result<Re
 /// Stops following another match before following `id` (refused while playing there).
 async fn leave_other(lobby: &Arc<Lobby>, session: &Arc<Session>, id: MatchId) -> Result<(), ErrorMsg> {
     match session.room() {
-        Some(other) if other != id => {
-            let Ok(room) = lobby.rooms.room(other) else {
-                if let Some(cluster) = &lobby.cluster {
-                    // Followed on another node: unfollowed there (a dead owner cannot refuse).
-                    let (out, _) = Outbound::channel(1);
-                    match cluster.relays.forward(session, &out, other, Ask::Unfollow).await {
-                        // Refused (he plays there); a match gone or being taken over lets go.
-                        Err(e) if !matches!(e.code, ErrorCode::Unavailable | ErrorCode::NoSuchMatch) => {
-                            return Err(e);
-                        }
-                        _ => cluster.relays.drop_target(session, other),
-                    }
-                }
-                return Ok(());
-            };
-            let (reply, rx) = oneshot::channel();
-            ask(&room.tx, rx, RoomMsg::Unfollow { session: session.clone(), reply }).await.map(|_| ())
-        }
+        Some(other) if other != id && !lobby.rooms.unfollow(session, other).await? => match &lobby.cluster {
+            Some(cluster) => cluster.relays.let_go(session, other).await,
+            None => Ok(()),
+        },
         _ => Ok(()),
     }
 }

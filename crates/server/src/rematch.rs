@@ -254,13 +254,8 @@ pub(crate) async fn seat_ready(
     id: MatchId,
     seat: SeatId,
 ) -> Result<(), ErrorMsg> {
-    if let Some(other) = session.room()
-        && other != id
-        && let Ok(room) = rooms.room(other)
-    {
-        let (reply, rx) = oneshot::channel();
-        let _ = room.tx.send(RoomMsg::Unfollow { session: session.clone(), reply }).await;
-        rx.await.map_err(|_| error(ErrorCode::Unavailable, "the other match"))??;
+    if let Some(other) = session.room().filter(|&other| other != id) {
+        rooms.unfollow(session, other).await?;
     }
     let room = rooms.room(id)?;
     for msg in [ClientMsg::TakeSeat { match_id: id, seat }, ClientMsg::Ready { ready: true }] {

@@ -324,6 +324,20 @@ impl Rooms {
             .ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no live match {id}")))
     }
 
+    /// `session` stops following the match `id` if this node runs it: `false` when it does not.
+    ///
+    /// # Errors
+    /// What the match answers (a seated player of a match in play may not leave it), or
+    /// `NoSuchMatch` when its task ended meanwhile.
+    pub(crate) async fn unfollow(&self, session: &Arc<Session>, id: MatchId) -> Result<bool, ErrorMsg> {
+        let Ok(room) = self.room(id) else { return Ok(false) };
+        let gone = || error(ErrorCode::NoSuchMatch, "the match is gone");
+        let (reply, rx) = oneshot::channel();
+        room.tx.send(RoomMsg::Unfollow { session: session.clone(), reply }).await.map_err(|_| gone())?;
+        rx.await.map_err(|_| gone())??;
+        Ok(true)
+    }
+
     /// A new match created by a session's player; an unlisted one is private, and its
     /// invitation code comes with its id.
     pub(crate) async fn create(

@@ -275,35 +275,40 @@ impl Relays {
         if session.room() == Some(new) {
             return Ok(());
         }
-        self.leave_other(session, out, new).await?;
+        self.leave_other(session, new).await?;
         self.seat_ready(session, out, new, crate::rematch::swapped(seat)).await
     }
 
-    /// `session` stops following a live match other than `new` (on this node or another), as
+    /// `session` stops following a match other than `new` (on this node or another), as
     /// following a match does.
-    async fn leave_other(
-        &self,
-        session: &Arc<Session>,
-        out: &Outbound,
-        new: MatchId,
-    ) -> Result<(), ErrorMsg> {
+    async fn leave_other(&self, session: &Arc<Session>, new: MatchId) -> Result<(), ErrorMsg> {
         let Some(other) = session.room().filter(|&other| other != new) else { return Ok(()) };
-        if let Some(room) = self.rooms.get().and_then(Weak::upgrade).and_then(|rooms| rooms.room(other).ok())
+        let rooms = self.rooms.get().and_then(Weak::upgrade);
+        if let Some(rooms) = rooms
+            && rooms.unfollow(session, other).await?
         {
-            let (reply, rx) = oneshot::channel();
-            let _ = room.tx.send(RoomMsg::Unfollow { session: session.clone(), reply }).await;
-            return rx.await.map_err(|_| error(ErrorCode::Unavailable, "the other match"))?;
-        }
-        if self.ended.contains_key(&other) {
-            // Over: nothing follows it any more.
-            self.drop_target(session, other);
-            session.leave_room(other);
             return Ok(());
         }
-        match self.forward(session, out, other, Ask::Unfollow).await {
-            Err(e) if e.code != ErrorCode::NoSuchMatch => Err(e),
-            _ => Ok(()),
+        self.let_go(session, other).await
+    }
+
+    /// `session` stops following the match `id` another node runs (or ran). Refused only by a
+    /// match that keeps him (he plays in it); one that is over, gone or being taken over lets go.
+    pub(crate) async fn let_go(&self, session: &Arc<Session>, id: MatchId) -> Result<(), ErrorMsg> {
+        if !self.ended.contains_key(&id) {
+            // Nothing is relayed for an unfollow: its queue is never read.
+            let (out, _) = Outbound::channel(1);
+            match self.forward(session, &out, id, Ask::Unfollow).await {
+                Err(e) if !matches!(e.code, ErrorCode::Unavailable | ErrorCode::NoSuchMatch) => {
+                    return Err(e);
+                }
+                Ok(_) => return Ok(()),
+                Err(_) => {}
+            }
         }
+        self.drop_target(session, id);
+        session.leave_room(id);
+        Ok(())
     }
 
     /// Takes `seat` in match `id` and says ready, through the node that runs it, as the session's
