@@ -100,7 +100,7 @@ pub struct ServerConfig {
     pub leaderboard_size: u32,
     /// `[cluster]`: this server as one node of several; `None` (no section) for one node alone.
     #[serde(default)]
-    pub cluster: Option<crate::ClusterConfig>,
+    pub cluster: Option<crate::cluster::ClusterConfig>,
 }
 
 impl ServerConfig {
@@ -210,20 +210,18 @@ impl ServerConfig {
         Ok(Some(addr))
     }
 
-    pub(crate) fn match_limits(&self) -> crate::rooms::MatchLimits {
-        crate::rooms::MatchLimits {
+    pub(crate) fn match_limits(&self) -> crate::service::rooms::MatchLimits {
+        crate::service::rooms::MatchLimits {
             max_matches: self.max_matches,
             max_open_per_session: self.max_open_matches_per_session,
             forming_expiry: Duration::from_secs(self.forming_expiry_s),
             page_max: self.list_page_max,
-            rematch_keep: Duration::from_secs(self.rematch_offer_s),
-            max_rematch_offers: self.max_rematch_offers,
         }
     }
 
     /// How ratings are kept: the categories' bounds and whether bots are rated.
-    pub(crate) fn rating_rules(&self) -> crate::rater::RatingRules {
-        crate::rater::RatingRules {
+    pub(crate) fn rating_rules(&self) -> crate::features::rater::RatingRules {
+        crate::features::rater::RatingRules {
             categories: shvedka_ratings::Categories {
                 bullet_below_s: self.rating_bullet_below_s,
                 blitz_below_s: self.rating_blitz_below_s,
@@ -238,7 +236,10 @@ impl ServerConfig {
     ///
     /// # Errors
     /// A quick pool that is not a time control.
-    pub(crate) fn seek_settings(&self, clock: &ClockConfig) -> anyhow::Result<crate::seeks::SeekSettings> {
+    pub(crate) fn seek_settings(
+        &self,
+        clock: &ClockConfig,
+    ) -> anyhow::Result<crate::features::seeks::SeekSettings> {
         let mut quick: Vec<(String, Option<String>)> = Vec::new();
         let named = clock.time_controls.iter().map(|(name, tc)| (tc.to_string(), Some(name.clone())));
         let listed = self.quick_pools.iter().map(|text| {
@@ -253,7 +254,7 @@ impl ServerConfig {
                 None => quick.push(pool),
             }
         }
-        Ok(crate::seeks::SeekSettings {
+        Ok(crate::features::seeks::SeekSettings {
             max_seeks: self.max_seeks,
             per_session: self.max_seeks_per_session,
             invitation: Duration::from_secs(self.seek_invitation_s),
@@ -267,8 +268,8 @@ impl ServerConfig {
         })
     }
 
-    pub(crate) fn login_limits(&self) -> crate::attempts::AttemptLimits {
-        crate::attempts::AttemptLimits {
+    pub(crate) fn login_limits(&self) -> crate::service::attempts::AttemptLimits {
+        crate::service::attempts::AttemptLimits {
             per_name: self.login_failures_per_name,
             per_address: self.login_failures_per_address,
             lockout: Duration::from_millis(self.login_lockout_ms),

@@ -11,16 +11,16 @@ use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
-use crate::ServerConfig;
-use crate::convert::error;
+use crate::config::ServerConfig;
 use crate::dispatch::dispatch;
-use crate::encoding::Encoding;
 use crate::lobby::Lobby;
 use crate::login::{self, After, is_account_request};
-use crate::metrics::Refusal;
-use crate::outbound::{Outbound, OutboundRx};
-use crate::room::RoomMsg;
-use crate::session::Session;
+use crate::service::convert::error;
+use crate::service::encoding::Encoding;
+use crate::service::metrics::Refusal;
+use crate::service::outbound::{Outbound, OutboundRx};
+use crate::service::room::RoomMsg;
+use crate::service::session::Session;
 
 /// Application error codes of a closed connection.
 const CLOSE_OK: u32 = 0;
@@ -35,9 +35,6 @@ pub(crate) const ENDED: &str = "the session ended";
 
 /// How long a logged-out connection is kept for its client to read the reply and close.
 const LOGOUT_LINGER: Duration = Duration::from_secs(2);
-
-/// Messages queued for one connection's writer before the connection counts as behind.
-pub(crate) const OUTBOUND_QUEUE: usize = 1024;
 
 /// Why a connection that cannot keep up is closed (its close reason).
 pub(crate) const BEHIND: &str = "cannot keep up";
@@ -108,7 +105,7 @@ pub(crate) async fn over_stream(
     config: &ServerConfig,
     remote: IpAddr,
 ) -> End {
-    let (out, out_rx) = Outbound::channel(OUTBOUND_QUEUE);
+    let (out, out_rx) = Outbound::channel(crate::service::outbound::OUTBOUND_QUEUE);
     let writer = tokio::spawn(write_loop(send, encoding, out_rx));
     let mut reader = Reader { recv, encoding, decoder: FrameDecoder::new(), buf: vec![0; 16 * 1024] };
     let end = converse(&mut reader, out, lobby, config, remote).await;
@@ -404,11 +401,11 @@ impl TokenBucket {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::Shared;
+    use crate::service::encoding::Shared;
 
     #[tokio::test]
     async fn queued_messages_go_out_as_frames_in_order_however_they_are_gathered() {
-        let (out, rx) = Outbound::channel(OUTBOUND_QUEUE);
+        let (out, rx) = Outbound::channel(crate::service::outbound::OUTBOUND_QUEUE);
         let pong = |nonce| ServerMsg::Pong { nonce, server_time_us: 0 };
         let shared = Shared::new(pong(2));
         // Queued before the writer runs: one write carries them all.

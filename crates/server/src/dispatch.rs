@@ -10,12 +10,12 @@ use shvedka_storage::Role;
 use tokio::sync::{mpsc, oneshot};
 
 use crate::cluster::{Answer, Ask, Cluster, Seeking};
-use crate::convert::{self, error};
+use crate::features::tournaments::TourAsk;
 use crate::lobby::Lobby;
-use crate::outbound::Outbound;
-use crate::room::{RoomHandle, RoomMsg};
-use crate::session::Session;
-use crate::tournaments::TourAsk;
+use crate::service::convert::{self, error};
+use crate::service::outbound::Outbound;
+use crate::service::room::{RoomHandle, RoomMsg};
+use crate::service::session::Session;
 
 /// The most bytes of a record one `RecordPart` carries (whole characters; its JSON form,
 /// where every character may be escaped, stays within a frame).
@@ -164,16 +164,16 @@ pub(crate) async fn dispatch(
         ClientMsg::Rematch { match_id, accept } => {
             // In a cluster the offer is where the match ran: another node's is answered there.
             let ran = elsewhere(lobby, match_id)
-                .filter(|_| !lobby.rooms.rematches.holds(match_id))
+                .filter(|_| !lobby.rematches.holds(match_id))
                 .and_then(|c| c.relays.ran_elsewhere(match_id).map(|node| (c, node)));
             if let Some((cluster, node)) = ran {
                 return cluster.relays.ask_rematch(session, out, &node, match_id, accept).await;
             }
-            let rematches = &lobby.rooms.rematches;
+            let rematches = &lobby.rematches;
             let (view, _) = rematches.answer(&lobby.rooms, session, out, match_id, accept, false).await?;
             Ok(Reply::Rematch(view))
         }
-        msg if crate::seeks::is_seek_request(&msg) => {
+        msg if crate::features::seeks::is_seek_request(&msg) => {
             match lobby.cluster.as_ref().map(|c| (c, c.relays.seeking())) {
                 None | Some((_, Seeking::Here)) => lobby.seeks.request(session, out, msg).await,
                 Some((cluster, Seeking::There(node))) => {
@@ -185,10 +185,17 @@ pub(crate) async fn dispatch(
                 )),
             }
         }
-        ClientMsg::RecentMatches { name } => crate::played::recent(lobby, session, &name).await,
-        ClientMsg::Leaderboard { category } => crate::profiles::leaderboard(lobby, &category).await,
-        ClientMsg::Profile { name } => crate::profiles::profile(lobby, session, &name).await,
-        ClientMsg::Review { match_id, after } => crate::review::page(lobby, session, match_id, after).await,
+        ClientMsg::RecentMatches { name } => {
+            crate::features::played::recent(&lobby.rooms, session, &name).await
+        }
+        ClientMsg::Leaderboard { category } => {
+            crate::features::profiles::leaderboard(&lobby.rooms, lobby.ratings.leaderboard_size, &category)
+                .await
+        }
+        ClientMsg::Profile { name } => crate::features::profiles::profile(&lobby.rooms, session, &name).await,
+        ClientMsg::Review { match_id, after } => {
+            crate::features::review::page(&lobby.rooms, session, match_id, after).await
+        }
         ClientMsg::Watch { match_id } => {
             let place = place(lobby, session, match_id).await?;
             leave_other(lobby, session, match_id).await?;
@@ -306,7 +313,7 @@ pub(crate) fn account_name(session: &Session) -> Result<&str, ErrorMsg> {
 
 /// Who the session acts as in `role` (its account's role is read from the store now).
 async fn official(lobby: &Lobby, session: &Session, role: Role) -> Result<Official, ErrorMsg> {
-    crate::roles::official(&lobby.accounts, session, role).await
+    crate::service::roles::official(&lobby.accounts, session, role).await
 }
 
 /// Whether the session may reach `id`: as anyone may, or as an arbiter.

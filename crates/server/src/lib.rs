@@ -11,43 +11,17 @@
 //! serves until its shutdown future completes, then closes every connection gracefully. One
 //! semaphore of `max_connections` permits caps the connections of every transport together.
 
-mod accounts;
-mod attempts;
-mod bots;
 mod cluster;
-mod committer;
 mod config;
 mod connection;
-mod convert;
-mod devcert;
 mod dispatch;
-mod encoding;
-mod endpoint;
-mod invitations;
+mod features;
 mod lobby;
 mod login;
-mod metrics;
-mod outbound;
-mod played;
-mod profiles;
-mod rater;
-mod record;
-mod rematch;
-mod restore;
-mod review;
-mod roles;
-mod room;
-mod rooms;
-mod seeks;
-mod session;
+mod service;
 #[cfg(test)]
 mod test_store;
-mod tls;
-mod tournaments;
-mod wall;
-mod web;
-mod web_files;
-mod webtransport;
+mod transport;
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -59,7 +33,11 @@ use tokio::sync::Semaphore;
 
 pub use cluster::ClusterConfig;
 pub use config::ServerConfig;
-pub use tls::{fingerprint, provider};
+pub use transport::tls::{fingerprint, provider};
+
+use features::{bots, tournaments};
+use service::{accounts, metrics, roles, session};
+use transport::{devcert, endpoint, tls, web, webtransport};
 
 /// The argon2id hash of an account's new password, as the server stores it (`shvedka admin
 /// reset-password` writes it straight into the database).
@@ -128,7 +106,7 @@ impl Server {
     /// migrated, or an address that cannot be bound.
     pub async fn bind(config: ServerConfig) -> anyhow::Result<Server> {
         let store = match &config.cluster {
-            Some(cluster) => cluster::open_store(&config, cluster).await?,
+            Some(cluster) => cluster::open_store(&config.database_url, cluster).await?,
             None => {
                 let url = (!config.database_url.is_empty()).then_some(config.database_url.as_str());
                 shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?
@@ -187,6 +165,7 @@ impl Server {
                 config.max_bots,
                 Duration::from_millis(config.bot_pace_ms),
             ),
+            rematches: (Duration::from_secs(config.rematch_offer_s), config.max_rematch_offers),
             login: config.login_limits(),
             login_failure_delay: Duration::from_millis(config.login_failure_delay_ms),
             cluster: match &config.cluster {
@@ -197,14 +176,24 @@ impl Server {
                 None => None,
             },
             peers: match &config.cluster {
-                Some(cluster) => cluster::Peers::new(cluster.lease(), cluster.max_nodes),
-                None => cluster::Peers::new(Duration::ZERO, 0),
+                Some(cluster) => Arc::new(cluster::Peers::new(cluster.lease(), cluster.max_nodes)),
+                None => Arc::new(cluster::Peers::new(Duration::ZERO, 0)),
             },
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
         let node = match (&config.cluster, &lobby.cluster) {
             (Some(config), Some(cluster)) => {
-                Some(cluster::NodeTasks::spawn(store.clone(), config, &lobby, cluster))
+                let here = Arc::new(cluster::Here {
+                    seeks: lobby.seeks.clone(),
+                    rooms: lobby.rooms.clone(),
+                    sessions: lobby.sessions.clone(),
+                    tournaments: lobby.tournaments.clone(),
+                    rematches: lobby.rematches.clone(),
+                    bots: lobby.bots.clone(),
+                    metrics: lobby.metrics.clone(),
+                    peers: lobby.peers.clone(),
+                });
+                Some(cluster::NodeTasks::spawn(store.clone(), config, here, cluster))
             }
             _ => None,
         };

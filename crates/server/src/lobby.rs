@@ -9,15 +9,18 @@ use bughouse_match::ClockConfig;
 use shvedka_storage::Store;
 use tokio::time::Instant;
 
-use crate::accounts::Accounts;
-use crate::attempts::AttemptLimits;
-use crate::bots::Bots;
-use crate::metrics::Metrics;
-use crate::roles::{Roles, Secrets};
-use crate::rooms::{MatchLimits, Rooms, RoomsSetup};
-use crate::seeks::{SeekSettings, SeekSetup, Seeks};
-use crate::session::Sessions;
-use crate::tournaments::Tournaments;
+use crate::features::bots::Bots;
+use crate::features::outcomes::Outcomes;
+use crate::features::rater::{Rater, RatingRules};
+use crate::features::rematch::Rematches;
+use crate::features::seeks::{SeekSettings, SeekSetup, Seeks};
+use crate::features::tournaments::Tournaments;
+use crate::service::accounts::Accounts;
+use crate::service::attempts::AttemptLimits;
+use crate::service::metrics::Metrics;
+use crate::service::roles::{Roles, Secrets};
+use crate::service::rooms::{MatchLimits, Rooms, RoomsSetup};
+use crate::service::session::Sessions;
 
 /// The server's parts a connection uses.
 pub(crate) struct Lobby {
@@ -30,13 +33,17 @@ pub(crate) struct Lobby {
     pub(crate) started: Instant,
     pub(crate) metrics: Arc<Metrics>,
     /// The server's own bots (`FillWithBots`).
-    pub(crate) bots: Bots,
+    pub(crate) bots: Arc<Bots>,
     /// The nodes of the cluster heard on NATS (none outside cluster mode).
-    pub(crate) peers: crate::cluster::Peers,
+    pub(crate) peers: Arc<crate::cluster::Peers>,
     /// This node's links to the others (cluster mode).
     pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
     /// The seeks (finding a game).
     pub(crate) seeks: Seeks,
+    /// The rematch offers of decided matches.
+    pub(crate) rematches: Arc<Rematches>,
+    /// How ratings are kept.
+    pub(crate) ratings: RatingRules,
 }
 
 /// What the lobby is built from.
@@ -50,11 +57,13 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) bots: Bots,
     pub(crate) login: AttemptLimits,
     pub(crate) login_failure_delay: Duration,
-    pub(crate) ratings: crate::rater::RatingRules,
+    pub(crate) ratings: RatingRules,
     /// The nodes of the cluster heard on NATS (none outside cluster mode).
-    pub(crate) peers: crate::cluster::Peers,
+    pub(crate) peers: Arc<crate::cluster::Peers>,
     pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
     pub(crate) seeks: SeekSettings,
+    /// `rematch_offer_s` and `max_rematch_offers`.
+    pub(crate) rematches: (Duration, usize),
 }
 
 impl Lobby {
@@ -75,26 +84,35 @@ impl Lobby {
             peers,
             cluster,
             seeks,
+            rematches: (rematch_keep, max_rematch_offers),
         } = setup;
         let accounts = Accounts::new(store.clone(), login, login_failure_delay).await;
         let started = Instant::now();
         let metrics = Arc::new(Metrics::new());
         let clustered = store.leases().is_some();
-        let tournaments =
-            Arc::new(Tournaments::new(crate::tournaments::load(store.tournaments().await?), clustered));
+        let tournaments = Arc::new(Tournaments::new(
+            crate::features::tournaments::load(store.tournaments().await?),
+            clustered,
+            ratings.categories,
+        ));
         let (_, max_player) = store.max_ids().await?;
         let sessions = Arc::new(Sessions::new(store.clone(), max_player, session_expiry));
         let roles = Roles::new(&secrets);
+        let rematches = Arc::new(Rematches::new(rematch_keep, max_rematch_offers));
         let rooms_setup = RoomsSetup {
             limits,
             clock,
-            store,
+            store: store.clone(),
             sessions: sessions.clone(),
             records_dir,
             arbiters: roles.arbiters(),
             started,
             metrics: metrics.clone(),
-            ratings,
+            hooks: Arc::new(Outcomes {
+                rater: Rater::new(store.clone(), ratings.categories),
+                ratings,
+                rematches: rematches.clone(),
+            }),
         };
         // Tournament games keep their reserved seats across a restart.
         let rooms = Rooms::open(rooms_setup, tournaments.reservations().await).await?;
@@ -112,10 +130,12 @@ impl Lobby {
             tournaments,
             started,
             metrics,
-            bots,
+            bots: Arc::new(bots),
             peers,
             cluster,
             seeks,
+            rematches,
+            ratings,
         })
     }
 
@@ -125,7 +145,10 @@ impl Lobby {
             .cluster
             .as_ref()
             .map_or((0, 0, 0), |c| (c.owner.followers(), c.relays.followed(), c.owner.seekers()));
-        self.metrics.set_cluster(&self.peers.alive(tokio::time::Instant::now()), relayed);
+        let nodes: Vec<(String, u64, u64)> = (self.peers.alive(tokio::time::Instant::now()).into_iter())
+            .map(|beat| (beat.node, beat.matches, beat.connections))
+            .collect();
+        self.metrics.set_cluster(&nodes, relayed);
         self.metrics.encode(self.rooms.len(), self.sessions.len())
     }
 

@@ -10,9 +10,9 @@ use std::sync::Arc;
 use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, Reply};
 use shvedka_storage::AccountRow;
 
-use crate::convert::error;
 use crate::lobby::Lobby;
-use crate::session::Session;
+use crate::service::convert::error;
+use crate::service::session::Session;
 
 /// Whether the connection goes on after the reply.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

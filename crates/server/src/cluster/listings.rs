@@ -15,7 +15,7 @@ use shvedka_proto::{MatchId, MatchSummary};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use crate::rooms::Rooms;
+use crate::service::rooms::Rooms;
 
 /// The subject of the listings.
 pub(crate) const SUBJECT: &str = "shvedka.lobby";

@@ -29,13 +29,11 @@ use anyhow::Context;
 use shvedka_storage::{PgStore, Store};
 use tokio::sync::watch;
 
-pub(crate) use peers::{Beat, Peers};
+pub(crate) use owner::Here;
+pub(crate) use peers::Peers;
 pub(crate) use relay::Seeking;
 pub use settings::ClusterConfig;
 pub(crate) use wire::{Answer, Ask};
-
-use crate::ServerConfig;
-use crate::lobby::Lobby;
 
 /// How long a stopping node waits for its own tasks before it marks itself gone.
 const STOP_WAIT: Duration = Duration::from_secs(5);
@@ -45,10 +43,10 @@ const STOP_WAIT: Duration = Duration::from_secs(5);
 /// # Errors
 /// The database cannot be reached or migrated.
 pub(crate) async fn open_store(
-    config: &ServerConfig,
+    database_url: &str,
     cluster: &ClusterConfig,
 ) -> anyhow::Result<Arc<dyn Store>> {
-    let store = PgStore::connect_node(&config.database_url, &cluster.node, cluster.lease())
+    let store = PgStore::connect_node(database_url, &cluster.node, cluster.lease())
         .await
         .context("cannot open the database")?;
     let leases = store.leases().expect("a node's store has leases");
@@ -134,14 +132,14 @@ impl NodeTasks {
     pub(crate) fn spawn(
         store: Arc<dyn Store>,
         config: &ClusterConfig,
-        lobby: &Arc<Lobby>,
+        here: Arc<Here>,
         cluster: &Cluster,
     ) -> NodeTasks {
         let every = config.lease_renew();
         let (stop, stopped) = watch::channel(false);
         let (stop_taking, stopped_taking) = watch::channel(false);
-        let weak = Arc::downgrade(lobby);
-        cluster.relays.set_rooms(Arc::downgrade(&lobby.rooms));
+        let weak = Arc::downgrade(&here);
+        cluster.relays.set_rooms(Arc::downgrade(&here.rooms));
         let taking = tokio::spawn(take_overs(
             store.clone(),
             every,
@@ -162,25 +160,19 @@ impl NodeTasks {
             tokio::spawn(owner::serve(
                 cluster.owner.clone(),
                 config.node.clone(),
-                Arc::new(owner::Here {
-                    seeks: lobby.seeks.clone(),
-                    rooms: lobby.rooms.clone(),
-                    sessions: lobby.sessions.clone(),
-                    tournaments: lobby.tournaments.clone(),
-                    lobby: weak,
-                }),
+                here.clone(),
                 stopped.clone(),
             )),
             tokio::spawn(listings::run(
                 cluster.nats.clone(),
                 config.node.clone(),
-                Arc::downgrade(&lobby.rooms),
+                Arc::downgrade(&here.rooms),
                 cluster.listings.clone(),
                 stopped.clone(),
             )),
             tokio::spawn(ended_sessions(
                 cluster.nats.clone(),
-                Arc::downgrade(&lobby.sessions),
+                Arc::downgrade(&here.sessions),
                 stopped.clone(),
             )),
             tokio::spawn(relay::run(cluster.relays.clone(), every, stopped)),
@@ -215,7 +207,7 @@ impl NodeTasks {
 /// Closes this node's connections of sessions another node ended, as soon as it says so.
 async fn ended_sessions(
     nats: async_nats::Client,
-    sessions: Weak<crate::session::Sessions>,
+    sessions: Weak<crate::service::session::Sessions>,
     mut stopped: watch::Receiver<bool>,
 ) {
     use futures_util::StreamExt;
@@ -294,7 +286,7 @@ async fn heartbeats(store: Arc<dyn Store>, every: Duration, mut stopped: watch::
 async fn take_overs(
     store: Arc<dyn Store>,
     every: Duration,
-    lobby: Weak<Lobby>,
+    here: Weak<Here>,
     nats: async_nats::Client,
     mut stopped: watch::Receiver<bool>,
 ) {
@@ -317,12 +309,12 @@ async fn take_overs(
             if *stopped.borrow() {
                 return;
             }
-            let Some(lobby) = lobby.upgrade() else { return };
+            let Some(here) = here.upgrade() else { return };
             let id = shvedka_proto::MatchId(id);
             // A tournament game keeps its reserved seats (as known to this node's tournaments:
             // the driver's are read back from the database when it takes the role).
-            let reserved = lobby.tournaments.reservations().await.remove(&id);
-            match lobby.rooms.take_over(id, reserved).await {
+            let reserved = here.tournaments.reservations().await.remove(&id);
+            match here.rooms.take_over(id, reserved).await {
                 Ok(true) => {
                     tracing::info!(match_id = %id, "match taken over from a stopped node");
                     // The nodes whose players follow it ask this node from now on.

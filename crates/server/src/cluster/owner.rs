@@ -9,7 +9,7 @@
 //! Bounded: at most [`MAX_ASKS`] forwarded requests are answered at once (more are refused
 //! `Unavailable`); a relayed follower lives as long as the match or until it stops following; a
 //! relayed seeker (or rematch listener) until its connection there closes or its node is no
-//! longer heard. Each queue holds [`OUTBOUND_QUEUE`](crate::connection::OUTBOUND_QUEUE) messages
+//! longer heard. Each queue holds [`OUTBOUND_QUEUE`](crate::service::outbound::OUTBOUND_QUEUE) messages
 //! like a connection's.
 
 use std::sync::{Arc, Weak};
@@ -20,13 +20,14 @@ use futures_util::StreamExt;
 use shvedka_proto::{ErrorCode, MatchId, ServerMsg};
 use tokio::sync::{Semaphore, oneshot, watch};
 
+use super::Peers;
 use super::wire::{About, Answer, Ask, Forward, Relay, Who, ask_subject, relay_subject};
-use crate::convert::{self, error};
-use crate::outbound::{Outbound, OutboundRx};
-use crate::room::{RoomHandle, RoomMsg};
-use crate::rooms::Rooms;
-use crate::session::{Session, Sessions};
-use crate::tournaments::Tournaments;
+use crate::features::tournaments::Tournaments;
+use crate::service::convert::{self, error};
+use crate::service::outbound::{Outbound, OutboundRx};
+use crate::service::room::{RoomHandle, RoomMsg};
+use crate::service::rooms::Rooms;
+use crate::service::session::{Session, Sessions};
 
 /// Forwarded requests answered at once, at most.
 pub(crate) const MAX_ASKS: usize = 1024;
@@ -85,9 +86,8 @@ impl Owner {
     /// with their node, which will never say `SeekGone` for them; their seeks end as a closing
     /// connection's do. Nothing is concluded while this node does not hear itself (NATS is down).
     async fn sweep(&self, node: &str, here: &Here) {
-        let Some(lobby) = here.lobby.upgrade() else { return };
         let alive: std::collections::HashSet<String> =
-            lobby.peers.alive(tokio::time::Instant::now()).into_iter().map(|b| b.node).collect();
+            here.peers.alive(tokio::time::Instant::now()).into_iter().map(|b| b.node).collect();
         if !alive.contains(node) {
             return;
         }
@@ -124,7 +124,7 @@ impl Owner {
             About::Rematch { match_id, accept } => {
                 // He hears of the offer's changes as a seeker hears of his seeks.
                 let (session, out) = self.seeker(&f.from, &f.who, here);
-                match here.rooms.rematches.answer(&here.rooms, &session, &out, match_id, accept, true).await {
+                match here.rematches.answer(&here.rooms, &session, &out, match_id, accept, true).await {
                     Ok((view, seat)) => Answer::Rematch { view, seat },
                     Err(e) => Answer::Refused(e),
                 }
@@ -157,14 +157,13 @@ impl Owner {
                 Err(e) => return Answer::Refused(error(ErrorCode::BadRequest, e)),
             },
             Ask::FillWithBots(level) => {
-                let Some(lobby) = here.lobby.upgrade() else { return gone() };
                 // The player's stand-in in the match, if he follows it (a seated player may fill it).
                 let session = self
                     .remote
                     .get(&who.key)
                     .filter(|r| r.node == from && r.match_id == id)
                     .map_or_else(|| stand_in(who, sessions), |r| r.session.clone());
-                return match lobby.bots.fill(rooms, &lobby.metrics, &session, id, level) {
+                return match here.bots.fill(rooms, &here.metrics, &session, id, level) {
                     Ok(_) => Answer::Done,
                     Err(e) => Answer::Refused(e),
                 };
@@ -212,7 +211,7 @@ impl Owner {
         room: Option<(MatchId, &RoomHandle)>,
         rooms: &Arc<Rooms>,
     ) -> Outbound {
-        let (out, rx) = Outbound::channel(crate::connection::OUTBOUND_QUEUE);
+        let (out, rx) = Outbound::channel(crate::service::outbound::OUTBOUND_QUEUE);
         let relay = Relaying {
             nats: self.nats.clone(),
             subject: relay_subject(from),
@@ -375,12 +374,16 @@ impl Relaying {
 
 /// What of this node a forwarded request may reach.
 pub(crate) struct Here {
-    pub(crate) seeks: crate::seeks::Seeks,
+    pub(crate) seeks: crate::features::seeks::Seeks,
     pub(crate) rooms: Arc<Rooms>,
     pub(crate) sessions: Arc<Sessions>,
     pub(crate) tournaments: Arc<Tournaments>,
-    /// The rest (the node's own bots).
-    pub(crate) lobby: Weak<crate::lobby::Lobby>,
+    pub(crate) rematches: Arc<crate::features::rematch::Rematches>,
+    /// The node's own bots.
+    pub(crate) bots: Arc<crate::features::bots::Bots>,
+    pub(crate) metrics: Arc<crate::service::metrics::Metrics>,
+    /// The nodes heard lately.
+    pub(crate) peers: Arc<Peers>,
 }
 
 /// Answers the requests forwarded to node `node` until `stopped`.

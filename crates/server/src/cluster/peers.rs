@@ -18,7 +18,7 @@ use serde::{Deserialize, Serialize};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
-use crate::lobby::Lobby;
+use super::Here;
 
 /// The subject of the heartbeats.
 pub(crate) const SUBJECT: &str = "shvedka.nodes";
@@ -79,7 +79,7 @@ pub(crate) async fn run(
     client: async_nats::Client,
     node: String,
     every: Duration,
-    lobby: Weak<Lobby>,
+    here: Weak<Here>,
     mut stopped: watch::Receiver<bool>,
 ) {
     let mut beats = match client.subscribe(SUBJECT).await {
@@ -99,28 +99,28 @@ pub(crate) async fn run(
         tokio::select! {
             () = stop => return,
             _ = tick.tick() => {
-                let Some(lobby) = lobby.upgrade() else { return };
+                let Some(here) = here.upgrade() else { return };
                 let beat = Beat {
                     node: node.clone(),
-                    matches: lobby.rooms.len() as u64,
-                    connections: lobby.metrics.open_connections(),
+                    matches: here.rooms.len() as u64,
+                    connections: here.metrics.open_connections(),
                 };
                 let payload = serde_json::to_vec(&beat).expect("a beat serializes");
                 // Not heard back when NATS is down: this node still counts itself.
-                lobby.peers.hear(beat, Instant::now());
+                here.peers.hear(beat, Instant::now());
                 if let Err(e) = client.publish(SUBJECT, payload.into()).await {
                     tracing::debug!(error = %e, "cannot publish this node's heartbeat");
                 }
             }
             msg = beats.next() => {
                 let Some(msg) = msg else { return };
-                let Some(lobby) = lobby.upgrade() else { return };
+                let Some(here) = here.upgrade() else { return };
                 if msg.payload.len() > MAX_BEAT {
                     continue;
                 }
                 match serde_json::from_slice::<Beat>(&msg.payload) {
                     Ok(beat) if beat.node.len() <= super::settings::MAX_NODE_NAME => {
-                        if !lobby.peers.hear(beat, Instant::now()) {
+                        if !here.peers.hear(beat, Instant::now()) {
                             tracing::warn!("more nodes than max_nodes are heard; the rest are not shown");
                         }
                     }

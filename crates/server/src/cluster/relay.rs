@@ -31,12 +31,12 @@ use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 
 use super::wire::{About, Answer, Ask, Forward, Relay, TAKEN, Who, ask_subject, relay_subject};
-use crate::convert::error;
-use crate::outbound::Outbound;
-use crate::room::RoomMsg;
-use crate::rooms::Rooms;
-use crate::session::Session;
-use crate::tournaments::TourAsk;
+use crate::features::tournaments::TourAsk;
+use crate::service::convert::error;
+use crate::service::outbound::Outbound;
+use crate::service::room::RoomMsg;
+use crate::service::rooms::Rooms;
+use crate::service::session::Session;
 
 /// How long a forwarded request waits for its answer (a move waits for its commit there).
 const ANSWER_WAIT: Duration = Duration::from_secs(5);
@@ -276,7 +276,7 @@ impl Relays {
             return Ok(());
         }
         self.leave_other(session, new).await?;
-        self.seat_ready(session, out, new, crate::rematch::swapped(seat)).await
+        self.seat_ready(session, out, new, crate::features::rematch::swapped(seat)).await
     }
 
     /// `session` stops following a match other than `new` (on this node or another), as
@@ -700,7 +700,7 @@ impl Relays {
         };
         rows.iter()
             .filter(|r| after.is_none_or(|a| r.seq > a) && r.seq < upto)
-            .map(|r| crate::restore::view_of(r, None))
+            .map(|r| crate::service::restore::view_of(r, None))
             .collect::<anyhow::Result<Vec<_>>>()
             .unwrap_or_else(|e| {
                 tracing::warn!(match_id = %id, error = %e, "cannot read missed events");
@@ -894,7 +894,7 @@ pub(crate) async fn run(relays: Arc<Relays>, every: Duration, mut stopped: watch
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::encoding::Outgoing;
+    use crate::service::encoding::Outgoing;
     use crate::test_store::MemStore;
     use shvedka_proto::{EventView, MatchEvent, MatchState, PhaseView};
     use shvedka_storage::{EventRow, NewMatch};
@@ -950,7 +950,7 @@ mod tests {
         Relay::Msg { key: key.into(), match_id: MatchId(4), msg }
     }
 
-    fn seqs(rx: &mut crate::outbound::OutboundRx) -> Vec<u64> {
+    fn seqs(rx: &mut crate::service::outbound::OutboundRx) -> Vec<u64> {
         let mut seqs = Vec::new();
         while let Ok(msg) = rx.try_recv() {
             match msg {

@@ -114,7 +114,7 @@ impl ClusterConfig {
 
 #[cfg(test)]
 mod tests {
-    use crate::ServerConfig;
+    use crate::config::ServerConfig;
 
     const PG: &str = "database_url = \"postgres://shvedka@127.0.0.1/shvedka\"\n";
 

@@ -13,7 +13,7 @@ use shvedka_proto::{
     ArbiterRequest, Board, ClientMsg, ErrorMsg, MatchId, RematchView, Reply, SeatId, ServerMsg,
 };
 
-use crate::tournaments::TourAsk;
+use crate::features::tournaments::TourAsk;
 
 /// Where a node hears the requests forwarded to it.
 pub(crate) fn ask_subject(node: &str) -> String {

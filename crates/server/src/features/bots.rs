@@ -1,0 +1,179 @@
+//! Bots the server runs itself, so a player can fill a forming match's empty seats
+//! (`ClientMsg::FillWithBots`) from any client, the browser included.
+//!
+//! Each bot is a task of this process running `shvedka-bot` over a loopback connection to the
+//! server's own native endpoint, exactly as `shvedka bot` would from outside: it has a session, is
+//! rate-limited, counts in `max_connections`, and goes through the match task like any player, so
+//! the match machine and the write-ahead path know nothing of bots. What is special is only who
+//! starts them and the bound: at most `max_bots` run at once (one permit each, held until its
+//! match ends), a request that needs more is refused whole with `Limit(Bots)`, and shutdown stops
+//! them all. They play at a human pace (`bot_pace_ms` the least per move).
+
+use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::time::Duration;
+
+use shvedka_bot::{BotConfig, play_match};
+use shvedka_client::{Client, Trust};
+use shvedka_proto::{ErrorCode, ErrorMsg, Limit, MatchId, PhaseView, SeatId};
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+use tokio::task::JoinSet;
+
+use crate::service::convert::error;
+use crate::service::metrics::{Metrics, Refusal};
+use crate::service::rooms::Rooms;
+use crate::service::session::Session;
+
+/// The server's bots: where they connect, and how many may run.
+pub(crate) struct Bots {
+    /// The native endpoint as seen from this machine.
+    server: SocketAddr,
+    /// Its certificate, pinned as any native client pins it.
+    trust: [u8; 32],
+    max: usize,
+    pace: Duration,
+    permits: Arc<Semaphore>,
+    tasks: std::sync::Mutex<JoinSet<()>>,
+    next: AtomicU64,
+}
+
+impl Bots {
+    /// Bots that connect to the native endpoint bound at `listen` (an unspecified address is
+    /// reached on loopback) with certificate `fingerprint`.
+    pub(crate) fn new(listen: SocketAddr, fingerprint: [u8; 32], max: usize, pace: Duration) -> Bots {
+        let ip = match listen.ip() {
+            IpAddr::V4(ip) if ip.is_unspecified() => Ipv4Addr::LOCALHOST.into(),
+            IpAddr::V6(ip) if ip.is_unspecified() => Ipv6Addr::LOCALHOST.into(),
+            ip => ip,
+        };
+        Bots {
+            server: SocketAddr::new(ip, listen.port()),
+            trust: fingerprint,
+            max,
+            pace,
+            permits: Arc::new(Semaphore::new(max)),
+            tasks: std::sync::Mutex::new(JoinSet::new()),
+            next: AtomicU64::new(1),
+        }
+    }
+
+    /// Seats a bot at `level` in every empty seat of the forming match `match_id`, for `session`
+    /// (its creator, or one of its seated players).
+    ///
+    /// # Errors
+    /// `BadRequest` for a level outside 1–5, `NoSuchMatch`, `NotRatable` for a rated match,
+    /// `Rejected` once the match has started, `Forbidden` for anyone else, `Limit(Bots)` when
+    /// the bots would exceed `max_bots`.
+    pub(crate) fn fill(
+        &self,
+        rooms: &Rooms,
+        metrics: &Metrics,
+        session: &Session,
+        match_id: MatchId,
+        level: u8,
+    ) -> Result<usize, ErrorMsg> {
+        if !(1..=5).contains(&level) {
+            return Err(error(ErrorCode::BadRequest, format!("bot level {level}: expected 1 to 5")));
+        }
+        let room = rooms.room(match_id)?;
+        let summary = room.summary.lock().expect("summary lock").clone();
+        if summary.rated {
+            return Err(error(
+                ErrorCode::NotRatable,
+                "the server's bots have no accounts and may not sit in a rated match; create a casual one",
+            ));
+        }
+        if summary.phase != PhaseView::Forming {
+            return Err(error(
+                ErrorCode::Rejected,
+                format!("match {match_id} has started: its seats are taken"),
+            ));
+        }
+        let seated =
+            session.room() == Some(match_id) && summary.seats.iter().flatten().any(|n| *n == session.name);
+        if room.creator != Some(session.player) && !seated {
+            return Err(error(
+                ErrorCode::Forbidden,
+                "only the match's creator or one of its players may fill it with bots",
+            ));
+        }
+        let empty: Vec<SeatId> =
+            SeatId::ALL.into_iter().filter(|s| summary.seats[s.index()].is_none()).collect();
+        if empty.is_empty() {
+            return Ok(0);
+        }
+        let Ok(mut permits) = self.permits.clone().try_acquire_many_owned(empty.len() as u32) else {
+            metrics.refused(Refusal::MaxBots);
+            return Err(error(
+                ErrorCode::Limit(Limit::Bots),
+                format!(
+                    "the server runs {} bots already and may run {} (max_bots)",
+                    self.max - self.permits.available_permits(),
+                    self.max
+                ),
+            ));
+        };
+        let mut tasks = self.tasks.lock().expect("bots lock");
+        while tasks.try_join_next().is_some() {}
+        for seat in &empty {
+            let permit = permits.split(1).expect("one permit per seat");
+            let n = self.next.fetch_add(1, Ordering::Relaxed);
+            let config = BotConfig { level, chat: true, pace: self.pace };
+            tasks.spawn(run(
+                self.server,
+                self.trust,
+                Entry { name: format!("bot {n} (level {level})"), invitation: rooms.code_of(match_id) },
+                match_id,
+                *seat,
+                config,
+                permit,
+            ));
+        }
+        tracing::info!(name = %session.name, %match_id, level, bots = empty.len(), "filled with bots");
+        Ok(empty.len())
+    }
+
+    /// Stops every bot (at shutdown: the matches pause and are stored like any other).
+    pub(crate) fn stop(&self) {
+        self.tasks.lock().expect("bots lock").abort_all();
+    }
+}
+
+/// How a bot enters: its name, and the invitation code of a private match.
+struct Entry {
+    name: String,
+    invitation: Option<String>,
+}
+
+/// One bot, from connecting to the end of its match; its permit is released when it ends.
+async fn run(
+    server: SocketAddr,
+    trust: [u8; 32],
+    entry: Entry,
+    match_id: MatchId,
+    seat: SeatId,
+    config: BotConfig,
+    _permit: OwnedSemaphorePermit,
+) {
+    let Entry { name, invitation } = entry;
+    let mut client = match Client::connect(server, Trust::Fingerprint(trust), &name).await {
+        Ok(client) => client,
+        Err(e) => {
+            tracing::warn!(%match_id, %seat, "a bot cannot connect to its own server: {e}");
+            return;
+        }
+    };
+    // A private match: the bot holds its code like any invited player.
+    if let Some(code) = invitation
+        && let Err(e) = client.redeem(&code).await
+    {
+        tracing::warn!(%match_id, %seat, "a bot cannot redeem its match's invitation: {e}");
+    }
+    match play_match(&mut client, match_id, seat, &config).await {
+        Ok(outcome) => tracing::debug!(%match_id, %seat, moves = outcome.moves, "bot done"),
+        // A person sat there first, or the match went away: the bot has nothing to do.
+        Err(e) => tracing::info!(%match_id, %seat, "bot stopped: {e}"),
+    }
+    client.close().await;
+}

@@ -1,0 +1,290 @@
+//! What an operator watches: the server's metrics in the Prometheus (OpenMetrics) text
+//! exposition, served at `/metrics` on the HTTP side. One registry per server; every count is
+//! updated where the thing happens, and the live counts are read when the page is scraped.
+
+use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue};
+use prometheus_client::metrics::counter::Counter;
+use prometheus_client::metrics::family::Family;
+use prometheus_client::metrics::gauge::Gauge;
+use prometheus_client::metrics::histogram::{Histogram, exponential_buckets};
+use prometheus_client::registry::Registry;
+
+/// A connection's transport.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, EncodeLabelValue)]
+pub(crate) enum Transport {
+    /// Native clients, QUIC with ALPN `shvedka/1`.
+    Quic,
+    /// Browsers, WebTransport over HTTP/3.
+    Webtransport,
+    /// Browsers, the WebSocket fallback.
+    Websocket,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct TransportLabels {
+    transport: Transport,
+}
+
+/// A move's fate.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, EncodeLabelValue)]
+pub(crate) enum Outcome {
+    /// Played.
+    Accepted,
+    /// Refused (not the mover's turn, illegal, unavailable …).
+    Refused,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct OutcomeLabels {
+    outcome: Outcome,
+}
+
+/// A limit that refused something.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq, EncodeLabelValue)]
+pub(crate) enum Refusal {
+    /// The per-connection request rate.
+    RateLimited,
+    /// `max_connections`.
+    MaxConnections,
+    /// `max_matches`.
+    MaxMatches,
+    /// `max_open_matches_per_session`.
+    OpenMatches,
+    /// `max_bots`.
+    MaxBots,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct NodeLabels {
+    node: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct RefusalLabels {
+    limit: Refusal,
+}
+
+/// Every metric of one server.
+pub(crate) struct Metrics {
+    registry: Registry,
+    live_matches: Gauge,
+    sessions: Gauge,
+    connections: Family<TransportLabels, Gauge>,
+    moves: Family<OutcomeLabels, Counter>,
+    move_seconds: Histogram,
+    commit_seconds: Histogram,
+    commit_batch: Histogram,
+    storage_errors: Counter,
+    refused: Family<RefusalLabels, Counter>,
+    behind: Counter,
+    cluster_nodes: Gauge,
+    node_matches: Family<NodeLabels, Gauge>,
+    node_connections: Family<NodeLabels, Gauge>,
+    relayed_out: Gauge,
+    relayed_in: Gauge,
+    relayed_seekers: Gauge,
+}
+
+impl Metrics {
+    pub(crate) fn new() -> Metrics {
+        let mut registry = Registry::with_prefix("shvedka");
+        let m = Metrics {
+            live_matches: Gauge::default(),
+            sessions: Gauge::default(),
+            connections: Family::default(),
+            moves: Family::default(),
+            // 100 µs to ~3 s.
+            move_seconds: Histogram::new(exponential_buckets(0.0001, 2.0, 16)),
+            commit_seconds: Histogram::new(exponential_buckets(0.0001, 2.0, 16)),
+            // 1 to 512 matches a transaction.
+            commit_batch: Histogram::new(exponential_buckets(1.0, 2.0, 10)),
+            storage_errors: Counter::default(),
+            refused: Family::default(),
+            behind: Counter::default(),
+            cluster_nodes: Gauge::default(),
+            node_matches: Family::default(),
+            node_connections: Family::default(),
+            relayed_out: Gauge::default(),
+            relayed_in: Gauge::default(),
+            relayed_seekers: Gauge::default(),
+            registry: Registry::default(),
+        };
+        registry.register(
+            "live_matches",
+            "Matches held now (forming, countdown, running, paused)",
+            m.live_matches.clone(),
+        );
+        registry.register(
+            "sessions",
+            "Sessions in memory now (connected, or following a live match)",
+            m.sessions.clone(),
+        );
+        registry.register("connections", "Connections open now, by transport", m.connections.clone());
+        registry.register("moves", "Moves asked for, by outcome", m.moves.clone());
+        registry.register(
+            "move_seconds",
+            "From a move's request reaching its match to its reply, its events stored and sent",
+            m.move_seconds.clone(),
+        );
+        registry.register(
+            "commit_seconds",
+            "One group commit of events to the database",
+            m.commit_seconds.clone(),
+        );
+        registry.register(
+            "commit_batch_matches",
+            "Matches whose events one commit carried",
+            m.commit_batch.clone(),
+        );
+        registry.register(
+            "storage_errors",
+            "Failed writes to the database (each is retried)",
+            m.storage_errors.clone(),
+        );
+        registry.register(
+            "refused",
+            "Requests and connections refused by a limit, by limit",
+            m.refused.clone(),
+        );
+        registry.register(
+            "followers_behind",
+            "Connections closed because they could not keep up with what they were sent",
+            m.behind.clone(),
+        );
+        registry.register(
+            "cluster_nodes",
+            "Nodes of the cluster heard on NATS lately, this one included (0 outside cluster mode)",
+            m.cluster_nodes.clone(),
+        );
+        registry.register(
+            "cluster_node_matches",
+            "Live matches of each node of the cluster",
+            m.node_matches.clone(),
+        );
+        registry.register(
+            "cluster_node_connections",
+            "Open connections of each node of the cluster",
+            m.node_connections.clone(),
+        );
+        registry.register(
+            "cluster_relayed_followers",
+            "Sessions of other nodes following this node's matches (their events relayed over NATS)",
+            m.relayed_out.clone(),
+        );
+        registry.register(
+            "cluster_forwarded_followers",
+            "Sessions of this node following other nodes' matches (their requests forwarded)",
+            m.relayed_in.clone(),
+        );
+        registry.register(
+            "cluster_relayed_seekers",
+            "Sessions of other nodes seeking, or answering a rematch offer, through this node",
+            m.relayed_seekers.clone(),
+        );
+        Metrics { registry, ..m }
+    }
+
+    /// The nodes of the cluster as last heard, each `(node, live matches, open connections)`
+    /// (replacing what was shown before).
+    pub(crate) fn set_cluster(&self, nodes: &[(String, u64, u64)], relayed: (usize, usize, usize)) {
+        self.relayed_out.set(i64::try_from(relayed.0).unwrap_or(i64::MAX));
+        self.relayed_in.set(i64::try_from(relayed.1).unwrap_or(i64::MAX));
+        self.relayed_seekers.set(i64::try_from(relayed.2).unwrap_or(i64::MAX));
+        self.cluster_nodes.set(i64::try_from(nodes.len()).unwrap_or(i64::MAX));
+        self.node_matches.clear();
+        self.node_connections.clear();
+        for (node, matches, connections) in nodes {
+            let labels = NodeLabels { node: node.clone() };
+            self.node_matches.get_or_create(&labels).set(i64::try_from(*matches).unwrap_or(i64::MAX));
+            self.node_connections.get_or_create(&labels).set(i64::try_from(*connections).unwrap_or(i64::MAX));
+        }
+    }
+
+    /// Connections open now, over every transport.
+    pub(crate) fn open_connections(&self) -> u64 {
+        [Transport::Quic, Transport::Webtransport, Transport::Websocket]
+            .into_iter()
+            .map(|transport| {
+                self.connections.get_or_create(&TransportLabels { transport }).get().max(0) as u64
+            })
+            .sum()
+    }
+
+    /// The exposition, with the live counts as of now.
+    pub(crate) fn encode(&self, live_matches: usize, sessions: usize) -> String {
+        self.live_matches.set(i64::try_from(live_matches).unwrap_or(i64::MAX));
+        self.sessions.set(i64::try_from(sessions).unwrap_or(i64::MAX));
+        let mut text = String::new();
+        prometheus_client::encoding::text::encode(&mut text, &self.registry)
+            .expect("writing to a String cannot fail");
+        text
+    }
+
+    /// A connection opens; it counts until the guard is dropped.
+    pub(crate) fn connection(&self, transport: Transport) -> ConnectionGuard {
+        let gauge = self.connections.get_or_create(&TransportLabels { transport }).clone();
+        gauge.inc();
+        ConnectionGuard(gauge)
+    }
+
+    pub(crate) fn moved(&self, outcome: Outcome, seconds: f64) {
+        self.moves.get_or_create(&OutcomeLabels { outcome }).inc();
+        self.move_seconds.observe(seconds);
+    }
+
+    pub(crate) fn committed(&self, matches: usize, seconds: f64) {
+        self.commit_batch.observe(matches as f64);
+        self.commit_seconds.observe(seconds);
+    }
+
+    pub(crate) fn storage_error(&self) {
+        self.storage_errors.inc();
+    }
+
+    pub(crate) fn refused(&self, limit: Refusal) {
+        self.refused.get_or_create(&RefusalLabels { limit }).inc();
+    }
+
+    pub(crate) fn fell_behind(&self) {
+        self.behind.inc();
+    }
+}
+
+/// Counts one open connection while it lives.
+pub(crate) struct ConnectionGuard(Gauge);
+
+impl Drop for ConnectionGuard {
+    fn drop(&mut self) {
+        self.0.dec();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_exposition_names_every_metric_and_follows_what_happens() {
+        let m = Metrics::new();
+        let guard = m.connection(Transport::Websocket);
+        m.moved(Outcome::Accepted, 0.002);
+        m.committed(3, 0.001);
+        m.refused(Refusal::RateLimited);
+        let text = m.encode(7, 9);
+        for line in [
+            "shvedka_live_matches 7",
+            "shvedka_sessions 9",
+            "shvedka_connections{transport=\"Websocket\"} 1",
+            "shvedka_moves_total{outcome=\"Accepted\"} 1",
+            "shvedka_move_seconds_count 1",
+            "shvedka_commit_batch_matches_sum 3.0",
+            "shvedka_refused_total{limit=\"RateLimited\"} 1",
+            "shvedka_storage_errors_total 0",
+            "shvedka_followers_behind_total 0",
+        ] {
+            assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+        }
+        drop(guard);
+        assert!(m.encode(0, 0).lines().any(|l| l == "shvedka_connections{transport=\"Websocket\"} 0"));
+    }
+}

@@ -1,0 +1,130 @@
+//! Where a session's messages go: the bounded queue of one connection's writer, and that
+//! connection's "fallen behind" signal. A match task never waits for a follower: it queues
+//! without blocking, and when a queue is full it raises the signal of *that* connection, which
+//! closes itself with "cannot keep up" and resumes from the last event it has. The signal is a
+//! stored permit (`Notify::notify_one`), so it cannot be lost by a connection that was busy at
+//! that instant, and it belongs to one connection, so a resumed connection never inherits it.
+
+use std::sync::Arc;
+
+use shvedka_proto::ServerMsg;
+use tokio::sync::{Notify, mpsc};
+
+use crate::service::encoding::{Outgoing, Shared};
+
+/// Messages queued for one connection's writer before the connection counts as behind.
+pub(crate) const OUTBOUND_QUEUE: usize = 1024;
+
+/// One connection's outbound queue and its signal.
+#[derive(Clone, Debug)]
+pub(crate) struct Outbound {
+    tx: mpsc::Sender<Outgoing>,
+    behind: Arc<Notify>,
+}
+
+/// The queue a connection's writer drains.
+pub(crate) type OutboundRx = mpsc::Receiver<Outgoing>;
+
+impl Outbound {
+    /// A queue of `capacity` messages.
+    pub(crate) fn channel(capacity: usize) -> (Outbound, OutboundRx) {
+        let (tx, rx) = mpsc::channel(capacity);
+        (Outbound { tx, behind: Arc::new(Notify::new()) }, rx)
+    }
+
+    /// Queues without waiting. A full queue raises the connection's signal; a closed one (the
+    /// connection is gone) does not. Either way the message is not queued: `false`.
+    pub(crate) fn push(&self, msg: ServerMsg) -> bool {
+        self.push_outgoing(Outgoing::Own(msg))
+    }
+
+    /// As [`Outbound::push`], a message shared with other connections.
+    pub(crate) fn push_shared(&self, msg: &Arc<Shared>) -> bool {
+        self.push_outgoing(Outgoing::Shared(msg.clone()))
+    }
+
+    fn push_outgoing(&self, msg: Outgoing) -> bool {
+        match self.tx.try_send(msg) {
+            Ok(()) => true,
+            Err(mpsc::error::TrySendError::Full(_)) => {
+                self.behind.notify_one();
+                false
+            }
+            Err(mpsc::error::TrySendError::Closed(_)) => false,
+        }
+    }
+
+    /// Queues, waiting for room (the session's own replies, which it produces at its own pace).
+    ///
+    /// # Errors
+    /// The message back when the connection's writer is gone.
+    pub(crate) async fn send(&self, msg: ServerMsg) -> Result<(), Box<ServerMsg>> {
+        self.tx.send(Outgoing::Own(msg)).await.map_err(|e| match e.0 {
+            Outgoing::Own(msg) => Box::new(msg),
+            Outgoing::Shared(shared) => Box::new(shared.msg().clone()),
+        })
+    }
+
+    /// Raises the connection's signal: it closes as one that cannot keep up, and its client
+    /// resumes (a follower relayed from another node fell behind there).
+    pub(crate) fn raise_behind(&self) {
+        self.behind.notify_one();
+    }
+
+    /// Completes once the connection has fallen behind (a permit raised earlier counts).
+    pub(crate) async fn fallen_behind(&self) {
+        self.behind.notified().await;
+    }
+
+    /// Whether `other` is the same connection's queue.
+    pub(crate) fn same(&self, other: &Outbound) -> bool {
+        self.tx.same_channel(&other.tx)
+    }
+
+    /// Whether the connection's writer is gone.
+    pub(crate) fn is_closed(&self) -> bool {
+        self.tx.is_closed()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pong(nonce: u64) -> ServerMsg {
+        ServerMsg::Pong { nonce, server_time_us: 0 }
+    }
+
+    #[tokio::test]
+    async fn a_full_queue_raises_a_signal_that_waits_for_its_connection() {
+        let (out, mut rx) = Outbound::channel(1);
+        assert!(out.push(pong(1)));
+        // Nobody waits on the signal at this instant: the permit is kept (notify_waiters would
+        // have lost it and left the connection frozen).
+        assert!(!out.push(pong(2)), "the queue is full");
+        tokio::time::timeout(std::time::Duration::from_secs(1), out.fallen_behind())
+            .await
+            .expect("the signal raised while nobody waited is still seen");
+        assert_eq!(rx.recv().await.map(Outgoing::into_msg), Some(pong(1)));
+    }
+
+    #[tokio::test]
+    async fn another_connection_does_not_inherit_the_signal() {
+        let (old, _old_rx) = Outbound::channel(1);
+        let (new, _new_rx) = Outbound::channel(1);
+        assert!(old.push(pong(1)));
+        assert!(!old.push(pong(2)));
+        let waited = tokio::time::timeout(std::time::Duration::from_millis(50), new.fallen_behind()).await;
+        assert!(waited.is_err(), "the new connection has not fallen behind");
+    }
+
+    #[tokio::test]
+    async fn a_closed_connection_raises_nothing() {
+        let (out, rx) = Outbound::channel(1);
+        drop(rx);
+        assert!(out.is_closed());
+        assert!(!out.push(pong(1)));
+        let waited = tokio::time::timeout(std::time::Duration::from_millis(50), out.fallen_behind()).await;
+        assert!(waited.is_err(), "a gone connection is not behind, it is gone");
+    }
+}

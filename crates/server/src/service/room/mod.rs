@@ -1,0 +1,685 @@
+//! One task per match: it owns the match state machine and both boards, wakes at the machine's
+//! timeouts, and delivers every event to the sessions that follow the match, in log order. No
+//! lock is taken inside a match; sessions talk to it through its channel. The task ends when
+//! the match is decided, annulled or expired (the store keeps it; the registry forgets it), or
+//! when the server shuts down.
+
+mod durable;
+mod lifecycle;
+mod recent;
+#[cfg(test)]
+mod tests;
+mod view;
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use bughouse::Seat;
+use bughouse_match::{ArbiterAct, Command, Match, Official, Phase, PlayerId};
+use shvedka_proto::{
+    ChatScope, ClientMsg, ErrorCode, ErrorMsg, Limit, MatchEvent, MatchId, MatchState, MatchSummary,
+    MoveView, PauseReason, PlayerKind, RatingChange, ServerMsg,
+};
+use shvedka_storage::Store;
+use tokio::sync::{mpsc, oneshot};
+use tokio::time::Instant;
+
+use crate::service::committer::Committer;
+use crate::service::convert::{self, error, seat_id};
+use crate::service::encoding::Shared;
+use crate::service::hooks::{Finished, MatchHooks};
+use crate::service::metrics::{Metrics, Outcome};
+use crate::service::outbound::Outbound;
+use crate::service::session::{Session, Sessions};
+use recent::Recent;
+
+pub(crate) use view::paused_by_server;
+
+/// Messages a match task holds before senders wait.
+const ROOM_QUEUE: usize = 256;
+
+/// The longest chat message, in characters.
+pub(crate) const MAX_CHAT: usize = 500;
+
+pub(crate) type Reply = oneshot::Sender<Result<(), ErrorMsg>>;
+
+/// What a session asks of a match task.
+pub(crate) enum RoomMsg {
+    /// Follow the match: the whole state (`last_seq` = `None`), or the events after `last_seq`
+    /// (resume), then every event.
+    Follow { session: Arc<Session>, out: Outbound, last_seq: Option<u64>, reply: Reply },
+    /// Stop following (refused while the session plays in the running match).
+    Unfollow { session: Arc<Session>, reply: Reply },
+    /// A match command from a player (or the seat request).
+    Command { session: Arc<Session>, out: Outbound, msg: ClientMsg, reply: Reply },
+    /// An arbiter's act, by `by` (known to be an arbiter).
+    Arbiter { act: ArbiterAct, by: Official, reply: Reply },
+    /// The match record as BPGN.
+    Record { reply: oneshot::Sender<Result<String, ErrorMsg>> },
+    /// The legal moves on one board, in long notation (none unless the clocks run).
+    Legal { board: bughouse::BoardId, reply: oneshot::Sender<Vec<String>> },
+    /// The server shuts down: pause play, store it, end the task; answered when it has ended.
+    Shutdown { reply: oneshot::Sender<()> },
+}
+
+/// How the lobby reaches a match task.
+#[derive(Clone)]
+pub(crate) struct RoomHandle {
+    pub(crate) tx: mpsc::Sender<RoomMsg>,
+    pub(crate) summary: Arc<Mutex<MatchSummary>>,
+    pub(crate) listed: bool,
+    /// The player whose session created the match (a tournament's: none).
+    pub(crate) creator: Option<PlayerId>,
+    /// The decision, once the match is decided (read by the tournament driver).
+    pub(crate) decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
+}
+
+/// A session that follows the match, or a seated player of a restored match who has not come
+/// back yet (`out` is `None` while it has no connection).
+struct Follower {
+    session: Arc<Session>,
+    out: Option<Outbound>,
+}
+
+/// Why a match task ends.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Closing {
+    /// Decided or annulled: stored, and every follower saw it.
+    Over,
+    /// Forming, and nobody attended it for the expiry time.
+    Expired,
+    /// The server shuts down.
+    Shutdown,
+    /// The task cannot go on (its stored log is another's).
+    Failed,
+}
+
+pub(crate) struct Room {
+    id: MatchId,
+    m: Match,
+    rx: mpsc::Receiver<RoomMsg>,
+    /// Match time zero.
+    epoch: Instant,
+    /// Match time held still: a restored countdown waits here for its four players.
+    frozen: Option<Duration>,
+    /// The server's start, for `server_time_us`.
+    started: Instant,
+    rules: String,
+    time_control: String,
+    names: [Option<String>; 4],
+    /// The seated players' kinds, beside `names`.
+    kinds: [Option<PlayerKind>; 4],
+    followers: HashMap<String, Follower>,
+    sessions: Arc<Sessions>,
+    /// The wire form of the last events, for followers that resume.
+    recent: Recent,
+    /// Long notation and SAN of the move being played, written before the position changes.
+    pending_move: Option<(String, String)>,
+    /// Why the server itself is pausing or resuming the match now (read when the event's view
+    /// is built).
+    server_pause: Option<PauseReason>,
+    summary: Arc<Mutex<MatchSummary>>,
+    store: Arc<dyn Store>,
+    /// The group-commit writer the match's events go through.
+    committer: Committer,
+    /// Restored after a restart and paused: the clocks restart when all four players are back.
+    restart_pause: bool,
+    /// Paused because storage refused writes: the clocks restart when it takes them again.
+    storage_paused: bool,
+    /// Where a decided match's BPGN is written.
+    records_dir: Option<std::path::PathBuf>,
+    /// Who alone may take each seat: a tournament game's or a sought match's players.
+    reserved: Option<Reserved>,
+    /// Listed in the lobby (a rematch is too).
+    listed: bool,
+    /// Rated: its decision changes its players' ratings; only accounts sit in it.
+    rated: bool,
+    /// What the layers above hear of its decision and end (ratings, rematch offers).
+    hooks: Arc<dyn MatchHooks>,
+    /// What the decision made of the players' ratings, once rated.
+    rating_changes: Vec<RatingChange>,
+    decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
+    /// Whether the server has arbiters (a call for one is refused otherwise).
+    arbiters: bool,
+    /// How long a forming match may go with no seated player connected.
+    expiry: Duration,
+    metrics: Arc<Metrics>,
+    /// Since when no seated player of the forming match has been connected.
+    unattended_since: Option<Instant>,
+    closing: Option<Closing>,
+    /// A shutdown's answer, sent when the task ends.
+    shutdown: Option<oneshot::Sender<()>>,
+}
+
+/// Who alone may take each seat of a match.
+#[derive(Clone, Debug)]
+pub(crate) enum Reserved {
+    /// A tournament game: each seat an account's, by name (it has no rematch: the director pairs
+    /// the next game).
+    Names([String; 4]),
+    /// A match found by seeking: each seat a session's player, as the seat draw gave it.
+    Players([PlayerId; 4]),
+}
+
+/// How a match task is set up besides its machine.
+pub(crate) struct RoomSetup {
+    pub(crate) listed: bool,
+    pub(crate) rated: bool,
+    pub(crate) hooks: Arc<dyn MatchHooks>,
+    pub(crate) creator: Option<PlayerId>,
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) committer: Committer,
+    pub(crate) sessions: Arc<Sessions>,
+    pub(crate) started: Instant,
+    pub(crate) records_dir: Option<std::path::PathBuf>,
+    pub(crate) reserved: Option<Reserved>,
+    pub(crate) arbiters: bool,
+    pub(crate) expiry: Duration,
+    pub(crate) metrics: Arc<Metrics>,
+    pub(crate) restored: Option<Restored>,
+}
+
+/// What a match restored from storage brings besides its machine.
+pub(crate) struct Restored {
+    /// The wire views of its logged events.
+    pub(crate) views: Vec<MatchEvent>,
+    /// The seated players' names.
+    pub(crate) names: [Option<String>; 4],
+    /// The seated players' kinds.
+    pub(crate) kinds: [Option<PlayerKind>; 4],
+    /// The seated players' sessions (they follow the match once they are back).
+    pub(crate) seated: Vec<Arc<Session>>,
+}
+
+impl Room {
+    /// A match task, to be run by [`Room::run`]. A restored match resumes at the match time of
+    /// its last logged event, so the outage is charged to nobody: every clock reads what it read
+    /// at that event; a match in play is paused there (as is one the server paused itself before
+    /// it stopped), and a countdown is held, until its four players are back (or an arbiter
+    /// restarts it).
+    pub(crate) fn new(id: MatchId, mut m: Match, setup: RoomSetup) -> (Room, RoomHandle) {
+        let RoomSetup {
+            listed,
+            rated,
+            hooks,
+            creator,
+            store,
+            committer,
+            sessions,
+            started,
+            records_dir,
+            reserved,
+            arbiters,
+            expiry,
+            metrics,
+            restored,
+        } = setup;
+        let rules = m.config().rules.name.clone();
+        let time_control = m.config().time_control.to_string();
+        let summary = Arc::new(Mutex::new(MatchSummary {
+            match_id: id,
+            rules: rules.clone(),
+            time_control: time_control.clone(),
+            chess960: m.config().rules.chess960,
+            seats: Default::default(),
+            kinds: Default::default(),
+            phase: convert::phase(m.phase()),
+            rated,
+        }));
+        let (tx, rx) = mpsc::channel(ROOM_QUEUE);
+        let decided = Arc::new(Mutex::new(m.result()));
+        let resumed_at = m.events().last().map_or(Duration::ZERO, |e| e.at);
+        let epoch = Instant::now().checked_sub(resumed_at).unwrap_or_else(Instant::now);
+        let (mut restart_pause, mut frozen, mut server_pause) = (false, None, None);
+        let (views, names, kinds, seated) = match restored {
+            Some(r) => {
+                match m.phase() {
+                    Phase::Running => {
+                        restart_pause =
+                            m.handle_arbiter(resumed_at, Official::Server, ArbiterAct::Pause).is_ok();
+                        server_pause = restart_pause.then_some(PauseReason::Restart);
+                    }
+                    Phase::Countdown { .. } => frozen = Some(resumed_at),
+                    Phase::Paused { .. } => restart_pause = paused_by_server(&m, &r.views),
+                    _ => {}
+                }
+                (r.views, r.names, r.kinds, r.seated)
+            }
+            None => (Vec::new(), Default::default(), Default::default(), Vec::new()),
+        };
+        let followers = seated
+            .into_iter()
+            .map(|session| (session.key.clone(), Follower { session, out: None }))
+            .collect();
+        let room = Room {
+            id,
+            m,
+            rx,
+            epoch,
+            frozen,
+            started,
+            rules,
+            time_control,
+            names,
+            kinds,
+            followers,
+            sessions,
+            recent: Recent::new(views),
+            pending_move: None,
+            server_pause,
+            summary: summary.clone(),
+            store,
+            committer,
+            restart_pause,
+            storage_paused: false,
+            records_dir,
+            reserved,
+            listed,
+            rated,
+            hooks,
+            rating_changes: Vec::new(),
+            decided: decided.clone(),
+            arbiters,
+            expiry,
+            metrics,
+            unattended_since: None,
+            closing: None,
+            shutdown: None,
+        };
+        (room, RoomHandle { tx, summary, listed, creator, decided })
+    }
+
+    fn now(&self) -> Duration {
+        self.frozen.unwrap_or_else(|| self.epoch.elapsed())
+    }
+
+    fn server_time_us(&self) -> u64 {
+        self.started.elapsed().as_micros() as u64
+    }
+
+    /// The task: 1. wait for a message, the machine's next timeout, or a look at who attends a
+    /// forming match; 2. apply it; 3. store and deliver the events it produced. It ends when the
+    /// match is over and nothing more is asked of it, when it expires, or on shutdown. A match
+    /// that ended decided or annulled with four players is returned, for its players' list of
+    /// matches and (unless its seats were reserved) its rematch offer.
+    pub(crate) async fn run(mut self) -> Option<Finished> {
+        // A restored match's restart pause is stored before anything else happens.
+        self.flush().await;
+        self.load_rating_changes().await;
+        self.check_attendance();
+        while self.closing.is_none() {
+            if matches!(self.m.phase(), Phase::Ended(_) | Phase::Annulled) && self.rx.is_empty() {
+                self.closing = Some(Closing::Over);
+                break;
+            }
+            let wake =
+                if self.frozen.is_some() { None } else { self.m.poll_timeout().map(|t| self.epoch + t) };
+            let attend = self.attendance_wake();
+            tokio::select! {
+                msg = self.rx.recv() => match msg {
+                    Some(msg) => self.handle(msg).await,
+                    None => self.closing = Some(Closing::Shutdown),
+                },
+                () = sleep_until(wake) => {
+                    let now = self.now();
+                    self.m.handle_timeout(now);
+                }
+                () = sleep_until(attend) => {
+                    if self.check_attendance() {
+                        self.expire().await;
+                    }
+                }
+            }
+            self.flush().await;
+            self.check_attendance();
+        }
+        if let Some(reply) = self.shutdown.take() {
+            let _ = reply.send(());
+        }
+        self.finished()
+    }
+
+    /// What a rematch needs of the match, if it may have one.
+    fn finished(&self) -> Option<Finished> {
+        if self.closing != Some(Closing::Over) {
+            return None;
+        }
+        let seats = self.m.seats();
+        let mut players = Vec::with_capacity(4);
+        for (seat, name) in seats.iter().zip(&self.names) {
+            players.push(((*seat)?, name.clone()?));
+        }
+        Some(Finished {
+            id: self.id,
+            rules: self.m.config().rules.name.clone(),
+            time_control: self.time_control.clone(),
+            listed: self.listed,
+            chess960: self.m.config().rules.chess960,
+            rated: self.rated,
+            players: players.try_into().ok()?,
+            kinds: self.kinds.map(Option::unwrap_or_default),
+            rematch: !matches!(self.reserved, Some(Reserved::Names(_))),
+        })
+    }
+
+    async fn handle(&mut self, msg: RoomMsg) {
+        match msg {
+            RoomMsg::Follow { session, out, last_seq, reply } => {
+                self.follow(session, out, last_seq);
+                self.restart_when_all_back();
+                let stored = self.flush().await;
+                let _ = reply.send(Room::unless_unstored(stored, Ok(())));
+            }
+            RoomMsg::Unfollow { session, reply } => {
+                let result = self.unfollow(&session);
+                // Its `SeatLeft` is stored before the answer.
+                let stored = self.flush().await;
+                let _ = reply.send(Room::unless_unstored(stored, result));
+            }
+            RoomMsg::Arbiter { act, by, reply } => {
+                let now = self.now();
+                let resume = matches!(act, ArbiterAct::Resume);
+                let result = self.m.handle_arbiter(now, by, act).map_err(|r| convert::rejection(&r));
+                if result.is_ok() && resume {
+                    self.restart_pause = false;
+                    self.storage_paused = false;
+                }
+                let stored = self.flush().await;
+                let _ = reply.send(Room::unless_unstored(stored, result));
+            }
+            RoomMsg::Record { reply } => {
+                let _ = reply.send(Ok(self.bpgn()));
+            }
+            RoomMsg::Legal { board, reply } => {
+                let moves = if matches!(self.m.phase(), Phase::Running) {
+                    let game = self.m.game();
+                    game.legal_moves(board).iter().map(|m| game.uci(m)).collect()
+                } else {
+                    Vec::new()
+                };
+                let _ = reply.send(moves);
+            }
+            RoomMsg::Command { session, out, msg, reply } => {
+                let is_move = matches!(msg, ClientMsg::Move { .. });
+                let asked = Instant::now();
+                let result = self.command(&session, out, msg).await;
+                // Write-ahead: the reply waits until the events it caused are durable, and is
+                // an acknowledgement only if they are.
+                let stored = self.flush().await;
+                let result = Room::unless_unstored(stored, result);
+                if is_move {
+                    let outcome = if result.is_ok() { Outcome::Accepted } else { Outcome::Refused };
+                    self.metrics.moved(outcome, asked.elapsed().as_secs_f64());
+                }
+                let _ = reply.send(result);
+            }
+            RoomMsg::Shutdown { reply } => {
+                self.shutdown = Some(reply);
+                self.shut_down().await;
+            }
+        }
+    }
+
+    fn follow(&mut self, session: Arc<Session>, out: Outbound, last_seq: Option<u64>) {
+        // A long absence is cheaper to bridge with the whole state than event by event (and
+        // must not overflow the connection's queue).
+        match last_seq.and_then(|seen| self.recent.after(seen)) {
+            Some(missed) => {
+                for view in missed {
+                    out.push(ServerMsg::Event(view.clone()));
+                }
+            }
+            None => {
+                out.push(ServerMsg::State(self.state(session.player)));
+            }
+        }
+        session.set_room(Some(self.id));
+        self.followers.insert(session.key.clone(), Follower { session, out: Some(out) });
+    }
+
+    fn unfollow(&mut self, session: &Session) -> Result<(), ErrorMsg> {
+        if let Some(seat) = self.m.seat_of(session.player) {
+            match self.m.phase() {
+                Phase::Forming => {
+                    let now = self.now();
+                    self.m
+                        .handle_command(now, session.player, Command::LeaveSeat)
+                        .map_err(|r| convert::rejection(&r))?;
+                    self.names[seat.index()] = None;
+                    self.kinds[seat.index()] = None;
+                }
+                Phase::Ended(_) | Phase::Annulled => {}
+                _ => {
+                    return Err(error(
+                        ErrorCode::NotInMatch,
+                        format!("you play {seat} in match {}", self.id),
+                    ));
+                }
+            }
+        }
+        self.followers.remove(&session.key);
+        session.set_room(None);
+        Ok(())
+    }
+
+    fn state(&self, player: PlayerId) -> MatchState {
+        let now = self.now();
+        MatchState {
+            match_id: self.id,
+            rules: self.rules.clone(),
+            time_control: self.time_control.clone(),
+            seats: self.names.clone(),
+            kinds: self.kinds,
+            ready: self.m.ready(),
+            phase: convert::phase(self.m.phase()),
+            bfen: self.m.game().bfen(),
+            clocks_ms: convert::clocks(self.m.clocks(now)),
+            running: self.m.running(),
+            last_seq: self.recent.last_seq(),
+            result: self.m.result().map(|a| convert::result(&a)),
+            your_seat: self.m.seat_of(player).map(seat_id),
+            server_time_us: self.server_time_us(),
+            moves: self.move_list(),
+            rated: self.rated,
+            rating_changes: self.rating_changes.clone(),
+        }
+    }
+
+    /// The match's moves as its record has them (take-backs applied), for `MatchState`.
+    fn move_list(&self) -> Vec<MoveView> {
+        let record = crate::service::record::record(self.id.0, &self.m, &self.names, &self.kinds, "");
+        record
+            .moves
+            .iter()
+            .map(|mv| MoveView {
+                seat: seat_id(bughouse::Seat { board: mv.board, color: mv.color }),
+                number: mv.number,
+                san: mv.text.clone(),
+            })
+            .collect()
+    }
+
+    async fn command(
+        &mut self,
+        session: &Arc<Session>,
+        out: Outbound,
+        msg: ClientMsg,
+    ) -> Result<(), ErrorMsg> {
+        let now = self.now();
+        let player = session.player;
+        let command = match msg {
+            ClientMsg::TakeSeat { seat, .. } => {
+                // A reserved seat is an account's: a guest's typed name never matches.
+                match &self.reserved {
+                    Some(Reserved::Names(names))
+                        if session.account.is_none() || names[seat.index()] != session.name =>
+                    {
+                        return Err(error(
+                            ErrorCode::Forbidden,
+                            format!("{seat} of this tournament game is reserved for {}", names[seat.index()]),
+                        ));
+                    }
+                    Some(Reserved::Players(players)) if players[seat.index()] != player => {
+                        return Err(error(
+                            ErrorCode::Forbidden,
+                            format!("{seat} of this match is reserved for the player the seek drew to it"),
+                        ));
+                    }
+                    _ => {}
+                }
+                if self.rated {
+                    self.ratable(session, seat)?;
+                }
+                let seat = convert::seat(seat);
+                let taken = self.m.handle_command(now, player, Command::TakeSeat(seat));
+                taken.map_err(|r| convert::rejection(&r))?;
+                self.names[seat.index()] = Some(session.name.clone());
+                self.kinds[seat.index()] = Some(session.kind());
+                // Everyone hears of the seat first; then the seated player gets the whole state,
+                // which names his seat (also when he was watching already).
+                self.flush().await;
+                self.follow(session.clone(), out, None);
+                return Ok(());
+            }
+            ClientMsg::LeaveSeat => Command::LeaveSeat,
+            ClientMsg::Ready { ready } => Command::Ready(ready),
+            ClientMsg::Move { board, text, think_ms } => {
+                let board = convert::board(board);
+                self.m.may_move(player, board).map_err(|r| convert::rejection(&r))?;
+                let game = self.m.game();
+                let mv = game.parse_move(board, &text).map_err(|e| move_error(&e))?;
+                self.pending_move = Some((game.uci(&mv), game.san(&mv)));
+                Command::Move { mv, client_time: think_ms.map(Duration::from_millis) }
+            }
+            ClientMsg::OfferDraw => Command::OfferDraw,
+            ClientMsg::DeclineDraw => Command::DeclineDraw,
+            ClientMsg::Claim(kind) => Command::Claim(convert::claim(kind)),
+            ClientMsg::Resign => Command::Resign,
+            ClientMsg::CallArbiter if !self.arbiters => {
+                return Err(ErrorMsg {
+                    code: ErrorCode::Rejected,
+                    rule: Some("K5".into()),
+                    message:
+                        "this server has no arbiter to call (arbiter_token is empty); the clocks keep running"
+                            .into(),
+                });
+            }
+            ClientMsg::CallArbiter => Command::CallArbiter,
+            ClientMsg::Chat { scope, text } => return self.chat(session, scope, text),
+            _ => return Err(error(ErrorCode::BadRequest, "not a match command")),
+        };
+        let left = matches!(command, Command::LeaveSeat).then(|| self.m.seat_of(player)).flatten();
+        self.m.handle_command(now, player, command).map_err(|r| convert::rejection(&r))?;
+        if let Some(seat) = left {
+            self.names[seat.index()] = None;
+            self.kinds[seat.index()] = None;
+        }
+        Ok(())
+    }
+
+    /// Whether `session` may sit in this rated match: an account, and a bot only where the
+    /// server rates bots.
+    fn ratable(&self, session: &Session, seat: shvedka_proto::SeatId) -> Result<(), ErrorMsg> {
+        let why = match (session.account, session.kind()) {
+            (None, _) => "a guest may not take it; log in or register",
+            (Some(_), PlayerKind::Bot) if !self.hooks.rates_bots() => "this server does not rate bots",
+            _ => return Ok(()),
+        };
+        Err(error(
+            ErrorCode::NotRatable,
+            format!("{seat} of rated match {} is for an account: {why}", self.id),
+        ))
+    }
+
+    /// RULES.md A3: team chat reaches the partner only; a spectator's words never reach the
+    /// players of a match in play.
+    fn chat(&mut self, session: &Session, scope: ChatScope, text: String) -> Result<(), ErrorMsg> {
+        let chars = text.chars().count();
+        if chars > MAX_CHAT {
+            return Err(error(
+                ErrorCode::Limit(Limit::ChatLength),
+                format!("a chat message has at most {MAX_CHAT} characters"),
+            ));
+        }
+        if chars == 0 || text.chars().any(char::is_control) {
+            return Err(error(ErrorCode::BadRequest, "a chat message has text and no control characters"));
+        }
+        let from = self.m.seat_of(session.player);
+        let in_play =
+            matches!(self.m.phase(), Phase::Countdown { .. } | Phase::Running | Phase::Paused { .. });
+        let recipients: Vec<String> = match (scope, from) {
+            (ChatScope::Team, None) => {
+                return Err(error(ErrorCode::NotInMatch, "team chat is for the players of the match"));
+            }
+            (ChatScope::Team, Some(seat)) => {
+                self.tokens_where(|s| s == Some(seat) || s == Some(seat.partner()))
+            }
+            (ChatScope::Match, Some(_)) => self.followers.keys().cloned().collect(),
+            (ChatScope::Match, None) if in_play => self.tokens_where(|s| s.is_none()),
+            (ChatScope::Match, None) => self.followers.keys().cloned().collect(),
+        };
+        let msg = ServerMsg::Chat {
+            match_id: self.id,
+            from: session.name.clone(),
+            kind: session.kind(),
+            seat: from.map(seat_id),
+            scope,
+            text,
+        };
+        let msg = Shared::new(msg);
+        for token in recipients {
+            if let Some(f) = self.followers.get_mut(&token) {
+                deliver(f, &msg);
+            }
+        }
+        Ok(())
+    }
+
+    fn tokens_where(&self, f: impl Fn(Option<Seat>) -> bool) -> Vec<String> {
+        self.followers
+            .iter()
+            .filter(|(_, fl)| f(self.m.seat_of(fl.session.player)))
+            .map(|(t, _)| t.clone())
+            .collect()
+    }
+
+    fn bpgn(&self) -> String {
+        crate::service::record::record(
+            self.id.0,
+            &self.m,
+            &self.names,
+            &self.kinds,
+            &crate::service::wall::today(),
+        )
+        .to_bpgn()
+    }
+}
+
+/// Queues a message for a follower; a follower whose connection is gone or cannot keep up loses
+/// its connection here and catches up when it resumes.
+fn deliver(f: &mut Follower, msg: &Arc<Shared>) {
+    if let Some(out) = &f.out
+        && !out.push_shared(msg)
+    {
+        f.out = None;
+    }
+}
+
+fn move_error(e: &bughouse::MoveTextError) -> ErrorMsg {
+    match e {
+        bughouse::MoveTextError::Illegal { error: play, .. } => ErrorMsg {
+            code: ErrorCode::Rejected,
+            rule: Some(play.rule.as_str().to_owned()),
+            message: e.to_string(),
+        },
+        _ => error(ErrorCode::BadRequest, e.to_string()),
+    }
+}
+
+async fn sleep_until(t: Option<Instant>) {
+    match t {
+        Some(t) => tokio::time::sleep_until(t).await,
+        None => std::future::pending().await,
+    }
+}
