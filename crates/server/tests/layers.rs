@@ -167,9 +167,9 @@ fn resolve(from: &str, path: &str, known: &BTreeMap<String, String>) -> Option<S
         _ => return None,
     }
     (0..=segs.len())
+        .rev()
         .map(|n| base.iter().chain(&segs[..n]).copied().collect::<Vec<_>>().join("::"))
-        .filter(|m| known.contains_key(m))
-        .last()
+        .find(|m| known.contains_key(m))
 }
 
 /// Which files each file imports (itself and its own parent modules left out, and the crate

@@ -5,6 +5,7 @@
 //! when the server shuts down.
 
 mod durable;
+mod followers;
 mod lifecycle;
 mod recent;
 #[cfg(test)]
@@ -15,18 +16,16 @@ use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
-use bughouse::Seat;
 use bughouse_match::{ArbiterAct, Command, Match, Official, Phase, PlayerId};
 use shvedka_proto::{
-    ChatScope, ClientMsg, ErrorCode, ErrorMsg, Limit, MatchEvent, MatchId, MatchState, MatchSummary,
-    MoveView, PauseReason, PlayerKind, RatingChange, ServerMsg,
+    ClientMsg, ErrorCode, ErrorMsg, MatchEvent, MatchId, MatchSummary, PauseReason, PlayerKind, RatingChange,
 };
 use shvedka_storage::Store;
 use tokio::sync::{mpsc, oneshot};
 use tokio::time::Instant;
 
 use crate::service::committer::Committer;
-use crate::service::convert::{self, error, seat_id};
+use crate::service::convert::{self, error};
 use crate::service::encoding::Shared;
 use crate::service::hooks::{Finished, MatchHooks};
 use crate::service::metrics::{Metrics, Outcome};
@@ -421,85 +420,6 @@ impl Room {
         }
     }
 
-    fn follow(&mut self, session: Arc<Session>, out: Outbound, last_seq: Option<u64>) {
-        // A long absence is cheaper to bridge with the whole state than event by event (and
-        // must not overflow the connection's queue).
-        match last_seq.and_then(|seen| self.recent.after(seen)) {
-            Some(missed) => {
-                for view in missed {
-                    out.push(ServerMsg::Event(view.clone()));
-                }
-            }
-            None => {
-                out.push(ServerMsg::State(self.state(session.player)));
-            }
-        }
-        session.set_room(Some(self.id));
-        self.followers.insert(session.key.clone(), Follower { session, out: Some(out) });
-    }
-
-    fn unfollow(&mut self, session: &Session) -> Result<(), ErrorMsg> {
-        if let Some(seat) = self.m.seat_of(session.player) {
-            match self.m.phase() {
-                Phase::Forming => {
-                    let now = self.now();
-                    self.m
-                        .handle_command(now, session.player, Command::LeaveSeat)
-                        .map_err(|r| convert::rejection(&r))?;
-                    self.names[seat.index()] = None;
-                    self.kinds[seat.index()] = None;
-                }
-                Phase::Ended(_) | Phase::Annulled => {}
-                _ => {
-                    return Err(error(
-                        ErrorCode::NotInMatch,
-                        format!("you play {seat} in match {}", self.id),
-                    ));
-                }
-            }
-        }
-        self.followers.remove(&session.key);
-        session.set_room(None);
-        Ok(())
-    }
-
-    fn state(&self, player: PlayerId) -> MatchState {
-        let now = self.now();
-        MatchState {
-            match_id: self.id,
-            rules: self.rules.clone(),
-            time_control: self.time_control.clone(),
-            seats: self.names.clone(),
-            kinds: self.kinds,
-            ready: self.m.ready(),
-            phase: convert::phase(self.m.phase()),
-            bfen: self.m.game().bfen(),
-            clocks_ms: convert::clocks(self.m.clocks(now)),
-            running: self.m.running(),
-            last_seq: self.recent.last_seq(),
-            result: self.m.result().map(|a| convert::result(&a)),
-            your_seat: self.m.seat_of(player).map(seat_id),
-            server_time_us: self.server_time_us(),
-            moves: self.move_list(),
-            rated: self.rated,
-            rating_changes: self.rating_changes.clone(),
-        }
-    }
-
-    /// The match's moves as its record has them (take-backs applied), for `MatchState`.
-    fn move_list(&self) -> Vec<MoveView> {
-        let record = crate::service::record::record(self.id.0, &self.m, &self.names, &self.kinds, "");
-        record
-            .moves
-            .iter()
-            .map(|mv| MoveView {
-                seat: seat_id(bughouse::Seat { board: mv.board, color: mv.color }),
-                number: mv.number,
-                san: mv.text.clone(),
-            })
-            .collect()
-    }
-
     async fn command(
         &mut self,
         session: &Arc<Session>,
@@ -590,58 +510,6 @@ impl Room {
             ErrorCode::NotRatable,
             format!("{seat} of rated match {} is for an account: {why}", self.id),
         ))
-    }
-
-    /// RULES.md A3: team chat reaches the partner only; a spectator's words never reach the
-    /// players of a match in play.
-    fn chat(&mut self, session: &Session, scope: ChatScope, text: String) -> Result<(), ErrorMsg> {
-        let chars = text.chars().count();
-        if chars > MAX_CHAT {
-            return Err(error(
-                ErrorCode::Limit(Limit::ChatLength),
-                format!("a chat message has at most {MAX_CHAT} characters"),
-            ));
-        }
-        if chars == 0 || text.chars().any(char::is_control) {
-            return Err(error(ErrorCode::BadRequest, "a chat message has text and no control characters"));
-        }
-        let from = self.m.seat_of(session.player);
-        let in_play =
-            matches!(self.m.phase(), Phase::Countdown { .. } | Phase::Running | Phase::Paused { .. });
-        let recipients: Vec<String> = match (scope, from) {
-            (ChatScope::Team, None) => {
-                return Err(error(ErrorCode::NotInMatch, "team chat is for the players of the match"));
-            }
-            (ChatScope::Team, Some(seat)) => {
-                self.tokens_where(|s| s == Some(seat) || s == Some(seat.partner()))
-            }
-            (ChatScope::Match, Some(_)) => self.followers.keys().cloned().collect(),
-            (ChatScope::Match, None) if in_play => self.tokens_where(|s| s.is_none()),
-            (ChatScope::Match, None) => self.followers.keys().cloned().collect(),
-        };
-        let msg = ServerMsg::Chat {
-            match_id: self.id,
-            from: session.name.clone(),
-            kind: session.kind(),
-            seat: from.map(seat_id),
-            scope,
-            text,
-        };
-        let msg = Shared::new(msg);
-        for token in recipients {
-            if let Some(f) = self.followers.get_mut(&token) {
-                deliver(f, &msg);
-            }
-        }
-        Ok(())
-    }
-
-    fn tokens_where(&self, f: impl Fn(Option<Seat>) -> bool) -> Vec<String> {
-        self.followers
-            .iter()
-            .filter(|(_, fl)| f(self.m.seat_of(fl.session.player)))
-            .map(|(t, _)| t.clone())
-            .collect()
     }
 
     fn bpgn(&self) -> String {

@@ -1,0 +1,296 @@
+//! Delivery of what owners relay: each relayed message reaches its session's connection here in
+//! `seq` order (a repeat dropped, a gap filled from the database first); a match taken over is
+//! followed again on its new node, retried every `lease_renew_ms` and given up after
+//! [`GIVE_UP`]; the relay task hears this node's relay subject and the take-overs.
+
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use futures_util::StreamExt;
+use shvedka_proto::{ArbiterRequest, ClosedReason, ErrorCode, EventView, MatchId, SeekEnd, ServerMsg};
+use tokio::sync::{oneshot, watch};
+use tokio::time::Instant;
+
+use super::*;
+use crate::cluster::wire::{Ask, Relay, TAKEN, relay_subject};
+use crate::service::room::RoomMsg;
+
+impl Relays {
+    /// What another node pushed a session of this node: from the seeks, or from a rematch offer.
+    /// A match found, or a rematch made, is sat in here, through the match's node, before the
+    /// session is told (as the node running the seeks, or the offer, seats its own).
+    pub(super) fn push(self: &Arc<Self>, key: &str, msg: ServerMsg) {
+        let Some(mut s) = self.seekers.get_mut(key) else { return };
+        if let ServerMsg::Rematch(view) = &msg
+            && let Some(new) = view.rematch
+            && let Some(p) = s.rematch.clone().filter(|p| p.match_id == view.match_id)
+        {
+            let (session, out) = (s.session.clone(), s.out.clone());
+            drop(s);
+            let relays = self.clone();
+            tokio::spawn(async move {
+                if let Err(e) = relays.seat_in_rematch(&session, &out, new, p.seat).await {
+                    tracing::warn!(match_id = %new, error = %e.message, "a rematch seat stays empty");
+                }
+                out.push(msg);
+            });
+            return;
+        }
+        match &msg {
+            ServerMsg::Seek(view) | ServerMsg::SeekInvitation(view) if !s.seeks.contains(&view.seek) => {
+                s.seeks.push(view.seek);
+            }
+            ServerMsg::SeekEnded { seek, .. } | ServerMsg::MatchFound { seek, .. } => {
+                s.seeks.retain(|x| x != seek)
+            }
+            _ => {}
+        }
+        let ServerMsg::MatchFound { seek, match_id, seat, .. } = msg else {
+            s.out.push(msg);
+            return;
+        };
+        let (session, out) = (s.session.clone(), s.out.clone());
+        drop(s);
+        let relays = self.clone();
+        tokio::spawn(async move {
+            match relays.seat_ready(&session, &out, match_id, seat).await {
+                Ok(_) => {
+                    out.push(msg);
+                }
+                Err(e) => {
+                    tracing::warn!(match_id = %match_id, error = %e.message, "a sought seat cannot be taken through this node");
+                    out.push(ServerMsg::SeekEnded { seek, reason: SeekEnd::Failed });
+                }
+            }
+        });
+    }
+
+    /// Delivers what an owner relayed.
+    pub(super) async fn deliver(self: &Arc<Self>, relay: Relay) {
+        match relay {
+            Relay::Push { key, msg } => self.push(&key, msg),
+            Relay::Behind { key, match_id } => {
+                if let Some((_, t)) = self.targets.remove_if(&key, |_, t| t.match_id == match_id) {
+                    // The connection closes as one that cannot keep up, and its client resumes.
+                    t.out.raise_behind();
+                }
+            }
+            Relay::Msg { key, match_id, msg } => {
+                let next = match self.targets.get_mut(&key) {
+                    Some(mut t) if t.match_id == match_id => step(&mut t, &msg),
+                    _ => return,
+                };
+                if let Step::Fill { after, upto } = next {
+                    let missed = self.missed(match_id, after, upto).await;
+                    let Some(mut t) = self.targets.get_mut(&key).filter(|t| t.match_id == match_id) else {
+                        return;
+                    };
+                    for view in missed {
+                        t.seen = Seen::Upto(Some(view.seq));
+                        t.out.push(ServerMsg::Event(view));
+                    }
+                    if step(&mut t, &msg) != Step::Deliver {
+                        // The database had fewer events than the owner sent: resume instead.
+                        t.out.raise_behind();
+                        return;
+                    }
+                } else if matches!(next, Step::Drop) {
+                    return;
+                }
+                if let ServerMsg::Event(e) = &msg
+                    && matches!(
+                        e.kind,
+                        EventView::Ended(_)
+                            | EventView::ArbiterActed { act: ArbiterRequest::Annul { .. }, .. }
+                    )
+                {
+                    self.note_ended(match_id);
+                }
+                let closed = matches!(msg, ServerMsg::MatchClosed { .. });
+                let gone = match self.targets.get(&key) {
+                    Some(t) => !t.out.push(msg) && t.out.is_closed(),
+                    None => return,
+                };
+                if closed || gone {
+                    // Closed: its client resumes here and follows it again.
+                    if let Some((_, t)) = self.targets.remove_if(&key, |_, t| t.match_id == match_id)
+                        && closed
+                    {
+                        t.session.leave_room(match_id);
+                    }
+                }
+            }
+        }
+    }
+
+    /// Notes that the match `id` ended on the node this node knew ran it (where its rematch
+    /// offer is), forgetting the oldest noted at [`Relays::max_ended`].
+    pub(super) fn note_ended(&self, id: MatchId) {
+        let Some(node) = self.owners.get(&id).map(|n| n.clone()) else { return };
+        if !self.ended.contains_key(&id) && self.ended.len() >= self.max_ended {
+            let oldest = self.ended.iter().min_by_key(|e| e.1).map(|e| *e.key());
+            if let Some(oldest) = oldest {
+                self.ended.remove(&oldest);
+            }
+        }
+        self.ended.insert(id, (node, Instant::now()));
+    }
+
+    /// The events of `id` after `after` and before `upto`, from the database (the owner stores
+    /// an event before it relays it). None when it cannot be read: the follower resumes then.
+    pub(super) async fn missed(
+        &self,
+        id: MatchId,
+        after: Option<u64>,
+        upto: u64,
+    ) -> Vec<shvedka_proto::MatchEvent> {
+        let rows = match self.store.events(id.0).await {
+            Ok(rows) => rows,
+            Err(e) => {
+                tracing::warn!(match_id = %id, error = %e, "cannot read missed events");
+                return Vec::new();
+            }
+        };
+        rows.iter()
+            .filter(|r| after.is_none_or(|a| r.seq > a) && r.seq < upto)
+            .map(|r| crate::service::restore::view_of(r, None))
+            .collect::<anyhow::Result<Vec<_>>>()
+            .unwrap_or_else(|e| {
+                tracing::warn!(match_id = %id, error = %e, "cannot read missed events");
+                Vec::new()
+            })
+    }
+
+    /// Another node took `id` over: its followers here follow it there, from what they have.
+    pub(super) fn taken_over(self: &Arc<Self>, id: MatchId) {
+        self.owners.remove(&id);
+        let mut again = Vec::new();
+        for mut t in self.targets.iter_mut() {
+            if t.match_id == id {
+                t.attached = false;
+                again.push(t.key().clone());
+            }
+        }
+        for key in again {
+            self.spawn_follow(key);
+        }
+    }
+
+    /// Asks the owner again for a session whose match was waiting to be taken over.
+    pub(super) fn spawn_follow(self: &Arc<Self>, key: String) {
+        let Some((session, out, id, seen)) =
+            self.targets.get(&key).map(|t| (t.session.clone(), t.out.clone(), t.match_id, t.seen))
+        else {
+            return;
+        };
+        if out.is_closed() {
+            // Its connection is gone: it follows again when its client resumes, not before (a
+            // restored match must not count an absent player back).
+            self.targets.remove_if(&key, |_, t| t.out.same(&out));
+            return;
+        }
+        let last_seq = match seen {
+            Seen::Upto(seq) => seq,
+            Seen::Unknown => None,
+        };
+        let relays = self.clone();
+        // This node took the match over itself: the session follows it here, as any local one.
+        let here = self.rooms.get().and_then(Weak::upgrade).and_then(|rooms| rooms.room(id).ok());
+        if let Some(room) = here {
+            self.targets.remove_if(&key, |_, t| t.match_id == id);
+            tokio::spawn(async move {
+                let (reply, rx) = oneshot::channel();
+                let msg = RoomMsg::Follow { session: session.clone(), out, last_seq, reply };
+                if room.tx.send(msg).await.is_err() || !matches!(rx.await, Ok(Ok(()))) {
+                    session.leave_room(id);
+                }
+            });
+            return;
+        }
+        tokio::spawn(async move {
+            match relays.ask(&session, id, Ask::Follow { last_seq }).await {
+                Ok(_) => {
+                    if let Some(mut t) = relays.targets.get_mut(&key)
+                        && t.match_id == id
+                    {
+                        t.attached = true;
+                    }
+                }
+                Err(e) if e.code == ErrorCode::Unavailable => {}
+                Err(_) => relays.close(&key, id),
+            }
+        });
+    }
+
+    /// The session's match is gone for good: it is told so and follows nothing.
+    pub(super) fn close(&self, key: &str, id: MatchId) {
+        if let Some((_, t)) = self.targets.remove_if(key, |_, t| t.match_id == id) {
+            t.out.push(ServerMsg::MatchClosed { match_id: id, reason: ClosedReason::Failed });
+            t.session.leave_room(id);
+        }
+    }
+
+    /// Every `every`: sessions whose match waits to be taken over ask again, and give up after
+    /// [`GIVE_UP`]; what is remembered of matches nobody here follows any more is forgotten.
+    pub(super) fn retry(self: &Arc<Self>) {
+        // Who runs a match is remembered while sessions here follow it; an ended match's node
+        // as long as its rematch offer lasts.
+        let followed: std::collections::HashSet<MatchId> = self.targets.iter().map(|t| t.match_id).collect();
+        self.owners.retain(|id, _| followed.contains(id));
+        self.ended.retain(|_, e| e.1.elapsed() < self.keep);
+        let waiting: Vec<(String, MatchId, bool)> = self
+            .targets
+            .iter()
+            .filter(|t| !t.attached)
+            .map(|t| (t.key().clone(), t.match_id, t.since.elapsed() > GIVE_UP))
+            .collect();
+        for (key, id, expired) in waiting {
+            if expired {
+                self.close(&key, id);
+            } else {
+                self.spawn_follow(key);
+            }
+        }
+    }
+}
+
+/// Delivers what other nodes relay to this node's sessions, and follows matches taken over,
+/// until `stopped`.
+pub(crate) async fn run(relays: Arc<Relays>, every: Duration, mut stopped: watch::Receiver<bool>) {
+    let subscribed = async {
+        let relayed = relays.nats.subscribe(relay_subject(&relays.node)).await?;
+        let taken = relays.nats.subscribe(TAKEN).await?;
+        Ok::<_, async_nats::SubscribeError>((relayed, taken))
+    };
+    let (mut relayed, mut taken) = match subscribed.await {
+        Ok(subs) => subs,
+        Err(e) => {
+            tracing::error!(error = %e, "cannot hear relayed messages");
+            return;
+        }
+    };
+    let mut tick = tokio::time::interval(every);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    loop {
+        let stop = async {
+            let _ = stopped.wait_for(|stop| *stop).await;
+        };
+        tokio::select! {
+            () = stop => return,
+            msg = relayed.next() => {
+                let Some(msg) = msg else { return };
+                match shvedka_proto::decode::<Relay>(&msg.payload) {
+                    Ok(relay) => relays.deliver(relay).await,
+                    Err(e) => tracing::warn!(error = %e, "a relayed message that does not decode"),
+                }
+            }
+            msg = taken.next() => {
+                let Some(msg) = msg else { return };
+                if let Ok(id) = shvedka_proto::decode::<MatchId>(&msg.payload) {
+                    relays.taken_over(id);
+                }
+            }
+            _ = tick.tick() => relays.retry(),
+        }
+    }
+}

@@ -1,0 +1,312 @@
+//! The live matches: a registry of match tasks by id, bounded by `max_matches`, which forgets a
+//! match when its task ends (decided, annulled, expired, or failed). What the store already has
+//! — results, records, the logs of finished matches — is read from the store, not kept here.
+//! A map guard is never held across an `.await`: handles are cloned out first.
+
+use std::collections::HashMap;
+use std::sync::atomic::AtomicU64;
+use std::sync::{Arc, Weak};
+use std::time::Duration;
+
+use bughouse_match::{ClockConfig, Match, PlayerId};
+use dashmap::DashMap;
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, MatchSummary, PhaseView, SeatId};
+use shvedka_storage::Store;
+use tokio::sync::oneshot;
+use tokio::time::Instant;
+
+use crate::service::committer::Committer;
+use crate::service::convert::error;
+use crate::service::hooks::MatchHooks;
+use crate::service::metrics::Metrics;
+use crate::service::outbound::Outbound;
+use crate::service::room::{Reserved, Restored, Room, RoomHandle, RoomMsg, RoomSetup};
+use crate::service::session::{Session, Sessions};
+
+mod create;
+mod stored;
+
+/// The limits and settings of matches, from the server's configuration.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct MatchLimits {
+    /// `max_matches`: live matches at once.
+    pub(crate) max_matches: usize,
+    /// `max_open_matches_per_session`: forming matches one session may have created.
+    pub(crate) max_open_per_session: usize,
+    /// `forming_expiry_s`: how long a forming match may go with no seated player connected.
+    pub(crate) forming_expiry: Duration,
+    /// `list_page_max`: the most matches in one page of the list.
+    pub(crate) page_max: usize,
+}
+
+/// What kind of match a new one is.
+#[derive(Clone, Copy, Debug)]
+struct Kind {
+    /// Shown in the lobby list (otherwise private, reached by its invitation code).
+    listed: bool,
+    /// From a Chess960 start.
+    chess960: bool,
+    /// Rated.
+    rated: bool,
+}
+
+/// Every live match.
+pub(crate) struct Rooms {
+    map: DashMap<MatchId, RoomHandle>,
+    /// The live private matches: the SHA-256 of each one's invitation code.
+    private: DashMap<MatchId, String>,
+    /// The codes of the private matches this process created (kept in memory only, never
+    /// stored): the server's own bots redeem them to sit (`FillWithBots`).
+    codes: DashMap<MatchId, String>,
+    next_match: AtomicU64,
+    limits: MatchLimits,
+    clock: ClockConfig,
+    pub(crate) store: Arc<dyn Store>,
+    committer: Committer,
+    sessions: Arc<Sessions>,
+    /// Where decided matches' BPGN files go.
+    records_dir: Option<std::path::PathBuf>,
+    /// Whether the server has arbiters.
+    arbiters: bool,
+    started: Instant,
+    metrics: Arc<Metrics>,
+    /// What the layers above hear of decided and ended matches.
+    hooks: Arc<dyn MatchHooks>,
+    me: Weak<Rooms>,
+}
+
+/// How the registry is set up.
+pub(crate) struct RoomsSetup {
+    pub(crate) limits: MatchLimits,
+    pub(crate) clock: ClockConfig,
+    pub(crate) store: Arc<dyn Store>,
+    pub(crate) sessions: Arc<Sessions>,
+    pub(crate) records_dir: Option<std::path::PathBuf>,
+    pub(crate) arbiters: bool,
+    pub(crate) started: Instant,
+    pub(crate) metrics: Arc<Metrics>,
+    pub(crate) hooks: Arc<dyn MatchHooks>,
+}
+
+impl Rooms {
+    /// The registry, with every undecided match rebuilt from its log and its seated players'
+    /// sessions (paused until they are back; see [`Room::new`]). `reserved` gives tournament
+    /// games their seats back. Start-up reads the live matches and their players only.
+    pub(crate) async fn open(
+        setup: RoomsSetup,
+        mut reserved: HashMap<MatchId, [String; 4]>,
+    ) -> anyhow::Result<Arc<Rooms>> {
+        let (max_match, _) = setup.store.max_ids().await?;
+        let store = setup.store;
+        let rooms = Arc::new_cyclic(|me| Rooms {
+            map: DashMap::new(),
+            private: DashMap::new(),
+            codes: DashMap::new(),
+            next_match: AtomicU64::new(max_match + 1),
+            limits: setup.limits,
+            clock: setup.clock,
+            committer: Committer::spawn(store.clone(), setup.metrics.clone()),
+            store: store.clone(),
+            sessions: setup.sessions,
+            records_dir: setup.records_dir,
+            arbiters: setup.arbiters,
+            started: setup.started,
+            metrics: setup.metrics,
+            hooks: setup.hooks,
+            me: me.clone(),
+        });
+        for row in rooms.store.matches(true).await? {
+            let id = MatchId(row.created.id);
+            let seats = reserved.remove(&id);
+            rooms.restore(&row, seats).await?;
+        }
+        Ok(rooms)
+    }
+
+    fn setup(
+        &self,
+        listed: bool,
+        rated: bool,
+        creator: Option<PlayerId>,
+        reserved: Option<Reserved>,
+        restored: Option<Restored>,
+    ) -> RoomSetup {
+        RoomSetup {
+            listed,
+            rated,
+            hooks: self.hooks.clone(),
+            creator,
+            store: self.store.clone(),
+            committer: self.committer.clone(),
+            sessions: self.sessions.clone(),
+            started: self.started,
+            records_dir: self.records_dir.clone(),
+            reserved,
+            arbiters: self.arbiters,
+            expiry: self.limits.forming_expiry,
+            metrics: self.metrics.clone(),
+            restored,
+        }
+    }
+
+    /// Starts a match task (with `first` already in its queue), and forgets the match when the
+    /// task ends, however it ends.
+    fn spawn(&self, id: MatchId, m: Match, setup: RoomSetup, first: Option<RoomMsg>) -> RoomHandle {
+        let (room, handle) = Room::new(id, m, setup);
+        if let Some(msg) = first {
+            // The queue is empty: this cannot fail, and the task sees it before it can end.
+            let _ = handle.tx.try_send(msg);
+        }
+        self.map.insert(id, handle.clone());
+        let task = tokio::spawn(room.run());
+        let me = self.me.clone();
+        tokio::spawn(async move {
+            let finished = match task.await {
+                Ok(finished) => finished,
+                Err(e) => {
+                    tracing::error!(match_id = %id, error = %e, "the match task died; its followers are freed");
+                    None
+                }
+            };
+            if let Some(rooms) = me.upgrade() {
+                if let Some(f) = finished {
+                    // Who played it, for their lists of recent matches (a lost write only leaves
+                    // the match out of those lists).
+                    let names = f.players.clone().map(|(_, name)| name);
+                    if let Err(e) = rooms.store.add_match_players(id.0, &names).await {
+                        tracing::warn!(match_id = %id, error = %e, "cannot note a match's players");
+                    }
+                    rooms.hooks.ended(f);
+                }
+                rooms.map.remove(&id);
+                rooms.private.remove(&id);
+                rooms.codes.remove(&id);
+                // A node of a cluster lets the match go (a no-op when another took it over).
+                if let Some(leases) = rooms.store.leases()
+                    && let Err(e) = leases.release_lease(id.0).await
+                {
+                    tracing::warn!(match_id = %id, error = %e, "cannot release a match's lease; it runs out");
+                }
+            }
+        });
+        handle
+    }
+
+    /// Live matches now.
+    pub(crate) fn len(&self) -> usize {
+        self.map.len()
+    }
+
+    pub(crate) fn room(&self, id: MatchId) -> Result<RoomHandle, ErrorMsg> {
+        self.map
+            .get(&id)
+            .map(|r| r.clone())
+            .ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no live match {id}")))
+    }
+
+    /// `session` stops following the match `id` if this node runs it: `false` when it does not.
+    ///
+    /// # Errors
+    /// What the match answers (a seated player of a match in play may not leave it), or
+    /// `NoSuchMatch` when its task ended meanwhile.
+    pub(crate) async fn unfollow(&self, session: &Arc<Session>, id: MatchId) -> Result<bool, ErrorMsg> {
+        let Ok(room) = self.room(id) else { return Ok(false) };
+        let gone = || error(ErrorCode::NoSuchMatch, "the match is gone");
+        let (reply, rx) = oneshot::channel();
+        room.tx.send(RoomMsg::Unfollow { session: session.clone(), reply }).await.map_err(|_| gone())?;
+        rx.await.map_err(|_| gone())??;
+        Ok(true)
+    }
+
+    /// Seats a session in match `id` and says it is ready, as its own requests would (a rematch,
+    /// a match found by seeking), leaving the match it followed before.
+    ///
+    /// # Errors
+    /// What the match answers; `Unavailable` when its task ended meanwhile.
+    pub(crate) async fn seat_ready(
+        &self,
+        session: &Arc<Session>,
+        out: &Outbound,
+        id: MatchId,
+        seat: SeatId,
+    ) -> Result<(), ErrorMsg> {
+        if let Some(other) = session.room().filter(|&other| other != id) {
+            self.unfollow(session, other).await?;
+        }
+        let room = self.room(id)?;
+        for msg in [ClientMsg::TakeSeat { match_id: id, seat }, ClientMsg::Ready { ready: true }] {
+            let (reply, rx) = oneshot::channel();
+            room.tx
+                .send(RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
+                .await
+                .map_err(|_| error(ErrorCode::Unavailable, "the new match"))?;
+            rx.await.map_err(|_| error(ErrorCode::Unavailable, "the new match"))??;
+        }
+        Ok(())
+    }
+
+    /// One page of the matches that are not over, by id, after `after`: the listed ones, or
+    /// (for an arbiter) all, with `others` (other nodes' matches, in cluster mode). Gives the
+    /// page and the `after` of the next one, if any.
+    pub(crate) fn page(
+        &self,
+        unlisted_too: bool,
+        after: Option<MatchId>,
+        limit: usize,
+        others: Vec<MatchSummary>,
+    ) -> (Vec<MatchSummary>, Option<MatchId>) {
+        let limit = limit.clamp(1, self.limits.page_max);
+        let mut v: Vec<MatchSummary> = self
+            .map
+            .iter()
+            .filter(|r| (r.listed || unlisted_too) && after.is_none_or(|a| *r.key() > a))
+            .map(|r| r.summary.lock().expect("summary lock").clone())
+            .chain(
+                others
+                    .into_iter()
+                    .filter(|s| after.is_none_or(|a| s.match_id > a) && !self.map.contains_key(&s.match_id)),
+            )
+            .filter(|s| !matches!(s.phase, PhaseView::Ended | PhaseView::Annulled))
+            .collect();
+        v.sort_by_key(|s| s.match_id);
+        let more = v.len() > limit;
+        v.truncate(limit);
+        let next = more.then(|| v.last().map(|s| s.match_id)).flatten();
+        (v, next)
+    }
+
+    /// Every live match's summary, and whether it is listed (this node's lobby, for the others).
+    pub(crate) fn summaries(&self) -> Vec<(MatchSummary, bool)> {
+        self.map.iter().map(|r| (r.summary.lock().expect("summary lock").clone(), r.listed)).collect()
+    }
+
+    /// The most matches one page holds.
+    pub(crate) fn page_max(&self) -> usize {
+        self.limits.page_max
+    }
+
+    /// Asks every match task to shut down (play paused and stored) and waits for each to end,
+    /// at most `within`.
+    pub(crate) async fn shutdown(&self, within: Duration) {
+        let handles: Vec<RoomHandle> = self.map.iter().map(|r| r.clone()).collect();
+        let all = async {
+            let mut ended = Vec::with_capacity(handles.len());
+            for room in handles {
+                let (reply, rx) = oneshot::channel();
+                if room.tx.send(RoomMsg::Shutdown { reply }).await.is_ok() {
+                    ended.push(rx);
+                }
+            }
+            for rx in ended {
+                let _ = rx.await;
+            }
+        };
+        if tokio::time::timeout(within, all).await.is_err() {
+            tracing::warn!("some match tasks did not end in time for the shutdown");
+        }
+    }
+}
+
+fn gone() -> ErrorMsg {
+    error(ErrorCode::NoSuchMatch, "the match is gone")
+}
