@@ -6,8 +6,7 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use shvedka_proto::{ClientFrame, ClientMsg, ErrorCode, FrameDecoder, PROTOCOL_VERSION, Resume, ServerMsg};
-use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use shvedka_proto::{ClientFrame, ClientMsg, ErrorCode, PROTOCOL_VERSION, Resume, ServerMsg};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -16,109 +15,42 @@ use crate::dispatch::dispatch;
 use crate::lobby::Lobby;
 use crate::login::{self, After, is_account_request};
 use crate::service::convert::error;
-use crate::service::encoding::Encoding;
-use crate::service::metrics::Refusal;
-use crate::service::outbound::{Outbound, OutboundRx};
+use crate::service::metrics::{Metrics, Refusal};
+use crate::service::outbound::Outbound;
 use crate::service::room::RoomMsg;
 use crate::service::session::Session;
-
-/// Application error codes of a closed connection.
-const CLOSE_OK: u32 = 0;
-const CLOSE_PROTOCOL: u32 = 2;
-/// The connection could not keep up with what it was sent; the client resumes.
-pub(crate) const CLOSE_BEHIND: u32 = 3;
-/// The session ended for good (`ServerMsg::SessionEnded` says why); nothing resumes.
-pub(crate) const CLOSE_ENDED: u32 = 4;
-
-/// Why a connection of an ended session is closed (its close reason).
-pub(crate) const ENDED: &str = "the session ended";
+use crate::transport::frames::{Conversation, End, Frames};
 
 /// How long a logged-out connection is kept for its client to read the reply and close.
 const LOGOUT_LINGER: Duration = Duration::from_secs(2);
 
-/// Why a connection that cannot keep up is closed (its close reason).
-pub(crate) const BEHIND: &str = "cannot keep up";
-
-/// Why a connection ends.
-pub(crate) enum End {
-    /// The client finished the stream or closed the connection.
-    Done,
-    /// A protocol violation: close with code 2 and this reason.
-    Protocol(String),
-    /// The `Hello` was refused (the refusal is queued on the session's outbound channel).
-    Refused(String),
-    /// The connection cannot keep up with its match or its own replies: close with code 3
-    /// ([`CLOSE_BEHIND`]); the client resumes from the last event it has.
-    Behind,
-    /// The session ended for good (logged out elsewhere, its password changed, its account
-    /// disabled): `SessionEnded` is queued; close with code 4 ([`CLOSE_ENDED`]).
-    Ended,
+/// The server's sessions, as the transports see them.
+pub(crate) struct Connections {
+    pub(crate) lobby: Arc<Lobby>,
+    pub(crate) config: Arc<ServerConfig>,
 }
 
-pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Arc<ServerConfig>) {
-    let remote = conn.remote_address();
-    let end = run(&conn, &lobby, &config).await;
-    match end {
-        End::Done => conn.close(CLOSE_OK.into(), b"bye"),
-        End::Protocol(reason) | End::Refused(reason) => {
-            tracing::info!(%remote, %reason, "closing connection");
-            let reason: String = reason.chars().take(200).collect();
-            conn.close(CLOSE_PROTOCOL.into(), reason.as_bytes());
-        }
-        End::Behind => {
-            tracing::info!(%remote, "closing a connection that cannot keep up");
-            conn.close(CLOSE_BEHIND.into(), BEHIND.as_bytes());
-        }
-        End::Ended => conn.close(CLOSE_ENDED.into(), ENDED.as_bytes()),
+impl Conversation for Connections {
+    fn converse(
+        &self,
+        reader: &mut impl Frames,
+        out: Outbound,
+        remote: IpAddr,
+    ) -> impl std::future::Future<Output = End> + Send {
+        converse(reader, out, &self.lobby, &self.config, remote)
     }
-}
 
-async fn run(conn: &quinn::Connection, lobby: &Arc<Lobby>, config: &ServerConfig) -> End {
-    let hello_timeout = Duration::from_secs(config.hello_timeout_s);
-    let (send, recv) = match tokio::time::timeout(hello_timeout, conn.accept_bi()).await {
-        Ok(Ok(streams)) => streams,
-        Ok(Err(_)) => return End::Done,
-        Err(_) => return End::Protocol("no session stream opened in time".into()),
-    };
-    match over_stream(send, recv, Encoding::Bincode, lobby, config, conn.remote_address().ip()).await {
-        End::Refused(reason) => {
-            // Let the client read the refusal and close; then close ourselves.
-            let _ = tokio::time::timeout(Duration::from_secs(2), conn.closed()).await;
-            End::Protocol(reason)
-        }
-        End::Ended => {
-            // Let the client read why; then close.
-            let _ = tokio::time::timeout(Duration::from_secs(1), conn.closed()).await;
-            End::Ended
-        }
-        end => end,
+    fn hello_timeout(&self) -> Duration {
+        Duration::from_secs(self.config.hello_timeout_s)
     }
-}
 
-/// A session on one bidirectional stream of length-prefixed frames (a native QUIC stream, or a
-/// WebTransport stream). A refusal has been written out when this returns `End::Refused`.
-pub(crate) async fn over_stream(
-    send: impl AsyncWrite + Unpin + Send + 'static,
-    recv: impl AsyncRead + Unpin,
-    encoding: Encoding,
-    lobby: &Arc<Lobby>,
-    config: &ServerConfig,
-    remote: IpAddr,
-) -> End {
-    let (out, out_rx) = Outbound::channel(crate::service::outbound::OUTBOUND_QUEUE);
-    let writer = tokio::spawn(write_loop(send, encoding, out_rx));
-    let mut reader = Reader { recv, encoding, decoder: FrameDecoder::new(), buf: vec![0; 16 * 1024] };
-    let end = converse(&mut reader, out, lobby, config, remote).await;
-    if matches!(end, End::Refused(_)) {
-        let _ = writer.await;
+    fn metrics(&self) -> &Metrics {
+        &self.lobby.metrics
     }
-    end
-}
 
-/// Where a session's client frames come from: a QUIC or WebTransport stream, a WebSocket.
-pub(crate) trait Frames {
-    /// The next client frame; `None` when the client ended the session cleanly.
-    async fn next(&mut self) -> Result<Option<ClientFrame>, End>;
+    fn metrics_text(&self) -> String {
+        self.lobby.metrics_text()
+    }
 }
 
 /// The session over any transport: `Hello`, then one reply per frame, rate-limited; pushed
@@ -127,7 +59,7 @@ pub(crate) trait Frames {
 /// client sends meanwhile waits in the transport's flow-control window). Returns how it ended;
 /// a refused `Hello` is answered with `Refused` and ends as [`End::Refused`] once `out` is
 /// dropped. `remote` is the client's address (log-in attempts are counted per address).
-pub(crate) async fn converse(
+async fn converse(
     reader: &mut impl Frames,
     out: Outbound,
     lobby: &Arc<Lobby>,
@@ -153,10 +85,8 @@ pub(crate) async fn converse(
     let end = serve_session(reader, &out, lobby, config, &mut session, remote).await;
     // A seek lives only while its players are connected.
     lobby.seeks.disconnected(&session, &out).await;
-    if let Some(cluster) = &lobby.cluster {
-        // The match's node counts the player gone, as it would a connection of its own.
-        cluster.relays.connection_closed(&session, &out);
-    }
+    // The match's node counts the player gone, as it would a connection of its own.
+    lobby.placement.connection_closed(&session, &out);
     lobby.sessions.release(&session).await;
     end
 }
@@ -192,9 +122,7 @@ async fn serve_session(
                 // Logged in: the connection serves another session; the guest's seeks end.
                 lobby.seeks.disconnected(&before, out).await;
                 lobby.seeks.connected(session, out).await;
-                if let Some(cluster) = &lobby.cluster {
-                    cluster.relays.connection_closed(&before, out);
-                }
+                lobby.placement.connection_closed(&before, out);
             }
             served
         } else {
@@ -293,81 +221,27 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
 }
 
 /// A resumed session follows its match again from the last event its client has: the match it
-/// follows here, or (cluster mode) the one its client names, on whichever node runs it.
+/// follows here, or (when other processes serve too: a cluster) the one its client names,
+/// wherever it runs.
 async fn follow_again(lobby: &Arc<Lobby>, session: &Arc<Session>, out: &Outbound, r: Resume) {
-    let named = r.match_id.filter(|_| lobby.cluster.is_some());
+    let named = r.match_id.filter(|&id| lobby.placement.may_run_elsewhere(id));
     let Some(id) = session.room().or(named) else { return };
-    let followed = match (lobby.rooms.room(id), &lobby.cluster) {
-        (Ok(room), _) => {
+    let followed = match lobby.rooms.room(id) {
+        Ok(room) => {
             let (reply, rx) = oneshot::channel();
             let msg =
                 RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: r.last_seq, reply };
             room.tx.send(msg).await.is_ok() && matches!(rx.await, Ok(Ok(())))
         }
-        (Err(_), Some(cluster)) => {
+        Err(_) => {
             // A private match's id named by a client that may not reach it is not followed.
             matches!(crate::dispatch::reaches(lobby, session, id).await, Ok(true))
-                && cluster.relays.follow_again(session, out, id, r.last_seq).await
+                && lobby.placement.follow_again(session, out, id, r.last_seq).await
         }
-        (Err(_), None) => false,
     };
     if !followed {
         // Its match closed meanwhile (decided, expired): the client learns it by asking.
         session.leave_room(id);
-    }
-}
-
-/// The most bytes of frames gathered into one write.
-const WRITE_BATCH: usize = 64 * 1024;
-
-/// Writes each queued message as one frame; what is queued at once goes out in one write (one
-/// wake-up of the QUIC connection, often one packet: a move's reply and its event). A reply too
-/// large for a frame has already become a refusal (`Encoding::payload`); any other message that
-/// cannot be encoded ends the connection (logged there), and the client resumes.
-async fn write_loop(mut send: impl AsyncWrite + Unpin, encoding: Encoding, mut rx: OutboundRx) {
-    let mut buf = Vec::with_capacity(4 * 1024);
-    while let Some(first) = rx.recv().await {
-        buf.clear();
-        let mut next = Some(first);
-        while let Some(msg) = next.take() {
-            if !encoding.append_frame(&msg, &mut buf) {
-                return;
-            }
-            if buf.len() < WRITE_BATCH {
-                next = rx.try_recv().ok();
-            }
-        }
-        if send.write_all(&buf).await.is_err() {
-            return;
-        }
-    }
-    let _ = send.shutdown().await;
-}
-
-struct Reader<R> {
-    recv: R,
-    encoding: Encoding,
-    decoder: FrameDecoder,
-    buf: Vec<u8>,
-}
-
-impl<R: AsyncRead + Unpin> Frames for Reader<R> {
-    /// The next client frame; `None` when the client finished the stream between frames.
-    async fn next(&mut self) -> Result<Option<ClientFrame>, End> {
-        loop {
-            match self.decoder.next_payload() {
-                Ok(Some(payload)) => return self.encoding.decode(&payload).map(Some).map_err(End::Protocol),
-                Ok(None) => {}
-                Err(e) => return Err(End::Protocol(e.to_string())),
-            }
-            match self.recv.read(&mut self.buf).await {
-                Ok(0) => {
-                    return self.decoder.finish().map(|()| None).map_err(|e| End::Protocol(e.to_string()));
-                }
-                Ok(n) => self.decoder.push(&self.buf[..n]),
-                Err(_) => return Err(End::Done),
-            }
-        }
     }
 }
 
@@ -395,35 +269,5 @@ impl TokenBucket {
         } else {
             false
         }
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::service::encoding::Shared;
-
-    #[tokio::test]
-    async fn queued_messages_go_out_as_frames_in_order_however_they_are_gathered() {
-        let (out, rx) = Outbound::channel(crate::service::outbound::OUTBOUND_QUEUE);
-        let pong = |nonce| ServerMsg::Pong { nonce, server_time_us: 0 };
-        let shared = Shared::new(pong(2));
-        // Queued before the writer runs: one write carries them all.
-        assert!(out.push(pong(1)) && out.push_shared(&shared) && out.push(pong(3)));
-        let (client, server) = tokio::io::duplex(64 * 1024);
-        let writer = tokio::spawn(write_loop(server, Encoding::Bincode, rx));
-        assert!(out.push_shared(&shared), "and one queued later");
-        drop(out);
-        writer.await.unwrap();
-        let mut bytes = Vec::new();
-        let mut client = client;
-        client.read_to_end(&mut bytes).await.unwrap();
-        let mut decoder = FrameDecoder::new();
-        decoder.push(&bytes);
-        let mut got = Vec::new();
-        while let Some(payload) = decoder.next_payload().unwrap() {
-            got.push(shvedka_proto::decode::<ServerMsg>(&payload).unwrap());
-        }
-        assert_eq!(got, vec![pong(1), pong(2), pong(3), pong(2)]);
     }
 }

@@ -1,19 +1,23 @@
 //! What a session may ask, request by request: the lobby's and the tournaments' requests are
 //! answered here, match requests are passed to the match's task and answered once it has
-//! stored what they caused — or, in cluster mode, forwarded to the node that runs the match.
+//! stored what they caused — or, when another process runs the match (a node of a cluster),
+//! forwarded there through the server's `Placement`; the seeks, tournaments and rematch offers
+//! another process serves are reached through its `Remote`. The single process is the same code
+//! with the local answers (`Local`, `Alone`).
 
 use std::sync::Arc;
 
 use bughouse_match::Official;
-use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, MatchSummary, Reply, ServerMsg, TdRequest};
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, Reply, ServerMsg, TdRequest};
 use shvedka_storage::Role;
 use tokio::sync::{mpsc, oneshot};
 
-use crate::cluster::{Answer, Ask, Cluster, Seeking};
+use crate::features::remote::Seeking;
 use crate::features::tournaments::TourAsk;
 use crate::lobby::Lobby;
 use crate::service::convert::{self, error};
 use crate::service::outbound::Outbound;
+use crate::service::placement::{Ask, Forwarded};
 use crate::service::room::{RoomHandle, RoomMsg};
 use crate::service::session::Session;
 
@@ -39,7 +43,7 @@ pub(crate) async fn dispatch(
             if live {
                 official(lobby, session, Role::Arbiter).await?;
             }
-            let (matches, next) = lobby.rooms.page(live, after, limit as usize, others(lobby, live));
+            let (matches, next) = lobby.rooms.page(live, after, limit as usize, lobby.placement.others(live));
             Ok(Reply::MatchPage { matches, next })
         }
         ClientMsg::Arbiter { token } => lobby.roles.grant_arbiter(session, &token),
@@ -74,10 +78,10 @@ pub(crate) async fn dispatch(
             let by = official(lobby, session, Role::Arbiter).await?;
             let act = convert::arbiter_act(act).map_err(|e| error(ErrorCode::BadRequest, e))?;
             tracing::info!(name = %session.name, %by, match_id = %match_id, ?act, "arbiter act");
-            if let Some(cluster) = elsewhere(lobby, match_id) {
+            if lobby.rooms.room(match_id).is_err() && lobby.placement.may_run_elsewhere(match_id) {
                 let request = convert::arbiter_request(&act);
-                match cluster
-                    .relays
+                match lobby
+                    .placement
                     .forward(session, out, match_id, Ask::Arbiter { act: request, by: by.clone() })
                     .await
                 {
@@ -112,10 +116,10 @@ pub(crate) async fn dispatch(
         ClientMsg::Legal { match_id, board } => {
             let room = match place(lobby, session, match_id).await? {
                 Place::Here(room) => room,
-                Place::Elsewhere(cluster) => {
-                    return match cluster.relays.forward(session, out, match_id, Ask::Legal(board)).await? {
-                        Answer::Legal(moves) => Ok(Reply::Legal(moves)),
-                        _ => Ok(Reply::Legal(Vec::new())),
+                Place::Elsewhere => {
+                    return match lobby.placement.forward(session, out, match_id, Ask::Legal(board)).await? {
+                        Forwarded::Legal(moves) => Ok(Reply::Legal(moves)),
+                        Forwarded::Done => Ok(Reply::Legal(Vec::new())),
                     };
                 }
             };
@@ -131,9 +135,9 @@ pub(crate) async fn dispatch(
                     lobby.bots.fill(&lobby.rooms, &lobby.metrics, session, match_id, level).map(|_| Reply::Ok)
                 }
                 // The node that runs the match seats its own bots in it.
-                Place::Elsewhere(cluster) => {
+                Place::Elsewhere => {
                     let ask = Ask::FillWithBots(level);
-                    cluster.relays.forward(session, out, match_id, ask).await.map(|_| Reply::Ok)
+                    lobby.placement.forward(session, out, match_id, ask).await.map(|_| Reply::Ok)
                 }
             }
         }
@@ -162,29 +166,25 @@ pub(crate) async fn dispatch(
             Ok(Reply::Invited { match_id, code })
         }
         ClientMsg::Rematch { match_id, accept } => {
-            // In a cluster the offer is where the match ran: another node's is answered there.
-            let ran = elsewhere(lobby, match_id)
-                .filter(|_| !lobby.rematches.holds(match_id))
-                .and_then(|c| c.relays.ran_elsewhere(match_id).map(|node| (c, node)));
-            if let Some((cluster, node)) = ran {
-                return cluster.relays.ask_rematch(session, out, &node, match_id, accept).await;
+            // The offer is kept where the match ran: another process's is answered there.
+            let kept_by = Some(match_id)
+                .filter(|&id| lobby.rooms.room(id).is_err() && !lobby.rematches.holds(id))
+                .and_then(|id| lobby.remote.rematch_kept_by(id));
+            if let Some(node) = kept_by {
+                return lobby.remote.ask_rematch(session, out, &node, match_id, accept).await;
             }
             let rematches = &lobby.rematches;
             let (view, _) = rematches.answer(&lobby.rooms, session, out, match_id, accept, false).await?;
             Ok(Reply::Rematch(view))
         }
-        msg if crate::features::seeks::is_seek_request(&msg) => {
-            match lobby.cluster.as_ref().map(|c| (c, c.relays.seeking())) {
-                None | Some((_, Seeking::Here)) => lobby.seeks.request(session, out, msg).await,
-                Some((cluster, Seeking::There(node))) => {
-                    cluster.relays.ask_seeks(session, out, &node, msg).await
-                }
-                Some((_, Seeking::Unknown)) => Err(error(
-                    ErrorCode::Unavailable,
-                    "this node cannot tell yet which node of the cluster pairs seeks; try again in a moment",
-                )),
-            }
-        }
+        msg if crate::features::seeks::is_seek_request(&msg) => match lobby.remote.seeking() {
+            Seeking::Here => lobby.seeks.request(session, out, msg).await,
+            Seeking::There(node) => lobby.remote.ask_seeks(session, out, &node, msg).await,
+            Seeking::Unknown => Err(error(
+                ErrorCode::Unavailable,
+                "this node cannot tell yet which node of the cluster pairs seeks; try again in a moment",
+            )),
+        },
         ClientMsg::RecentMatches { name } => {
             crate::features::played::recent(&lobby.rooms, session, &name).await
         }
@@ -201,9 +201,9 @@ pub(crate) async fn dispatch(
             leave_other(lobby, session, match_id).await?;
             let room = match place {
                 Place::Here(room) => room,
-                Place::Elsewhere(cluster) => {
+                Place::Elsewhere => {
                     let ask = Ask::Follow { last_seq: None };
-                    return cluster.relays.forward(session, out, match_id, ask).await.map(|_| Reply::Ok);
+                    return lobby.placement.forward(session, out, match_id, ask).await.map(|_| Reply::Ok);
                 }
             };
             let (reply, rx) = oneshot::channel();
@@ -219,9 +219,9 @@ pub(crate) async fn dispatch(
             leave_other(lobby, session, match_id).await?;
             let room = match place {
                 Place::Here(room) => room,
-                Place::Elsewhere(cluster) => {
+                Place::Elsewhere => {
                     let ask = Ask::Command(msg);
-                    return cluster.relays.forward(session, out, match_id, ask).await.map(|_| Reply::Ok);
+                    return lobby.placement.forward(session, out, match_id, ask).await.map(|_| Reply::Ok);
                 }
             };
             let (reply, rx) = oneshot::channel();
@@ -237,10 +237,9 @@ pub(crate) async fn dispatch(
             })?;
             let room = match lobby.rooms.room(id) {
                 Ok(room) => room,
-                Err(e) => {
-                    let Some(cluster) = &lobby.cluster else { return Err(e) };
+                Err(_) => {
                     let ask = Ask::Command(msg);
-                    return cluster.relays.forward(session, out, id, ask).await.map(|_| Reply::Ok);
+                    return lobby.placement.forward(session, out, id, ask).await.map(|_| Reply::Ok);
                 }
             };
             let (reply, rx) = oneshot::channel();
@@ -252,41 +251,27 @@ pub(crate) async fn dispatch(
 
 /// Where a match runs, for a session that may reach it.
 enum Place {
-    /// On this node.
+    /// In this process.
     Here(RoomHandle),
-    /// On another node of the cluster, if any runs it.
-    Elsewhere(Arc<Cluster>),
+    /// In another process, if any runs it (`Placement::forward` says).
+    Elsewhere,
 }
 
 /// Where the live match `id` runs, if the session may reach it; a private one it holds no
 /// invitation to is refused exactly as a match that does not exist.
 async fn place(lobby: &Lobby, session: &Session, id: MatchId) -> Result<Place, ErrorMsg> {
-    let place = match (lobby.rooms.room(id), &lobby.cluster) {
-        (Ok(room), _) => Place::Here(room),
-        (Err(_), Some(cluster)) => Place::Elsewhere(cluster.clone()),
-        (Err(e), None) => return Err(e),
+    let place = match lobby.rooms.room(id) {
+        Ok(room) => Place::Here(room),
+        Err(e) if !lobby.placement.may_run_elsewhere(id) => return Err(e),
+        Err(_) => Place::Elsewhere,
     };
     if reaches(lobby, session, id).await? { Ok(place) } else { Err(no_live_match(id)) }
 }
 
-/// The other nodes' live matches (cluster mode): the listed ones, or all.
-fn others(lobby: &Lobby, unlisted_too: bool) -> Vec<MatchSummary> {
-    lobby
-        .cluster
-        .as_ref()
-        .map_or_else(Vec::new, |c| c.listings.matches(unlisted_too, tokio::time::Instant::now()))
-}
-
-/// The cluster, when the match `id` does not run on this node.
-fn elsewhere(lobby: &Lobby, id: MatchId) -> Option<&Arc<Cluster>> {
-    lobby.cluster.as_ref().filter(|_| lobby.rooms.room(id).is_err())
-}
-
-/// A tournament request: answered here, or (cluster mode) by the node that drives the
-/// tournaments.
+/// A tournament request: answered here, or by the process that drives the tournaments.
 async fn tournament(lobby: &Lobby, session: &Session, ask: TourAsk) -> Result<Reply, ErrorMsg> {
-    if let (Some(cluster), Some(node)) = (&lobby.cluster, lobby.tournaments.driver_elsewhere()) {
-        return cluster.relays.ask_driver(session, &node, ask).await;
+    if let Some(node) = lobby.tournaments.driver_elsewhere() {
+        return lobby.remote.ask_driver(session, &node, ask).await;
     }
     lobby.tournaments.answer(&lobby.rooms, ask).await
 }
@@ -294,10 +279,9 @@ async fn tournament(lobby: &Lobby, session: &Session, ask: TourAsk) -> Result<Re
 /// Stops following another match before following `id` (refused while playing there).
 async fn leave_other(lobby: &Arc<Lobby>, session: &Arc<Session>, id: MatchId) -> Result<(), ErrorMsg> {
     match session.room() {
-        Some(other) if other != id && !lobby.rooms.unfollow(session, other).await? => match &lobby.cluster {
-            Some(cluster) => cluster.relays.let_go(session, other).await,
-            None => Ok(()),
-        },
+        Some(other) if other != id && !lobby.rooms.unfollow(session, other).await? => {
+            lobby.placement.let_go(session, other).await
+        }
         _ => Ok(()),
     }
 }
@@ -344,7 +328,7 @@ async fn ask(
 /// The whole list in one answer, when it fits one page (else: ask by pages).
 fn whole_list(lobby: &Lobby, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
     let max = lobby.rooms.page_max();
-    let (matches, next) = lobby.rooms.page(unlisted_too, None, max, others(lobby, unlisted_too));
+    let (matches, next) = lobby.rooms.page(unlisted_too, None, max, lobby.placement.others(unlisted_too));
     if next.is_some() {
         return Err(error(
             ErrorCode::TooLarge,

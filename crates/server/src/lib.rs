@@ -31,7 +31,7 @@ use std::time::Duration;
 use anyhow::Context;
 use tokio::sync::Semaphore;
 
-pub use cluster::ClusterConfig;
+pub use config::ClusterConfig;
 pub use config::ServerConfig;
 pub use transport::tls::{fingerprint, provider};
 
@@ -146,12 +146,24 @@ impl Server {
         };
         let browsers = endpoint::browsers(&config, browser_certs)?;
         tracing::info!(store = store.kind(), "database open");
-        let seeks = config.seek_settings(&clock)?;
+        let seeks = features::seeks::SeekSettings::of(&config, &clock)?;
+        // A node of a cluster: its links to the others, and the nodes it hears.
+        let node = match &config.cluster {
+            Some(cluster) => {
+                let rematches = (Duration::from_secs(config.rematch_offer_s), config.max_rematch_offers);
+                let peers = Arc::new(cluster::Peers::new(cluster.lease(), cluster.max_nodes));
+                Some((
+                    cluster::Cluster::connect(cluster, store.clone(), rematches, peers.clone()).await?,
+                    peers,
+                ))
+            }
+            None => None,
+        };
         let setup = lobby::LobbySetup {
             seeks,
             clock,
-            limits: config.match_limits(),
-            ratings: config.rating_rules(),
+            limits: service::rooms::MatchLimits::of(&config),
+            ratings: features::rater::RatingRules::of(&config),
             session_expiry: Duration::from_secs(config.session_expiry_s),
             store: store.clone(),
             secrets: roles::Secrets { arbiter: &config.arbiter_token, director: &config.director_token },
@@ -166,23 +178,20 @@ impl Server {
                 Duration::from_millis(config.bot_pace_ms),
             ),
             rematches: (Duration::from_secs(config.rematch_offer_s), config.max_rematch_offers),
-            login: config.login_limits(),
+            login: service::attempts::AttemptLimits::of(&config),
             login_failure_delay: Duration::from_millis(config.login_failure_delay_ms),
-            cluster: match &config.cluster {
-                Some(cluster) => {
-                    let rematches = (Duration::from_secs(config.rematch_offer_s), config.max_rematch_offers);
-                    Some(cluster::Cluster::connect(cluster, store.clone(), rematches).await?)
-                }
-                None => None,
+            placement: match &node {
+                Some((cluster, _)) => cluster.clone(),
+                None => Arc::new(service::placement::Local),
             },
-            peers: match &config.cluster {
-                Some(cluster) => Arc::new(cluster::Peers::new(cluster.lease(), cluster.max_nodes)),
-                None => Arc::new(cluster::Peers::new(Duration::ZERO, 0)),
+            remote: match &node {
+                Some((cluster, _)) => cluster.clone(),
+                None => Arc::new(features::remote::Alone),
             },
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
-        let node = match (&config.cluster, &lobby.cluster) {
-            (Some(config), Some(cluster)) => {
+        let node = match (&config.cluster, node) {
+            (Some(config), Some((cluster, peers))) => {
                 let here = Arc::new(cluster::Here {
                     seeks: lobby.seeks.clone(),
                     rooms: lobby.rooms.clone(),
@@ -191,9 +200,9 @@ impl Server {
                     rematches: lobby.rematches.clone(),
                     bots: lobby.bots.clone(),
                     metrics: lobby.metrics.clone(),
-                    peers: lobby.peers.clone(),
+                    peers,
                 });
-                Some(cluster::NodeTasks::spawn(store.clone(), config, here, cluster))
+                Some(cluster::NodeTasks::spawn(store.clone(), config, here, &cluster))
             }
             _ => None,
         };
@@ -263,6 +272,8 @@ impl Server {
     /// None so far; the signature leaves room for fatal endpoint errors.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
         let permits = Arc::new(Semaphore::new(self.config.max_connections));
+        let connections =
+            Arc::new(connection::Connections { lobby: self.lobby.clone(), config: self.config.clone() });
         tokio::pin!(shutdown);
         let (stop_http, mut http_stopped) = tokio::sync::watch::channel(false);
         let http = self.http.take().map(|listener| {
@@ -270,7 +281,7 @@ impl Server {
                 let _ = http_stopped.wait_for(|stop| *stop).await;
             };
             let shared = web::Shared {
-                lobby: self.lobby.clone(),
+                conversation: connections.clone(),
                 config: self.config.clone(),
                 connect: self.connect.clone(),
                 permits: permits.clone(),
@@ -292,15 +303,15 @@ impl Server {
                 incoming.refuse();
                 continue;
             };
-            let (lobby, config) = (self.lobby.clone(), self.config.clone());
+            let (lobby, connections) = (self.lobby.clone(), connections.clone());
             tokio::spawn(async move {
                 let _permit = permit;
                 let transport =
                     if browser { metrics::Transport::Webtransport } else { metrics::Transport::Quic };
                 let _counted = lobby.metrics.connection(transport);
                 match incoming.await {
-                    Ok(conn) if browser => webtransport::serve(conn, lobby, config).await,
-                    Ok(conn) => connection::serve(conn, lobby, config).await,
+                    Ok(conn) if browser => webtransport::serve(conn, connections).await,
+                    Ok(conn) => transport::native::serve(conn, connections).await,
                     Err(e) => tracing::debug!(error = %e, "handshake failed"),
                 }
             });

@@ -13,11 +13,13 @@ use crate::features::bots::Bots;
 use crate::features::outcomes::Outcomes;
 use crate::features::rater::{Rater, RatingRules};
 use crate::features::rematch::Rematches;
+use crate::features::remote::Remote;
 use crate::features::seeks::{SeekSettings, SeekSetup, Seeks};
 use crate::features::tournaments::Tournaments;
 use crate::service::accounts::Accounts;
 use crate::service::attempts::AttemptLimits;
 use crate::service::metrics::Metrics;
+use crate::service::placement::Placement;
 use crate::service::roles::{Roles, Secrets};
 use crate::service::rooms::{MatchLimits, Rooms, RoomsSetup};
 use crate::service::session::Sessions;
@@ -34,10 +36,10 @@ pub(crate) struct Lobby {
     pub(crate) metrics: Arc<Metrics>,
     /// The server's own bots (`FillWithBots`).
     pub(crate) bots: Arc<Bots>,
-    /// The nodes of the cluster heard on NATS (none outside cluster mode).
-    pub(crate) peers: Arc<crate::cluster::Peers>,
-    /// This node's links to the others (cluster mode).
-    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
+    /// Where matches run (this process alone, or a node of a cluster).
+    pub(crate) placement: Arc<dyn Placement>,
+    /// How the seeks, tournaments and rematch offers other processes serve are reached.
+    pub(crate) remote: Arc<dyn Remote>,
     /// The seeks (finding a game).
     pub(crate) seeks: Seeks,
     /// The rematch offers of decided matches.
@@ -58,9 +60,8 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) login: AttemptLimits,
     pub(crate) login_failure_delay: Duration,
     pub(crate) ratings: RatingRules,
-    /// The nodes of the cluster heard on NATS (none outside cluster mode).
-    pub(crate) peers: Arc<crate::cluster::Peers>,
-    pub(crate) cluster: Option<Arc<crate::cluster::Cluster>>,
+    pub(crate) placement: Arc<dyn Placement>,
+    pub(crate) remote: Arc<dyn Remote>,
     pub(crate) seeks: SeekSettings,
     /// `rematch_offer_s` and `max_rematch_offers`.
     pub(crate) rematches: (Duration, usize),
@@ -81,8 +82,8 @@ impl Lobby {
             login_failure_delay,
             bots,
             ratings,
-            peers,
-            cluster,
+            placement,
+            remote,
             seeks,
             rematches: (rematch_keep, max_rematch_offers),
         } = setup;
@@ -131,8 +132,8 @@ impl Lobby {
             started,
             metrics,
             bots: Arc::new(bots),
-            peers,
-            cluster,
+            placement,
+            remote,
             seeks,
             rematches,
             ratings,
@@ -141,14 +142,7 @@ impl Lobby {
 
     /// The metrics page, with the live counts as of now.
     pub(crate) fn metrics_text(&self) -> String {
-        let relayed = self
-            .cluster
-            .as_ref()
-            .map_or((0, 0, 0), |c| (c.owner.followers(), c.relays.followed(), c.owner.seekers()));
-        let nodes: Vec<(String, u64, u64)> = (self.peers.alive(tokio::time::Instant::now()).into_iter())
-            .map(|beat| (beat.node, beat.matches, beat.connections))
-            .collect();
-        self.metrics.set_cluster(&nodes, relayed);
+        self.placement.set_metrics(&self.metrics);
         self.metrics.encode(self.rooms.len(), self.sessions.len())
     }
 

@@ -122,10 +122,8 @@ async fn change_password(
     Ok(Reply::Ok)
 }
 
-/// Cluster mode: sessions were ended in the database; the other nodes close their connections
-/// now rather than at their next look (`session_check_ms`).
+/// Sessions were ended in the database; other processes serving too (the nodes of a cluster)
+/// close their connections now rather than at their next look (`session_check_ms`).
 async fn announce_ended(lobby: &Lobby) {
-    if let Some(cluster) = &lobby.cluster {
-        cluster.sessions_ended().await;
-    }
+    lobby.placement.sessions_ended().await;
 }

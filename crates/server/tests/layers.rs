@@ -15,13 +15,12 @@ use std::path::Path;
 /// The layers, bottom up: a module is in the first layer one of whose prefixes it starts with.
 /// A file may import its own layer and those below, never one above.
 const LAYERS: &[(&str, &[&str])] = &[
+    ("configuration (plain data)", &["config"]),
     ("service core", &["service"]),
     ("features", &["features"]),
     ("placement (cluster)", &["cluster"]),
-    (
-        "server: sessions, dispatch, transports, configuration",
-        &["connection", "login", "dispatch", "lobby", "transport", "config", ""],
-    ),
+    ("transports", &["transport"]),
+    ("server: connections, dispatch, composition", &["connection", "login", "dispatch", "lobby", ""]),
 ];
 
 /// The layer of module `m` (its index in [`LAYERS`]).
@@ -283,7 +282,9 @@ fn the_checker_sees_grouped_nested_and_inline_imports_and_cycles() {
     edges.entry("c".into()).or_default().insert("a".into());
     assert_eq!(cycle(&edges), Some(["a", "b", "c", "a"].map(String::from).to_vec()));
     assert!(layer("service::room::durable") < layer("features::rater"));
-    assert!(layer("cluster::relay") < layer("dispatch"));
+    assert!(layer("cluster::relay") < layer("transport::web"));
+    assert!(layer("transport::web") < layer("dispatch"));
+    assert!(layer("config::cluster") < layer("service::rooms"));
 }
 
 #[test]

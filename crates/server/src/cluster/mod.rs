@@ -18,8 +18,8 @@
 mod listings;
 mod owner;
 mod peers;
+mod placement;
 mod relay;
-mod settings;
 mod wire;
 
 use std::sync::{Arc, Weak};
@@ -29,11 +29,10 @@ use anyhow::Context;
 use shvedka_storage::{PgStore, Store};
 use tokio::sync::watch;
 
+pub(crate) use crate::config::ClusterConfig;
 pub(crate) use owner::Here;
 pub(crate) use peers::Peers;
 pub(crate) use relay::Seeking;
-pub use settings::ClusterConfig;
-pub(crate) use wire::{Answer, Ask};
 
 /// How long a stopping node waits for its own tasks before it marks itself gone.
 const STOP_WAIT: Duration = Duration::from_secs(5);
@@ -65,6 +64,8 @@ pub(crate) struct Cluster {
     pub(crate) relays: Arc<relay::Relays>,
     /// The other nodes' live matches, for the lobby.
     pub(crate) listings: Arc<listings::Listings>,
+    /// The nodes heard lately, this one included.
+    peers: Arc<Peers>,
 }
 
 impl Cluster {
@@ -77,6 +78,7 @@ impl Cluster {
         config: &ClusterConfig,
         store: Arc<dyn Store>,
         rematches: (Duration, usize),
+        peers: Arc<Peers>,
     ) -> anyhow::Result<Arc<Cluster>> {
         let nats = async_nats::ConnectOptions::new()
             .name(&config.node)
@@ -99,6 +101,7 @@ impl Cluster {
                 config.max_nodes,
             )),
             nats,
+            peers,
         }))
     }
 }

@@ -119,7 +119,7 @@ pub(crate) async fn run(
                     continue;
                 }
                 match serde_json::from_slice::<Beat>(&msg.payload) {
-                    Ok(beat) if beat.node.len() <= super::settings::MAX_NODE_NAME => {
+                    Ok(beat) if beat.node.len() <= crate::config::cluster::MAX_NODE_NAME => {
                         if !here.peers.hear(beat, Instant::now()) {
                             tracing::warn!("more nodes than max_nodes are heard; the rest are not shown");
                         }

@@ -7,13 +7,11 @@
 //! on [`TAKEN`], so that nodes whose players follow it ask the new owner. All of it is bincode
 //! (`shvedka_proto::encode`), bounded by the protocol's frame limit.
 
-use bughouse_match::Official;
 use serde::{Deserialize, Serialize};
-use shvedka_proto::{
-    ArbiterRequest, Board, ClientMsg, ErrorMsg, MatchId, RematchView, Reply, SeatId, ServerMsg,
-};
+use shvedka_proto::{ClientMsg, ErrorMsg, MatchId, RematchView, Reply, SeatId, ServerMsg};
 
 use crate::features::tournaments::TourAsk;
+pub(crate) use crate::service::placement::Ask;
 
 /// Where a node hears the requests forwarded to it.
 pub(crate) fn ask_subject(node: &str) -> String {
@@ -41,27 +39,6 @@ pub(crate) struct Who {
     pub(crate) player: u64,
     pub(crate) account: Option<u64>,
     pub(crate) bot: bool,
-}
-
-/// What a node asks of a match another node runs, for one of its sessions.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub(crate) enum Ask {
-    /// Follow the match (its whole state, or the events after `last_seq`), relayed to `from`.
-    Follow { last_seq: Option<u64> },
-    /// A match command (a seat, a move, a claim, chat ...).
-    Command(ClientMsg),
-    /// Stop following.
-    Unfollow,
-    /// The session's connection there closed: the owner stops relaying to it, so the match
-    /// counts the player gone (a forming match expires, a restored one waits for him) until
-    /// he follows again.
-    Away,
-    /// The legal moves on a board.
-    Legal(Board),
-    /// An arbiter's act (the asking node checked the role).
-    Arbiter { act: ArbiterRequest, by: Official },
-    /// Seat the owner's own bots at this level in the empty seats.
-    FillWithBots(u8),
 }
 
 /// What a forwarded request is about.
@@ -124,6 +101,7 @@ pub(crate) enum Relay {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use shvedka_proto::Board;
 
     #[test]
     fn a_forwarded_move_and_its_relayed_event_survive_the_trip() {

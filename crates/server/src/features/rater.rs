@@ -12,6 +12,7 @@ use shvedka_ratings::{Categories, Outcome, PROVISIONAL_ABOVE, Rating, rate_match
 use shvedka_storage::{HistoryRow, PlayerChange, RatedMatch, RatingRow, Store, StoreError};
 use tokio::sync::Mutex;
 
+use crate::config::ServerConfig;
 use crate::service::hooks::Decided;
 
 /// How this server keeps ratings (config/default.toml).
@@ -252,6 +253,20 @@ fn row(r: Rating, games: u64, at_ms: u64) -> RatingRow {
 
 fn millis(d: std::time::Duration) -> u64 {
     u64::try_from(d.as_millis()).unwrap_or(u64::MAX)
+}
+
+impl RatingRules {
+    /// How ratings are kept: the categories' bounds and whether bots are rated.
+    pub(crate) fn of(config: &ServerConfig) -> RatingRules {
+        RatingRules {
+            categories: shvedka_ratings::Categories {
+                bullet_below_s: config.rating_bullet_below_s,
+                blitz_below_s: config.rating_blitz_below_s,
+            },
+            rated_bots: config.rated_bots,
+            leaderboard_size: config.leaderboard_size,
+        }
+    }
 }
 
 #[cfg(test)]

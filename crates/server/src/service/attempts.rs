@@ -17,6 +17,8 @@ use std::time::Duration;
 
 use tokio::time::Instant;
 
+use crate::config::ServerConfig;
+
 /// Keys tracked at most; beyond, keys that are neither locked nor recent are forgotten first.
 const MAX_TRACKED: usize = 100_000;
 
@@ -105,6 +107,17 @@ fn prefix(addr: IpAddr) -> IpAddr {
         IpAddr::V6(v6) => {
             let bits = u128::from(v6) & !((1u128 << 64) - 1);
             IpAddr::V6(bits.into())
+        }
+    }
+}
+
+impl AttemptLimits {
+    /// The log-in limits of `config`.
+    pub(crate) fn of(config: &ServerConfig) -> AttemptLimits {
+        AttemptLimits {
+            per_name: config.login_failures_per_name,
+            per_address: config.login_failures_per_address,
+            lockout: Duration::from_millis(config.login_lockout_ms),
         }
     }
 }

@@ -14,6 +14,7 @@ pub(crate) mod hooks;
 pub(crate) mod invitations;
 pub(crate) mod metrics;
 pub(crate) mod outbound;
+pub(crate) mod placement;
 pub(crate) mod random;
 pub(crate) mod record;
 pub(crate) mod restore;

@@ -5,6 +5,8 @@
 
 pub(crate) mod devcert;
 pub(crate) mod endpoint;
+pub(crate) mod frames;
+pub(crate) mod native;
 pub(crate) mod tls;
 pub(crate) mod web;
 pub(crate) mod web_files;

@@ -1,6 +1,6 @@
 //! The HTTP side of the server: the web client's files, embedded in the binary, and `/ws`, a
 //! WebSocket carrying the protocol's messages for browsers. A WebSocket session is the same
-//! session as a QUIC one (`connection::converse`); only the encoding differs: each message is one
+//! session as a QUIC one (`Conversation::converse`, served by `connection.rs`); only the encoding differs: each message is one
 //! JSON text frame (serde's external tagging of the `shvedka-proto` types, pinned by
 //! `proto/tests/data/golden.json`), or one binary frame holding exactly the bincode payload of a
 //! QUIC frame without its length prefix.
@@ -27,20 +27,30 @@ use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
 use tokio::time::Instant;
 
 use crate::config::ServerConfig;
-use crate::connection::{End, Frames, converse};
-use crate::lobby::Lobby;
 use crate::service::encoding::{Encoding, Outgoing};
 use crate::transport::devcert::DevCerts;
+use crate::transport::frames::{BEHIND, CLOSE_BEHIND, CLOSE_ENDED, Conversation, ENDED, End, Frames};
 use crate::transport::web_files::FILES;
 
 /// What the HTTP side serves from.
-#[derive(Clone)]
-pub(crate) struct Shared {
-    pub(crate) lobby: Arc<Lobby>,
+pub(crate) struct Shared<C> {
+    /// What serves the WebSocket sessions (and knows the metrics).
+    pub(crate) conversation: Arc<C>,
     pub(crate) config: Arc<ServerConfig>,
     pub(crate) connect: Arc<Connect>,
     /// The server's connection permits, shared with the QUIC endpoints.
     pub(crate) permits: Arc<Semaphore>,
+}
+
+impl<C> Clone for Shared<C> {
+    fn clone(&self) -> Shared<C> {
+        Shared {
+            conversation: self.conversation.clone(),
+            config: self.config.clone(),
+            connect: self.connect.clone(),
+            permits: self.permits.clone(),
+        }
+    }
 }
 
 /// Where a page finds the WebTransport side: the browsers' QUIC endpoint and, with the
@@ -58,7 +68,7 @@ pub(crate) struct Connect {
 /// `127.0.0.1`), null when it listens on every address (the page's own host is right); the hashes
 /// are empty with a configured certificate, which the browser verifies itself. 404 when
 /// WebTransport is off (the page then uses the WebSocket).
-async fn connect_json(State(shared): State<Shared>) -> Response {
+async fn connect_json<C: Conversation>(State(shared): State<Shared<C>>) -> Response {
     let Some(addr) = shared.connect.webtransport else {
         return (StatusCode::NOT_FOUND, "WebTransport is off on this server").into_response();
     };
@@ -74,15 +84,15 @@ async fn connect_json(State(shared): State<Shared>) -> Response {
 }
 
 /// Serves HTTP on `listener` until `shutdown` completes.
-pub(crate) async fn serve(
+pub(crate) async fn serve<C: Conversation>(
     listener: tokio::net::TcpListener,
-    shared: Shared,
+    shared: Shared<C>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
     let mut app = Router::new()
-        .route("/ws", get(upgrade))
-        .route("/connect.json", get(connect_json))
-        .route("/metrics", get(metrics));
+        .route("/ws", get(upgrade::<C>))
+        .route("/connect.json", get(connect_json::<C>))
+        .route("/metrics", get(metrics::<C>));
     for &(path, mime, body) in FILES {
         app = app.route(path, get(move || async move { ([(header::CONTENT_TYPE, mime)], body) }));
     }
@@ -95,9 +105,12 @@ pub(crate) async fn serve(
 }
 
 /// `/metrics`: the server's metrics in the OpenMetrics text exposition (Prometheus scrapes it).
-async fn metrics(State(shared): State<Shared>) -> Response {
+async fn metrics<C: Conversation>(State(shared): State<Shared<C>>) -> Response {
     let content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
-    ([(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-store")], shared.lobby.metrics_text())
+    (
+        [(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-store")],
+        shared.conversation.metrics_text(),
+    )
         .into_response()
 }
 
@@ -111,14 +124,14 @@ pub(crate) async fn bind(config: &ServerConfig) -> anyhow::Result<Option<tokio::
 }
 
 /// Upgrades to a WebSocket session if a connection permit is free (503 otherwise).
-async fn upgrade(
+async fn upgrade<C: Conversation>(
     ws: WebSocketUpgrade,
     ConnectInfo(remote): ConnectInfo<SocketAddr>,
-    State(shared): State<Shared>,
+    State(shared): State<Shared<C>>,
 ) -> Response {
     let Ok(permit) = shared.permits.clone().try_acquire_owned() else {
         tracing::warn!("connection limit reached; WebSocket refused");
-        shared.lobby.metrics.refused(crate::service::metrics::Refusal::MaxConnections);
+        shared.conversation.metrics().refused(crate::service::metrics::Refusal::MaxConnections);
         return (StatusCode::SERVICE_UNAVAILABLE, "the server holds as many connections as it may")
             .into_response();
     };
@@ -126,7 +139,7 @@ async fn upgrade(
     // otherwise take frames of 16 MiB, and check a message's size only once it is whole).
     ws.max_frame_size(MAX_FRAME)
         .max_message_size(MAX_FRAME)
-        .on_upgrade(move |socket| session(socket, shared.lobby, shared.config, permit, remote.ip()))
+        .on_upgrade(move |socket| session(socket, shared.conversation, shared.config, permit, remote.ip()))
         .into_response()
 }
 
@@ -170,19 +183,19 @@ const FAREWELL: Duration = Duration::from_secs(2);
 /// socket is bounded by the idle timeout: a client that stops reading is closed, not waited on.
 async fn session(
     mut socket: WebSocket,
-    lobby: Arc<Lobby>,
+    conversation: Arc<impl Conversation>,
     config: Arc<ServerConfig>,
     permit: OwnedSemaphorePermit,
     remote: std::net::IpAddr,
 ) {
     let _permit = permit;
-    let _counted = lobby.metrics.connection(crate::service::metrics::Transport::Websocket);
+    let _counted = conversation.metrics().connection(crate::service::metrics::Transport::Websocket);
     let (idle, keep) = (config.idle_timeout(), config.keep_alive());
     let (frames_tx, frames_rx) = mpsc::channel::<Incoming>(64);
     let (out, mut out_rx) =
         crate::service::outbound::Outbound::channel(crate::service::outbound::OUTBOUND_QUEUE);
     let mut talk =
-        tokio::spawn(async move { converse(&mut Inbox(frames_rx), out, &lobby, &config, remote).await });
+        tokio::spawn(async move { conversation.converse(&mut Inbox(frames_rx), out, remote).await });
     let mut keep_alive = tokio::time::interval_at(Instant::now() + keep, keep);
     keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut encoding = Encoding::Json;
@@ -271,14 +284,12 @@ async fn session(
             reason: Utf8Bytes::from(reason.chars().take(120).collect::<String>()),
         }),
         // 4000 + the QUIC application code: the client resumes.
-        End::Behind => Some(CloseFrame {
-            code: 4000 + crate::connection::CLOSE_BEHIND as u16,
-            reason: Utf8Bytes::from_static(crate::connection::BEHIND),
-        }),
-        End::Ended => Some(CloseFrame {
-            code: 4000 + crate::connection::CLOSE_ENDED as u16,
-            reason: Utf8Bytes::from_static(crate::connection::ENDED),
-        }),
+        End::Behind => {
+            Some(CloseFrame { code: 4000 + CLOSE_BEHIND as u16, reason: Utf8Bytes::from_static(BEHIND) })
+        }
+        End::Ended => {
+            Some(CloseFrame { code: 4000 + CLOSE_ENDED as u16, reason: Utf8Bytes::from_static(ENDED) })
+        }
         End::Done => None,
     };
     let _ = send(&mut socket, Message::Close(close), FAREWELL).await;

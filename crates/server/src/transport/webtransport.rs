@@ -9,10 +9,8 @@ use std::time::Duration;
 
 use axum::http::StatusCode;
 
-use crate::config::ServerConfig;
-use crate::connection::{End, over_stream};
-use crate::lobby::Lobby;
 use crate::service::encoding::Encoding;
+use crate::transport::frames::{BEHIND, CLOSE_BEHIND, CLOSE_ENDED, Conversation, ENDED, End, over_stream};
 
 /// The path of the WebTransport session (the page finds it in `/connect.json`).
 pub(crate) const PATH: &str = "/shvedka";
@@ -21,9 +19,9 @@ pub(crate) const PATH: &str = "/shvedka";
 const CLOSE_OK: u32 = 0;
 const CLOSE_PROTOCOL: u32 = 2;
 
-pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Arc<ServerConfig>) {
+pub(crate) async fn serve(conn: quinn::Connection, conversation: Arc<impl Conversation>) {
     let remote = conn.remote_address();
-    let hello_timeout = Duration::from_secs(config.hello_timeout_s);
+    let hello_timeout = conversation.hello_timeout();
     let request =
         match tokio::time::timeout(hello_timeout, web_transport_quinn::Request::accept(conn.clone())).await {
             Ok(Ok(request)) => request,
@@ -57,7 +55,7 @@ pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Ar
             return;
         }
     };
-    match over_stream(send, recv, Encoding::Json, &lobby, &config, remote.ip()).await {
+    match over_stream(send, recv, Encoding::Json, conversation.as_ref(), remote.ip()).await {
         End::Done => session.close(CLOSE_OK, b"bye"),
         End::Protocol(reason) | End::Refused(reason) => {
             tracing::info!(%remote, %reason, "closing WebTransport session");
@@ -68,12 +66,12 @@ pub(crate) async fn serve(conn: quinn::Connection, lobby: Arc<Lobby>, config: Ar
         }
         End::Behind => {
             tracing::info!(%remote, "closing a WebTransport session that cannot keep up");
-            session.close(crate::connection::CLOSE_BEHIND, crate::connection::BEHIND.as_bytes());
+            session.close(CLOSE_BEHIND, BEHIND.as_bytes());
         }
         End::Ended => {
             // Give the page a moment to read why before the session goes.
             let _ = tokio::time::timeout(Duration::from_millis(500), session.closed()).await;
-            session.close(crate::connection::CLOSE_ENDED, crate::connection::ENDED.as_bytes());
+            session.close(CLOSE_ENDED, ENDED.as_bytes());
         }
     }
 }

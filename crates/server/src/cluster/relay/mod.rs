@@ -26,6 +26,7 @@ use shvedka_storage::Store;
 use tokio::time::Instant;
 
 use super::wire::{About, Answer, Ask, Forward, Who, ask_subject};
+pub(crate) use crate::features::remote::Seeking;
 use crate::features::tournaments::TourAsk;
 use crate::service::convert::error;
 use crate::service::outbound::Outbound;
@@ -62,17 +63,6 @@ struct Target {
     /// The owner accepted the follow; `false` while its match waits to be taken over.
     attached: bool,
     since: Instant,
-}
-
-/// Which node runs the seeks (one node pairs every node's seekers; a role in the database).
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub(crate) enum Seeking {
-    /// This one.
-    Here,
-    /// Another.
-    There(String),
-    /// Not known yet.
-    Unknown,
 }
 
 /// A session here that another node pushes messages to: seeking through the node that runs the

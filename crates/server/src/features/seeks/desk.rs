@@ -14,6 +14,9 @@ use shvedka_pairing::{Formed, Party, Pool, Refusal, SeekId, Seeker, Terms, Windo
 use shvedka_proto::{ErrorCode, ErrorMsg, Limit, PlayerKind, SeekEnd, SeekPool, SeekView, ServerMsg};
 use tokio::time::Instant;
 
+use anyhow::Context as _;
+
+use crate::config::ServerConfig;
 use crate::service::convert::error;
 use crate::service::outbound::Outbound;
 use crate::service::session::Session;
@@ -475,4 +478,43 @@ impl Desk {
 
 fn no_seek(id: u64) -> ErrorMsg {
     error(ErrorCode::NoSuchSeek, format!("no seek {id} of yours (it ended, or found its match)"))
+}
+
+impl SeekSettings {
+    /// The seek settings, with the quick pools' time controls read by `clock` (the four of
+    /// `quick_pools`, then every named one of the clock settings, each once).
+    ///
+    /// # Errors
+    /// A quick pool that is not a time control.
+    pub(crate) fn of(
+        config: &ServerConfig,
+        clock: &bughouse_match::ClockConfig,
+    ) -> anyhow::Result<SeekSettings> {
+        let mut quick: Vec<(String, Option<String>)> = Vec::new();
+        let named = clock.time_controls.iter().map(|(name, tc)| (tc.to_string(), Some(name.clone())));
+        let listed = config.quick_pools.iter().map(|text| {
+            clock
+                .time_control(text)
+                .map(|tc| (tc.to_string(), None))
+                .with_context(|| format!("invalid configuration: quick pool {text:?}"))
+        });
+        for pool in listed.collect::<anyhow::Result<Vec<_>>>()?.into_iter().chain(named) {
+            match quick.iter_mut().find(|(tc, _)| *tc == pool.0) {
+                Some(known) => known.1 = known.1.take().or(pool.1),
+                None => quick.push(pool),
+            }
+        }
+        Ok(SeekSettings {
+            max_seeks: config.max_seeks,
+            per_session: config.max_seeks_per_session,
+            invitation: Duration::from_secs(config.seek_invitation_s),
+            window: shvedka_pairing::Window {
+                start: f64::from(config.seek_range_start),
+                per_second: f64::from(config.seek_range_per_second),
+                widest: f64::INFINITY,
+            },
+            quick,
+            quick_rules: config.quick_pool_rules.clone(),
+        })
+    }
 }

@@ -177,7 +177,7 @@ async fn seeks_are_bounded_per_player_and_in_all() {
 #[test]
 fn quick_pools_are_the_configured_four_then_the_clock_settings_named_ones_each_once() {
     let clock = bughouse_match::ClockConfig::builtin();
-    let settings = crate::config::ServerConfig::builtin().seek_settings(&clock).unwrap();
+    let settings = SeekSettings::of(&crate::config::ServerConfig::builtin(), &clock).unwrap();
     let pools: Vec<(&str, Option<&str>)> =
         settings.quick.iter().map(|(tc, name)| (tc.as_str(), name.as_deref())).collect();
     assert_eq!(
@@ -193,7 +193,7 @@ fn quick_pools_are_the_configured_four_then_the_clock_settings_named_ones_each_o
         ]
     );
     let bad = crate::config::ServerConfig::from_overrides("quick_pools = [\"soon\"]").unwrap();
-    let refused = bad.seek_settings(&clock).unwrap_err();
+    let refused = SeekSettings::of(&bad, &clock).unwrap_err();
     assert!(format!("{refused:#}").contains("quick pool \"soon\""), "{refused:#}");
     assert!(crate::config::ServerConfig::from_overrides("max_seeks = 0").is_err());
     assert!(crate::config::ServerConfig::from_overrides("quick_pool_rules = \"chaos\"").is_err());

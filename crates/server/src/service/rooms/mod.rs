@@ -15,6 +15,7 @@ use shvedka_storage::Store;
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
+use crate::config::ServerConfig;
 use crate::service::committer::Committer;
 use crate::service::convert::error;
 use crate::service::hooks::MatchHooks;
@@ -309,4 +310,16 @@ impl Rooms {
 
 fn gone() -> ErrorMsg {
     error(ErrorCode::NoSuchMatch, "the match is gone")
+}
+
+impl MatchLimits {
+    /// The limits of matches in `config`.
+    pub(crate) fn of(config: &ServerConfig) -> MatchLimits {
+        MatchLimits {
+            max_matches: config.max_matches,
+            max_open_per_session: config.max_open_matches_per_session,
+            forming_expiry: Duration::from_secs(config.forming_expiry_s),
+            page_max: config.list_page_max,
+        }
+    }
 }

@@ -1,4 +1,7 @@
 //! The server's settings: `config/default.toml` embedded, overridden key by key by a file.
+//! Plain data at the bottom of the server's layers: every layer reads the keys it needs (each
+//! part builds its own settings from it, `MatchLimits::of`, `SeekSettings::of` …), and this
+//! module imports none of them.
 
 use std::net::SocketAddr;
 use std::path::{Path, PathBuf};
@@ -8,7 +11,10 @@ use anyhow::{Context, bail};
 use bughouse_match::ClockConfig;
 use serde::Deserialize;
 
-const DEFAULT_TOML: &str = include_str!("../../../config/default.toml");
+pub(crate) mod cluster;
+pub use cluster::ClusterConfig;
+
+const DEFAULT_TOML: &str = include_str!("../../../../config/default.toml");
 
 /// Every setting of `config/default.toml`.
 #[derive(Clone, Debug, Deserialize)]
@@ -100,7 +106,7 @@ pub struct ServerConfig {
     pub leaderboard_size: u32,
     /// `[cluster]`: this server as one node of several; `None` (no section) for one node alone.
     #[serde(default)]
-    pub cluster: Option<crate::cluster::ClusterConfig>,
+    pub cluster: Option<ClusterConfig>,
 }
 
 impl ServerConfig {
@@ -208,72 +214,6 @@ impl ServerConfig {
             )
         })?;
         Ok(Some(addr))
-    }
-
-    pub(crate) fn match_limits(&self) -> crate::service::rooms::MatchLimits {
-        crate::service::rooms::MatchLimits {
-            max_matches: self.max_matches,
-            max_open_per_session: self.max_open_matches_per_session,
-            forming_expiry: Duration::from_secs(self.forming_expiry_s),
-            page_max: self.list_page_max,
-        }
-    }
-
-    /// How ratings are kept: the categories' bounds and whether bots are rated.
-    pub(crate) fn rating_rules(&self) -> crate::features::rater::RatingRules {
-        crate::features::rater::RatingRules {
-            categories: shvedka_ratings::Categories {
-                bullet_below_s: self.rating_bullet_below_s,
-                blitz_below_s: self.rating_blitz_below_s,
-            },
-            rated_bots: self.rated_bots,
-            leaderboard_size: self.leaderboard_size,
-        }
-    }
-
-    /// The seek settings, with the quick pools' time controls read by `clock` (the four of
-    /// `quick_pools`, then every named one of the clock settings, each once).
-    ///
-    /// # Errors
-    /// A quick pool that is not a time control.
-    pub(crate) fn seek_settings(
-        &self,
-        clock: &ClockConfig,
-    ) -> anyhow::Result<crate::features::seeks::SeekSettings> {
-        let mut quick: Vec<(String, Option<String>)> = Vec::new();
-        let named = clock.time_controls.iter().map(|(name, tc)| (tc.to_string(), Some(name.clone())));
-        let listed = self.quick_pools.iter().map(|text| {
-            clock
-                .time_control(text)
-                .map(|tc| (tc.to_string(), None))
-                .with_context(|| format!("invalid configuration: quick pool {text:?}"))
-        });
-        for pool in listed.collect::<anyhow::Result<Vec<_>>>()?.into_iter().chain(named) {
-            match quick.iter_mut().find(|(tc, _)| *tc == pool.0) {
-                Some(known) => known.1 = known.1.take().or(pool.1),
-                None => quick.push(pool),
-            }
-        }
-        Ok(crate::features::seeks::SeekSettings {
-            max_seeks: self.max_seeks,
-            per_session: self.max_seeks_per_session,
-            invitation: Duration::from_secs(self.seek_invitation_s),
-            window: shvedka_pairing::Window {
-                start: f64::from(self.seek_range_start),
-                per_second: f64::from(self.seek_range_per_second),
-                widest: f64::INFINITY,
-            },
-            quick,
-            quick_rules: self.quick_pool_rules.clone(),
-        })
-    }
-
-    pub(crate) fn login_limits(&self) -> crate::service::attempts::AttemptLimits {
-        crate::service::attempts::AttemptLimits {
-            per_name: self.login_failures_per_name,
-            per_address: self.login_failures_per_address,
-            lockout: Duration::from_millis(self.login_lockout_ms),
-        }
     }
 
     pub(crate) fn idle_timeout(&self) -> Duration {
