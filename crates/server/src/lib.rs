@@ -134,7 +134,7 @@ impl Server {
         // Browsers get a short-lived development certificate unless a real one is configured.
         let dev = config.webtransport_addr()?.is_some() && config.cert.as_os_str().is_empty();
         let dev_certs = if dev {
-            let certs = Arc::new(devcert::DevCerts::new(std::time::SystemTime::now(), provider())?);
+            let certs = Arc::new(devcert::DevCerts::new(service::wall::now(), provider())?);
             devcert::DevCerts::spawn_rotation(&certs);
             Some(certs)
         } else {

@@ -298,3 +298,13 @@ fn no_source_file_is_over_600_lines_outside_tests() {
     }
     assert!(long.is_empty(), "files over 600 lines (split them by what they hold):\n{}", long.join("\n"));
 }
+
+#[test]
+fn only_the_wall_module_reads_the_wall_clock() {
+    let readers: Vec<String> = modules(&src())
+        .into_iter()
+        .filter(|(_, text)| code(text).contains("SystemTime::now"))
+        .map(|(module, _)| module)
+        .collect();
+    assert_eq!(readers, vec!["service::wall".to_owned()], "the wall clock is read in service/wall.rs alone");
+}

@@ -1,10 +1,15 @@
 //! The one place the server reads the wall clock: Unix milliseconds for stored rows and token
-//! expiry, and dates as PGN writes them. Match time never comes from here (the match machine is
+//! expiry, dates as PGN writes them, and the instant a certificate's validity is measured from. Match time never comes from here (the match machine is
 //! driven by tokio's monotonic clock).
+
+/// The wall clock now (certificates' validity: the development certificate's rotation).
+pub(crate) fn now() -> std::time::SystemTime {
+    std::time::SystemTime::now()
+}
 
 /// Milliseconds since the Unix epoch (0 if the system clock is before it).
 pub(crate) fn unix_ms() -> u64 {
-    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
+    now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis() as u64)
 }
 
 /// Today's date (UTC) as PGN writes it, `2026.11.21`.

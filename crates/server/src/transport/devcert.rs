@@ -113,7 +113,7 @@ impl DevCerts {
             loop {
                 tick.tick().await;
                 let Some(certs) = weak.upgrade() else { return };
-                if let Err(e) = certs.rotate_if_due(SystemTime::now()) {
+                if let Err(e) = certs.rotate_if_due(crate::service::wall::now()) {
                     tracing::error!(error = %e, "cannot rotate the development certificate");
                 }
             }
