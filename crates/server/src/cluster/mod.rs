@@ -1,6 +1,6 @@
 //! Cluster mode: several nodes serving one lobby, PostgreSQL holding everything durable (and each
 //! match's lease, so exactly one node runs a match at a time), NATS carrying messages between the
-//! nodes. Configured by `[cluster]` (`settings.rs`); without it the server is one node.
+//! nodes. Configured by `[cluster]` (`config/cluster.rs`); without it the server is one node.
 //!
 //! A node keeps itself alive in the database (a heartbeat every `lease_renew_ms`, by the
 //! database's clock), and looks as often for matches no live node runs — their node stopped and
@@ -11,7 +11,7 @@
 //!
 //! Over NATS the nodes hear each other's heartbeats (`peers.rs`), which the metrics show, and
 //! any node serves any player: a request about a match another node runs is forwarded to it
-//! (`relay.rs`), which answers it (`owner.rs`) and relays what the match sends that player back
+//! (`relay/`, reached through the server's `Placement`, `placement.rs`), which answers it (`owner.rs`) and relays what the match sends that player back
 //! to the player's node (`wire.rs` has the messages). Who runs a match is never NATS's say: a
 //! node starts while NATS is down and connects when it can.
 

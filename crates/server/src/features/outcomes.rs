@@ -4,6 +4,7 @@
 
 use std::sync::Arc;
 
+use bughouse_match::TimeControl;
 use shvedka_proto::RatingChange;
 use shvedka_storage::StoreError;
 
@@ -24,9 +25,14 @@ impl MatchHooks for Outcomes {
         rater::rate_decided(&self.rater, decided).await
     }
 
-    async fn rating_changes(&self, decided: Decided<'_>) -> Result<Vec<RatingChange>, StoreError> {
-        let category = rater::category_of(&self.ratings.categories, &decided.time_control);
-        rater::stored_changes(self.rater.store(), decided.match_id, decided.names, category).await
+    async fn rating_changes(
+        &self,
+        match_id: u64,
+        time_control: &TimeControl,
+        names: &[Option<String>; 4],
+    ) -> Result<Vec<RatingChange>, StoreError> {
+        let category = rater::category_of(&self.ratings.categories, time_control);
+        rater::stored_changes(self.rater.store(), match_id, names, category).await
     }
 
     fn rates_bots(&self) -> bool {

@@ -103,6 +103,11 @@ impl Remote for Alone {
     }
 
     async fn ask_driver(&self, _: &Session, node: &str, _: TourAsk) -> Result<Reply, ErrorMsg> {
-        Err(nobody(node))
+        // A store shared with other nodes though this one has no [cluster]: as the tournaments
+        // themselves refuse a request their node does not run.
+        Err(error(
+            ErrorCode::Unavailable,
+            format!("the tournaments are run by node {node} of this cluster; connect to it"),
+        ))
     }
 }

@@ -46,11 +46,17 @@ pub(crate) struct Finished {
 pub(crate) trait MatchHooks: Send + Sync {
     /// Rates a decided rated match (once: a match rated before reports the changes it made) and
     /// returns the changes as players see them. Called in the deciding match task, before its
-    /// result is stored; the task retries while it fails.
+    /// result is stored (the task retries while it fails), and for a match found decided in its
+    /// log at start or at a take-over (where a failure fails the restore).
     async fn rate(&self, decided: Decided<'_>) -> Result<Vec<RatingChange>, StoreError>;
 
-    /// The changes a decided rated match made, as stored (none before it is rated).
-    async fn rating_changes(&self, decided: Decided<'_>) -> Result<Vec<RatingChange>, StoreError>;
+    /// The changes the decided rated match `match_id` made, as stored (none before it is rated).
+    async fn rating_changes(
+        &self,
+        match_id: u64,
+        time_control: &TimeControl,
+        names: &[Option<String>; 4],
+    ) -> Result<Vec<RatingChange>, StoreError>;
 
     /// Whether a bot may sit in a rated match.
     fn rates_bots(&self) -> bool;
@@ -70,7 +76,12 @@ impl MatchHooks for Unrated {
         Ok(Vec::new())
     }
 
-    async fn rating_changes(&self, _: Decided<'_>) -> Result<Vec<RatingChange>, StoreError> {
+    async fn rating_changes(
+        &self,
+        _: u64,
+        _: &TimeControl,
+        _: &[Option<String>; 4],
+    ) -> Result<Vec<RatingChange>, StoreError> {
         Ok(Vec::new())
     }
 

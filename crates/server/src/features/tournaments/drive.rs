@@ -12,8 +12,6 @@ use shvedka_tournament::{Fixture, GameResult, Outcome, ResultSource, Tournament}
 use crate::service::rooms::Rooms;
 use crate::service::wall::unix_ms;
 
-/// A tournament request, as the node that drives the tournaments answers it: from its own
-/// players, or forwarded from another node's (cluster mode).
 use super::*;
 
 impl Tournaments {

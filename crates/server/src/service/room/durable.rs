@@ -221,13 +221,8 @@ impl Room {
         if !self.rated || !matches!(self.m.phase(), Phase::Ended(_)) {
             return;
         }
-        let decided = Decided {
-            match_id: self.id.0,
-            time_control: self.m.config().time_control,
-            names: &self.names,
-            winner: None,
-        };
-        match self.hooks.rating_changes(decided).await {
+        let time_control = self.m.config().time_control;
+        match self.hooks.rating_changes(self.id.0, &time_control, &self.names).await {
             Ok(changes) => self.rating_changes = changes,
             Err(e) => {
                 tracing::warn!(match_id = %self.id, error = %e, "cannot read the match's rating changes")

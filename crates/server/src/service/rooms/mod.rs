@@ -223,7 +223,8 @@ impl Rooms {
     /// a match found by seeking), leaving the match it followed before.
     ///
     /// # Errors
-    /// What the match answers; `Unavailable` when its task ended meanwhile.
+    /// What leaving the match followed before answers; `NoSuchMatch` when match `id` is not
+    /// live; what the match answers; `Unavailable` when its task ended meanwhile.
     pub(crate) async fn seat_ready(
         &self,
         session: &Arc<Session>,
