@@ -124,9 +124,55 @@ struct Shared {
     last_seq: Mutex<Option<u64>>,
     /// The match whose events `last_seq` counts (told to the server on resuming).
     followed: Mutex<Option<MatchId>>,
-    /// Counts connections: a read loop of an older connection (closed by a resume) must not
-    /// report a disconnection or fail the new connection's requests.
+    /// Counts connections: advanced whenever the current one is given up (dropped, or closed by
+    /// a resume), so that the read loop of an older connection neither reports a disconnection
+    /// nor fails the new connection's requests (issue 32).
     generation: AtomicU64,
+}
+
+/// An update as the read loops send it: with the generation of the connection it came on, so a
+/// disconnection of a connection given up since is never told ([`Updates`]).
+type Tagged = (u64, Update);
+
+/// A client's stream of updates: what the server pushed, and the end of the current connection.
+/// [`Client::next_update`] reads it; [`Client::take_updates`] hands it to another task.
+///
+/// A disconnection is told only while its connection is the current one: the end of a
+/// connection given up since ([`Client::drop_connection`], [`Client::resume`]) is left out, even
+/// when its reader told it just before, so that a resumed connection is never taken for lost.
+pub struct Updates {
+    rx: mpsc::Receiver<Tagged>,
+    shared: Arc<Shared>,
+}
+
+impl Updates {
+    /// The next pushed message or disconnection; `None` once the client is gone (or the stream
+    /// was taken from it).
+    pub async fn recv(&mut self) -> Option<Update> {
+        loop {
+            let tagged = self.rx.recv().await?;
+            if let Some(update) = self.current(tagged) {
+                return Some(update);
+            }
+        }
+    }
+
+    /// A pushed message or disconnection if one is waiting.
+    pub fn try_recv(&mut self) -> Option<Update> {
+        loop {
+            let tagged = self.rx.try_recv().ok()?;
+            if let Some(update) = self.current(tagged) {
+                return Some(update);
+            }
+        }
+    }
+
+    /// The update, unless it is the disconnection of a connection given up since.
+    fn current(&self, (generation, update): Tagged) -> Option<Update> {
+        let stale = matches!(update, Update::Disconnected(_))
+            && generation != self.shared.generation.load(Ordering::SeqCst);
+        (!stale).then_some(update)
+    }
 }
 
 struct Live {
@@ -157,8 +203,8 @@ pub struct Client {
     token: String,
     live: Option<Live>,
     shared: Arc<Shared>,
-    updates_tx: mpsc::Sender<Update>,
-    updates: mpsc::Receiver<Update>,
+    updates_tx: mpsc::Sender<Tagged>,
+    updates: Updates,
     next_req: AtomicU32,
     next_nonce: AtomicU64,
 }
@@ -257,6 +303,8 @@ impl Client {
         }
         let (server_name, _) = client_config(trust)?;
         let (updates_tx, updates) = mpsc::channel(4096);
+        let shared = Arc::<Shared>::default();
+        let updates = Updates { rx: updates, shared: shared.clone() };
         Ok(Client {
             endpoint,
             servers,
@@ -264,7 +312,7 @@ impl Client {
             name: name.to_owned(),
             token: String::new(),
             live: None,
-            shared: Arc::default(),
+            shared,
             updates_tx,
             updates,
             next_req: AtomicU32::new(1),
@@ -348,9 +396,9 @@ impl Client {
 
     /// Hands the stream of updates to another task (the client's own `next_update` then ends):
     /// one task may read updates while others send requests through a shared `&Client`.
-    pub fn take_updates(&mut self) -> mpsc::Receiver<Update> {
+    pub fn take_updates(&mut self) -> Updates {
         let (_, closed) = mpsc::channel(1);
-        std::mem::replace(&mut self.updates, closed)
+        std::mem::replace(&mut self.updates, Updates { rx: closed, shared: self.shared.clone() })
     }
 
     /// The session token (for resuming).
@@ -471,10 +519,7 @@ impl Client {
     /// # Errors
     /// As [`Client::connect_any`].
     pub async fn resume(&mut self) -> Result<(), ClientError> {
-        self.shared.generation.fetch_add(1, Ordering::SeqCst);
-        if let Some(live) = self.live.take() {
-            live.conn.close(0u32.into(), b"reconnecting");
-        }
+        self.give_up(b"reconnecting");
         let match_id = *self.shared.followed.lock().expect("client lock");
         let resume = Resume { token: self.token.clone(), last_seq: self.last_seq(), match_id };
         self.open_any(Some(resume)).await
@@ -495,10 +540,18 @@ impl Client {
         self.resume().await
     }
 
-    /// Closes the connection at once (the session stays on the server and can be resumed).
+    /// Closes the connection at once (the session stays on the server and can be resumed). No
+    /// [`Update::Disconnected`] is told for it, nor for any connection before it.
     pub fn drop_connection(&mut self) {
+        self.give_up(b"dropped");
+    }
+
+    /// Gives the current connection up: the generation advances first, so that its read loop,
+    /// which can notice the close only after it, stays silent; then the connection is closed.
+    fn give_up(&mut self, reason: &[u8]) {
+        self.shared.generation.fetch_add(1, Ordering::SeqCst);
         if let Some(live) = self.live.take() {
-            live.conn.close(0u32.into(), b"dropped");
+            live.conn.close(0u32.into(), reason);
         }
     }
 
@@ -508,14 +561,15 @@ impl Client {
         let _ = tokio::time::timeout(Duration::from_secs(2), self.endpoint.wait_idle()).await;
     }
 
-    /// The next pushed message or disconnection; `None` never happens while the client lives.
+    /// The next pushed message or disconnection (of the current connection only); `None` never
+    /// happens while the client lives.
     pub async fn next_update(&mut self) -> Option<Update> {
         self.updates.recv().await
     }
 
-    /// A pushed message if one is waiting.
+    /// A pushed message (or disconnection of the current connection) if one is waiting.
     pub fn try_update(&mut self) -> Option<Update> {
-        self.updates.try_recv().ok()
+        self.updates.try_recv()
     }
 
     /// Sends a message and waits (at most 10 s) for its reply.
@@ -1016,13 +1070,13 @@ async fn read_loop(
     mut buf: Vec<u8>,
     generation: u64,
     shared: Arc<Shared>,
-    updates: mpsc::Sender<Update>,
+    updates: mpsc::Sender<Tagged>,
     conn: quinn::Connection,
 ) {
     let reason = 'read: loop {
         loop {
             match decoder.next_message::<ServerMsg>() {
-                Ok(Some(msg)) => route(&shared, &updates, msg).await,
+                Ok(Some(msg)) => route(&shared, &updates, generation, msg).await,
                 Ok(None) => break,
                 Err(e) => break 'read format!("protocol error: {e}"),
             }
@@ -1034,14 +1088,20 @@ async fn read_loop(
         }
     };
     let reason = conn.close_reason().map_or(reason, |r| r.to_string());
-    if shared.generation.load(Ordering::SeqCst) != generation {
-        return;
+    {
+        // Checked under the lock of the requests: a newer connection's requests are only made
+        // after its generation was counted, so they are never failed here.
+        let mut pending = shared.pending.lock().expect("client lock");
+        if shared.generation.load(Ordering::SeqCst) != generation {
+            return;
+        }
+        pending.clear();
     }
-    shared.pending.lock().expect("client lock").clear();
-    let _ = updates.send(Update::Disconnected(reason)).await;
+    // Should the connection be given up before this is read, the reader leaves it out.
+    let _ = updates.send((generation, Update::Disconnected(reason))).await;
 }
 
-async fn route(shared: &Shared, updates: &mpsc::Sender<Update>, msg: ServerMsg) {
+async fn route(shared: &Shared, updates: &mpsc::Sender<Tagged>, generation: u64, msg: ServerMsg) {
     match msg {
         ServerMsg::Reply { req, result } => {
             if let Some(tx) = shared.pending.lock().expect("client lock").remove(&req) {
@@ -1065,7 +1125,7 @@ async fn route(shared: &Shared, updates: &mpsc::Sender<Update>, msg: ServerMsg) 
                 }
                 _ => {}
             }
-            let _ = updates.send(Update::Server(msg)).await;
+            let _ = updates.send((generation, Update::Server(msg))).await;
         }
     }
 }
@@ -1100,6 +1160,143 @@ mod tests {
     async fn an_empty_list_is_refused_at_once() {
         let err = Client::connect_any(&[], pin(), "nobody").await.err().expect("no address");
         assert_eq!(err, ClientError::Connection("no server address".into()));
+    }
+
+    /// A stand-in server on loopback: it welcomes every connection (resumed or not), then
+    /// pushes one chat message naming the connection's number (1, 2, …), then, when `ends` says
+    /// so for that number, ends the session stream (the client's read loop sees the session
+    /// end); it holds the connection open until the client closes it. Returns its address and its
+    /// certificate's pin.
+    fn stand_in_server(ends: fn(u64) -> bool) -> (SocketAddr, Trust) {
+        use rustls::pki_types::{CertificateDer, PrivateKeyDer, PrivatePkcs8KeyDer};
+        use sha2::{Digest, Sha256};
+        // Made afresh for each stand-in: the repository keeps no certificate or key.
+        let made = rcgen::generate_simple_self_signed(vec!["localhost".to_owned()]).expect("a certificate");
+        let der = CertificateDer::from(made.cert.der().to_vec());
+        let pin: [u8; 32] = Sha256::digest(der.as_ref()).into();
+        let key = PrivateKeyDer::Pkcs8(PrivatePkcs8KeyDer::from(made.signing_key.serialize_der()));
+        let mut tls = rustls::ServerConfig::builder_with_provider(provider())
+            .with_protocol_versions(&[&rustls::version::TLS13])
+            .expect("TLS 1.3")
+            .with_no_client_auth()
+            .with_single_cert(vec![der], key)
+            .expect("the certificate and its key");
+        tls.alpn_protocols = vec![shvedka_proto::ALPN.to_vec()];
+        let crypto = quinn::crypto::rustls::QuicServerConfig::try_from(tls).expect("a QUIC TLS config");
+        let config = quinn::ServerConfig::with_crypto(Arc::new(crypto));
+        let endpoint = quinn::Endpoint::server(config, "127.0.0.1:0".parse().unwrap()).expect("bound");
+        let addr = endpoint.local_addr().unwrap();
+        tokio::spawn(async move {
+            let mut number = 0u64;
+            while let Some(incoming) = endpoint.accept().await {
+                number += 1;
+                tokio::spawn(serve_one(incoming, number, ends(number)));
+            }
+        });
+        (addr, Trust::Fingerprint(pin))
+    }
+
+    async fn serve_one(incoming: quinn::Incoming, number: u64, end: bool) {
+        let Ok(conn) = incoming.await else { return };
+        let Ok((mut send, mut recv)) = conn.accept_bi().await else { return };
+        let mut decoder = FrameDecoder::new();
+        let mut buf = vec![0u8; 4096];
+        let resumed = loop {
+            match decoder.next_message::<ClientFrame>() {
+                Ok(Some(ClientFrame { msg: ClientMsg::Hello { resume, .. }, .. })) => break resume.is_some(),
+                Ok(Some(_)) | Err(_) => return,
+                Ok(None) => {}
+            }
+            match recv.read(&mut buf).await {
+                Ok(Some(n)) => decoder.push(&buf[..n]),
+                _ => return,
+            }
+        };
+        let welcome =
+            ServerMsg::Welcome { version: PROTOCOL_VERSION, token: "t".into(), resumed, server_time_us: 0 };
+        for msg in [welcome, chat(number)] {
+            if send.write_all(&shvedka_proto::frame(&msg).unwrap()).await.is_err() {
+                return;
+            }
+        }
+        if end {
+            let _ = send.finish();
+        }
+        conn.closed().await;
+    }
+
+    /// The message the stand-in server pushes on its `number`th connection.
+    fn chat(number: u64) -> ServerMsg {
+        ServerMsg::Chat {
+            match_id: MatchId(1),
+            from: "server".into(),
+            kind: shvedka_proto::PlayerKind::Bot,
+            seat: None,
+            scope: ChatScope::Match,
+            text: format!("connection {number}"),
+        }
+    }
+
+    /// Waits until at most `readers` read loops are left (each holds a sender of updates, beside
+    /// the client's own): a loop ends once it noticed its connection's end and told it, or not.
+    async fn readers_left(client: &Client, readers: usize) {
+        let deadline = Instant::now() + Duration::from_secs(5);
+        while client.updates_tx.strong_count() > 1 + readers {
+            assert!(Instant::now() < deadline, "a connection's reader never ended");
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+    }
+
+    async fn next(client: &mut Client) -> Option<Update> {
+        tokio::time::timeout(Duration::from_secs(5), client.next_update()).await.expect("an update in time")
+    }
+
+    /// Issue 32: a connection dropped (`drop_connection`, as tests simulate a lost one) and then
+    /// resumed. The dropped connection's reader notices the close at once; here it is made to
+    /// finish before the resume, the order that lost the race. The caller then reads the resumed
+    /// connection's updates: its first is the new connection's message, and no `Disconnected` of
+    /// the dropped connection ever comes.
+    #[tokio::test]
+    async fn a_dropped_connection_reports_no_disconnection_to_the_resumed_one() {
+        let (addr, trust) = stand_in_server(|_| false);
+        let mut client = Client::connect(addr, trust, "alice").await.expect("connected");
+        assert_eq!(next(&mut client).await, Some(Update::Server(chat(1))));
+
+        client.drop_connection();
+        readers_left(&client, 0).await;
+        client.resume().await.expect("resumed");
+
+        assert_eq!(
+            next(&mut client).await,
+            Some(Update::Server(chat(2))),
+            "the resumed connection's first update"
+        );
+        // Nor later: the resumed connection is live, and nothing else is waiting.
+        tokio::time::sleep(Duration::from_millis(200)).await;
+        assert_eq!(client.try_update(), None);
+        assert!(client.is_connected());
+        client.close().await;
+    }
+
+    /// A session lost for real (the server ended the stream) tells its disconnection; resumed
+    /// before the caller read it, the caller is not told it afterwards (it belongs to the
+    /// connection given up), while the resumed connection's own end is told.
+    #[tokio::test]
+    async fn a_lost_connection_resumed_before_its_disconnection_was_read_does_not_tell_it_later() {
+        let (addr, trust) = stand_in_server(|_| true);
+        let mut client = Client::connect(addr, trust, "alice").await.expect("connected");
+        // The first session ends after its message: its reader has told so and ended, unread.
+        readers_left(&client, 0).await;
+        client.resume().await.expect("resumed");
+        assert_eq!(next(&mut client).await, Some(Update::Server(chat(1))), "sent before the end");
+        assert_eq!(next(&mut client).await, Some(Update::Server(chat(2))), "no disconnection between");
+        let end = next(&mut client).await;
+        assert_eq!(
+            end,
+            Some(Update::Disconnected("the server ended the session".into())),
+            "the current one's"
+        );
+        client.close().await;
     }
 
     #[test]

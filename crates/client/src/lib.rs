@@ -16,7 +16,7 @@ mod model;
 mod tls;
 
 pub use clock::ClockModel;
-pub use connection::{Account, CONNECT_TIMEOUT, Client, ClientError, Trust, Update, client_config};
+pub use connection::{Account, CONNECT_TIMEOUT, Client, ClientError, Trust, Update, Updates, client_config};
 pub use model::{MatchModel, ModelError, SeenMove, rules_of, rules_seat, wire_board};
 /// The QUIC library, for tools and tests that speak the protocol by hand.
 pub use quinn;
