@@ -156,7 +156,7 @@ export const msg = {
   seekPools: () => "SeekPools",
 };
 
-/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool"} LimitKind  `Limit`: which documented limit */
+/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations"} LimitKind  `Limit`: which documented limit */
 
 /**
  * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",

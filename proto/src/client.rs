@@ -178,7 +178,7 @@ pub enum ClientMsg {
     /// Registers an account and logs the connection in as it (`Reply::LoggedIn`). The name: 2 to
     /// 24 ASCII letters, digits, `_` or `-`, starting with a letter, unique without regard to
     /// case; the password: 8 to 128 characters. Refused `NameTaken`, `BadRequest` (the rules),
-    /// `Limit(LoginAttempts)`.
+    /// `Limit(Registrations)` (too many from one address).
     Register {
         /// The account's name.
         name: String,

@@ -334,15 +334,19 @@ pub enum Limit {
     ChatLength,
     /// `max_bots`: bots the server runs at once (`FillWithBots`).
     Bots,
-    /// Failed log-ins: `login_failures_per_name` for one name or `login_failures_per_address` from
-    /// one address lock further attempts out for `login_lockout_ms` (doubling with each failure
-    /// beyond, at most 64 times), a right password included.
+    /// Failed log-ins: `login_failures_per_name` for one name from one address, or
+    /// `login_failures_per_address` from one address, lock further attempts from that address out
+    /// for `login_lockout_ms` (doubling with each failure beyond, up to 64 times), a right
+    /// password included.
     LoginAttempts,
     /// `max_seeks_per_session`: seeks (and invitations to seek) one session is in at once
     /// (version 5).
     Seeks,
     /// `max_seeks`: seeks the server holds at once, waiting or inviting (version 5).
     SeekPool,
+    /// `registrations_per_address_per_hour`: accounts registered from one address (IPv6: its
+    /// /64) within an hour (version 6).
+    Registrations,
 }
 
 /// A match in the lobby list.

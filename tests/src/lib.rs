@@ -139,6 +139,18 @@ impl TestServer {
         response
     }
 
+    /// A new session named `name`, from the loopback address `from` (`127.0.0.2` …): the
+    /// server's limits per address tell it from the other clients, which come from `127.0.0.1`.
+    pub async fn client_from(&self, from: std::net::Ipv4Addr, name: &str) -> Client {
+        let trust = Trust::Fingerprint(self.pin);
+        let (_, config) = shvedka_client::client_config(&trust).expect("the client's TLS configuration");
+        let local = std::net::SocketAddr::from((from, 0));
+        let mut endpoint =
+            shvedka_client::quinn::Endpoint::client(local).expect("a client endpoint on loopback");
+        endpoint.set_default_client_config(config);
+        Client::connect_on(endpoint, self.addr, &trust, name).await.expect("the client connects")
+    }
+
     /// A new session named `name`.
     pub async fn client(&self, name: &str) -> Client {
         Client::connect(self.addr, Trust::Fingerprint(self.pin), name).await.expect("the client connects")

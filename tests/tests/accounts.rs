@@ -89,16 +89,38 @@ async fn repeated_wrong_passwords_are_slowed_and_refused_and_the_account_logs_in
         assert_eq!(refused, ErrorCode::BadCredentials, "guess {i} is checked");
         assert!(start.elapsed() >= Duration::from_millis(200), "and answered late: {:?}", start.elapsed());
     }
-    // Locked out: every attempt is refused unchecked, the right password too, from anywhere.
+    // Locked out for the guessing address: every attempt from it is refused unchecked, the right
+    // password too, from a new connection as well.
     for password in ["guess 5", "correct horse"] {
         assert_eq!(code(guesser.login("alice", password).await), ErrorCode::Limit(Limit::LoginAttempts));
     }
-    let mut elsewhere = server.client("").await;
-    assert_eq!(code(elsewhere.login("alice", "correct horse").await), ErrorCode::Limit(Limit::LoginAttempts));
+    let mut same_address = server.client("").await;
+    let refused = code(same_address.login("alice", "correct horse").await);
+    assert_eq!(refused, ErrorCode::Limit(Limit::LoginAttempts), "a new connection of the guesser");
+    // The account's owner, from his own address, logs in meanwhile: nobody can lock him out.
+    let mut owner = server.client_from(std::net::Ipv4Addr::new(127, 0, 0, 2), "").await;
+    let owner_in = owner.login("alice", "correct horse").await.expect("the owner logs in from elsewhere");
+    assert_eq!(owner_in.name, "alice");
     tokio::time::sleep(Duration::from_millis(1600)).await;
     let back =
-        elsewhere.login("alice", "correct horse").await.expect("after the lockout, the right password");
+        same_address.login("alice", "correct horse").await.expect("after the lockout, the right password");
     assert_eq!(back.name, "alice");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn registrations_from_one_address_are_limited_and_another_address_still_registers() {
+    let server = TestServer::start("registrations_per_address_per_hour = 3\nrate_burst = 100").await;
+    let mut flood = server.client("").await;
+    for i in 0..3 {
+        flood.register(&format!("flood{i}"), "correct horse", false).await.expect("within the allowance");
+        flood.logout().await.ok();
+        flood = server.client("").await;
+    }
+    let refused = code(flood.register("flood3", "correct horse", false).await);
+    assert_eq!(refused, ErrorCode::Limit(Limit::Registrations));
+    let mut other = server.client_from(std::net::Ipv4Addr::new(127, 0, 0, 2), "").await;
+    other.register("honest", "correct horse", false).await.expect("another address registers");
     server.stop().await;
 }
 

@@ -29,7 +29,6 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Context;
-use tokio::sync::Semaphore;
 
 pub use config::ClusterConfig;
 pub use config::ServerConfig;
@@ -271,7 +270,12 @@ impl Server {
     /// # Errors
     /// None so far; the signature leaves room for fatal endpoint errors.
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
-        let permits = Arc::new(Semaphore::new(self.config.max_connections));
+        let admission = Arc::new(transport::admission::Admission::new(
+            self.config.max_connections,
+            self.config.max_connections_per_address,
+            self.config.retry_handshakes_above,
+            self.lobby.metrics.clone(),
+        ));
         let connections =
             Arc::new(connection::Connections { lobby: self.lobby.clone(), config: self.config.clone() });
         tokio::pin!(shutdown);
@@ -284,7 +288,7 @@ impl Server {
                 conversation: connections.clone(),
                 config: self.config.clone(),
                 connect: self.connect.clone(),
-                permits: permits.clone(),
+                admission: admission.clone(),
             };
             tokio::spawn(web::serve(listener, shared, stopped))
         });
@@ -297,19 +301,33 @@ impl Server {
                 },
                 Some(incoming) = accept(self.browsers.as_ref()) => (incoming, true),
             };
-            let Ok(permit) = permits.clone().try_acquire_owned() else {
-                tracing::warn!(remote = %incoming.remote_address(), "connection limit reached; refused");
-                self.lobby.metrics.refused(metrics::Refusal::MaxConnections);
-                incoming.refuse();
+            if admission.must_retry(&incoming) {
+                // Too many handshakes in flight: this one proves its address first.
+                match incoming.retry() {
+                    Ok(()) => self.lobby.metrics.retried(),
+                    Err(e) => e.into_incoming().refuse(),
+                }
                 continue;
+            }
+            let admitted = match admission.admit(incoming.remote_address().ip()) {
+                Ok(admitted) => admitted,
+                Err(limit) => {
+                    tracing::warn!(remote = %incoming.remote_address(), ?limit, "connection refused");
+                    incoming.refuse();
+                    continue;
+                }
             };
-            let (lobby, connections) = (self.lobby.clone(), connections.clone());
+            let (lobby, connections, admission) =
+                (self.lobby.clone(), connections.clone(), admission.clone());
             tokio::spawn(async move {
-                let _permit = permit;
+                let _admitted = admitted;
                 let transport =
                     if browser { metrics::Transport::Webtransport } else { metrics::Transport::Quic };
                 let _counted = lobby.metrics.connection(transport);
-                match incoming.await {
+                let handshake = admission.handshaking();
+                let connected = incoming.await;
+                drop(handshake);
+                match connected {
                     Ok(conn) if browser => webtransport::serve(conn, connections).await,
                     Ok(conn) => transport::native::serve(conn, connections).await,
                     Err(e) => tracing::debug!(error = %e, "handshake failed"),

@@ -7,11 +7,12 @@
 use std::net::IpAddr;
 use std::sync::Arc;
 
-use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, Reply};
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, Limit, Reply};
 use shvedka_storage::AccountRow;
 
 use crate::lobby::Lobby;
 use crate::service::convert::error;
+use crate::service::metrics::Refusal;
 use crate::service::session::Session;
 
 /// Whether the connection goes on after the reply.
@@ -45,7 +46,12 @@ pub(crate) async fn serve(
         ClientMsg::Register { name, password, bot } => match idle(session) {
             Ok(()) => match lobby.accounts.register(&name, &password, bot, remote).await {
                 Ok(row) => log_in(lobby, session, row).await,
-                Err(e) => Err(e),
+                Err(e) => {
+                    if e.code == ErrorCode::Limit(Limit::Registrations) {
+                        lobby.metrics.refused(Refusal::Registrations);
+                    }
+                    Err(e)
+                }
             },
             Err(e) => Err(e),
         },

@@ -42,6 +42,10 @@ pub struct ServerConfig {
     pub clock: PathBuf,
     /// Connections at once, over every transport (QUIC, WebTransport, WebSocket).
     pub max_connections: usize,
+    /// Connections at once from one address (IPv6: one /64), over every transport.
+    pub max_connections_per_address: usize,
+    /// QUIC handshakes in flight above which a new one must prove its address (a Retry).
+    pub retry_handshakes_above: usize,
     /// Live matches at once.
     pub max_matches: usize,
     /// Forming matches one session may have created.
@@ -88,14 +92,16 @@ pub struct ServerConfig {
     pub rate_burst: u32,
     /// Seconds to wait for `Hello`.
     pub hello_timeout_s: u64,
-    /// Failed log-ins allowed for one name before it is locked out.
+    /// Failed log-ins allowed for one name from one address before it is locked out there.
     pub login_failures_per_name: u32,
     /// Failed log-ins allowed from one address (IPv6: one /64) before it is locked out.
     pub login_failures_per_address: u32,
-    /// The first lock-out, ms; it doubles with every further failure, at most 64 times.
+    /// The first lock-out, ms; it doubles with every further failure, up to 64 times itself.
     pub login_lockout_ms: u64,
     /// How long the answer to a failed log-in is held back, ms.
     pub login_failure_delay_ms: u64,
+    /// Accounts registered from one address (IPv6: one /64) within an hour.
+    pub registrations_per_address_per_hour: u32,
     /// Below this many seconds (base plus 40 increments) a time control is bullet.
     pub rating_bullet_below_s: u64,
     /// Below this many seconds (and not bullet) a time control is blitz; rapid above.
@@ -145,6 +151,9 @@ impl ServerConfig {
                 "invalid configuration: list_page_max is 1 to 50 (a page fits a frame), forming_expiry_s positive"
             );
         }
+        if !(1..=10_000).contains(&config.registrations_per_address_per_hour) {
+            bail!("invalid configuration: registrations_per_address_per_hour must be 1 to 10000");
+        }
         if config.login_failures_per_name == 0 || config.login_failures_per_address == 0 {
             bail!(
                 "invalid configuration: login_failures_per_name and login_failures_per_address must be positive"
@@ -166,6 +175,9 @@ impl ServerConfig {
                 "invalid configuration: quick_pool_rules {:?} is not a rule preset",
                 config.quick_pool_rules
             );
+        }
+        if config.max_connections_per_address == 0 {
+            bail!("invalid configuration: max_connections_per_address must be positive");
         }
         if config.rate_per_second == 0 || config.max_connections == 0 {
             bail!("invalid configuration: rate_per_second and max_connections must be positive");

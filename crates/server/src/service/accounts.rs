@@ -16,6 +16,7 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use shvedka_proto::{ErrorCode, ErrorMsg, Limit};
 use shvedka_storage::{AccountRow, NewAccount, Store};
 
+use crate::service::addresses::PerHour;
 use crate::service::attempts::{AttemptLimits, Attempts};
 use crate::service::convert::error;
 use crate::service::wall::unix_ms;
@@ -96,6 +97,8 @@ pub(crate) struct Accounts {
     store: Arc<dyn Store>,
     dummy: String,
     attempts: Attempts,
+    /// Registrations per address and hour.
+    registrations: PerHour,
     failure_delay: Duration,
 }
 
@@ -109,7 +112,8 @@ impl Accounts {
         let mut seed = [0u8; 16];
         getrandom::fill(&mut seed).expect("the system random source works");
         let dummy = hash(&format!("{seed:?}")).await.expect("a password hashes");
-        Accounts { store, dummy, attempts: Attempts::new(limits), failure_delay }
+        let registrations = PerHour::new(limits.registrations_per_hour);
+        Accounts { store, dummy, attempts: Attempts::new(limits), registrations, failure_delay }
     }
 
     /// The store's error as a refusal.
@@ -155,7 +159,8 @@ impl Accounts {
         self.store.account(id).await.map_err(|e| Self::unavailable(&e))
     }
 
-    /// Registers a new account (refused while the address is locked out).
+    /// Registers a new account (at most `registrations_per_address_per_hour` from one address:
+    /// each costs a password hash and a row).
     pub(crate) async fn register(
         &self,
         name: &str,
@@ -165,7 +170,12 @@ impl Accounts {
     ) -> Result<AccountRow, ErrorMsg> {
         let key = name_key(name)?;
         check_password(password)?;
-        self.attempts.check("", addr).map_err(Self::locked)?;
+        if !self.registrations.take(addr) {
+            return Err(error(
+                ErrorCode::Limit(Limit::Registrations),
+                "too many accounts registered from this address; try again later (registrations_per_address_per_hour)",
+            ));
+        }
         let taken = || error(ErrorCode::NameTaken, format!("the name {name} is registered already"));
         // A taken name is refused before the (costly) hash; the store's unique key still decides
         // between two registrations racing for one name.
@@ -189,20 +199,26 @@ impl Accounts {
         password: &str,
         addr: IpAddr,
     ) -> Result<AccountRow, ErrorMsg> {
-        let key = name.to_ascii_lowercase();
-        self.attempts.check(&key, addr).map_err(Self::locked)?;
-        let row = self.store.account_by_name(&key).await.map_err(|e| Self::unavailable(&e))?;
+        // A name no account may have is refused as a wrong password, counted against the
+        // address alone (the tracked keys stay bounded names).
+        let key = name_key(name).ok();
+        let lookup = key.as_deref().unwrap_or("");
+        self.attempts.check(lookup, addr).map_err(Self::locked)?;
+        let row = match &key {
+            Some(key) => self.store.account_by_name(key).await.map_err(|e| Self::unavailable(&e))?,
+            None => None,
+        };
         let hash = row.as_ref().map_or_else(|| self.dummy.clone(), |r| r.password_hash.clone());
         let fits = password.len() <= PASSWORD_LEN.end() * 4;
         // Checked whatever the row: the same work for an unknown name.
         let right = verify(if fits { password } else { "" }, hash).await && fits;
         let Some(row) = row.filter(|_| right) else {
-            self.attempts.fail(&key, addr);
-            tracing::info!(name = key, %addr, "log-in refused");
+            self.attempts.fail(key.as_deref(), addr);
+            tracing::info!(name = lookup, %addr, "log-in refused");
             tokio::time::sleep(self.failure_delay).await;
             return Err(error(ErrorCode::BadCredentials, "wrong name or password"));
         };
-        self.attempts.succeed(&key);
+        self.attempts.succeed(lookup, addr);
         if row.disabled {
             return Err(error(ErrorCode::AccountDisabled, format!("the account {} is disabled", row.name)));
         }
@@ -257,8 +273,13 @@ mod tests {
         assert!(check_password(&"x".repeat(129)).is_err());
     }
 
-    const LIMITS: AttemptLimits =
-        AttemptLimits { per_name: 2, per_address: 100, lockout: Duration::from_secs(60) };
+    const LIMITS: AttemptLimits = AttemptLimits {
+        per_name: 2,
+        per_address: 100,
+        lockout: Duration::from_secs(60),
+        registrations_per_hour: 3,
+    };
+    const OTHER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 2));
     const ADDR: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
 
     #[tokio::test]
@@ -289,9 +310,36 @@ mod tests {
             let e = accounts.login("alice", password, ADDR).await.unwrap_err();
             assert_eq!(e.code, ErrorCode::Limit(Limit::LoginAttempts), "locked out, the right password too");
         }
+        let owner = accounts.login("alice", "correct horse", OTHER).await;
+        assert_eq!(owner.expect("meanwhile her owner logs in from his own address").id, alice.id);
         tokio::time::advance(Duration::from_secs(61)).await;
         let back = accounts.login("alice", "correct horse", ADDR).await.expect("after the lockout");
         assert_eq!(back.id, alice.id);
+    }
+
+    #[tokio::test]
+    async fn failed_log_ins_with_names_no_account_may_have_lock_neither_registration_nor_others() {
+        tokio::time::pause();
+        let accounts = Accounts::new(Arc::new(MemStore::default()), LIMITS, Duration::ZERO).await;
+        for name in ["", "", "", "x", "guest1", &"y".repeat(10_000)] {
+            let e = accounts.login(name, "wrong", ADDR).await.unwrap_err();
+            assert_eq!(e.code, ErrorCode::BadCredentials, "{:.10}", name);
+        }
+        let carol = accounts.register("carol", "correct horse", false, OTHER).await;
+        assert!(carol.is_ok(), "registration is not locked by anyone's failures: {carol:?}");
+        accounts.register("dave", "correct horse", false, ADDR).await.expect("nor from the failing address");
+    }
+
+    #[tokio::test]
+    async fn registrations_from_one_address_are_limited_per_hour_and_others_are_not() {
+        let accounts = Accounts::new(Arc::new(MemStore::default()), LIMITS, Duration::ZERO).await;
+        for i in 0..3 {
+            accounts.register(&format!("user{i}"), "correct horse", false, ADDR).await.unwrap();
+        }
+        let e = accounts.register("user3", "correct horse", false, ADDR).await.unwrap_err();
+        assert_eq!(e.code, ErrorCode::Limit(Limit::Registrations));
+        assert!(!accounts.is_registered("user3").await.unwrap(), "nothing was stored");
+        accounts.register("user4", "correct horse", false, OTHER).await.expect("another address registers");
     }
 
     #[tokio::test]

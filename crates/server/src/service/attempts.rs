@@ -1,10 +1,14 @@
-//! Failed log-ins, counted per name and per address, so guessing a password is slow and then
-//! refused. Each key has a number of free failures (`login_failures_per_name`,
+//! Failed log-ins, counted per name *from one address* and per address, so guessing a password
+//! is slow and then refused. Each key has a number of free failures (`login_failures_per_name`,
 //! `login_failures_per_address`); the next failure locks the key out for `login_lockout_ms`, and
-//! every failure beyond doubles it (at most 64 times). While either the name or the address is
-//! locked out, every attempt is refused unchecked — a right password too, or the lock-out would
-//! tell a guesser when he has found it. A success clears the name's count (not the address's:
-//! one account of his own must not reset a guesser's address). A key whose last failure is older
+//! every failure beyond doubles it (up to 64 times the lock-out). While the name is locked out
+//! for the guessing address, or the address itself is, every attempt from it is refused
+//! unchecked — a right password too, or the lock-out would tell a guesser when he has found it.
+//! A name is never locked for everyone: the account's owner logs in from his own address while
+//! another guesses (a lock per name alone would let anyone lock any account). A success clears
+//! the name's count at that address (not the address's: one account of his own must not reset a
+//! guesser's address). A failure with a name that no account can have counts against the
+//! address alone, so the keys tracked are bounded names. A key whose last failure is older
 //! than 64 lock-outs (the longest) starts again from zero. IPv6 addresses count by their /64 prefix (one
 //! machine commonly holds a whole /64).
 //!
@@ -18,6 +22,7 @@ use std::time::Duration;
 use tokio::time::Instant;
 
 use crate::config::ServerConfig;
+use crate::service::addresses::prefix;
 
 /// Keys tracked at most; beyond, keys that are neither locked nor recent are forgotten first.
 const MAX_TRACKED: usize = 100_000;
@@ -28,11 +33,14 @@ pub(crate) struct AttemptLimits {
     pub(crate) per_name: u32,
     pub(crate) per_address: u32,
     pub(crate) lockout: Duration,
+    /// `registrations_per_address_per_hour`.
+    pub(crate) registrations_per_hour: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 enum Key {
-    Name(String),
+    /// A name (its lower-case key) tried from an address (its prefix).
+    NameAt(String, IpAddr),
     Address(IpAddr),
 }
 
@@ -54,11 +62,12 @@ impl Attempts {
         Attempts { limits, map: Mutex::default() }
     }
 
-    /// `Err(time left)` while the name (its lower-case key) or the address is locked out.
+    /// `Err(time left)` while the name (its lower-case key) is locked out for this address, or
+    /// the address is.
     pub(crate) fn check(&self, name_key: &str, addr: IpAddr) -> Result<(), Duration> {
         let now = Instant::now();
         let map = self.map.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        let left = [Key::Name(name_key.to_owned()), Key::Address(prefix(addr))]
+        let left = [Key::NameAt(name_key.to_owned(), prefix(addr)), Key::Address(prefix(addr))]
             .iter()
             .filter_map(|k| map.get(k)?.locked_until)
             .filter(|&until| until > now)
@@ -67,18 +76,17 @@ impl Attempts {
         left.map_or(Ok(()), Err)
     }
 
-    /// Counts a failure against the name and the address.
-    pub(crate) fn fail(&self, name_key: &str, addr: IpAddr) {
+    /// Counts a failure against the name at this address (when it is a name an account may
+    /// have: a valid key) and against the address.
+    pub(crate) fn fail(&self, name_key: Option<&str>, addr: IpAddr) {
         let now = Instant::now();
         let mut map = self.map.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         if map.len() >= MAX_TRACKED {
             let horizon = self.limits.lockout * 64;
             map.retain(|_, r| r.locked_until.is_some_and(|u| u > now) || now - r.last < horizon);
         }
-        for (key, free) in [
-            (Key::Name(name_key.to_owned()), self.limits.per_name),
-            (Key::Address(prefix(addr)), self.limits.per_address),
-        ] {
+        let name = name_key.map(|n| (Key::NameAt(n.to_owned(), prefix(addr)), self.limits.per_name));
+        for (key, free) in name.into_iter().chain([(Key::Address(prefix(addr)), self.limits.per_address)]) {
             let r = map.entry(key).or_insert(Record { failures: 0, last: now, locked_until: None });
             let locked = r.locked_until.is_some_and(|u| u > now);
             if !locked && now - r.last > self.limits.lockout * 64 {
@@ -93,21 +101,10 @@ impl Attempts {
         }
     }
 
-    /// A right password: the name starts again from zero.
-    pub(crate) fn succeed(&self, name_key: &str) {
+    /// A right password: the name starts again from zero at this address.
+    pub(crate) fn succeed(&self, name_key: &str, addr: IpAddr) {
         let mut map = self.map.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
-        map.remove(&Key::Name(name_key.to_owned()));
-    }
-}
-
-/// The address as counted: IPv4 whole, IPv6 by its /64 prefix.
-fn prefix(addr: IpAddr) -> IpAddr {
-    match addr {
-        IpAddr::V4(_) => addr,
-        IpAddr::V6(v6) => {
-            let bits = u128::from(v6) & !((1u128 << 64) - 1);
-            IpAddr::V6(bits.into())
-        }
+        map.remove(&Key::NameAt(name_key.to_owned(), prefix(addr)));
     }
 }
 
@@ -118,6 +115,7 @@ impl AttemptLimits {
             per_name: config.login_failures_per_name,
             per_address: config.login_failures_per_address,
             lockout: Duration::from_millis(config.login_lockout_ms),
+            registrations_per_hour: config.registrations_per_address_per_hour,
         }
     }
 }
@@ -126,52 +124,83 @@ impl AttemptLimits {
 mod tests {
     use super::*;
 
-    const LIMITS: AttemptLimits =
-        AttemptLimits { per_name: 3, per_address: 5, lockout: Duration::from_secs(60) };
+    const LIMITS: AttemptLimits = AttemptLimits {
+        per_name: 3,
+        per_address: 5,
+        lockout: Duration::from_secs(60),
+        registrations_per_hour: 1,
+    };
 
     fn addr(last: u8) -> IpAddr {
         IpAddr::from([10, 0, 0, last])
     }
 
     #[tokio::test(start_paused = true)]
-    async fn a_name_is_locked_out_after_its_free_failures_and_the_lockout_doubles() {
-        let a = Attempts::new(LIMITS);
-        for i in 0..3 {
-            assert_eq!(a.check("alice", addr(i)), Ok(()));
-            a.fail("alice", addr(i));
+    async fn a_name_is_locked_out_for_the_guessing_address_after_its_free_failures_and_the_lockout_doubles() {
+        let a = Attempts::new(AttemptLimits { per_address: 100, ..LIMITS });
+        for _ in 0..3 {
+            assert_eq!(a.check("alice", addr(1)), Ok(()));
+            a.fail(Some("alice"), addr(1));
         }
-        assert_eq!(a.check("alice", addr(9)), Ok(()), "three failures are free, from anywhere");
-        a.fail("alice", addr(9));
-        assert_eq!(a.check("alice", addr(10)), Err(Duration::from_secs(60)), "the fourth locks the name");
-        assert_eq!(a.check("bob", addr(10)), Ok(()), "another name is not locked");
+        assert_eq!(a.check("alice", addr(1)), Ok(()), "three failures are free");
+        a.fail(Some("alice"), addr(1));
+        assert_eq!(
+            a.check("alice", addr(1)),
+            Err(Duration::from_secs(60)),
+            "the fourth locks the name there"
+        );
+        assert_eq!(a.check("bob", addr(1)), Ok(()), "another name is not locked");
+        assert_eq!(a.check("alice", addr(2)), Ok(()), "nor the name from another address: its owner logs in");
         tokio::time::advance(Duration::from_secs(61)).await;
-        assert_eq!(a.check("alice", addr(10)), Ok(()), "the lockout passes");
-        a.fail("alice", addr(11));
-        assert_eq!(a.check("alice", addr(10)), Err(Duration::from_secs(120)), "the next one doubles it");
+        assert_eq!(a.check("alice", addr(1)), Ok(()), "the lockout passes");
+        a.fail(Some("alice"), addr(1));
+        assert_eq!(a.check("alice", addr(1)), Err(Duration::from_secs(120)), "the next one doubles it");
         tokio::time::advance(Duration::from_secs(121)).await;
-        a.succeed("alice");
-        a.fail("alice", addr(12));
-        assert_eq!(a.check("alice", addr(12)), Ok(()), "a success starts the name from zero");
+        a.succeed("alice", addr(1));
+        a.fail(Some("alice"), addr(1));
+        assert_eq!(a.check("alice", addr(1)), Ok(()), "a success starts the name from zero there");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn many_addresses_failing_one_name_never_lock_it_for_another_address() {
+        let a = Attempts::new(LIMITS);
+        for i in 0..50 {
+            a.fail(Some("alice"), addr(i));
+        }
+        assert_eq!(a.check("alice", addr(200)), Ok(()), "the owner's address was never refused");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_name_no_account_may_have_counts_against_the_address_alone() {
+        let a = Attempts::new(LIMITS);
+        for _ in 0..5 {
+            a.fail(None, addr(1));
+        }
+        assert_eq!(a.map.lock().unwrap().len(), 1, "only the address is tracked");
+        assert_eq!(a.check("alice", addr(1)), Ok(()), "five failures are the address's free ones");
+        a.fail(None, addr(1));
+        assert!(a.check("alice", addr(1)).is_err(), "the sixth locks the address out");
+        assert_eq!(a.check("", addr(2)), Ok(()), "and nobody else");
     }
 
     #[tokio::test(start_paused = true)]
     async fn an_address_guessing_many_names_is_locked_out_and_forgiven_later() {
         let a = Attempts::new(LIMITS);
         for i in 0..6 {
-            a.fail(&format!("name{i}"), addr(1));
+            a.fail(Some(&format!("name{i}")), addr(1));
         }
         let left = a.check("someone-else", addr(1)).unwrap_err();
         assert_eq!(left, Duration::from_secs(60), "six failures from one address lock it out");
         assert_eq!(a.check("someone-else", addr(2)), Ok(()), "another address is not");
         let v6 = |last: u16| IpAddr::from([0x2001, 0xdb8, 0, 1, 0, 0, 0, last]);
         for i in 0..6 {
-            a.fail(&format!("v6-{i}"), v6(i));
+            a.fail(Some(&format!("v6-{i}")), v6(i));
         }
         assert!(a.check("x", v6(99)).is_err(), "IPv6 counts by /64: a new address in it is locked too");
         tokio::time::advance(Duration::from_secs(61)).await;
         assert_eq!(a.check("someone-else", addr(1)), Ok(()), "the lockout passes");
         tokio::time::advance(Duration::from_secs(64 * 60)).await;
-        a.fail("name0", addr(1));
+        a.fail(Some("name0"), addr(1));
         // The address's last failure was longer than 64 lockouts ago: it counts from one again.
         assert_eq!(a.check("someone-else", addr(1)), Ok(()));
     }

@@ -52,6 +52,10 @@ pub(crate) enum Refusal {
     OpenMatches,
     /// `max_bots`.
     MaxBots,
+    /// `max_connections_per_address`.
+    ConnectionsPerAddress,
+    /// `registrations_per_address_per_hour`.
+    Registrations,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -77,6 +81,7 @@ pub(crate) struct Metrics {
     storage_errors: Counter,
     refused: Family<RefusalLabels, Counter>,
     behind: Counter,
+    retries: Counter,
     cluster_nodes: Gauge,
     node_matches: Family<NodeLabels, Gauge>,
     node_connections: Family<NodeLabels, Gauge>,
@@ -101,6 +106,7 @@ impl Metrics {
             storage_errors: Counter::default(),
             refused: Family::default(),
             behind: Counter::default(),
+            retries: Counter::default(),
             cluster_nodes: Gauge::default(),
             node_matches: Family::default(),
             node_connections: Family::default(),
@@ -120,6 +126,11 @@ impl Metrics {
             m.sessions.clone(),
         );
         registry.register("connections", "Connections open now, by transport", m.connections.clone());
+        registry.register(
+            "handshake_retries",
+            "QUIC handshakes asked to prove their address first (a Retry), handshakes in flight being above retry_handshakes_above",
+            m.retries.clone(),
+        );
         registry.register("moves", "Moves asked for, by outcome", m.moves.clone());
         registry.register(
             "move_seconds",
@@ -247,6 +258,11 @@ impl Metrics {
 
     pub(crate) fn fell_behind(&self) {
         self.behind.inc();
+    }
+
+    /// A QUIC handshake was answered with a Retry.
+    pub(crate) fn retried(&self) {
+        self.retries.inc();
     }
 }
 

@@ -6,6 +6,7 @@
 //! checks it.
 
 pub(crate) mod accounts;
+pub(crate) mod addresses;
 pub(crate) mod attempts;
 pub(crate) mod committer;
 pub(crate) mod convert;

@@ -3,6 +3,7 @@
 //! fallback). Each turns bytes into `ClientFrame`s and drains a session's `Outbound` queue; the
 //! session itself is served by `connection.rs`.
 
+pub(crate) mod admission;
 pub(crate) mod devcert;
 pub(crate) mod endpoint;
 pub(crate) mod frames;

@@ -23,11 +23,13 @@ use axum::http::{StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use shvedka_proto::{ClientFrame, MAX_FRAME};
-use tokio::sync::{OwnedSemaphorePermit, Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::time::Instant;
 
 use crate::config::ServerConfig;
 use crate::service::encoding::{Encoding, Outgoing};
+use crate::service::metrics::Refusal;
+use crate::transport::admission::{Admission, Admitted};
 use crate::transport::devcert::DevCerts;
 use crate::transport::frames::{BEHIND, CLOSE_BEHIND, CLOSE_ENDED, Conversation, ENDED, End, Frames};
 use crate::transport::web_files::FILES;
@@ -38,8 +40,8 @@ pub(crate) struct Shared<C> {
     pub(crate) conversation: Arc<C>,
     pub(crate) config: Arc<ServerConfig>,
     pub(crate) connect: Arc<Connect>,
-    /// The server's connection permits, shared with the QUIC endpoints.
-    pub(crate) permits: Arc<Semaphore>,
+    /// The server's connection limits, shared with the QUIC endpoints.
+    pub(crate) admission: Arc<Admission>,
 }
 
 impl<C> Clone for Shared<C> {
@@ -48,7 +50,7 @@ impl<C> Clone for Shared<C> {
             conversation: self.conversation.clone(),
             config: self.config.clone(),
             connect: self.connect.clone(),
-            permits: self.permits.clone(),
+            admission: self.admission.clone(),
         }
     }
 }
@@ -123,17 +125,23 @@ pub(crate) async fn bind(config: &ServerConfig) -> anyhow::Result<Option<tokio::
     Ok(Some(tokio::net::TcpListener::bind(addr).await?))
 }
 
-/// Upgrades to a WebSocket session if a connection permit is free (503 otherwise).
+/// Upgrades to a WebSocket session if the connection is admitted (503 otherwise: the server or
+/// this address holds as many connections as it may).
 async fn upgrade<C: Conversation>(
     ws: WebSocketUpgrade,
     ConnectInfo(remote): ConnectInfo<SocketAddr>,
     State(shared): State<Shared<C>>,
 ) -> Response {
-    let Ok(permit) = shared.permits.clone().try_acquire_owned() else {
-        tracing::warn!("connection limit reached; WebSocket refused");
-        shared.conversation.metrics().refused(crate::service::metrics::Refusal::MaxConnections);
-        return (StatusCode::SERVICE_UNAVAILABLE, "the server holds as many connections as it may")
-            .into_response();
+    let permit = match shared.admission.admit(remote.ip()) {
+        Ok(admitted) => admitted,
+        Err(limit) => {
+            tracing::warn!(%remote, ?limit, "WebSocket refused");
+            let text = match limit {
+                Refusal::ConnectionsPerAddress => "this address holds as many connections as it may",
+                _ => "the server holds as many connections as it may",
+            };
+            return (StatusCode::SERVICE_UNAVAILABLE, text).into_response();
+        }
     };
     // A frame's header above MAX_FRAME is refused before its payload is read (tungstenite would
     // otherwise take frames of 16 MiB, and check a message's size only once it is whole).
@@ -185,7 +193,7 @@ async fn session(
     mut socket: WebSocket,
     conversation: Arc<impl Conversation>,
     config: Arc<ServerConfig>,
-    permit: OwnedSemaphorePermit,
+    permit: Admitted,
     remote: std::net::IpAddr,
 ) {
     let _permit = permit;

@@ -1,0 +1,87 @@
+//! Who may open a connection, over every transport: a permit of the server's one
+//! `max_connections` semaphore and a place among its address's `max_connections_per_address`
+//! (IPv6 by its /64), both taken before any handshake and held while the connection lives, so no
+//! address can take the slots of all the others. QUIC handshakes come before any proof that their
+//! address is real (a spoofed one costs the attacker nothing): while more than
+//! `retry_handshakes_above` are in flight, a new one must first prove its address with a Retry
+//! (QUIC's address validation), so spoofed handshakes hold nothing.
+
+use std::net::IpAddr;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+
+use tokio::sync::{OwnedSemaphorePermit, Semaphore};
+
+use crate::service::addresses::{AtOnce, Held};
+use crate::service::metrics::{Metrics, Refusal};
+
+/// The server's connection limits.
+pub(crate) struct Admission {
+    permits: Arc<Semaphore>,
+    per_address: Arc<AtOnce>,
+    handshakes: Arc<AtomicUsize>,
+    retry_above: usize,
+    metrics: Arc<Metrics>,
+}
+
+/// What an admitted connection holds while it lives.
+#[derive(Debug)]
+pub(crate) struct Admitted {
+    _permit: OwnedSemaphorePermit,
+    _address: Held,
+}
+
+/// A QUIC handshake in flight, counted until it is dropped.
+pub(crate) struct Handshaking(Arc<AtomicUsize>);
+
+impl Drop for Handshaking {
+    fn drop(&mut self) {
+        self.0.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
+impl Admission {
+    /// `max_connections` in all, `per_address` from one address, a Retry above `retry_above`
+    /// handshakes in flight.
+    pub(crate) fn new(
+        max_connections: usize,
+        per_address: usize,
+        retry_above: usize,
+        metrics: Arc<Metrics>,
+    ) -> Admission {
+        Admission {
+            permits: Arc::new(Semaphore::new(max_connections)),
+            per_address: AtOnce::new(per_address),
+            handshakes: Arc::default(),
+            retry_above,
+            metrics,
+        }
+    }
+
+    /// Admits a connection from `addr`, or says which limit refuses it (counted in the metrics).
+    pub(crate) fn admit(&self, addr: IpAddr) -> Result<Admitted, Refusal> {
+        let refuse = |limit| {
+            self.metrics.refused(limit);
+            Err(limit)
+        };
+        let Some(address) = self.per_address.take(addr) else {
+            return refuse(Refusal::ConnectionsPerAddress);
+        };
+        let Ok(permit) = self.permits.clone().try_acquire_owned() else {
+            return refuse(Refusal::MaxConnections);
+        };
+        Ok(Admitted { _permit: permit, _address: address })
+    }
+
+    /// Whether a QUIC handshake must first prove its address: too many are in flight and its
+    /// address is not validated yet.
+    pub(crate) fn must_retry(&self, incoming: &quinn::Incoming) -> bool {
+        !incoming.remote_address_validated() && self.handshakes.load(Ordering::Relaxed) >= self.retry_above
+    }
+
+    /// Counts a handshake in flight until the result is dropped.
+    pub(crate) fn handshaking(&self) -> Handshaking {
+        self.handshakes.fetch_add(1, Ordering::Relaxed);
+        Handshaking(self.handshakes.clone())
+    }
+}

@@ -1,0 +1,79 @@
+//! Nothing one address does shuts another out (issue 32): connections are capped per address
+//! over every transport (`max_connections_per_address`), and QUIC handshakes beyond
+//! `retry_handshakes_above` in flight must prove their address first. The attacker comes from
+//! `127.0.0.1`, the honest player from `127.0.0.2` (both loopback).
+
+use std::net::Ipv4Addr;
+use std::time::Duration;
+
+use futures_util::future::join_all;
+use shvedka_client::{Client, Trust};
+use shvedka_proto::ClientMsg;
+use shvedka_tests::TestServer;
+use tokio_tungstenite::tungstenite;
+
+const HONEST: Ipv4Addr = Ipv4Addr::new(127, 0, 0, 2);
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_thousand_connections_from_one_address_do_not_stop_another_address_from_connecting() {
+    let server = TestServer::start("max_connections_per_address = 8\nmax_connections = 64").await;
+    let trust = Trust::Fingerprint(server.pin);
+    let endpoint = Client::endpoint_for(server.addr, &trust).expect("the attacker's endpoint");
+    let mut held = Vec::new();
+    let mut refused = 0;
+    for w in 0..20 {
+        let names: Vec<String> = (0..50).map(|i| format!("a{w}-{i}")).collect();
+        let wave = names.iter().map(|name| Client::connect_on(endpoint.clone(), server.addr, &trust, name));
+        for attempt in join_all(wave).await {
+            match attempt {
+                Ok(client) => held.push(client),
+                Err(_) => refused += 1,
+            }
+        }
+    }
+    assert_eq!(held.len(), 8, "one address holds max_connections_per_address");
+    assert_eq!(refused, 992, "the rest of the thousand are refused");
+    // The attacker's WebSocket upgrades are refused too: one cap over every transport.
+    match tokio_tungstenite::connect_async(format!("ws://{}/ws", server.http)).await {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 503),
+        other => panic!("expected 503 for the attacker's WebSocket, got {:?}", other.map(|_| ())),
+    }
+    let honest = server.client_from(HONEST, "honest").await;
+    honest.request(ClientMsg::ListMatches).await.expect("the honest player is served");
+    assert!(
+        server
+            .http_get("/metrics")
+            .await
+            .contains("shvedka_refused_total{limit=\"ConnectionsPerAddress\"} 993"),
+        "each refusal is counted under its limit"
+    );
+    // A place freed is taken again.
+    held.pop().expect("a held connection").close().await;
+    let again = tokio::time::timeout(Duration::from_secs(5), async {
+        loop {
+            if let Ok(c) = Client::connect_on(endpoint.clone(), server.addr, &trust, "again").await {
+                return c;
+            }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        }
+    })
+    .await
+    .expect("a freed place is taken again");
+    again.request(ClientMsg::ListMatches).await.unwrap();
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn handshakes_beyond_the_threshold_prove_their_address_with_a_retry_and_still_connect() {
+    let server = TestServer::start("retry_handshakes_above = 0").await;
+    let client = server.client("validated").await;
+    client.request(ClientMsg::ListMatches).await.expect("served after the Retry");
+    let metrics = server.http_get("/metrics").await;
+    let retries = metrics
+        .lines()
+        .find_map(|l| l.strip_prefix("shvedka_handshake_retries_total "))
+        .and_then(|n| n.trim().parse::<u64>().ok())
+        .expect("the retries are counted");
+    assert!(retries >= 1, "the handshake was retried: {retries}");
+    server.stop().await;
+}
