@@ -529,3 +529,88 @@ async fn a_player_on_another_node_fills_a_match_with_the_bots_of_the_node_that_r
     a.stop().await;
     b.stop().await;
 }
+
+/// A WebSocket session on `server` (JSON frames), its `Hello` sent with `resume`; gives the socket
+/// and the session's token from its `Welcome`.
+async fn ws_hello(
+    server: &TestServer,
+    name: &str,
+    resume: Option<shvedka_proto::Resume>,
+) -> (WebSocket, String) {
+    let url = format!("ws://{}/ws", server.http);
+    let (mut ws, _) = tokio_tungstenite::connect_async(url).await.expect("the WebSocket opens");
+    let hello = shvedka_proto::ClientMsg::Hello {
+        version: shvedka_proto::PROTOCOL_VERSION,
+        name: name.into(),
+        resume,
+    };
+    ws_send(&mut ws, 0, hello).await;
+    match ws_recv(&mut ws).await {
+        ServerMsg::Welcome { token, .. } => (ws, token),
+        other => panic!("expected Welcome, got {other:?}"),
+    }
+}
+
+type WebSocket = tokio_tungstenite::WebSocketStream<tokio_tungstenite::MaybeTlsStream<tokio::net::TcpStream>>;
+
+async fn ws_send(ws: &mut WebSocket, req: u32, msg: shvedka_proto::ClientMsg) {
+    use futures_util::SinkExt;
+    let text = serde_json::to_string(&shvedka_proto::ClientFrame { req, msg }).unwrap();
+    ws.send(tokio_tungstenite::tungstenite::Message::Text(text.into())).await.unwrap();
+}
+
+async fn ws_recv(ws: &mut WebSocket) -> ServerMsg {
+    use futures_util::StreamExt;
+    use tokio_tungstenite::tungstenite::Message;
+    loop {
+        let msg = tokio::time::timeout(Duration::from_secs(10), ws.next()).await.expect("a message in time");
+        match msg.expect("the socket is open").expect("a frame") {
+            Message::Text(t) => return serde_json::from_str(t.as_str()).expect("a server message"),
+            Message::Ping(_) | Message::Pong(_) => {}
+            other => panic!("expected a text frame, got {other:?}"),
+        }
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_resume_naming_a_private_match_does_not_follow_it_without_its_invitation() {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let owner = a.client("owner").await;
+    let created = owner
+        .request(shvedka_proto::ClientMsg::CreateMatch {
+            rules: "mgimo-2017".into(),
+            time_control: "3+0".into(),
+            listed: false,
+            chess960: false,
+            rated: false,
+        })
+        .await
+        .expect("a private match");
+    let shvedka_proto::Reply::Invited { match_id, .. } = created else {
+        panic!("expected Invited, got {created:?}")
+    };
+    // A stranger's session, then a resume of it naming the private match (ids are sequential).
+    let (first, token) = ws_hello(&a, "stranger", None).await;
+    drop(first);
+    let named = shvedka_proto::Resume { token, last_seq: None, match_id: Some(match_id) };
+    let (mut resumed, _) = ws_hello(&a, "stranger", Some(named)).await;
+    // A follow would have queued the match's state before the answer to anything asked now.
+    ws_send(&mut resumed, 1, shvedka_proto::ClientMsg::Ping { nonce: 7 }).await;
+    loop {
+        match ws_recv(&mut resumed).await {
+            ServerMsg::Pong { nonce: 7, .. } => break,
+            ServerMsg::State(state) => panic!("the stranger follows private match {}", state.match_id),
+            _ => {}
+        }
+    }
+    ws_send(&mut resumed, 2, shvedka_proto::ClientMsg::Ready { ready: true }).await;
+    loop {
+        if let ServerMsg::Reply { req: 2, result } = ws_recv(&mut resumed).await {
+            let e = result.expect_err("he follows no match");
+            assert_eq!(e.code, shvedka_proto::ErrorCode::NotInMatch);
+            break;
+        }
+    }
+    a.stop().await;
+}

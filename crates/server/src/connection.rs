@@ -226,6 +226,12 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
 async fn follow_again(lobby: &Arc<Lobby>, session: &Arc<Session>, out: &Outbound, r: Resume) {
     let named = r.match_id.filter(|&id| lobby.placement.may_run_elsewhere(id));
     let Some(id) = session.room().or(named) else { return };
+    // One access check for every way into a match: a match the client names (not the one this
+    // session followed) is followed only if the session may reach it — a private match only
+    // with its invitation — wherever it runs.
+    if session.room() != Some(id) && !matches!(crate::dispatch::reaches(lobby, session, id).await, Ok(true)) {
+        return;
+    }
     let followed = match lobby.rooms.room(id) {
         Ok(room) => {
             let (reply, rx) = oneshot::channel();
@@ -233,11 +239,7 @@ async fn follow_again(lobby: &Arc<Lobby>, session: &Arc<Session>, out: &Outbound
                 RoomMsg::Follow { session: session.clone(), out: out.clone(), last_seq: r.last_seq, reply };
             room.tx.send(msg).await.is_ok() && matches!(rx.await, Ok(Ok(())))
         }
-        Err(_) => {
-            // A private match's id named by a client that may not reach it is not followed.
-            matches!(crate::dispatch::reaches(lobby, session, id).await, Ok(true))
-                && lobby.placement.follow_again(session, out, id, r.last_seq).await
-        }
+        Err(_) => lobby.placement.follow_again(session, out, id, r.last_seq).await,
     };
     if !followed {
         // Its match closed meanwhile (decided, expired): the client learns it by asking.
