@@ -327,3 +327,45 @@ async fn a_websocket_client_that_never_reads_is_closed_and_the_server_goes_on() 
     assert!(native.list_matches().await.is_ok());
     server.stop().await;
 }
+
+/// A WebSocket upgrade sent with `origin`, as a browser on that page would.
+async fn ws_from(server: &TestServer, origin: &str) -> Result<Ws, tungstenite::Error> {
+    use tungstenite::client::IntoClientRequest;
+    let mut request = format!("ws://{}/ws", server.http).into_client_request().unwrap();
+    request.headers_mut().insert("origin", origin.parse().unwrap());
+    Ok(tokio_tungstenite::connect_async(request).await?.0)
+}
+
+#[tokio::test]
+async fn a_page_of_another_origin_cannot_open_a_session_and_the_servers_own_and_allowed_ones_can() {
+    let server = TestServer::start("allowed_origins = [\"https://chess.example.org\"]").await;
+    match ws_from(&server, "https://evil.example").await {
+        Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 403),
+        other => panic!("expected 403 for a foreign origin, got {:?}", other.map(|_| ())),
+    }
+    for origin in [format!("http://{}", server.http), "https://chess.example.org".to_owned()] {
+        let mut ws = ws_from(&server, &origin).await.unwrap_or_else(|e| panic!("{origin} is let in: {e}"));
+        ws.send(Message::Text(hello("page").into())).await.unwrap();
+        assert!(matches!(recv(&mut ws).await, ServerMsg::Welcome { .. }), "{origin}");
+    }
+    let _tool = ws(&server).await.expect("a client with no Origin is no browser: let in");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn every_http_response_carries_the_security_headers() {
+    let server = TestServer::start("").await;
+    for path in ["/", "/app.js", "/connect.json", "/metrics", "/nothing"] {
+        let response = server.http_get(path).await.to_ascii_lowercase();
+        for header in [
+            "content-security-policy: default-src 'self'",
+            "frame-ancestors 'none'",
+            "x-frame-options: deny",
+            "x-content-type-options: nosniff",
+            "referrer-policy: no-referrer",
+        ] {
+            assert!(response.contains(header), "{path} lacks {header}: {response:.400}");
+        }
+    }
+    server.stop().await;
+}

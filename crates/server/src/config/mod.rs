@@ -42,6 +42,9 @@ pub struct ServerConfig {
     pub clock: PathBuf,
     /// Connections at once, over every transport (QUIC, WebTransport, WebSocket).
     pub max_connections: usize,
+    /// Origins besides the server's own whose pages may open WebSocket sessions
+    /// (`https://chess.example.org`).
+    pub allowed_origins: Vec<String>,
     /// Connections at once from one address (IPv6: one /64), over every transport.
     pub max_connections_per_address: usize,
     /// QUIC handshakes in flight above which a new one must prove its address (a Retry).

@@ -10,6 +10,14 @@
 //! the protocol's `MAX_FRAME` is refused from its header, before its payload is read, and a socket
 //! that receives nothing for `idle_timeout_ms` (the server pings it every `keep_alive_ms`), or
 //! that takes no data for as long, is closed.
+//!
+//! A browser sends every WebSocket upgrade with the page's `Origin`, and sends cookies and
+//! credentials of the server's site whatever page asks: an upgrade whose `Origin` is neither the
+//! server's own (its `Host`) nor one of `allowed_origins` is refused 403, so no other site's page
+//! can open a session in its visitor's name (cross-site WebSocket hijacking). A client that is no
+//! browser sends no `Origin` and is not concerned. Every response carries the headers that keep
+//! the page from being framed, its types from being sniffed and its scripts to its own origin
+//! ([`SECURITY_HEADERS`]).
 
 use std::future::Future;
 use std::net::SocketAddr;
@@ -19,12 +27,13 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, State};
-use axum::http::{StatusCode, header};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use shvedka_proto::{ClientFrame, MAX_FRAME};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
+use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::ServerConfig;
 use crate::service::encoding::{Encoding, Outgoing};
@@ -85,6 +94,21 @@ async fn connect_json<C: Conversation>(State(shared): State<Shared<C>>) -> Respo
         .into_response()
 }
 
+/// The headers every HTTP response carries: the page's scripts, styles and images come from the
+/// server alone and it connects only to the server (WebTransport's `https:` on the browsers'
+/// port, the WebSocket), no site may frame it (clickjacking), no type is sniffed, and no address
+/// of the server leaks to the sites a page links to.
+pub(crate) const SECURITY_HEADERS: [(&str, &str); 4] = [
+    (
+        "content-security-policy",
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; \
+         connect-src 'self' https: wss: ws:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
+    ),
+    ("x-frame-options", "DENY"),
+    ("x-content-type-options", "nosniff"),
+    ("referrer-policy", "no-referrer"),
+];
+
 /// Serves HTTP on `listener` until `shutdown` completes.
 pub(crate) async fn serve<C: Conversation>(
     listener: tokio::net::TcpListener,
@@ -98,7 +122,13 @@ pub(crate) async fn serve<C: Conversation>(
     for &(path, mime, body) in FILES {
         app = app.route(path, get(move || async move { ([(header::CONTENT_TYPE, mime)], body) }));
     }
-    let app = app.with_state(shared);
+    let mut app = app.with_state(shared);
+    for (name, value) in SECURITY_HEADERS {
+        app = app.layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static(name),
+            HeaderValue::from_static(value),
+        ));
+    }
     // The client's address reaches the session: log-in attempts are counted per address.
     let app = app.into_make_service_with_connect_info::<SocketAddr>();
     if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
@@ -131,7 +161,13 @@ async fn upgrade<C: Conversation>(
     ws: WebSocketUpgrade,
     ConnectInfo(remote): ConnectInfo<SocketAddr>,
     State(shared): State<Shared<C>>,
+    headers: HeaderMap,
 ) -> Response {
+    if !origin_allowed(&headers, &shared.config.allowed_origins) {
+        tracing::warn!(%remote, origin = ?headers.get(header::ORIGIN), "WebSocket from a foreign origin refused");
+        return (StatusCode::FORBIDDEN, "this page's origin may not open a session here (allowed_origins)")
+            .into_response();
+    }
     let permit = match shared.admission.admit(remote.ip()) {
         Ok(admitted) => admitted,
         Err(limit) => {
@@ -149,6 +185,19 @@ async fn upgrade<C: Conversation>(
         .max_message_size(MAX_FRAME)
         .on_upgrade(move |socket| session(socket, shared.conversation, shared.config, permit, remote.ip()))
         .into_response()
+}
+
+/// Whether an upgrade's `Origin` may open a session: absent (no browser), the server's own (its
+/// `Host`, any scheme), or one of `allowed` (`https://chess.example.org`, compared without case).
+fn origin_allowed(headers: &HeaderMap, allowed: &[String]) -> bool {
+    let Some(origin) = headers.get(header::ORIGIN) else { return true };
+    let Ok(origin) = origin.to_str() else { return false };
+    if allowed.iter().any(|a| a.trim_end_matches('/').eq_ignore_ascii_case(origin)) {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|h| h.to_str().ok());
+    let origin_host = origin.split_once("://").map(|(_, rest)| rest);
+    matches!((origin_host, host), (Some(o), Some(h)) if o.eq_ignore_ascii_case(h))
 }
 
 /// A server message as one WebSocket frame: text for JSON, binary for bincode.
