@@ -1,14 +1,15 @@
 //! Nothing one address does shuts another out (issue 32): connections are capped per address
 //! over every transport (`max_connections_per_address`), and QUIC handshakes beyond
-//! `retry_handshakes_above` in flight must prove their address first. The attacker comes from
+//! `retry_handshakes_above` in flight must prove their address first, and an address guessing
+//! the arbiters' secret is locked out as one guessing passwords is, alone. The attacker comes from
 //! `127.0.0.1`, the honest player from `127.0.0.2` (both loopback).
 
 use std::net::Ipv4Addr;
 use std::time::Duration;
 
 use futures_util::future::join_all;
-use shvedka_client::{Client, Trust};
-use shvedka_proto::ClientMsg;
+use shvedka_client::{Client, ClientError, Trust};
+use shvedka_proto::{ClientMsg, ErrorCode, Limit};
 use shvedka_tests::TestServer;
 use tokio_tungstenite::tungstenite;
 
@@ -75,5 +76,26 @@ async fn handshakes_beyond_the_threshold_prove_their_address_with_a_retry_and_st
         .and_then(|n| n.trim().parse::<u64>().ok())
         .expect("the retries are counted");
     assert!(retries >= 1, "the handshake was retried: {retries}");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guessing_the_arbiters_secret_locks_the_guessing_address_out_and_no_other() {
+    let server = TestServer::start(
+        "arbiter_token = \"s3cret\"\nlogin_failures_per_address = 3\nlogin_lockout_ms = 60000\nrate_burst = 100",
+    )
+    .await;
+    let guesser = server.client("guesser").await;
+    let code = |r: Result<(), ClientError>| match r {
+        Err(ClientError::Server(e)) => e.code,
+        other => panic!("expected a refusal, got {other:?}"),
+    };
+    for i in 0..4 {
+        assert_eq!(code(guesser.arbiter(&format!("guess {i}")).await), ErrorCode::Forbidden, "guess {i}");
+    }
+    let locked = code(guesser.arbiter("s3cret").await);
+    assert_eq!(locked, ErrorCode::Limit(Limit::LoginAttempts), "locked out: the right secret too");
+    let honest = server.client_from(HONEST, "judge").await;
+    honest.arbiter("s3cret").await.expect("another address's arbiter is not refused");
     server.stop().await;
 }

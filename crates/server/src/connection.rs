@@ -126,7 +126,7 @@ async fn serve_session(
             }
             served
         } else {
-            (dispatch(lobby, session, out, frame.msg).await, After::Continue)
+            (dispatch(lobby, session, out, frame.msg, remote).await, After::Continue)
         };
         let reply = ServerMsg::Reply { req: frame.req, result };
         tokio::select! {

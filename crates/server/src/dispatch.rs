@@ -25,11 +25,13 @@ use crate::service::session::Session;
 /// where every character may be escaped, stays within a frame).
 pub(crate) const RECORD_PART: usize = 24 * 1024;
 
+/// Answers one request of `session`, whose client is at `remote`.
 pub(crate) async fn dispatch(
     lobby: &Arc<Lobby>,
     session: &Arc<Session>,
     out: &Outbound,
     msg: ClientMsg,
+    remote: std::net::IpAddr,
 ) -> Result<Reply, ErrorMsg> {
     match msg {
         ClientMsg::Hello { .. } => Err(error(ErrorCode::Handshake, "the session is already open")),
@@ -46,8 +48,13 @@ pub(crate) async fn dispatch(
             let (matches, next) = lobby.rooms.page(live, after, limit as usize, lobby.placement.others(live));
             Ok(Reply::MatchPage { matches, next })
         }
-        ClientMsg::Arbiter { token } => lobby.roles.grant_arbiter(session, &token),
-        ClientMsg::Director { token } => lobby.roles.grant_director(session, &token),
+        // A wrong secret counts as a failed log-in of the address: guessing one is as slow.
+        ClientMsg::Arbiter { token } => {
+            lobby.accounts.guessing(remote, || lobby.roles.grant_arbiter(session, &token))
+        }
+        ClientMsg::Director { token } => {
+            lobby.accounts.guessing(remote, || lobby.roles.grant_director(session, &token))
+        }
         ClientMsg::Td(req) => {
             let by = official(lobby, session, Role::Director).await?;
             tracing::info!(name = %session.name, %by, ?req, "director command");

@@ -225,6 +225,25 @@ impl Accounts {
         Ok(row)
     }
 
+    /// Checks a secret (the arbiters' or directors') from `addr` with `check`, counting a wrong one
+    /// (`Forbidden`) as a failed log-in of the address: refused `Limit(LoginAttempts)` unchecked
+    /// while the address is locked out.
+    ///
+    /// # Errors
+    /// `Limit(LoginAttempts)`, or what `check` answers.
+    pub(crate) fn guessing<T>(
+        &self,
+        addr: IpAddr,
+        check: impl FnOnce() -> Result<T, ErrorMsg>,
+    ) -> Result<T, ErrorMsg> {
+        self.attempts.check_address(addr).map_err(Self::locked)?;
+        let answer = check();
+        if matches!(&answer, Err(e) if e.code == ErrorCode::Forbidden) {
+            self.attempts.fail(None, addr);
+        }
+        answer
+    }
+
     /// Changes an account's password, checking the old one as a log-in does.
     pub(crate) async fn change_password(
         &self,

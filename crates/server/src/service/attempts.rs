@@ -76,6 +76,16 @@ impl Attempts {
         left.map_or(Ok(()), Err)
     }
 
+    /// `Err(time left)` while the address is locked out.
+    pub(crate) fn check_address(&self, addr: IpAddr) -> Result<(), Duration> {
+        let now = Instant::now();
+        let map = self.map.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        match map.get(&Key::Address(prefix(addr))).and_then(|r| r.locked_until) {
+            Some(until) if until > now => Err(until - now),
+            _ => Ok(()),
+        }
+    }
+
     /// Counts a failure against the name at this address (when it is a name an account may
     /// have: a valid key) and against the address.
     pub(crate) fn fail(&self, name_key: Option<&str>, addr: IpAddr) {

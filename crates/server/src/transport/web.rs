@@ -95,13 +95,13 @@ async fn connect_json<C: Conversation>(State(shared): State<Shared<C>>) -> Respo
 }
 
 /// The headers every HTTP response carries: the page's scripts, styles and images come from the
-/// server alone and it connects only to the server (WebTransport's `https:` on the browsers'
+/// server alone (and the empty `data:` image a drag shows) and it connects only to the server (WebTransport's `https:` on the browsers'
 /// port, the WebSocket), no site may frame it (clickjacking), no type is sniffed, and no address
 /// of the server leaks to the sites a page links to.
 pub(crate) const SECURITY_HEADERS: [(&str, &str); 4] = [
     (
         "content-security-policy",
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; \
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
          connect-src 'self' https: wss: ws:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
     ),
     ("x-frame-options", "DENY"),
