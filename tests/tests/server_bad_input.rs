@@ -103,11 +103,17 @@ async fn another_protocol_version_or_a_bad_name_is_refused_with_a_reason() {
     let named = Client::connect(server.addr, Trust::Fingerprint(server.pin), &long).await.err().unwrap();
     assert_eq!(
         named,
-        ClientError::Refused("a name has at most 32 characters and no control characters".into())
+        ClientError::Refused(
+            "a name has at most 32 characters and no control, bidirectional or invisible characters".into()
+        )
     );
-    let control =
-        Client::connect(server.addr, Trust::Fingerprint(server.pin), "a\u{7}b").await.err().unwrap();
-    assert!(matches!(control, ClientError::Refused(_)), "{control:?}");
+    // A control character, a right-to-left override (a name that reads backwards), a zero-width
+    // space (a look-alike of another name).
+    for hidden in ["a\u{7}b", "ad\u{202E}nim", "anna\u{200B}"] {
+        let refused =
+            Client::connect(server.addr, Trust::Fingerprint(server.pin), hidden).await.err().unwrap();
+        assert!(matches!(refused, ClientError::Refused(_)), "{hidden:?}: {refused:?}");
+    }
     let wrong_pin = Client::connect(server.addr, Trust::Fingerprint([7; 32]), "x").await.err().unwrap();
     assert!(matches!(wrong_pin, ClientError::Connection(_)), "{wrong_pin}");
     still_serving(&server).await;
@@ -124,6 +130,10 @@ async fn refused_requests_get_typed_errors_with_the_rule() {
     };
     let e = err(c[2].play(Board::A, "e4", None).await.unwrap_err());
     assert_eq!((e.code, e.message.as_str()), (ErrorCode::Rejected, "you play white-B, not on board A"));
+    for hidden in ["gg\u{202E}", "\u{200B}", "a\u{2066}b"] {
+        let e = err(c[0].chat(shvedka_proto::ChatScope::Match, hidden).await.unwrap_err());
+        assert_eq!(e.code, ErrorCode::BadRequest, "chat {hidden:?} hides or reorders text");
+    }
     let e = err(c[1].play(Board::A, "e5", None).await.unwrap_err());
     assert_eq!((e.code, e.rule.as_deref()), (ErrorCode::Rejected, Some("K1")));
     let e = err(c[0].play(Board::A, "e5", None).await.unwrap_err());

@@ -191,10 +191,14 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
             (session, r.token.clone())
         }
         None => {
-            // A guest: any name of at most 32 characters without control characters that is not
-            // registered (empty: the server names the guest); an account logs in next.
-            if name.chars().count() > 32 || name.chars().any(char::is_control) {
-                return Err("a name has at most 32 characters and no control characters".into());
+            // A guest: any name of at most 32 characters without characters that hide or reorder
+            // text that is not registered (empty: the server names the guest); an account logs in
+            // next.
+            if name.chars().count() > 32 || crate::service::text::hides(&name) {
+                return Err(
+                    "a name has at most 32 characters and no control, bidirectional or invisible characters"
+                        .into(),
+                );
             }
             if lobby.accounts.is_registered(&name).await.map_err(|e| e.message)? {
                 return Err(format!(

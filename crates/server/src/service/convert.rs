@@ -123,8 +123,9 @@ pub(crate) fn arbiter_request(act: &ArbiterAct) -> ArbiterRequest {
 pub(crate) fn arbiter_act(req: ArbiterRequest) -> Result<ArbiterAct, String> {
     let note = |text: String| {
         let n = text.chars().count();
-        if n == 0 || n > 500 || text.chars().any(char::is_control) {
-            Err("a reason has 1 to 500 characters and no control characters".to_owned())
+        if n == 0 || n > 500 || crate::service::text::hides(&text) {
+            Err("a reason has 1 to 500 characters and no control, bidirectional or invisible characters"
+                .to_owned())
         } else {
             Ok(text)
         }

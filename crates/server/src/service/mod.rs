@@ -23,4 +23,5 @@ pub(crate) mod roles;
 pub(crate) mod room;
 pub(crate) mod rooms;
 pub(crate) mod session;
+pub(crate) mod text;
 pub(crate) mod wall;

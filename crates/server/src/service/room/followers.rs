@@ -104,8 +104,11 @@ impl Room {
                 format!("a chat message has at most {MAX_CHAT} characters"),
             ));
         }
-        if chars == 0 || text.chars().any(char::is_control) {
-            return Err(error(ErrorCode::BadRequest, "a chat message has text and no control characters"));
+        if chars == 0 || crate::service::text::hides(&text) {
+            return Err(error(
+                ErrorCode::BadRequest,
+                "a chat message has text and no control, bidirectional or invisible characters",
+            ));
         }
         let from = self.m.seat_of(session.player);
         let in_play =
