@@ -4,7 +4,10 @@
 // board-view.js, gestures.js, chat.js) and the arbiter's panel (arbiter.js).
 //
 // URL options: ?name=anna enters at once; ?transport=webtransport|websocket|auto (default
-// auto); ?arbiter=SECRET asks for the arbiter role after Welcome.
+// auto); ?arbiter shows the arbiter's secret field (on the log-in form and in the lobby). The
+// secret itself is never read from the address: an address is kept in the history, in bookmarks
+// and in the logs of every proxy it passes. One given there anyway is wiped from the address bar
+// and not used.
 
 import { msg, act, fetchRecord, fetchReview } from "./codec.js";
 import { buildReview, clocksAt as reviewClocks, modelAt, moveIndex, movesBy, pointAt } from "./review.js";
@@ -46,7 +49,12 @@ const params = new URLSearchParams(location.search);
 const transport = /** @type {TransportChoice} */ (
   ["webtransport", "websocket"].includes(params.get("transport") ?? "") ? params.get("transport") : "auto"
 );
-let arbiterSecret = params.get("arbiter") ?? "";
+let arbiterSecret = "";
+const secretInAddress = (params.get("arbiter") ?? "") !== "";
+if (secretInAddress) {
+  params.set("arbiter", "");
+  history.replaceState(null, "", `${location.pathname}?${params.toString().replace(/arbiter=(&|$)/, "arbiter$1")}${location.hash}`);
+}
 const LOBBY_REFRESH_MS = 4000;
 
 /** @type {Session | null} */
@@ -563,6 +571,7 @@ async function welcome(resumed, fresh) {
     if (r.ok) arbiter.enable();
     else arbiterSecret = "";
   }
+  $("arbiter-form").hidden = !params.has("arbiter") || arbiter.enabled;
   if (!model && screen !== "lobby") showScreen("lobby");
   else if (model) render();
 }
@@ -603,6 +612,20 @@ function arbiterRemembered() {
 }
 
 initNotice();
+if (secretInAddress) showInfo("the arbiter's secret is not read from the address: type it in the arbiter's field");
+$("arbiter-form").addEventListener("submit", async (e) => {
+  e.preventDefault();
+  const input = /** @type {HTMLInputElement} */ ($("arbiter-secret"));
+  const secret = input.value;
+  input.value = "";
+  const r = await ask(msg.arbiter(secret));
+  if (r.ok) {
+    // Kept in memory only, to ask again for a session the server no longer knows.
+    arbiterSecret = secret;
+    arbiter.enable();
+    $("arbiter-form").hidden = true;
+  } else if (r.err) showError(refusalText(r.err));
+});
 // The arbiter's secret field is for arbiters only: shown with `?arbiter` in the address (an
 // account with the arbiter role needs no secret: its log-in makes it an arbiter).
 $("arbiter-login").hidden = !params.has("arbiter");

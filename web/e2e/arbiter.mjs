@@ -1,5 +1,6 @@
 // End to end: the arbiter's panel (RULES.md A2, K5). Four players start a match; an arbiter
-// page (?arbiter=SECRET) finds it among the live matches and watches it; a player calls the
+// page (?arbiter, the secret typed in the lobby's field, never in the address) finds it among the
+// live matches and watches it; a player calls the
 // arbiter (the clocks stop); the arbiter adds a minute to a clock, restarts the clocks, takes
 // back a move, pauses and resumes, and declares the result. Every page must follow each act.
 //
@@ -35,9 +36,27 @@ async function main() {
     { name: "boris", seat: "BlackA" },
     { name: "vera", seat: "WhiteB" },
     { name: "gleb", seat: "BlackB" },
-    { name: "judge", query: `&arbiter=${encodeURIComponent(args.token)}` },
+    { name: "judge", query: "&arbiter" },
+    { name: "careless", query: `&arbiter=${encodeURIComponent(args.token)}` },
   ]);
   const judge = players.get("judge").page;
+  // A secret put in the address is wiped from it and not used (addresses are kept in histories
+  // and logs): that page is no arbiter.
+  const careless = players.get("careless").page;
+  await careless.locator("#arbiter-form").waitFor({ state: "visible", timeout: 10000 });
+  if (careless.url().includes(args.token)) fail("the secret stays in the address bar", "no secret", careless.url());
+  if (await careless.locator("#arbiter-lobby").isVisible()) fail("a secret in the address made an arbiter", "hidden", "visible");
+  await careless.close();
+  players.delete("careless");
+  step("a secret in the address is wiped and not used");
+  await judge.locator("#arbiter-form").waitFor({ state: "visible", timeout: 10000 });
+  await shot(judge, "arbiter-secret-field.png", "the lobby of a page opened with ?arbiter: the arbiter's secret field, typed, never in the address");
+  await judge.locator("#arbiter-secret").fill("not the secret");
+  await judge.locator("#arbiter-become").click();
+  await until(judge, "a wrong secret is refused", () => /refused/.test(window.shvedka.lastError ?? ""), null,
+    { seen: () => window.shvedka.lastError });
+  await judge.locator("#arbiter-secret").fill(args.token);
+  await judge.locator("#arbiter-become").click();
   const matchId = await seatAndStart(players);
   step(`match ${matchId} running`);
   await clickMove(players.get("vera").page, sq("B", "e2"), "B", "e4");
