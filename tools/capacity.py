@@ -94,6 +94,8 @@ def run(args, matches):
             'webtransport_listen = ""\n'
             f'data_dir = "{work}/data"\n'
             "max_connections = 20000\nmax_matches = 20000\n"
+            # Every simulated player comes from 127.0.0.1.
+            "max_connections_per_address = 20000\nretry_handshakes_above = 100000\n"
             "rate_per_second = 1000\nrate_burst = 1000\n"
             f"udp_recv_buffer = {args.udp_recv_buffer}\n"
         )

@@ -88,8 +88,15 @@ impl TestServer {
     ) -> TestServer {
         let clock = dir.path().join("clock.toml");
         std::fs::write(&clock, clock_toml).expect("write clock settings");
+        // Every test's accounts come from 127.0.0.1: the registrations' hourly limit per address
+        // is the default only where a test asks for it (address_limits.rs, accounts.rs).
+        let registrations = if overrides.contains("registrations_per_address_per_hour") {
+            ""
+        } else {
+            "registrations_per_address_per_hour = 10000\n"
+        };
         let text = format!(
-            "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{overrides}",
+            "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{registrations}{overrides}",
             dir.path().join("data"),
             clock
         );
