@@ -3,8 +3,8 @@
 //! also after a restart.
 
 use shvedka_client::{Client, ClientError};
-use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, SeatId};
-use shvedka_tests::TestServer;
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, EventView, SeatId};
+use shvedka_tests::{TestServer, wait_event};
 
 fn refusal<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorMsg {
     match r {
@@ -20,7 +20,13 @@ async fn finds_nothing(c: &Client, id: shvedka_proto::MatchId, absent: shvedka_p
         let seat = refusal(c.take_seat(probe, SeatId::WhiteA).await);
         let record = refusal(c.record(probe).await);
         let bots = refusal(c.request(ClientMsg::FillWithBots { match_id: probe, level: 1 }).await);
-        for e in [&watch, &seat, &record, &bots] {
+        let rematch = refusal(c.rematch(probe, None).await);
+        assert_eq!(
+            rematch.message.replace(&probe.to_string(), "N"),
+            "match N has no rematch offer",
+            "{label}"
+        );
+        for e in [&watch, &seat, &record, &bots, &rematch] {
             assert_eq!(e.code, ErrorCode::NoSuchMatch, "{label}: {e:?}");
         }
         let shown = |e: &ErrorMsg| e.message.replace(&probe.to_string(), "N");
@@ -86,5 +92,39 @@ async fn guessing_private_match_ids_finds_nothing_and_a_wrong_code_is_refused() 
     assert_eq!(vera.redeem(&code).await.expect("the code survives a restart"), id);
     vera.watch(id).await.expect("and reaches the match");
     assert!(vera.record(id).await.is_ok());
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_decided_private_matchs_rematch_offer_is_answered_to_a_stranger_as_no_offer_at_all() {
+    let server = TestServer::start("").await;
+    let mut players = Vec::new();
+    for seat in SeatId::ALL {
+        players.push(server.client(seat.name()).await);
+    }
+    let (id, code) = players[0].create_private("classic", "1+0").await.expect("a private match");
+    for (c, seat) in players.iter().zip(SeatId::ALL) {
+        if seat != SeatId::WhiteA {
+            c.redeem(&code).await.expect("the code");
+        }
+        c.take_seat(id, seat).await.expect("a seat");
+    }
+    for c in &players {
+        c.ready(true).await.expect("ready");
+    }
+    for c in &mut players {
+        wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
+    }
+    players[1].resign().await.expect("black-A resigns");
+    // Its players see the offer once the task has ended; a stranger sees none, as for a match
+    // that never was.
+    players[0].rematch(id, None).await.expect("a player sees the offer");
+    let stranger = server.client("stranger").await;
+    let absent = shvedka_proto::MatchId(id.0 + 100);
+    for (probe, label) in [(id, "the private match"), (absent, "a match that does not exist")] {
+        let e = refusal(stranger.rematch(probe, Some(true)).await);
+        assert_eq!(e.code, ErrorCode::NoSuchMatch, "{label}");
+        assert_eq!(e.message.replace(&probe.to_string(), "N"), "match N has no rematch offer", "{label}");
+    }
     server.stop().await;
 }

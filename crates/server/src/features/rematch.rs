@@ -129,8 +129,9 @@ impl Rematches {
     /// the player's seat in the decided match.
     ///
     /// # Errors
-    /// `Rejected` while the match is live or after a decline, `NoSuchMatch` without an offer,
-    /// `Forbidden` for anyone but its players, and whatever creating the match meets.
+    /// `Rejected` while the match is live or after a decline, `NoSuchMatch` without an offer (and
+    /// for anyone but its players when the match was private, live or decided), `Forbidden` for
+    /// anyone but its players, and whatever creating the match meets.
     pub(crate) async fn answer(
         &self,
         rooms: &Rooms,
@@ -155,12 +156,18 @@ impl Rematches {
         let (f, seat_was) = {
             let mut offers = self.offers.lock().map_err(|_| error(ErrorCode::Unavailable, "rematches"))?;
             let Some(offer) = offers.get_mut(&id).filter(|o| o.since.elapsed() < self.keep) else {
-                if rooms.room(id).is_ok() {
+                // A live match this session may not reach (private, without its invitation) is
+                // answered as one that does not exist.
+                if rooms.room(id).is_ok() && !rooms.hidden_from(session, id) {
                     return Err(error(ErrorCode::Rejected, format!("match {id} is not over")));
                 }
                 return Err(error(ErrorCode::NoSuchMatch, format!("match {id} has no rematch offer")));
             };
             let Some(i) = offer.finished.players.iter().position(|(p, _)| *p == session.player) else {
+                // A private match's offer is nobody else's business: as if there were none.
+                if !offer.finished.listed {
+                    return Err(error(ErrorCode::NoSuchMatch, format!("match {id} has no rematch offer")));
+                }
                 return Err(error(
                     ErrorCode::Forbidden,
                     format!("only the players of match {id} agree its rematch"),

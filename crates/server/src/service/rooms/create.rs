@@ -72,6 +72,12 @@ impl Rooms {
         Ok(row.is_none_or(|r| r.created.invite_hash.is_none()))
     }
 
+    /// Whether the live match `id` is private and `session` holds no way in (its invitation, or
+    /// following it): what it asks of it is answered as of a match that does not exist.
+    pub(crate) fn hidden_from(&self, session: &Session, id: MatchId) -> bool {
+        self.private.contains_key(&id) && !session.is_invited(id) && session.room() != Some(id)
+    }
+
     /// The invitation code of a private match this process created, for the server's own bots.
     pub(crate) fn code_of(&self, id: MatchId) -> Option<String> {
         self.codes.get(&id).map(|c| c.clone())
