@@ -93,6 +93,21 @@ impl std::fmt::Debug for Stats {
     }
 }
 
+/// Creates the data directory, if it is missing, readable by the server's user alone: it holds
+/// the database (accounts' password hashes, session tokens' hashes) and the TLS private key, so
+/// the process's umask must not decide who may read them. An existing directory is left as its
+/// operator made it.
+fn private_dir(dir: &std::path::Path) -> anyhow::Result<()> {
+    if dir.as_os_str().is_empty() || dir.exists() {
+        return Ok(());
+    }
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir).with_context(|| format!("cannot create {}", dir.display()))
+}
+
 /// How long a shutdown waits for the match tasks to store their last events.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 
@@ -104,6 +119,7 @@ impl Server {
     /// Unreadable or invalid certificate or clock files, a database that cannot be opened or
     /// migrated, or an address that cannot be bound.
     pub async fn bind(config: ServerConfig) -> anyhow::Result<Server> {
+        private_dir(&config.data_dir)?;
         let store = match &config.cluster {
             Some(cluster) => cluster::open_store(&config.database_url, cluster).await?,
             None => {
