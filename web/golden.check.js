@@ -239,3 +239,6 @@ export const replySeekPools = {"Reply":{"req":45,"result":{"Ok":{"SeekPools":[{"
 
 /** @type {ServerMsg} */
 export const replySeekLimit = {"Reply":{"req":46,"result":{"Err":{"code":{"Limit":"SeekPool"},"rule":null,"message":"the server holds 2000 seeks, as many as it may (max_seeks); try again soon"}}}};
+
+/** @type {ServerMsg} */
+export const replyRegistrationsLimit = {"Reply":{"req":47,"result":{"Err":{"code":{"Limit":"Registrations"},"rule":null,"message":"too many accounts registered from this address; try again later (registrations_per_address_per_hour)"}}}};

@@ -554,6 +554,17 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        (
+            "reply-registrations-limit",
+            s(ServerMsg::Reply {
+                req: 47,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Limit(Limit::Registrations),
+                    rule: None,
+                    message: "too many accounts registered from this address; try again later (registrations_per_address_per_hour)".into(),
+                }),
+            }),
+        ),
     ]
 }
 

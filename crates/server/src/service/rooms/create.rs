@@ -56,13 +56,10 @@ impl Rooms {
     /// # Errors
     /// `Unavailable` when the store cannot say.
     pub(crate) async fn reaches(&self, session: &Session, id: MatchId) -> Result<bool, ErrorMsg> {
+        if self.map.contains_key(&id) || self.private.contains_key(&id) {
+            return Ok(!self.hidden_from(session, id));
+        }
         if session.is_invited(id) || session.room() == Some(id) {
-            return Ok(true);
-        }
-        if self.private.contains_key(&id) {
-            return Ok(false);
-        }
-        if self.map.contains_key(&id) {
             return Ok(true);
         }
         let row = self.store.find_match(id.0).await.map_err(|e| {
