@@ -70,11 +70,11 @@ pub(crate) async fn dispatch(
             tournament(lobby, session, TourAsk::Director { by, req }).await
         }
         ClientMsg::Choose { tournament: id, round, game, choice } => {
-            let name = account_name(session)?.to_owned();
+            let name = session.account_name()?.to_owned();
             tournament(lobby, session, TourAsk::Choose { name, tournament: id, round, game, choice }).await
         }
         ClientMsg::Assignment { tournament: id } => {
-            let name = account_name(session)?.to_owned();
+            let name = session.account_name()?.to_owned();
             tournament(lobby, session, TourAsk::Assignment { name, tournament: id }).await
         }
         ClientMsg::ListLive => {
@@ -89,7 +89,7 @@ pub(crate) async fn dispatch(
                 let request = convert::arbiter_request(&act);
                 match lobby
                     .placement
-                    .forward(session, out, match_id, Ask::Arbiter { act: request, by: by.clone() })
+                    .forward(session, out, match_id, Ask::Arbiter(request))
                     .await
                 {
                     // Run by nobody: a finished match, revived here.
@@ -290,15 +290,6 @@ async fn leave_other(lobby: &Arc<Lobby>, session: &Arc<Session>, id: MatchId) ->
             lobby.placement.let_go(session, other).await
         }
         _ => Ok(()),
-    }
-}
-
-/// The session's account name: tournament seats and choices belong to accounts, never to a name
-/// a guest typed.
-pub(crate) fn account_name(session: &Session) -> Result<&str, ErrorMsg> {
-    match session.account {
-        Some(_) => Ok(&session.name),
-        None => Err(error(ErrorCode::LoginRequired, "tournament play belongs to accounts: log in first")),
     }
 }
 

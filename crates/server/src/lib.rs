@@ -167,8 +167,12 @@ impl Server {
             Some(cluster) => {
                 let rematches = (Duration::from_secs(config.rematch_offer_s), config.max_rematch_offers);
                 let peers = Arc::new(cluster::Peers::new(cluster.lease(), cluster.max_nodes));
+                let roles = roles::Roles::new(&roles::Secrets {
+                    arbiter: &config.arbiter_token,
+                    director: &config.director_token,
+                });
                 Some((
-                    cluster::Cluster::connect(cluster, store.clone(), rematches, peers.clone()).await?,
+                    cluster::Cluster::connect(cluster, store.clone(), rematches, peers.clone(), roles).await?,
                     peers,
                 ))
             }
@@ -206,7 +210,7 @@ impl Server {
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
         let node = match (&config.cluster, node) {
-            (Some(config), Some((cluster, peers))) => {
+            (Some(settings), Some((cluster, peers))) => {
                 let here = Arc::new(cluster::Here {
                     seeks: lobby.seeks.clone(),
                     rooms: lobby.rooms.clone(),
@@ -216,8 +220,13 @@ impl Server {
                     bots: lobby.bots.clone(),
                     metrics: lobby.metrics.clone(),
                     peers,
+                    accounts: lobby.accounts.clone(),
+                    roles: roles::Roles::new(&roles::Secrets {
+                        arbiter: &config.arbiter_token,
+                        director: &config.director_token,
+                    }),
                 });
-                Some(cluster::NodeTasks::spawn(store.clone(), config, here, &cluster))
+                Some(cluster::NodeTasks::spawn(store.clone(), settings, here, &cluster))
             }
             _ => None,
         };

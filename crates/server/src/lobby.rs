@@ -28,7 +28,7 @@ use crate::service::session::Sessions;
 pub(crate) struct Lobby {
     pub(crate) rooms: Arc<Rooms>,
     pub(crate) sessions: Arc<Sessions>,
-    pub(crate) accounts: Accounts,
+    pub(crate) accounts: Arc<Accounts>,
     pub(crate) roles: Roles,
     pub(crate) tournaments: Arc<Tournaments>,
     /// The server's start: `server_time_us` counts from it.
@@ -87,7 +87,7 @@ impl Lobby {
             seeks,
             rematches: (rematch_keep, max_rematch_offers),
         } = setup;
-        let accounts = Accounts::new(store.clone(), login, login_failure_delay).await;
+        let accounts = Arc::new(Accounts::new(store.clone(), login, login_failure_delay).await);
         let started = Instant::now();
         let metrics = Arc::new(Metrics::new());
         let clustered = store.leases().is_some();

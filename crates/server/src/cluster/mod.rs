@@ -79,8 +79,11 @@ impl Cluster {
         store: Arc<dyn Store>,
         rematches: (Duration, usize),
         peers: Arc<Peers>,
+        roles: crate::service::roles::Roles,
     ) -> anyhow::Result<Arc<Cluster>> {
-        let nats = async_nats::ConnectOptions::new()
+        let nats = config
+            .nats_options()
+            .await?
             .name(&config.node)
             .retry_on_initial_connect()
             .connect(config.nats_url.as_str())
@@ -94,6 +97,7 @@ impl Cluster {
                 store,
                 rematches.0,
                 rematches.1,
+                roles,
             )),
             listings: Arc::new(listings::Listings::new(
                 config.node.clone(),

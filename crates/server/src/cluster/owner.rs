@@ -17,16 +17,19 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 use futures_util::StreamExt;
-use shvedka_proto::{ErrorCode, MatchId, ServerMsg};
+use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, ServerMsg};
+use shvedka_storage::Role;
 use tokio::sync::{Semaphore, oneshot, watch};
 
 use super::Peers;
 use super::wire::{About, Answer, Ask, Forward, Relay, Who, ask_subject, relay_subject};
-use crate::features::tournaments::Tournaments;
+use crate::features::tournaments::{TourAsk, Tournaments};
+use crate::service::accounts::Accounts;
 use crate::service::convert::{self, error};
 use crate::service::outbound::{Outbound, OutboundRx};
 use crate::service::room::{RoomHandle, RoomMsg};
 use crate::service::rooms::Rooms;
+use crate::service::roles::{Roles, official};
 use crate::service::session::{Session, Sessions};
 
 /// Forwarded requests answered at once, at most.
@@ -101,12 +104,24 @@ impl Owner {
         }
     }
 
-    /// Answers one forwarded request.
+    /// Answers one forwarded request, for the session its key names here (`verify`).
     async fn answer(&self, f: Forward, here: &Here) -> Answer {
+        if let About::SeekGone = f.about {
+            // Only that node's own stand-in for the key goes: it acts for nobody.
+            if let Some((_, s)) = self.seekers.remove_if(&f.who.key, |_, s| s.node == f.from) {
+                // His seeks end, as a connection of this node's closing would end them.
+                here.seeks.disconnected(&s.session, &s.out).await;
+            }
+            return Answer::Done;
+        }
+        let session = match self.verify(&f.from, &f.who, here).await {
+            Ok(session) => session,
+            Err(e) => return Answer::Refused(e),
+        };
         match f.about {
-            About::Match(id, ask) => self.answer_match(&f.from, &f.who, id, ask, here).await,
+            About::Match(id, ask) => self.answer_match(&f.from, &session, id, ask, here).await,
             About::Seek(msg) => {
-                let (session, out) = self.seeker(&f.from, &f.who, here);
+                let (session, out) = self.seeker(&f.from, session, here);
                 // Reachable as a partner from now on, as a connection of this node is.
                 here.seeks.connected(&session, &out).await;
                 match here.seeks.request_remote(&session, &out, msg).await {
@@ -114,31 +129,62 @@ impl Owner {
                     Err(e) => Answer::Refused(e),
                 }
             }
-            About::SeekGone => {
-                if let Some((_, s)) = self.seekers.remove_if(&f.who.key, |_, s| s.node == f.from) {
-                    // His seeks end, as a connection of this node's closing would end them.
-                    here.seeks.disconnected(&s.session, &s.out).await;
-                }
-                Answer::Done
-            }
+            About::SeekGone => Answer::Done,
             About::Rematch { match_id, accept } => {
                 // He hears of the offer's changes as a seeker hears of his seeks.
-                let (session, out) = self.seeker(&f.from, &f.who, here);
+                let (session, out) = self.seeker(&f.from, session, here);
                 match here.rematches.answer(&here.rooms, &session, &out, match_id, accept, true).await {
                     Ok((view, seat)) => Answer::Rematch { view, seat },
                     Err(e) => Answer::Refused(e),
                 }
             }
-            About::Tournament(ask) => match here.tournaments.answer(&here.rooms, ask).await {
-                Ok(reply) => Answer::Reply(reply),
-                Err(e) => Answer::Refused(e),
-            },
+            About::Tournament(ask) => {
+                let ask = match checked(ask, &session, here).await {
+                    Ok(ask) => ask,
+                    Err(e) => return Answer::Refused(e),
+                };
+                match here.tournaments.answer(&here.rooms, ask).await {
+                    Ok(reply) => Answer::Reply(reply),
+                    Err(e) => Answer::Refused(e),
+                }
+            }
         }
     }
 
+    /// The session a request of node `from` acts for, as this node knows it: the stand-in it
+    /// keeps for that node's session already, else the session read by its key (`Sessions::
+    /// of_another_node`: never the forwarding node's word); with the roles `who` proves.
+    async fn verify(&self, from: &str, who: &Who, here: &Here) -> Result<Arc<Session>, ErrorMsg> {
+        let known = self
+            .remote
+            .get(&who.key)
+            .filter(|r| r.node == from)
+            .map(|r| r.session.clone())
+            .or_else(|| self.seekers.get(&who.key).filter(|s| s.node == from).map(|s| s.session.clone()));
+        let session = match known {
+            Some(session) => session,
+            None => here.sessions.of_another_node(&who.key).await?,
+        };
+        session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
+        if let Some(proof) = &who.arbiter {
+            here.roles.accept_proof(&session, Role::Arbiter, proof);
+        }
+        if let Some(proof) = &who.director {
+            here.roles.accept_proof(&session, Role::Director, proof);
+        }
+        Ok(session)
+    }
+
     /// Answers a request about one of this node's matches.
-    async fn answer_match(&self, from: &str, who: &Who, id: MatchId, ask: Ask, here: &Here) -> Answer {
-        let (rooms, sessions) = (&here.rooms, &here.sessions);
+    async fn answer_match(
+        &self,
+        from: &str,
+        session: &Arc<Session>,
+        id: MatchId,
+        ask: Ask,
+        here: &Here,
+    ) -> Answer {
+        let rooms = &here.rooms;
         let Ok(room) = rooms.room(id) else { return Answer::NotHere };
         let gone = || Answer::Refused(error(ErrorCode::NoSuchMatch, "the match is gone"));
         let (reply, rx) = oneshot::channel();
@@ -152,37 +198,38 @@ impl Owner {
                 }
                 return rx.await.map_or_else(|_| gone(), Answer::Legal);
             }
-            Ask::Arbiter { act, by } => match convert::arbiter_act(act) {
-                Ok(act) => RoomMsg::Arbiter { act, by, reply },
-                Err(e) => return Answer::Refused(error(ErrorCode::BadRequest, e)),
-            },
+            Ask::Arbiter(act) => {
+                // Who acts is this node's finding, as for an act of its own sessions.
+                let by = match official(&here.accounts, session, Role::Arbiter).await {
+                    Ok(by) => by,
+                    Err(e) => return Answer::Refused(e),
+                };
+                match convert::arbiter_act(act) {
+                    Ok(act) => RoomMsg::Arbiter { act, by, reply },
+                    Err(e) => return Answer::Refused(error(ErrorCode::BadRequest, e)),
+                }
+            }
             Ask::FillWithBots(level) => {
-                // The player's stand-in in the match, if he follows it (a seated player may fill it).
-                let session = self
-                    .remote
-                    .get(&who.key)
-                    .filter(|r| r.node == from && r.match_id == id)
-                    .map_or_else(|| stand_in(who, sessions), |r| r.session.clone());
-                return match here.bots.fill(rooms, &here.metrics, &session, id, level) {
+                return match here.bots.fill(rooms, &here.metrics, session, id, level) {
                     Ok(_) => Answer::Done,
                     Err(e) => Answer::Refused(e),
                 };
             }
             Ask::Away => {
                 // Its task ends at its next look and drops the queue: the match sees it closed.
-                self.remote.remove_if(&who.key, |_, r| r.match_id == id && r.node == from);
+                self.remote.remove_if(&session.key, |_, r| r.match_id == id && r.node == from);
                 return Answer::Done;
             }
-            Ask::Unfollow => match self.remote.get(&who.key) {
+            Ask::Unfollow => match self.remote.get(&session.key) {
                 Some(r) if r.match_id == id => RoomMsg::Unfollow { session: r.session.clone(), reply },
                 _ => return Answer::Done,
             },
             Ask::Follow { last_seq } => {
-                let (session, out) = self.follower(from, who, id, &room, rooms, sessions);
+                let (session, out) = self.follower(from, session, id, &room, rooms);
                 RoomMsg::Follow { session, out, last_seq, reply }
             }
             Ask::Command(msg) => {
-                let (session, out) = self.follower(from, who, id, &room, rooms, sessions);
+                let (session, out) = self.follower(from, session, id, &room, rooms);
                 RoomMsg::Command { session, out, msg, reply }
             }
         };
@@ -192,7 +239,7 @@ impl Owner {
         match rx.await {
             Ok(Ok(())) => {
                 if unfollow {
-                    self.remote.remove(&who.key);
+                    self.remote.remove(&session.key);
                 }
                 Answer::Done
             }
@@ -226,59 +273,62 @@ impl Owner {
         out
     }
 
-    /// The seeker standing for `who` of node `from`: the one it has, or a new one whose pushes
-    /// (invitations, seeks, matches found) are relayed to `from`.
-    fn seeker(&self, from: &str, who: &Who, here: &Here) -> (Arc<Session>, Outbound) {
-        if let Some(s) = self.seekers.get(&who.key)
+    /// The seeker standing for `session` of node `from`: the one it has, or a new one whose
+    /// pushes (invitations, seeks, matches found) are relayed to `from`.
+    fn seeker(&self, from: &str, session: Arc<Session>, here: &Here) -> (Arc<Session>, Outbound) {
+        if let Some(s) = self.seekers.get(&session.key)
             && s.node == from
             && !s.out.is_closed()
         {
-            s.session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
             return (s.session.clone(), s.out.clone());
         }
-        let session = stand_in(who, &here.sessions);
-        let out = self.relay(from, &who.key, None, &here.rooms);
+        let out = self.relay(from, &session.key, None, &here.rooms);
         let seeker = Seeker { node: from.to_owned(), session: session.clone(), out: out.clone() };
-        self.seekers.insert(who.key.clone(), seeker);
+        self.seekers.insert(session.key.clone(), seeker);
         (session, out)
     }
 
-    /// The follower standing for `who` of node `from` in match `id`: the one it has, or a new
-    /// one relayed to `from` (a session that moved to another node is relayed there from now).
+    /// The follower standing for `session` of node `from` in match `id`: the one it has, or a
+    /// new one relayed to `from` (a session that moved to another node is relayed there from
+    /// now).
     fn follower(
         &self,
         from: &str,
-        who: &Who,
+        session: &Arc<Session>,
         id: MatchId,
         room: &RoomHandle,
         rooms: &Arc<Rooms>,
-        sessions: &Sessions,
     ) -> (Arc<Session>, Outbound) {
-        if let Some(r) = self.remote.get(&who.key)
+        if let Some(r) = self.remote.get(&session.key)
             && r.node == from
             && r.match_id == id
             && !r.out.is_closed()
         {
-            r.session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
             return (r.session.clone(), r.out.clone());
         }
-        let session = stand_in(who, sessions);
-        let out = self.relay(from, &who.key, Some((id, room)), rooms);
+        let out = self.relay(from, &session.key, Some((id, room)), rooms);
         let remote =
             Remote { node: from.to_owned(), match_id: id, session: session.clone(), out: out.clone() };
-        self.remote.insert(who.key.clone(), remote);
-        (session, out)
+        self.remote.insert(session.key.clone(), remote);
+        (session.clone(), out)
     }
 }
 
-/// The session standing for `who` of another node here: the one this node holds already (a
-/// seated player of a match it took over is held by the match), or a new one.
-fn stand_in(who: &Who, sessions: &Sessions) -> Arc<Session> {
-    let session = sessions.held(&who.key).unwrap_or_else(|| {
-        Arc::new(Session::remote(who.key.clone(), who.name.clone(), who.player, who.account))
-    });
-    session.bot.store(who.bot, std::sync::atomic::Ordering::Relaxed);
-    session
+/// A tournament request as this node finds it for `session`: a director's command by whom this
+/// node finds acting, a player's by his account (never the forwarding node's word).
+async fn checked(ask: TourAsk, session: &Session, here: &Here) -> Result<TourAsk, ErrorMsg> {
+    Ok(match ask {
+        TourAsk::Director { req, .. } => {
+            TourAsk::Director { by: official(&here.accounts, session, Role::Director).await?, req }
+        }
+        TourAsk::Choose { tournament, round, game, choice, .. } => {
+            let name = session.account_name()?.to_owned();
+            TourAsk::Choose { name, tournament, round, game, choice }
+        }
+        TourAsk::Assignment { tournament, .. } => {
+            TourAsk::Assignment { name: session.account_name()?.to_owned(), tournament }
+        }
+    })
 }
 
 /// One relayed follower's task: what the match (or, for a seeker, the seeks) queues for it goes
@@ -384,6 +434,10 @@ pub(crate) struct Here {
     pub(crate) metrics: Arc<crate::service::metrics::Metrics>,
     /// The nodes heard lately.
     pub(crate) peers: Arc<Peers>,
+    /// Whose roles a forwarded request's session holds (`roles::official`).
+    pub(crate) accounts: Arc<Accounts>,
+    /// The roles' secrets, to check a forwarding node's proof that a session presented one.
+    pub(crate) roles: Roles,
 }
 
 /// Answers the requests forwarded to node `node` until `stopped`.

@@ -29,16 +29,22 @@ pub(crate) const TAKEN: &str = "shvedka.taken";
 /// Where a node says it ended sessions in the database (a log-out, a password change).
 pub(crate) const SESSIONS_ENDED: &str = "shvedka.sessions.ended";
 
-/// A session of another node, as the match's owner needs it (the owner trusts the node that
-/// checked it: only nodes reach NATS).
+/// A session of another node, as the node it is on names it. The owner takes none of it on
+/// trust: it reads who the session is from the database by its key, and gives it a role only for
+/// a proof made with the role's secret, so a request forged on NATS acts for nobody. (Whether it
+/// may reach a private match is checked by its own node, which holds its invitations: a holder of
+/// a node's NATS credentials hears every relayed event anyway — keeping everybody else off NATS
+/// is what guards them.)
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub(crate) struct Who {
     /// The SHA-256 of the session's token: its key on every node.
     pub(crate) key: String,
-    pub(crate) name: String,
-    pub(crate) player: u64,
-    pub(crate) account: Option<u64>,
+    /// It said it is a program (`ClientMsg::Bot`): shown with its name, gives it nothing.
     pub(crate) bot: bool,
+    /// Proof that it presented the arbiters' secret (`Roles::proof`).
+    pub(crate) arbiter: Option<String>,
+    /// Proof that it presented the tournament directors' secret.
+    pub(crate) director: Option<String>,
 }
 
 /// What a forwarded request is about.
@@ -107,7 +113,7 @@ mod tests {
     fn a_forwarded_move_and_its_relayed_event_survive_the_trip() {
         let fwd = Forward {
             from: "node-b".into(),
-            who: Who { key: "ab".into(), name: "anna".into(), player: 3, account: None, bot: false },
+            who: Who { key: "ab".into(), bot: false, arbiter: None, director: None },
             about: About::Match(
                 MatchId(7),
                 Ask::Command(ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: Some(5) }),

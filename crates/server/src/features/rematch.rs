@@ -210,6 +210,13 @@ impl Rematches {
             (offer.listeners.clone(), offer.view())
         };
         let new_id = view.rematch.expect("set above");
+        // A private match's rematch is private too: its four hold its invitation, so that one
+        // who leaves it may come back.
+        if rooms.code_of(new_id).is_some() {
+            for l in listeners.iter().flatten() {
+                l.session.invite(new_id);
+            }
+        }
         // Everyone accepted, so everyone asked: each is seated over the connection he asked from
         // (a stale one is replaced when the session resumes: it follows the new match by then).
         for (i, l) in listeners.iter().enumerate() {

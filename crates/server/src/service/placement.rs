@@ -7,7 +7,6 @@
 
 use std::sync::Arc;
 
-use bughouse_match::Official;
 use serde::{Deserialize, Serialize};
 use shvedka_proto::{ArbiterRequest, Board, ClientMsg, ErrorCode, ErrorMsg, MatchId, MatchSummary};
 
@@ -31,8 +30,9 @@ pub(crate) enum Ask {
     Away,
     /// The legal moves on a board.
     Legal(Board),
-    /// An arbiter's act (the asking process checked the role).
-    Arbiter { act: ArbiterRequest, by: Official },
+    /// An arbiter's act (the asking process checked the role, and the match's process checks
+    /// it again).
+    Arbiter(ArbiterRequest),
     /// Seat the match's process's own bots at this level in the empty seats.
     FillWithBots(u8),
 }

@@ -10,6 +10,7 @@
 use std::sync::atomic::{AtomicBool, Ordering};
 
 use bughouse_match::Official;
+use hmac::Mac;
 use shvedka_proto::{ErrorCode, ErrorMsg, Reply};
 use shvedka_storage::Role;
 
@@ -49,6 +50,58 @@ impl Roles {
     pub(crate) fn grant_director(&self, session: &Session, token: &str) -> Result<Reply, ErrorMsg> {
         grant(session, self.director_key.as_deref(), token, &session.director_secret, "director")
     }
+
+    /// The proof, for another node of the cluster, that `session` presented `role`'s secret
+    /// here: an HMAC-SHA256 of the session's key under the secret's SHA-256, which only a node
+    /// configured with the same secret can make or check. `None` when it did not present it.
+    pub(crate) fn proof(&self, session: &Session, role: Role) -> Option<String> {
+        let (key, flag) = self.of(session, role);
+        if !flag.load(Ordering::Relaxed) {
+            return None;
+        }
+        key.map(|key| hex(&mac(key, &session.key).finalize().into_bytes()))
+    }
+
+    /// Gives `session` (of another node) `role` when `proof` is that node's proof that it
+    /// presented the role's secret there ([`Roles::proof`]); a wrong proof gives nothing.
+    pub(crate) fn accept_proof(&self, session: &Session, role: Role, proof: &str) {
+        let (key, flag) = self.of(session, role);
+        let Some(key) = key else { return };
+        let Some(bytes) = unhex(proof) else { return };
+        // Compared in constant time by the MAC itself.
+        if mac(key, &session.key).verify_slice(&bytes).is_ok() {
+            flag.store(true, Ordering::Relaxed);
+        } else {
+            tracing::warn!(name = %session.name, role = role.as_str(), "refused a forwarded role proof");
+        }
+    }
+
+    fn of<'s>(&self, session: &'s Session, role: Role) -> (Option<&str>, &'s AtomicBool) {
+        match role {
+            Role::Arbiter => (self.arbiter_key.as_deref(), &session.arbiter_secret),
+            Role::Director => (self.director_key.as_deref(), &session.director_secret),
+        }
+    }
+}
+
+type HmacSha256 = hmac::Hmac<sha2::Sha256>;
+
+fn mac(key: &str, session_key: &str) -> HmacSha256 {
+    use hmac::KeyInit;
+    let mut mac = HmacSha256::new_from_slice(key.as_bytes()).expect("HMAC takes a key of any length");
+    mac.update(session_key.as_bytes());
+    mac
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn unhex(text: &str) -> Option<Vec<u8>> {
+    if text.len() != 64 {
+        return None;
+    }
+    (0..text.len()).step_by(2).map(|i| u8::from_str_radix(text.get(i..i + 2)?, 16).ok()).collect()
 }
 
 /// Who `session` acts as in `role`: its account, when the account (enabled) holds the role in the
@@ -107,4 +160,47 @@ fn grant(
     flag.store(true, Ordering::Relaxed);
     tracing::info!(name = %session.name, role, "role granted");
     Ok(Reply::Ok)
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::atomic::Ordering;
+
+    use shvedka_storage::Role;
+
+    use super::{Roles, Secrets};
+    use crate::service::session::Session;
+
+    fn roles(arbiter: &str) -> Roles {
+        Roles::new(&Secrets { arbiter, director: "directors-secret-long-enough" })
+    }
+
+    fn session(key: &str) -> Session {
+        Session::remote(key.into(), "anna".into(), 1, None)
+    }
+
+    #[test]
+    fn a_forwarded_role_is_given_only_for_a_proof_made_with_the_same_secret_for_the_same_session() {
+        let here = roles("arbiters-secret-long-enough");
+        let anna = session("aa11");
+        assert_eq!(here.proof(&anna, Role::Arbiter), None, "no proof before the secret is presented");
+        here.grant_arbiter(&anna, "arbiters-secret-long-enough").expect("the secret");
+        let proof = here.proof(&anna, Role::Arbiter).expect("a proof");
+        assert_eq!(here.proof(&anna, Role::Director), None, "one role proves nothing of the other");
+
+        // The owner, configured alike, accepts it for her session alone.
+        let owner = roles("arbiters-secret-long-enough");
+        let (there, boris) = (session("aa11"), session("bb22"));
+        owner.accept_proof(&boris, Role::Arbiter, &proof);
+        assert!(!boris.arbiter_secret.load(Ordering::Relaxed), "another session's proof");
+        owner.accept_proof(&there, Role::Director, &proof);
+        assert!(!there.director_secret.load(Ordering::Relaxed), "a proof of another role");
+        owner.accept_proof(&there, Role::Arbiter, "00");
+        owner.accept_proof(&there, Role::Arbiter, &"0".repeat(64));
+        assert!(!there.arbiter_secret.load(Ordering::Relaxed), "a forged proof");
+        roles("another-secret-entirely").accept_proof(&there, Role::Arbiter, &proof);
+        assert!(!there.arbiter_secret.load(Ordering::Relaxed), "a node with another secret");
+        owner.accept_proof(&there, Role::Arbiter, &proof);
+        assert!(there.arbiter_secret.load(Ordering::Relaxed), "the right proof");
+    }
 }

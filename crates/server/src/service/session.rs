@@ -16,6 +16,9 @@ use shvedka_storage::{PlayerRow, Revoke, Store};
 
 use crate::service::wall::unix_ms;
 
+/// The most invitations to private matches one session holds at once.
+pub(crate) const MAX_INVITATIONS: usize = 16;
+
 /// A player's session.
 #[derive(Debug)]
 pub(crate) struct Session {
@@ -41,7 +44,8 @@ pub(crate) struct Session {
     pub(crate) arbiter_secret: AtomicBool,
     /// Whether the session presented the tournament directors' secret.
     pub(crate) director_secret: AtomicBool,
-    /// Private matches it holds the invitation code of (or created).
+    /// Private matches it holds the invitation code of (or created), the latest
+    /// [`MAX_INVITATIONS`].
     invited: Mutex<Vec<MatchId>>,
     /// Connections serving the session now.
     connections: AtomicUsize,
@@ -69,8 +73,8 @@ impl Session {
         }
     }
 
-    /// A session of another node of the cluster, as a match this node runs sees it (the node it
-    /// is on checked it; it holds no connection here).
+    /// A session for tests, as the store would give it back.
+    #[cfg(test)]
     pub(crate) fn remote(key: String, name: String, player: u64, account: Option<u64>) -> Session {
         let row = PlayerRow {
             id: player,
@@ -148,11 +152,14 @@ impl Session {
         self.closed_room.lock().map_or(None, |r| *r)
     }
 
-    /// Notes that the session holds the invitation to private match `id`.
+    /// Notes that the session holds the invitation to private match `id`; the oldest of more
+    /// than [`MAX_INVITATIONS`] is forgotten (its code redeemed again lets it back in).
     pub(crate) fn invite(&self, id: MatchId) {
-        if let Ok(mut invited) = self.invited.lock()
-            && !invited.contains(&id)
-        {
+        if let Ok(mut invited) = self.invited.lock() {
+            invited.retain(|i| *i != id);
+            if invited.len() >= MAX_INVITATIONS {
+                invited.remove(0);
+            }
             invited.push(id);
         }
     }
@@ -160,6 +167,21 @@ impl Session {
     /// Whether the session holds the invitation to `id`.
     pub(crate) fn is_invited(&self, id: MatchId) -> bool {
         self.invited.lock().is_ok_and(|i| i.contains(&id))
+    }
+
+    /// The session's account name: tournament seats and choices belong to accounts, never to a
+    /// name a guest typed.
+    ///
+    /// # Errors
+    /// `LoginRequired` for a guest.
+    pub(crate) fn account_name(&self) -> Result<&str, shvedka_proto::ErrorMsg> {
+        match self.account {
+            Some(_) => Ok(&self.name),
+            None => Err(crate::service::convert::error(
+                shvedka_proto::ErrorCode::LoginRequired,
+                "tournament play belongs to accounts: log in first",
+            )),
+        }
     }
 
     /// Whether nothing live holds the session: no connection, no match.
@@ -294,6 +316,38 @@ impl Sessions {
             ));
         }
         Ok(())
+    }
+
+    /// The session of `key` as a request another node of the cluster forwarded names it: the one
+    /// this node holds, else the store's (not held: it has no connection here). Who it is comes
+    /// from here, never from the forwarding node's word, so a request forged on NATS acts for
+    /// nobody.
+    ///
+    /// # Errors
+    /// `Forbidden` for a key of no session, or of one that ended; `Unavailable` when the store
+    /// cannot say.
+    pub(crate) async fn of_another_node(&self, key: &str) -> Result<Arc<Session>, shvedka_proto::ErrorMsg> {
+        use shvedka_proto::ErrorCode;
+        let refused = || {
+            crate::service::convert::error(
+                ErrorCode::Forbidden,
+                "the forwarded request names no live session",
+            )
+        };
+        if let Some(s) = self.held(key) {
+            return if s.revoked.load(Ordering::SeqCst) { Err(refused()) } else { Ok(s) };
+        }
+        let row = self.store.player_by_token(key).await.map_err(|e| {
+            tracing::error!(error = %e, "cannot read a session");
+            crate::service::convert::error(ErrorCode::Unavailable, "the server cannot read the session now")
+        })?;
+        match row {
+            Some(row) if !row.revoked => Ok(Arc::new(Session::from_row(row))),
+            _ => {
+                tracing::warn!(key, "a forwarded request named no live session");
+                Err(refused())
+            }
+        }
     }
 
     /// Ends a session for good (a log-out): its token never resumes.

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, Reply, SeatId, ServerMsg};
-use shvedka_storage::Store;
+use shvedka_storage::{Role, Store};
 use tokio::time::Instant;
 
 use super::wire::{About, Answer, Ask, Forward, Who, ask_subject};
@@ -30,6 +30,7 @@ pub(crate) use crate::features::remote::Seeking;
 use crate::features::tournaments::TourAsk;
 use crate::service::convert::error;
 use crate::service::outbound::Outbound;
+use crate::service::roles::Roles;
 use crate::service::rooms::Rooms;
 use crate::service::session::Session;
 
@@ -94,6 +95,8 @@ enum Step {
 
 /// This node's sessions following other nodes' matches.
 pub(crate) struct Relays {
+    /// The roles' secrets, to prove to an owner that a session presented one here.
+    roles: Roles,
     node: String,
     nats: async_nats::Client,
     store: Arc<dyn Store>,
@@ -122,8 +125,10 @@ impl Relays {
         store: Arc<dyn Store>,
         keep: Duration,
         max_ended: usize,
+        roles: Roles,
     ) -> Relays {
         Relays {
+            roles,
             node,
             nats,
             store,
@@ -327,10 +332,9 @@ impl Relays {
     fn payload(&self, session: &Session, about: About) -> Result<Vec<u8>, ErrorMsg> {
         let who = Who {
             key: session.key.clone(),
-            name: session.name.clone(),
-            player: session.player.0,
-            account: session.account,
             bot: session.bot.load(std::sync::atomic::Ordering::Relaxed),
+            arbiter: self.roles.proof(session, Role::Arbiter),
+            director: self.roles.proof(session, Role::Director),
         };
         let fwd = Forward { from: self.node.clone(), who, about };
         shvedka_proto::encode(&fwd)
@@ -483,7 +487,8 @@ mod tests {
             .expect("a client that connects in the background");
         let session = Arc::new(Session::remote("k".into(), "anna".into(), 1, None));
         let keep = Duration::from_secs(60);
-        (Arc::new(Relays::new("b".into(), nats, store, keep, 2)), session)
+        let roles = Roles::new(&crate::service::roles::Secrets { arbiter: "", director: "" });
+        (Arc::new(Relays::new("b".into(), nats, store, keep, 2, roles)), session)
     }
 
     fn relayed(key: &str, msg: ServerMsg) -> Relay {
