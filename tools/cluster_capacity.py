@@ -33,6 +33,7 @@ import argparse
 import contextlib
 import os
 import re
+import secrets
 import shutil
 import signal
 import socket
@@ -146,12 +147,16 @@ def kill(process):
 
 
 def start_nats(stack, parent):
-    """``nats-server`` on 127.0.0.1 on a port it picks, read back from its ports file; gives its
-    URL and process. Killed and its directory deleted when ``stack`` closes."""
+    """``nats-server`` on 127.0.0.1 on a port it picks, read back from its ports file, its one user
+    ``node`` with a random password (loopback needs no TLS; a node refuses NATS without
+    credentials); gives the nodes' ``[cluster]`` NATS lines and the process. Killed and its
+    directory deleted when ``stack`` closes."""
     directory = tempfile.mkdtemp(prefix="shvedka-cluster-nats-", dir=parent)
     stack.callback(shutil.rmtree, directory, ignore_errors=True)
     exe = shutil.which("nats-server") or "/usr/sbin/nats-server"
-    nats = subprocess.Popen([exe, "-a", "127.0.0.1", "-p", "-1", "--ports_file_dir", directory,
+    password = secrets.token_hex(16)
+    nats = subprocess.Popen([exe, "-a", "127.0.0.1", "-p", "-1", "--user", "node", "--pass", password,
+                             "--ports_file_dir", directory,
                              "-l", os.path.join(directory, "log")],
                             stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     stack.callback(kill, nats)
@@ -161,7 +166,8 @@ def start_nats(stack, parent):
         with contextlib.suppress(OSError):
             found = re.search(r'nats://127\.0\.0\.1:\d+', open(ports).read())
             if found:
-                return found.group(0), nats
+                settings = f'nats_url = "{found.group(0)}"\nnats_user = "node"\nnats_password = "{password}"\n'
+                return settings, nats
         if nats.poll() is not None:
             sys.exit(f"nats-server exited at start; its log: {directory}/log")
         time.sleep(0.02)
@@ -171,7 +177,7 @@ def start_nats(stack, parent):
 class Node:
     """One ``shvedka serve`` of the cluster."""
 
-    def __init__(self, stack, args, work, name, database_url, nats_url, cert_from=None,
+    def __init__(self, stack, args, work, name, database_url, nats_settings, cert_from=None,
                  lease=(5000, 1000)):
         self.name = name
         self.dir = os.path.join(work, name)
@@ -196,7 +202,7 @@ class Node:
                 f'database_url = "{database_url}"\n'
                 f"{shared}"
                 "[cluster]\n"
-                f'node = "{name}"\nnats_url = "{nats_url}"\n'
+                f'node = "{name}"\n{nats_settings}'
                 f"lease_ms = {lease[0]}\nlease_renew_ms = {lease[1]}\n"
             )
         self.log = os.path.join(self.dir, "stderr.log")
@@ -303,10 +309,10 @@ def throughput(args, matches, nodes):
         work = tempfile.mkdtemp(prefix=f"shvedka-cluster-{nodes}x{matches}-", dir=args.data_parent)
         stack.callback(shutil.rmtree, work, ignore_errors=True)
         database_url, pg_root = start_postgres(stack, args.data_parent)
-        nats_url, nats = start_nats(stack, args.data_parent)
+        nats_settings, nats = start_nats(stack, args.data_parent)
         cluster = []
         for i in range(nodes):
-            cluster.append(Node(stack, args, work, f"node-{i + 1}", database_url, nats_url,
+            cluster.append(Node(stack, args, work, f"node-{i + 1}", database_url, nats_settings,
                                 cert_from=cluster[0] if cluster else None, lease=args.lease))
         postmaster = postmaster_pid(os.path.join(pg_root, "data"))
         watched = {n.name: (lambda pid=n.process.pid: cpu_ticks(pid)) for n in cluster}

@@ -104,8 +104,9 @@ async fn e1_four_browser_pages_on_two_nodes_of_a_cluster_play_a_match_to_mate() 
             format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
         });
         format!(
-            "database_url = {:?}\n{shared}[cluster]\nnode = {name:?}\nnats_url = {:?}\nlease_ms = 2000\nlease_renew_ms = 250\n",
-            pg.url, nats.url
+            "database_url = {:?}\n{shared}[cluster]\nnode = {name:?}\n{}lease_ms = 2000\nlease_renew_ms = 250\n",
+            pg.url,
+            nats.node_settings()
         )
     };
     let a = TestServer::start(&node("node-a", None)).await;

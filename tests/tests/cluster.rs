@@ -20,9 +20,10 @@ fn node(pg: &TempPostgres, nats: &TempNats, name: &str, cert: Option<&TestServer
         format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
     });
     format!(
-        "database_url = {:?}\ndirector_token = \"td-secret\"\n{shared}[cluster]\nnode = {name:?}\nnats_url = {:?}\n\
+        "database_url = {:?}\ndirector_token = \"td-secret\"\n{shared}[cluster]\nnode = {name:?}\n{}\
          lease_ms = 2000\nlease_renew_ms = 250\n",
-        pg.url, nats.url
+        pg.url,
+        nats.node_settings()
     )
 }
 
@@ -612,5 +613,153 @@ async fn a_resume_naming_a_private_match_does_not_follow_it_without_its_invitati
             break;
         }
     }
+    a.stop().await;
+}
+
+/// What a forwarded request looks like on NATS (`crates/server/src/cluster/wire.rs`), written out
+/// as an attacker who read the source would: bincode is positional, so these encode alike.
+mod forged {
+    use serde::{Deserialize, Serialize};
+    use shvedka_proto::{ArbiterRequest, Board, ClientMsg, ErrorMsg, MatchId, RematchView, Reply, SeatId};
+
+    #[derive(Serialize)]
+    pub(crate) struct Forward {
+        pub(crate) from: String,
+        pub(crate) who: Who,
+        pub(crate) about: About,
+    }
+
+    #[derive(Serialize)]
+    pub(crate) struct Who {
+        pub(crate) key: String,
+        pub(crate) bot: bool,
+        pub(crate) arbiter: Option<String>,
+        pub(crate) director: Option<String>,
+    }
+
+    #[derive(Serialize)]
+    pub(crate) enum About {
+        Match(MatchId, Ask),
+    }
+
+    #[derive(Serialize)]
+    #[allow(dead_code)]
+    pub(crate) enum Ask {
+        Follow { last_seq: Option<u64> },
+        Command(ClientMsg),
+        Unfollow,
+        Away,
+        Legal(Board),
+        Arbiter(ArbiterRequest),
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[allow(dead_code)]
+    pub(crate) enum Answer {
+        Done,
+        Legal(Vec<String>),
+        Reply(Reply),
+        Rematch { view: RematchView, seat: SeatId },
+        NotHere,
+        Refused(ErrorMsg),
+    }
+}
+
+/// A NATS client of the test's server as `user` (`None`: no credentials).
+async fn nats_client(nats: &TempNats, user: Option<(&str, &str)>) -> Result<async_nats::Client, String> {
+    let options = match user {
+        Some((user, password)) => {
+            async_nats::ConnectOptions::with_user_and_password(user.into(), password.into())
+        }
+        None => async_nats::ConnectOptions::new(),
+    };
+    options
+        .add_root_certificates(nats.ca.clone())
+        .require_tls(true)
+        .connection_timeout(Duration::from_secs(5))
+        .connect(nats.url.as_str())
+        .await
+        .map_err(|e| e.to_string())
+}
+
+/// Sends a forged request to node a and gives its answer.
+async fn forge(nats: &async_nats::Client, key: &str, about: forged::About) -> forged::Answer {
+    let forward = forged::Forward {
+        from: "node-b".into(),
+        who: forged::Who { key: key.into(), bot: false, arbiter: None, director: None },
+        about,
+    };
+    let payload = shvedka_proto::encode(&forward).unwrap();
+    let asked = nats.request("shvedka.node.node-a.ask", payload.into());
+    let reply =
+        tokio::time::timeout(Duration::from_secs(10), asked).await.expect("an answer").expect("a reply");
+    shvedka_proto::decode(&reply.payload).expect("an answer node a sent")
+}
+
+fn token_key(token: &str) -> String {
+    use sha2::Digest;
+    sha2::Sha256::digest(token.as_bytes()).iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn only_the_nodes_speak_on_nats_and_the_owner_acts_for_no_identity_it_cannot_check() {
+    use shvedka_proto::{ArbiterRequest, ClientMsg, ErrorCode};
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let (id, c) = a.seated_match("classic", "blitz").await;
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    let resign = || forged::About::Match(id, forged::Ask::Command(ClientMsg::Resign));
+
+    // Without credentials NATS lets nobody in; plain nats:// is not even served.
+    let e = nats_client(&nats, None).await.expect_err("no credentials");
+    assert!(e.to_lowercase().contains("authorization"), "{e}");
+    let plain = nats.url.replace("tls://", "nats://");
+    let e = async_nats::ConnectOptions::with_user_and_password("node".into(), nats.password.clone())
+        .connection_timeout(Duration::from_secs(5))
+        .connect(plain.as_str())
+        .await
+        .expect_err("TLS is required");
+    assert!(!e.to_string().is_empty());
+
+    // A user of the NATS server who is not a node may not publish on shvedka's subjects: the
+    // forged resign reaches nobody.
+    let visitor = nats_client(&nats, Some((testkit::nats::VISITOR_USER, testkit::nats::VISITOR_PASSWORD)))
+        .await
+        .expect("the visitor logs in");
+    let key = token_key(c[1].token());
+    let payload = shvedka_proto::encode(&forged::Forward {
+        from: "node-b".into(),
+        who: forged::Who { key: key.clone(), bot: false, arbiter: None, director: None },
+        about: resign(),
+    })
+    .unwrap();
+    let asked = tokio::time::timeout(
+        Duration::from_secs(5),
+        visitor.request("shvedka.node.node-a.ask", payload.into()),
+    )
+    .await;
+    assert!(!matches!(asked, Ok(Ok(_))), "a visitor's request is answered: {asked:?}");
+
+    // With the nodes' credentials, a request naming no session acts for nobody …
+    let node_creds = nats_client(&nats, Some(("node", &nats.password))).await.expect("a node's credentials");
+    let forged_key = token_key("a token nobody was given");
+    match forge(&node_creds, &forged_key, resign()).await {
+        forged::Answer::Refused(e) => assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}"),
+        other => panic!("a forged session resigned: {other:?}"),
+    }
+    // … and a real player's session is no arbiter for the forwarding node's saying so.
+    let annul = forged::About::Match(id, forged::Ask::Arbiter(ArbiterRequest::Pause));
+    match forge(&node_creds, &key, annul).await {
+        forged::Answer::Refused(e) => {
+            assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}");
+            assert!(e.message.contains("only an arbiter"), "{e:?}");
+        }
+        other => panic!("a player paused the match as an arbiter: {other:?}"),
+    }
+
+    // The match went on untouched: the next move is played and nobody resigned.
+    c[1].play(Board::A, "e5", None).await.expect("the match runs");
+    let record = c[2].record(id).await.unwrap();
+    assert!(record.contains("1A. e4") && !record.to_lowercase().contains("resign"), "{record}");
     a.stop().await;
 }

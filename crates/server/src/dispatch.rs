@@ -87,11 +87,7 @@ pub(crate) async fn dispatch(
             tracing::info!(name = %session.name, %by, match_id = %match_id, ?act, "arbiter act");
             if lobby.rooms.room(match_id).is_err() && lobby.placement.may_run_elsewhere(match_id) {
                 let request = convert::arbiter_request(&act);
-                match lobby
-                    .placement
-                    .forward(session, out, match_id, Ask::Arbiter(request))
-                    .await
-                {
+                match lobby.placement.forward(session, out, match_id, Ask::Arbiter(request)).await {
                     // Run by nobody: a finished match, revived here.
                     Err(e) if e.code == ErrorCode::NoSuchMatch => {}
                     answer => return answer.map(|_| Reply::Ok),

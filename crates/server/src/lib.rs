@@ -172,7 +172,8 @@ impl Server {
                     director: &config.director_token,
                 });
                 Some((
-                    cluster::Cluster::connect(cluster, store.clone(), rematches, peers.clone(), roles).await?,
+                    cluster::Cluster::connect(cluster, store.clone(), rematches, peers.clone(), roles)
+                        .await?,
                     peers,
                 ))
             }

@@ -49,7 +49,7 @@ fn node_at(
     dir: &Path,
     name: &str,
     (addr, http): (SocketAddr, &str),
-    (database_url, nats_url): (&str, &str),
+    (database_url, nats): (&str, &str),
     cert: Option<&Path>,
 ) -> (Child, [u8; 32]) {
     let config = dir.join("server.toml");
@@ -63,7 +63,7 @@ fn node_at(
         format!(
             "listen = \"{addr}\"\nhttp_listen = \"{http}\"\nwebtransport_listen = \"127.0.0.1:0\"\n\
              data_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n{shared}\
-             [cluster]\nnode = {name:?}\nnats_url = {nats_url:?}\nlease_ms = {lease_ms}\nlease_renew_ms = {renew_ms}\n",
+             [cluster]\nnode = {name:?}\n{nats}lease_ms = {lease_ms}\nlease_renew_ms = {renew_ms}\n",
             dir.join("data"),
             dir.join("clock.toml")
         ),
@@ -143,8 +143,9 @@ async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_i
     let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (addr_a, addr_b) = (free_udp_port(), free_udp_port());
-    let (mut a, pin) = node(dir_a.path(), "node-a", addr_a, (&pg.url, &nats.url), None);
-    let (mut b, pin_b) = node(dir_b.path(), "node-b", addr_b, (&pg.url, &nats.url), Some(dir_a.path()));
+    let (mut a, pin) = node(dir_a.path(), "node-a", addr_a, (&pg.url, &nats.node_settings()), None);
+    let (mut b, pin_b) =
+        node(dir_b.path(), "node-b", addr_b, (&pg.url, &nats.node_settings()), Some(dir_a.path()));
     assert_eq!(pin_b, pin, "the nodes share one certificate");
 
     let mut seats = Vec::new();
@@ -256,7 +257,8 @@ async fn a3_four_players_on_three_nodes_finish_their_match_after_sigkill_of_its_
     let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
     let addrs = [free_udp_port(), free_udp_port(), free_udp_port()];
-    let urls = (pg.url.as_str(), nats.url.as_str());
+    let settings = nats.node_settings();
+    let urls = (pg.url.as_str(), settings.as_str());
     let (mut a, pin) = node(dirs[0].path(), "node-a", addrs[0], urls, None);
     let (mut b, _) = node(dirs[1].path(), "node-b", addrs[1], urls, Some(dirs[0].path()));
     let (mut c, _) = node(dirs[2].path(), "node-c", addrs[2], urls, Some(dirs[0].path()));
@@ -389,7 +391,8 @@ async fn the_rematch_listeners_of_a_killed_node_are_forgotten_by_the_node_that_r
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
     let (addr_a, addr_b) = (free_udp_port(), free_udp_port());
     let http_a = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
-    let urls = (pg.url.as_str(), nats.url.as_str());
+    let settings = nats.node_settings();
+    let urls = (pg.url.as_str(), settings.as_str());
     let (mut a, pin) = node_at(dir_a.path(), "node-a", (addr_a, &http_a.to_string()), urls, None);
     let (mut b, _) = node(dir_b.path(), "node-b", addr_b, urls, Some(dir_a.path()));
     // White-A and Black-A on node a, which runs the match; White-B and Black-B on node b.

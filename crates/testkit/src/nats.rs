@@ -2,6 +2,12 @@
 //! installs it) on loopback, on a port the server picks itself (so tests running at once cannot
 //! collide), with its files in a temporary directory; killed and deleted when dropped.
 //!
+//! Secured as the README tells an operator to secure one: TLS only (a certificate for 127.0.0.1
+//! signed by a CA made for the test, [`TempNats::ca`]), and every client must log in — the nodes
+//! as [`NODE_USER`] with [`TempNats::password`], allowed shvedka's subjects, and a
+//! [`VISITOR_USER`] (password [`VISITOR_PASSWORD`]) allowed only subjects of its own, to show that
+//! a client with credentials but without the nodes' permissions cannot speak to them.
+//!
 //! The port is read from the ports file the server writes (`--ports_file_dir`) once it listens,
 //! waiting at most [`START_TIMEOUT`].
 
@@ -12,10 +18,21 @@ use std::time::{Duration, Instant};
 /// The longest wait for a started server to listen.
 pub const START_TIMEOUT: Duration = Duration::from_secs(10);
 
+/// The nodes' NATS user.
+pub const NODE_USER: &str = "node";
+/// A user who may log in but not use shvedka's subjects.
+pub const VISITOR_USER: &str = "visitor";
+/// The visitor's password.
+pub const VISITOR_PASSWORD: &str = "visitor-password";
+
 /// A NATS server for one test.
 pub struct TempNats {
-    /// The client URL (`nats://127.0.0.1:PORT`).
+    /// The client URL (`tls://127.0.0.1:PORT`).
     pub url: String,
+    /// The nodes' password (random).
+    pub password: String,
+    /// The PEM file of the CA that signed the server's certificate.
+    pub ca: PathBuf,
     child: Child,
     dir: PathBuf,
 }
@@ -29,7 +46,14 @@ impl TempNats {
         let dir =
             std::env::temp_dir().join(format!("shvedka-nats-{}-{}", std::process::id(), crate::unique()));
         std::fs::create_dir_all(&dir).expect("a temporary directory");
+        let password = format!("pw{}", crate::unique());
+        let ca = dir.join("ca.pem");
+        write_certificates(&dir);
+        let config = dir.join("nats.conf");
+        std::fs::write(&config, server_config(&dir, &password)).expect("the NATS configuration");
         let child = Command::new(exe())
+            .arg("-c")
+            .arg(&config)
             .args(["-a", "127.0.0.1", "-p", "-1", "--ports_file_dir"])
             .arg(&dir)
             .arg("-l")
@@ -41,7 +65,7 @@ impl TempNats {
             .unwrap_or_else(|e| {
                 panic!("cannot start nats-server ({e}): install Debian's `nats-server` package (./test does)")
             });
-        let mut server = TempNats { url: String::new(), child, dir };
+        let mut server = TempNats { url: String::new(), password, ca, child, dir };
         let ports = server.dir.join(format!("nats-server_{}.ports", server.child.id()));
         let deadline = Instant::now() + START_TIMEOUT;
         loop {
@@ -56,6 +80,51 @@ impl TempNats {
             std::thread::sleep(Duration::from_millis(20));
         }
     }
+}
+
+impl TempNats {
+    /// The `[cluster]` lines that connect a node to this server (after `nats_url`).
+    pub fn node_settings(&self) -> String {
+        format!(
+            "nats_url = {:?}\nnats_user = {NODE_USER:?}\nnats_password = {:?}\nnats_ca = {:?}\n",
+            self.url,
+            self.password,
+            self.ca.display().to_string()
+        )
+    }
+}
+
+/// The server's configuration: TLS alone, and the two users with their permissions.
+fn server_config(dir: &std::path::Path, password: &str) -> String {
+    let file = |name: &str| format!("{:?}", dir.join(name).display().to_string());
+    format!(
+        "tls {{\n  cert_file: {}\n  key_file: {}\n}}\n\
+         authorization {{\n  users = [\n\
+         {{ user: {NODE_USER:?}, password: {password:?}, permissions: {{ \
+         publish: [\"shvedka.>\", \"_INBOX.>\"], subscribe: [\"shvedka.>\", \"_INBOX.>\"] }} }}\n\
+         {{ user: {VISITOR_USER:?}, password: {VISITOR_PASSWORD:?}, permissions: {{ \
+         publish: [\"visitors.>\"], subscribe: [\"visitors.>\", \"_INBOX.>\"] }} }}\n  ]\n}}\n",
+        file("server.pem"),
+        file("server.key"),
+    )
+}
+
+/// A CA (`ca.pem`) and the server's certificate for 127.0.0.1 it signed (`server.pem`,
+/// `server.key`), in `dir`.
+fn write_certificates(dir: &std::path::Path) {
+    let mut ca = rcgen::CertificateParams::new(Vec::<String>::new()).expect("CA parameters");
+    ca.is_ca = rcgen::IsCa::Ca(rcgen::BasicConstraints::Unconstrained);
+    ca.distinguished_name.push(rcgen::DnType::CommonName, "shvedka test NATS CA");
+    let ca_key = rcgen::KeyPair::generate().expect("a CA key");
+    let ca = rcgen::CertifiedIssuer::self_signed(ca, ca_key).expect("a CA certificate");
+    let server_key = rcgen::KeyPair::generate().expect("a server key");
+    let server = rcgen::CertificateParams::new(vec!["127.0.0.1".to_owned(), "localhost".to_owned()])
+        .expect("server parameters")
+        .signed_by(&server_key, &ca)
+        .expect("a server certificate");
+    std::fs::write(dir.join("ca.pem"), ca.pem()).expect("ca.pem");
+    std::fs::write(dir.join("server.pem"), server.pem()).expect("server.pem");
+    std::fs::write(dir.join("server.key"), server_key.serialize_pem()).expect("server.key");
 }
 
 impl Drop for TempNats {
@@ -76,9 +145,10 @@ fn exe() -> PathBuf {
     on_path.unwrap_or_else(|| PathBuf::from("/usr/sbin/nats-server"))
 }
 
-/// The client URL in a ports file (`{"nats":["nats://127.0.0.1:4222"],...}`).
+/// The client URL in a ports file (`{"nats":["tls://127.0.0.1:4222"],...}`; a server without
+/// TLS says `nats://`).
 fn client_url(ports: &str) -> Option<String> {
-    let start = ports.find("nats://")?;
+    let start = ports.find("tls://").or_else(|| ports.find("nats://"))?;
     let end = start + ports[start..].find('"')?;
     Some(ports[start..end].to_owned())
 }
@@ -93,13 +163,14 @@ mod tests {
     #[test]
     fn a_started_server_greets_on_loopback_and_is_gone_when_dropped() {
         let server = TempNats::start();
-        let addr = server.url.strip_prefix("nats://").expect("a nats URL").to_owned();
+        let addr = server.url.strip_prefix("tls://").expect("a tls URL").to_owned();
         assert!(addr.starts_with("127.0.0.1:"), "{addr}");
         let stream = TcpStream::connect(&addr).expect("it listens");
         stream.set_read_timeout(Some(START_TIMEOUT)).unwrap();
         let mut line = String::new();
         BufReader::new(stream).read_line(&mut line).expect("a greeting");
         assert!(line.starts_with("INFO {"), "{line}");
+        assert!(line.contains("\"auth_required\":true") && line.contains("\"tls_required\":true"), "{line}");
         let dir = server.dir.clone();
         drop(server);
         assert!(!dir.exists(), "its directory is deleted");
@@ -111,6 +182,10 @@ mod tests {
         assert_eq!(
             client_url(r#"{"nats":["nats://127.0.0.1:44285"],"monitoring":[]}"#).as_deref(),
             Some("nats://127.0.0.1:44285")
+        );
+        assert_eq!(
+            client_url(r#"{"nats":["tls://127.0.0.1:44285"],"monitoring":[]}"#).as_deref(),
+            Some("tls://127.0.0.1:44285")
         );
         assert_eq!(client_url("{}"), None);
         assert_eq!(client_url(r#"{"nats":["nats://127.0.0.1:"#), None);

@@ -27,9 +27,9 @@ use crate::features::tournaments::{TourAsk, Tournaments};
 use crate::service::accounts::Accounts;
 use crate::service::convert::{self, error};
 use crate::service::outbound::{Outbound, OutboundRx};
+use crate::service::roles::{Roles, official};
 use crate::service::room::{RoomHandle, RoomMsg};
 use crate::service::rooms::Rooms;
-use crate::service::roles::{Roles, official};
 use crate::service::session::{Session, Sessions};
 
 /// Forwarded requests answered at once, at most.

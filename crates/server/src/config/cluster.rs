@@ -20,10 +20,11 @@ pub struct ClusterConfig {
     /// The NATS server the nodes talk through: `tls://nats.example.org:4222`, or `nats://` on
     /// loopback (or anywhere, with `insecure_nats`).
     pub nats_url: String,
-    /// This node's NATS user and password (a user of the NATS server's `authorization`, allowed
-    /// shvedka's subjects alone); or `nats_credentials`.
+    /// This node's NATS user (a user of the NATS server's `authorization`, allowed shvedka's
+    /// subjects alone), with `nats_password`; or `nats_credentials`.
     #[serde(default)]
     pub nats_user: String,
+    /// The NATS user's password.
     #[serde(default)]
     pub nats_password: String,
     /// A NATS credentials file (a user's JWT and nkey seed, `nsc generate creds`) instead of a
@@ -254,7 +255,9 @@ mod tests {
         assert!(base("", "Node 1", url).contains("node \"Node 1\" must be 1 to 32"));
         assert!(base("", "", url).contains("node \"\""));
         assert!(base("", &"n".repeat(33), url).contains("must be 1 to 32"));
-        assert!(base("", "n1", "tcp://x:1").contains("nats_url \"tcp://x:1\" must start with tls:// or nats://"));
+        assert!(
+            base("", "n1", "tcp://x:1").contains("nats_url \"tcp://x:1\" must start with tls:// or nats://")
+        );
         assert!(base("lease_ms = 500\n", "n1", url).contains("lease_ms 500 must be 1000 to 60000"));
         assert!(base("lease_renew_ms = 2000\n", "n1", url).contains("at most a third of lease_ms 5000"));
         assert!(base("max_nodes = 0\n", "n1", url).contains("max_nodes 0 must be 1 to 1024"));
@@ -298,10 +301,16 @@ mod tests {
             .cluster
             .unwrap()
         };
-        let e = config("nats_credentials = \"/nonexistent/node.creds\"\n").nats_options().await.err().unwrap();
-        assert!(format!("{e:#}").contains("cannot read the NATS credentials file \"/nonexistent/node.creds\""));
-        let e = config(&format!("{CREDENTIALS}nats_ca = \"/nonexistent/ca.pem\"\n")).nats_options().await.err();
-        assert!(format!("{:#}", e.unwrap()).contains("the NATS CA file \"/nonexistent/ca.pem\" cannot be read"));
+        let e =
+            config("nats_credentials = \"/nonexistent/node.creds\"\n").nats_options().await.err().unwrap();
+        assert!(
+            format!("{e:#}").contains("cannot read the NATS credentials file \"/nonexistent/node.creds\"")
+        );
+        let e =
+            config(&format!("{CREDENTIALS}nats_ca = \"/nonexistent/ca.pem\"\n")).nats_options().await.err();
+        assert!(
+            format!("{:#}", e.unwrap()).contains("the NATS CA file \"/nonexistent/ca.pem\" cannot be read")
+        );
         assert!(config(CREDENTIALS).nats_options().await.is_ok());
     }
 }
