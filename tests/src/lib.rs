@@ -88,13 +88,13 @@ impl TestServer {
     ) -> TestServer {
         let clock = dir.path().join("clock.toml");
         std::fs::write(&clock, clock_toml).expect("write clock settings");
-        // Every test's accounts come from 127.0.0.1: the registrations' hourly limit per address
-        // is the default only where a test asks for it (address_limits.rs, accounts.rs).
-        let registrations = if overrides.contains("registrations_per_address_per_hour") {
-            ""
-        } else {
-            "registrations_per_address_per_hour = 10000\n"
+        // Every test's accounts and guests come from 127.0.0.1: the hourly limits per address
+        // are the defaults only where a test asks for them (address_limits.rs, accounts.rs).
+        let lift = |key: &str, value: u32| {
+            if overrides.contains(key) { String::new() } else { format!("{key} = {value}\n") }
         };
+        let registrations = lift("registrations_per_address_per_hour", 10_000)
+            + &lift("guest_sessions_per_address_per_hour", 100_000);
         let text = format!(
             "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{registrations}{overrides}",
             dir.path().join("data"),

@@ -1,7 +1,8 @@
 //! Nothing one address does shuts another out (issue 32): connections are capped per address
 //! over every transport (`max_connections_per_address`), and QUIC handshakes beyond
 //! `retry_handshakes_above` in flight must prove their address first, and an address guessing
-//! the arbiters' secret is locked out as one guessing passwords is, alone. The attacker comes from
+//! the arbiters' secret is locked out as one guessing passwords is, alone, and new guest sessions
+//! are limited per address and hour. The attacker comes from
 //! `127.0.0.1`, the honest player from `127.0.0.2` (both loopback).
 
 use std::net::Ipv4Addr;
@@ -97,5 +98,26 @@ async fn guessing_the_arbiters_secret_locks_the_guessing_address_out_and_no_othe
     assert_eq!(locked, ErrorCode::Limit(Limit::LoginAttempts), "locked out: the right secret too");
     let honest = server.client_from(HONEST, "judge").await;
     honest.arbiter("s3cret").await.expect("another address's arbiter is not refused");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn guest_sessions_from_one_address_are_limited_per_hour_and_resumes_and_other_addresses_are_not() {
+    let server = TestServer::start("guest_sessions_per_address_per_hour = 3").await;
+    let trust = Trust::Fingerprint(server.pin);
+    let mut guests = Vec::new();
+    for i in 0..3 {
+        guests.push(server.client(&format!("g{i}")).await);
+    }
+    let refused = Client::connect(server.addr, trust.clone(), "g3").await.err().expect("the fourth guest");
+    assert!(refused.to_string().contains("guest_sessions_per_address_per_hour"), "{refused}");
+    // A session of the address resumes: no new session, nothing counted.
+    guests[0].resume_at(server.addr).await.expect("a resume is no new guest");
+    guests[0].request(ClientMsg::ListMatches).await.expect("the resumed guest is served");
+    // Another address opens its own.
+    let honest = server.client_from(HONEST, "honest").await;
+    honest.request(ClientMsg::ListMatches).await.expect("the honest player is served");
+    let metrics = server.http_get("/metrics").await;
+    assert!(metrics.contains("shvedka_refused_total{limit=\"Guests\"} 1"), "counted under its limit");
     server.stop().await;
 }

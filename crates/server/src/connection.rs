@@ -73,7 +73,7 @@ async fn converse(
         Ok(Err(end)) => return end,
         Err(_) => return End::Protocol("no Hello in time".into()),
     };
-    let mut session = match handshake(lobby, first, &out).await {
+    let mut session = match handshake(lobby, first, &out, remote).await {
         Ok(session) => session,
         Err(reason) => {
             let _ = out.send(ServerMsg::Refused { reason: reason.clone() }).await;
@@ -161,7 +161,12 @@ fn behind(lobby: &Lobby) -> End {
 
 /// Checks `Hello` and opens (or resumes) the session; the `Welcome` is queued before any match
 /// message of a resumed session.
-async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Result<Arc<Session>, String> {
+async fn handshake(
+    lobby: &Arc<Lobby>,
+    first: ClientFrame,
+    out: &Outbound,
+    remote: IpAddr,
+) -> Result<Arc<Session>, String> {
     let ClientMsg::Hello { version, name, resume } = first.msg else {
         return Err("the first message must be Hello".into());
     };
@@ -204,6 +209,10 @@ async fn handshake(lobby: &Arc<Lobby>, first: ClientFrame, out: &Outbound) -> Re
                 return Err(format!(
                     "the name {name} is registered: log in (Login) from a session of another name, or leave the name empty"
                 ));
+            }
+            if let Err(reason) = lobby.accounts.new_guest(remote) {
+                lobby.metrics.refused(Refusal::Guests);
+                return Err(reason);
             }
             lobby.sessions.open(name, None).await?
         }

@@ -105,6 +105,8 @@ pub struct ServerConfig {
     pub login_failure_delay_ms: u64,
     /// Accounts registered from one address (IPv6: one /64) within an hour.
     pub registrations_per_address_per_hour: u32,
+    /// New guest sessions opened from one address (IPv6: one /64) within an hour.
+    pub guest_sessions_per_address_per_hour: u32,
     /// Below this many seconds (base plus 40 increments) a time control is bullet.
     pub rating_bullet_below_s: u64,
     /// Below this many seconds (and not bullet) a time control is blitz; rapid above.
@@ -156,6 +158,9 @@ impl ServerConfig {
         }
         if !(1..=10_000).contains(&config.registrations_per_address_per_hour) {
             bail!("invalid configuration: registrations_per_address_per_hour must be 1 to 10000");
+        }
+        if !(1..=100_000).contains(&config.guest_sessions_per_address_per_hour) {
+            bail!("invalid configuration: guest_sessions_per_address_per_hour must be 1 to 100000");
         }
         if config.login_failures_per_name == 0 || config.login_failures_per_address == 0 {
             bail!(

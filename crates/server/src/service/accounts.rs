@@ -99,6 +99,8 @@ pub(crate) struct Accounts {
     attempts: Attempts,
     /// Registrations per address and hour.
     registrations: PerHour,
+    /// New guest sessions per address and hour.
+    guests: PerHour,
     failure_delay: Duration,
 }
 
@@ -113,7 +115,22 @@ impl Accounts {
         getrandom::fill(&mut seed).expect("the system random source works");
         let dummy = hash(&format!("{seed:?}")).await.expect("a password hashes");
         let registrations = PerHour::new(limits.registrations_per_hour);
-        Accounts { store, dummy, attempts: Attempts::new(limits), registrations, failure_delay }
+        let guests = PerHour::new(limits.guests_per_hour);
+        Accounts { store, dummy, attempts: Attempts::new(limits), registrations, guests, failure_delay }
+    }
+
+    /// Takes one new guest session of `addr`'s hour (`guest_sessions_per_address_per_hour`):
+    /// each is a row kept for good, so one address may not make them without end.
+    ///
+    /// # Errors
+    /// The address made as many this hour as it may.
+    pub(crate) fn new_guest(&self, addr: IpAddr) -> Result<(), String> {
+        if self.guests.take(addr) {
+            return Ok(());
+        }
+        Err("too many guest sessions opened from this address; resume yours (its token), log in, or try \
+             again later (guest_sessions_per_address_per_hour)"
+            .into())
     }
 
     /// The store's error as a refusal.
@@ -297,6 +314,7 @@ mod tests {
         per_address: 100,
         lockout: Duration::from_secs(60),
         registrations_per_hour: 3,
+        guests_per_hour: 2,
     };
     const OTHER: IpAddr = IpAddr::V4(std::net::Ipv4Addr::new(127, 0, 0, 2));
     const ADDR: IpAddr = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);

@@ -35,6 +35,8 @@ pub(crate) struct AttemptLimits {
     pub(crate) lockout: Duration,
     /// `registrations_per_address_per_hour`.
     pub(crate) registrations_per_hour: u32,
+    /// `guest_sessions_per_address_per_hour`.
+    pub(crate) guests_per_hour: u32,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -126,6 +128,7 @@ impl AttemptLimits {
             per_address: config.login_failures_per_address,
             lockout: Duration::from_millis(config.login_lockout_ms),
             registrations_per_hour: config.registrations_per_address_per_hour,
+            guests_per_hour: config.guest_sessions_per_address_per_hour,
         }
     }
 }
@@ -139,6 +142,7 @@ mod tests {
         per_address: 5,
         lockout: Duration::from_secs(60),
         registrations_per_hour: 1,
+        guests_per_hour: 1,
     };
 
     fn addr(last: u8) -> IpAddr {

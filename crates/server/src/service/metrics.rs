@@ -56,6 +56,8 @@ pub(crate) enum Refusal {
     ConnectionsPerAddress,
     /// `registrations_per_address_per_hour`.
     Registrations,
+    /// `guest_sessions_per_address_per_hour`.
+    Guests,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
