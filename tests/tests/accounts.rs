@@ -136,14 +136,14 @@ async fn state(td: &Client, tournament: u64) -> Tournament {
 /// move, and cannot log in as alice without her password.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s3_a_connection_calling_itself_alice_gets_none_of_her_rights() {
-    let server = TestServer::start("director_token = \"td\"").await;
+    let server = TestServer::start("director_token = \"td-secret-of-the-night\"").await;
     let mut accounts = Vec::new();
     for name in ["alice", "bob", "carol", "dave", "mallory"] {
         accounts.push(server.account(name).await);
     }
     let [alice, _bob, carol, _dave, mallory] = <[Client; 5]>::try_from(accounts).ok().unwrap();
     let td = server.client("").await;
-    td.director("td").await.unwrap();
+    td.director("td-secret-of-the-night").await.unwrap();
     let id = match td
         .td(TdRequest::Create {
             name: "Cup".into(),

@@ -10,7 +10,7 @@ fn forbidden(e: shvedka_client::ClientError) -> bool {
 
 #[tokio::test]
 async fn a2_the_arbiter_role_needs_the_secret_and_players_cannot_act() {
-    let server = TestServer::start("arbiter_token = \"s3cret\"").await;
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
     let (id, c) = server.seated_match("mgimo-2017", "blitz").await;
     assert!(
         forbidden(c[0].arbiter_act(id, ArbiterRequest::Pause).await.unwrap_err()),
@@ -19,7 +19,7 @@ async fn a2_the_arbiter_role_needs_the_secret_and_players_cannot_act() {
     assert!(forbidden(c[0].arbiter("guess").await.unwrap_err()), "a wrong secret is refused");
     assert!(forbidden(c[0].list_live().await.unwrap_err()));
     let arbiter = server.client("arbiter").await;
-    arbiter.arbiter("s3cret").await.unwrap();
+    arbiter.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
     let unlisted = arbiter.create_match("classic", "1+0", false).await.unwrap();
     let live: Vec<MatchId> = arbiter.list_live().await.unwrap().iter().map(|m| m.match_id).collect();
     assert!(live.contains(&id) && live.contains(&unlisted), "the arbiter sees unlisted matches: {live:?}");
@@ -35,10 +35,10 @@ async fn a2_the_arbiter_role_needs_the_secret_and_players_cannot_act() {
 
 #[tokio::test]
 async fn a2_k5_pause_adjust_take_back_resume_declare_and_every_act_is_recorded() {
-    let server = TestServer::start("arbiter_token = \"s3cret\"").await;
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
     let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
     let arbiter = server.client("arbiter").await;
-    arbiter.arbiter("s3cret").await.unwrap();
+    arbiter.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
     c[0].play(Board::A, "e4", None).await.unwrap();
     c[1].play(Board::A, "e5", None).await.unwrap();
 

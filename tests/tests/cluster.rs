@@ -20,7 +20,7 @@ fn node(pg: &TempPostgres, nats: &TempNats, name: &str, cert: Option<&TestServer
         format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
     });
     format!(
-        "database_url = {:?}\ndirector_token = \"td-secret\"\n{shared}[cluster]\nnode = {name:?}\n{}\
+        "database_url = {:?}\ndirector_token = \"td-secret-of-the-night\"\n{shared}[cluster]\nnode = {name:?}\n{}\
          lease_ms = 2000\nlease_renew_ms = 250\n",
         pg.url,
         nats.node_settings()
@@ -153,7 +153,7 @@ async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_t
     // Node a came first and runs the tournaments; a director on node b is answered by node a
     // (his request forwarded), once node b knows who drives them.
     let td_b = b.client("td-b").await;
-    td_b.director("td-secret").await.unwrap();
+    td_b.director("td-secret-of-the-night").await.unwrap();
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let id = loop {
         match td_b.td(create.clone()).await {
@@ -168,7 +168,7 @@ async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_t
         tokio::time::sleep(Duration::from_millis(50)).await;
     };
     let td_a = a.client("td-a").await;
-    td_a.director("td-secret").await.unwrap();
+    td_a.director("td-secret-of-the-night").await.unwrap();
     let Reply::Text(state) =
         td_a.td(TdRequest::Publish { tournament: id, what: TdExport::State }).await.unwrap()
     else {

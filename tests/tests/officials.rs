@@ -47,14 +47,14 @@ async fn stored_officials(server: &TestServer, id: MatchId) -> Vec<Official> {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a4_arbiter_acts_name_the_account_or_the_secret_in_the_log_the_record_and_after_a_restart() {
-    let server = TestServer::start("arbiter_token = \"s3cret\"").await;
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
     let (id, c) = server.seated_match("mgimo-2017", "blitz").await;
     c[0].play(Board::A, "e4", None).await.unwrap();
     let alice = server.account("alice").await;
     grant(&server, "alice", Role::Arbiter).await;
     alice.arbiter_act(id, ArbiterRequest::Pause).await.expect("an arbiter account acts");
     let bootstrap = server.client("").await;
-    bootstrap.arbiter("s3cret").await.unwrap();
+    bootstrap.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
     bootstrap.arbiter_act(id, ArbiterRequest::Resume).await.expect("the secret acts");
 
     assert_eq!(stored_officials(&server, id).await, [Official::Account("alice".into()), Official::Secret]);
@@ -101,7 +101,7 @@ async fn state(td: &Client, tournament: u64) -> Tournament {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a4_director_acts_name_the_account_in_the_tournament_and_the_game_record_and_after_a_restart() {
-    let server = TestServer::start("director_token = \"td\"").await;
+    let server = TestServer::start("director_token = \"td-secret-of-the-night\"").await;
     for name in ["t1a", "t1b", "t2a", "t2b"] {
         server.account(name).await.close().await;
     }
@@ -123,7 +123,7 @@ async fn a4_director_acts_name_the_account_in_the_tournament_and_the_game_record
     };
     boss.td(register("Rooks", "t1a", "t1b")).await.unwrap();
     let secret = server.client("").await;
-    secret.director("td").await.unwrap();
+    secret.director("td-secret-of-the-night").await.unwrap();
     secret.td(register("Knights", "t2a", "t2b")).await.expect("the secret acts");
     boss.td(TdRequest::Start { tournament: id }).await.unwrap();
     boss.td(TdRequest::PairNext { tournament: id, choice_window_ms: 0 }).await.unwrap();

@@ -37,7 +37,7 @@ async fn finds_nothing(c: &Client, id: shvedka_proto::MatchId, absent: shvedka_p
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn guessing_private_match_ids_finds_nothing_and_a_wrong_code_is_refused() {
-    let server = TestServer::start("arbiter_token = \"arb\"").await;
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
     let anna = server.client("anna").await;
     let listed = anna.create_match("classic", "1+0", true).await.unwrap();
     let (id, code) = anna.create_private("classic", "1+0").await.expect("a private match");
@@ -66,7 +66,7 @@ async fn guessing_private_match_ids_finds_nothing_and_a_wrong_code_is_refused() 
     assert!(boris.record(id).await.unwrap().contains("[Event"), "its record");
     // The arbiters reach every match.
     let arbiter = server.client("arbiter").await;
-    arbiter.arbiter("arb").await.unwrap();
+    arbiter.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
     assert!(arbiter.record(id).await.is_ok());
     arbiter.watch(id).await.expect("an arbiter watches it");
 

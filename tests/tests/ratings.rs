@@ -143,14 +143,14 @@ async fn a_rated_match_changes_the_four_ratings_as_glicko2_says_and_they_survive
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_declared_draw_of_equals_moves_no_rating_but_every_deviation_falls() {
-    let server = TestServer::start("arbiter_token = \"whistle\"").await;
+    let server = TestServer::start("arbiter_token = \"whistle-of-the-arbiters\"").await;
     let (id, mut c) = started(&server, ["ada", "bob", "cyd", "dan"], true).await;
     let mut watcher = server.client("watcher").await;
     watcher.watch(id).await.unwrap();
     wait_msg(&mut watcher, |m| matches!(m, ServerMsg::State(s) if s.rated && s.rating_changes.is_empty()))
         .await;
     let arbiter = server.client("referee").await;
-    arbiter.arbiter("whistle").await.unwrap();
+    arbiter.arbiter("whistle-of-the-arbiters").await.unwrap();
     let draw = ArbiterRequest::DeclareResult { winner: None, reason: "both flags fell together".into() };
     arbiter.arbiter_act(id, draw).await.unwrap();
     let ended = wait_event(&mut c[0], |e| matches!(e.kind, EventView::Ended(_))).await;
@@ -168,14 +168,14 @@ async fn a_declared_draw_of_equals_moves_no_rating_but_every_deviation_falls() {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_casual_match_and_an_annulled_rated_match_change_nothing_and_a_declared_result_counts() {
-    let server = TestServer::start("arbiter_token = \"whistle\"").await;
+    let server = TestServer::start("arbiter_token = \"whistle-of-the-arbiters\"").await;
     let (_, mut c) = started(&server, ["ann", "ben", "cat", "don"], false).await;
     c[0].resign().await.unwrap();
     wait_event(&mut c[0], |e| matches!(e.kind, EventView::Ended(_))).await;
     assert!(c[0].profile("ann").await.unwrap().categories.is_empty(), "a casual match rates nobody");
 
     let arbiter = server.client("referee").await;
-    arbiter.arbiter("whistle").await.unwrap();
+    arbiter.arbiter("whistle-of-the-arbiters").await.unwrap();
     let (id, mut c) = started(&server, ["ann", "ben", "cat", "don"], true).await;
     arbiter.arbiter_act(id, ArbiterRequest::Annul { reason: "wrong players".into() }).await.unwrap();
     wait_event(&mut c[0], |e| {
@@ -234,7 +234,7 @@ async fn only_accounts_sit_in_a_rated_match_and_bots_only_where_the_server_rates
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
     use shvedka_proto::{Reply, TdExport, TdRequest};
-    let server = TestServer::start("director_token = \"td\"").await;
+    let server = TestServer::start("director_token = \"td-secret-of-the-night\"").await;
     // A rated blitz match: boris and vera (team 2) win, anna and gleb lose.
     let (_, mut c) = started(&server, ["anna", "boris", "vera", "gleb"], true).await;
     c[0].resign().await.unwrap();
@@ -244,7 +244,7 @@ async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
         server.account(name).await;
     }
     let td = server.client("td").await;
-    td.request(ClientMsg::Director { token: "td".into() }).await.unwrap();
+    td.request(ClientMsg::Director { token: "td-secret-of-the-night".into() }).await.unwrap();
     let create = TdRequest::Create {
         name: "Cup".into(),
         rules: "classic".into(),

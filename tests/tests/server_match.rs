@@ -123,7 +123,7 @@ async fn a3_spectators_see_everything_and_no_chat_of_theirs_reaches_a_player() {
 
 #[tokio::test]
 async fn e3_e4_e10_k5_draws_claims_resignation_and_calling_the_arbiter_over_the_wire() {
-    let server = TestServer::start("arbiter_token = \"s3cret\"").await;
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
     let (_, mut c) = server.seated_match("mgimo-2017", "blitz").await;
     let claim = c[BA].claim(shvedka_proto::ClaimKind::Repetition).await.unwrap_err();
     assert!(claim.to_string().contains("(E4)"), "{claim}");

@@ -13,11 +13,11 @@ use shvedka_proto::{ErrorCode, Reply, TdChoice, TdExport, TdRequest};
 use shvedka_tests::TestServer;
 use shvedka_tournament::{Fixture, Outcome, Tournament};
 
-const SECRET: &str = "director_token = \"td-secret\"";
+const SECRET: &str = "director_token = \"td-secret-of-the-night\"";
 
 async fn director(server: &TestServer) -> Client {
     let td = server.client("director").await;
-    td.director("td-secret").await.expect("the director's secret");
+    td.director("td-secret-of-the-night").await.expect("the director's secret");
     td
 }
 

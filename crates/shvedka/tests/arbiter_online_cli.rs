@@ -22,7 +22,7 @@ fn stdout(o: &Output) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declares_and_exports() {
-    let server = TestServer::start("arbiter_token = \"s3cret\"").await;
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
     let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
     let id = id.0.to_string();
     c[0].play(Board::A, "e4", None).await.unwrap();
@@ -32,7 +32,7 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     assert_eq!(wrong.status.code(), Some(1), "a wrong secret is refused");
     assert!(String::from_utf8_lossy(&wrong.stderr).contains("secret"));
 
-    let list = arbiter(&server, "s3cret", &["list"]);
+    let list = arbiter(&server, "s3cret-whistle-of-arbiters", &["list"]);
     assert!(list.status.success());
     assert!(
         stdout(&list).starts_with(&format!("{id} mgimo-2017 3+0 Running white-A=white-A")),
@@ -40,40 +40,46 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
         stdout(&list)
     );
 
-    assert!(arbiter(&server, "s3cret", &["pause", &id]).status.success());
+    assert!(arbiter(&server, "s3cret-whistle-of-arbiters", &["pause", &id]).status.success());
     wait_event(&mut c[2], |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::Pause, .. }))
         .await;
-    assert!(arbiter(&server, "s3cret", &["adjust", &id, "black-A", "-30"]).status.success());
+    assert!(
+        arbiter(&server, "s3cret-whistle-of-arbiters", &["adjust", &id, "black-A", "-30"]).status.success()
+    );
     let e = wait_event(
         &mut c[2],
         |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::AdjustClock { delta_ms, .. }, .. } if *delta_ms < 0),
     )
     .await;
     assert!(e.clocks_ms[1] <= 150_000, "30 s removed from black-A: {:?}", e.clocks_ms);
-    assert!(arbiter(&server, "s3cret", &["take-back", &id, "a"]).status.success());
-    assert!(arbiter(&server, "s3cret", &["resume", &id]).status.success());
-    let bad = arbiter(&server, "s3cret", &["adjust", &id, "a-purple", "10"]);
+    assert!(arbiter(&server, "s3cret-whistle-of-arbiters", &["take-back", &id, "a"]).status.success());
+    assert!(arbiter(&server, "s3cret-whistle-of-arbiters", &["resume", &id]).status.success());
+    let bad = arbiter(&server, "s3cret-whistle-of-arbiters", &["adjust", &id, "a-purple", "10"]);
     assert_eq!(bad.status.code(), Some(2), "a bad seat is bad input");
 
     // Review the live match from the server's record: after move 1 (1A. e4).
-    let show = arbiter(&server, "s3cret", &["show", &id, "--after-move", "1"]);
+    let show = arbiter(&server, "s3cret-whistle-of-arbiters", &["show", &id, "--after-move", "1"]);
     assert!(show.status.success(), "{}", String::from_utf8_lossy(&show.stderr));
     let text = stdout(&show);
     assert!(text.starts_with("after move 1 (1A. e4)"), "{text}");
     assert!(text.contains("mate on board: no"), "{text}");
 
-    let declare = arbiter(&server, "s3cret", &["declare", &id, "draw", "power", "cut", "in", "the", "hall"]);
+    let declare = arbiter(
+        &server,
+        "s3cret-whistle-of-arbiters",
+        &["declare", &id, "draw", "power", "cut", "in", "the", "hall"],
+    );
     assert!(declare.status.success());
     let end = wait_event(&mut c[0], |e| matches!(e.kind, EventView::Ended(_))).await;
     let EventView::Ended(r) = end.kind else { unreachable!() };
     assert_eq!((r.winner, r.rule.as_str()), (None, "A2"));
 
-    let export = arbiter(&server, "s3cret", &["export", &id]);
+    let export = arbiter(&server, "s3cret-whistle-of-arbiters", &["export", &id]);
     // Comments wrap at 80 columns: compare with the whitespace collapsed.
     let bpgn = stdout(&export).split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(bpgn.contains("[Result \"1/2-1/2\"]") && bpgn.contains("power cut in the hall"), "{bpgn}");
     assert!(bpgn.contains("removed 30000 ms on black-A's clock") && bpgn.contains("took back"), "{bpgn}");
-    let pgn = stdout(&arbiter(&server, "s3cret", &["export", &id, "--pgn", "a"]));
+    let pgn = stdout(&arbiter(&server, "s3cret-whistle-of-arbiters", &["export", &id, "--pgn", "a"]));
     assert!(pgn.contains("[White \"white-A\"]") && pgn.contains("1. e4"), "{pgn}");
     server.stop().await;
 }

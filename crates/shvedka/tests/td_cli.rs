@@ -28,31 +28,47 @@ fn refused(o: &Output) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s3_an_over_the_board_night_from_the_command_line() {
-    let server = TestServer::start("director_token = \"td\"").await;
+    let server = TestServer::start("director_token = \"td-secret-of-the-night\"").await;
     // Teams are of accounts.
     for name in ["anna", "boris", "vera", "gleb", "dina", "egor", "xena", "yuri", "pavel", "quinn"] {
         server.account(name).await.close().await;
     }
     assert!(refused(&td(&server, "guess", &["start", "1"])).contains("secret"));
-    let id = ok(&td(&server, "td", &["create", "OTB night", "--over-the-board", "--time-control", "5+0"]));
+    let id = ok(&td(
+        &server,
+        "td-secret-of-the-night",
+        &["create", "OTB night", "--over-the-board", "--time-control", "5+0"],
+    ));
     let id = id.trim();
     for (n, (team, a, b)) in
         [("Rooks", "anna", "boris"), ("Knights", "vera", "gleb"), ("Pawns", "dina", "egor")]
             .into_iter()
             .enumerate()
     {
-        assert_eq!(ok(&td(&server, "td", &["register", id, team, a, b])).trim(), (n + 1).to_string());
+        assert_eq!(
+            ok(&td(&server, "td-secret-of-the-night", &["register", id, team, a, b])).trim(),
+            (n + 1).to_string()
+        );
     }
-    assert!(refused(&td(&server, "td", &["register", id, "Rooks", "xena", "yuri"])).contains("Rooks"));
-    ok(&td(&server, "td", &["start", id]));
-    assert!(!refused(&td(&server, "td", &["register", id, "Late", "pavel", "quinn"])).is_empty());
-    assert_eq!(ok(&td(&server, "td", &["pair", id, "--choices-s", "0"])).trim(), "1");
-    assert!(!refused(&td(&server, "td", &["pair", id])).is_empty(), "not before the round is complete");
+    assert!(
+        refused(&td(&server, "td-secret-of-the-night", &["register", id, "Rooks", "xena", "yuri"]))
+            .contains("Rooks")
+    );
+    ok(&td(&server, "td-secret-of-the-night", &["start", id]));
+    assert!(
+        !refused(&td(&server, "td-secret-of-the-night", &["register", id, "Late", "pavel", "quinn"]))
+            .is_empty()
+    );
+    assert_eq!(ok(&td(&server, "td-secret-of-the-night", &["pair", id, "--choices-s", "0"])).trim(), "1");
+    assert!(
+        !refused(&td(&server, "td-secret-of-the-night", &["pair", id])).is_empty(),
+        "not before the round is complete"
+    );
 
     // The choices' deadline has passed: the defaults fill the sheet.
     let deadline = Instant::now() + Duration::from_secs(10);
     let sheet = loop {
-        let sheet = ok(&td(&server, "td", &["publish", id, "sheet", "--round", "1"]));
+        let sheet = ok(&td(&server, "td-secret-of-the-night", &["publish", id, "sheet", "--round", "1"]));
         if !sheet.contains("pending") {
             break sheet;
         }
@@ -63,19 +79,29 @@ async fn s3_an_over_the_board_night_from_the_command_line() {
     assert!(sheet.contains("Table 1: Knights – Pawns") && sheet.contains("dina"), "{sheet}");
     assert!(sheet.to_lowercase().contains("bye"), "three teams: one has the bye\n{sheet}");
 
-    ok(&td(&server, "td", &["result", id, "1", "1", "1", "first", "mate", "on", "board", "A"]));
-    let twice = refused(&td(&server, "td", &["result", id, "1", "1", "1", "draw", "again"]));
+    ok(&td(
+        &server,
+        "td-secret-of-the-night",
+        &["result", id, "1", "1", "1", "first", "mate", "on", "board", "A"],
+    ));
+    let twice =
+        refused(&td(&server, "td-secret-of-the-night", &["result", id, "1", "1", "1", "draw", "again"]));
     assert!(!twice.is_empty());
-    ok(&td(&server, "td", &["result", id, "1", "1", "2", "first", "flag"]));
-    ok(&td(&server, "td", &["result", id, "1", "1", "2", "draw", "arbiter", "correction", "--correct"]));
+    ok(&td(&server, "td-secret-of-the-night", &["result", id, "1", "1", "2", "first", "flag"]));
+    ok(&td(
+        &server,
+        "td-secret-of-the-night",
+        &["result", id, "1", "1", "2", "draw", "arbiter", "correction", "--correct"],
+    ));
     assert!(
-        !refused(&td(&server, "td", &["result", id, "1", "9", "1", "first", "x"])).is_empty(),
+        !refused(&td(&server, "td-secret-of-the-night", &["result", id, "1", "9", "1", "first", "x"]))
+            .is_empty(),
         "no table 9"
     );
-    assert!(!refused(&td(&server, "td", &["withdraw", id, "7"])).is_empty(), "no team 7");
+    assert!(!refused(&td(&server, "td-secret-of-the-night", &["withdraw", id, "7"])).is_empty(), "no team 7");
 
     // Knights (named first) 1 + ½, Pawns ½, Rooks 2 for the bye.
-    let csv = ok(&td(&server, "td", &["publish", id, "standings-csv"]));
+    let csv = ok(&td(&server, "td-secret-of-the-night", &["publish", id, "standings-csv"]));
     let points = |team: &str| -> String {
         let line = csv.lines().find(|l| l.contains(team)).unwrap_or_else(|| panic!("{team} in {csv}"));
         line.split(',').nth(2).unwrap().to_owned()
@@ -85,9 +111,9 @@ async fn s3_an_over_the_board_night_from_the_command_line() {
         ("2".into(), "1.5".into(), "0.5".into()),
         "{csv}"
     );
-    let html = ok(&td(&server, "td", &["publish", id, "html"]));
+    let html = ok(&td(&server, "td-secret-of-the-night", &["publish", id, "html"]));
     assert!(html.starts_with("<!DOCTYPE html>") || html.starts_with("<!doctype html>"), "{html}");
-    let text = ok(&td(&server, "td", &["publish", id, "crosstable"]));
+    let text = ok(&td(&server, "td-secret-of-the-night", &["publish", id, "crosstable"]));
     assert!(text.contains("Knights"), "{text}");
 
     // Over the board: no online match was created.

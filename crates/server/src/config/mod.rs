@@ -16,6 +16,9 @@ pub use cluster::ClusterConfig;
 
 const DEFAULT_TOML: &str = include_str!("../../../../config/default.toml");
 
+/// The fewest characters of a role's secret (`arbiter_token`, `director_token`).
+pub(crate) const MIN_SECRET: usize = 16;
+
 /// Every setting of `config/default.toml`.
 #[derive(Clone, Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -159,6 +162,17 @@ impl ServerConfig {
         if !(1..=10_000).contains(&config.registrations_per_address_per_hour) {
             bail!("invalid configuration: registrations_per_address_per_hour must be 1 to 10000");
         }
+        for (key, secret) in
+            [("arbiter_token", &config.arbiter_token), ("director_token", &config.director_token)]
+        {
+            if !secret.is_empty() && secret.chars().count() < MIN_SECRET {
+                bail!(
+                    "invalid configuration: {key} has {} characters; a role's secret needs at least \
+                     {MIN_SECRET} (a long random string: it can be guessed at the log-in rate)",
+                    secret.chars().count()
+                );
+            }
+        }
         if !(1..=100_000).contains(&config.guest_sessions_per_address_per_hour) {
             bail!("invalid configuration: guest_sessions_per_address_per_hour must be 1 to 100000");
         }
@@ -242,5 +256,40 @@ impl ServerConfig {
 
     pub(crate) fn keep_alive(&self) -> Duration {
         Duration::from_millis(self.keep_alive_ms)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::ServerConfig;
+
+    fn refused(text: &str) -> String {
+        format!("{:#}", ServerConfig::from_overrides(text).expect_err("refused"))
+    }
+
+    #[test]
+    fn a_roles_secret_shorter_than_sixteen_characters_is_refused_by_name() {
+        let e = refused("arbiter_token = \"s3cret\"");
+        assert!(e.contains("arbiter_token has 6 characters") && e.contains("at least 16"), "{e}");
+        let e = refused("director_token = \"td\"");
+        assert!(e.contains("director_token has 2 characters"), "{e}");
+        // Counted in characters, not bytes: fifteen Cyrillic letters are thirty bytes.
+        let e = refused(&format!("arbiter_token = \"{}\"", "ж".repeat(15)));
+        assert!(e.contains("has 15 characters"), "{e}");
+        let fine =
+            ServerConfig::from_overrides("arbiter_token = \"sixteen-chars-ok\"\ndirector_token = \"\"");
+        assert_eq!(fine.expect("sixteen, and a disabled role").arbiter_token, "sixteen-chars-ok");
+    }
+
+    #[test]
+    fn hourly_limits_per_address_are_refused_out_of_bounds() {
+        assert!(
+            refused("guest_sessions_per_address_per_hour = 0")
+                .contains("guest_sessions_per_address_per_hour must be 1 to 100000")
+        );
+        assert!(
+            refused("registrations_per_address_per_hour = 0")
+                .contains("registrations_per_address_per_hour must be 1 to 10000")
+        );
     }
 }
