@@ -158,12 +158,17 @@ const CLOSE: u8 = 0x8;
 type Browser =
     (web_transport_quinn::Session, web_transport_quinn::SendStream, web_transport_quinn::RecvStream);
 
-async fn browser_session(server: &TestServer) -> Result<Browser, String> {
+/// The hash of the WebTransport certificate, as a page reads it from `/connect.json` (an HTTP
+/// connection, which counts in `max_connections` while it lives: read before the server is full).
+async fn cert_hash(server: &TestServer) -> Vec<u8> {
     let response = server.http_get("/connect.json").await;
     let body = &response[response.find("\r\n\r\n").unwrap() + 4..];
     let info: serde_json::Value = serde_json::from_str(body).unwrap();
     let hex = info["cert_hashes"][0].as_str().unwrap();
-    let hash = (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect();
+    (0..hex.len()).step_by(2).map(|i| u8::from_str_radix(&hex[i..i + 2], 16).unwrap()).collect()
+}
+
+async fn browser_session(server: &TestServer, hash: Vec<u8>) -> Result<Browser, String> {
     let client =
         web_transport_quinn::ClientBuilder::new().with_server_certificate_hashes(vec![hash]).unwrap();
     let url = format!("https://127.0.0.1:{}/shvedka", server.webtransport.port());
@@ -183,6 +188,7 @@ async fn browser_session(server: &TestServer) -> Result<Browser, String> {
 async fn one_connection_cap_covers_quic_webtransport_and_websocket() {
     let server = TestServer::start("max_connections = 2").await;
     let trust = Trust::Fingerprint(server.pin);
+    let hash = cert_hash(&server).await;
     let native = server.client("native").await;
     let mut socket = ws_session(&server, "socket").await;
 
@@ -192,11 +198,13 @@ async fn one_connection_cap_covers_quic_webtransport_and_websocket() {
         other => panic!("expected 503 for a third WebSocket, got {:?}", other.map(|_| ())),
     }
     assert!(Client::connect(server.addr, trust.clone(), "third").await.is_err(), "a third QUIC one");
-    assert!(browser_session(&server).await.is_err(), "a third WebTransport one");
+    assert!(browser_session(&server, hash.clone()).await.is_err(), "a third WebTransport one");
+    // A page's own request is an HTTP connection too: told 503 while the server is full.
+    assert!(server.http_get("/").await.starts_with("HTTP/1.1 503"), "an HTTP connection of a full server");
 
     // The native client leaves: a WebTransport session takes its place (WebSocket + WebTransport)…
     native.close().await;
-    let _browser = eventually(|| browser_session(&server)).await;
+    let _browser = eventually(|| browser_session(&server, hash.clone())).await;
     // …and the server is full again, for WebSocket and QUIC alike.
     assert!(matches!(ws(&server).await, Err(tungstenite::Error::Http(r)) if r.status() == 503));
     assert!(Client::connect(server.addr, trust.clone(), "third").await.is_err());

@@ -294,8 +294,10 @@ impl Server {
     /// seconds) for the close to reach the clients.
     ///
     /// # Errors
-    /// None so far; the signature leaves room for fatal endpoint errors.
+    /// A configuration that was not checked (`trusted_proxies`, `metrics_allowed`).
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
+        let proxies = config::networks(&self.config.trusted_proxies, "trusted_proxies")?;
+        let metrics_allowed = config::networks(&self.config.metrics_allowed, "metrics_allowed")?;
         let admission = Arc::new(transport::admission::Admission::new(
             self.config.max_connections,
             self.config.max_connections_per_address,
@@ -315,6 +317,8 @@ impl Server {
                 config: self.config.clone(),
                 connect: self.connect.clone(),
                 admission: admission.clone(),
+                proxies: Arc::new(proxies),
+                metrics_allowed: Arc::new(metrics_allowed),
             };
             tokio::spawn(web::serve(listener, shared, stopped))
         });

@@ -48,6 +48,12 @@ pub struct ServerConfig {
     /// Origins besides the server's own whose pages may open WebSocket sessions
     /// (`https://chess.example.org`).
     pub allowed_origins: Vec<String>,
+    /// How long the HTTP side waits for a request's headers, ms (slowloris).
+    pub http_header_timeout_ms: u64,
+    /// Reverse proxies (addresses or networks) whose `X-Forwarded-For` names the client.
+    pub trusted_proxies: Vec<String>,
+    /// Addresses or networks that may read `/metrics`.
+    pub metrics_allowed: Vec<String>,
     /// Connections at once from one address (IPv6: one /64), over every transport.
     pub max_connections_per_address: usize,
     /// QUIC handshakes in flight above which a new one must prove its address (a Retry).
@@ -173,6 +179,11 @@ impl ServerConfig {
                 );
             }
         }
+        networks(&config.trusted_proxies, "trusted_proxies")?;
+        networks(&config.metrics_allowed, "metrics_allowed")?;
+        if !(100..=600_000).contains(&config.http_header_timeout_ms) {
+            bail!("invalid configuration: http_header_timeout_ms must be 100 to 600000");
+        }
         if !(1..=100_000).contains(&config.guest_sessions_per_address_per_hour) {
             bail!("invalid configuration: guest_sessions_per_address_per_hour must be 1 to 100000");
         }
@@ -259,6 +270,26 @@ impl ServerConfig {
     }
 }
 
+/// The networks of a list of addresses (`203.0.113.7`, a whole address) and networks
+/// (`10.0.0.0/8`, `2001:db8::/32`), as `key` of the configuration has them.
+///
+/// # Errors
+/// An entry that is neither, named.
+pub(crate) fn networks(list: &[String], key: &str) -> anyhow::Result<Vec<ipnet::IpNet>> {
+    list.iter()
+        .map(|entry| {
+            entry
+                .parse::<ipnet::IpNet>()
+                .or_else(|_| entry.parse::<std::net::IpAddr>().map(ipnet::IpNet::from))
+                .map_err(|_| {
+                    anyhow::anyhow!(
+                        "invalid configuration: {key} entry {entry:?} is neither an address nor a network (10.0.0.0/8)"
+                    )
+                })
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::ServerConfig;
@@ -279,6 +310,24 @@ mod tests {
         let fine =
             ServerConfig::from_overrides("arbiter_token = \"sixteen-chars-ok\"\ndirector_token = \"\"");
         assert_eq!(fine.expect("sixteen, and a disabled role").arbiter_token, "sixteen-chars-ok");
+    }
+
+    #[test]
+    fn address_lists_take_addresses_and_networks_and_name_a_bad_entry() {
+        let config = ServerConfig::from_overrides(
+            "trusted_proxies = [\"10.0.0.5\", \"2001:db8::/32\"]\nmetrics_allowed = [\"192.0.2.0/24\"]",
+        )
+        .unwrap();
+        let proxies = super::networks(&config.trusted_proxies, "trusted_proxies").unwrap();
+        assert!(proxies[0].contains(&"10.0.0.5".parse::<std::net::IpAddr>().unwrap()));
+        assert!(!proxies[0].contains(&"10.0.0.6".parse::<std::net::IpAddr>().unwrap()));
+        assert!(proxies[1].contains(&"2001:db8:1::9".parse::<std::net::IpAddr>().unwrap()));
+        let e = refused("trusted_proxies = [\"proxy.example\"]");
+        assert!(e.contains("trusted_proxies entry \"proxy.example\" is neither"), "{e}");
+        assert!(refused("metrics_allowed = [\"10.0.0.0/33\"]").contains("metrics_allowed entry"));
+        assert!(
+            refused("http_header_timeout_ms = 0").contains("http_header_timeout_ms must be 100 to 600000")
+        );
     }
 
     #[test]

@@ -24,11 +24,13 @@ pub(crate) struct Admission {
     metrics: Arc<Metrics>,
 }
 
-/// What an admitted connection holds while it lives.
+/// What an admitted connection holds while it lives: a place of `max_connections`, and one of
+/// its address's (none for a reverse proxy's connection: each of its WebSocket sessions takes
+/// its client's).
 #[derive(Debug)]
 pub(crate) struct Admitted {
     _permit: OwnedSemaphorePermit,
-    _address: Held,
+    _address: Option<Held>,
 }
 
 /// A QUIC handshake in flight, counted until it is dropped.
@@ -70,7 +72,25 @@ impl Admission {
         let Ok(permit) = self.permits.clone().try_acquire_owned() else {
             return refuse(Refusal::MaxConnections);
         };
-        Ok(Admitted { _permit: permit, _address: address })
+        Ok(Admitted { _permit: permit, _address: Some(address) })
+    }
+
+    /// Admits a connection of a trusted reverse proxy: a place of `max_connections` alone (the
+    /// proxy speaks for many addresses).
+    pub(crate) fn admit_total(&self) -> Result<Admitted, Refusal> {
+        let Ok(permit) = self.permits.clone().try_acquire_owned() else {
+            self.metrics.refused(Refusal::MaxConnections);
+            return Err(Refusal::MaxConnections);
+        };
+        Ok(Admitted { _permit: permit, _address: None })
+    }
+
+    /// A place of `addr`'s for a session a trusted proxy forwards from it.
+    pub(crate) fn admit_address(&self, addr: IpAddr) -> Result<Held, Refusal> {
+        self.per_address.take(addr).ok_or_else(|| {
+            self.metrics.refused(Refusal::ConnectionsPerAddress);
+            Refusal::ConnectionsPerAddress
+        })
     }
 
     /// Whether a QUIC handshake must first prove its address: too many are in flight and its

@@ -7,6 +7,7 @@ pub(crate) mod admission;
 pub(crate) mod devcert;
 pub(crate) mod endpoint;
 pub(crate) mod frames;
+pub(crate) mod http_accept;
 pub(crate) mod native;
 pub(crate) mod tls;
 pub(crate) mod web;

@@ -26,21 +26,24 @@ use std::time::Duration;
 
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
-use axum::extract::{ConnectInfo, State};
+use axum::extract::{ConnectInfo, Extension, State};
 use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
+use ipnet::IpNet;
 use shvedka_proto::{ClientFrame, MAX_FRAME};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
 use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::ServerConfig;
+use crate::service::addresses::Held;
 use crate::service::encoding::{Encoding, Outgoing};
 use crate::service::metrics::Refusal;
-use crate::transport::admission::{Admission, Admitted};
+use crate::transport::admission::Admission;
 use crate::transport::devcert::DevCerts;
 use crate::transport::frames::{BEHIND, CLOSE_BEHIND, CLOSE_ENDED, Conversation, ENDED, End, Frames};
+use crate::transport::http_accept::{self, ClientAddr};
 use crate::transport::web_files::FILES;
 
 /// What the HTTP side serves from.
@@ -51,6 +54,10 @@ pub(crate) struct Shared<C> {
     pub(crate) connect: Arc<Connect>,
     /// The server's connection limits, shared with the QUIC endpoints.
     pub(crate) admission: Arc<Admission>,
+    /// `trusted_proxies`.
+    pub(crate) proxies: Arc<Vec<IpNet>>,
+    /// `metrics_allowed`.
+    pub(crate) metrics_allowed: Arc<Vec<IpNet>>,
 }
 
 impl<C> Clone for Shared<C> {
@@ -60,6 +67,8 @@ impl<C> Clone for Shared<C> {
             config: self.config.clone(),
             connect: self.connect.clone(),
             admission: self.admission.clone(),
+            proxies: self.proxies.clone(),
+            metrics_allowed: self.metrics_allowed.clone(),
         }
     }
 }
@@ -122,6 +131,8 @@ pub(crate) async fn serve<C: Conversation>(
     for &(path, mime, body) in FILES {
         app = app.route(path, get(move || async move { ([(header::CONTENT_TYPE, mime)], body) }));
     }
+    let (admission, proxies) = (shared.admission.clone(), shared.proxies.clone());
+    let header_timeout = Duration::from_millis(shared.config.http_header_timeout_ms);
     let mut app = app.with_state(shared);
     for (name, value) in SECURITY_HEADERS {
         app = app.layer(SetResponseHeaderLayer::if_not_present(
@@ -129,15 +140,19 @@ pub(crate) async fn serve<C: Conversation>(
             HeaderValue::from_static(value),
         ));
     }
-    // The client's address reaches the session: log-in attempts are counted per address.
-    let app = app.into_make_service_with_connect_info::<SocketAddr>();
-    if let Err(e) = axum::serve(listener, app).with_graceful_shutdown(shutdown).await {
-        tracing::error!(error = %e, "the HTTP side stopped");
-    }
+    let settings = http_accept::Settings { header_timeout, proxies };
+    http_accept::serve(listener, app, admission, settings, shutdown).await;
 }
 
-/// `/metrics`: the server's metrics in the OpenMetrics text exposition (Prometheus scrapes it).
-async fn metrics<C: Conversation>(State(shared): State<Shared<C>>) -> Response {
+/// `/metrics`: the server's metrics in the OpenMetrics text exposition (Prometheus scrapes it),
+/// for the addresses of `metrics_allowed` (others are told there is nothing here).
+async fn metrics<C: Conversation>(
+    State(shared): State<Shared<C>>,
+    Extension(client): Extension<ClientAddr>,
+) -> Response {
+    if !shared.metrics_allowed.iter().any(|net| net.contains(&client.ip)) {
+        return (StatusCode::NOT_FOUND, "not found").into_response();
+    }
     let content_type = "application/openmetrics-text; version=1.0.0; charset=utf-8";
     (
         [(header::CONTENT_TYPE, content_type), (header::CACHE_CONTROL, "no-store")],
@@ -159,17 +174,22 @@ pub(crate) async fn bind(config: &ServerConfig) -> anyhow::Result<Option<tokio::
 /// this address holds as many connections as it may).
 async fn upgrade<C: Conversation>(
     ws: WebSocketUpgrade,
-    ConnectInfo(remote): ConnectInfo<SocketAddr>,
+    ConnectInfo(peer): ConnectInfo<SocketAddr>,
+    Extension(client): Extension<ClientAddr>,
     State(shared): State<Shared<C>>,
     headers: HeaderMap,
 ) -> Response {
+    let remote = client.ip;
     if !origin_allowed(&headers, &shared.config.allowed_origins) {
-        tracing::warn!(%remote, origin = ?headers.get(header::ORIGIN), "WebSocket from a foreign origin refused");
+        tracing::warn!(%remote, %peer, origin = ?headers.get(header::ORIGIN), "WebSocket from a foreign origin refused");
         return (StatusCode::FORBIDDEN, "this page's origin may not open a session here (allowed_origins)")
             .into_response();
     }
-    let permit = match shared.admission.admit(remote.ip()) {
-        Ok(admitted) => admitted,
+    // The connection holds its places already (`http_accept`); a proxy's session takes its
+    // client's place now.
+    let place = if client.proxied { shared.admission.admit_address(remote).map(Some) } else { Ok(None) };
+    let place = match place {
+        Ok(place) => place,
         Err(limit) => {
             tracing::warn!(%remote, ?limit, "WebSocket refused");
             let text = match limit {
@@ -183,7 +203,7 @@ async fn upgrade<C: Conversation>(
     // otherwise take frames of 16 MiB, and check a message's size only once it is whole).
     ws.max_frame_size(MAX_FRAME)
         .max_message_size(MAX_FRAME)
-        .on_upgrade(move |socket| session(socket, shared.conversation, shared.config, permit, remote.ip()))
+        .on_upgrade(move |socket| session(socket, shared.conversation, shared.config, place, remote))
         .into_response()
 }
 
@@ -242,10 +262,10 @@ async fn session(
     mut socket: WebSocket,
     conversation: Arc<impl Conversation>,
     config: Arc<ServerConfig>,
-    permit: Admitted,
+    place: Option<Held>,
     remote: std::net::IpAddr,
 ) {
-    let _permit = permit;
+    let _place = place;
     let _counted = conversation.metrics().connection(crate::service::metrics::Transport::Websocket);
     let (idle, keep) = (config.idle_timeout(), config.keep_alive());
     let (frames_tx, frames_rx) = mpsc::channel::<Incoming>(64);
