@@ -137,8 +137,16 @@ impl TestServer {
 
     /// A plain HTTP/1.1 `GET` of `path` on the HTTP side: the whole response, head and body.
     pub async fn http_get(&self, path: &str) -> String {
+        self.http_get_from(std::net::Ipv4Addr::LOCALHOST, path).await
+    }
+
+    /// As [`TestServer::http_get`], from the loopback address `from` (`127.0.0.2` …): every
+    /// HTTP connection counts against its address's limits.
+    pub async fn http_get_from(&self, from: std::net::Ipv4Addr, path: &str) -> String {
         use tokio::io::{AsyncReadExt, AsyncWriteExt};
-        let mut tcp = tokio::net::TcpStream::connect(self.http).await.expect("the HTTP side accepts");
+        let socket = tokio::net::TcpSocket::new_v4().expect("a TCP socket");
+        socket.bind(std::net::SocketAddr::from((from, 0))).expect("a loopback address");
+        let mut tcp = socket.connect(self.http).await.expect("the HTTP side accepts");
         let request = format!("GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
         tcp.write_all(request.as_bytes()).await.expect("the request is sent");
         let mut response = String::new();

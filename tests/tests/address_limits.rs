@@ -44,7 +44,7 @@ async fn a_thousand_connections_from_one_address_do_not_stop_another_address_fro
     honest.request(ClientMsg::ListMatches).await.expect("the honest player is served");
     assert!(
         server
-            .http_get("/metrics")
+            .http_get_from(HONEST, "/metrics")
             .await
             .contains("shvedka_refused_total{limit=\"ConnectionsPerAddress\"} 993"),
         "each refusal is counted under its limit"

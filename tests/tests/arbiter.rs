@@ -113,3 +113,30 @@ async fn a2_k5_pause_adjust_take_back_resume_declare_and_every_act_is_recorded()
     assert!(summary.iter().all(|m| m.match_id != id || m.phase == PhaseView::Ended));
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a4_a_decided_matchs_record_shows_an_arbiters_correction_made_after_it_was_read() {
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    let arbiter = server.client("arbiter").await;
+    arbiter.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    c[0].resign().await.unwrap();
+    for client in &mut c {
+        wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
+    }
+    // Read once (and kept rendered), then corrected: the record read again is the corrected one.
+    let before = shvedka_records::parse_bpgn(&arbiter.record(id).await.unwrap()).unwrap()[0].result.clone();
+    assert_eq!(
+        before,
+        arbiter.record(id).await.ok().and_then(|b| shvedka_records::parse_bpgn(&b).ok()).unwrap()[0].result
+    );
+    arbiter
+        .arbiter_act(id, ArbiterRequest::DeclareResult { winner: None, reason: "a flag missed".into() })
+        .await
+        .expect("a decided match's result is corrected");
+    let bpgn = arbiter.record(id).await.unwrap();
+    let after = shvedka_records::parse_bpgn(&bpgn).unwrap()[0].result.clone();
+    assert_ne!(after, before, "the kept record was stale:\n{bpgn}");
+    assert!(bpgn.split_whitespace().collect::<Vec<_>>().join(" ").contains("declared the result"), "{bpgn}");
+}

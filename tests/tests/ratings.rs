@@ -313,3 +313,44 @@ async fn a_rated_match_whose_task_died_rating_it_is_rated_once_at_the_next_start
         server.stop().await;
     }
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_private_rated_matchs_point_in_a_rating_history_is_shown_to_its_player_alone() {
+    let server = TestServer::start("").await;
+    let names = ["anna", "boris", "vera", "gleb"];
+    let mut c = Vec::new();
+    for name in names {
+        c.push(server.account(name).await);
+    }
+    let created = c[0]
+        .request(ClientMsg::CreateMatch {
+            rules: "classic".into(),
+            time_control: "3+2".into(),
+            listed: false,
+            chess960: false,
+            rated: true,
+        })
+        .await
+        .expect("a private rated match");
+    let shvedka_proto::Reply::Invited { match_id: id, code } = created else { panic!("{created:?}") };
+    for (client, seat) in c.iter().zip(SeatId::ALL) {
+        client.request(ClientMsg::Invitation { code: code.clone() }).await.expect("the code");
+        client.take_seat(id, seat).await.expect("a seat");
+    }
+    for client in &c {
+        client.ready(true).await.expect("ready");
+    }
+    for client in &mut c {
+        wait_event(client, |e| matches!(e.kind, EventView::Started)).await;
+    }
+    c[0].resign().await.expect("resign");
+    for client in &mut c {
+        rated_push(client).await;
+    }
+    let stranger = server.account("stranger").await;
+    let seen = stranger.profile("anna").await.expect("a profile");
+    assert_eq!(seen.categories[0].rating.games, 1, "the rating itself is public");
+    assert!(seen.categories[0].history.is_empty(), "a stranger sees no private match: {seen:?}");
+    let own = c[0].profile("anna").await.expect("her own profile");
+    assert_eq!(own.categories[0].history.iter().map(|h| h.match_id).collect::<Vec<_>>(), vec![id]);
+}

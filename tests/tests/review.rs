@@ -107,3 +107,41 @@ async fn a_private_match_is_not_reviewed_without_its_code() {
         "its creator reviews it"
     );
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_guest_of_the_same_name_does_not_see_anothers_private_matches_among_recent_ones() {
+    let server = TestServer::start("").await;
+    let mut players = Vec::new();
+    for seat in SeatId::ALL {
+        players.push(server.client(seat.name()).await);
+    }
+    let (id, code) = players[0].create_private("classic", "3+0").await.expect("create");
+    for (c, seat) in players.iter().zip(SeatId::ALL) {
+        if c.request(ClientMsg::Invitation { code: code.clone() }).await.is_err() {
+            panic!("the invitation is redeemed");
+        }
+        c.take_seat(id, seat).await.expect("seat");
+    }
+    for c in &players {
+        c.ready(true).await.expect("ready");
+    }
+    for c in &mut players {
+        wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
+    }
+    players[1].resign().await.expect("resign");
+    for c in &mut players {
+        wait_event(c, |e| matches!(e.kind, EventView::Ended(_))).await;
+    }
+    async fn recent(c: &shvedka_client::Client, name: &str) -> Vec<MatchId> {
+        match c.request(ClientMsg::RecentMatches { name: name.to_owned() }).await.expect("recent") {
+            Reply::Recent(list) => list.iter().map(|m| m.match_id).collect(),
+            other => panic!("expected Recent, got {other:?}"),
+        }
+    }
+    let name = SeatId::WhiteB.name();
+    // Another guest who took the same name sees nothing of the private match …
+    let impostor = server.client(name).await;
+    assert_eq!(recent(&impostor, name).await, Vec::<MatchId>::new(), "a name is not an identity");
+    // … while its player, who holds the invitation, does.
+    assert_eq!(recent(&players[2], name).await, vec![id]);
+}

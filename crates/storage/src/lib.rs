@@ -143,6 +143,11 @@ pub trait Store: Accounts + Ratings + Send + Sync {
     async fn match_players(&self, match_id: u64) -> Result<Vec<(u8, String)>, StoreError>;
     /// A match's whole log, in order.
     async fn events(&self, match_id: u64) -> Result<Vec<EventRow>, StoreError>;
+    /// At most `limit` events of a match's log from `from` on, in order (a page to review).
+    async fn events_page(&self, match_id: u64, from: u64, limit: u32) -> Result<Vec<EventRow>, StoreError> {
+        let all = self.events(match_id).await?;
+        Ok(all.into_iter().filter(|e| e.seq >= from).take(limit as usize).collect())
+    }
     /// The highest match id and player id so far (0 when none).
     async fn max_ids(&self) -> Result<(u64, u64), StoreError>;
     /// Stores a tournament's whole state (JSON), replacing the previous one.

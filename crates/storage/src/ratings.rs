@@ -165,7 +165,7 @@ macro_rules! sql_ratings {
                 .bind(to_i64(account)?)
                 .bind(category)
                 .bind(i64::from(limit))
-                .fetch_all(&self.pool)
+                .fetch_all(&self.reads)
                 .await?;
                 rows.iter().map(|r| Ok((to_u64(r.try_get(0)?)?, rating_row(r, 1)?))).collect()
             }
@@ -252,7 +252,7 @@ macro_rules! sql_ratings {
                 .bind(to_i64(account)?)
                 .bind(category)
                 .bind(i64::from(limit))
-                .fetch_all(&self.pool)
+                .fetch_all(&self.reads)
                 .await?;
                 rows.iter().map(|r| history_row(r, 0)).collect()
             }
@@ -272,7 +272,7 @@ macro_rules! sql_ratings {
                 .bind(category)
                 .bind(max_deviation)
                 .bind(i64::from(limit))
-                .fetch_all(&self.pool)
+                .fetch_all(&self.reads)
                 .await?;
                 rows.iter()
                     .map(|r| {

@@ -28,6 +28,10 @@ pub(crate) fn now_ms() -> i64 {
 /// PostgreSQL's 65,535 bound parameters per statement).
 const ROWS_PER_INSERT: usize = 500;
 
+/// Connections of a store's pool for the reads that may take long (`reads`), apart from the one
+/// the appends, the leases and everything else use.
+pub(crate) const READ_CONNECTIONS: u32 = 2;
+
 /// One event row's parameters: its match, number and time, and the row.
 type Params<'a> = (i64, i64, i64, &'a EventRow);
 
@@ -51,6 +55,9 @@ const LOG_RESERVE: u64 = 16 << 20;
 /// pool, and on the committing thread itself, not on sqlx's worker thread.
 pub struct SqliteStore {
     pool: SqlitePool,
+    /// The reads that may take long (review pages, records, profiles): connections of their own
+    /// ([`READ_CONNECTIONS`]), so that no read waits in front of a commit or a lease renewal.
+    reads: SqlitePool,
     appender: Appender,
     checkpointer: tokio::task::JoinHandle<()>,
 }
@@ -98,9 +105,15 @@ impl SqliteStore {
             .test_before_acquire(false)
             .connect_with(options.clone())
             .await?;
+        // In WAL mode readers never block the writer, nor it them.
+        let reads = SqlitePoolOptions::new()
+            .max_connections(READ_CONNECTIONS)
+            .test_before_acquire(false)
+            .connect_with(options.clone().read_only(true).create_if_missing(false))
+            .await?;
         let appender = Appender::open(path)?;
         let checkpointer = tokio::spawn(checkpoints(pool.clone(), every));
-        let store = SqliteStore { pool, appender, checkpointer };
+        let store = SqliteStore { pool, reads, appender, checkpointer };
         store.migrate(migrate::SQLITE).await?;
         on_this_thread(|| store.appender.reserve_log(log_reserve))?;
         Ok(store)
@@ -262,6 +275,9 @@ async fn checkpoints(pool: SqlitePool, every: Duration) {
 /// node of a cluster, whose appends are fenced by its leases (`leases.rs`).
 pub struct PgStore {
     pool: PgPool,
+    /// The reads that may take long, on connections of their own ([`READ_CONNECTIONS`]): the
+    /// appends and the leases' renewals never wait behind a crowd's reviews.
+    reads: PgPool,
     node: Option<Node>,
 }
 
@@ -291,9 +307,15 @@ impl PgStore {
             .max_connections(8)
             .acquire_timeout(Duration::from_secs(10))
             .test_before_acquire(false)
+            .connect_with(options.clone())
+            .await?;
+        let reads = PgPoolOptions::new()
+            .max_connections(READ_CONNECTIONS)
+            .acquire_timeout(Duration::from_secs(10))
+            .test_before_acquire(false)
             .connect_with(options)
             .await?;
-        let store = PgStore { pool, node };
+        let store = PgStore { pool, reads, node };
         store.migrate(migrate::POSTGRES).await?;
         Ok(store)
     }
@@ -578,7 +600,7 @@ macro_rules! sql_store {
                 )
                 .bind(name.to_lowercase())
                 .bind(i64::from(limit))
-                .fetch_all(&self.pool)
+                .fetch_all(&self.reads)
                 .await?;
                 rows.iter().map(|r| to_u64(r.try_get::<i64, _>(0)?)).collect()
             }
@@ -586,7 +608,7 @@ macro_rules! sql_store {
             async fn match_players(&self, match_id: u64) -> Result<Vec<(u8, String)>, StoreError> {
                 let rows = sqlx::query("SELECT seat, name FROM match_players WHERE match_id = $1 ORDER BY seat")
                     .bind(to_i64(match_id)?)
-                    .fetch_all(&self.pool)
+                    .fetch_all(&self.reads)
                     .await?;
                 rows.iter()
                     .map(|r| Ok((u8::try_from(r.try_get::<i64, _>(0)?).unwrap_or(u8::MAX), r.try_get::<String, _>(1)?)))
@@ -626,12 +648,33 @@ macro_rules! sql_store {
                 row.as_ref().map(|r| match_row!(r)).transpose()
             }
 
+            async fn events_page(&self, match_id: u64, from: u64, limit: u32) -> Result<Vec<EventRow>, StoreError> {
+                let rows = sqlx::query(
+                    "SELECT seq, at_us, event, view FROM events WHERE match_id = $1 AND seq >= $2 ORDER BY seq LIMIT $3",
+                )
+                .bind(to_i64(match_id)?)
+                .bind(to_i64(from)?)
+                .bind(i64::from(limit))
+                .fetch_all(&self.reads)
+                .await?;
+                rows.iter()
+                    .map(|r| {
+                        Ok(EventRow {
+                            seq: to_u64(r.try_get(0)?)?,
+                            at_us: to_u64(r.try_get(1)?)?,
+                            event: r.try_get(2)?,
+                            view: r.try_get(3)?,
+                        })
+                    })
+                    .collect()
+            }
+
             async fn events(&self, match_id: u64) -> Result<Vec<EventRow>, StoreError> {
                 let rows = sqlx::query(
                     "SELECT seq, at_us, event, view FROM events WHERE match_id = $1 ORDER BY seq",
                 )
                 .bind(to_i64(match_id)?)
-                .fetch_all(&self.pool)
+                .fetch_all(&self.reads)
                 .await?;
                 rows.iter()
                     .map(|r| {

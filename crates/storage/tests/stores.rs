@@ -88,6 +88,11 @@ async fn suite(store: Arc<dyn Store>) {
     store.append_batch(&[(2, &many[..600]), (1, &[event(6)][..]), (2, &many[600..])]).await.unwrap();
     assert_eq!(store.events(2).await.unwrap(), (0..1202).map(event).collect::<Vec<_>>());
     assert_eq!(store.events(1).await.unwrap().len(), 7);
+    // A page of a long log, read on the reads' own connections: only the rows asked for.
+    assert_eq!(store.events_page(2, 0, 3).await.unwrap(), (0..3).map(event).collect::<Vec<_>>());
+    assert_eq!(store.events_page(2, 1199, 100).await.unwrap(), (1199..1202).map(event).collect::<Vec<_>>());
+    assert!(store.events_page(2, 1202, 100).await.unwrap().is_empty(), "past the end");
+    assert!(store.events_page(404, 0, 100).await.unwrap().is_empty(), "no such match");
     assert!(store.append(99, &[event(0)]).await.is_err(), "no events for a match that does not exist");
 
     assert_eq!(store.matches(true).await.unwrap().len(), 2);

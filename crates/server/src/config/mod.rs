@@ -116,6 +116,10 @@ pub struct ServerConfig {
     pub registrations_per_address_per_hour: u32,
     /// New guest sessions opened from one address (IPv6: one /64) within an hour.
     pub guest_sessions_per_address_per_hour: u32,
+    /// Expensive reads (reviews, records, profiles …) served at a time.
+    pub max_reads_at_once: usize,
+    /// Bytes of decided matches' records kept rendered.
+    pub record_cache_bytes: usize,
     /// Below this many seconds (base plus 40 increments) a time control is bullet.
     pub rating_bullet_below_s: u64,
     /// Below this many seconds (and not bullet) a time control is blitz; rapid above.
@@ -184,6 +188,12 @@ impl ServerConfig {
         if !(100..=600_000).contains(&config.http_header_timeout_ms) {
             bail!("invalid configuration: http_header_timeout_ms must be 100 to 600000");
         }
+        if !(1..=64).contains(&config.max_reads_at_once) {
+            bail!("invalid configuration: max_reads_at_once must be 1 to 64");
+        }
+        if config.record_cache_bytes > 1 << 30 {
+            bail!("invalid configuration: record_cache_bytes must be at most 1 GiB");
+        }
         if !(1..=100_000).contains(&config.guest_sessions_per_address_per_hour) {
             bail!("invalid configuration: guest_sessions_per_address_per_hour must be 1 to 100000");
         }
@@ -215,6 +225,7 @@ impl ServerConfig {
         if config.rate_per_second == 0 || config.max_connections == 0 {
             bail!("invalid configuration: rate_per_second and max_connections must be positive");
         }
+        database_tls(&config.database_url)?;
         if let Some(cluster) = &config.cluster {
             cluster.validate(&config.database_url)?;
         }
@@ -268,6 +279,44 @@ impl ServerConfig {
     pub(crate) fn keep_alive(&self) -> Duration {
         Duration::from_millis(self.keep_alive_ms)
     }
+}
+
+/// Refuses a PostgreSQL URL to another machine that leaves TLS to chance: without `sslmode` the
+/// driver "prefers" TLS and silently goes on in clear when the server offers none (so does
+/// `prefer`, and `allow`), and the password, the session tokens' hashes and every game cross the
+/// network readable. `require`, `verify-ca` or `verify-full` is asked for; `disable` is taken as
+/// the operator's deliberate word; a Unix socket or loopback needs nothing.
+///
+/// # Errors
+/// Such a URL, with what to add.
+pub(crate) fn database_tls(url: &str) -> anyhow::Result<()> {
+    let Some(rest) = url.strip_prefix("postgres://").or_else(|| url.strip_prefix("postgresql://")) else {
+        return Ok(());
+    };
+    let (location, query) = rest.split_once('?').unwrap_or((rest, ""));
+    let params: Vec<(&str, &str)> = query.split('&').filter_map(|p| p.split_once('=')).collect();
+    let param = |key: &str| params.iter().find(|(k, _)| k.eq_ignore_ascii_case(key)).map(|(_, v)| *v);
+    let authority = location.split('/').next().unwrap_or("");
+    let hostport = authority.rsplit_once('@').map_or(authority, |(_, h)| h);
+    let host = match hostport.strip_prefix('[') {
+        Some(v6) => v6.split(']').next().unwrap_or(""),
+        None => hostport.split(':').next().unwrap_or(""),
+    };
+    let host = param("host").unwrap_or(host);
+    let local = host.is_empty()
+        || host.starts_with('/')
+        || host.starts_with("%2F")
+        || host.eq_ignore_ascii_case("localhost")
+        || host.parse::<std::net::IpAddr>().is_ok_and(|ip| ip.is_loopback());
+    let mode = param("sslmode").unwrap_or("");
+    if local || ["require", "verify-ca", "verify-full", "disable"].contains(&mode) {
+        return Ok(());
+    }
+    bail!(
+        "invalid configuration: database_url reaches {host} without sslmode=require, verify-ca or \
+         verify-full: the driver would go on in clear if the server offered no TLS. Add \
+         ?sslmode=verify-full (sslmode=disable if you mean it)"
+    )
 }
 
 /// The networks of a list of addresses (`203.0.113.7`, a whole address) and networks
@@ -328,6 +377,29 @@ mod tests {
         assert!(
             refused("http_header_timeout_ms = 0").contains("http_header_timeout_ms must be 100 to 600000")
         );
+    }
+
+    #[test]
+    fn a_database_on_another_machine_needs_tls_said_outright() {
+        use super::database_tls;
+        for fine in [
+            "",
+            "postgres://shvedka@127.0.0.1/shvedka",
+            "postgres://u:p@localhost:5432/db",
+            "postgres://u@[::1]/db",
+            "postgres://postgres@localhost/postgres?host=/var/tmp/pg",
+            "postgres://u@/db?host=%2Fvar%2Frun%2Fpostgresql",
+            "postgres://u:p@db.example/db?sslmode=verify-full",
+            "postgresql://u:p@10.0.0.5/db?application_name=x&sslmode=require",
+            "postgres://u:p@10.0.0.5/db?sslmode=disable",
+        ] {
+            assert!(database_tls(fine).is_ok(), "{fine}");
+        }
+        for leaky in ["postgres://u:p@db.example/db", "postgres://u:p@10.0.0.5:5432/db?sslmode=prefer"] {
+            let e = format!("{:#}", database_tls(leaky).expect_err(leaky));
+            assert!(e.contains("without sslmode=require") && e.contains("verify-full"), "{e}");
+        }
+        assert!(refused("database_url = \"postgres://u:p@db.example/db\"").contains("sslmode"));
     }
 
     #[test]

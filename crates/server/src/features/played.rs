@@ -33,11 +33,13 @@ pub(crate) async fn recent_matches(
         error(ErrorCode::Unavailable, "the stored matches cannot be read now")
     };
     let store = &rooms.store;
-    let own = session.name.eq_ignore_ascii_case(name);
+    // Guests' names are not unique: a name is one's own only as an account's (which no guest may
+    // take). A guest sees his private matches by the invitations his session holds.
+    let own_account = session.account.is_some() && session.name.eq_ignore_ascii_case(name);
     let mut out = Vec::new();
     for id in store.player_matches(name, RECENT).await.map_err(|e| unavailable(e.to_string()))? {
         let Some(row) = store.find_match(id).await.map_err(|e| unavailable(e.to_string()))? else { continue };
-        if !row.created.listed && !own {
+        if !row.created.listed && !own_account && !session.is_invited(MatchId(id)) {
             continue;
         }
         let mut players: [String; 4] = Default::default();

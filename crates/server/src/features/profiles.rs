@@ -60,7 +60,19 @@ pub(crate) async fn profile(rooms: &Rooms, session: &Session, name: &str) -> Res
     let account = account.filter(|a| !a.disabled).ok_or_else(none)?;
     let mut categories = Vec::new();
     for (category, rating) in store.ratings_of(account.id).await.map_err(|e| unavailable(&e))? {
-        let history = store.history(account.id, &category, HISTORY).await.map_err(|e| unavailable(&e))?;
+        let mut history = store.history(account.id, &category, HISTORY).await.map_err(|e| unavailable(&e))?;
+        // A private match is nobody else's business: its point is shown to its player alone
+        // (the rating itself is public; the match's id would lead to it).
+        if session.account != Some(account.id) {
+            let mut shown = Vec::with_capacity(history.len());
+            for h in history {
+                let found = store.find_match(h.match_id).await.map_err(|e| unavailable(&e))?;
+                if found.is_some_and(|m| m.created.listed) {
+                    shown.push(h);
+                }
+            }
+            history = shown;
+        }
         let history = history
             .iter()
             .map(|h| HistoryPoint {

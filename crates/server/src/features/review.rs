@@ -34,15 +34,19 @@ pub(crate) async fn page(
     };
     let store = &rooms.store;
     let row = store.find_match(id.0).await.map_err(|e| unavailable(e.to_string()))?.ok_or_else(none)?;
-    let rows = store.events(id.0).await.map_err(|e| unavailable(e.to_string()))?;
     let first = after.map_or(0, |a| a.saturating_add(1));
+    // The page and one event more, which says whether another page follows: never the whole log.
+    let rows = store
+        .events_page(id.0, first, REVIEW_PAGE as u32 + 1)
+        .await
+        .map_err(|e| unavailable(e.to_string()))?;
     let mut events = Vec::new();
-    for r in rows.iter().filter(|r| r.seq >= first).take(REVIEW_PAGE) {
+    for r in rows.iter().take(REVIEW_PAGE) {
         let view: MatchEvent = serde_json::from_str(&r.view).map_err(|e| unavailable(e.to_string()))?;
         events.push(view);
     }
     let last = events.last().map(|e| e.seq);
-    let next = last.filter(|&l| rows.last().is_some_and(|r| r.seq > l));
+    let next = last.filter(|_| rows.len() > REVIEW_PAGE);
     Ok(Reply::Review {
         match_id: id,
         rules: row.created.rules,

@@ -184,9 +184,6 @@ impl Room {
                 Some(RoomMsg::Command { reply, .. } | RoomMsg::Arbiter { reply, .. }) => {
                     let _ = reply.send(Err(unavailable()));
                 }
-                Some(RoomMsg::Record { reply }) => {
-                    let _ = reply.send(Err(unavailable()));
-                }
                 Some(RoomMsg::Legal { reply, .. }) => {
                     let _ = reply.send(Vec::new());
                 }

@@ -54,8 +54,6 @@ pub(crate) enum RoomMsg {
     Command { session: Arc<Session>, out: Outbound, msg: ClientMsg, reply: Reply },
     /// An arbiter's act, by `by` (known to be an arbiter).
     Arbiter { act: ArbiterAct, by: Official, reply: Reply },
-    /// The match record as BPGN.
-    Record { reply: oneshot::Sender<Result<String, ErrorMsg>> },
     /// The legal moves on one board, in long notation (none unless the clocks run).
     Legal { board: bughouse::BoardId, reply: oneshot::Sender<Vec<String>> },
     /// The server shuts down: pause play, store it, end the task; answered when it has ended.
@@ -386,9 +384,6 @@ impl Room {
                 }
                 let stored = self.flush().await;
                 let _ = reply.send(Room::unless_unstored(stored, result));
-            }
-            RoomMsg::Record { reply } => {
-                let _ = reply.send(Ok(self.bpgn()));
             }
             RoomMsg::Legal { board, reply } => {
                 let moves = if matches!(self.m.phase(), Phase::Running) {

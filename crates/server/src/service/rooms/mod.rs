@@ -38,6 +38,10 @@ pub(crate) struct MatchLimits {
     pub(crate) forming_expiry: Duration,
     /// `list_page_max`: the most matches in one page of the list.
     pub(crate) page_max: usize,
+    /// `max_reads_at_once`: expensive reads at a time.
+    pub(crate) reads_at_once: usize,
+    /// `record_cache_bytes`: decided matches' records kept.
+    pub(crate) record_cache_bytes: usize,
 }
 
 /// What kind of match a new one is.
@@ -63,6 +67,8 @@ pub(crate) struct Rooms {
     limits: MatchLimits,
     clock: ClockConfig,
     pub(crate) store: Arc<dyn Store>,
+    /// The expensive reads' turns, and decided matches' records.
+    pub(crate) reads: crate::service::reads::Reads,
     committer: Committer,
     sessions: Arc<Sessions>,
     /// Where decided matches' BPGN files go.
@@ -104,6 +110,10 @@ impl Rooms {
             private: DashMap::new(),
             codes: DashMap::new(),
             next_match: AtomicU64::new(max_match + 1),
+            reads: crate::service::reads::Reads::new(
+                setup.limits.reads_at_once,
+                setup.limits.record_cache_bytes,
+            ),
             limits: setup.limits,
             clock: setup.clock,
             committer: Committer::spawn(store.clone(), setup.metrics.clone()),
@@ -321,6 +331,8 @@ impl MatchLimits {
             max_open_per_session: config.max_open_matches_per_session,
             forming_expiry: Duration::from_secs(config.forming_expiry_s),
             page_max: config.list_page_max,
+            reads_at_once: config.max_reads_at_once,
+            record_cache_bytes: config.record_cache_bytes,
         }
     }
 }

@@ -5,7 +5,6 @@
 use bughouse_match::Phase;
 use shvedka_proto::{ErrorCode, ErrorMsg, MatchId};
 use shvedka_storage::Take;
-use tokio::sync::oneshot;
 
 use super::{Rooms, gone};
 use crate::service::convert::error;
@@ -188,21 +187,14 @@ impl Rooms {
             .map(|a| (a.result, a.to_string())))
     }
 
-    /// A match's BPGN: from its live task, or rebuilt from the database.
+    /// A match's BPGN, rebuilt from the database — a match in play too, as far as it is stored
+    /// (write-ahead: everything delivered), so that no crowd asking for records takes a match's
+    /// task from its players. A decided match's is rendered once and kept (`Reads::record`).
     pub(crate) async fn record_of(&self, id: MatchId) -> Result<Option<String>, ErrorMsg> {
-        if let Ok(room) = self.room(id) {
-            let (reply, rx) = oneshot::channel();
-            // A task that ended meanwhile has stored everything: read it from the store.
-            if room.tx.send(RoomMsg::Record { reply }).await.is_ok()
-                && let Ok(record) = rx.await
-            {
-                return record.map(Some);
-            }
-        }
         self.stored_record(id).await
     }
 
-    /// The BPGN of a match that is only in the database, if it is there and replays.
+    /// The BPGN of a match in the database, if it is there and replays.
     async fn stored_record(&self, id: MatchId) -> Result<Option<String>, ErrorMsg> {
         let unavailable = |e: String| {
             tracing::error!(match_id = %id, error = %e, "cannot read a stored match");
@@ -211,9 +203,18 @@ impl Rooms {
         let Some(row) = self.store.find_match(id.0).await.map_err(|e| unavailable(e.to_string()))? else {
             return Ok(None);
         };
+        let stamp = (row.finished_ms, row.result.clone(), row.ending.map(shvedka_storage::Ending::as_str));
+        let decided = row.finished_ms.is_some();
+        if decided && let Some(kept) = self.reads.record(id, &stamp) {
+            return Ok(Some(kept.to_string()));
+        }
         let rebuilt = restore::rebuild(&*self.store, &row).await.map_err(|e| unavailable(e.to_string()))?;
         let (names, kinds) = restore::names(&rebuilt.views);
         let date = crate::service::wall::date_of(row.created.created_ms);
-        Ok(Some(crate::service::record::record(id.0, &rebuilt.m, &names, &kinds, &date).to_bpgn()))
+        let bpgn = crate::service::record::record(id.0, &rebuilt.m, &names, &kinds, &date).to_bpgn();
+        if decided {
+            self.reads.keep(id, stamp, bpgn.as_str().into());
+        }
+        Ok(Some(bpgn))
     }
 }
