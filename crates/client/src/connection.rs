@@ -259,9 +259,23 @@ impl Client {
         trust: &Trust,
         recv_buffer: usize,
     ) -> Result<quinn::Endpoint, ClientError> {
+        Client::endpoint_bound(local_for(server), trust, recv_buffer)
+    }
+
+    /// As [`Client::endpoint_with_buffer`], bound to `local` (an address of this machine, port 0
+    /// for any): a load or attack run on loopback speaks from several addresses of 127.0.0.0/8,
+    /// as players and an attacker on the network would, so that the server's limits per address
+    /// apply to each as they would to them.
+    ///
+    /// # Errors
+    /// As [`Client::endpoint_for`]; an address that is not this machine's cannot be bound.
+    pub fn endpoint_bound(
+        local: SocketAddr,
+        trust: &Trust,
+        recv_buffer: usize,
+    ) -> Result<quinn::Endpoint, ClientError> {
         use socket2::{Domain, Protocol, Socket, Type};
         let (_, config) = client_config(trust)?;
-        let local = local_for(server);
         let socket =
             Socket::new(Domain::for_address(local), Type::DGRAM, Some(Protocol::UDP)).map_err(conn_err)?;
         // Best effort: the system may grant less.

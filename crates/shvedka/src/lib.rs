@@ -8,6 +8,7 @@ use clap::{Parser, Subcommand};
 
 mod admin_cmd;
 mod arbiter_cmd;
+mod attack;
 mod board_cmds;
 mod client_cmds;
 mod demo_cmd;
@@ -37,6 +38,9 @@ enum Command {
     Bot(client_cmds::BotArgs),
     /// Size a server: random legal moves in N matches of four connections, with latency.
     Load(load_cmd::LoadArgs),
+    /// One attack of the suite of issue 32, from one loopback address, bounded in time, with an
+    /// honest probe beside it (tools/attack.py runs the suite).
+    Attack(attack::AttackArgs),
     /// The tournament director's tools: create, register, start, pair, results, standings.
     Td(td_cmd::TdArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
@@ -111,6 +115,7 @@ where
         Command::Play(args) => client_cmds::play(&args, out),
         Command::Bot(args) => client_cmds::bot(&args, out),
         Command::Load(args) => load_cmd::run(&args, out),
+        Command::Attack(args) => attack::run(&args, out),
         Command::Td(args) => td_cmd::run(&args, out),
         Command::Perft(args) => perft_cmd::run(&args, out),
         Command::Moves(args) => board_cmds::moves(&args, out),

@@ -3,8 +3,15 @@
 //! board moving once every `--pace-ms`, and reports what was offered and served and how long a
 //! move took from being sent until all four players had its event. It targets only the address
 //! it is given and stops by itself after `--duration`.
+//!
+//! For the attack suite (`shvedka attack`, `tools/attack.py`) it can also speak from several
+//! loopback addresses (`--bind`), so that the server's limits per address stay at their defaults
+//! for honest players, create listed matches (`--listed`) that anyone may watch and review, and
+//! write a timeline of every served move, error and lost connection (`--events`), from which the
+//! driver takes each attack's window.
 
 use std::io::Write;
+use std::net::{IpAddr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
@@ -45,6 +52,28 @@ pub(crate) struct LoadArgs {
     /// Client QUIC endpoints (UDP sockets) the connections share.
     #[arg(long, default_value_t = 16)]
     endpoints: usize,
+    /// Local addresses the endpoints speak from, in turn (e.g. 127.0.1.1,127.0.1.2): players
+    /// spread over several addresses, each within the server's limits per address. Default: the
+    /// loopback address (or any, for a server elsewhere).
+    #[arg(long, value_delimiter = ',', value_name = "IP[,IP…]")]
+    bind: Vec<IpAddr>,
+    /// Create listed matches (anyone may watch them and read their records), as a tournament
+    /// night's are; by default they are private.
+    #[arg(long)]
+    listed: bool,
+    /// Write a timeline to this file, one line per served move (`<unix ms> M <latency µs>`),
+    /// failed request (`<unix ms> E`) and lost connection (`<unix ms> D <why>`), flushed every
+    /// second.
+    #[arg(long, value_name = "FILE")]
+    events: Option<std::path::PathBuf>,
+}
+
+/// The `--events` timeline, shared by every match.
+type Timeline = Option<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>;
+
+/// Milliseconds since the Unix epoch, the timeline's clock (the driver's windows use it too).
+fn unix_ms() -> u128 {
+    std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).map_or(0, |d| d.as_millis())
 }
 
 /// What every match reports.
@@ -64,6 +93,22 @@ struct Totals {
     /// Matches decided during the run (each is followed by a new one with the same players).
     decided: AtomicU64,
     latencies_us: std::sync::Mutex<Vec<u64>>,
+    timeline: Timeline,
+}
+
+impl Totals {
+    /// Notes a line of the timeline, if there is one.
+    fn note(&self, line: std::fmt::Arguments<'_>) {
+        if let Some(t) = &self.timeline {
+            let mut t = t.lock().expect("timeline lock");
+            let _ = writeln!(t, "{} {line}", unix_ms());
+        }
+    }
+
+    fn error(&self) {
+        self.errors.fetch_add(1, Ordering::Relaxed);
+        self.note(format_args!("E"));
+    }
 }
 
 pub(crate) fn run(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -78,8 +123,12 @@ pub(crate) fn run(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let (addr, trust) = args.connect.target()?;
     let endpoints: Vec<_> = (0..args.endpoints)
-        .map(|_| Client::endpoint_with_buffer(addr, &trust, RECV_BUFFER))
-        .collect::<Result<_, _>>()?;
+        .map(|i| match args.bind.get(i % args.bind.len().max(1)) {
+            Some(&ip) => Client::endpoint_bound(SocketAddr::new(ip, 0), &trust, RECV_BUFFER),
+            None => Client::endpoint_with_buffer(addr, &trust, RECV_BUFFER),
+        })
+        .collect::<Result<_, _>>()
+        .context("cannot make the client endpoints (is every --bind address this machine's?)")?;
     writeln!(
         out,
         "load: {} matches ({} connections) on {addr}, a move per board every {} ms",
@@ -95,6 +144,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         for &m in chunk {
             let endpoints = endpoints.clone();
             let (trust, rules, tc) = (trust.clone(), args.rules.clone(), args.time_control.clone());
+            let listed = args.listed;
             tasks.push(tokio::spawn(async move {
                 let mut clients = Vec::with_capacity(4);
                 for (i, seat) in SeatId::ALL.into_iter().enumerate() {
@@ -102,7 +152,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     let name = format!("load{m}-{}", seat.name());
                     clients.push(Client::connect_on(endpoint, addr, &trust, &name).await?);
                 }
-                start_match(&clients.iter().collect::<Vec<_>>(), &rules, &tc).await?;
+                start_match(&clients.iter().collect::<Vec<_>>(), &rules, &tc, listed).await?;
                 Ok::<_, shvedka_client::ClientError>(clients)
             }));
         }
@@ -117,12 +167,35 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         setup.elapsed().as_secs_f64(),
         args.duration
     )?;
-    let totals = Arc::new(Totals::default());
+    let timeline = match &args.events {
+        Some(path) => Some(std::sync::Mutex::new(std::io::BufWriter::new(
+            std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
+        ))),
+        None => None,
+    };
+    let totals = Arc::new(Totals { timeline, ..Totals::default() });
+    if totals.timeline.is_some() {
+        let totals = totals.clone();
+        tokio::spawn(async move {
+            loop {
+                tokio::time::sleep(Duration::from_secs(1)).await;
+                if let Some(t) = &totals.timeline {
+                    let _ = t.lock().expect("timeline lock").flush();
+                }
+            }
+        });
+    }
     let until = Instant::now() + Duration::from_secs(args.duration);
     let pace = Duration::from_millis(args.pace_ms);
     let mut tasks = Vec::new();
     for (i, clients) in matches.into_iter().enumerate() {
-        let game = Game { rules: args.rules.clone(), time_control: args.time_control.clone(), pace, until };
+        let game = Game {
+            rules: args.rules.clone(),
+            time_control: args.time_control.clone(),
+            listed: args.listed,
+            pace,
+            until,
+        };
         tasks.push(tokio::spawn(play(clients, i as u64, game, totals.clone())));
     }
     let started = Instant::now();
@@ -170,17 +243,30 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     for (why, n) in totals.disconnect_reasons.lock().expect("reasons lock").iter() {
         writeln!(out, "load: {n} connections lost: {why}")?;
     }
+    if let Some(t) = &totals.timeline {
+        t.lock().expect("timeline lock").flush().context("cannot write the --events file")?;
+    }
     Ok(())
 }
 
 /// Creates a match with the four clients seated in order and ready.
-async fn start_match(clients: &[&Client], rules: &str, tc: &str) -> Result<MatchId, ClientError> {
-    // Private, as a load run's matches are no one else's business: the other three reach it
-    // with its invitation code.
-    let (id, code) = clients[0].create_private(rules, tc).await?;
-    for c in &clients[1..] {
-        c.redeem(&code).await?;
-    }
+async fn start_match(
+    clients: &[&Client],
+    rules: &str,
+    tc: &str,
+    listed: bool,
+) -> Result<MatchId, ClientError> {
+    let id = if listed {
+        clients[0].create_match(rules, tc, true).await?
+    } else {
+        // Private, as a load run's matches are no one else's business: the other three reach it
+        // with its invitation code.
+        let (id, code) = clients[0].create_private(rules, tc).await?;
+        for c in &clients[1..] {
+            c.redeem(&code).await?;
+        }
+        id
+    };
     for (c, seat) in clients.iter().zip(SeatId::ALL) {
         c.take_seat(id, seat).await?;
     }
@@ -201,6 +287,7 @@ struct Pending {
 struct Game {
     rules: String,
     time_control: String,
+    listed: bool,
     pace: Duration,
     until: Instant,
 }
@@ -226,6 +313,7 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     // that fell behind its events) should show it in the figures.
                     Update::Disconnected(why) if Instant::now() < until => {
                         totals.disconnected.fetch_add(1, Ordering::Relaxed);
+                        totals.note(format_args!("D {why}"));
                         *totals.disconnect_reasons.lock().expect("reasons lock").entry(why).or_default() += 1;
                     }
                     Update::Disconnected(_) => {}
@@ -269,6 +357,7 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                         if slot.seen == 4 {
                             let us = u64::try_from(slot.sent.elapsed().as_micros()).unwrap_or(u64::MAX);
                             totals.latencies_us.lock().expect("latency lock").push(us);
+                            totals.note(format_args!("M {us}"));
                             totals.served.fetch_add(1, Ordering::Relaxed);
                             p[board] = None;
                         }
@@ -281,8 +370,8 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     totals.decided.fetch_add(1, Ordering::Relaxed);
                     *pending.lock().await = [None, None];
                     let four: Vec<&Client> = clients.iter().map(|c| &**c).collect();
-                    if start_match(&four, &game.rules, &game.time_control).await.is_err() {
-                        totals.errors.fetch_add(1, Ordering::Relaxed);
+                    if start_match(&four, &game.rules, &game.time_control, game.listed).await.is_err() {
+                        totals.error();
                         return;
                     }
                     // The new match's state is on its way; the decided one is not played on.
@@ -315,12 +404,13 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     // run as they would for people (lag credit, K3, covers only the transit).
                     let thought = turn_started[board as usize].elapsed();
                     tokio::spawn(async move {
-                        let counter = match client.play(wire, &uci, Some(thought)).await {
+                        match client.play(wire, &uci, Some(thought)).await {
                             Ok(()) => return,
-                            Err(ClientError::Server(_)) => &totals.refused,
-                            Err(_) => &totals.errors,
-                        };
-                        counter.fetch_add(1, Ordering::Relaxed);
+                            Err(ClientError::Server(_)) => {
+                                totals.refused.fetch_add(1, Ordering::Relaxed);
+                            }
+                            Err(_) => totals.error(),
+                        }
                         pending.lock().await[board as usize] = None;
                     });
                 }
