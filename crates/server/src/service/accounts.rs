@@ -3,9 +3,12 @@
 //! A log-in costs the same whether or not its name is registered: an unknown name is checked
 //! against a dummy hash made at start with the same parameters, so the answer's timing does not
 //! tell which names exist, and both answers are the same `BadCredentials`. Hashing (tens of
-//! milliseconds, 19 MiB) runs on tokio's blocking threads, never on the runtime's. Failures are
-//! counted per name and per address (`attempts.rs`); each failed answer is also held back
-//! `login_failure_delay_ms`, so one connection guesses slowly even before a lock-out.
+//! milliseconds, 19 MiB) runs on tokio's blocking threads, never on the runtime's, at most
+//! [`HASHES_AT_ONCE`] at a time. Failures are counted per name and per address (`attempts.rs`),
+//! each attempt *before* its password is checked (a success gives it back), so guesses sent at
+//! once over many connections are refused once the allowance is spent, unhashed; each failed
+//! answer is also held back `login_failure_delay_ms`, so one connection guesses slowly even
+//! before a lock-out.
 
 use std::net::IpAddr;
 use std::sync::Arc;
@@ -66,10 +69,18 @@ pub(crate) fn check_password(password: &str) -> Result<(), ErrorMsg> {
     }
 }
 
+/// Password hashes (and checks) computed at once, at most: argon2id takes 19 MiB and a core's
+/// time for each, so a crowd of log-ins waits its turn (first come first served) rather than
+/// take the server's memory and threads.
+pub(crate) const HASHES_AT_ONCE: usize = 2;
+
+static HASHING: tokio::sync::Semaphore = tokio::sync::Semaphore::const_new(HASHES_AT_ONCE);
+
 /// The argon2id PHC string of a password (default parameters: 19 MiB, 2 passes, 1 lane), on a
-/// blocking thread.
+/// blocking thread, in its turn ([`HASHES_AT_ONCE`]).
 pub(crate) async fn hash(password: &str) -> Result<String, ErrorMsg> {
     let password = password.to_owned();
+    let _turn = HASHING.acquire().await.expect("never closed");
     tokio::task::spawn_blocking(move || hash_now(&password))
         .await
         .ok()
@@ -82,9 +93,10 @@ pub(crate) fn hash_now(password: &str) -> Option<String> {
     Argon2::default().hash_password(password.as_bytes()).map(|h| h.to_string()).ok()
 }
 
-/// Whether `password` matches the PHC string `hash`, on a blocking thread.
+/// Whether `password` matches the PHC string `hash`, on a blocking thread, in its turn.
 async fn verify(password: &str, hash: String) -> bool {
     let password = password.to_owned();
+    let _turn = HASHING.acquire().await.expect("never closed");
     tokio::task::spawn_blocking(move || {
         Argon2::default().verify_password(password.as_bytes(), hash.as_str()).is_ok()
     })
@@ -220,7 +232,9 @@ impl Accounts {
         // address alone (the tracked keys stay bounded names).
         let key = name_key(name).ok();
         let lookup = key.as_deref().unwrap_or("");
-        self.attempts.check(lookup, addr).map_err(Self::locked)?;
+        // Counted as a failure before the (costly) check and given back if it succeeds, so that
+        // guesses sent at once over many connections count before any is hashed.
+        self.attempts.begin(key.as_deref(), addr).map_err(Self::locked)?;
         let row = match &key {
             Some(key) => self.store.account_by_name(key).await.map_err(|e| Self::unavailable(&e))?,
             None => None,
@@ -230,7 +244,6 @@ impl Accounts {
         // Checked whatever the row: the same work for an unknown name.
         let right = verify(if fits { password } else { "" }, hash).await && fits;
         let Some(row) = row.filter(|_| right) else {
-            self.attempts.fail(key.as_deref(), addr);
             tracing::info!(name = lookup, %addr, "log-in refused");
             tokio::time::sleep(self.failure_delay).await;
             return Err(error(ErrorCode::BadCredentials, "wrong name or password"));
@@ -352,6 +365,38 @@ mod tests {
         tokio::time::advance(Duration::from_secs(61)).await;
         let back = accounts.login("alice", "correct horse", ADDR).await.expect("after the lockout");
         assert_eq!(back.id, alice.id);
+    }
+
+    #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+    async fn guesses_sent_at_once_count_before_any_is_hashed_and_a_success_gives_its_count_back() {
+        let limits = AttemptLimits { per_name: 3, per_address: 100, ..LIMITS };
+        let accounts = Arc::new(Accounts::new(Arc::new(MemStore::default()), limits, Duration::ZERO).await);
+        accounts.register("alice", "correct horse", false, ADDR).await.unwrap();
+        // Forty guesses at once, as over forty connections: only the allowance (3, the 4th locks)
+        // is ever checked; the rest are refused before their password is hashed.
+        let guesses: Vec<_> = (0..40)
+            .map(|_| {
+                let accounts = accounts.clone();
+                tokio::spawn(async move { accounts.login("alice", "wrong", ADDR).await.unwrap_err().code })
+            })
+            .collect();
+        let mut checked = 0;
+        for g in guesses {
+            match g.await.unwrap() {
+                ErrorCode::BadCredentials => checked += 1,
+                code => assert_eq!(code, ErrorCode::Limit(Limit::LoginAttempts)),
+            }
+        }
+        assert_eq!(checked, 4, "the allowance and the one that locks, no more");
+        // A success gives back what its start counted: an honest user at his address's last
+        // allowed attempt is not locked out by his own right password.
+        let limits = AttemptLimits { per_name: 10, per_address: 2, ..LIMITS };
+        let accounts = Accounts::new(Arc::new(MemStore::default()), limits, Duration::ZERO).await;
+        accounts.register("bob", "correct horse", false, ADDR).await.unwrap();
+        accounts.login("bob", "wrong", ADDR).await.unwrap_err();
+        accounts.login("bob", "wrong", ADDR).await.unwrap_err();
+        accounts.login("bob", "correct horse", ADDR).await.expect("the third start locks, its success unlocks");
+        accounts.login("bob", "correct horse", ADDR).await.expect("and the address is not locked after");
     }
 
     #[tokio::test]

@@ -57,11 +57,13 @@ struct Record {
 pub(crate) struct Attempts {
     limits: AttemptLimits,
     map: Mutex<HashMap<Key, Record>>,
+    /// Held across a start's check and count ([`Attempts::begin`]).
+    begin: Mutex<()>,
 }
 
 impl Attempts {
     pub(crate) fn new(limits: AttemptLimits) -> Attempts {
-        Attempts { limits, map: Mutex::default() }
+        Attempts { limits, map: Mutex::default(), begin: Mutex::default() }
     }
 
     /// `Err(time left)` while the name (its lower-case key) is locked out for this address, or
@@ -113,10 +115,28 @@ impl Attempts {
         }
     }
 
-    /// A right password: the name starts again from zero at this address.
+    /// Starts a log-in: refused while the name is locked out at this address or the address is
+    /// ([`Attempts::check`]); else counted as a failure at once ([`Attempts::fail`]), under one
+    /// lock, so that attempts in flight count before their passwords are checked. A success gives
+    /// it back ([`Attempts::succeed`]).
+    pub(crate) fn begin(&self, name_key: Option<&str>, addr: IpAddr) -> Result<(), Duration> {
+        let _one_at_a_time = self.begin.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        self.check(name_key.unwrap_or(""), addr)?;
+        self.fail(name_key, addr);
+        Ok(())
+    }
+
+    /// A right password: the name starts again from zero at this address, and the address has
+    /// back the failure its start counted (and is unlocked if that alone locked it).
     pub(crate) fn succeed(&self, name_key: &str, addr: IpAddr) {
         let mut map = self.map.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
         map.remove(&Key::NameAt(name_key.to_owned(), prefix(addr)));
+        if let Some(r) = map.get_mut(&Key::Address(prefix(addr))) {
+            r.failures = r.failures.saturating_sub(1);
+            if r.failures <= self.limits.per_address {
+                r.locked_until = None;
+            }
+        }
     }
 }
 
