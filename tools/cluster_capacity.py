@@ -198,6 +198,7 @@ class Node:
                 # Every simulated player comes from 127.0.0.1.
                 "max_connections_per_address = 20000\nretry_handshakes_above = 100000\n"
                 "guest_sessions_per_address_per_hour = 100000\n"
+                "new_connections_per_address_per_second = 100000\n"
                 "rate_per_second = 1000\nrate_burst = 1000\n"
                 f"udp_recv_buffer = {args.udp_recv_buffer}\n"
                 f'database_url = "{database_url}"\n'

@@ -94,7 +94,8 @@ impl TestServer {
             if overrides.contains(key) { String::new() } else { format!("{key} = {value}\n") }
         };
         let registrations = lift("registrations_per_address_per_hour", 10_000)
-            + &lift("guest_sessions_per_address_per_hour", 100_000);
+            + &lift("guest_sessions_per_address_per_hour", 100_000)
+            + &lift("new_connections_per_address_per_second", 100_000);
         let text = format!(
             "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n{registrations}{overrides}",
             dir.path().join("data"),

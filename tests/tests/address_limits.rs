@@ -121,3 +121,29 @@ async fn guest_sessions_from_one_address_are_limited_per_hour_and_resumes_and_ot
     assert!(metrics.contains("shvedka_refused_total{limit=\"Guests\"} 1"), "counted under its limit");
     server.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_address_opening_connections_in_a_loop_is_slowed_and_no_other_is() {
+    let server = TestServer::start("new_connections_per_address_per_second = 1").await;
+    let trust = Trust::Fingerprint(server.pin);
+    // Twenty at once: a burst of ten seconds' worth is let in (and a second's worth more, at most,
+    // while they connect), the rest refused before their handshake.
+    let started = std::time::Instant::now();
+    let names: Vec<String> = (0..20).map(|i| format!("loop{i}")).collect();
+    let wave = names.iter().map(|name| Client::connect(server.addr, trust.clone(), name));
+    let attempts = join_all(wave).await;
+    let allowed = 10 + started.elapsed().as_secs() as usize + 1;
+    let connected = attempts.iter().filter(|a| a.is_ok()).count();
+    assert!((10..=allowed).contains(&connected), "{connected} of 20 connected (at most {allowed})");
+    let page = server.http_get("/").await;
+    assert!(page.starts_with("HTTP/1.1 503"), "the HTTP side counts the same connections: {page}");
+    let honest = server.client_from(HONEST, "honest").await;
+    honest.request(ClientMsg::ListMatches).await.expect("another address is served");
+    let metrics = server.http_get_from(HONEST, "/metrics").await;
+    let refused = 20 - connected + 1;
+    assert!(
+        metrics.contains(&format!("shvedka_refused_total{{limit=\"ConnectionRate\"}} {refused}")),
+        "{metrics}"
+    );
+    server.stop().await;
+}

@@ -301,7 +301,7 @@ impl Server {
         let admission = Arc::new(transport::admission::Admission::new(
             self.config.max_connections,
             self.config.max_connections_per_address,
-            self.config.retry_handshakes_above,
+            (self.config.retry_handshakes_above, self.config.new_connections_per_address_per_second),
             self.lobby.metrics.clone(),
         ));
         let connections =
@@ -342,7 +342,8 @@ impl Server {
             let admitted = match admission.admit(incoming.remote_address().ip()) {
                 Ok(admitted) => admitted,
                 Err(limit) => {
-                    tracing::warn!(remote = %incoming.remote_address(), ?limit, "connection refused");
+                    // Counted in the metrics; a flood must not flood the log too.
+                    tracing::debug!(remote = %incoming.remote_address(), ?limit, "connection refused");
                     incoming.refuse();
                     continue;
                 }

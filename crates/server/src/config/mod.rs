@@ -58,6 +58,9 @@ pub struct ServerConfig {
     pub max_connections_per_address: usize,
     /// QUIC handshakes in flight above which a new one must prove its address (a Retry).
     pub retry_handshakes_above: usize,
+    /// New connections one address (IPv6: one /64) may open a second, after a burst of ten
+    /// seconds' worth.
+    pub new_connections_per_address_per_second: u32,
     /// Live matches at once.
     pub max_matches: usize,
     /// Forming matches one session may have created.
@@ -218,6 +221,9 @@ impl ServerConfig {
                 "invalid configuration: quick_pool_rules {:?} is not a rule preset",
                 config.quick_pool_rules
             );
+        }
+        if !(1..=100_000).contains(&config.new_connections_per_address_per_second) {
+            bail!("invalid configuration: new_connections_per_address_per_second must be 1 to 100000");
         }
         if config.max_connections_per_address == 0 {
             bail!("invalid configuration: max_connections_per_address must be positive");

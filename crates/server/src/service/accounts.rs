@@ -19,7 +19,7 @@ use argon2::password_hash::{PasswordHasher, PasswordVerifier};
 use shvedka_proto::{ErrorCode, ErrorMsg, Limit};
 use shvedka_storage::{AccountRow, NewAccount, Store};
 
-use crate::service::addresses::PerHour;
+use crate::service::addresses::Rate;
 use crate::service::attempts::{AttemptLimits, Attempts};
 use crate::service::convert::error;
 use crate::service::wall::unix_ms;
@@ -110,9 +110,9 @@ pub(crate) struct Accounts {
     dummy: String,
     attempts: Attempts,
     /// Registrations per address and hour.
-    registrations: PerHour,
+    registrations: Rate,
     /// New guest sessions per address and hour.
-    guests: PerHour,
+    guests: Rate,
     failure_delay: Duration,
 }
 
@@ -126,8 +126,8 @@ impl Accounts {
         let mut seed = [0u8; 16];
         getrandom::fill(&mut seed).expect("the system random source works");
         let dummy = hash(&format!("{seed:?}")).await.expect("a password hashes");
-        let registrations = PerHour::new(limits.registrations_per_hour);
-        let guests = PerHour::new(limits.guests_per_hour);
+        let registrations = Rate::per_hour(limits.registrations_per_hour);
+        let guests = Rate::per_hour(limits.guests_per_hour);
         Accounts { store, dummy, attempts: Attempts::new(limits), registrations, guests, failure_delay }
     }
 
@@ -395,7 +395,10 @@ mod tests {
         accounts.register("bob", "correct horse", false, ADDR).await.unwrap();
         accounts.login("bob", "wrong", ADDR).await.unwrap_err();
         accounts.login("bob", "wrong", ADDR).await.unwrap_err();
-        accounts.login("bob", "correct horse", ADDR).await.expect("the third start locks, its success unlocks");
+        accounts
+            .login("bob", "correct horse", ADDR)
+            .await
+            .expect("the third start locks, its success unlocks");
         accounts.login("bob", "correct horse", ADDR).await.expect("and the address is not locked after");
     }
 

@@ -1,6 +1,7 @@
 //! Limits per client address. An address counts by its prefix: IPv4 whole, IPv6 by its /64 (one
 //! machine commonly holds a whole /64, so counting single IPv6 addresses would limit nothing).
-//! Rates per address (registrations) are GCRA limiters of `governor`, keyed by that prefix; the
+//! Rates per address (registrations, guests, new connections) are GCRA limiters of `governor`,
+//! keyed by that prefix; the
 //! keys of addresses quiet for a whole period are dropped as new ones come, so what is tracked
 //! stays bounded by the addresses active within it.
 
@@ -25,16 +26,23 @@ pub(crate) fn prefix(addr: IpAddr) -> IpAddr {
     }
 }
 
-/// So many events per hour from one address (a burst of that many, then evenly replenished).
-pub(crate) struct PerHour {
+/// So many events per period from one address: a burst, then evenly replenished.
+pub(crate) struct Rate {
     limiter: DefaultKeyedRateLimiter<IpAddr>,
 }
 
-impl PerHour {
-    /// `per_hour` events per hour per address (at least one).
-    pub(crate) fn new(per_hour: u32) -> PerHour {
+impl Rate {
+    /// `per_hour` events per hour per address, all at once if they come so (at least one).
+    pub(crate) fn per_hour(per_hour: u32) -> Rate {
         let n = NonZeroU32::new(per_hour.max(1)).expect("at least one");
-        PerHour { limiter: RateLimiter::keyed(Quota::per_hour(n)) }
+        Rate { limiter: RateLimiter::keyed(Quota::per_hour(n)) }
+    }
+
+    /// `per_second` events a second per address, with a burst of `burst` (each at least one).
+    pub(crate) fn per_second(per_second: u32, burst: u32) -> Rate {
+        let n = NonZeroU32::new(per_second.max(1)).expect("at least one");
+        let burst = NonZeroU32::new(burst.max(1)).expect("at least one");
+        Rate { limiter: RateLimiter::keyed(Quota::per_second(n).allow_burst(burst)) }
     }
 
     /// Takes one event for `addr`: `false` when its address has none left now.
@@ -104,7 +112,7 @@ mod tests {
 
     #[test]
     fn an_address_has_its_hourly_allowance_and_others_keep_theirs() {
-        let limit = PerHour::new(3);
+        let limit = Rate::per_hour(3);
         let a = IpAddr::from([10, 0, 0, 1]);
         assert!((0..3).all(|_| limit.take(a)), "three at once");
         assert!(!limit.take(a), "the fourth is refused");
@@ -113,6 +121,17 @@ mod tests {
         assert!((0..3).all(|i| limit.take(v6(i))));
         assert!(!limit.take(v6(77)), "a /64 counts as one address");
         assert!(limit.take(IpAddr::from([0x2001, 0xdb8, 0, 2, 0, 0, 0, 1])), "the next /64 does not");
+    }
+
+    #[test]
+    fn new_connections_of_an_address_come_in_a_burst_then_at_the_rate() {
+        let limit = Rate::per_second(1, 5);
+        let a = IpAddr::from([10, 0, 0, 1]);
+        assert!((0..5).all(|_| limit.take(a)), "the burst");
+        assert!(!limit.take(a), "then no faster than the rate");
+        assert!(limit.take(IpAddr::from([10, 0, 0, 2])), "another address has its own");
+        std::thread::sleep(std::time::Duration::from_millis(1100));
+        assert!(limit.take(a), "a second later, one more");
     }
 
     #[test]

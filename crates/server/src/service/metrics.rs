@@ -58,6 +58,8 @@ pub(crate) enum Refusal {
     Registrations,
     /// `guest_sessions_per_address_per_hour`.
     Guests,
+    /// `new_connections_per_address_per_second`.
+    ConnectionRate,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]

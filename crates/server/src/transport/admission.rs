@@ -1,7 +1,10 @@
 //! Who may open a connection, over every transport: a permit of the server's one
 //! `max_connections` semaphore and a place among its address's `max_connections_per_address`
 //! (IPv6 by its /64), both taken before any handshake and held while the connection lives, so no
-//! address can take the slots of all the others. QUIC handshakes come before any proof that their
+//! address can take the slots of all the others; and no address opens more than
+//! `new_connections_per_address_per_second` (after a burst of ten seconds' worth), since even a
+//! refused-at-once QUIC or TCP connection costs the server its handshake. QUIC handshakes come
+//! before any proof that their
 //! address is real (a spoofed one costs the attacker nothing): while more than
 //! `retry_handshakes_above` are in flight, a new one must first prove its address with a Retry
 //! (QUIC's address validation), so spoofed handshakes hold nothing.
@@ -12,13 +15,18 @@ use std::sync::atomic::{AtomicUsize, Ordering};
 
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
-use crate::service::addresses::{AtOnce, Held};
+use crate::service::addresses::{AtOnce, Held, Rate};
+
+/// An address's burst of new connections: this many seconds' worth at once.
+const BURST_SECONDS: u32 = 10;
 use crate::service::metrics::{Metrics, Refusal};
 
 /// The server's connection limits.
 pub(crate) struct Admission {
     permits: Arc<Semaphore>,
     per_address: Arc<AtOnce>,
+    /// New connections per address and second (a burst of ten seconds' worth).
+    rate: Rate,
     handshakes: Arc<AtomicUsize>,
     retry_above: usize,
     metrics: Arc<Metrics>,
@@ -48,12 +56,13 @@ impl Admission {
     pub(crate) fn new(
         max_connections: usize,
         per_address: usize,
-        retry_above: usize,
+        (retry_above, per_second): (usize, u32),
         metrics: Arc<Metrics>,
     ) -> Admission {
         Admission {
             permits: Arc::new(Semaphore::new(max_connections)),
             per_address: AtOnce::new(per_address),
+            rate: Rate::per_second(per_second, per_second.saturating_mul(BURST_SECONDS)),
             handshakes: Arc::default(),
             retry_above,
             metrics,
@@ -66,6 +75,9 @@ impl Admission {
             self.metrics.refused(limit);
             Err(limit)
         };
+        if !self.rate.take(addr) {
+            return refuse(Refusal::ConnectionRate);
+        }
         let Some(address) = self.per_address.take(addr) else {
             return refuse(Refusal::ConnectionsPerAddress);
         };
