@@ -233,6 +233,8 @@ def main():
     parser.add_argument("--crowd", type=int, default=10, help="the spectators' addresses, 127.0.2.1 … 127.0.2.N")
     parser.add_argument("--spectators", type=int, default=2000)
     parser.add_argument("--max-connections", type=int, default=4000)
+    parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                        help="a server setting besides the defaults (TOML value), e.g. max_reads_at_once=1")
     parser.add_argument("--bin", default="target/release/shvedka")
     parser.add_argument("--data-parent", default="/var/tmp", help="where the data directory goes")
     parser.add_argument("--port", type=int, default=18575)
@@ -253,6 +255,7 @@ def main():
         f.write(
             f'listen = "{server_addr}"\nhttp_listen = "{http}"\nwebtransport_listen = ""\n'
             f'data_dir = "{work}/data"\nmax_connections = {args.max_connections}\n'
+            + "".join(f"{kv.split('=', 1)[0].strip()} = {kv.split('=', 1)[1].strip()}\n" for kv in args.set)
         )
     server = subprocess.Popen([args.bin, "serve", "--config", config], stdout=subprocess.PIPE,
                               stderr=subprocess.DEVNULL, text=True)
