@@ -82,8 +82,7 @@ impl Cluster {
         roles: crate::service::roles::Roles,
     ) -> anyhow::Result<Arc<Cluster>> {
         let nats = config
-            .nats_options()
-            .await?
+            .nats_options()?
             .name(&config.node)
             .retry_on_initial_connect()
             .connect(config.nats_url.as_str())

@@ -5,7 +5,7 @@
 
 use std::time::Duration;
 
-use anyhow::{Context, bail};
+use anyhow::bail;
 use serde::Deserialize;
 
 /// The longest node name: it is part of NATS subjects and of every lease row.
@@ -21,16 +21,12 @@ pub struct ClusterConfig {
     /// loopback (or anywhere, with `insecure_nats`).
     pub nats_url: String,
     /// This node's NATS user (a user of the NATS server's `authorization`, allowed shvedka's
-    /// subjects alone), with `nats_password`; or `nats_credentials`.
+    /// subjects alone), with `nats_password`.
     #[serde(default)]
     pub nats_user: String,
     /// The NATS user's password.
     #[serde(default)]
     pub nats_password: String,
-    /// A NATS credentials file (a user's JWT and nkey seed, `nsc generate creds`) instead of a
-    /// user and password.
-    #[serde(default)]
-    pub nats_credentials: String,
     /// A PEM file of the certificate authority that signed the NATS server's certificate (for a
     /// private CA); empty trusts the usual public roots.
     #[serde(default)]
@@ -134,17 +130,12 @@ impl ClusterConfig {
         if rest.contains('@') {
             bail!(
                 "invalid configuration: [cluster] nats_url {url:?} carries credentials: give them as \
-                 nats_user and nats_password (or nats_credentials)"
+                 nats_user and nats_password"
             );
         }
         let password = !self.nats_user.is_empty() || !self.nats_password.is_empty();
         if password && (self.nats_user.is_empty() || self.nats_password.is_empty()) {
             bail!("invalid configuration: [cluster] nats_user and nats_password go together");
-        }
-        if password && !self.nats_credentials.is_empty() {
-            bail!(
-                "invalid configuration: [cluster] either nats_user and nats_password or nats_credentials, not both"
-            );
         }
         if !tls && !self.nats_ca.is_empty() {
             bail!("invalid configuration: [cluster] nats_ca is for a tls:// nats_url");
@@ -152,10 +143,10 @@ impl ClusterConfig {
         if self.insecure_nats {
             return Ok(());
         }
-        if !password && self.nats_credentials.is_empty() {
+        if !password {
             bail!(
                 "invalid configuration: [cluster] needs the node's NATS credentials (nats_user and \
-                 nats_password, or nats_credentials): whoever reaches an open NATS server can move and \
+                 nats_password): whoever reaches an open NATS server can move and \
                  resign for any player and act as an arbiter. On a private test network only, say \
                  insecure_nats = true"
             );
@@ -176,13 +167,9 @@ impl ClusterConfig {
     /// How the node connects to NATS: its credentials and the CA it trusts.
     ///
     /// # Errors
-    /// A credentials file that cannot be read.
-    pub(crate) async fn nats_options(&self) -> anyhow::Result<async_nats::ConnectOptions> {
-        let mut options = if !self.nats_credentials.is_empty() {
-            async_nats::ConnectOptions::with_credentials_file(&self.nats_credentials).await.with_context(
-                || format!("cannot read the NATS credentials file {:?}", self.nats_credentials),
-            )?
-        } else if !self.nats_user.is_empty() {
+    /// A CA file that cannot be read.
+    pub(crate) fn nats_options(&self) -> anyhow::Result<async_nats::ConnectOptions> {
+        let mut options = if !self.nats_user.is_empty() {
             async_nats::ConnectOptions::with_user_and_password(
                 self.nats_user.clone(),
                 self.nats_password.clone(),
@@ -278,7 +265,7 @@ mod tests {
         assert!(cluster(local, "insecure_nats = true\n").is_ok(), "a private test network");
         assert!(cluster(local, CREDENTIALS).is_ok(), "loopback with credentials");
         assert!(cluster("nats://[::1]:4222", CREDENTIALS).is_ok(), "IPv6 loopback");
-        assert!(cluster("nats://localhost:4222", "nats_credentials = \"node.creds\"\n").is_ok());
+        assert!(cluster("nats://localhost:4222", CREDENTIALS).is_ok());
         let e = refused("nats://10.0.0.5:4222", CREDENTIALS);
         assert!(e.contains("plain nats:// to another machine") && e.contains("Use tls://"), "{e}");
         assert!(cluster("nats://10.0.0.5:4222", &format!("{CREDENTIALS}insecure_nats = true\n")).is_ok());
@@ -287,12 +274,12 @@ mod tests {
         assert!(refused("nats://u:p@127.0.0.1:4222", "").contains("carries credentials"));
         assert!(refused(local, "nats_user = \"node\"\n").contains("go together"));
         assert!(refused(local, "nats_password = \"pw\"\n").contains("go together"));
-        assert!(refused(local, &format!("{CREDENTIALS}nats_credentials = \"x\"\n")).contains("not both"));
+        assert!(refused(local, "nats_credentials = \"x\"\n").contains("unknown field `nats_credentials`"));
         assert!(refused(local, &format!("{CREDENTIALS}nats_ca = \"ca.pem\"\n")).contains("for a tls://"));
     }
 
-    #[tokio::test]
-    async fn a_missing_credentials_or_ca_file_is_named() {
+    #[test]
+    fn a_missing_ca_file_is_named() {
         let config = |extra: &str| {
             ServerConfig::from_overrides(&format!(
                 "{PG}[cluster]\nnode = \"n1\"\nnats_url = \"tls://127.0.0.1:4222\"\n{extra}"
@@ -301,16 +288,10 @@ mod tests {
             .cluster
             .unwrap()
         };
-        let e =
-            config("nats_credentials = \"/nonexistent/node.creds\"\n").nats_options().await.err().unwrap();
-        assert!(
-            format!("{e:#}").contains("cannot read the NATS credentials file \"/nonexistent/node.creds\"")
-        );
-        let e =
-            config(&format!("{CREDENTIALS}nats_ca = \"/nonexistent/ca.pem\"\n")).nats_options().await.err();
+        let e = config(&format!("{CREDENTIALS}nats_ca = \"/nonexistent/ca.pem\"\n")).nats_options().err();
         assert!(
             format!("{:#}", e.unwrap()).contains("the NATS CA file \"/nonexistent/ca.pem\" cannot be read")
         );
-        assert!(config(CREDENTIALS).nats_options().await.is_ok());
+        assert!(config(CREDENTIALS).nats_options().is_ok());
     }
 }
