@@ -98,6 +98,8 @@ async fn guessing_the_arbiters_secret_locks_the_guessing_address_out_and_no_othe
     assert_eq!(locked, ErrorCode::Limit(Limit::LoginAttempts), "locked out: the right secret too");
     let honest = server.client_from(HONEST, "judge").await;
     honest.arbiter("s3cret-whistle-of-arbiters").await.expect("another address's arbiter is not refused");
+    let metrics = server.http_get_from(HONEST, "/metrics").await;
+    assert!(metrics.contains("shvedka_refused_total{limit=\"LoginAttempts\"} 1"), "counted: {metrics}");
     server.stop().await;
 }
 

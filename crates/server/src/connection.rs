@@ -128,6 +128,10 @@ async fn serve_session(
         } else {
             (dispatch(lobby, session, out, frame.msg, remote).await, After::Continue)
         };
+        // A locked-out address's attempts (passwords, roles' secrets) are counted as refused.
+        if matches!(&result, Err(e) if e.code == ErrorCode::Limit(shvedka_proto::Limit::LoginAttempts)) {
+            lobby.metrics.refused(Refusal::LoginAttempts);
+        }
         let reply = ServerMsg::Reply { req: frame.req, result };
         tokio::select! {
             sent = tokio::time::timeout(reply_wait, out.send(reply)) => match sent {

@@ -60,6 +60,8 @@ pub(crate) enum Refusal {
     Guests,
     /// `new_connections_per_address_per_second`.
     ConnectionRate,
+    /// The log-in lock-out (`login_failures_per_name`, `login_failures_per_address`).
+    LoginAttempts,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
