@@ -33,6 +33,17 @@ pub(crate) async fn dispatch(
     msg: ClientMsg,
     remote: std::net::IpAddr,
 ) -> Result<Reply, ErrorMsg> {
+    // The reads that cost take turns while they are served (`service::reads`).
+    let costly = matches!(
+        msg,
+        ClientMsg::Record { .. }
+            | ClientMsg::RecordPart { .. }
+            | ClientMsg::RecentMatches { .. }
+            | ClientMsg::Leaderboard { .. }
+            | ClientMsg::Profile { .. }
+            | ClientMsg::Review { .. }
+    );
+    let _turn = if costly { Some(lobby.rooms.reads.turn().await) } else { None };
     match msg {
         ClientMsg::Hello { .. } => Err(error(ErrorCode::Handshake, "the session is already open")),
         ClientMsg::Ping { nonce } => {
@@ -99,7 +110,6 @@ pub(crate) async fn dispatch(
             rx.await.map_err(|_| gone())?.map(|()| Reply::Ok)
         }
         ClientMsg::Record { match_id } => {
-            let _turn = lobby.rooms.reads.turn().await;
             let bpgn = record(lobby, session, match_id).await?;
             if bpgn.len() > RECORD_PART {
                 return Err(error(
@@ -113,7 +123,6 @@ pub(crate) async fn dispatch(
             Ok(Reply::Record { bpgn })
         }
         ClientMsg::RecordPart { match_id, offset } => {
-            let _turn = lobby.rooms.reads.turn().await;
             let bpgn = record(lobby, session, match_id).await?;
             let (text, offset) = part(&bpgn, offset)?;
             Ok(Reply::RecordPart { text: text.to_owned(), offset, total: bpgn.len() as u64 })
@@ -190,22 +199,15 @@ pub(crate) async fn dispatch(
                 "this node cannot tell yet which node of the cluster pairs seeks; try again in a moment",
             )),
         },
-        // The reads that cost take turns (`service::reads`).
         ClientMsg::RecentMatches { name } => {
-            let _turn = lobby.rooms.reads.turn().await;
             crate::features::played::recent(&lobby.rooms, session, &name).await
         }
         ClientMsg::Leaderboard { category } => {
-            let _turn = lobby.rooms.reads.turn().await;
             crate::features::profiles::leaderboard(&lobby.rooms, lobby.ratings.leaderboard_size, &category)
                 .await
         }
-        ClientMsg::Profile { name } => {
-            let _turn = lobby.rooms.reads.turn().await;
-            crate::features::profiles::profile(&lobby.rooms, session, &name).await
-        }
+        ClientMsg::Profile { name } => crate::features::profiles::profile(&lobby.rooms, session, &name).await,
         ClientMsg::Review { match_id, after } => {
-            let _turn = lobby.rooms.reads.turn().await;
             crate::features::review::page(&lobby.rooms, session, match_id, after).await
         }
         ClientMsg::Watch { match_id } => {

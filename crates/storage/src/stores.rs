@@ -670,22 +670,7 @@ macro_rules! sql_store {
             }
 
             async fn events(&self, match_id: u64) -> Result<Vec<EventRow>, StoreError> {
-                let rows = sqlx::query(
-                    "SELECT seq, at_us, event, view FROM events WHERE match_id = $1 ORDER BY seq",
-                )
-                .bind(to_i64(match_id)?)
-                .fetch_all(&self.reads)
-                .await?;
-                rows.iter()
-                    .map(|r| {
-                        Ok(EventRow {
-                            seq: to_u64(r.try_get(0)?)?,
-                            at_us: to_u64(r.try_get(1)?)?,
-                            event: r.try_get(2)?,
-                            view: r.try_get(3)?,
-                        })
-                    })
-                    .collect()
+                self.events_page(match_id, 0, u32::MAX).await
             }
 
             async fn save_tournament(&self, id: u64, state: &str) -> Result<(), StoreError> {

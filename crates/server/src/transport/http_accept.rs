@@ -231,13 +231,15 @@ pub(crate) fn client_of(headers: &HeaderMap, peer: IpAddr, proxies: &[IpNet]) ->
     if !is_trusted(proxies, peer) {
         return ClientAddr { ip: canonical(peer), proxied: false };
     }
+    // Several header lines read as one list, in order; a line that is not text is no address.
+    let hops: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .flat_map(|value| value.to_str().unwrap_or("?").split(','))
+        .collect();
     let mut client = canonical(peer);
-    let hops = headers.get_all("x-forwarded-for").iter().rev().flat_map(|value| {
-        let parts: Vec<&str> = value.to_str().map(|v| v.split(',').collect()).unwrap_or_default();
-        parts.into_iter().rev().map(str::trim).map(str::to_owned).collect::<Vec<_>>()
-    });
-    for hop in hops {
-        let Ok(ip) = hop.parse::<IpAddr>() else { break };
+    for hop in hops.iter().rev() {
+        let Ok(ip) = hop.trim().parse::<IpAddr>() else { break };
         client = canonical(ip);
         if !is_trusted(proxies, client) {
             break;

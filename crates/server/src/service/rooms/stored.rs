@@ -190,12 +190,8 @@ impl Rooms {
     /// A match's BPGN, rebuilt from the database — a match in play too, as far as it is stored
     /// (write-ahead: everything delivered), so that no crowd asking for records takes a match's
     /// task from its players. A decided match's is rendered once and kept (`Reads::record`).
+    /// `None` when no such match is stored.
     pub(crate) async fn record_of(&self, id: MatchId) -> Result<Option<String>, ErrorMsg> {
-        self.stored_record(id).await
-    }
-
-    /// The BPGN of a match in the database, if it is there and replays.
-    async fn stored_record(&self, id: MatchId) -> Result<Option<String>, ErrorMsg> {
         let unavailable = |e: String| {
             tracing::error!(match_id = %id, error = %e, "cannot read a stored match");
             error(ErrorCode::Unavailable, "the stored match cannot be read now")
