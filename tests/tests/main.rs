@@ -1,0 +1,34 @@
+//! The end-to-end suite, one test binary: each file beside this one is a module (`accounts`,
+//! `cluster`, `browser` …). One binary links the server once instead of once per file: a debug
+//! link of the whole server is about 100 MB of disk and seconds of linker time, and twenty-eight
+//! of them filled a CI machine's disk. Run one file's tests with a filter:
+//! `cargo nextest run -p shvedka-tests -E 'test(/^cluster::/)'`.
+
+mod accounts;
+mod address_limits;
+mod arbiter;
+mod bots;
+mod browser;
+mod chess960;
+mod cli_perft;
+mod client_addresses;
+mod cluster;
+mod data_dir;
+mod fill_with_bots;
+mod http_side;
+mod lifecycle;
+mod metrics;
+mod officials;
+mod player_kinds;
+mod private_matches;
+mod ratings;
+mod rematch;
+mod review;
+mod seeks;
+mod server_bad_input;
+mod server_match;
+mod tournament;
+mod transport_limits;
+mod web_socket;
+mod web_socket_limits;
+mod web_transport;
