@@ -1,6 +1,6 @@
 //! Bots over the wire: matches of four bots on a real server all finish with a valid result.
 //!
-//! `SHVEDKA_BOT_MATCHES=100 cargo nextest run -p shvedka-tests --test bots --no-capture` plays
+//! `SHVEDKA_BOT_MATCHES=100 cargo nextest run -p shvedka-tests -E 'test(/^bots::/)' --no-capture` plays
 //! a hundred and prints the distribution of results and reasons (the suite plays fewer).
 
 use std::collections::BTreeMap;
