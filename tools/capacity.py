@@ -9,6 +9,7 @@ line per run::
     python3 tools/capacity.py --matches 500,1000,2000                 # SQLite on disk, 30 s each
     python3 tools/capacity.py --matches 1000 --duration 600 --rss-every 30   # RSS over ten minutes
     python3 tools/capacity.py --matches 1000 --database-url 'postgres://postgres@localhost/postgres?host=/tmp/pg'
+    python3 tools/capacity.py --matches 500 --spectators 5000      # a crowd of 5,000 watching one match
 
 The binary is ``target/release/shvedka`` (``cargo build --release`` first) unless ``--bin``
 says otherwise. Everything runs on loopback (127.0.0.1) and stops by itself.
@@ -120,7 +121,7 @@ def run(args, matches):
     load = subprocess.Popen(
         [args.bin, "load", "--server", f"127.0.0.1:{args.port}", "--fingerprint", fingerprint,
          "--matches", str(matches), "--duration", str(args.duration), "--pace-ms", str(args.pace_ms),
-         "--time-control", args.time_control],
+         "--time-control", args.time_control, "--spectators", str(args.spectators)],
         stdout=subprocess.PIPE,
         text=True,
     )
@@ -134,8 +135,11 @@ def run(args, matches):
             print(f"    rss at {rss[-1][0]:5.0f} s: {rss[-1][1] // 1024} MiB", flush=True)
             time.sleep(args.rss_every)
 
+    crowd = ""
     for line in load.stdout:
         print("    " + line.rstrip(), flush=True)
+        if line.startswith("crowd:"):
+            crowd = " " + line.strip()
         if "playing for" in line:
             started, server_ticks, load_ticks = time.time(), cpu_ticks(server.pid), cpu_ticks(load.pid)
             drops_before = udp_drops(args.port)
@@ -162,7 +166,8 @@ def run(args, matches):
         f"commit_mean={commit_ms:.1f}ms batch_mean={batch:.1f} "
         f"server_move_p99<={quantile_bound(text, 'shvedka_move_seconds', 0.99):g}ms "
         f"commit_p99<={quantile_bound(text, 'shvedka_commit_seconds', 0.99):g}ms "
-        f"udp_drops_server={drops_after[0] - drops_before[0]} udp_drops_load={drops_after[1] - drops_before[1]}",
+        f"udp_drops_server={drops_after[0] - drops_before[0]} udp_drops_load={drops_after[1] - drops_before[1]}"
+        f"{crowd}",
         flush=True,
     )
     if rss:
@@ -185,6 +190,8 @@ def main():
     parser.add_argument("--udp-recv-buffer", type=int, default=4 << 20,
                         help="the server's udp_recv_buffer, bytes (Linux caps it at net.core.rmem_max)")
     parser.add_argument("--rss-every", type=int, default=0, help="sample RSS every N seconds")
+    parser.add_argument("--spectators", type=int, default=0,
+                        help="sessions watching the first match (shvedka load --spectators)")
     args = parser.parse_args()
     for matches in [int(m) for m in args.matches.split(",")]:
         run(args, matches)

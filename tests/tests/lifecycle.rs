@@ -330,12 +330,13 @@ async fn a_shutdown_stores_a_pause_so_the_restart_charges_nobody() {
     server.stop().await;
 }
 
-#[tokio::test]
-async fn a_follower_that_cannot_keep_up_is_closed_with_code_3_and_the_match_goes_on() {
+/// A raw connection whose client never reads (a small receive window nobody drains), that has
+/// said `Hello` and then each of `asks`.
+async fn never_reads(
+    server: &TestServer,
+    asks: Vec<ClientMsg>,
+) -> (shvedka_client::quinn::Connection, shvedka_client::quinn::RecvStream) {
     use shvedka_client::quinn;
-    let server = TestServer::start("rate_per_second = 100000\nrate_burst = 100000").await;
-    let (id, c) = server.seated_match("classic", "blitz").await;
-    // A spectator whose client stops reading: a small receive window, and nobody reads it.
     let (name, mut config) =
         shvedka_client::client_config(&shvedka_client::Trust::Fingerprint(server.pin)).unwrap();
     let mut transport = quinn::TransportConfig::default();
@@ -344,19 +345,33 @@ async fn a_follower_that_cannot_keep_up_is_closed_with_code_3_and_the_match_goes
     let mut endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().unwrap()).unwrap();
     endpoint.set_default_client_config(config);
     let conn = endpoint.connect(server.addr, &name).unwrap().await.unwrap();
-    let (mut send, _recv) = conn.open_bi().await.unwrap();
+    let (mut send, recv) = conn.open_bi().await.unwrap();
     let hello =
         ClientMsg::Hello { version: shvedka_proto::PROTOCOL_VERSION, name: "sleepy".into(), resume: None };
-    for (req, msg) in [(0, hello), (1, ClientMsg::Watch { match_id: id })] {
-        send.write_all(&shvedka_proto::frame(&shvedka_proto::ClientFrame { req, msg }).unwrap())
-            .await
-            .unwrap();
+    for (req, msg) in std::iter::once(hello).chain(asks).enumerate() {
+        let frame = shvedka_proto::ClientFrame { req: req as u32, msg };
+        send.write_all(&shvedka_proto::frame(&frame).unwrap()).await.unwrap();
     }
-    // The players talk far more than the spectator takes.
+    // Kept open: the client goes on, it only stops reading.
+    std::mem::forget(send);
+    (conn, recv)
+}
+
+#[tokio::test]
+async fn a_player_that_cannot_keep_up_is_closed_with_code_3_and_the_match_goes_on() {
+    use shvedka_client::quinn;
+    let server = TestServer::start("rate_per_second = 100000\nrate_burst = 100000").await;
+    let anna = server.client("anna").await;
+    let id = anna.create_match("classic", "blitz", true).await.unwrap();
+    anna.take_seat(id, SeatId::WhiteA).await.unwrap();
+    // Black-A sits down, and his client stops reading.
+    let (conn, _recv) =
+        never_reads(&server, vec![ClientMsg::TakeSeat { match_id: id, seat: SeatId::BlackA }]).await;
+    // Anna talks far more than he takes: every line is queued to him, a player, one by one.
     let text = "x".repeat(500);
     let mut closed = None;
     for _ in 0..5_000 {
-        c[0].chat(ChatScope::Match, &text).await.unwrap();
+        anna.chat(ChatScope::Match, &text).await.unwrap();
         if let Some(reason) = conn.close_reason() {
             closed = Some(reason);
             break;
@@ -367,8 +382,54 @@ async fn a_follower_that_cannot_keep_up_is_closed_with_code_3_and_the_match_goes
             assert_eq!(close.error_code, quinn::VarInt::from_u32(3));
             assert_eq!(&close.reason[..], b"cannot keep up");
         }
-        other => panic!("expected the spectator's connection closed with code 3, got {other:?}"),
+        other => panic!("expected his connection closed with code 3, got {other:?}"),
+    }
+    anna.ready(true).await.expect("the match never waited for him");
+    server.stop().await;
+}
+
+#[tokio::test]
+async fn a_spectator_that_cannot_keep_up_stays_and_is_given_the_latest_state_when_he_reads_again() {
+    let server = TestServer::start("rate_per_second = 100000\nrate_burst = 100000").await;
+    let (id, c) = server.seated_match("classic", "blitz").await;
+    let (conn, mut recv) = never_reads(&server, vec![ClientMsg::Watch { match_id: id }]).await;
+    // The players talk far more than he takes: more than his lane of the gallery keeps.
+    let text = "x".repeat(500);
+    for _ in 0..1_000 {
+        c[0].chat(ChatScope::Match, &text).await.unwrap();
     }
     c[0].play(Board::A, "e4", None).await.expect("the match never waited for him");
+    assert!(conn.close_reason().is_none(), "a spectator is never disconnected for being slow");
+    // He reads again: after what was on its way, the latest state (the move in it), and then
+    // the next move as it is played.
+    let mut decoder = shvedka_proto::FrameDecoder::new();
+    let mut buf = vec![0; 64 * 1024];
+    let mut caught_up = false;
+    let mut next_move = false;
+    let until = tokio::time::Instant::now() + Duration::from_secs(20);
+    while !next_move && tokio::time::Instant::now() < until {
+        let n = tokio::time::timeout(Duration::from_secs(5), recv.read(&mut buf))
+            .await
+            .expect("data keeps coming")
+            .unwrap()
+            .expect("the stream stays open");
+        decoder.push(&buf[..n]);
+        while let Some(payload) = decoder.next_payload().unwrap() {
+            match shvedka_proto::decode::<ServerMsg>(&payload).unwrap() {
+                ServerMsg::State(s) if s.moves.len() == 1 => {
+                    caught_up = true;
+                    c[1].play(Board::A, "e5", None).await.unwrap();
+                }
+                ServerMsg::Event(e)
+                    if caught_up && matches!(&e.kind, EventView::Moved { uci, .. } if uci == "e7e5") =>
+                {
+                    next_move = true;
+                }
+                _ => {}
+            }
+        }
+    }
+    assert!(caught_up && next_move, "the latest state, then the next move (caught up {caught_up})");
+    assert!(conn.close_reason().is_none());
     server.stop().await;
 }

@@ -13,6 +13,7 @@ mod board_cmds;
 mod client_cmds;
 mod demo_cmd;
 mod load_cmd;
+mod load_crowd;
 mod login_args;
 mod perft_cmd;
 mod serve_cmd;

@@ -9,6 +9,8 @@
 //! for honest players, create listed matches (`--listed`) that anyone may watch and review, and
 //! write a timeline of every served move, error and lost connection (`--events`), from which the
 //! driver takes each attack's window.
+//!
+//! With `--spectators N` a crowd watches the first match (`load_crowd.rs`).
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -24,6 +26,7 @@ use tokio::sync::{Mutex, mpsc};
 use tokio::time::Instant;
 
 use crate::client_cmds::ConnectArgs;
+use crate::load_crowd::{self, Crowd};
 
 /// The UDP receive buffer asked for each client endpoint (the system may grant less; raise
 /// `net.core.rmem_max` to get it all).
@@ -66,6 +69,32 @@ pub(crate) struct LoadArgs {
     /// second.
     #[arg(long, value_name = "FILE")]
     events: Option<std::path::PathBuf>,
+    /// Sessions watching the first match (made listed), over endpoints of their own, 250
+    /// connections each, speaking from the --bind addresses in turn.
+    #[arg(long, default_value_t = 0)]
+    spectators: usize,
+}
+
+/// Spectators' connections per client endpoint.
+const SPECTATORS_PER_ENDPOINT: usize = 250;
+
+/// A latency distribution's figures.
+pub(crate) struct Percentiles {
+    pub(crate) p50_ms: f64,
+    pub(crate) p99_ms: f64,
+    pub(crate) max_ms: f64,
+}
+
+impl Percentiles {
+    /// The figures of `us` (microseconds; sorted here).
+    pub(crate) fn of(us: &mut [u64]) -> Percentiles {
+        us.sort_unstable();
+        let pct = |p: f64| {
+            us.get(((us.len().saturating_sub(1)) as f64 * p).round() as usize).copied().unwrap_or(0) as f64
+                / 1000.0
+        };
+        Percentiles { p50_ms: pct(0.5), p99_ms: pct(0.99), max_ms: pct(1.0) }
+    }
 }
 
 /// The `--events` timeline, shared by every match.
@@ -122,11 +151,12 @@ pub(crate) fn run(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
 
 async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let (addr, trust) = args.connect.target()?;
+    let endpoint = |i: usize| match args.bind.get(i % args.bind.len().max(1)) {
+        Some(&ip) => Client::endpoint_bound(SocketAddr::new(ip, 0), &trust, RECV_BUFFER),
+        None => Client::endpoint_with_buffer(addr, &trust, RECV_BUFFER),
+    };
     let endpoints: Vec<_> = (0..args.endpoints)
-        .map(|i| match args.bind.get(i % args.bind.len().max(1)) {
-            Some(&ip) => Client::endpoint_bound(SocketAddr::new(ip, 0), &trust, RECV_BUFFER),
-            None => Client::endpoint_with_buffer(addr, &trust, RECV_BUFFER),
-        })
+        .map(endpoint)
         .collect::<Result<_, _>>()
         .context("cannot make the client endpoints (is every --bind address this machine's?)")?;
     writeln!(
@@ -144,7 +174,8 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         for &m in chunk {
             let endpoints = endpoints.clone();
             let (trust, rules, tc) = (trust.clone(), args.rules.clone(), args.time_control.clone());
-            let listed = args.listed;
+            // The crowd's match is listed: anyone may watch it.
+            let listed = args.listed || (m == 0 && args.spectators > 0);
             tasks.push(tokio::spawn(async move {
                 let mut clients = Vec::with_capacity(4);
                 for (i, seat) in SeatId::ALL.into_iter().enumerate() {
@@ -152,27 +183,44 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                     let name = format!("load{m}-{}", seat.name());
                     clients.push(Client::connect_on(endpoint, addr, &trust, &name).await?);
                 }
-                start_match(&clients.iter().collect::<Vec<_>>(), &rules, &tc, listed).await?;
-                Ok::<_, shvedka_client::ClientError>(clients)
+                let id = start_match(&clients.iter().collect::<Vec<_>>(), &rules, &tc, listed).await?;
+                Ok::<_, shvedka_client::ClientError>((clients, id))
             }));
         }
         for t in tasks {
             matches.push(t.await?.context("setting up a match")?);
         }
     }
-    writeln!(
-        out,
-        "load: {} matches set up in {:.1} s; playing for {} s",
-        matches.len(),
-        setup.elapsed().as_secs_f64(),
-        args.duration
-    )?;
     let timeline = match &args.events {
         Some(path) => Some(std::sync::Mutex::new(std::io::BufWriter::new(
             std::fs::File::create(path).with_context(|| format!("cannot create {}", path.display()))?,
         ))),
         None => None,
     };
+    let setup = setup.elapsed();
+    let crowd = match (args.spectators, matches.first()) {
+        (0, _) | (_, None) => None,
+        (n, Some((_, first))) => {
+            let crowd_setup = Instant::now();
+            // Endpoints of their own, after the players' in the turn of --bind addresses.
+            let endpoints: Vec<_> = (0..n.div_ceil(SPECTATORS_PER_ENDPOINT))
+                .map(|i| endpoint(args.endpoints + i))
+                .collect::<Result<_, _>>()
+                .context("cannot make the spectators' endpoints")?;
+            let clients = load_crowd::connect(n, &endpoints, addr, &trust)
+                .await
+                .context("connecting the spectators")?;
+            writeln!(out, "load: {n} spectators connected in {:.1} s", crowd_setup.elapsed().as_secs_f64())?;
+            Some((Crowd::new(*first), clients))
+        }
+    };
+    writeln!(
+        out,
+        "load: {} matches set up in {:.1} s; playing for {} s",
+        matches.len(),
+        setup.as_secs_f64(),
+        args.duration
+    )?;
     let totals = Arc::new(Totals { timeline, ..Totals::default() });
     if totals.timeline.is_some() {
         let totals = totals.clone();
@@ -188,7 +236,11 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let until = Instant::now() + Duration::from_secs(args.duration);
     let pace = Duration::from_millis(args.pace_ms);
     let mut tasks = Vec::new();
-    for (i, clients) in matches.into_iter().enumerate() {
+    let crowd = crowd.map(|(crowd, clients)| {
+        tasks.extend(load_crowd::watch_all(clients, &crowd, until));
+        crowd
+    });
+    for (i, (clients, _)) in matches.into_iter().enumerate() {
         let game = Game {
             rules: args.rules.clone(),
             time_control: args.time_control.clone(),
@@ -196,7 +248,8 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             pace,
             until,
         };
-        tasks.push(tokio::spawn(play(clients, i as u64, game, totals.clone())));
+        let watched = crowd.clone().filter(|_| i == 0);
+        tasks.push(tokio::spawn(play(clients, i as u64, game, totals.clone(), watched)));
     }
     let started = Instant::now();
     let mut last = (0u64, 0u64);
@@ -221,10 +274,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     let secs = started.elapsed().as_secs_f64();
     let mut lat = std::mem::take(&mut *totals.latencies_us.lock().expect("latency lock"));
-    lat.sort_unstable();
-    let pct =
-        |p: f64| lat.get(((lat.len().saturating_sub(1)) as f64 * p).round() as usize).copied().unwrap_or(0);
-    let ms = |us: u64| us as f64 / 1000.0;
+    let p = Percentiles::of(&mut lat);
     writeln!(
         out,
         "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, refused {}, errors {}, disconnected {}, matches decided and replaced {}",
@@ -232,9 +282,9 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         totals.served.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed),
         totals.offered.load(Ordering::Relaxed),
-        ms(pct(0.5)),
-        ms(pct(0.99)),
-        ms(lat.last().copied().unwrap_or(0)),
+        p.p50_ms,
+        p.p99_ms,
+        p.max_ms,
         totals.refused.load(Ordering::Relaxed),
         totals.errors.load(Ordering::Relaxed),
         totals.disconnected.load(Ordering::Relaxed),
@@ -242,6 +292,9 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     )?;
     for (why, n) in totals.disconnect_reasons.lock().expect("reasons lock").iter() {
         writeln!(out, "load: {n} connections lost: {why}")?;
+    }
+    if let Some(crowd) = &crowd {
+        crowd.report(args.spectators, out)?;
     }
     if let Some(t) = &totals.timeline {
         t.lock().expect("timeline lock").flush().context("cannot write the --events file")?;
@@ -295,7 +348,13 @@ struct Game {
 /// Plays one match: each board moves once per `pace`, a random legal move of the side to move.
 /// When the match is decided, the same four start another, so the server holds `--matches`
 /// live matches all along (and releases the decided ones, as on a tournament night).
-async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Totals>) {
+async fn play(
+    mut clients: Vec<Client>,
+    seed: u64,
+    game: Game,
+    totals: Arc<Totals>,
+    crowd: Option<Arc<Crowd>>,
+) {
     let Game { pace, until, .. } = game;
     let (tx, mut rx) = mpsc::channel::<(usize, ServerMsg)>(4096);
     for (i, c) in clients.iter_mut().enumerate() {
@@ -357,6 +416,9 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                         if slot.seen == 4 {
                             let us = u64::try_from(slot.sent.elapsed().as_micros()).unwrap_or(u64::MAX);
                             totals.latencies_us.lock().expect("latency lock").push(us);
+                            if let Some(crowd) = &crowd {
+                                crowd.played(us);
+                            }
                             totals.note(format_args!("M {us}"));
                             totals.served.fetch_add(1, Ordering::Relaxed);
                             p[board] = None;
@@ -370,9 +432,17 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     totals.decided.fetch_add(1, Ordering::Relaxed);
                     *pending.lock().await = [None, None];
                     let four: Vec<&Client> = clients.iter().map(|c| &**c).collect();
-                    if start_match(&four, &game.rules, &game.time_control, game.listed).await.is_err() {
-                        totals.error();
-                        return;
+                    let listed = game.listed || crowd.is_some();
+                    match start_match(&four, &game.rules, &game.time_control, listed).await {
+                        Ok(next) => {
+                            if let Some(crowd) = &crowd {
+                                crowd.next_match(next);
+                            }
+                        }
+                        Err(_) => {
+                            totals.error();
+                            return;
+                        }
                     }
                     // The new match's state is on its way; the decided one is not played on.
                     model = None;
@@ -398,6 +468,9 @@ async fn play(mut clients: Vec<Client>, seed: u64, game: Game, totals: Arc<Total
                     let uci = game.uci(mv);
                     let mover = game.to_move(board).index();
                     p[board as usize] = Some(Pending { uci: uci.clone(), sent: Instant::now(), seen: 0 });
+                    if let Some(crowd) = &crowd {
+                        crowd.sent(board as usize, &uci);
+                    }
                     totals.offered.fetch_add(1, Ordering::Relaxed);
                     let (client, pending, totals) = (clients[mover].clone(), pending.clone(), totals.clone());
                     // The player's own thinking time, as a real client reports it: the clocks

@@ -365,7 +365,7 @@ impl Relaying {
                 _ = tick.tick() => {
                     if self.done() {
                         // What the match queued before it ended still goes (its closing).
-                        while let Ok(msg) = rx.try_recv() {
+                        while let Some(msg) = rx.try_recv() {
                             self.send(msg.msg().clone()).await;
                         }
                         break;

@@ -11,6 +11,7 @@ pub(crate) mod attempts;
 pub(crate) mod committer;
 pub(crate) mod convert;
 pub(crate) mod encoding;
+pub(crate) mod gallery;
 pub(crate) mod hooks;
 pub(crate) mod invitations;
 pub(crate) mod metrics;

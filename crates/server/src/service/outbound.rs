@@ -4,13 +4,20 @@
 //! closes itself with "cannot keep up" and resumes from the last event it has. The signal is a
 //! stored permit (`Notify::notify_one`), so it cannot be lost by a connection that was busy at
 //! that instant, and it belongs to one connection, so a resumed connection never inherits it.
+//!
+//! A spectator's events do not pass through his queue: his match hands his writer a receiver of
+//! its gallery (`gallery.rs`) through the queue, in order with everything else, and the writer
+//! takes from both ([`OutboundRx::recv`]); when he takes a seat or stops watching, the match
+//! takes it back the same way, with the gallery's mark up to which he is still owed its posts.
 
+use std::collections::VecDeque;
 use std::sync::Arc;
 
 use shvedka_proto::ServerMsg;
 use tokio::sync::{Notify, mpsc};
 
 use crate::service::encoding::{Outgoing, Shared};
+use crate::service::gallery::GalleryRx;
 
 /// Messages queued for one connection's writer before the connection counts as behind.
 pub(crate) const OUTBOUND_QUEUE: usize = 1024;
@@ -18,18 +25,44 @@ pub(crate) const OUTBOUND_QUEUE: usize = 1024;
 /// One connection's outbound queue and its signal.
 #[derive(Clone, Debug)]
 pub(crate) struct Outbound {
-    tx: mpsc::Sender<Outgoing>,
+    tx: mpsc::Sender<Queued>,
     behind: Arc<Notify>,
 }
 
-/// The queue a connection's writer drains.
-pub(crate) type OutboundRx = mpsc::Receiver<Outgoing>;
+/// What goes through a connection's queue.
+#[derive(Debug)]
+#[expect(
+    clippy::large_enum_variant,
+    reason = "a message is queued as it was before galleries (see `Outgoing`); boxing would allocate per reply"
+)]
+enum Queued {
+    Msg(Outgoing),
+    /// From now on, also what this gallery posts.
+    Watch(GalleryRx),
+    /// No gallery any more, once its posts before this mark are taken.
+    Unwatch {
+        mark: u64,
+    },
+}
 
 impl Outbound {
     /// A queue of `capacity` messages.
     pub(crate) fn channel(capacity: usize) -> (Outbound, OutboundRx) {
         let (tx, rx) = mpsc::channel(capacity);
+        let rx = OutboundRx { queue: rx, gallery: None, taken: VecDeque::new() };
         (Outbound { tx, behind: Arc::new(Notify::new()) }, rx)
+    }
+
+    /// Hands the writer a gallery to take posts from, after everything queued before (`false`:
+    /// the queue is full, raising the signal, or gone).
+    pub(crate) fn watch(&self, gallery: GalleryRx) -> bool {
+        self.push_queued(Queued::Watch(gallery))
+    }
+
+    /// Takes the gallery back once its posts before `mark` are taken (`false` as for
+    /// [`Outbound::watch`]).
+    pub(crate) fn unwatch(&self, mark: u64) -> bool {
+        self.push_queued(Queued::Unwatch { mark })
     }
 
     /// Queues without waiting. A full queue raises the connection's signal; a closed one (the
@@ -44,6 +77,10 @@ impl Outbound {
     }
 
     fn push_outgoing(&self, msg: Outgoing) -> bool {
+        self.push_queued(Queued::Msg(msg))
+    }
+
+    fn push_queued(&self, msg: Queued) -> bool {
         match self.tx.try_send(msg) {
             Ok(()) => true,
             Err(mpsc::error::TrySendError::Full(_)) => {
@@ -59,9 +96,9 @@ impl Outbound {
     /// # Errors
     /// The message back when the connection's writer is gone.
     pub(crate) async fn send(&self, msg: ServerMsg) -> Result<(), Box<ServerMsg>> {
-        self.tx.send(Outgoing::Own(msg)).await.map_err(|e| match e.0 {
-            Outgoing::Own(msg) => Box::new(msg),
-            Outgoing::Shared(shared) => Box::new(shared.msg().clone()),
+        self.tx.send(Queued::Msg(Outgoing::Own(msg))).await.map_err(|e| match e.0 {
+            Queued::Msg(out) => Box::new(out.msg().clone()),
+            Queued::Watch(_) | Queued::Unwatch { .. } => unreachable!("sent a message"),
         })
     }
 
@@ -84,6 +121,66 @@ impl Outbound {
     /// Whether the connection's writer is gone.
     pub(crate) fn is_closed(&self) -> bool {
         self.tx.is_closed()
+    }
+}
+
+/// What a connection's writer drains: its queue, and the gallery of the match it watches.
+#[derive(Debug)]
+pub(crate) struct OutboundRx {
+    queue: mpsc::Receiver<Queued>,
+    gallery: Option<GalleryRx>,
+    /// Posts taken from a gallery given back, not written yet.
+    taken: VecDeque<Outgoing>,
+}
+
+impl OutboundRx {
+    /// The next message to write; `None` once every sender of the queue is gone. Cancel-safe.
+    pub(crate) async fn recv(&mut self) -> Option<Outgoing> {
+        loop {
+            if let Some(msg) = self.taken.pop_front() {
+                return Some(msg);
+            }
+            let queued = match &mut self.gallery {
+                None => self.queue.recv().await?,
+                Some(gallery) => tokio::select! {
+                    biased;
+                    queued = self.queue.recv() => queued?,
+                    post = gallery.recv() => match post {
+                        Some(post) => return Some(Outgoing::Shared(post)),
+                        // The match task has ended and its every post is taken.
+                        None => {
+                            self.gallery = None;
+                            continue;
+                        }
+                    },
+                },
+            };
+            if let Some(msg) = self.queued(queued) {
+                return Some(msg);
+            }
+        }
+    }
+
+    /// The next message if one is ready now (a writer gathering a batch).
+    pub(crate) fn try_recv(&mut self) -> Option<Outgoing> {
+        use futures_util::FutureExt;
+        self.recv().now_or_never().flatten()
+    }
+
+    fn queued(&mut self, queued: Queued) -> Option<Outgoing> {
+        match queued {
+            Queued::Msg(msg) => Some(msg),
+            Queued::Watch(gallery) => {
+                self.gallery = Some(gallery);
+                None
+            }
+            Queued::Unwatch { mark } => {
+                if let Some(mut gallery) = self.gallery.take() {
+                    self.taken.extend(gallery.before(mark).into_iter().map(Outgoing::Shared));
+                }
+                None
+            }
+        }
     }
 }
 

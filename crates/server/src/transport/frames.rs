@@ -108,7 +108,7 @@ async fn write_loop(mut send: impl AsyncWrite + Unpin, encoding: Encoding, mut r
                 return;
             }
             if buf.len() < WRITE_BATCH {
-                next = rx.try_recv().ok();
+                next = rx.try_recv();
             }
         }
         if send.write_all(&buf).await.is_err() {

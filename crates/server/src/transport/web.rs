@@ -350,7 +350,7 @@ async fn session(
     };
     // The session ended: deliver what it still has to say (a refusal, the last replies), then
     // close with the reason if the input was not the protocol.
-    while let Ok(msg) = out_rx.try_recv() {
+    while let Some(msg) = out_rx.try_recv() {
         if !deliver(&mut socket, encoding, &msg, FAREWELL).await {
             return;
         }

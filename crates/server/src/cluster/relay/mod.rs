@@ -497,7 +497,7 @@ mod tests {
 
     fn seqs(rx: &mut crate::service::outbound::OutboundRx) -> Vec<u64> {
         let mut seqs = Vec::new();
-        while let Ok(msg) = rx.try_recv() {
+        while let Some(msg) = rx.try_recv() {
             match msg {
                 Outgoing::Own(ServerMsg::Event(e)) => seqs.push(e.seq),
                 Outgoing::Own(ServerMsg::State(s)) => seqs.push(1000 + s.last_seq.unwrap_or(0)),

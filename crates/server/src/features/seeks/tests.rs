@@ -41,7 +41,7 @@ impl Player {
 
     fn told(&mut self) -> Vec<ServerMsg> {
         let mut got = Vec::new();
-        while let Ok(m) = self.rx.try_recv() {
+        while let Some(m) = self.rx.try_recv() {
             got.push(m.into_msg());
         }
         got

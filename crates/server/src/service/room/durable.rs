@@ -53,6 +53,7 @@ impl Room {
                 for f in self.followers.values_mut() {
                     deliver(f, &msg);
                 }
+                self.gallery.post(&msg);
                 if ended && !self.rating_changes.is_empty() {
                     let changes = self.rating_changes.clone();
                     let msg = crate::service::encoding::Shared::new(ServerMsg::Rated {
@@ -62,6 +63,7 @@ impl Room {
                     for f in self.followers.values_mut() {
                         deliver(f, &msg);
                     }
+                    self.gallery.post(&msg);
                 }
             }
             // Storage takes writes again: the clocks restart (that event is flushed next round).

@@ -1,6 +1,8 @@
 //! Who follows a match and what they see: following (with the events missed since `last_seq`, or
 //! the whole state), leaving, the state and move list a follower is sent, and chat routing by
-//! scope (RULES.md A3).
+//! scope (RULES.md A3). A follower without a seat is a spectator: after his state (or the events
+//! he missed) his writer is handed the match's gallery (`service/gallery.rs`), and takes every
+//! later event from there; taking a seat or leaving takes the gallery back.
 
 use std::sync::Arc;
 
@@ -16,6 +18,8 @@ use crate::service::session::Session;
 
 impl Room {
     pub(super) fn follow(&mut self, session: Arc<Session>, out: Outbound, last_seq: Option<u64>) {
+        // Whatever connection he watched from leaves the gallery, with what it posted so far.
+        self.leave_gallery(&session.key);
         // A long absence is cheaper to bridge with the whole state than event by event (and
         // must not overflow the connection's queue).
         match last_seq.and_then(|seen| self.recent.after(seen)) {
@@ -29,7 +33,33 @@ impl Room {
             }
         }
         session.set_room(Some(self.id));
-        self.followers.insert(session.key.clone(), Follower { session, out: Some(out) });
+        let spectator = if self.m.seat_of(session.player).is_none() {
+            let (spot, rx) = self.gallery.subscribe();
+            out.watch(rx).then_some(spot)
+        } else {
+            None
+        };
+        self.followers.insert(session.key.clone(), Follower { session, out: Some(out), spectator });
+    }
+
+    /// A spectator's connection stops taking the gallery's posts: it takes those its lane gave
+    /// it, and is queued those its lane has not given it yet.
+    fn leave_gallery(&mut self, key: &str) {
+        if let Some(f) = self.followers.get_mut(key)
+            && let Some(spot) = f.spectator.take()
+            && let Some(out) = &f.out
+        {
+            let (mark, owed) = self.gallery.leave(spot);
+            let _ = out.unwatch(mark) && owed.iter().all(|msg| out.push_shared(msg));
+        }
+    }
+
+    /// Every spectator waiting for the latest state is given it: one state for all of them.
+    pub(super) fn answer_spectators(&mut self) {
+        if self.gallery.wanted() {
+            let state = self.state_seen_by(None);
+            self.gallery.answer(state);
+        }
     }
 
     pub(super) fn unfollow(&mut self, session: &Session) -> Result<(), ErrorMsg> {
@@ -52,12 +82,18 @@ impl Room {
                 }
             }
         }
+        self.leave_gallery(&session.key);
         self.followers.remove(&session.key);
         session.set_room(None);
         Ok(())
     }
 
     pub(super) fn state(&self, player: PlayerId) -> MatchState {
+        self.state_seen_by(self.m.seat_of(player).map(seat_id))
+    }
+
+    /// The whole state, as the player in `seat` (or a spectator: `None`) sees it.
+    pub(super) fn state_seen_by(&self, seat: Option<shvedka_proto::SeatId>) -> MatchState {
         let now = self.now();
         MatchState {
             match_id: self.id,
@@ -72,7 +108,7 @@ impl Room {
             running: self.m.running(),
             last_seq: self.recent.last_seq(),
             result: self.m.result().map(|a| convert::result(&a)),
-            your_seat: self.m.seat_of(player).map(seat_id),
+            your_seat: seat,
             server_time_us: self.server_time_us(),
             moves: self.move_list(),
             rated: self.rated,
@@ -113,17 +149,17 @@ impl Room {
         let from = self.m.seat_of(session.player);
         let in_play =
             matches!(self.m.phase(), Phase::Countdown { .. } | Phase::Running | Phase::Paused { .. });
-        let recipients: Vec<String> = match (scope, from) {
-            (ChatScope::Team, None) => {
-                return Err(error(ErrorCode::NotInMatch, "team chat is for the players of the match"));
-            }
-            (ChatScope::Team, Some(seat)) => {
-                self.tokens_where(|s| s == Some(seat) || s == Some(seat.partner()))
-            }
-            (ChatScope::Match, Some(_)) => self.followers.keys().cloned().collect(),
-            (ChatScope::Match, None) if in_play => self.tokens_where(|s| s.is_none()),
-            (ChatScope::Match, None) => self.followers.keys().cloned().collect(),
+        // Who hears it, by seat (`None`: a follower without one, the spectators among them).
+        let hears = |to: Option<Seat>| match (scope, from) {
+            (ChatScope::Team, Some(seat)) => to == Some(seat) || to == Some(seat.partner()),
+            (ChatScope::Team, None) => false,
+            (ChatScope::Match, None) if in_play => to.is_none(),
+            (ChatScope::Match, _) => true,
         };
+        if scope == ChatScope::Team && from.is_none() {
+            return Err(error(ErrorCode::NotInMatch, "team chat is for the players of the match"));
+        }
+        let recipients = self.tokens_where(hears);
         let msg = ServerMsg::Chat {
             match_id: self.id,
             from: session.name.clone(),
@@ -137,6 +173,9 @@ impl Room {
             if let Some(f) = self.followers.get_mut(&token) {
                 deliver(f, &msg);
             }
+        }
+        if hears(None) {
+            self.gallery.post(&msg);
         }
         Ok(())
     }

@@ -116,10 +116,17 @@ impl Drop for Room {
         }
         for f in self.followers.values() {
             f.session.leave_room(self.id);
-            if let (Some(reason), Some(out)) = (told, &f.out) {
+            if let (Some(reason), Some(out), false) = (told, &f.out, f.spectator.is_some()) {
                 out.push(ServerMsg::MatchClosed { match_id: self.id, reason });
             }
             self.sessions.evict_if_idle(&f.session);
         }
+        // The spectators are told once, after everything the gallery posted before.
+        if let Some(reason) = told {
+            let closed =
+                crate::service::encoding::Shared::new(ServerMsg::MatchClosed { match_id: self.id, reason });
+            self.gallery.post(&closed);
+        }
+        self.gallery.release_all();
     }
 }

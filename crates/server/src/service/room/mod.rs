@@ -27,6 +27,7 @@ use tokio::time::Instant;
 use crate::service::committer::Committer;
 use crate::service::convert::{self, error};
 use crate::service::encoding::Shared;
+use crate::service::gallery::{Gallery, Spot};
 use crate::service::hooks::{Finished, MatchHooks};
 use crate::service::metrics::{Metrics, Outcome};
 use crate::service::outbound::Outbound;
@@ -77,6 +78,9 @@ pub(crate) struct RoomHandle {
 struct Follower {
     session: Arc<Session>,
     out: Option<Outbound>,
+    /// A spectator's place in the gallery, from which his writer takes the match's events (not
+    /// from `deliver`).
+    spectator: Option<Spot>,
 }
 
 /// Why a match task ends.
@@ -108,6 +112,8 @@ pub(crate) struct Room {
     /// The seated players' kinds, beside `names`.
     kinds: [Option<PlayerKind>; 4],
     followers: HashMap<String, Follower>,
+    /// What the spectators are told, posted once for all of them.
+    gallery: Gallery,
     sessions: Arc<Sessions>,
     /// The wire form of the last events, for followers that resume.
     recent: Recent,
@@ -175,6 +181,8 @@ pub(crate) struct RoomSetup {
     pub(crate) expiry: Duration,
     pub(crate) metrics: Arc<Metrics>,
     pub(crate) restored: Option<Restored>,
+    /// Posts its gallery keeps for spectators behind (`gallery::GALLERY_POSTS`).
+    pub(crate) gallery: usize,
 }
 
 /// What a match restored from storage brings besides its machine.
@@ -211,6 +219,7 @@ impl Room {
             expiry,
             metrics,
             restored,
+            gallery,
         } = setup;
         let rules = m.config().rules.name.clone();
         let time_control = m.config().time_control.to_string();
@@ -247,7 +256,7 @@ impl Room {
         };
         let followers = seated
             .into_iter()
-            .map(|session| (session.key.clone(), Follower { session, out: None }))
+            .map(|session| (session.key.clone(), Follower { session, out: None, spectator: None }))
             .collect();
         let room = Room {
             id,
@@ -261,6 +270,7 @@ impl Room {
             names,
             kinds,
             followers,
+            gallery: Gallery::new(gallery),
             sessions,
             recent: Recent::new(views),
             pending_move: None,
@@ -327,6 +337,8 @@ impl Room {
                         self.expire().await;
                     }
                 }
+                () = self.gallery.asked() => self.answer_spectators(),
+                () = sleep_until(self.gallery.due()) => self.gallery.release(),
             }
             self.flush().await;
             self.check_attendance();
@@ -519,10 +531,12 @@ impl Room {
     }
 }
 
-/// Queues a message for a follower; a follower whose connection is gone or cannot keep up loses
-/// its connection here and catches up when it resumes.
+/// Queues a message for a follower who is not a spectator (a spectator takes it from the
+/// gallery); a follower whose connection is gone or cannot keep up loses its connection here
+/// and catches up when it resumes.
 fn deliver(f: &mut Follower, msg: &Arc<Shared>) {
     if let Some(out) = &f.out
+        && f.spectator.is_none()
         && !out.push_shared(msg)
     {
         f.out = None;

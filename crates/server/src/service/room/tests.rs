@@ -1,6 +1,7 @@
 //! A match task driven directly on tokio's paused clock, over an in-memory store that fails on
-//! command: expiry of unattended forming matches, followers that fall behind, storage outages
-//! (pause, back-off, idempotent retry, resume), and a task that dies.
+//! command: expiry of unattended forming matches, players that fall behind, spectators served
+//! from the gallery (and given the latest state when they fall behind), storage outages (pause,
+//! back-off, idempotent retry, resume), and a task that dies.
 
 use std::sync::Arc;
 use std::sync::atomic::Ordering;
@@ -71,6 +72,7 @@ async fn fixture() -> Fixture {
         expiry: EXPIRY,
         metrics: Arc::new(crate::service::metrics::Metrics::new()),
         restored: None,
+        gallery: 4,
     };
     let (room, handle) = Room::new(ID, Match::new(config).unwrap(), setup);
     let task = tokio::spawn(room.run());
@@ -116,7 +118,7 @@ impl Fixture {
 /// Every event kind queued for a player so far.
 fn kinds(rx: &mut OutboundRx) -> Vec<EventView> {
     let mut v = Vec::new();
-    while let Ok(msg) = rx.try_recv() {
+    while let Some(msg) = rx.try_recv() {
         if let ServerMsg::Event(e) = msg.into_msg() {
             v.push(e.kind);
         }
@@ -140,7 +142,7 @@ async fn a_forming_match_nobody_attends_expires_and_is_stored_as_expired() {
     assert!(f.task.await.unwrap().is_none(), "an expired match has no rematch");
     assert_eq!(f.store.ending(ID.0), Some(Ending::Expired), "stored as expired: never restored");
     let mut told = None;
-    while let Ok(msg) = watcher.rx.try_recv() {
+    while let Some(msg) = watcher.rx.try_recv() {
         if let ServerMsg::MatchClosed { match_id, reason } = msg.into_msg() {
             told = Some((match_id, reason));
         }
@@ -167,13 +169,14 @@ async fn a_forming_match_expires_once_its_seated_player_has_been_gone_for_the_ex
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_follower_that_cannot_keep_up_is_signalled_once_and_gets_nothing_more() {
+async fn a_player_that_cannot_keep_up_is_signalled_once_and_gets_nothing_more() {
     let f = fixture().await;
     let players = f.running().await;
+    // Black-B's client comes back on a connection whose queue holds two messages.
+    let (out, mut slow_rx) = Outbound::channel(2);
     let (reply, rx) = oneshot::channel();
-    let slow = f.player("slow", 2).await;
     let follow =
-        RoomMsg::Follow { session: slow.session.clone(), out: slow.out.clone(), last_seq: None, reply };
+        RoomMsg::Follow { session: players[3].session.clone(), out: out.clone(), last_seq: None, reply };
     f.room.tx.send(follow).await.unwrap();
     rx.await.unwrap().unwrap();
     // The state fills one place; three moves overflow the queue of two.
@@ -182,15 +185,124 @@ async fn a_follower_that_cannot_keep_up_is_signalled_once_and_gets_nothing_more(
         f.ask(p, ClientMsg::Move { board: Board::A, text: text.into(), think_ms: None }).await.unwrap();
     }
     // The signal was raised while nobody waited for it: it is kept for the connection.
-    tokio::time::timeout(Duration::from_secs(1), slow.out.fallen_behind()).await.expect("signalled");
-    let mut slow_rx = slow.rx;
+    tokio::time::timeout(Duration::from_secs(1), out.fallen_behind()).await.expect("signalled");
     let mut got = 0;
-    while slow_rx.try_recv().is_ok() {
+    while slow_rx.try_recv().is_some() {
         got += 1;
     }
     assert_eq!(got, 2, "the queue holds what fitted; nothing was forced in");
     f.ask(&players[1], ClientMsg::Move { board: Board::A, text: "d5".into(), think_ms: None }).await.unwrap();
-    assert!(slow_rx.try_recv().is_err(), "a follower that fell behind gets nothing until it resumes");
+    assert!(slow_rx.try_recv().is_none(), "a player that fell behind gets nothing until he resumes");
+}
+
+/// A spectator following the match with a queue of `queue` messages.
+async fn spectator(f: &Fixture, name: &str, queue: usize) -> Player {
+    let p = f.player(name, queue).await;
+    let (reply, rx) = oneshot::channel();
+    let follow = RoomMsg::Follow { session: p.session.clone(), out: p.out.clone(), last_seq: None, reply };
+    f.room.tx.send(follow).await.unwrap();
+    rx.await.unwrap().unwrap();
+    p
+}
+
+/// Board A's moves of a short game, White-A and Black-A in turn.
+const MOVES: [&str; 10] = ["e4", "e5", "Nf3", "Nc6", "Bc4", "Bc5", "c3", "Nf6", "d3", "d6"];
+
+async fn play_a(f: &Fixture, players: &[Player], moves: &[&str]) {
+    for &text in moves {
+        let mover = &players[MOVES.iter().position(|m| *m == text).expect("a move of MOVES") % 2];
+        f.ask(mover, ClientMsg::Move { board: Board::A, text: text.into(), think_ms: None }).await.unwrap();
+    }
+}
+
+/// What a connection's writer would take now, waiting for what is on its way (a spectator's lane
+/// is released within a round).
+async fn taken(rx: &mut OutboundRx) -> Vec<ServerMsg> {
+    let mut got = Vec::new();
+    let wait = crate::service::gallery::ROUND * 2;
+    while let Ok(Some(msg)) = tokio::time::timeout(wait, rx.recv()).await {
+        got.push(msg.into_msg());
+    }
+    got
+}
+
+fn seqs(msgs: &[ServerMsg]) -> Vec<u64> {
+    msgs.iter().filter_map(|m| if let ServerMsg::Event(e) = m { Some(e.seq) } else { None }).collect()
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_spectator_takes_every_event_once_in_order_from_the_gallery_not_through_his_queue() {
+    let f = fixture().await;
+    let players = f.running().await;
+    // A queue of two: the state and one more. Events through it would overflow it at once.
+    let mut s = spectator(&f, "watcher", 2).await;
+    let mut seen = Vec::new();
+    for pair in MOVES.chunks(2) {
+        play_a(&f, &players, pair).await;
+        seen.extend(taken(&mut s.rx).await);
+    }
+    let behind = tokio::time::timeout(Duration::from_millis(10), s.out.fallen_behind()).await;
+    assert!(behind.is_err(), "never behind: the match did not queue his events");
+    let ServerMsg::State(state) = &seen[0] else { panic!("the state first: {seen:?}") };
+    let first = state.last_seq.map_or(0, |s| s + 1);
+    let expected: Vec<u64> = (first..first + MOVES.len() as u64).collect();
+    assert_eq!(seqs(&seen), expected, "each move once, in log order, no gap");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_spectator_who_falls_behind_is_given_the_latest_state_then_every_later_event() {
+    let f = fixture().await;
+    let players = f.running().await;
+    let mut s = spectator(&f, "dreamer", 16).await;
+    // He takes nothing while ten moves are made: the gallery keeps four.
+    play_a(&f, &players, &MOVES).await;
+    let seen = taken(&mut s.rx).await;
+    let states: Vec<_> =
+        seen.iter().filter_map(|m| if let ServerMsg::State(s) = m { Some(s) } else { None }).collect();
+    assert_eq!(states.len(), 2, "his first state, and the latest instead of the moves he missed: {seen:?}");
+    let last = f.store.log(ID.0).last().unwrap().seq;
+    assert_eq!(states[1].last_seq, Some(last), "the latest state covers every move");
+    assert_eq!(states[1].your_seat, None);
+    assert_eq!(states[1].moves.len(), MOVES.len(), "with the whole move list");
+    assert!(seqs(&seen).iter().all(|&seq| seq <= last), "nothing after it yet");
+    let after_state =
+        seen.iter().skip_while(|m| !matches!(m, ServerMsg::State(s) if s.last_seq == Some(last)));
+    assert_eq!(seqs(&after_state.cloned().collect::<Vec<_>>()), Vec::<u64>::new(), "nothing it covers again");
+    // And the next move reaches him as an event, right after the state.
+    f.ask(&players[2], ClientMsg::Move { board: Board::B, text: "d4".into(), think_ms: None }).await.unwrap();
+    assert_eq!(seqs(&taken(&mut s.rx).await), vec![last + 1]);
+    let behind = tokio::time::timeout(Duration::from_millis(10), s.out.fallen_behind()).await;
+    assert!(behind.is_err(), "never disconnected for it");
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_spectator_who_takes_a_seat_is_told_each_event_once_first_by_the_gallery_then_by_his_queue() {
+    let f = fixture().await;
+    let mut s = spectator(&f, "late", 64).await;
+    let anna = f.player("anna", 64).await;
+    f.ask(&anna, ClientMsg::TakeSeat { match_id: ID, seat: SeatId::WhiteA }).await.unwrap();
+    f.ask(&s, ClientMsg::TakeSeat { match_id: ID, seat: SeatId::BlackA }).await.unwrap();
+    f.ask(&anna, ClientMsg::Ready { ready: true }).await.unwrap();
+    let seen = taken(&mut s.rx).await;
+    let kinds: Vec<&str> = seen
+        .iter()
+        .map(|m| match m {
+            ServerMsg::State(st) if st.your_seat.is_some() => "seated state",
+            ServerMsg::State(_) => "state",
+            ServerMsg::Event(e) => match e.kind {
+                EventView::SeatTaken { seat: SeatId::WhiteA, .. } => "anna sits",
+                EventView::SeatTaken { seat: SeatId::BlackA, .. } => "he sits",
+                EventView::Ready { .. } => "ready",
+                _ => "other",
+            },
+            _ => "other",
+        })
+        .collect();
+    assert_eq!(kinds, ["state", "anna sits", "he sits", "seated state", "ready"], "{seen:?}");
+    let seqs = seqs(&seen);
+    let mut sorted = seqs.clone();
+    sorted.dedup();
+    assert_eq!(seqs, sorted, "no event twice");
 }
 
 #[tokio::test(start_paused = true)]
@@ -276,7 +388,7 @@ async fn a_task_that_dies_frees_and_tells_its_followers() {
     assert!(f.task.await.unwrap_err().is_panic());
     assert_eq!(p.session.room(), None, "freed: it may watch or join another match");
     let mut told = None;
-    while let Ok(msg) = p.rx.try_recv() {
+    while let Some(msg) = p.rx.try_recv() {
         if let ServerMsg::MatchClosed { reason, .. } = msg.into_msg() {
             told = Some(reason);
         }
@@ -309,7 +421,7 @@ async fn a_fenced_append_ends_the_task_as_a_conflict_does_and_nothing_is_told() 
     assert_eq!(f.store.log(ID.0).len(), stored, "nothing of it stored");
     for p in &mut players {
         let mut told = Vec::new();
-        while let Ok(msg) = p.rx.try_recv() {
+        while let Some(msg) = p.rx.try_recv() {
             told.push(msg.into_msg());
         }
         assert!(!told.iter().any(|m| matches!(m, ServerMsg::Event(_))), "nothing unstored is told: {told:?}");

@@ -157,6 +157,7 @@ impl Rooms {
             expiry: self.limits.forming_expiry,
             metrics: self.metrics.clone(),
             restored,
+            gallery: crate::service::gallery::GALLERY_POSTS,
         }
     }
 
