@@ -235,6 +235,8 @@ def main():
     parser.add_argument("--max-connections", type=int, default=4000)
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="a server setting besides the defaults (TOML value), e.g. max_reads_at_once=1")
+    parser.add_argument("--seconds", action="store_true",
+                        help="also print each attack's honest p99 second by second (where in the window it hurts)")
     parser.add_argument("--bin", default="target/release/shvedka")
     parser.add_argument("--data-parent", default="/var/tmp", help="where the data directory goes")
     parser.add_argument("--port", type=int, default=18575)
@@ -313,6 +315,12 @@ def main():
     for row in rows:
         row.update(window_stats(timeline, row["start_ms"], row["end_ms"]))
         print(table_row(row))
+    if args.seconds:
+        print()
+        for row in rows:
+            print(f"{row['attack']}: honest p99 by second of its window (ms): " + " ".join(
+                f"{window_stats(timeline, t, t + 1000)['p99']:.0f}"
+                for t in range(row["start_ms"], row["end_ms"], 1000)))
     failed = [r["attack"] for r in rows if not passes(r)]
     print()
     print("targets met in every attack" if not failed else f"targets missed in: {', '.join(failed)}")

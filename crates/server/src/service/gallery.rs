@@ -25,7 +25,7 @@ use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use shvedka_proto::{MatchState, ServerMsg};
+use shvedka_proto::ServerMsg;
 use tokio::sync::broadcast::error::{RecvError, TryRecvError};
 use tokio::sync::{Notify, broadcast, watch};
 use tokio::time::Instant;
@@ -224,12 +224,15 @@ impl Gallery {
         self.asks.tickets.load(Ordering::Acquire) > self.answered
     }
 
-    /// Answers every ticket handed out so far with `state`, the match as of now.
-    pub(crate) fn answer(&mut self, state: MatchState) {
+    /// Answers every ticket handed out so far with `state` (a `ServerMsg::State`), the match as
+    /// of now.
+    pub(crate) fn answer(&mut self, state: Arc<Shared>) {
         let ticket = self.asks.tickets.load(Ordering::Acquire);
-        let last_seq = state.last_seq;
-        let msg = Shared::new(ServerMsg::State(state));
-        self.snapshots.send_replace(Some(Arc::new(Snapshot { ticket, last_seq, msg })));
+        let last_seq = match state.msg() {
+            ServerMsg::State(s) => s.last_seq,
+            _ => None,
+        };
+        self.snapshots.send_replace(Some(Arc::new(Snapshot { ticket, last_seq, msg: state })));
         self.answered = ticket;
     }
 }

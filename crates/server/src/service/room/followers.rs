@@ -10,9 +10,10 @@ use bughouse::Seat;
 use bughouse_match::{Command, Phase, PlayerId};
 use shvedka_proto::{ChatScope, ErrorCode, ErrorMsg, Limit, MatchState, MoveView, ServerMsg};
 
-use super::{Follower, MAX_CHAT, Room, deliver};
+use super::{Follower, MAX_CHAT, Room, SpectatorsState, deliver};
 use crate::service::convert::{self, error, seat_id};
 use crate::service::encoding::Shared;
+use crate::service::gallery;
 use crate::service::outbound::Outbound;
 use crate::service::session::Session;
 
@@ -22,18 +23,23 @@ impl Room {
         self.leave_gallery(&session.key);
         // A long absence is cheaper to bridge with the whole state than event by event (and
         // must not overflow the connection's queue).
-        match last_seq.and_then(|seen| self.recent.after(seen)) {
+        let seated = self.m.seat_of(session.player).is_some();
+        let bridged = match last_seq.and_then(|seen| self.recent.after(seen)) {
             Some(missed) => {
                 for view in missed {
                     out.push(ServerMsg::Event(view.clone()));
                 }
+                true
             }
-            None => {
-                out.push(ServerMsg::State(self.state(session.player)));
-            }
+            None => false,
+        };
+        if !bridged && seated {
+            out.push(ServerMsg::State(self.state(session.player)));
+        } else if !bridged {
+            out.push_shared(&self.spectators_state());
         }
         session.set_room(Some(self.id));
-        let spectator = if self.m.seat_of(session.player).is_none() {
+        let spectator = if !seated {
             let (spot, rx) = self.gallery.subscribe();
             out.watch(rx).then_some(spot)
         } else {
@@ -57,9 +63,26 @@ impl Room {
     /// Every spectator waiting for the latest state is given it: one state for all of them.
     pub(super) fn answer_spectators(&mut self) {
         if self.gallery.wanted() {
-            let state = self.state_seen_by(None);
+            let state = self.spectators_state();
             self.gallery.answer(state);
         }
+    }
+
+    /// The state as spectators see it, made at most once per event and per [`gallery::ROUND`]
+    /// and shared: a crowd arriving at once (a final's audience) costs the match task one state,
+    /// not one each (its move list replays the record). Its clocks are at most a round old.
+    pub(super) fn spectators_state(&mut self) -> Arc<Shared> {
+        let now = tokio::time::Instant::now();
+        let key = (self.recent.last_seq(), self.rating_changes.len());
+        if let Some(made) = &self.spectators_state
+            && made.key == key
+            && now.duration_since(made.at) < gallery::ROUND
+        {
+            return made.state.clone();
+        }
+        let state = Shared::new(ServerMsg::State(self.state_seen_by(None)));
+        self.spectators_state = Some(SpectatorsState { key, at: now, state: state.clone() });
+        state
     }
 
     pub(super) fn unfollow(&mut self, session: &Session) -> Result<(), ErrorMsg> {

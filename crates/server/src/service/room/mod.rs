@@ -83,6 +83,15 @@ struct Follower {
     spectator: Option<Spot>,
 }
 
+/// A state made for spectators, shared while it is current.
+struct SpectatorsState {
+    /// The last event and the rating changes it covers.
+    key: (Option<u64>, usize),
+    /// When it was made (its clocks read then).
+    at: Instant,
+    state: Arc<Shared>,
+}
+
 /// Why a match task ends.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Closing {
@@ -114,6 +123,8 @@ pub(crate) struct Room {
     followers: HashMap<String, Follower>,
     /// What the spectators are told, posted once for all of them.
     gallery: Gallery,
+    /// The state last made for spectators (`Room::spectators_state`).
+    spectators_state: Option<SpectatorsState>,
     sessions: Arc<Sessions>,
     /// The wire form of the last events, for followers that resume.
     recent: Recent,
@@ -271,6 +282,7 @@ impl Room {
             kinds,
             followers,
             gallery: Gallery::new(gallery),
+            spectators_state: None,
             sessions,
             recent: Recent::new(views),
             pending_move: None,

@@ -432,3 +432,27 @@ async fn a_fenced_append_ends_the_task_as_a_conflict_does_and_nothing_is_told() 
     }
     assert!(f.store.ending(ID.0).is_none(), "not marked ended: the new owner runs it on");
 }
+
+#[tokio::test(start_paused = true)]
+async fn a_crowd_arriving_at_once_shares_one_state_made_once_until_the_next_event() {
+    use crate::service::encoding::Outgoing;
+    let f = fixture().await;
+    let players = f.running().await;
+    let mut crowd = Vec::new();
+    for i in 0..50 {
+        crowd.push(spectator(&f, &format!("fan{i}"), 4).await);
+    }
+    let first_state = |p: &mut Player| match p.rx.try_recv() {
+        Some(Outgoing::Shared(state)) if matches!(state.msg(), ServerMsg::State(_)) => state,
+        other => panic!("a shared state first, got {other:?}"),
+    };
+    let states: Vec<_> = crowd.iter_mut().map(first_state).collect();
+    assert!(states.iter().all(|s| Arc::ptr_eq(s, &states[0])), "one state for the crowd, made once");
+    // After a move, a newcomer's state has it: the shared one is never stale by an event.
+    play_a(&f, &players, &MOVES[..1]).await;
+    let mut late = spectator(&f, "late", 4).await;
+    let state = first_state(&mut late);
+    assert!(!Arc::ptr_eq(&state, &states[0]));
+    let ServerMsg::State(s) = state.msg() else { unreachable!() };
+    assert_eq!(s.moves.len(), 1);
+}
