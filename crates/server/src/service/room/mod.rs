@@ -329,6 +329,14 @@ impl Room {
         self.check_attendance();
         while self.closing.is_none() {
             if matches!(self.m.phase(), Phase::Ended(_) | Phase::Annulled) && self.rx.is_empty() {
+                // Closed first, then whatever was sent meanwhile is still handled (an arbiter
+                // correcting the result just as the task ends): no request is dropped unanswered.
+                // A sender finding it closed gets its message back (`Rooms::revive_with`).
+                self.rx.close();
+                while let Ok(msg) = self.rx.try_recv() {
+                    self.handle(msg).await;
+                    self.flush().await;
+                }
                 self.closing = Some(Closing::Over);
                 break;
             }

@@ -13,6 +13,11 @@ use crate::service::restore;
 use crate::service::room::{Reserved, Restored, RoomMsg};
 use crate::service::wall::unix_ms;
 
+/// How long, and how often, an act on a match whose task is ending waits for the registry to
+/// forget it before reviving it from its log (the task ends within milliseconds).
+const ENDING_WAIT: std::time::Duration = std::time::Duration::from_millis(10);
+const ENDING_WAITS: usize = 200;
+
 impl Rooms {
     /// Rebuilds an undecided match from its log and runs it, paused until its players are back.
     /// A node of a cluster first takes the match's lease, and leaves a match another live node
@@ -121,15 +126,29 @@ impl Rooms {
         Ok(())
     }
 
-    /// Asks a match task, bringing a finished match back from its log first (an arbiter may
+    /// Asks a match task, bringing a finished match back from its log first (also one whose task
+    /// is ending as it is asked) (an arbiter may
     /// still correct or annul it): the task handles `msg` and ends again.
     pub(crate) async fn revive_with(&self, id: MatchId, msg: RoomMsg) -> Result<(), ErrorMsg> {
         let unavailable = |e: String| {
             tracing::error!(match_id = %id, error = %e, "cannot read a stored match");
             error(ErrorCode::Unavailable, "the stored match cannot be read now")
         };
-        if let Ok(room) = self.room(id) {
-            return room.tx.send(msg).await.map_err(|_| gone());
+        let mut msg = msg;
+        for _ in 0..ENDING_WAITS {
+            let Ok(room) = self.room(id) else { break };
+            match room.tx.send(msg).await {
+                Ok(()) => return Ok(()),
+                // Its task is ending (decided just now) and takes nothing more: once the registry
+                // has forgotten it, the match comes back from its log below.
+                Err(tokio::sync::mpsc::error::SendError(back)) => {
+                    msg = back;
+                    tokio::time::sleep(ENDING_WAIT).await;
+                }
+            }
+        }
+        if self.room(id).is_ok() {
+            return Err(gone());
         }
         let row = self.store.find_match(id.0).await.map_err(|e| unavailable(e.to_string()))?;
         let row = row.ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no match {id}")))?;
