@@ -97,6 +97,13 @@ impl Percentiles {
     }
 }
 
+impl std::fmt::Display for Percentiles {
+    /// As the reports print them: `p50 1.2 ms, p99 3.4 ms, max 5.6 ms`.
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms", self.p50_ms, self.p99_ms, self.max_ms)
+    }
+}
+
 /// The `--events` timeline, shared by every match.
 type Timeline = Option<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>;
 
@@ -277,14 +284,11 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let p = Percentiles::of(&mut lat);
     writeln!(
         out,
-        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms, refused {}, errors {}, disconnected {}, matches decided and replaced {}",
+        "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), {p}, refused {}, errors {}, disconnected {}, matches decided and replaced {}",
         totals.offered.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed) as f64 / secs,
         totals.served.load(Ordering::Relaxed),
         totals.offered.load(Ordering::Relaxed),
-        p.p50_ms,
-        p.p99_ms,
-        p.max_ms,
         totals.refused.load(Ordering::Relaxed),
         totals.errors.load(Ordering::Relaxed),
         totals.disconnected.load(Ordering::Relaxed),

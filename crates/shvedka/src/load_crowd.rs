@@ -103,10 +103,7 @@ impl Crowd {
         let players = crate::load_cmd::Percentiles::of(&mut players);
         writeln!(
             out,
-            "crowd: {spectators} spectators of the first match: {seen} events seen, p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms; its players p99 {:.1} ms; caught up by a state {}; disconnected {}; errors {}",
-            crowd.p50_ms,
-            crowd.p99_ms,
-            crowd.max_ms,
+            "crowd: {spectators} spectators of the first match: {seen} events seen, {crowd}; its players p99 {:.1} ms; caught up by a state {}; disconnected {}; errors {}",
             players.p99_ms,
             self.caught_up.load(Ordering::Relaxed),
             self.disconnected.load(Ordering::Relaxed),

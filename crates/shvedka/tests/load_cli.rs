@@ -11,12 +11,17 @@ struct Summary(String);
 impl Summary {
     fn field(&self, name: &str) -> f64 {
         let rest = self.0.split(name).nth(1).unwrap_or_else(|| panic!("no {name} in {}", self.0));
-        rest.trim_start().split([' ', ',']).next().unwrap().parse().unwrap()
+        rest.trim_start().split([' ', ',', ';']).next().unwrap().parse().unwrap()
     }
 }
 
 /// Runs `shvedka load` with `args` against `server` until it stops by itself.
 async fn load(server: &TestServer, args: &'static [&'static str]) -> Summary {
+    load_with_crowd(server, args).await.0
+}
+
+/// As [`load`], with the crowd's line (`crowd: …`) when it has spectators.
+async fn load_with_crowd(server: &TestServer, args: &'static [&'static str]) -> (Summary, Option<Summary>) {
     let fingerprint: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
     let addr = server.addr.to_string();
     let out = tokio::task::spawn_blocking(move || {
@@ -31,7 +36,23 @@ async fn load(server: &TestServer, args: &'static [&'static str]) -> Summary {
     let text = String::from_utf8_lossy(&out.stdout);
     assert!(out.status.success(), "{text}{}", String::from_utf8_lossy(&out.stderr));
     let summary = text.lines().find(|l| l.starts_with("load: offered"));
-    Summary(summary.unwrap_or_else(|| panic!("no summary in {text}")).to_owned())
+    let crowd = text.lines().find(|l| l.starts_with("crowd:")).map(|l| Summary(l.to_owned()));
+    (Summary(summary.unwrap_or_else(|| panic!("no summary in {text}")).to_owned()), crowd)
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn load_with_a_crowd_times_every_spectators_events_and_loses_none() {
+    let server = TestServer::start("rate_per_second = 1000\nrate_burst = 1000").await;
+    const ARGS: [&str; 10] =
+        ["--matches", "2", "--pace-ms", "200", "--duration", "3", "--endpoints", "2", "--spectators", "60"];
+    let (s, crowd) = load_with_crowd(&server, &ARGS).await;
+    let crowd = crowd.unwrap_or_else(|| panic!("no crowd line after {}", s.0));
+    // 60 spectators of a match moving on each board every 0.2 s for 3 s: hundreds of events seen.
+    assert!(crowd.field("match:") >= 60.0, "{}", crowd.0);
+    assert!(crowd.field("p99") > 0.0, "{}", crowd.0);
+    assert_eq!(crowd.field("disconnected"), 0.0, "{}", crowd.0);
+    assert_eq!(crowd.field("errors"), 0.0, "{}", crowd.0);
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

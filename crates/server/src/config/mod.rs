@@ -71,6 +71,9 @@ pub struct ServerConfig {
     pub bot_pace_ms: u64,
     /// Seconds a forming match may go with no seated player connected.
     pub forming_expiry_s: u64,
+    /// Events of a match kept for each lane of its spectators (at most 80 each, 64 lanes); a
+    /// spectator further behind is sent the match's latest state instead.
+    pub spectator_events_kept: usize,
     /// Seconds a session may go unused before its token expires.
     pub session_expiry_s: u64,
     /// How often connected sessions ended in the database by another process are looked for, ms.
@@ -193,6 +196,9 @@ impl ServerConfig {
         }
         if !(1..=64).contains(&config.max_reads_at_once) {
             bail!("invalid configuration: max_reads_at_once must be 1 to 64");
+        }
+        if !(16..=4096).contains(&config.spectator_events_kept) {
+            bail!("invalid configuration: spectator_events_kept is 16 to 4096");
         }
         if config.record_cache_bytes > 1 << 30 {
             bail!("invalid configuration: record_cache_bytes must be at most 1 GiB");
@@ -365,6 +371,15 @@ mod tests {
         let fine =
             ServerConfig::from_overrides("arbiter_token = \"sixteen-chars-ok\"\ndirector_token = \"\"");
         assert_eq!(fine.expect("sixteen, and a disabled role").arbiter_token, "sixteen-chars-ok");
+    }
+
+    #[test]
+    fn spectator_events_kept_is_bounded_and_named_when_out_of_bounds() {
+        for bad in ["0", "15", "4097"] {
+            let e = refused(&format!("spectator_events_kept = {bad}"));
+            assert!(e.contains("spectator_events_kept is 16 to 4096"), "{e}");
+        }
+        assert_eq!(ServerConfig::from_overrides("").unwrap().spectator_events_kept, 256);
     }
 
     #[test]

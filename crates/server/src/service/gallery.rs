@@ -32,10 +32,6 @@ use tokio::time::Instant;
 
 use crate::service::encoding::Shared;
 
-/// Posts a gallery keeps for spectators who have not taken them yet (the default of
-/// `RoomSetup::gallery`): a spectator further behind is given a snapshot instead.
-pub(crate) const GALLERY_POSTS: usize = 256;
-
 /// The most lanes the spectators are dealt into.
 pub(crate) const LANES: usize = 64;
 
@@ -392,7 +388,7 @@ mod tests {
 
     #[test]
     fn a_match_nobody_watches_keeps_no_lane_and_no_post() {
-        let mut g = Gallery::new(GALLERY_POSTS);
+        let mut g = Gallery::new(256);
         for n in 0..1000 {
             g.post(&pong(n));
         }

@@ -192,7 +192,7 @@ pub(crate) struct RoomSetup {
     pub(crate) expiry: Duration,
     pub(crate) metrics: Arc<Metrics>,
     pub(crate) restored: Option<Restored>,
-    /// Posts its gallery keeps for spectators behind (`gallery::GALLERY_POSTS`).
+    /// Posts each lane of its gallery keeps for spectators behind (`spectator_events_kept`).
     pub(crate) gallery: usize,
 }
 
@@ -337,7 +337,8 @@ impl Room {
                     self.handle(msg).await;
                     self.flush().await;
                 }
-                self.closing = Some(Closing::Over);
+                // A drained request may have ended it otherwise (its log another node's).
+                self.closing.get_or_insert(Closing::Over);
                 break;
             }
             let wake =

@@ -42,6 +42,8 @@ pub(crate) struct MatchLimits {
     pub(crate) reads_at_once: usize,
     /// `record_cache_bytes`: decided matches' records kept.
     pub(crate) record_cache_bytes: usize,
+    /// `spectator_events_kept`: events each lane of a match's spectators keeps.
+    pub(crate) spectator_events_kept: usize,
 }
 
 /// What kind of match a new one is.
@@ -157,7 +159,7 @@ impl Rooms {
             expiry: self.limits.forming_expiry,
             metrics: self.metrics.clone(),
             restored,
-            gallery: crate::service::gallery::GALLERY_POSTS,
+            gallery: self.limits.spectator_events_kept,
         }
     }
 
@@ -334,6 +336,7 @@ impl MatchLimits {
             page_max: config.list_page_max,
             reads_at_once: config.max_reads_at_once,
             record_cache_bytes: config.record_cache_bytes,
+            spectator_events_kept: config.spectator_events_kept,
         }
     }
 }
