@@ -25,11 +25,15 @@ pub(crate) struct Faults {
     pub(crate) fenced: AtomicBool,
     /// Appends tried.
     pub(crate) appends: AtomicUsize,
+    /// Panic in the next write of players' rows.
+    pub(crate) panic_players: AtomicBool,
+    /// Writes of players' rows tried (each one transaction).
+    pub(crate) player_writes: AtomicUsize,
 }
 
 #[derive(Default)]
 pub(crate) struct MemStore {
-    players: Mutex<HashMap<u64, PlayerRow>>,
+    pub(crate) players: Mutex<HashMap<u64, PlayerRow>>,
     matches: Mutex<HashMap<u64, MatchRow>>,
     events: Mutex<HashMap<u64, Vec<EventRow>>>,
     match_players: Mutex<HashMap<u64, [String; 4]>>,
@@ -71,9 +75,7 @@ impl Store for MemStore {
         "memory"
     }
     async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
-        self.write()?;
-        self.players.lock().unwrap().insert(p.id, p.clone());
-        Ok(())
+        self.write_players(std::slice::from_ref(p), &[]).await
     }
     async fn player_by_token(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
         Ok(self.players.lock().unwrap().values().find(|p| p.token_hash == hash).cloned())
@@ -82,8 +84,23 @@ impl Store for MemStore {
         Ok(self.players.lock().unwrap().get(&id).cloned())
     }
     async fn touch_player(&self, id: u64, ms: u64) -> Result<(), StoreError> {
-        if let Some(p) = self.players.lock().unwrap().get_mut(&id) {
-            p.last_seen_ms = ms;
+        self.write_players(&[], &[(id, ms)]).await
+    }
+    async fn write_players(&self, added: &[PlayerRow], seen: &[(u64, u64)]) -> Result<(), StoreError> {
+        self.faults.player_writes.fetch_add(1, Ordering::SeqCst);
+        assert!(!self.faults.panic_players.swap(false, Ordering::SeqCst), "injected panic in write_players");
+        self.write()?;
+        let mut players = self.players.lock().unwrap();
+        if let Some(p) = added.iter().find(|p| players.contains_key(&p.id)) {
+            return Err(StoreError::Range(format!("player {} is stored already", p.id)));
+        }
+        for p in added {
+            players.insert(p.id, p.clone());
+        }
+        for &(id, ms) in seen {
+            if let Some(p) = players.get_mut(&id) {
+                p.last_seen_ms = ms;
+            }
         }
         Ok(())
     }

@@ -110,6 +110,18 @@ pub trait Store: Accounts + Ratings + Send + Sync {
     async fn player(&self, id: u64) -> Result<Option<PlayerRow>, StoreError>;
     /// Notes that a player's session was seen at `ms` (milliseconds since the Unix epoch).
     async fn touch_player(&self, id: u64, ms: u64) -> Result<(), StoreError>;
+    /// Records new players and notes when players were seen (`(id, ms)`), all in one
+    /// transaction, all or none: one disk flush for a crowd's sessions arriving and leaving. The
+    /// default writes them one by one (not atomic), for stores that have no transactions.
+    async fn write_players(&self, added: &[PlayerRow], seen: &[(u64, u64)]) -> Result<(), StoreError> {
+        for p in added {
+            self.add_player(p).await?;
+        }
+        for &(id, ms) in seen {
+            self.touch_player(id, ms).await?;
+        }
+        Ok(())
+    }
     /// Records a new match.
     async fn add_match(&self, m: &NewMatch) -> Result<(), StoreError>;
     /// Appends events to a match's log, all or none; returns once they are durable. Idempotent:

@@ -503,20 +503,7 @@ macro_rules! sql_store {
             }
 
             async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
-                sqlx::query(
-                    "INSERT INTO players (id, name, token_hash, created_ms, last_seen_ms, account_id, revoked) \
-                     VALUES ($1, $2, $3, $4, $5, $6, $7)",
-                )
-                .bind(to_i64(p.id)?)
-                .bind(&p.name)
-                .bind(&p.token_hash)
-                .bind(to_i64(p.created_ms)?)
-                .bind(to_i64(p.last_seen_ms)?)
-                .bind(p.account.map(to_i64).transpose()?)
-                .bind(i64::from(p.revoked))
-                .execute(&self.pool)
-                .await?;
-                Ok(())
+                self.write_players(std::slice::from_ref(p), &[]).await
             }
 
             async fn player_by_token(&self, token_hash: &str) -> Result<Option<PlayerRow>, StoreError> {
@@ -540,11 +527,34 @@ macro_rules! sql_store {
             }
 
             async fn touch_player(&self, id: u64, ms: u64) -> Result<(), StoreError> {
-                sqlx::query("UPDATE players SET last_seen_ms = $1 WHERE id = $2")
-                    .bind(to_i64(ms)?)
-                    .bind(to_i64(id)?)
-                    .execute(&self.pool)
+                self.write_players(&[], &[(id, ms)]).await
+            }
+
+            async fn write_players(&self, added: &[PlayerRow], seen: &[(u64, u64)]) -> Result<(), StoreError> {
+                let mut tx = self.pool.begin().await?;
+                for p in added {
+                    sqlx::query(
+                        "INSERT INTO players (id, name, token_hash, created_ms, last_seen_ms, account_id, revoked) \
+                         VALUES ($1, $2, $3, $4, $5, $6, $7)",
+                    )
+                    .bind(to_i64(p.id)?)
+                    .bind(&p.name)
+                    .bind(&p.token_hash)
+                    .bind(to_i64(p.created_ms)?)
+                    .bind(to_i64(p.last_seen_ms)?)
+                    .bind(p.account.map(to_i64).transpose()?)
+                    .bind(i64::from(p.revoked))
+                    .execute(&mut *tx)
                     .await?;
+                }
+                for &(id, ms) in seen {
+                    sqlx::query("UPDATE players SET last_seen_ms = $1 WHERE id = $2")
+                        .bind(to_i64(ms)?)
+                        .bind(to_i64(id)?)
+                        .execute(&mut *tx)
+                        .await?;
+                }
+                tx.commit().await?;
                 Ok(())
             }
 

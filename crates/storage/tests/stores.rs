@@ -50,6 +50,22 @@ async fn suite(store: Arc<dyn Store>) {
     let seen = store.player(7).await.unwrap().expect("alice");
     assert_eq!(seen, PlayerRow { last_seen_ms: 99, ..alice.clone() }, "last seen moves, nothing else");
     assert_eq!(store.player(8).await.unwrap(), None);
+    // A crowd's sessions are written together, all or none: a batch holding a player stored
+    // already stores none of it and moves no last-seen time.
+    let named = |id: u64, name: &str| PlayerRow {
+        id,
+        name: name.into(),
+        token_hash: format!("{id:064x}"),
+        ..alice.clone()
+    };
+    let (bob, carol) = (named(8, "bob"), named(9, "carol"));
+    assert!(store.write_players(&[bob.clone(), alice.clone()], &[(7, 150)]).await.is_err());
+    assert_eq!(store.player(8).await.unwrap(), None, "a failed batch stores no player");
+    assert_eq!(store.player(7).await.unwrap().expect("alice").last_seen_ms, 99, "nor a last-seen time");
+    store.write_players(&[bob.clone(), carol.clone()], &[(7, 200), (8, 300)]).await.unwrap();
+    assert_eq!(store.player(9).await.unwrap(), Some(carol));
+    assert_eq!(store.player(8).await.unwrap(), Some(PlayerRow { last_seen_ms: 300, ..bob }));
+    assert_eq!(store.player(7).await.unwrap().expect("alice").last_seen_ms, 200);
 
     store.add_match(&new_match(1)).await.unwrap();
     store.add_match(&new_match(2)).await.unwrap();
@@ -113,7 +129,7 @@ async fn suite(store: Arc<dyn Store>) {
     let two = store.find_match(2).await.unwrap().expect("match 2");
     assert_eq!((two.ending, two.created), (None, new_match(2)), "with its invitation's hash");
     assert!(store.find_match(4).await.unwrap().is_none());
-    assert_eq!(store.max_ids().await.unwrap(), (3, 7));
+    assert_eq!(store.max_ids().await.unwrap(), (3, 9));
     assert!(
         store.append(1, &[EventRow { seq: u64::MAX, ..event(5) }]).await.is_err(),
         "out of range refused"

@@ -17,6 +17,7 @@ pub(crate) mod invitations;
 pub(crate) mod metrics;
 pub(crate) mod outbound;
 pub(crate) mod placement;
+pub(crate) mod player_rows;
 pub(crate) mod random;
 pub(crate) mod reads;
 pub(crate) mod record;

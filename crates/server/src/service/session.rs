@@ -14,6 +14,7 @@ use dashmap::mapref::entry::Entry;
 use shvedka_proto::{MatchId, PlayerKind, SessionEnd};
 use shvedka_storage::{PlayerRow, Revoke, Store};
 
+use crate::service::player_rows::PlayerRows;
 use crate::service::wall::unix_ms;
 
 /// The most invitations to private matches one session holds at once.
@@ -194,14 +195,18 @@ impl Session {
 pub(crate) struct Sessions {
     map: DashMap<String, Arc<Session>>,
     store: Arc<dyn Store>,
+    /// New sessions' rows and last-seen times, written together ([`PlayerRows`]).
+    rows: PlayerRows,
     next_player: AtomicU64,
     expiry: Duration,
 }
 
 impl Sessions {
-    /// Sessions over `store`, numbering new players after `max_player`.
+    /// Sessions over `store`, numbering new players after `max_player`; starts the task that
+    /// writes their rows (inside a tokio runtime).
     pub(crate) fn new(store: Arc<dyn Store>, max_player: u64, expiry: Duration) -> Sessions {
-        Sessions { map: DashMap::new(), store, next_player: AtomicU64::new(max_player + 1), expiry }
+        let rows = PlayerRows::spawn(store.clone());
+        Sessions { map: DashMap::new(), store, rows, next_player: AtomicU64::new(max_player + 1), expiry }
     }
 
     /// The session of `key` if it is in memory.
@@ -243,7 +248,7 @@ impl Sessions {
             account,
             revoked: false,
         };
-        self.store.add_player(&row).await.map_err(|e| {
+        self.rows.add(row.clone()).await.map_err(|e| {
             tracing::error!(error = %e, "cannot record a new session");
             "the server cannot record the session now; try again".to_owned()
         })?;
@@ -439,7 +444,7 @@ impl Sessions {
 
     async fn touch(&self, session: &Session) {
         let seen = session.last_seen_ms.load(Ordering::SeqCst);
-        if let Err(e) = self.store.touch_player(session.player.0, seen).await {
+        if let Err(e) = self.rows.seen(session.player.0, seen).await {
             tracing::warn!(error = %e, player = session.player.0, "cannot note when a session was seen");
         }
     }
