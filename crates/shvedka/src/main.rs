@@ -11,6 +11,13 @@
 //! jemalloc because its crate builds its C source with the C compiler alone (which `./test`
 //! installs), where jemalloc's runs a configure script and make. It is linked into this binary
 //! only: the libraries and their tests keep the system's allocator.
+//!
+//! The process takes no transparent huge pages. mimalloc asks the kernel for them on its arenas
+//! (`madvise`), and each first touch of one then zeroes 2 MiB in the page fault: when 2,000
+//! spectators arrived at once, a fifth of the server's CPU in those seconds was the kernel
+//! clearing huge pages (`perf`: `clear_page_erms` under `do_huge_pmd_anonymous_page`), and the
+//! honest players' p99 in the attack suite's crowd went from 42–52 ms to 22–36 ms without them,
+//! RSS from 323–332 MiB to 265–272 MiB (docs/benchmarks.md, the attack suite's crowd).
 
 use std::process::ExitCode;
 
@@ -18,6 +25,11 @@ use std::process::ExitCode;
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 fn main() -> ExitCode {
+    // Faults after this take small pages; the few huge ones touched before main stay.
+    #[cfg(target_os = "linux")]
+    if let Err(e) = rustix::thread::disable_transparent_huge_pages(true) {
+        eprintln!("shvedka: cannot turn transparent huge pages off for this process: {e}");
+    }
     let mut out = std::io::stdout().lock();
     match shvedka::run(std::env::args_os(), &mut out) {
         Ok(()) => ExitCode::SUCCESS,
