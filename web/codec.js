@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 6;
+export const PROTOCOL_VERSION = 7;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -70,7 +70,10 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Seek: SeekRequest }
  *   | { AnswerSeek: { seek: number, accept: boolean } }
  *   | { CancelSeek: { seek: number } }
- *   | "SeekPools"} ClientMsg
+ *   | "SeekPools"
+ *   | { Tournaments: { after: number | null, limit: number } }
+ *   | { FollowTournament: { tournament: number | null } }
+ *   | { TournamentRound: { tournament: number, round: number } }} ClientMsg
  */
 
 /**
@@ -154,9 +157,60 @@ export const msg = {
   answerSeek: (/** @type {number} */ seek, /** @type {boolean} */ accept) => ({ AnswerSeek: { seek, accept } }),
   cancelSeek: (/** @type {number} */ seek) => ({ CancelSeek: { seek } }),
   seekPools: () => "SeekPools",
+  tournaments: (/** @type {number | null} */ after, /** @type {number} */ limit) => ({ Tournaments: { after, limit } }),
+  followTournament: (/** @type {number | null} */ tournament) => ({ FollowTournament: { tournament } }),
+  tournamentRound: (/** @type {number} */ tournament, /** @type {number} */ round) => ({ TournamentRound: { tournament, round } }),
 };
 
-/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations"} LimitKind  `Limit`: which documented limit */
+/** @typedef {"Registering" | "Running" | "Finished"} TournamentPhase  `TournamentPhase` of the protocol */
+/** @typedef {"RoundRobin" | { Swiss: { rounds: number } }} TournamentFormat  `TournamentFormat` of the protocol */
+/** @typedef {"FirstWins" | "SecondWins" | "Draw"} TdOutcome  `TdOutcome` of the protocol */
+
+/**
+ * `TournamentSummary` of the protocol: one tournament of the list.
+ * @typedef {{ id: number, name: string, phase: TournamentPhase, format: TournamentFormat, rules: string,
+ *   time_control: string, online: boolean, teams: number, rounds_paired: number }} TournamentSummary
+ */
+
+/**
+ * `GameView` of the protocol: one game of a pairing (S3 choices, seats, match, result).
+ * @typedef {{ game: number, seating_team: number, colour_team: number, seating: TdChoice | null,
+ *   colours: TdChoice | null, seats: [string, string, string, string] | null, choices_due_ms: number,
+ *   match_id: number | null, result: { outcome: TdOutcome, source: "OverTheBoard" | "Online" | "Forfeit",
+ *   director: string | null, note: string } | null }} GameView
+ */
+
+/**
+ * `TableView` of the protocol: a pairing of two teams, or a bye.
+ * @typedef {{ Pairing: { table: number, first: number, second: number, repeat: boolean, games: GameView[] } }
+ *   | { Bye: { table: number, team: number } }} TableView
+ */
+
+/**
+ * `RoundView` of the protocol: one round's tables.
+ * @typedef {{ round: number, tables: TableView[], repeats_allowed: boolean }} RoundView
+ */
+
+/**
+ * `TournamentView` of the protocol: a tournament with its latest round. Scores are quarter points.
+ * @typedef {{ summary: TournamentSummary,
+ *   teams: { team: number, name: string, players: [string, string], withdrawn: boolean }[],
+ *   round: RoundView | null,
+ *   standings: { rank: number, team: number, withdrawn: boolean, points: number, direct: number,
+ *     buchholz: number, sonneborn_berger: number, wins: number }[] }} TournamentView
+ */
+
+/**
+ * `TourChange` of the protocol: what changed in a followed tournament.
+ * @typedef {"Followed" | "Created" | { Registered: { team: number } } | { Withdrew: { team: number } }
+ *   | "Seeded" | "Started" | { Paired: { round: number } }
+ *   | { Chose: { round: number, table: number, game: number } } | "Defaulted"
+ *   | { GameStarted: { match_id: number } }
+ *   | { Result: { round: number, table: number, game: number } }
+ *   | { Corrected: { round: number, table: number, game: number } }} TourChange
+ */
+
+/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations" | "TournamentTeams"} LimitKind  `Limit`: which documented limit */
 
 /**
  * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",
@@ -361,7 +415,9 @@ function badReply(message) {
  *   | { Recent: import("./recent.js").RecentMatch[] }
  *   | { Leaderboard: { category: string, rows: LeaderRow[] } }
  *   | { Profile: ProfileView }
- *   | { Seek: SeekView } | { SeekPools: SeekPool[] }} Reply
+ *   | { Seek: SeekView } | { SeekPools: SeekPool[] }
+ *   | { TournamentPage: { tournaments: TournamentSummary[], next: number | null } }
+ *   | { TournamentRound: RoundView }} Reply
  */
 
 /**
@@ -379,7 +435,8 @@ function badReply(message) {
  *   | { Rated: { match_id: number, changes: RatingChange[] } }
  *   | { SeekInvitation: SeekView } | { Seek: SeekView }
  *   | { SeekEnded: { seek: number, reason: SeekEnd } }
- *   | { MatchFound: { seek: number, match_id: number, seat: Seat, rated: boolean } }} ServerMsg
+ *   | { MatchFound: { seek: number, match_id: number, seat: Seat, rated: boolean } }
+ *   | { Tournament: { change: TourChange, view: TournamentView } }} ServerMsg
  */
 
 /**

@@ -50,6 +50,10 @@ const built = {
   "answer-seek": frame(43, msg.answerSeek(3, true)),
   "cancel-seek": frame(44, msg.cancelSeek(3)),
   "seek-pools": frame(45, msg.seekPools()),
+  tournaments: frame(48, msg.tournaments(9, 20)),
+  "follow-tournament": frame(49, msg.followTournament(2)),
+  "unfollow-tournament": frame(50, msg.followTournament(null)),
+  "tournament-round": frame(51, msg.tournamentRound(2, 1)),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

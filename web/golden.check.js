@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":6,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":7,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":6,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":7,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":6,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":7,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -242,3 +242,30 @@ export const replySeekLimit = {"Reply":{"req":46,"result":{"Err":{"code":{"Limit
 
 /** @type {ServerMsg} */
 export const replyRegistrationsLimit = {"Reply":{"req":47,"result":{"Err":{"code":{"Limit":"Registrations"},"rule":null,"message":"too many accounts registered from this address; try again later (registrations_per_address_per_hour)"}}}};
+
+/** @type {ClientFrame} */
+export const tournaments = {"req":48,"msg":{"Tournaments":{"after":9,"limit":20}}};
+
+/** @type {ServerMsg} */
+export const replyTournamentPage = {"Reply":{"req":48,"result":{"Ok":{"TournamentPage":{"tournaments":[{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1}],"next":2}}}}};
+
+/** @type {ClientFrame} */
+export const followTournament = {"req":49,"msg":{"FollowTournament":{"tournament":2}}};
+
+/** @type {ClientFrame} */
+export const unfollowTournament = {"req":50,"msg":{"FollowTournament":{"tournament":null}}};
+
+/** @type {ClientFrame} */
+export const tournamentRound = {"req":51,"msg":{"TournamentRound":{"tournament":2,"round":1}}};
+
+/** @type {ServerMsg} */
+export const replyTournamentRound = {"Reply":{"req":51,"result":{"Ok":{"TournamentRound":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false}}}}};
+
+/** @type {ServerMsg} */
+export const replyTournamentTeamsLimit = {"Reply":{"req":52,"result":{"Err":{"code":{"Limit":"TournamentTeams"},"rule":null,"message":"a tournament has at most 64 teams here"}}}};
+
+/** @type {ServerMsg} */
+export const tournament = {"Tournament":{"change":{"Result":{"round":1,"table":1,"game":1}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}]}}};
+
+/** @type {ServerMsg} */
+export const tournamentFollowed = {"Tournament":{"change":"Followed","view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}]}}};

@@ -287,6 +287,29 @@ pub enum ClientMsg {
     },
     /// The pools of seeks waiting (version 5): `Reply::SeekPools`.
     SeekPools,
+    /// One page of the tournaments, newest first (version 7): `Reply::TournamentPage`.
+    Tournaments {
+        /// Start after this tournament (the `next` of the previous page); `None` for the first.
+        after: Option<u64>,
+        /// At most this many (the server caps it at its page size).
+        limit: u32,
+    },
+    /// Follow a tournament (version 7): answered `Reply::Ok` after `ServerMsg::Tournament` with
+    /// the whole of it (`TourChange::Followed`), then `ServerMsg::Tournament` at every change. A
+    /// connection follows one tournament at a time (following another stops the first); `None`
+    /// stops following.
+    FollowTournament {
+        /// The tournament, or `None`.
+        tournament: Option<u64>,
+    },
+    /// One round of a tournament, any of them (version 7): `Reply::TournamentRound`. A followed
+    /// tournament's pushes carry its latest round only.
+    TournamentRound {
+        /// The tournament.
+        tournament: u64,
+        /// The round, from 1.
+        round: u32,
+    },
 }
 
 /// A tournament director's command.

@@ -18,6 +18,7 @@ mod codec;
 mod ratings;
 mod seeks;
 mod server;
+mod tournaments;
 mod types;
 
 pub use client::{
@@ -33,10 +34,14 @@ pub use server::{
     ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, MoveView,
     PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg, SessionEnd,
 };
+pub use tournaments::{
+    GameView, PairingView, RoundView, StandingView, TOURNAMENT_TEAMS, TableView, TeamView, TourChange,
+    TourResultSource, TourResultView, TournamentFormat, TournamentPhase, TournamentSummary, TournamentView,
+};
 pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 
 /// The ALPN protocol id of native shvedka clients on the QUIC endpoint.
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 6;
+pub const PROTOCOL_VERSION: u32 = 7;

@@ -110,6 +110,13 @@ pub enum ServerMsg {
         /// Whether it is rated.
         rated: bool,
     },
+    /// A followed tournament changed (version 7): what changed, and the tournament whole.
+    Tournament {
+        /// What changed.
+        change: crate::TourChange,
+        /// The tournament as it stands now.
+        view: Box<crate::TournamentView>,
+    },
 }
 
 /// A decided match's rematch offer: who has accepted or declined, by seat of the decided match,
@@ -251,6 +258,15 @@ pub enum Reply {
     Seek(crate::SeekView),
     /// The pools of seeks (`ClientMsg::SeekPools`; version 5).
     SeekPools(Vec<crate::SeekPool>),
+    /// A page of tournaments, newest first (`ClientMsg::Tournaments`; version 7).
+    TournamentPage {
+        /// The tournaments.
+        tournaments: Vec<crate::TournamentSummary>,
+        /// The id to ask after for the next page; `None` on the last page.
+        next: Option<u64>,
+    },
+    /// One round of a tournament (`ClientMsg::TournamentRound`; version 7).
+    TournamentRound(crate::RoundView),
 }
 
 /// One of a player's recent matches.
@@ -347,6 +363,9 @@ pub enum Limit {
     /// `registrations_per_address_per_hour`: accounts registered from one address (IPv6: its
     /// /64) within an hour (version 6).
     Registrations,
+    /// The teams of one tournament the server carries as data (64, `TOURNAMENT_TEAMS`): a
+    /// tournament's view must fit one frame (version 7).
+    TournamentTeams,
 }
 
 /// A match in the lobby list.

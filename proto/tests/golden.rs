@@ -565,7 +565,147 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        ("tournaments", c(48, ClientMsg::Tournaments { after: Some(9), limit: 20 })),
+        (
+            "reply-tournament-page",
+            s(ServerMsg::Reply {
+                req: 48,
+                result: Ok(Reply::TournamentPage { tournaments: vec![tournament_summary()], next: Some(2) }),
+            }),
+        ),
+        ("follow-tournament", c(49, ClientMsg::FollowTournament { tournament: Some(2) })),
+        ("unfollow-tournament", c(50, ClientMsg::FollowTournament { tournament: None })),
+        ("tournament-round", c(51, ClientMsg::TournamentRound { tournament: 2, round: 1 })),
+        ("reply-tournament-round", s(ServerMsg::Reply { req: 51, result: Ok(Reply::TournamentRound(tournament_round())) })),
+        (
+            "reply-tournament-teams-limit",
+            s(ServerMsg::Reply {
+                req: 52,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Limit(Limit::TournamentTeams),
+                    rule: None,
+                    message: "a tournament has at most 64 teams here".into(),
+                }),
+            }),
+        ),
+        (
+            "tournament",
+            s(ServerMsg::Tournament {
+                change: TourChange::Result { round: 1, table: 1, game: 1 },
+                view: Box::new(tournament_view()),
+            }),
+        ),
+        ("tournament-followed", s(ServerMsg::Tournament { change: TourChange::Followed, view: Box::new(tournament_view()) })),
     ]
+}
+
+fn tournament_summary() -> TournamentSummary {
+    TournamentSummary {
+        id: 2,
+        name: "Осенний турнир".into(),
+        phase: TournamentPhase::Running,
+        format: TournamentFormat::Swiss { rounds: 3 },
+        rules: "mgimo-2017".into(),
+        time_control: "3+2".into(),
+        online: true,
+        teams: 3,
+        rounds_paired: 1,
+    }
+}
+
+fn tournament_view() -> TournamentView {
+    let team = |team: u32, name: &str, players: [&str; 2]| TeamView {
+        team,
+        name: name.into(),
+        players: players.map(String::from),
+        withdrawn: team == 3,
+    };
+    TournamentView {
+        summary: tournament_summary(),
+        teams: vec![
+            team(1, "Ладьи", ["anna", "boris"]),
+            team(2, "Кони", ["vera", "gleb"]),
+            team(3, "Слоны", ["dina", "egor"]),
+        ],
+        round: Some(tournament_round()),
+        standings: vec![
+            StandingView {
+                rank: 1,
+                team: 3,
+                withdrawn: true,
+                points: 8,
+                direct: 0,
+                buchholz: 0,
+                sonneborn_berger: 0,
+                wins: 0,
+            },
+            StandingView {
+                rank: 2,
+                team: 1,
+                withdrawn: false,
+                points: 4,
+                direct: 0,
+                buchholz: 0,
+                sonneborn_berger: 0,
+                wins: 1,
+            },
+            StandingView {
+                rank: 3,
+                team: 2,
+                withdrawn: false,
+                points: 0,
+                direct: 0,
+                buchholz: 4,
+                sonneborn_berger: 0,
+                wins: 0,
+            },
+        ],
+    }
+}
+
+fn tournament_round() -> RoundView {
+    RoundView {
+        round: 1,
+        tables: vec![
+            TableView::Pairing(PairingView {
+                table: 1,
+                first: 1,
+                second: 2,
+                repeat: false,
+                games: vec![
+                    GameView {
+                        game: 1,
+                        seating_team: 1,
+                        colour_team: 2,
+                        seating: Some(TdChoice::Crossed),
+                        colours: Some(TdChoice::WhiteOnB),
+                        seats: Some(["anna", "gleb", "vera", "boris"].map(String::from)),
+                        choices_due_ms: 1_764_000_000_000,
+                        match_id: Some(MatchId(12)),
+                        result: Some(TourResultView {
+                            outcome: TdOutcome::FirstWins,
+                            source: TourResultSource::Online,
+                            director: None,
+                            note: String::new(),
+                        }),
+                    },
+                    GameView {
+                        game: 2,
+                        seating_team: 2,
+                        colour_team: 1,
+                        seating: None,
+                        colours: Some(TdChoice::WhiteOnA),
+                        seats: None,
+                        choices_due_ms: 1_764_000_300_000,
+                        match_id: None,
+                        result: None,
+                    },
+                ],
+            }),
+            TableView::Bye { table: 2, team: 3 },
+        ],
+        repeats_allowed: false,
+    }
 }
 
 fn seek_view() -> SeekView {

@@ -912,6 +912,46 @@ impl Client {
         }
     }
 
+    /// One page of the tournaments, newest first, after tournament `after`; with the `after` of
+    /// the next page.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn tournaments(
+        &self,
+        after: Option<u64>,
+        limit: u32,
+    ) -> Result<(Vec<shvedka_proto::TournamentSummary>, Option<u64>), ClientError> {
+        match self.request(ClientMsg::Tournaments { after, limit }).await? {
+            Reply::TournamentPage { tournaments, next } => Ok((tournaments, next)),
+            other => Err(ClientError::Protocol(format!("expected TournamentPage, got {other:?}"))),
+        }
+    }
+
+    /// One round of tournament `id`.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn tournament_round(
+        &self,
+        id: u64,
+        round: u32,
+    ) -> Result<shvedka_proto::RoundView, ClientError> {
+        match self.request(ClientMsg::TournamentRound { tournament: id, round }).await? {
+            Reply::TournamentRound(r) => Ok(r),
+            other => Err(ClientError::Protocol(format!("expected TournamentRound, got {other:?}"))),
+        }
+    }
+
+    /// Follows tournament `id` (`None`: none): its state comes as `ServerMsg::Tournament` before
+    /// the answer, and again at every change.
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn follow_tournament(&self, id: Option<u64>) -> Result<(), ClientError> {
+        self.ok(ClientMsg::FollowTournament { tournament: id }).await
+    }
+
     /// Stops the clocks and calls the arbiter.
     ///
     /// # Errors

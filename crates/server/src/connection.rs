@@ -85,6 +85,7 @@ async fn converse(
     let end = serve_session(reader, &out, lobby, config, &mut session, remote).await;
     // A seek lives only while its players are connected.
     lobby.seeks.disconnected(&session, &out).await;
+    lobby.tournaments.unfollow(&out);
     // The match's node counts the player gone, as it would a connection of its own.
     lobby.placement.connection_closed(&session, &out);
     lobby.sessions.release(&session).await;

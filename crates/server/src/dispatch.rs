@@ -88,6 +88,19 @@ pub(crate) async fn dispatch(
             let name = session.account_name()?.to_owned();
             tournament(lobby, session, TourAsk::Assignment { name, tournament: id }).await
         }
+        ClientMsg::Tournaments { after, limit } => {
+            tournament(lobby, session, TourAsk::List { after, limit }).await
+        }
+        ClientMsg::TournamentRound { tournament: id, round } => {
+            tournament(lobby, session, TourAsk::Round { tournament: id, round }).await
+        }
+        ClientMsg::FollowTournament { tournament: Some(id) } => {
+            lobby.tournaments.follow(id, out).await.map(|()| Reply::Ok)
+        }
+        ClientMsg::FollowTournament { tournament: None } => {
+            lobby.tournaments.unfollow(out);
+            Ok(Reply::Ok)
+        }
         ClientMsg::ListLive => {
             official(lobby, session, Role::Arbiter).await?;
             whole_list(lobby, true)

@@ -328,6 +328,9 @@ async fn checked(ask: TourAsk, session: &Session, here: &Here) -> Result<TourAsk
         TourAsk::Assignment { tournament, .. } => {
             TourAsk::Assignment { name: session.account_name()?.to_owned(), tournament }
         }
+        // The list and the rounds are public.
+        TourAsk::List { after, limit } => TourAsk::List { after, limit },
+        TourAsk::Round { tournament, round } => TourAsk::Round { tournament, round },
     })
 }
 

@@ -153,6 +153,7 @@ fn kind(msg: &ServerMsg) -> &'static str {
         ServerMsg::Seek(_) => "seek",
         ServerMsg::SeekEnded { .. } => "seek-ended",
         ServerMsg::MatchFound { .. } => "match-found",
+        ServerMsg::Tournament { .. } => "tournament",
     }
 }
 

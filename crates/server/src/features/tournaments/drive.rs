@@ -65,11 +65,23 @@ impl Tournaments {
             }
         }
         if defaults_due {
-            self.change(rooms, id, |t| Ok(t.apply_defaults(now))).await?;
+            self.change(
+                rooms,
+                id,
+                |t| Ok(t.apply_defaults(now)),
+                |games| (!games.is_empty()).then_some(TourChange::Defaulted),
+            )
+            .await?;
         }
         for (table, game, outcome, reason) in results {
             let result = GameResult::new(outcome, ResultSource::Online, reason);
-            self.change(rooms, id, |t| t.record_result(number, table, game, result).map_err(refused)).await?;
+            self.change(
+                rooms,
+                id,
+                |t| t.record_result(number, table, game, result).map_err(refused),
+                |()| Some(TourChange::Result { round: number, table, game }),
+            )
+            .await?;
         }
         if !self.online(id) {
             return Ok(()); // over the board: the director prints sheets and enters results
@@ -77,7 +89,13 @@ impl Tournaments {
         for (table, game, seats) in to_create {
             let names = seats.map(|s| snapshot.player_name(s).unwrap_or("?").to_owned());
             let m = rooms.create_reserved(snapshot.rules(), snapshot.time_control(), names).await?;
-            self.change(rooms, id, |t| t.set_match(number, table, game, m.0).map_err(refused)).await?;
+            self.change(
+                rooms,
+                id,
+                |t| t.set_match(number, table, game, m.0).map_err(refused),
+                |()| Some(TourChange::GameStarted { match_id: m }),
+            )
+            .await?;
         }
         Ok(())
     }

@@ -13,7 +13,9 @@ use std::collections::{HashMap, HashSet};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use bughouse_match::Official;
-use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, SeatId, TdChoice, TdExport, TdOutcome, TdRequest};
+use shvedka_proto::{
+    ErrorCode, ErrorMsg, MatchId, SeatId, TdChoice, TdExport, TdOutcome, TdRequest, TourChange,
+};
 use shvedka_tournament::{
     ColourChoice, Director, DirectorAct, Format, GameResult, Outcome, ResultSource, SeatingChoice, TeamNo,
     Tournament,
@@ -25,9 +27,13 @@ use crate::service::rooms::Rooms;
 use crate::service::wall::unix_ms;
 
 mod drive;
+mod followers;
+mod listing;
+mod view;
 
 use drive::linked_matches;
 pub(crate) use drive::spawn_ticker;
+use followers::Followers;
 
 /// A tournament request, as the node that drives the tournaments answers it: from its own
 /// players, or forwarded from another node's (cluster mode).
@@ -39,7 +45,18 @@ pub(crate) enum TourAsk {
     Choose { name: String, tournament: u64, round: u32, game: u32, choice: TdChoice },
     /// A player's game now, by his account name.
     Assignment { name: String, tournament: u64 },
+    /// A page of the tournaments, newest first.
+    List { after: Option<u64>, limit: u32 },
+    /// One round of a tournament.
+    Round { tournament: u64, round: u32 },
 }
+
+/// The most tournaments one page lists.
+pub(crate) const PAGE: usize = 50;
+
+/// The most characters of a director's words on a result (`TdRequest::Result::reason`): they
+/// travel in every view of the tournament.
+pub(crate) const MAX_NOTE: usize = 100;
 
 /// The cluster role of the node that runs the tournaments.
 pub(crate) const ROLE: &str = "tournaments";
@@ -64,6 +81,8 @@ pub(crate) struct Tournaments {
     driver: std::sync::Mutex<Driver>,
     /// The rating categories (seeding by rating).
     categories: shvedka_ratings::Categories,
+    /// The connections following a tournament.
+    followers: Followers,
 }
 
 fn refused(e: impl std::fmt::Display) -> ErrorMsg {
@@ -86,6 +105,7 @@ impl Tournaments {
             offline: std::sync::Mutex::new(offline),
             driver: std::sync::Mutex::new(if clustered { Driver::Unknown } else { Driver::Here }),
             categories,
+            followers: Followers::default(),
         }
     }
 
@@ -100,6 +120,13 @@ impl Tournaments {
             TourAsk::Assignment { name, tournament } => {
                 let (game, finished) = self.assignment(tournament, &name).await?;
                 Ok(Reply::Assigned { game, finished })
+            }
+            TourAsk::List { after, limit } => {
+                let (tournaments, next) = self.page(after, limit).await?;
+                Ok(Reply::TournamentPage { tournaments, next })
+            }
+            TourAsk::Round { tournament, round } => {
+                self.round(tournament, round).await.map(Reply::TournamentRound)
             }
         }
     }
@@ -185,11 +212,14 @@ impl Tournaments {
     }
 
     /// Applies `f` to a copy of tournament `id`, stores the copy, and only then keeps it.
+    /// Its followers are pushed the tournament as it now stands, with `what(&T)` (`None`: nothing
+    /// they see changed).
     async fn change<T>(
         &self,
         rooms: &Rooms,
         id: u64,
         f: impl FnOnce(&mut Tournament) -> Result<T, ErrorMsg>,
+        what: impl FnOnce(&T) -> Option<TourChange>,
     ) -> Result<T, ErrorMsg> {
         let mut all = self.all.lock().await;
         let current =
@@ -197,6 +227,11 @@ impl Tournaments {
         let mut copy = current.clone();
         let out = f(&mut copy)?;
         save(rooms, id, &copy, self.online(id)).await?;
+        if let Some(change) = what(&out)
+            && self.followers.any(id)
+        {
+            self.followers.push(id, change, view::view(id, &copy, self.online(id)));
+        }
         all.insert(id, copy);
         Ok(out)
     }
@@ -279,68 +314,111 @@ impl Tournaments {
             }
             TdRequest::Register { tournament, team, players } => {
                 let [a, b] = &players;
-                self.change(rooms, tournament, |t| {
-                    let n = t.register(&team, [a, b]).map_err(refused)?;
-                    t.note_act(act(format!("registered team {} {team} ({a}, {b})", n.0)));
-                    Ok(n)
-                })
+                self.change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        room_for_a_team(t)?;
+                        let n = t.register(&team, [a, b]).map_err(refused)?;
+                        t.note_act(act(format!("registered team {} {team} ({a}, {b})", n.0)));
+                        Ok(n)
+                    },
+                    |n| Some(TourChange::Registered { team: n.0 }),
+                )
                 .await
                 .map(|n| Reply::Id(u64::from(n.0)))
             }
             TdRequest::Withdraw { tournament, team } => self
-                .change(rooms, tournament, |t| {
-                    t.withdraw(TeamNo(team)).map_err(refused)?;
-                    t.note_act(act(format!("withdrew team {team}")));
-                    Ok(())
-                })
+                .change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        t.withdraw(TeamNo(team)).map_err(refused)?;
+                        t.note_act(act(format!("withdrew team {team}")));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::Withdrew { team }),
+                )
                 .await
                 .map(|()| Reply::Ok),
             TdRequest::SeedByRating { tournament } => {
                 let order = self.rating_order(rooms, tournament).await?;
                 let text: Vec<String> = order.iter().map(|(t, r)| format!("{} ({r:.0})", t.0)).collect();
                 let teams: Vec<TeamNo> = order.iter().map(|(t, _)| *t).collect();
-                self.change(rooms, tournament, |t| {
-                    t.seed(&teams).map_err(refused)?;
-                    t.note_act(act(format!("seeded the teams by rating: {}", text.join(", "))));
-                    Ok(())
-                })
+                self.change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        t.seed(&teams).map_err(refused)?;
+                        t.note_act(act(format!("seeded the teams by rating: {}", text.join(", "))));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::Seeded),
+                )
                 .await
                 .map(|()| Reply::Ok)
             }
             TdRequest::Start { tournament } => self
-                .change(rooms, tournament, |t| {
-                    t.start().map_err(refused)?;
-                    t.note_act(act("started the tournament".to_owned()));
-                    Ok(())
-                })
+                .change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        t.start().map_err(refused)?;
+                        t.note_act(act("started the tournament".to_owned()));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::Started),
+                )
                 .await
                 .map(|()| Reply::Ok),
             TdRequest::PairNext { tournament, choice_window_ms } => {
                 let round = self
-                    .change(rooms, tournament, |t| {
-                        let round = t.pair_next_round(now, choice_window_ms).map_err(refused)?;
-                        t.note_act(act(format!("paired round {round}")));
-                        Ok(round)
-                    })
+                    .change(
+                        rooms,
+                        tournament,
+                        |t| {
+                            let round = t.pair_next_round(now, choice_window_ms).map_err(refused)?;
+                            t.note_act(act(format!("paired round {round}")));
+                            Ok(round)
+                        },
+                        |&round| Some(TourChange::Paired { round }),
+                    )
                     .await?;
                 Ok(Reply::Id(u64::from(round)))
             }
             TdRequest::Result { tournament, round, table, game, outcome, reason, correct } => {
+                if reason.chars().count() > MAX_NOTE {
+                    return Err(error(
+                        ErrorCode::BadRequest,
+                        format!("the reason of a result has at most {MAX_NOTE} characters"),
+                    ));
+                }
                 let what = format!(
                     "{} the result of round {round} table {table} game {game}: {outcome:?} ({reason})",
                     if correct { "corrected" } else { "entered" }
                 );
                 let result =
                     GameResult::new(outcome_of(outcome), ResultSource::OverTheBoard, reason).by(by.clone());
-                self.change(rooms, tournament, |t| {
-                    if correct {
-                        t.correct_result(round, table, game, result).map_err(refused)?;
-                    } else {
-                        t.record_result(round, table, game, result).map_err(refused)?;
-                    }
-                    t.note_act(act(what));
-                    Ok(())
-                })
+                self.change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        if correct {
+                            t.correct_result(round, table, game, result).map_err(refused)?;
+                        } else {
+                            t.record_result(round, table, game, result).map_err(refused)?;
+                        }
+                        t.note_act(act(what));
+                        Ok(())
+                    },
+                    |()| {
+                        Some(if correct {
+                            TourChange::Corrected { round, table, game }
+                        } else {
+                            TourChange::Result { round, table, game }
+                        })
+                    },
+                )
                 .await
                 .map(|()| Reply::Ok)
             }
@@ -385,24 +463,31 @@ impl Tournaments {
     ) -> Result<(), ErrorMsg> {
         self.here()?;
         let now = unix_ms();
-        self.change(rooms, id, |t| {
-            let team = t
-                .teams()
-                .iter()
-                .find(|team| team.players.iter().any(|p| p == name))
-                .map(|team| team.id)
-                .ok_or_else(|| {
-                    error(ErrorCode::Forbidden, format!("{name} plays for no team of tournament {id}"))
-                })?;
-            match choice {
-                TdChoice::Straight => t.choose_seating(now, round, team, game, SeatingChoice::Straight),
-                TdChoice::Crossed => t.choose_seating(now, round, team, game, SeatingChoice::Crossed),
-                TdChoice::WhiteOnA => t.choose_colours(now, round, team, game, ColourChoice::WhiteOnA),
-                TdChoice::WhiteOnB => t.choose_colours(now, round, team, game, ColourChoice::WhiteOnB),
-            }
-            .map_err(refused)
-        })
+        self.change(
+            rooms,
+            id,
+            |t| {
+                let team = t
+                    .teams()
+                    .iter()
+                    .find(|team| team.players.iter().any(|p| p == name))
+                    .map(|team| team.id)
+                    .ok_or_else(|| {
+                        error(ErrorCode::Forbidden, format!("{name} plays for no team of tournament {id}"))
+                    })?;
+                match choice {
+                    TdChoice::Straight => t.choose_seating(now, round, team, game, SeatingChoice::Straight),
+                    TdChoice::Crossed => t.choose_seating(now, round, team, game, SeatingChoice::Crossed),
+                    TdChoice::WhiteOnA => t.choose_colours(now, round, team, game, ColourChoice::WhiteOnA),
+                    TdChoice::WhiteOnB => t.choose_colours(now, round, team, game, ColourChoice::WhiteOnB),
+                }
+                .map_err(refused)?;
+                Ok(t.round(round).and_then(|r| r.pairing_of(team)).map_or(0, |(table, _)| table))
+            },
+            |&table| Some(TourChange::Chose { round, table, game }),
+        )
         .await
+        .map(|_| ())
     }
 
     /// Where player `name` plays now: a linked game without a result that seats him.
@@ -443,6 +528,17 @@ fn with_director(bpgn: String, result: Option<&GameResult>) -> String {
         None => note,
     });
     record.to_bpgn()
+}
+
+/// Refuses a team past the most a tournament carried as data has (`TOURNAMENT_TEAMS`).
+fn room_for_a_team(t: &Tournament) -> Result<(), ErrorMsg> {
+    if t.teams().len() >= shvedka_proto::TOURNAMENT_TEAMS {
+        return Err(error(
+            ErrorCode::Limit(shvedka_proto::Limit::TournamentTeams),
+            format!("a tournament has at most {} teams here", shvedka_proto::TOURNAMENT_TEAMS),
+        ));
+    }
+    Ok(())
 }
 
 fn outcome_of(o: TdOutcome) -> Outcome {
@@ -489,4 +585,22 @@ pub(crate) fn load(rows: Vec<(u64, String)>) -> Stored {
             }
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tournament takes teams up to the most the server carries as data, and the next is
+    /// refused with the limit named.
+    #[test]
+    fn the_team_past_the_most_a_view_carries_is_refused_with_its_limit() {
+        let mut t = Tournament::new("night", "mgimo-2017", "3+2", Format::RoundRobin).expect("a tournament");
+        for i in 0..shvedka_proto::TOURNAMENT_TEAMS {
+            room_for_a_team(&t).expect("room");
+            t.register(&format!("team {i}"), [&format!("p{i}a"), &format!("p{i}b")]).expect("a team");
+        }
+        let refused = room_for_a_team(&t).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Limit(shvedka_proto::Limit::TournamentTeams));
+    }
 }

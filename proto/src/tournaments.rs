@@ -1,0 +1,266 @@
+//! Tournaments as data (version 7): the list, and one tournament — its teams, the standings with
+//! every tie-break, and its rounds: pairings, both games of each pairing with their S3 choices,
+//! seats, deadlines and results. A client renders these; it never reads an export's text to learn
+//! a tournament's state. The crosstable is the rounds' results arranged (each game's result names
+//! both teams), so it travels as the rounds. Points are counted in quarter points (a game is 4, a
+//! draw 2 each, a bye 8; Sonneborn–Berger needs the quarters), so no client rounds a score.
+//!
+//! A view fits one frame: it carries the latest round only (the others are asked for one by one,
+//! `ClientMsg::TournamentRound`), and a tournament the server carries has at most
+//! [`TOURNAMENT_TEAMS`] teams.
+
+/// The most teams a tournament has on a server that carries it as data: its view (teams,
+/// standings, a round of 32 pairings with names of the longest) stays within one frame.
+pub const TOURNAMENT_TEAMS: usize = 64;
+
+use serde::{Deserialize, Serialize};
+
+use crate::{MatchId, TdChoice, TdOutcome};
+
+/// Where a tournament is in its life.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TournamentPhase {
+    /// Teams register; nothing is paired yet.
+    Registering,
+    /// Started: rounds are paired and played.
+    Running,
+    /// Every round is played.
+    Finished,
+}
+
+/// How a tournament pairs its teams.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TournamentFormat {
+    /// Every team meets every other (FIDE Berger tables).
+    RoundRobin,
+    /// A Swiss of this many rounds.
+    Swiss {
+        /// Its rounds.
+        rounds: u32,
+    },
+}
+
+/// One tournament in the list (`Reply::TournamentPage`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentSummary {
+    /// Its id.
+    pub id: u64,
+    /// Its name.
+    pub name: String,
+    /// Where it is in its life.
+    pub phase: TournamentPhase,
+    /// How it pairs.
+    pub format: TournamentFormat,
+    /// The rule preset of its games.
+    pub rules: String,
+    /// The time control of its games.
+    pub time_control: String,
+    /// Played online (the server makes the matches) or over the board.
+    pub online: bool,
+    /// Teams registered (withdrawn ones too).
+    pub teams: u32,
+    /// Rounds paired so far.
+    pub rounds_paired: u32,
+}
+
+/// A tournament: what a tournament page, a director's desk and a projector show.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentView {
+    /// What the list says of it (`rounds_paired` counts the rounds; ask for any of them).
+    pub summary: TournamentSummary,
+    /// The teams, by number.
+    pub teams: Vec<TeamView>,
+    /// The latest round paired, if any.
+    pub round: Option<RoundView>,
+    /// The standings now, best first.
+    pub standings: Vec<StandingView>,
+}
+
+/// A team of two.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TeamView {
+    /// Its number, from 1.
+    pub team: u32,
+    /// Its name.
+    pub name: String,
+    /// Its two players' account names, first player first.
+    pub players: [String; 2],
+    /// Whether it has withdrawn.
+    pub withdrawn: bool,
+}
+
+/// One round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundView {
+    /// Its number, from 1.
+    pub round: u32,
+    /// Its tables: pairings first (the strongest at table 1), byes last.
+    pub tables: Vec<TableView>,
+    /// The Swiss could not avoid repeating an earlier meeting this round (the repeated pairings
+    /// say so).
+    pub repeats_allowed: bool,
+}
+
+/// A table of a round.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum TableView {
+    /// Two teams meet: two games.
+    Pairing(PairingView),
+    /// The team sits out and scores the bye (8 quarter points).
+    Bye {
+        /// The table, from 1.
+        table: u32,
+        /// The team.
+        team: u32,
+    },
+}
+
+/// Two teams meeting: two games (RULES.md S3).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PairingView {
+    /// The table, from 1.
+    pub table: u32,
+    /// The team named first: it chooses the seating of game 1 and the colours of game 2.
+    pub first: u32,
+    /// The team named second.
+    pub second: u32,
+    /// The two teams met before (a Swiss that allowed repeats).
+    pub repeat: bool,
+    /// Game 1 and game 2.
+    pub games: Vec<GameView>,
+}
+
+/// One game of a pairing: the S3 choices, the seats they give, the match and the result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct GameView {
+    /// 1 or 2.
+    pub game: u32,
+    /// The team that chooses the seating (`Straight` or `Crossed`).
+    pub seating_team: u32,
+    /// The team that chooses the colours (`WhiteOnA` or `WhiteOnB`).
+    pub colour_team: u32,
+    /// The seating, once chosen or defaulted.
+    pub seating: Option<TdChoice>,
+    /// The colours, once chosen or defaulted.
+    pub colours: Option<TdChoice>,
+    /// The four players' account names in seat order (White-A, Black-A, White-B, Black-B), once
+    /// both choices are known.
+    pub seats: Option<[String; 4]>,
+    /// When the choices are due, Unix milliseconds: a choice is taken before it, the defaults
+    /// (`Straight`, `WhiteOnA`) after it.
+    pub choices_due_ms: u64,
+    /// The online match of the game, once it exists.
+    pub match_id: Option<MatchId>,
+    /// The result, once known.
+    pub result: Option<TourResultView>,
+}
+
+/// A game's result in a tournament.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TourResultView {
+    /// Who won, seen from the pairing.
+    pub outcome: TdOutcome,
+    /// Where it came from.
+    pub source: TourResultSource,
+    /// The director who entered or corrected it (an account name; `(secret)` for the server's
+    /// director secret); `None` when the server recorded it.
+    pub director: Option<String>,
+    /// The director's own words for an entered result (his text, shown as he wrote it); empty
+    /// for a result the server recorded (the match says how it ended).
+    pub note: String,
+}
+
+/// Where a tournament game's result came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TourResultSource {
+    /// Played over the board, entered by the director.
+    OverTheBoard,
+    /// Played online; the server recorded the match's result.
+    Online,
+    /// Not played: a team withdrew. Scores as a game won for the team present, not counted as
+    /// a game won in the tie-breaks.
+    Forfeit,
+}
+
+/// One team's line of the standings. Every score is in quarter points.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StandingView {
+    /// Its rank, from 1; teams equal on points and every tie-break share one.
+    pub rank: u32,
+    /// The team.
+    pub team: u32,
+    /// Whether it has withdrawn.
+    pub withdrawn: bool,
+    /// Game points.
+    pub points: u32,
+    /// Points among exactly the teams tied on points, when they have all met (else 0).
+    pub direct: u32,
+    /// Buchholz: the opponents' points, one term per pairing.
+    pub buchholz: u32,
+    /// Sonneborn–Berger.
+    pub sonneborn_berger: u32,
+    /// Games won at the board or online (not forfeits, not byes).
+    pub wins: u32,
+}
+
+/// What changed in a followed tournament (`ServerMsg::Tournament`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TourChange {
+    /// Nothing: the state as it stands, sent when the session starts following.
+    Followed,
+    /// The tournament was created.
+    Created,
+    /// A team registered.
+    Registered {
+        /// The team.
+        team: u32,
+    },
+    /// A team withdrew.
+    Withdrew {
+        /// The team.
+        team: u32,
+    },
+    /// The teams were seeded by rating.
+    Seeded,
+    /// Registration closed and the tournament started.
+    Started,
+    /// A round was paired.
+    Paired {
+        /// The round.
+        round: u32,
+    },
+    /// A team made an S3 choice.
+    Chose {
+        /// The round.
+        round: u32,
+        /// The table.
+        table: u32,
+        /// The game, 1 or 2.
+        game: u32,
+    },
+    /// Choices left open at their deadline took the defaults.
+    Defaulted,
+    /// A game's match was created: the game starts.
+    GameStarted {
+        /// Its match.
+        match_id: MatchId,
+    },
+    /// A result was recorded (online, over the board, or a forfeit).
+    Result {
+        /// The round.
+        round: u32,
+        /// The table.
+        table: u32,
+        /// The game, 1 or 2.
+        game: u32,
+    },
+    /// A director corrected a result.
+    Corrected {
+        /// The round.
+        round: u32,
+        /// The table.
+        table: u32,
+        /// The game, 1 or 2.
+        game: u32,
+    },
+}
