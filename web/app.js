@@ -18,6 +18,7 @@ import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
 import { QuickPairing } from "./quick.js";
+import { Tournaments } from "./tournament.js";
 import { RecentMatches } from "./recent.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
@@ -63,7 +64,7 @@ let session = null;
 let credentials = /** @type {import("./login.js").Credentials | null} */ (null);
 /** @type {MatchModel | null} */
 let model = null;
-/** @type {"login" | "lobby" | "match"} */
+/** @type {"login" | "lobby" | "match" | "tournament"} */
 let screen = "login";
 /**
  * The server's legal moves on the player's board for the position `bfen` (null: asked, not
@@ -235,6 +236,14 @@ const LOW_TIME_MS = 10_000;
 const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat);
 const quick = new QuickPairing(ask, msg, () => (session ? { name: session.name, account: session.account } : null));
+const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"));
+/** The tournament this page is the projector of (`?projector=ID`): no controls, large type. */
+const projector = Number.parseInt(params.get("projector") ?? "", 10);
+if (Number.isSafeInteger(projector) && projector > 0) document.body.classList.add("projector");
+$("t-back").addEventListener("click", () => {
+  void tournaments.leave();
+  showScreen("lobby");
+});
 $("refresh").addEventListener("click", () => void quick.refresh());
 $("play-partner").addEventListener("click", () => {
   if (model) void quick.withPartner(model);
@@ -292,16 +301,18 @@ async function play(text, shown) {
   render();
 }
 
-/** @param {"login" | "lobby" | "match"} next */
+/** @param {"login" | "lobby" | "match" | "tournament"} next */
 function showScreen(next) {
   screen = next;
   $("login").hidden = next !== "login";
   $("lobby").hidden = next !== "lobby";
   $("match").hidden = next !== "match";
+  $("tournament").hidden = next !== "tournament";
   $("back-to-match").hidden = !model;
   if (next === "lobby") {
     void lobby.refresh();
     void quick.refresh();
+    void tournaments.refresh();
     // The player's own recent matches, unless another name's are shown.
     const named = /** @type {HTMLInputElement} */ ($("recent-name"));
     if (session?.state === "connected" && session.name && (!named.value || named.value === session.name)) void recent.show(session.name);
@@ -454,6 +465,8 @@ function push(kind, body) {
   } else if (kind === "Rated") {
     ratingChanges = { matchId: body.match_id, changes: body.changes };
     render();
+  } else if (kind === "Tournament") {
+    tournaments.update(body);
   }
 }
 
@@ -564,6 +577,9 @@ async function welcome(resumed, fresh) {
   }
   // A seek lives only while its connection does: a new connection has none.
   quick.connectionChanged();
+  // Nor does following a tournament; the projector follows its own from the start.
+  if (tournaments.followed === null && Number.isSafeInteger(projector) && projector > 0) tournaments.followed = projector;
+  void tournaments.connectionChanged();
   if (resumed) log("session resumed");
   if (resumed && session?.account && arbiterRemembered()) arbiter.enable();
   if (arbiterSecret && (!resumed || !arbiter.enabled)) {
@@ -572,7 +588,7 @@ async function welcome(resumed, fresh) {
     else arbiterSecret = "";
   }
   $("arbiter-form").hidden = !params.has("arbiter") || arbiter.enabled;
-  if (!model && screen !== "lobby") showScreen("lobby");
+  if (!model && screen !== "lobby" && tournaments.followed === null) showScreen("lobby");
   else if (model) render();
 }
 
@@ -721,6 +737,7 @@ setInterval(() => {
   if (screen === "lobby" && session?.state === "connected" && !document.hidden) {
     void lobby.refresh();
     void quick.refresh();
+    void tournaments.refresh();
   }
 }, LOBBY_REFRESH_MS);
 
@@ -741,6 +758,12 @@ installReport(
     sounds: sounds.played.slice(),
     muted: sounds.muted,
     rematch: rematchOffer ? { ...rematchOffer } : null,
+    tournament: tournaments.view ? {
+      id: tournaments.view.summary.id,
+      change: tournaments.lastChange,
+      standings: tournaments.view.standings.map((l) => ({ team: l.team, points: l.points })),
+      round: tournaments.view.round?.round ?? null,
+    } : null,
     review: review ? {
       matchId: review.r.matchId,
       move: movesBy(review.r, review.i),
@@ -758,3 +781,5 @@ const saved = storedSession();
 const named = params.get("name");
 if (named) enter(named);
 else if (saved) enter(saved.name);
+// The projector enters by itself, as a guest the server names.
+else if (document.body.classList.contains("projector")) enter("");

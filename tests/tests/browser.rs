@@ -188,6 +188,74 @@ async fn quick_pairing_seats_four_pages_in_one_match_and_partners_seek_again_tog
     run_script("quick.mjs", "", "quick", "websocket", &[]).await;
 }
 
+/// Issue 30: a tournament in the browser. A director (a Rust client) creates a Swiss of four teams
+/// over the board, starts it and pairs round 1; the projector page (`?projector=ID`, 1920×1080)
+/// shows it by itself and follows the four results the director enters while it is open; a
+/// phone-sized page finds it in the lobby and opens it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters_results() {
+    use shvedka_proto::{Reply, TdOutcome, TdRequest};
+    let server = TestServer::start("director_token = \"td-secret-of-the-night\"").await;
+    let td = server.client("director").await;
+    td.director("td-secret-of-the-night").await.expect("the director's secret");
+    let id = match td
+        .td(TdRequest::Create {
+            name: "Осенний кубок".into(),
+            rules: "mgimo-2017".into(),
+            time_control: "3+2".into(),
+            swiss_rounds: Some(3),
+            online: false,
+        })
+        .await
+    {
+        Ok(Reply::Id(id)) => id,
+        other => panic!("expected an id: {other:?}"),
+    };
+    for (n, team) in ["Ладьи", "Кони", "Слоны", "Ферзи"].iter().enumerate() {
+        let players = [format!("p{n}a"), format!("p{n}b")];
+        for p in &players {
+            server.account(p).await.close().await;
+        }
+        td.td(TdRequest::Register { tournament: id, team: (*team).into(), players }).await.expect("register");
+    }
+    td.td(TdRequest::Start { tournament: id }).await.expect("start");
+    td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 600_000 }).await.expect("round 1");
+    // The director enters round 1's results while the projector is on the wall.
+    let director = tokio::spawn(async move {
+        tokio::time::sleep(Duration::from_secs(4)).await;
+        for (i, outcome) in
+            [TdOutcome::FirstWins, TdOutcome::Draw, TdOutcome::SecondWins, TdOutcome::FirstWins]
+                .into_iter()
+                .enumerate()
+        {
+            let (table, game) = (i as u32 / 2 + 1, i as u32 % 2 + 1);
+            let result = TdRequest::Result {
+                tournament: id,
+                round: 1,
+                table,
+                game,
+                outcome,
+                reason: "над доской".into(),
+                correct: false,
+            };
+            td.td(result).await.expect("a result");
+            tokio::time::sleep(Duration::from_millis(500)).await;
+        }
+        td
+    });
+    let id_arg = id.to_string();
+    run_at(
+        "tournament.mjs",
+        &server,
+        "tournament",
+        "websocket",
+        &["--tournament", &id_arg, "--teams", "4", "--points", "16"],
+    )
+    .await;
+    director.await.expect("the director's task").close().await;
+    server.stop().await;
+}
+
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).
 #[test]
 fn the_web_client_type_checks() {

@@ -37,6 +37,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("moves.js"),
     js!("premove.js"),
     js!("quick.js"),
+    js!("tournament.js"),
     js!("sound.js"),
     js!("notice.js"),
     js!("ratings.js"),

@@ -1,0 +1,39 @@
+// A tournament's words in the page (tournament.js): scores in quarter points written as
+// crosstables write them, and each game of a pairing as it stands (RULES.md S3: who chooses what,
+// the match, the result and who entered it).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { formatText, gameText, points } from "./tournament.js";
+
+test("quarter points are written as halves, and Sonneborn–Berger's quarters as decimals", () => {
+  assert.deepEqual([0, 2, 4, 6, 8, 3, 9].map(points), ["0", "½", "1", "1½", "2", "0.75", "2.25"]);
+});
+
+test("the format says round robin or the Swiss's rounds", () => {
+  assert.equal(formatText({ format: "RoundRobin" }), "round robin");
+  assert.equal(formatText({ format: { Swiss: { rounds: 5 } } }), "Swiss, 5 rounds");
+});
+
+const names = { 1: "Ладьи", 2: "Кони" };
+const name = (team) => names[team];
+const pairing = { first: 1, second: 2 };
+const game = {
+  game: 1, seating_team: 1, colour_team: 2, seating: null, colours: null, seats: null,
+  choices_due_ms: 0, match_id: null, result: null,
+};
+
+test("S3: a game waits for the seating team and the colour team, each named", () => {
+  assert.equal(gameText(game, name, pairing), "Ладьи to choose the seating; Кони to choose the colours");
+  assert.equal(gameText({ ...game, seating: "Crossed" }, name, pairing), "crossed; Кони to choose the colours");
+  assert.equal(gameText({ ...game, seating: "Straight", colours: "WhiteOnB", match_id: 12 }, name, pairing), "in play: match 12");
+});
+
+test("a result names the winner, where it came from and the director who entered it", () => {
+  const online = { outcome: "SecondWins", source: "Online", director: null, note: "" };
+  assert.equal(gameText({ ...game, result: online }, name, pairing), "Кони won");
+  const board = { outcome: "Draw", source: "OverTheBoard", director: "(secret)", note: "над доской" };
+  assert.equal(gameText({ ...game, result: board }, name, pairing), "draw (over the board) — the director: над доской");
+  const forfeit = { outcome: "FirstWins", source: "Forfeit", director: "maria", note: "" };
+  assert.equal(gameText({ ...game, result: forfeit }, name, pairing), "Ладьи won (forfeit) — maria");
+});
