@@ -190,7 +190,8 @@ async fn quick_pairing_seats_four_pages_in_one_match_and_partners_seek_again_tog
 
 /// Issue 30: a tournament in the browser. A director (a Rust client) creates a Swiss of four teams
 /// over the board, starts it and pairs round 1; the projector page (`?projector=ID`, 1920×1080)
-/// shows it by itself and follows the four results the director enters while it is open; a
+/// shows it by itself, loses its connection and comes back, and follows the four results the
+/// director enters while it is open; a
 /// phone-sized page finds it in the lobby and opens it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters_results() {
@@ -220,9 +221,17 @@ async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters
     }
     td.td(TdRequest::Start { tournament: id }).await.expect("start");
     td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 600_000 }).await.expect("round 1");
-    // The director enters round 1's results while the projector is on the wall.
+    // The director enters round 1's results while the projector is on the wall, once its page
+    // has dropped its connection and come back (the script says so with a file).
+    let ready = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/tournament/projector-ready");
+    let _ = std::fs::remove_file(&ready);
     let director = tokio::spawn(async move {
-        tokio::time::sleep(Duration::from_secs(4)).await;
+        for _ in 0..900 {
+            if ready.exists() {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
         for (i, outcome) in
             [TdOutcome::FirstWins, TdOutcome::Draw, TdOutcome::SecondWins, TdOutcome::FirstWins]
                 .into_iter()

@@ -1,6 +1,6 @@
 // End to end (issue 30): a tournament in the browser. The projector page (`?projector=ID`, 1920×1080,
-// no controls) shows the tournament's standings and round as soon as it opens, and follows every
-// result the director enters while it is on the wall; a phone-sized player's page finds the
+// no controls) shows the tournament's standings and round as soon as it opens, loses its
+// connection, comes back, and follows every result the director enters while it is on the wall; a phone-sized player's page finds the
 // tournament in the lobby's list, opens it and sees the same standings.
 //
 //   node web/e2e/tournament.mjs --url http://127.0.0.1:HTTPPORT/ --transport websocket --out DIR \
@@ -8,6 +8,9 @@
 //
 // `--points`: the quarter points of all teams together once the director's results are in (the
 // Rust test enters them while this runs). Exit 0 only if everything held.
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 import { fail, launch, openPlayer, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
@@ -40,6 +43,15 @@ async function main() {
   if (!/game 1/.test(round) || !/game 2/.test(round)) fail("the round shows both games of each pairing", "game 1 … game 2", round);
   await shot(wall.page, "projector.png", "the projector at 1920×1080: the standings and round 1 of the tournament");
   step("projector shows the tournament");
+
+  // The wall's connection drops (a flaky venue network): the page resumes and follows again.
+  await wall.page.evaluate(() => window.shvedka.dropConnection());
+  await until(wall.page, "the projector's page comes back after its connection dropped",
+    () => window.shvedka.connected && window.shvedka.losses > 0, null,
+    { seen: () => ({ connected: window.shvedka.connected, losses: window.shvedka.losses }) });
+  step("projector reconnected");
+  // The Rust test enters the results once this file is there: they come after the reconnection.
+  writeFileSync(join(String(args.out), "projector-ready"), "");
 
   await until(wall.page, "the projector follows the director's results as they are entered",
     (total) => window.shvedka.tournament.change === "Result" && (window.shvedka.tournament.standings ?? []).reduce((a, l) => a + l.points, 0) === total, total,
