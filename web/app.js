@@ -236,7 +236,7 @@ const LOW_TIME_MS = 10_000;
 const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat);
 const quick = new QuickPairing(ask, msg, () => (session ? { name: session.name, account: session.account } : null));
-const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"));
+const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), () => session?.account ? session.name : null, takeSeat);
 /** The tournament this page is the projector of (`?projector=ID`): no controls, large type. */
 const projector = Number.parseInt(params.get("projector") ?? "", 10);
 if (Number.isSafeInteger(projector) && projector > 0) document.body.classList.add("projector");

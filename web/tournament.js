@@ -5,6 +5,8 @@
 // projector (`?projector=ID`: no controls, large type). Everything shown is rendered from the
 // server's data (codes, numbers, names), never from its text.
 
+import { refusalText, showError } from "./notice.js";
+
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
 /** @typedef {import("./codec.js").TournamentSummary} TournamentSummary */
 /** @typedef {import("./codec.js").GameView} GameView */
@@ -66,6 +68,10 @@ export function gameText(g, name, p) {
   return `${seating}; ${colours}`;
 }
 
+/** @type {Record<string, string>} */
+const SEAT_WORDS = { WhiteA: "White on board A", BlackA: "Black on board A", WhiteB: "White on board B", BlackB: "Black on board B" };
+const SEATS = /** @type {const} */ (["WhiteA", "BlackA", "WhiteB", "BlackB"]);
+
 /**
  * @param {string} tag
  * @param {string} text
@@ -78,16 +84,57 @@ function cell(tag, text, cls) {
   return el;
 }
 
+/**
+ * The game of the round that `me` plays next, if his team is paired in it: game 1 until it has a
+ * result, then game 2 (S3: one game of a pairing at a time).
+ * @param {TournamentView} v
+ * @param {string} me  an account name
+ * @returns {{ team: number, table: number, pairing: { first: number, second: number }, game: GameView } | { team: number, bye: true } | null}
+ */
+export function myGame(v, me) {
+  const team = v.teams.find((t) => t.players.includes(me))?.team;
+  if (team === undefined || !v.round) return null;
+  for (const t of v.round.tables) {
+    if ("Bye" in t) {
+      if (t.Bye.team === team) return { team, bye: true };
+      continue;
+    }
+    const p = t.Pairing;
+    if (p.first !== team && p.second !== team) continue;
+    const game = p.games.find((g) => g.result === null);
+    return game ? { team, table: p.table, pairing: p, game } : null;
+  }
+  return null;
+}
+
+/**
+ * Minutes and seconds until `due_ms` (Unix ms), never below zero.
+ * @param {number} due_ms
+ * @param {number} now_ms
+ */
+export function countdown(due_ms, now_ms) {
+  const s = Math.max(0, Math.ceil((due_ms - now_ms) / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+}
+
 export class Tournaments {
   /**
    * @param {import("./codec.js").Ask} ask
    * @param {import("./codec.js").msg} msg
    * @param {() => void} show  shows the tournament's screen
+   * @param {() => string | null} me  the account this page is logged in as, if any
+   * @param {(matchId: number, seat: import("./seats.js").Seat) => Promise<unknown>} takeSeat
    */
-  constructor(ask, msg, show) {
+  constructor(ask, msg, show, me, takeSeat) {
     this.ask = ask;
     this.msg = msg;
     this.show = show;
+    this.me = me;
+    this.takeSeat = takeSeat;
+    // The deadline counts down while a choice is open.
+    setInterval(() => {
+      if (this.view && !document.getElementById("t-mine")?.hidden) this.renderMine();
+    }, 1000);
     /** The tournament followed, if any. @type {number | null} */
     this.followed = null;
     /** Its latest view. @type {TournamentView | null} */
@@ -182,6 +229,7 @@ export class Tournaments {
         cell("td", String(l.wins)));
       return row;
     }));
+    this.renderMine();
     const tables = /** @type {HTMLTableSectionElement} */ ($("t-round").querySelector("tbody"));
     $("t-round-title").textContent = v.round ? `Round ${v.round.round}` : "No round paired yet";
     tables.replaceChildren(...(v.round?.tables ?? []).flatMap((/** @type {TableView} */ t) => {
@@ -200,5 +248,55 @@ export class Tournaments {
         return row;
       });
     }));
+  }
+
+  /** The player's own game: the S3 choice his team owns, its deadline, and his seat. */
+  renderMine() {
+    const v = this.view;
+    const me = this.me();
+    const box = $("t-mine");
+    const mine = v && me ? myGame(v, me) : null;
+    box.hidden = mine === null;
+    if (!mine || !v) return;
+    /** @param {number} team */
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    if ("bye" in mine) {
+      box.replaceChildren(cell("p", `Your team ${name(mine.team)} has the bye this round.`));
+      return;
+    }
+    const g = mine.game;
+    const other = mine.pairing.first === mine.team ? mine.pairing.second : mine.pairing.first;
+    const parts = [cell("h3", `Your game: table ${mine.table}, game ${g.game}, against ${name(other)}`)];
+    /** @param {"Straight" | "Crossed" | "WhiteOnA" | "WhiteOnB"} choice */
+    const choose = (choice) => {
+      const b = cell("button", CHOICES[choice]);
+      b.id = `t-choose-${choice}`;
+      b.addEventListener("click", async () => {
+        const r = await this.ask(this.msg.choose(v.summary.id, v.round?.round ?? 0, g.game, choice));
+        if (r.err) showError(refusalText(r.err));
+      });
+      return b;
+    };
+    const open = g.match_id === null && Date.now() < g.choices_due_ms;
+    if (g.seating_team === mine.team && g.seating === null && open) {
+      parts.push(cell("p", "Your team chooses the seating: straight (first player faces first) or crossed."), choose("Straight"), choose("Crossed"));
+    } else if (g.colour_team === mine.team && g.colours === null && open) {
+      parts.push(cell("p", "Your team chooses the colours: White on board A or on board B."), choose("WhiteOnA"), choose("WhiteOnB"));
+    }
+    if (g.seating === null || g.colours === null) {
+      parts.push(cell("p", open ? `Choices due in ${countdown(g.choices_due_ms, Date.now())}; then the defaults (straight, White on A).` : "The defaults apply now.", "hint"));
+    }
+    const seat = g.seats ? g.seats.indexOf(me ?? "") : -1;
+    if (g.match_id !== null && seat >= 0) {
+      const s = SEATS[seat];
+      const go = cell("button", `Take my seat: ${SEAT_WORDS[s]}`);
+      go.id = "t-take-seat";
+      const matchId = g.match_id;
+      go.addEventListener("click", () => void this.takeSeat(matchId, s));
+      parts.push(go);
+    } else if (seat >= 0) {
+      parts.push(cell("p", `You play ${SEAT_WORDS[SEATS[seat]]}; your seat opens when the match is made.`));
+    }
+    box.replaceChildren(...parts);
   }
 }

@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { formatText, gameText, points } from "./tournament.js";
+import { countdown, formatText, gameText, myGame, points } from "./tournament.js";
 
 test("quarter points are written as halves, and Sonneborn–Berger's quarters as decimals", () => {
   assert.deepEqual([0, 2, 4, 6, 8, 3, 9].map(points), ["0", "½", "1", "1½", "2", "0.75", "2.25"]);
@@ -36,4 +36,38 @@ test("a result names the winner, where it came from and the director who entered
   assert.equal(gameText({ ...game, result: board }, name, pairing), "draw (over the board) — the director: над доской");
   const forfeit = { outcome: "FirstWins", source: "Forfeit", director: "maria", note: "" };
   assert.equal(gameText({ ...game, result: forfeit }, name, pairing), "Ладьи won (forfeit) — maria");
+});
+
+test("a player's game is his team's pairing, game 1 until it has a result, then game 2; a bye is said", () => {
+  const g1 = { ...game, game: 1 };
+  const g2 = { ...game, game: 2, seating_team: 2, colour_team: 1 };
+  const view = {
+    teams: [
+      { team: 1, name: "Ладьи", players: ["anna", "boris"], withdrawn: false },
+      { team: 2, name: "Кони", players: ["vera", "gleb"], withdrawn: false },
+      { team: 3, name: "Слоны", players: ["dina", "egor"], withdrawn: false },
+    ],
+    round: {
+      round: 1,
+      repeats_allowed: false,
+      tables: [
+        { Pairing: { table: 1, first: 1, second: 2, repeat: false, games: [g1, g2] } },
+        { Bye: { table: 2, team: 3 } },
+      ],
+    },
+  };
+  assert.equal(myGame(view, "gleb")?.game?.game, 1);
+  assert.equal(myGame(view, "gleb")?.team, 2);
+  const decided = { ...g1, result: { outcome: "Draw", source: "Online", director: null, note: "" } };
+  const later = { ...view, round: { ...view.round, tables: [{ Pairing: { table: 1, first: 1, second: 2, repeat: false, games: [decided, g2] } }, view.round.tables[1]] } };
+  assert.equal(myGame(later, "anna")?.game?.game, 2, "game 2 once game 1 has its result");
+  assert.deepEqual(myGame(view, "egor"), { team: 3, bye: true });
+  assert.equal(myGame(view, "nobody"), null);
+  assert.equal(myGame({ ...view, round: null }, "anna"), null);
+});
+
+test("a deadline counts down in minutes and seconds and stops at zero", () => {
+  assert.equal(countdown(125_000, 0), "2:05");
+  assert.equal(countdown(1_500, 1_000), "0:01");
+  assert.equal(countdown(0, 5_000), "0:00");
 });

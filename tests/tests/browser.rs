@@ -190,8 +190,9 @@ async fn quick_pairing_seats_four_pages_in_one_match_and_partners_seek_again_tog
 
 /// Issue 30: a tournament in the browser. A director (a Rust client) creates a Swiss of four teams
 /// over the board, starts it and pairs round 1; the projector page (`?projector=ID`, 1920×1080)
-/// shows it by itself, loses its connection and comes back, and follows the four results the
-/// director enters while it is open; a
+/// shows it by itself; a player's page shows his game's card and makes his team's S3 seating
+/// choice, which the projector shows; the projector loses its connection and comes back, and
+/// follows the four results the director enters while it is open; a
 /// phone-sized page finds it in the lobby and opens it.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters_results() {
@@ -221,6 +222,12 @@ async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters
     }
     td.td(TdRequest::Start { tournament: id }).await.expect("start");
     td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 600_000 }).await.expect("round 1");
+    // S3: the first player of the team named first at table 1 chooses the seating of game 1.
+    let round = td.tournament_round(id, 1).await.expect("round 1");
+    let seater = match &round.tables[0] {
+        shvedka_proto::TableView::Pairing(p) => format!("p{}a", p.first - 1),
+        other => panic!("table 1 is a pairing: {other:?}"),
+    };
     // The director enters round 1's results while the projector is on the wall, once its page
     // has dropped its connection and come back (the script says so with a file).
     let ready = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/tournament/projector-ready");
@@ -258,7 +265,7 @@ async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters
         &server,
         "tournament",
         "websocket",
-        &["--tournament", &id_arg, "--teams", "4", "--points", "16"],
+        &["--tournament", &id_arg, "--teams", "4", "--points", "16", "--seater", &seater],
     )
     .await;
     director.await.expect("the director's task").close().await;

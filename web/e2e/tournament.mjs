@@ -19,6 +19,7 @@ const { args, step, shot } = script("tournament.mjs", {
   tournament: { type: "string" },
   teams: { type: "string" },
   points: { type: "string" },
+  seater: { type: "string" },
 });
 const id = Number(args.tournament);
 const teams = Number(args.teams);
@@ -43,6 +44,28 @@ async function main() {
   if (!/game 1/.test(round) || !/game 2/.test(round)) fail("the round shows both games of each pairing", "game 1 … game 2", round);
   await shot(wall.page, "projector.png", "the projector at 1920×1080: the standings and round 1 of the tournament");
   step("projector shows the tournament");
+
+  // S3: the player whose team seats game 1 of table 1 makes the choice on his own page; the
+  // projector shows it.
+  const seater = await openPlayer(browser, String(args.seater));
+  players.set("seater", seater);
+  await seater.page.goto(`${args.url}?transport=${args.transport}`, { timeout: 15000 });
+  await seater.page.locator("#name").fill(String(args.seater));
+  await seater.page.locator("#password").fill(`${args.seater}-password`);
+  await seater.page.locator("#enter").click();
+  await until(seater.page, `${args.seater} logs in`, (id) => document.getElementById(`t-open-${id}`) !== null, id);
+  await seater.page.locator(`#t-open-${id}`).click();
+  await until(seater.page, "the player's card offers his team's seating choice with its deadline",
+    () => !document.getElementById("t-mine").hidden && document.getElementById("t-choose-Crossed") !== null
+      && /Choices due in \d+:\d\d/.test(document.getElementById("t-mine").textContent ?? ""), null,
+    { seen: () => document.getElementById("t-mine")?.textContent });
+  if (await seater.page.locator("#t-choose-WhiteOnA").count()) fail("only the choice his team owns is offered", 0, 1);
+  await shot(seater.page, "player-card.png", `${args.seater}'s card: table 1, game 1, his team chooses the seating, the deadline counting down`);
+  await seater.page.locator("#t-choose-Crossed").click();
+  await until(wall.page, "the projector shows the choice", () => /crossed/.test(document.getElementById("t-round").textContent ?? ""), null,
+    { seen: () => document.getElementById("t-round")?.textContent });
+  await until(seater.page, "the card no longer offers a choice made", () => document.getElementById("t-choose-Crossed") === null, null);
+  step(`${args.seater} chose the seating; the projector shows it`);
 
   // The wall's connection drops (a flaky venue network): the page resumes and follows again.
   await wall.page.evaluate(() => window.shvedka.dropConnection());
