@@ -213,6 +213,25 @@ export const msg = {
 /** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations" | "TournamentTeams"} LimitKind  `Limit`: which documented limit */
 
 /**
+ * `TourRefusal` of the protocol: why a tournament request was refused, with its parameters.
+ * @typedef {"NoSuchTournament" | "SamePlayerTwice" | "DuplicateTeamName" | "BadSeeding" | "NoSwissRounds"
+ *   | "AlreadyStarted" | "NotStarted" | "NotAMember"
+ *   | { InvalidName: { max: number } } | { TooManyTeams: { max: number } } | { TooFewTeams: { active: number } }
+ *   | { UnknownTeam: { team: number } } | { AlreadyWithdrawn: { team: number } }
+ *   | { RoundIncomplete: { round: number } } | { NoRoundsLeft: { rounds: number } }
+ *   | { UnknownRound: { round: number } } | { UnknownTable: { round: number, table: number } }
+ *   | { UnknownGame: { game: number } } | { Bye: { round: number, table: number } }
+ *   | { NotPaired: { round: number, team: number } }
+ *   | { NotYourChoice: { game: TourGame, choice: "Seating" | "Colours" } }
+ *   | { DeadlinePassed: { game: TourGame, due_ms: number } }
+ *   | { GameStarted: { game: TourGame } }
+ *   | { AlreadyChosen: { game: TourGame, choice: "Seating" | "Colours" } }
+ *   | { ChoicesPending: { game: TourGame } } | { AlreadyDecided: { game: TourGame } }
+ *   | { NotDecided: { game: TourGame } }} TourRefusal
+ */
+/** @typedef {{ round: number, table: number, game: number }} TourGame  `TourGame` of the protocol */
+
+/**
  * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",
  * "Timeout" and "BadReply" (an answer that does not fit the request). Compare with `===` only
  * against names (an object never equals one).
@@ -221,6 +240,7 @@ export const msg = {
  *   | "BadCredentials" | "NameTaken" | "LoginRequired" | "AccountDisabled" | "NoSuchAccount"
  *   | "NotRatable"
  *   | "NoSuchSeek"
+ *   | { Tournament: TourRefusal }
  *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
  */
 

@@ -262,6 +262,12 @@ export const tournamentRound = {"req":51,"msg":{"TournamentRound":{"tournament":
 export const replyTournamentRound = {"Reply":{"req":51,"result":{"Ok":{"TournamentRound":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false}}}}};
 
 /** @type {ServerMsg} */
+export const replyTournamentRefusal = {"Reply":{"req":53,"result":{"Err":{"code":{"Tournament":{"NotYourChoice":{"game":{"round":1,"table":2,"game":1},"choice":"Seating"}}},"rule":"S3","message":"team 2 does not choose the seating of round 1 table 2 game 1"}}}};
+
+/** @type {ServerMsg} */
+export const replyChoiceDeadline = {"Reply":{"req":54,"result":{"Err":{"code":{"Tournament":{"DeadlinePassed":{"game":{"round":2,"table":1,"game":2},"due_ms":1764000300000}}},"rule":"S3","message":"the choices of round 2 table 1 game 2 were due at 1764000300000 ms, it is 1764000300500 ms"}}}};
+
+/** @type {ServerMsg} */
 export const replyTournamentTeamsLimit = {"Reply":{"req":52,"result":{"Err":{"code":{"Limit":"TournamentTeams"},"rule":null,"message":"a tournament has at most 64 teams here"}}}};
 
 /** @type {ServerMsg} */

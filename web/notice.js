@@ -27,12 +27,59 @@ function $(id) {
 export function refusalText(err) {
   const code = err.code;
   if (code === "Offline" || code === "Timeout" || code === "BadReply") return err.message;
+  // A tournament's refusal is a code with its parameters: said here, not by the server.
+  if (typeof code === "object" && code !== null && "Tournament" in code) {
+    return `refused${err.rule ? ` (${err.rule})` : ""}: ${tourRefusalText(code.Tournament)}`;
+  }
   // The server's sentence names the limit (`… (max_open_matches_per_session)`) or the trouble.
   if (typeof code === "object" && code !== null && "Limit" in code) return `refused: ${err.message}`;
   if (code === "Unavailable") return `the server cannot do it now: ${err.message}`;
   // The server's sentence often ends with the rule already: "… 3 are needed (E4)".
   const message = err.rule && err.message.endsWith(` (${err.rule})`) ? err.message.slice(0, -err.rule.length - 3) : err.message;
   return `refused${err.rule ? ` (${err.rule})` : ""}: ${message}`;
+}
+
+/**
+ * Why a tournament request was refused, in words, from the protocol's `TourRefusal`.
+ * @param {import("./codec.js").TourRefusal} r
+ */
+export function tourRefusalText(r) {
+  /** @param {{ round: number, table: number, game: number }} g */
+  const at = (g) => `round ${g.round}, table ${g.table}, game ${g.game}`;
+  if (typeof r === "string") {
+    /** @type {Record<string, string>} */
+    const words = {
+      NoSuchTournament: "there is no such tournament",
+      SamePlayerTwice: "a team's two players must be two people",
+      DuplicateTeamName: "another team has this name",
+      BadSeeding: "a seeding lists every registered team once",
+      NoSwissRounds: "a Swiss needs at least one round",
+      AlreadyStarted: "the tournament has started already",
+      NotStarted: "the tournament has not started",
+      NotAMember: "you play for no team of this tournament",
+    };
+    return words[r] ?? r;
+  }
+  if ("InvalidName" in r) return `a name must be 1 to ${r.InvalidName.max} characters, not blank`;
+  if ("TooManyTeams" in r) return `the tournament holds at most ${r.TooManyTeams.max} teams`;
+  if ("TooFewTeams" in r) return `too few teams (${r.TooFewTeams.active}); at least 2 are needed`;
+  if ("UnknownTeam" in r) return `there is no team ${r.UnknownTeam.team}`;
+  if ("AlreadyWithdrawn" in r) return `team ${r.AlreadyWithdrawn.team} has withdrawn already`;
+  if ("RoundIncomplete" in r) return `round ${r.RoundIncomplete.round} still has games without a result`;
+  if ("NoRoundsLeft" in r) return `all ${r.NoRoundsLeft.rounds} rounds are paired`;
+  if ("UnknownRound" in r) return `there is no round ${r.UnknownRound.round}`;
+  if ("UnknownTable" in r) return `round ${r.UnknownTable.round} has no table ${r.UnknownTable.table}`;
+  if ("UnknownGame" in r) return `a pairing has games 1 and 2 only, not ${r.UnknownGame.game}`;
+  if ("Bye" in r) return `table ${r.Bye.table} of round ${r.Bye.round} is a bye`;
+  if ("NotPaired" in r) return `team ${r.NotPaired.team} has no pairing in round ${r.NotPaired.round}`;
+  if ("NotYourChoice" in r) return `the ${r.NotYourChoice.choice === "Seating" ? "seating" : "colours"} of ${at(r.NotYourChoice.game)} is the other team's choice`;
+  if ("DeadlinePassed" in r) return `the choices of ${at(r.DeadlinePassed.game)} were due at ${new Date(r.DeadlinePassed.due_ms).toLocaleTimeString()}; the defaults apply`;
+  if ("GameStarted" in r) return `${at(r.GameStarted.game)} has started`;
+  if ("AlreadyChosen" in r) return `the ${r.AlreadyChosen.choice === "Seating" ? "seating" : "colours"} of ${at(r.AlreadyChosen.game)} is chosen already; a choice is final`;
+  if ("ChoicesPending" in r) return `the choices of ${at(r.ChoicesPending.game)} are not all made yet`;
+  if ("AlreadyDecided" in r) return `${at(r.AlreadyDecided.game)} has a result already; correct it instead`;
+  if ("NotDecided" in r) return `${at(r.NotDecided.game)} has no result to correct`;
+  return "refused";
 }
 
 /**

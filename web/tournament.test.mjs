@@ -71,3 +71,16 @@ test("a deadline counts down in minutes and seconds and stops at zero", () => {
   assert.equal(countdown(1_500, 1_000), "0:01");
   assert.equal(countdown(0, 5_000), "0:00");
 });
+
+test("a tournament's refusal is said from its code and parameters, with its rule", async () => {
+  const { refusalText } = await import("./notice.js");
+  const game = { round: 1, table: 2, game: 1 };
+  const err = (code, rule = null) => ({ code: { Tournament: code }, rule, message: "the server's English, not shown" });
+  assert.equal(refusalText(err({ NotYourChoice: { game, choice: "Seating" } }, "S3")),
+    "refused (S3): the seating of round 1, table 2, game 1 is the other team's choice");
+  assert.equal(refusalText(err({ AlreadyChosen: { game, choice: "Colours" } }, "S3")),
+    "refused (S3): the colours of round 1, table 2, game 1 is chosen already; a choice is final");
+  assert.equal(refusalText(err("NotAMember")), "refused: you play for no team of this tournament");
+  assert.equal(refusalText(err({ UnknownRound: { round: 9 } })), "refused: there is no round 9");
+  assert.match(refusalText(err({ DeadlinePassed: { game, due_ms: 0 } }, "S3")), /^refused \(S3\): the choices of round 1, table 2, game 1 were due at .+; the defaults apply$/);
+});

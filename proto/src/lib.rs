@@ -35,8 +35,9 @@ pub use server::{
     PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg, SessionEnd,
 };
 pub use tournaments::{
-    GameView, PairingView, RoundView, StandingView, TOURNAMENT_TEAMS, TableView, TeamView, TourChange,
-    TourResultSource, TourResultView, TournamentFormat, TournamentPhase, TournamentSummary, TournamentView,
+    ChoiceKind, GameView, PairingView, RoundView, StandingView, TOURNAMENT_TEAMS, TableView, TeamView,
+    TourChange, TourGame, TourRefusal, TourResultSource, TourResultView, TournamentFormat, TournamentPhase,
+    TournamentSummary, TournamentView,
 };
 pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 

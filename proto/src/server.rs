@@ -337,6 +337,8 @@ pub enum ErrorCode {
     NotRatable,
     /// No seek of the session's has this number (it ended, or found its match; version 5).
     NoSuchSeek,
+    /// A tournament request refused, and why (version 7).
+    Tournament(crate::TourRefusal),
 }
 
 /// The server's documented limits, as refusals name them.

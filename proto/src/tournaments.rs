@@ -264,3 +264,153 @@ pub enum TourChange {
         game: u32,
     },
 }
+
+/// A game of a tournament: round, table and game (1 or 2), all from 1 as printed on the sheets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct TourGame {
+    /// The round.
+    pub round: u32,
+    /// The table.
+    pub table: u32,
+    /// The game, 1 or 2.
+    pub game: u32,
+}
+
+/// Which of a game's two S3 choices.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ChoiceKind {
+    /// Who faces whom (`Straight`, `Crossed`).
+    Seating,
+    /// Who has White on which board (`WhiteOnA`, `WhiteOnB`).
+    Colours,
+}
+
+/// Why a tournament request was refused (`ErrorCode::Tournament`, version 7): a code and its
+/// parameters, for a client to say in its own words and language. Nothing changed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum TourRefusal {
+    /// No tournament has this id.
+    NoSuchTournament,
+    /// A name (of the tournament, a team or a player, the preset or the time control) is empty,
+    /// blank, too long or holds control characters.
+    InvalidName {
+        /// The most characters allowed.
+        max: u32,
+    },
+    /// A team's two players are one person.
+    SamePlayerTwice,
+    /// Another team has this name (compared ignoring case).
+    DuplicateTeamName,
+    /// The tournament holds as many teams as it may.
+    TooManyTeams {
+        /// The most teams.
+        max: u32,
+    },
+    /// A seeding that is not every registered team exactly once.
+    BadSeeding,
+    /// A Swiss needs at least one round.
+    NoSwissRounds,
+    /// Only before the start.
+    AlreadyStarted,
+    /// Only after the start.
+    NotStarted,
+    /// Too few active teams to start or to pair (at least 2).
+    TooFewTeams {
+        /// Active teams now.
+        active: u32,
+    },
+    /// No team has this number.
+    UnknownTeam {
+        /// The number asked for.
+        team: u32,
+    },
+    /// The team has withdrawn already.
+    AlreadyWithdrawn {
+        /// The team.
+        team: u32,
+    },
+    /// The round still has games without a result.
+    RoundIncomplete {
+        /// The round.
+        round: u32,
+    },
+    /// Every round is paired.
+    NoRoundsLeft {
+        /// The tournament's rounds.
+        rounds: u32,
+    },
+    /// No round has this number.
+    UnknownRound {
+        /// The number asked for.
+        round: u32,
+    },
+    /// The round has no such table.
+    UnknownTable {
+        /// The round.
+        round: u32,
+        /// The table asked for.
+        table: u32,
+    },
+    /// A pairing has games 1 and 2 only.
+    UnknownGame {
+        /// The game asked for.
+        game: u32,
+    },
+    /// The table is a bye: no games.
+    Bye {
+        /// The round.
+        round: u32,
+        /// The table.
+        table: u32,
+    },
+    /// The team is not paired in the round.
+    NotPaired {
+        /// The round.
+        round: u32,
+        /// The team.
+        team: u32,
+    },
+    /// The session's account plays for no team of the tournament.
+    NotAMember,
+    /// S3: this choice of this game belongs to the other team.
+    NotYourChoice {
+        /// The game.
+        game: TourGame,
+        /// Which choice.
+        choice: ChoiceKind,
+    },
+    /// S3: the choices of this game were due at `due_ms` (Unix ms); the defaults apply.
+    DeadlinePassed {
+        /// The game.
+        game: TourGame,
+        /// The deadline.
+        due_ms: u64,
+    },
+    /// The game has started (its match exists) or has a result.
+    GameStarted {
+        /// The game.
+        game: TourGame,
+    },
+    /// S3: this choice was made already; a choice is final.
+    AlreadyChosen {
+        /// The game.
+        game: TourGame,
+        /// Which choice.
+        choice: ChoiceKind,
+    },
+    /// The game's seats are not known yet: a choice is missing.
+    ChoicesPending {
+        /// The game.
+        game: TourGame,
+    },
+    /// The game has a result; a director corrects it (`correct`).
+    AlreadyDecided {
+        /// The game.
+        game: TourGame,
+    },
+    /// The game has no result to correct.
+    NotDecided {
+        /// The game.
+        game: TourGame,
+    },
+}

@@ -578,6 +578,34 @@ fn samples() -> Vec<(&'static str, Sample)> {
         ("tournament-round", c(51, ClientMsg::TournamentRound { tournament: 2, round: 1 })),
         ("reply-tournament-round", s(ServerMsg::Reply { req: 51, result: Ok(Reply::TournamentRound(tournament_round())) })),
         (
+            "reply-tournament-refusal",
+            s(ServerMsg::Reply {
+                req: 53,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Tournament(TourRefusal::NotYourChoice {
+                        game: TourGame { round: 1, table: 2, game: 1 },
+                        choice: ChoiceKind::Seating,
+                    }),
+                    rule: Some("S3".into()),
+                    message: "team 2 does not choose the seating of round 1 table 2 game 1".into(),
+                }),
+            }),
+        ),
+        (
+            "reply-choice-deadline",
+            s(ServerMsg::Reply {
+                req: 54,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Tournament(TourRefusal::DeadlinePassed {
+                        game: TourGame { round: 2, table: 1, game: 2 },
+                        due_ms: 1_764_000_300_000,
+                    }),
+                    rule: Some("S3".into()),
+                    message: "the choices of round 2 table 1 game 2 were due at 1764000300000 ms, it is 1764000300500 ms".into(),
+                }),
+            }),
+        ),
+        (
             "reply-tournament-teams-limit",
             s(ServerMsg::Reply {
                 req: 52,

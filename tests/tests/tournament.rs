@@ -95,7 +95,14 @@ async fn play_round(server: &TestServer, td: &Client, id: u64, teams: usize) -> 
         let (a, b) = (player(p.first.0 as usize, 0), player(p.second.0 as usize, 1));
         let (first, second) = tokio::join!(server.account(&a), server.account(&b));
         let wrong = second.choose(id, round, 1, TdChoice::Crossed).await.unwrap_err();
-        assert!(matches!(wrong, ClientError::Server(ref e) if e.code == ErrorCode::Rejected), "{wrong:?}");
+        let not_theirs = ErrorCode::Tournament(shvedka_proto::TourRefusal::NotYourChoice {
+            game: shvedka_proto::TourGame { round, table: 1, game: 1 },
+            choice: shvedka_proto::ChoiceKind::Seating,
+        });
+        assert!(
+            matches!(wrong, ClientError::Server(ref e) if e.code == not_theirs && e.rule.as_deref() == Some("S3")),
+            "{wrong:?}"
+        );
         first.choose(id, round, 1, TdChoice::Crossed).await.expect("the seating team chooses");
         second.choose(id, round, 1, TdChoice::WhiteOnB).await.expect("the colour team chooses");
     }

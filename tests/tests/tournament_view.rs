@@ -9,8 +9,8 @@ use std::time::Duration;
 
 use shvedka_client::{ClientError, Update, Updates};
 use shvedka_proto::{
-    ErrorCode, Reply, RoundView, ServerMsg, TableView, TdChoice, TdExport, TdOutcome, TdRequest, TourChange,
-    TourResultSource, TournamentPhase, TournamentView,
+    ChoiceKind, ErrorCode, Reply, RoundView, ServerMsg, TableView, TdChoice, TdExport, TdOutcome, TdRequest,
+    TourChange, TourGame, TourRefusal, TourResultSource, TournamentPhase, TournamentView,
 };
 use shvedka_tests::TestServer;
 
@@ -124,7 +124,8 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
     let mut wall = server.client("projector").await;
     let mut feed = wall.take_updates();
     let missing = wall.follow_tournament(Some(id + 100)).await.unwrap_err();
-    assert!(matches!(missing, ClientError::Server(ref e) if e.code == ErrorCode::BadRequest), "{missing:?}");
+    let no_such = ErrorCode::Tournament(TourRefusal::NoSuchTournament);
+    assert!(matches!(missing, ClientError::Server(ref e) if e.code == no_such), "{missing:?}");
     wall.follow_tournament(Some(id)).await.expect("follow");
     let (change, v) = pushed(&mut feed).await;
     assert_eq!(change, TourChange::Followed);
@@ -172,7 +173,26 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
     // The seating team chooses; the colour team chooses; the seats follow.
     let seater = server.account(&players[first as usize - 1][0]).await;
     let colourer = server.account(&players[second as usize - 1][1]).await;
+    // S3, refused with a typed reason: the colour team choosing the seating, a player of no
+    // team, a choice made twice.
+    let game1 = TourGame { round: 1, table: 1, game: 1 };
+    let refusal = |r: Result<(), ClientError>| match r {
+        Err(ClientError::Server(e)) => (e.code, e.rule),
+        other => panic!("expected a refusal: {other:?}"),
+    };
+    let not_theirs = TourRefusal::NotYourChoice { game: game1, choice: ChoiceKind::Seating };
+    assert_eq!(
+        refusal(colourer.choose(id, 1, 1, TdChoice::Straight).await),
+        (ErrorCode::Tournament(not_theirs), Some("S3".to_owned()))
+    );
+    let stranger = server.account("stranger").await;
+    assert_eq!(
+        refusal(stranger.choose(id, 1, 1, TdChoice::Straight).await).0,
+        ErrorCode::Tournament(TourRefusal::NotAMember)
+    );
     seater.choose(id, 1, 1, TdChoice::Crossed).await.expect("the seating team chooses");
+    let twice = TourRefusal::AlreadyChosen { game: game1, choice: ChoiceKind::Seating };
+    assert_eq!(refusal(seater.choose(id, 1, 1, TdChoice::Straight).await).0, ErrorCode::Tournament(twice));
     assert_eq!(pushed(&mut feed).await.0, TourChange::Chose { round: 1, table: 1, game: 1 });
     colourer.choose(id, 1, 1, TdChoice::WhiteOnB).await.expect("the colour team chooses");
     let (_, v) = pushed(&mut feed).await;
@@ -238,7 +258,8 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
     assert!(v.teams[3].withdrawn && v.standings.iter().any(|l| l.team == 4 && l.withdrawn));
 
     let none = wall.tournament_round(id, 9).await.unwrap_err();
-    assert!(matches!(none, ClientError::Server(ref e) if e.code == ErrorCode::BadRequest), "{none:?}");
+    let unknown = ErrorCode::Tournament(TourRefusal::UnknownRound { round: 9 });
+    assert!(matches!(none, ClientError::Server(ref e) if e.code == unknown), "{none:?}");
     let long = td
         .td(TdRequest::Result {
             tournament: id,
@@ -256,7 +277,17 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
     // Following another tournament stops the first; following none stops all.
     wall.follow_tournament(Some(later)).await.expect("follow the other");
     assert_eq!(pushed(&mut feed).await.1.summary.id, later);
-    td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 600_000 }).await.expect("round 2");
+    // Round 2 with a deadline already past: a choice is refused, saying when it was due.
+    td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 0 }).await.expect("round 2");
+    let round2 = wall.tournament_round(id, 2).await.expect("round 2");
+    let TableView::Pairing(p2) = &round2.tables[0] else { panic!("table 1 of round 2: {round2:?}") };
+    let late = server.account(&players[p2.first as usize - 1][0]).await;
+    let due_ms = p2.games[0].choices_due_ms;
+    let passed = TourRefusal::DeadlinePassed { game: TourGame { round: 2, table: 1, game: 1 }, due_ms };
+    assert_eq!(
+        refusal(late.choose(id, 2, 1, TdChoice::Crossed).await),
+        (ErrorCode::Tournament(passed), Some("S3".to_owned()))
+    );
     wall.tournaments(None, 5).await.expect("a round trip after the change");
     assert!(!waiting(&mut feed), "a tournament no longer followed is not pushed");
     wall.follow_tournament(None).await.expect("follow none");

@@ -1,10 +1,9 @@
 //! What anyone may read of the tournaments: the list by pages, one round, and following one
 //! (`ClientMsg::Tournaments`, `TournamentRound`, `FollowTournament`).
 
-use shvedka_proto::{ErrorCode, ErrorMsg};
+use shvedka_proto::ErrorMsg;
 
-use super::{PAGE, Tournaments, view};
-use crate::service::convert::error;
+use super::{PAGE, Tournaments, refusals, view};
 
 impl Tournaments {
     /// A page of the tournaments, newest first, after `after`; with the `after` of the next page.
@@ -40,7 +39,7 @@ impl Tournaments {
         self.here()?;
         // Under the lock: no change is pushed between the state and the follower's joining.
         let all = self.all.lock().await;
-        let t = all.get(&id).ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+        let t = all.get(&id).ok_or_else(|| refusals::no_tournament(id))?;
         self.followers.follow(id, out, view::view(id, t, self.online(id)));
         Ok(())
     }
@@ -54,9 +53,12 @@ impl Tournaments {
     pub(super) async fn round(&self, id: u64, n: u32) -> Result<shvedka_proto::RoundView, ErrorMsg> {
         self.here()?;
         let t = self.copy_of(id).await?;
-        let r = t
-            .round(n)
-            .ok_or_else(|| error(ErrorCode::BadRequest, format!("tournament {id} has no round {n}")))?;
+        let r = t.round(n).ok_or_else(|| {
+            refusals::refusal_of(
+                shvedka_proto::TourRefusal::UnknownRound { round: n },
+                format!("tournament {id} has no round {n}"),
+            )
+        })?;
         Ok(view::round(&t, r))
     }
 }

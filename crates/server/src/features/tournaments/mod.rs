@@ -29,6 +29,7 @@ use crate::service::wall::unix_ms;
 mod drive;
 mod followers;
 mod listing;
+mod refusals;
 mod view;
 
 use drive::linked_matches;
@@ -85,8 +86,8 @@ pub(crate) struct Tournaments {
     followers: Followers,
 }
 
-fn refused(e: impl std::fmt::Display) -> ErrorMsg {
-    error(ErrorCode::Rejected, e.to_string())
+fn refused(e: shvedka_tournament::TournamentError) -> ErrorMsg {
+    refusals::refused(&e)
 }
 
 impl Tournaments {
@@ -222,8 +223,7 @@ impl Tournaments {
         what: impl FnOnce(&T) -> Option<TourChange>,
     ) -> Result<T, ErrorMsg> {
         let mut all = self.all.lock().await;
-        let current =
-            all.get(&id).ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+        let current = all.get(&id).ok_or_else(|| refusals::no_tournament(id))?;
         let mut copy = current.clone();
         let out = f(&mut copy)?;
         save(rooms, id, &copy, self.online(id)).await?;
@@ -238,12 +238,7 @@ impl Tournaments {
 
     /// A copy of tournament `id` as it stands.
     async fn copy_of(&self, id: u64) -> Result<Tournament, ErrorMsg> {
-        self.all
-            .lock()
-            .await
-            .get(&id)
-            .cloned()
-            .ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))
+        self.all.lock().await.get(&id).cloned().ok_or_else(|| refusals::no_tournament(id))
     }
 
     /// The registered teams of tournament `id`, strongest first by the mean of their players'
@@ -437,7 +432,9 @@ impl Tournaments {
             TdExport::CrosstableCsv => t.crosstable().to_csv(),
             TdExport::Html => t.to_html(),
             TdExport::Sheet { round } => t.pairing_sheet(round, 0).map_err(refused)?,
-            TdExport::State => serde_json::to_string_pretty(&t).map_err(refused)?,
+            TdExport::State => {
+                serde_json::to_string_pretty(&t).map_err(|e| error(ErrorCode::Rejected, e.to_string()))?
+            }
             TdExport::Games => {
                 let mut all = String::new();
                 for (m, result) in linked_matches(&t) {
@@ -473,7 +470,10 @@ impl Tournaments {
                     .find(|team| team.players.iter().any(|p| p == name))
                     .map(|team| team.id)
                     .ok_or_else(|| {
-                        error(ErrorCode::Forbidden, format!("{name} plays for no team of tournament {id}"))
+                        refusals::refusal_of(
+                            shvedka_proto::TourRefusal::NotAMember,
+                            format!("{name} plays for no team of tournament {id}"),
+                        )
                     })?;
                 match choice {
                     TdChoice::Straight => t.choose_seating(now, round, team, game, SeatingChoice::Straight),
@@ -498,7 +498,7 @@ impl Tournaments {
     ) -> Result<(Option<(MatchId, SeatId)>, bool), ErrorMsg> {
         self.here()?;
         let all = self.all.lock().await;
-        let t = all.get(&id).ok_or_else(|| error(ErrorCode::BadRequest, format!("no tournament {id}")))?;
+        let t = all.get(&id).ok_or_else(|| refusals::no_tournament(id))?;
         let Some(round) = t.rounds().last() else { return Ok((None, t.is_finished())) };
         for (_, p) in round.pairings() {
             for g in &p.games {
