@@ -108,6 +108,33 @@ export function myGame(v, me) {
 }
 
 /**
+ * The crosstable: for each team in standings order, its quarter points against each other team
+ * in the same order (summed over their decided games; `null` where they have not met, and on the
+ * diagonal). Built from the rounds, as the server's own crosstable is.
+ * @param {TournamentView} v
+ * @param {import("./codec.js").RoundView[]} rounds
+ * @returns {{ team: number, cells: (number | null)[] }[]}
+ */
+export function crosstable(v, rounds) {
+  const order = v.standings.map((l) => l.team);
+  /** @type {Map<string, number>} */
+  const scored = new Map();
+  for (const r of rounds) {
+    for (const t of r.tables) {
+      if (!("Pairing" in t)) continue;
+      const p = t.Pairing;
+      for (const g of p.games) {
+        if (!g.result) continue;
+        const [a, b] = g.result.outcome === "FirstWins" ? [4, 0] : g.result.outcome === "SecondWins" ? [0, 4] : [2, 2];
+        scored.set(`${p.first}:${p.second}`, (scored.get(`${p.first}:${p.second}`) ?? 0) + a);
+        scored.set(`${p.second}:${p.first}`, (scored.get(`${p.second}:${p.first}`) ?? 0) + b);
+      }
+    }
+  }
+  return order.map((team) => ({ team, cells: order.map((other) => scored.get(`${team}:${other}`) ?? null) }));
+}
+
+/**
  * Minutes and seconds until `due_ms` (Unix ms), never below zero.
  * @param {number} due_ms
  * @param {number} now_ms
@@ -143,6 +170,8 @@ export class Tournaments {
     this.lastChange = "";
     /** The list as last drawn. */
     this.listed = "";
+    /** Every round of the followed tournament read so far, by number (the crosstable's). @type {Map<number, import("./codec.js").RoundView>} */
+    this.rounds = new Map();
     $("t-refresh").addEventListener("click", () => void this.refresh());
   }
 
@@ -190,6 +219,7 @@ export class Tournaments {
   async leave() {
     this.followed = null;
     this.view = null;
+    this.rounds.clear();
     await this.ask(this.msg.followTournament(null));
   }
 
@@ -204,9 +234,50 @@ export class Tournaments {
    */
   update(body) {
     if (body.view.summary.id !== this.followed) return;
+    if (this.view?.summary.id !== body.view.summary.id) this.rounds.clear();
     this.view = body.view;
     this.lastChange = typeof body.change === "string" ? body.change : Object.keys(body.change)[0];
+    if (body.view.round) this.rounds.set(body.view.round.round, body.view.round);
+    // A correction of an earlier round changes that round: read it again.
+    const c = body.change;
+    if (typeof c === "object" && "Corrected" in c && c.Corrected.round !== body.view.round?.round) this.rounds.delete(c.Corrected.round);
     this.render();
+    void this.readRounds();
+  }
+
+  /** Reads the rounds the crosstable still lacks (the view carries the latest only). */
+  async readRounds() {
+    const v = this.view;
+    if (!v) return;
+    for (let n = 1; n <= v.summary.rounds_paired; n++) {
+      if (this.rounds.has(n)) continue;
+      const r = await this.ask(this.msg.tournamentRound(v.summary.id, n));
+      if (!r.ok?.TournamentRound || this.view?.summary.id !== v.summary.id) return;
+      this.rounds.set(n, r.ok.TournamentRound);
+    }
+    this.renderCross();
+  }
+
+  /** Draws the crosstable from the rounds read. */
+  renderCross() {
+    const v = this.view;
+    if (!v) return;
+    const rows = crosstable(v, [...this.rounds.values()]);
+    const rank = new Map(v.standings.map((l, i) => [l.team, i + 1]));
+    /** @param {number} team */
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const head = /** @type {HTMLTableSectionElement} */ ($("t-cross").querySelector("thead"));
+    const top = document.createElement("tr");
+    top.append(cell("th", "#"), cell("th", "team"), ...rows.map((r) => cell("th", String(rank.get(r.team)))), cell("th", "points"));
+    head.replaceChildren(top);
+    const body = /** @type {HTMLTableSectionElement} */ ($("t-cross").querySelector("tbody"));
+    body.replaceChildren(...rows.map((r, i) => {
+      const row = document.createElement("tr");
+      row.append(cell("td", String(rank.get(r.team))), cell("td", name(r.team)),
+        ...r.cells.map((c, j) => cell("td", i === j ? "×" : c === null ? "" : points(c), "t-cell")),
+        cell("td", points(v.standings[i].points), "t-points"));
+      return row;
+    }));
   }
 
   /** Draws the followed tournament. */
@@ -230,6 +301,7 @@ export class Tournaments {
       return row;
     }));
     this.renderMine();
+    this.renderCross();
     const tables = /** @type {HTMLTableSectionElement} */ ($("t-round").querySelector("tbody"));
     $("t-round-title").textContent = v.round ? `Round ${v.round.round}` : "No round paired yet";
     tables.replaceChildren(...(v.round?.tables ?? []).flatMap((/** @type {TableView} */ t) => {

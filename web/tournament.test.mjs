@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { countdown, formatText, gameText, myGame, points } from "./tournament.js";
+import { countdown, crosstable, formatText, gameText, myGame, points } from "./tournament.js";
 
 test("quarter points are written as halves, and Sonneborn–Berger's quarters as decimals", () => {
   assert.deepEqual([0, 2, 4, 6, 8, 3, 9].map(points), ["0", "½", "1", "1½", "2", "0.75", "2.25"]);
@@ -83,4 +83,20 @@ test("a tournament's refusal is said from its code and parameters, with its rule
   assert.equal(refusalText(err("NotAMember")), "refused: you play for no team of this tournament");
   assert.equal(refusalText(err({ UnknownRound: { round: 9 } })), "refused: there is no round 9");
   assert.match(refusalText(err({ DeadlinePassed: { game, due_ms: 0 } }, "S3")), /^refused \(S3\): the choices of round 1, table 2, game 1 were due at .+; the defaults apply$/);
+});
+
+test("the crosstable is the rounds' results in standings order, summed where teams met twice", () => {
+  const result = (outcome) => ({ outcome, source: "Online", director: null, note: "" });
+  const g = (n, outcome) => ({ ...game, game: n, result: outcome ? result(outcome) : null });
+  const pairing = (table, first, second, a, b) => ({ Pairing: { table, first, second, repeat: false, games: [g(1, a), g(2, b)] } });
+  const view = { standings: [{ team: 2 }, { team: 1 }, { team: 3 }] };
+  const rounds = [
+    { round: 1, repeats_allowed: false, tables: [pairing(1, 1, 2, "SecondWins", "Draw"), { Bye: { table: 2, team: 3 } }] },
+    { round: 2, repeats_allowed: false, tables: [pairing(1, 3, 1, "FirstWins", null), { Bye: { table: 2, team: 2 } }] },
+  ];
+  assert.deepEqual(crosstable(view, rounds), [
+    { team: 2, cells: [null, 6, null] },
+    { team: 1, cells: [2, null, 0] },
+    { team: 3, cells: [null, 4, null] },
+  ]);
 });

@@ -79,6 +79,9 @@ async function main() {
   await until(wall.page, "the projector follows the director's results as they are entered",
     (total) => window.shvedka.tournament.change === "Result" && (window.shvedka.tournament.standings ?? []).reduce((a, l) => a + l.points, 0) === total, total,
     { timeout: 60000, expected: total, seen: () => ({ change: window.shvedka?.tournament?.change, standings: window.shvedka?.tournament?.standings }) });
+  await until(wall.page, "the crosstable shows the four meetings of round 1 (two pairings, both ways)",
+    () => [...document.querySelectorAll("#t-cross tbody td.t-cell")].filter((c) => c.textContent !== "" && c.textContent !== "×").length === 4, null,
+    { seen: () => document.getElementById("t-cross")?.textContent });
   const top = (await wall.page.locator("#t-standings tbody tr:first-child .t-points").textContent())?.trim();
   if (!top || top === "0") fail("the leader has points", "more than 0", top);
   await shot(wall.page, "projector-results.png", "the projector after the director entered round 1's results: the standings moved");
