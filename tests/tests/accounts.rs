@@ -183,7 +183,10 @@ async fn s3_a_connection_calling_itself_alice_gets_none_of_her_rights() {
     let knights_choice = if rooks_first { TdChoice::WhiteOnB } else { TdChoice::Crossed };
     assert_eq!(code(guest.choose(id, 1, 1, rooks_choice).await), ErrorCode::LoginRequired);
     assert_eq!(code(guest.assignment(id).await), ErrorCode::LoginRequired);
-    assert_eq!(code(mallory.choose(id, 1, 1, rooks_choice).await), ErrorCode::Forbidden);
+    assert_eq!(
+        code(mallory.choose(id, 1, 1, rooks_choice).await),
+        ErrorCode::Tournament(shvedka_proto::TourRefusal::NotAMember)
+    );
     assert_eq!(code(guest.login("alice", "alice-passwor").await), ErrorCode::BadCredentials);
     assert_eq!(mallory.assignment(id).await.unwrap(), (None, false), "mallory plays nowhere");
 
