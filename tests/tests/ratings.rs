@@ -271,7 +271,11 @@ async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
     let acts = state["acts"].to_string();
     assert!(acts.contains("seeded the teams by rating: 3 (1612), 2 (1500), 1 (1388)"), "{acts}");
     let late = td.request(ClientMsg::Td(TdRequest::SeedByRating { tournament: t })).await;
-    assert_eq!(code(late), ErrorCode::Rejected, "not after the start");
+    assert_eq!(
+        code(late),
+        ErrorCode::Tournament(shvedka_proto::TourRefusal::AlreadyStarted),
+        "not after the start"
+    );
     server.stop().await;
 }
 
