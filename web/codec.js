@@ -202,7 +202,7 @@ export const msg = {
 
 /**
  * `TourChange` of the protocol: what changed in a followed tournament.
- * @typedef {"Followed" | "Created" | { Registered: { team: number } } | { Withdrew: { team: number } }
+ * @typedef {"Followed" | { Registered: { team: number } } | { Withdrew: { team: number } }
  *   | "Seeded" | "Started" | { Paired: { round: number } }
  *   | { Chose: { round: number, table: number, game: number } } | "Defaulted"
  *   | { GameStarted: { match_id: number } }

@@ -208,8 +208,6 @@ pub struct StandingView {
 pub enum TourChange {
     /// Nothing: the state as it stands, sent when the session starts following.
     Followed,
-    /// The tournament was created.
-    Created,
     /// A team registered.
     Registered {
         /// The team.

@@ -80,7 +80,7 @@ async fn write(store: Arc<dyn Store>, mut rx: mpsc::Receiver<Job>) {
         if batch.len() == 1 || together(store.as_ref(), &batch).await.is_err() {
             // Alone, or again one by one after the batch failed: each its own answer.
             for job in batch {
-                let result = alone(store.as_ref(), &job.write).await;
+                let result = together(store.as_ref(), std::slice::from_ref(&job)).await;
                 let _ = job.done.send(result);
             }
             continue;
@@ -102,14 +102,6 @@ async fn together(store: &dyn Store, batch: &[Job]) -> Result<(), StoreError> {
         }
     }
     guarded(store.write_players(&added, &seen)).await
-}
-
-/// One write on its own.
-async fn alone(store: &dyn Store, write: &Write) -> Result<(), StoreError> {
-    match write {
-        Write::Add(row) => guarded(store.write_players(std::slice::from_ref(row), &[])).await,
-        Write::Seen { id, ms } => guarded(store.write_players(&[], &[(*id, *ms)])).await,
-    }
 }
 
 /// A store's write whose panic (a bug) is an error for its callers, not the writer task's end.
