@@ -130,4 +130,31 @@ pub enum TournamentError {
     /// The game has no result to correct.
     #[error("{0} has no result to correct")]
     NotDecided(GameRef),
+    /// Registration is closed: only a director registers a team now.
+    #[error("registration is closed")]
+    RegistrationClosed,
+    /// The player plays for a team already, or has an invitation pending.
+    #[error("{0} is in a team already or has an invitation pending")]
+    AlreadyInTeam(String),
+    /// No invitation from this player to this one is pending.
+    #[error("no invitation from {from} to {to} is pending")]
+    NoInvitation {
+        /// Who would have invited.
+        from: String,
+        /// Who would have been invited.
+        to: String,
+    },
+    /// The tournament does not ask its teams to check in.
+    #[error("this tournament does not ask teams to check in")]
+    CheckInNotRequired,
+    /// Only a Swiss has a number of rounds to change.
+    #[error("only a Swiss has a number of rounds to set")]
+    NotASwiss,
+    /// A pairing by hand names a team that this round does not pair (withdrawn, or not checked
+    /// in).
+    #[error("team {0} is not in this round's field")]
+    NotInField(TeamNo),
+    /// A pairing by hand places a team twice (or against itself).
+    #[error("team {0} is placed twice")]
+    PlacedTwice(TeamNo),
 }

@@ -62,6 +62,16 @@
 //! meetings of round 1 first, then rounds 1–2, and so on — and the [`Round::note`] and
 //! [`Pairing::repeat`] say so. A new round is paired only once the previous one is complete.
 //!
+//! # Entry, check-in and the director's word
+//! A player invites a partner ([`Tournament::invite`]); the team exists once the partner
+//! accepts ([`Tournament::accept`]), the inviter its first player. A player is in one team and
+//! has one invitation at a time. A director may close registration to players and still register
+//! teams himself. A tournament may ask teams to **check in** before each round
+//! ([`Tournament::set_check_in`]): only the teams checked in are paired, the others are the
+//! round's [`Round::absent`] and score nothing. The director sees the computer's pairing before
+//! it is made ([`Tournament::propose_next_round`]) and may pair a round by hand instead
+//! ([`Tournament::pair_next_round_by_hand`]); the round names him ([`Round::by_hand`]).
+//!
 //! # Exports
 //! [`Standings::to_text`], [`Standings::to_csv`], [`Crosstable::to_text`], [`Crosstable::to_csv`],
 //! [`Tournament::to_html`] (one page for a projector) and [`Tournament::pairing_sheet`] (for
@@ -72,10 +82,12 @@ mod berger;
 mod choices;
 mod crosstable;
 mod csv;
+mod entry;
 mod error;
 mod game;
 mod history;
 mod html;
+mod manual;
 mod results;
 mod round;
 mod score;
@@ -88,6 +100,7 @@ mod tournament;
 
 pub use acts::{Director, DirectorAct};
 pub use crosstable::{CrossRow, Crosstable};
+pub use entry::Invitation;
 pub use error::TournamentError;
 pub use game::{
     ColourChoice, Game, GameRef, GameResult, Outcome, PlayerRef, ResultSource, Seat, SeatingChoice, seats,

@@ -15,6 +15,14 @@ pub struct Round {
     /// Set when the Swiss pairing could not avoid repeating an earlier meeting, saying what was
     /// allowed; the repeated pairings have [`Pairing::repeat`] set.
     pub note: Option<String>,
+    /// The active teams this round does not pair because they had not checked in when it was
+    /// paired (a tournament that asks for check-in), or that a director's pairing by hand left
+    /// out: they score nothing this round.
+    #[serde(default)]
+    pub absent: Vec<TeamNo>,
+    /// The director who paired the round by hand (overruling the computer's pairing), if one did.
+    #[serde(default)]
+    pub by_hand: Option<crate::Director>,
 }
 
 impl Round {

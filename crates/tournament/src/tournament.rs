@@ -62,6 +62,18 @@ pub struct Tournament {
     /// Swiss breaks ties of equal standing by it. `None`: team-number order.
     #[serde(default)]
     pub(crate) seeds: Option<Vec<TeamNo>>,
+    /// Players may no longer register teams themselves (a director still may); before the start.
+    #[serde(default)]
+    pub(crate) registration_closed: bool,
+    /// Teams check in before each round, and only the teams checked in are paired.
+    #[serde(default)]
+    pub(crate) check_in: bool,
+    /// The teams checked in for the next round (emptied when it is paired).
+    #[serde(default)]
+    pub(crate) checked_in: std::collections::BTreeSet<TeamNo>,
+    /// The invitations to form a team that wait for the partner's answer, oldest first.
+    #[serde(default)]
+    pub(crate) invitations: Vec<crate::Invitation>,
 }
 
 impl Tournament {
@@ -93,6 +105,10 @@ impl Tournament {
             state: State::Registration,
             acts: Vec::new(),
             seeds: None,
+            registration_closed: false,
+            check_in: false,
+            checked_in: std::collections::BTreeSet::new(),
+            invitations: Vec::new(),
         })
     }
 
@@ -115,6 +131,9 @@ impl Tournament {
         if name_key(players[0]) == name_key(players[1]) {
             return Err(TournamentError::SamePlayerTwice(players[0].to_owned()));
         }
+        if let Some(player) = players.iter().find(|p| self.team_of(p).is_some()) {
+            return Err(TournamentError::AlreadyInTeam((*player).to_owned()));
+        }
         if self.teams.iter().any(|t| !t.withdrawn && name_key(&t.name) == name_key(name)) {
             return Err(TournamentError::DuplicateTeamName(name.to_owned()));
         }
@@ -123,6 +142,9 @@ impl Tournament {
         }
         let id = TeamNo(u32::try_from(self.teams.len() + 1).unwrap_or(u32::MAX));
         let players = players.map(str::to_owned);
+        // An invitation either player had out or in is moot now.
+        let keys = players.each_ref().map(|p| name_key(p));
+        self.invitations.retain(|i| !keys.contains(&name_key(&i.from)) && !keys.contains(&name_key(&i.to)));
         self.teams.push(Team { id, name: name.to_owned(), players, withdrawn: false });
         Ok(id)
     }
@@ -209,67 +231,51 @@ impl Tournament {
             Format::Swiss { rounds } => rounds,
         };
         self.state = State::Started { total_rounds, draw };
+        // Invitations nobody answered lapse with registration.
+        self.invitations.clear();
         Ok(())
     }
 
     /// Pairs the next round and returns its number. Every game's choices are due at
-    /// `now_ms + choice_window_ms` (see [`Tournament::set_choices_due`] to move one).
+    /// `now_ms + choice_window_ms` (see [`Tournament::set_choices_due`] to move one). When the
+    /// tournament asks for check-in, only the teams checked in are paired; the others are the
+    /// round's [`Round::absent`] and score nothing (in a round robin their scheduled opponents
+    /// get the bye, as against a withdrawn team). The check-ins then start again for the next
+    /// round.
     ///
     /// # Errors
     /// [`TournamentError::NotStarted`]; [`TournamentError::RoundIncomplete`] while the latest
     /// round has a game without a result; [`TournamentError::NoRoundsLeft`];
-    /// [`TournamentError::TooFewTeams`] when withdrawals left fewer than two active teams.
+    /// [`TournamentError::TooFewTeams`] when withdrawals (or missing check-ins) left fewer than
+    /// two teams to pair.
     pub fn pair_next_round(&mut self, now_ms: u64, choice_window_ms: u64) -> Result<u32, TournamentError> {
-        let State::Started { total_rounds, draw } = &self.state else {
-            return Err(TournamentError::NotStarted);
-        };
-        let latest = self.current_round();
-        if !self.rounds.last().is_none_or(Round::is_complete) {
-            return Err(TournamentError::RoundIncomplete(latest));
-        }
-        if latest >= *total_rounds {
-            return Err(TournamentError::NoRoundsLeft(*total_rounds));
-        }
-        let active = self.active_teams();
-        if active.len() < 2 {
-            return Err(TournamentError::TooFewTeams { active: active.len() });
-        }
-        let number = latest + 1;
+        let (number, field) = self.next_field()?;
         let history = History::of(&self.rounds);
         let due = now_ms.saturating_add(choice_window_ms);
-        let pairing = |(a, b), repeat| {
-            let (first, second) = history.order(a, b);
-            Fixture::Pairing(Box::new(Pairing {
-                first,
-                second,
-                games: [Game::new(due), Game::new(due)],
-                repeat,
-            }))
-        };
         let mut fixtures = Vec::new();
         let mut byes = Vec::new();
         let mut note = None;
-        match self.format {
-            Format::RoundRobin => {
+        match (&self.state, self.format) {
+            (State::Started { draw, .. }, Format::RoundRobin) => {
                 for (a, b) in berger_round(draw.len(), number) {
-                    let seat = |i: usize| draw.get(i).copied().filter(|t| active.contains(t));
+                    let seat = |i: usize| draw.get(i).copied().filter(|t| field.contains(t));
                     match (seat(a), seat(b)) {
-                        (Some(a), Some(b)) => fixtures.push(pairing((a, b), false)),
+                        (Some(a), Some(b)) => fixtures.push(new_pairing(&history, (a, b), false, due)),
                         (Some(t), None) | (None, Some(t)) => byes.push(Fixture::Bye(t)),
                         (None, None) => {}
                     }
                 }
             }
-            Format::Swiss { .. } => {
+            (State::Started { draw, .. }, Format::Swiss { .. }) => {
                 let standings = self.standings();
                 // Teams of equal standing (one rank) in the order of the draw: by seed.
                 let seed = |t: TeamNo| draw.iter().position(|d| *d == t).unwrap_or(usize::MAX);
-                let mut rows: Vec<_> = standings.rows.iter().filter(|r| active.contains(&r.team)).collect();
+                let mut rows: Vec<_> = standings.rows.iter().filter(|r| field.contains(&r.team)).collect();
                 rows.sort_by_key(|r| (r.rank, seed(r.team)));
                 let ranked: Vec<_> = rows.iter().map(|r| (r.team, r.points)).collect();
-                let swiss = pair_swiss(&ranked, &history, latest);
+                let swiss = pair_swiss(&ranked, &history, number - 1);
                 for (a, b) in swiss.pairs {
-                    fixtures.push(pairing((a, b), history.met(a, b).is_some()));
+                    fixtures.push(new_pairing(&history, (a, b), history.met(a, b).is_some(), due));
                 }
                 byes.extend(swiss.bye.map(Fixture::Bye));
                 note = swiss.repeats_upto.map(|upto| match upto {
@@ -280,10 +286,39 @@ impl Tournament {
                     ),
                 });
             }
+            (State::Registration, _) => return Err(TournamentError::NotStarted),
         }
         fixtures.extend(byes);
-        self.rounds.push(Round { number, fixtures, note });
+        let absent = self.active_teams().into_iter().filter(|t| !field.contains(t)).collect();
+        self.rounds.push(Round { number, fixtures, note, absent, by_hand: None });
+        self.checked_in.clear();
         Ok(number)
+    }
+
+    /// The number of the next round and the teams it pairs: the active teams, and of those only
+    /// the ones checked in when the tournament asks for check-in.
+    ///
+    /// # Errors
+    /// As [`Tournament::pair_next_round`].
+    pub(crate) fn next_field(&self) -> Result<(u32, Vec<TeamNo>), TournamentError> {
+        let State::Started { total_rounds, .. } = &self.state else {
+            return Err(TournamentError::NotStarted);
+        };
+        let latest = self.current_round();
+        if !self.rounds.last().is_none_or(Round::is_complete) {
+            return Err(TournamentError::RoundIncomplete(latest));
+        }
+        if latest >= *total_rounds {
+            return Err(TournamentError::NoRoundsLeft(*total_rounds));
+        }
+        let mut field = self.active_teams();
+        if self.check_in {
+            field.retain(|t| self.checked_in.contains(t));
+        }
+        if field.len() < 2 {
+            return Err(TournamentError::TooFewTeams { active: field.len() });
+        }
+        Ok((latest + 1, field))
     }
 
     /// The tournament's name.
@@ -340,6 +375,38 @@ impl Tournament {
         self.entrants().into_iter().filter(|&t| self.team(t).is_some_and(|t| !t.withdrawn)).collect()
     }
 
+    /// The most rounds the entrants can play without two teams meeting twice: `n − 1` for an
+    /// even number of teams, `n` for an odd one (one team has the bye each round); 0 with fewer
+    /// than two. A Swiss of more rounds will repeat meetings (each such round says so): the
+    /// director is told before he starts.
+    pub fn most_rounds_without_repeat(&self) -> u32 {
+        let n = u32::try_from(self.entrants().len()).unwrap_or(u32::MAX);
+        match n {
+            0 | 1 => 0,
+            n if n % 2 == 0 => n - 1,
+            n => n,
+        }
+    }
+
+    /// Sets the number of rounds of a Swiss before the start.
+    ///
+    /// # Errors
+    /// [`TournamentError::AlreadyStarted`]; [`TournamentError::NotASwiss`];
+    /// [`TournamentError::NoSwissRounds`] for 0.
+    pub fn set_swiss_rounds(&mut self, rounds: u32) -> Result<(), TournamentError> {
+        if self.state != State::Registration {
+            return Err(TournamentError::AlreadyStarted);
+        }
+        if self.format == Format::RoundRobin {
+            return Err(TournamentError::NotASwiss);
+        }
+        if rounds == 0 {
+            return Err(TournamentError::NoSwissRounds);
+        }
+        self.format = Format::Swiss { rounds };
+        Ok(())
+    }
+
     /// The rounds paired so far.
     pub fn rounds(&self) -> &[Round] {
         &self.rounds
@@ -379,4 +446,11 @@ impl Tournament {
     pub(crate) fn round_mut(&mut self, round: u32) -> Option<&mut Round> {
         self.rounds.get_mut(usize::try_from(round).ok()?.checked_sub(1)?)
     }
+}
+
+/// A pairing of two teams for a new round, named in the order the history gives (who was named
+/// first fewer times goes first).
+pub(crate) fn new_pairing(history: &History, (a, b): (TeamNo, TeamNo), repeat: bool, due: u64) -> Fixture {
+    let (first, second) = history.order(a, b);
+    Fixture::Pairing(Box::new(Pairing { first, second, games: [Game::new(due), Game::new(due)], repeat }))
 }
