@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 7;
+export const PROTOCOL_VERSION = 8;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -29,8 +29,27 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  */
 
 /**
- * `TdRequest` of the protocol (the page sends `Register` only).
- * @typedef {{ Register: { tournament: number, team: string, players: [string, string] } }} TdRequest
+ * `TdRequest` of the protocol: a director's command, as the director's desk sends them.
+ * @typedef {{ Register: { tournament: number, team: string, players: [string, string] } }
+ *   | { Create: { name: string, rules: string, time_control: string, swiss_rounds: number | null,
+ *       online: boolean, check_in: boolean } }
+ *   | { Withdraw: { tournament: number, team: number } } | { Start: { tournament: number } }
+ *   | { PairNext: { tournament: number, choice_window_ms: number } }
+ *   | { Result: { tournament: number, round: number, table: number, game: number, outcome: TdOutcome,
+ *       reason: string, correct: boolean } }
+ *   | { SeedByRating: { tournament: number } }
+ *   | { Registration: { tournament: number, open: boolean } }
+ *   | { Settings: { tournament: number, swiss_rounds: number | null, check_in: boolean } }
+ *   | { CheckIn: { tournament: number, team: number } } | { Preview: { tournament: number } }
+ *   | { PairByHand: { tournament: number, choice_window_ms: number, tables: [number, number][], byes: number[] } }} TdRequest
+ */
+
+/**
+ * `EntryRequest` of the protocol: a player entering a tournament (version 8).
+ * @typedef {{ Invite: { tournament: number, team: string, partner: string } }
+ *   | { Accept: { tournament: number, from: string } }
+ *   | { Decline: { tournament: number, other: string } }
+ *   | { CheckIn: { tournament: number } }} EntryRequest
  */
 
 /**
@@ -73,7 +92,8 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | "SeekPools"
  *   | { Tournaments: { after: number | null, limit: number } }
  *   | { FollowTournament: { tournament: number | null } }
- *   | { TournamentRound: { tournament: number, round: number } }} ClientMsg
+ *   | { TournamentRound: { tournament: number, round: number } }
+ *   | { Entry: EntryRequest }} ClientMsg
  */
 
 /**
@@ -160,6 +180,52 @@ export const msg = {
   tournaments: (/** @type {number | null} */ after, /** @type {number} */ limit) => ({ Tournaments: { after, limit } }),
   followTournament: (/** @type {number | null} */ tournament) => ({ FollowTournament: { tournament } }),
   tournamentRound: (/** @type {number} */ tournament, /** @type {number} */ round) => ({ TournamentRound: { tournament, round } }),
+  /** A director's command (`td.*` below builds them). */
+  td: (/** @type {TdRequest} */ req) => ({ Td: req }),
+  /** A player's entry request (`entry.*` below builds them). */
+  entry: (/** @type {EntryRequest} */ req) => ({ Entry: req }),
+};
+
+/** The director's commands (`TdRequest`), for `msg.td`. */
+export const td = {
+  create: (
+    /** @type {string} */ name,
+    /** @type {string} */ rules,
+    /** @type {string} */ time_control,
+    /** @type {number | null} */ swiss_rounds,
+    /** @type {boolean} */ online,
+    /** @type {boolean} */ check_in,
+  ) => /** @type {TdRequest} */ ({ Create: { name, rules, time_control, swiss_rounds, online, check_in } }),
+  withdraw: (/** @type {number} */ tournament, /** @type {number} */ team) => /** @type {TdRequest} */ ({ Withdraw: { tournament, team } }),
+  start: (/** @type {number} */ tournament) => /** @type {TdRequest} */ ({ Start: { tournament } }),
+  pairNext: (/** @type {number} */ tournament, /** @type {number} */ choice_window_ms) => /** @type {TdRequest} */ ({ PairNext: { tournament, choice_window_ms } }),
+  result: (
+    /** @type {number} */ tournament,
+    /** @type {{ round: number, table: number, game: number }} */ at,
+    /** @type {TdOutcome} */ outcome,
+    /** @type {string} */ reason,
+    /** @type {boolean} */ correct,
+  ) => /** @type {TdRequest} */ ({ Result: { tournament, round: at.round, table: at.table, game: at.game, outcome, reason, correct } }),
+  seedByRating: (/** @type {number} */ tournament) => /** @type {TdRequest} */ ({ SeedByRating: { tournament } }),
+  registration: (/** @type {number} */ tournament, /** @type {boolean} */ open) => /** @type {TdRequest} */ ({ Registration: { tournament, open } }),
+  settings: (/** @type {number} */ tournament, /** @type {number | null} */ swiss_rounds, /** @type {boolean} */ check_in) =>
+    /** @type {TdRequest} */ ({ Settings: { tournament, swiss_rounds, check_in } }),
+  checkIn: (/** @type {number} */ tournament, /** @type {number} */ team) => /** @type {TdRequest} */ ({ CheckIn: { tournament, team } }),
+  preview: (/** @type {number} */ tournament) => /** @type {TdRequest} */ ({ Preview: { tournament } }),
+  pairByHand: (
+    /** @type {number} */ tournament,
+    /** @type {number} */ choice_window_ms,
+    /** @type {[number, number][]} */ tables,
+    /** @type {number[]} */ byes,
+  ) => /** @type {TdRequest} */ ({ PairByHand: { tournament, choice_window_ms, tables, byes } }),
+};
+
+/** A player's entry requests (`EntryRequest`), for `msg.entry`. */
+export const entry = {
+  invite: (/** @type {number} */ tournament, /** @type {string} */ team, /** @type {string} */ partner) => /** @type {EntryRequest} */ ({ Invite: { tournament, team, partner } }),
+  accept: (/** @type {number} */ tournament, /** @type {string} */ from) => /** @type {EntryRequest} */ ({ Accept: { tournament, from } }),
+  decline: (/** @type {number} */ tournament, /** @type {string} */ other) => /** @type {EntryRequest} */ ({ Decline: { tournament, other } }),
+  checkIn: (/** @type {number} */ tournament) => /** @type {EntryRequest} */ ({ CheckIn: { tournament } }),
 };
 
 /** @typedef {"Registering" | "Running" | "Finished"} TournamentPhase  `TournamentPhase` of the protocol */
@@ -188,7 +254,8 @@ export const msg = {
 
 /**
  * `RoundView` of the protocol: one round's tables.
- * @typedef {{ round: number, tables: TableView[], repeats_allowed: boolean }} RoundView
+ * @typedef {{ round: number, tables: TableView[], repeats_allowed: boolean, absent: number[],
+ *   by_hand: string | null }} RoundView
  */
 
 /**
@@ -197,7 +264,9 @@ export const msg = {
  *   teams: { team: number, name: string, players: [string, string], withdrawn: boolean }[],
  *   round: RoundView | null,
  *   standings: { rank: number, team: number, withdrawn: boolean, points: number, direct: number,
- *     buchholz: number, sonneborn_berger: number, wins: number }[] }} TournamentView
+ *     buchholz: number, sonneborn_berger: number, wins: number }[],
+ *   registration_open: boolean, check_in: boolean, checked_in: number[],
+ *   invitations: { team: string, from: string, to: string }[], most_rounds: number }} TournamentView
  */
 
 /**
@@ -207,7 +276,9 @@ export const msg = {
  *   | { Chose: { round: number, table: number, game: number } } | "Defaulted"
  *   | { GameStarted: { match_id: number } }
  *   | { Result: { round: number, table: number, game: number } }
- *   | { Corrected: { round: number, table: number, game: number } }} TourChange
+ *   | { Corrected: { round: number, table: number, game: number } }
+ *   | "Invited" | "InvitationEnded" | { Registration: { open: boolean } } | { CheckedIn: { team: number } }
+ *   | "Settings"} TourChange
  */
 
 /** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations" | "TournamentTeams"} LimitKind  `Limit`: which documented limit */
@@ -227,7 +298,9 @@ export const msg = {
  *   | { GameStarted: { game: TourGame } }
  *   | { AlreadyChosen: { game: TourGame, choice: "Seating" | "Colours" } }
  *   | { ChoicesPending: { game: TourGame } } | { AlreadyDecided: { game: TourGame } }
- *   | { NotDecided: { game: TourGame } }} TourRefusal
+ *   | { NotDecided: { game: TourGame } }
+ *   | "RegistrationClosed" | "AlreadyInTeam" | "NoInvitation" | "CheckInNotRequired" | "NotASwiss"
+ *   | { NotInField: { team: number } } | { PlacedTwice: { team: number } }} TourRefusal
  */
 /** @typedef {{ round: number, table: number, game: number }} TourGame  `TourGame` of the protocol */
 

@@ -3,7 +3,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
-import { frame, msg, decode, encode, result, act, claims, fetchRecord, listAll, MAX_PAGES, PAGE_LIMIT } from "./codec.js";
+import { frame, msg, td, entry, decode, encode, result, act, claims, fetchRecord, listAll, MAX_PAGES, PAGE_LIMIT } from "./codec.js";
 import { refusalText } from "./notice.js";
 
 const golden = new Map(
@@ -54,6 +54,16 @@ const built = {
   "follow-tournament": frame(49, msg.followTournament(2)),
   "unfollow-tournament": frame(50, msg.followTournament(null)),
   "tournament-round": frame(51, msg.tournamentRound(2, 1)),
+  "td-create": frame(55, msg.td(td.create("Осенний турнир", "mgimo-2017", "3+2", 3, true, true))),
+  "td-registration": frame(56, msg.td(td.registration(2, false))),
+  "td-settings": frame(57, msg.td(td.settings(2, 4, true))),
+  "td-check-in": frame(58, msg.td(td.checkIn(2, 3))),
+  "td-preview": frame(59, msg.td(td.preview(2))),
+  "td-pair-by-hand": frame(60, msg.td(td.pairByHand(2, 120000, [[1, 4], [2, 3]], [5]))),
+  "entry-invite": frame(61, msg.entry(entry.invite(2, "Ферзи", "ilya"))),
+  "entry-accept": frame(62, msg.entry(entry.accept(2, "zhenya"))),
+  "entry-decline": frame(63, msg.entry(entry.decline(2, "zhenya"))),
+  "entry-check-in": frame(64, msg.entry(entry.checkIn(2))),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

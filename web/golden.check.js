@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":7,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":8,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":7,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":8,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":7,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":8,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -259,7 +259,7 @@ export const unfollowTournament = {"req":50,"msg":{"FollowTournament":{"tourname
 export const tournamentRound = {"req":51,"msg":{"TournamentRound":{"tournament":2,"round":1}}};
 
 /** @type {ServerMsg} */
-export const replyTournamentRound = {"Reply":{"req":51,"result":{"Ok":{"TournamentRound":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false}}}}};
+export const replyTournamentRound = {"Reply":{"req":51,"result":{"Ok":{"TournamentRound":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"}}}}};
 
 /** @type {ServerMsg} */
 export const replyTournamentRefusal = {"Reply":{"req":53,"result":{"Err":{"code":{"Tournament":{"NotYourChoice":{"game":{"round":1,"table":2,"game":1},"choice":"Seating"}}},"rule":"S3","message":"team 2 does not choose the seating of round 1 table 2 game 1"}}}};
@@ -271,7 +271,43 @@ export const replyChoiceDeadline = {"Reply":{"req":54,"result":{"Err":{"code":{"
 export const replyTournamentTeamsLimit = {"Reply":{"req":52,"result":{"Err":{"code":{"Limit":"TournamentTeams"},"rule":null,"message":"a tournament has at most 64 teams here"}}}};
 
 /** @type {ServerMsg} */
-export const tournament = {"Tournament":{"change":{"Result":{"round":1,"table":1,"game":1}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}]}}};
+export const tournament = {"Tournament":{"change":{"Result":{"round":1,"table":1,"game":1}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3}}};
 
 /** @type {ServerMsg} */
-export const tournamentFollowed = {"Tournament":{"change":"Followed","view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}]}}};
+export const tournamentFollowed = {"Tournament":{"change":"Followed","view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3}}};
+
+/** @type {ClientFrame} */
+export const tdCreate = {"req":55,"msg":{"Td":{"Create":{"name":"Осенний турнир","rules":"mgimo-2017","time_control":"3+2","swiss_rounds":3,"online":true,"check_in":true}}}};
+
+/** @type {ClientFrame} */
+export const tdRegistration = {"req":56,"msg":{"Td":{"Registration":{"tournament":2,"open":false}}}};
+
+/** @type {ClientFrame} */
+export const tdSettings = {"req":57,"msg":{"Td":{"Settings":{"tournament":2,"swiss_rounds":4,"check_in":true}}}};
+
+/** @type {ClientFrame} */
+export const tdCheckIn = {"req":58,"msg":{"Td":{"CheckIn":{"tournament":2,"team":3}}}};
+
+/** @type {ClientFrame} */
+export const tdPreview = {"req":59,"msg":{"Td":{"Preview":{"tournament":2}}}};
+
+/** @type {ClientFrame} */
+export const tdPairByHand = {"req":60,"msg":{"Td":{"PairByHand":{"tournament":2,"choice_window_ms":120000,"tables":[[1,4],[2,3]],"byes":[5]}}}};
+
+/** @type {ClientFrame} */
+export const entryInvite = {"req":61,"msg":{"Entry":{"Invite":{"tournament":2,"team":"Ферзи","partner":"ilya"}}}};
+
+/** @type {ClientFrame} */
+export const entryAccept = {"req":62,"msg":{"Entry":{"Accept":{"tournament":2,"from":"zhenya"}}}};
+
+/** @type {ClientFrame} */
+export const entryDecline = {"req":63,"msg":{"Entry":{"Decline":{"tournament":2,"other":"zhenya"}}}};
+
+/** @type {ClientFrame} */
+export const entryCheckIn = {"req":64,"msg":{"Entry":{"CheckIn":{"tournament":2}}}};
+
+/** @type {ServerMsg} */
+export const tournamentCheckedIn = {"Tournament":{"change":{"CheckedIn":{"team":2}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3}}};
+
+/** @type {ServerMsg} */
+export const replyNotInField = {"Reply":{"req":60,"result":{"Err":{"code":{"Tournament":{"NotInField":{"team":3}}},"rule":null,"message":"team #3 is not in this round's field"}}}};

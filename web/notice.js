@@ -57,6 +57,11 @@ export function tourRefusalText(r) {
       AlreadyStarted: "the tournament has started already",
       NotStarted: "the tournament has not started",
       NotAMember: "you play for no team of this tournament",
+      RegistrationClosed: "registration is closed; ask the director",
+      AlreadyInTeam: "that player is in a team already or has an invitation pending",
+      NoInvitation: "that invitation is no longer pending",
+      CheckInNotRequired: "this tournament does not ask teams to check in",
+      NotASwiss: "only a Swiss has a number of rounds to set",
     };
     return words[r] ?? r;
   }
@@ -79,6 +84,8 @@ export function tourRefusalText(r) {
   if ("ChoicesPending" in r) return `the choices of ${at(r.ChoicesPending.game)} are not all made yet`;
   if ("AlreadyDecided" in r) return `${at(r.AlreadyDecided.game)} has a result already; correct it instead`;
   if ("NotDecided" in r) return `${at(r.NotDecided.game)} has no result to correct`;
+  if ("NotInField" in r) return `team ${r.NotInField.team} is not in this round (withdrawn or not checked in)`;
+  if ("PlacedTwice" in r) return `team ${r.PlacedTwice.team} is placed twice`;
   return "refused";
 }
 

@@ -310,6 +310,8 @@ pub enum ClientMsg {
         /// The round, from 1.
         round: u32,
     },
+    /// A player's request to enter a tournament (version 8): an account only.
+    Entry(EntryRequest),
 }
 
 /// A tournament director's command.
@@ -328,6 +330,8 @@ pub enum TdRequest {
         /// Games played online (the server creates their matches) or over the board (the
         /// director prints pairing sheets and enters results).
         online: bool,
+        /// Teams check in before each round; only those checked in are paired (version 8).
+        check_in: bool,
     },
     /// Register a team; `Reply::Id` is its number.
     Register {
@@ -385,6 +389,83 @@ pub enum TdRequest {
     /// mean of the two players' ratings in the category of the tournament's time control (1500
     /// for a player without one), strongest first; the draw and a Swiss's ties follow it.
     SeedByRating {
+        /// The tournament.
+        tournament: u64,
+    },
+    /// Opens or closes registration to players (version 8); a director still registers teams.
+    Registration {
+        /// The tournament.
+        tournament: u64,
+        /// Open or closed.
+        open: bool,
+    },
+    /// Changes what may change before the start (version 8): a Swiss's rounds (`None` keeps
+    /// them) and whether teams check in (that one at any time).
+    Settings {
+        /// The tournament.
+        tournament: u64,
+        /// A Swiss's number of rounds, or `None`.
+        swiss_rounds: Option<u32>,
+        /// Teams check in before each round.
+        check_in: bool,
+    },
+    /// Checks a team in for the next round, as the director sees it at the board (version 8).
+    CheckIn {
+        /// The tournament.
+        tournament: u64,
+        /// The team.
+        team: u32,
+    },
+    /// The pairing the computer proposes for the next round, not made (version 8):
+    /// `Reply::TournamentRound` with the round as it would be.
+    Preview {
+        /// The tournament.
+        tournament: u64,
+    },
+    /// Pairs the next round as the director says (version 8): `tables` in table order, then the
+    /// `byes`; teams placed nowhere are absent this round. `Reply::Id` is the round's number;
+    /// the round names the director who paired it by hand.
+    PairByHand {
+        /// The tournament.
+        tournament: u64,
+        /// How long teams have for their S3 choices, milliseconds.
+        choice_window_ms: u64,
+        /// The pairings, by team number.
+        tables: Vec<[u32; 2]>,
+        /// The teams given a bye.
+        byes: Vec<u32>,
+    },
+}
+
+/// A player's request about entering a tournament (version 8), by the session's account.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum EntryRequest {
+    /// Invite `partner` (an account) to form the team `team`, with the session's account as its
+    /// first player: the team is registered once the partner accepts.
+    Invite {
+        /// The tournament.
+        tournament: u64,
+        /// The team's name.
+        team: String,
+        /// The partner's account name.
+        partner: String,
+    },
+    /// Accept `from`'s invitation: `Reply::Id` is the new team's number.
+    Accept {
+        /// The tournament.
+        tournament: u64,
+        /// Who invited.
+        from: String,
+    },
+    /// Decline `other`'s invitation, or take back the session's own invitation to `other`.
+    Decline {
+        /// The tournament.
+        tournament: u64,
+        /// The other player of the invitation.
+        other: String,
+    },
+    /// Check the session's team in for the next round.
+    CheckIn {
         /// The tournament.
         tournament: u64,
     },

@@ -22,8 +22,8 @@ mod tournaments;
 mod types;
 
 pub use client::{
-    ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, Resume, TdChoice, TdExport, TdOutcome,
-    TdRequest,
+    ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, EntryRequest, Resume, TdChoice, TdExport,
+    TdOutcome, TdRequest,
 };
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use ratings::{
@@ -35,9 +35,9 @@ pub use server::{
     PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg, SessionEnd,
 };
 pub use tournaments::{
-    ChoiceKind, GameView, PairingView, RoundView, StandingView, TOURNAMENT_TEAMS, TableView, TeamView,
-    TourChange, TourGame, TourRefusal, TourResultSource, TourResultView, TournamentFormat, TournamentPhase,
-    TournamentSummary, TournamentView,
+    ChoiceKind, GameView, InvitationView, PairingView, RoundView, StandingView, TOURNAMENT_TEAMS, TableView,
+    TeamView, TourChange, TourGame, TourRefusal, TourResultSource, TourResultView, TournamentFormat,
+    TournamentPhase, TournamentSummary, TournamentView,
 };
 pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 
@@ -45,4 +45,4 @@ pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 7;
+pub const PROTOCOL_VERSION: u32 = 8;

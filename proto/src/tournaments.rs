@@ -1,4 +1,4 @@
-//! Tournaments as data (version 7): the list, and one tournament — its teams, the standings with
+//! Tournaments as data (version 7; entry, check-in and pairing by hand in version 8): the list, and one tournament — its teams, the standings with
 //! every tie-break, and its rounds: pairings, both games of each pairing with their S3 choices,
 //! seats, deadlines and results. A client renders these; it never reads an export's text to learn
 //! a tournament's state. The crosstable is the rounds' results arranged (each game's result names
@@ -74,6 +74,28 @@ pub struct TournamentView {
     pub round: Option<RoundView>,
     /// The standings now, best first.
     pub standings: Vec<StandingView>,
+    /// Players may register teams themselves now (version 8).
+    pub registration_open: bool,
+    /// Teams check in before each round; only those checked in are paired.
+    pub check_in: bool,
+    /// The teams checked in for the next round.
+    pub checked_in: Vec<u32>,
+    /// The invitations waiting for the partner's answer.
+    pub invitations: Vec<InvitationView>,
+    /// The most rounds the teams can play without two meeting twice (a Swiss of more repeats
+    /// meetings): what a director is told before he starts.
+    pub most_rounds: u32,
+}
+
+/// A player's invitation to another to form a team (version 8).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InvitationView {
+    /// The team's name.
+    pub team: String,
+    /// Who invites (the team's first player).
+    pub from: String,
+    /// Who is invited.
+    pub to: String,
 }
 
 /// A team of two.
@@ -99,6 +121,12 @@ pub struct RoundView {
     /// The Swiss could not avoid repeating an earlier meeting this round (the repeated pairings
     /// say so).
     pub repeats_allowed: bool,
+    /// The active teams the round does not pair (not checked in, or left out by the director's
+    /// pairing by hand): they score nothing this round (version 8).
+    pub absent: Vec<u32>,
+    /// The director who paired the round by hand, overruling the computer (an account name;
+    /// `(secret)` for the server's director secret).
+    pub by_hand: Option<String>,
 }
 
 /// A table of a round.
@@ -261,6 +289,22 @@ pub enum TourChange {
         /// The game, 1 or 2.
         game: u32,
     },
+    /// A player invited another to form a team (version 8).
+    Invited,
+    /// An invitation was declined or taken back.
+    InvitationEnded,
+    /// Registration opened or closed to players.
+    Registration {
+        /// Open now.
+        open: bool,
+    },
+    /// A team checked in for the next round.
+    CheckedIn {
+        /// The team.
+        team: u32,
+    },
+    /// The director changed the settings (a Swiss's rounds, check-in).
+    Settings,
 }
 
 /// A game of a tournament: round, table and game (1 or 2), all from 1 as printed on the sheets.
@@ -410,5 +454,25 @@ pub enum TourRefusal {
     NotDecided {
         /// The game.
         game: TourGame,
+    },
+    /// Registration is closed: only a director registers a team now (version 8).
+    RegistrationClosed,
+    /// The player is in a team already, or has an invitation pending.
+    AlreadyInTeam,
+    /// No such invitation is pending.
+    NoInvitation,
+    /// The tournament does not ask teams to check in.
+    CheckInNotRequired,
+    /// Only a Swiss has a number of rounds to set.
+    NotASwiss,
+    /// A pairing by hand names a team this round does not pair (withdrawn, or not checked in).
+    NotInField {
+        /// The team.
+        team: u32,
+    },
+    /// A pairing by hand places a team twice, or against itself.
+    PlacedTwice {
+        /// The team.
+        team: u32,
     },
 }

@@ -624,6 +624,58 @@ fn samples() -> Vec<(&'static str, Sample)> {
             }),
         ),
         ("tournament-followed", s(ServerMsg::Tournament { change: TourChange::Followed, view: Box::new(tournament_view()) })),
+        (
+            "td-create",
+            c(
+                55,
+                ClientMsg::Td(TdRequest::Create {
+                    name: "Осенний турнир".into(),
+                    rules: "mgimo-2017".into(),
+                    time_control: "3+2".into(),
+                    swiss_rounds: Some(3),
+                    online: true,
+                    check_in: true,
+                }),
+            ),
+        ),
+        ("td-registration", c(56, ClientMsg::Td(TdRequest::Registration { tournament: 2, open: false }))),
+        ("td-settings", c(57, ClientMsg::Td(TdRequest::Settings { tournament: 2, swiss_rounds: Some(4), check_in: true }))),
+        ("td-check-in", c(58, ClientMsg::Td(TdRequest::CheckIn { tournament: 2, team: 3 }))),
+        ("td-preview", c(59, ClientMsg::Td(TdRequest::Preview { tournament: 2 }))),
+        (
+            "td-pair-by-hand",
+            c(
+                60,
+                ClientMsg::Td(TdRequest::PairByHand {
+                    tournament: 2,
+                    choice_window_ms: 120_000,
+                    tables: vec![[1, 4], [2, 3]],
+                    byes: vec![5],
+                }),
+            ),
+        ),
+        (
+            "entry-invite",
+            c(61, ClientMsg::Entry(EntryRequest::Invite { tournament: 2, team: "Ферзи".into(), partner: "ilya".into() })),
+        ),
+        ("entry-accept", c(62, ClientMsg::Entry(EntryRequest::Accept { tournament: 2, from: "zhenya".into() }))),
+        ("entry-decline", c(63, ClientMsg::Entry(EntryRequest::Decline { tournament: 2, other: "zhenya".into() }))),
+        ("entry-check-in", c(64, ClientMsg::Entry(EntryRequest::CheckIn { tournament: 2 }))),
+        (
+            "tournament-checked-in",
+            s(ServerMsg::Tournament { change: TourChange::CheckedIn { team: 2 }, view: Box::new(tournament_view()) }),
+        ),
+        (
+            "reply-not-in-field",
+            s(ServerMsg::Reply {
+                req: 60,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Tournament(TourRefusal::NotInField { team: 3 }),
+                    rule: None,
+                    message: "team #3 is not in this round's field".into(),
+                }),
+            }),
+        ),
     ]
 }
 
@@ -656,6 +708,13 @@ fn tournament_view() -> TournamentView {
             team(3, "Слоны", ["dina", "egor"]),
         ],
         round: Some(tournament_round()),
+        registration_open: false,
+        check_in: true,
+        checked_in: vec![2],
+        invitations: vec![InvitationView {
+            team: "Ферзи".into(), from: "zhenya".into(), to: "ilya".into()
+        }],
+        most_rounds: 3,
         standings: vec![
             StandingView {
                 rank: 1,
@@ -733,6 +792,8 @@ fn tournament_round() -> RoundView {
             TableView::Bye { table: 2, team: 3 },
         ],
         repeats_allowed: false,
+        absent: vec![3],
+        by_hand: Some("marina".into()),
     }
 }
 

@@ -151,6 +151,7 @@ async fn s3_a_connection_calling_itself_alice_gets_none_of_her_rights() {
             time_control: "1+0".into(),
             swiss_rounds: None,
             online: true,
+            check_in: false,
         })
         .await
         .unwrap()

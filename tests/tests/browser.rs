@@ -207,6 +207,7 @@ async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters
             time_control: "3+2".into(),
             swiss_rounds: Some(3),
             online: false,
+            check_in: false,
         })
         .await
     {

@@ -149,6 +149,7 @@ async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_t
         time_control: "3+0".into(),
         swiss_rounds: None,
         online: true,
+        check_in: false,
     };
     // Node a came first and runs the tournaments; a director on node b is answered by node a
     // (his request forwarded), once node b knows who drives them.

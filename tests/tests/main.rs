@@ -28,6 +28,7 @@ mod seeks;
 mod server_bad_input;
 mod server_match;
 mod tournament;
+mod tournament_entry;
 mod tournament_view;
 mod transport_limits;
 mod web_socket;

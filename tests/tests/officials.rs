@@ -114,6 +114,7 @@ async fn a4_director_acts_name_the_account_in_the_tournament_and_the_game_record
         time_control: "1+0".into(),
         swiss_rounds: None,
         online: true,
+        check_in: false,
     };
     let Reply::Id(id) = boss.td(create).await.expect("a director account") else { panic!() };
     let register = |team: &str, a: &str, b: &str| TdRequest::Register {

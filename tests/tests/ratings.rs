@@ -251,6 +251,7 @@ async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
         time_control: "3+2".into(),
         swiss_rounds: Some(3),
         online: false,
+        check_in: false,
     };
     let Reply::Id(t) = td.request(ClientMsg::Td(create)).await.unwrap() else { panic!("an id") };
     // Registered weakest first: the losers (mean 1388), newcomers (1500), the winners (1612).

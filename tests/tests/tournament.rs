@@ -63,6 +63,7 @@ async fn create(
             time_control: "10s+0".into(),
             swiss_rounds,
             online: true,
+            check_in: false,
         })
         .await,
     )

@@ -1008,6 +1008,15 @@ impl Client {
         self.request(ClientMsg::Td(req)).await
     }
 
+    /// A player's request to enter a tournament: invite a partner, accept or decline an
+    /// invitation, check the team in (protocol version 8).
+    ///
+    /// # Errors
+    /// As [`Client::request`].
+    pub async fn entry(&self, req: shvedka_proto::EntryRequest) -> Result<Reply, ClientError> {
+        self.request(ClientMsg::Entry(req)).await
+    }
+
     /// A team's S3 choice for a tournament game.
     ///
     /// # Errors

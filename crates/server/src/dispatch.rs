@@ -94,6 +94,11 @@ pub(crate) async fn dispatch(
         ClientMsg::TournamentRound { tournament: id, round } => {
             tournament(lobby, session, TourAsk::Round { tournament: id, round }).await
         }
+        ClientMsg::Entry(req) => {
+            let name = session.account_name()?.to_owned();
+            let req = crate::features::tournaments::with_partner_account(req, &lobby.accounts).await?;
+            tournament(lobby, session, TourAsk::Entry { name, req }).await
+        }
         ClientMsg::FollowTournament { tournament: Some(id) } => {
             lobby.tournaments.follow(id, out).await.map(|()| Reply::Ok)
         }

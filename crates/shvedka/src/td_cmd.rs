@@ -49,6 +49,42 @@ enum TdCommand {
         /// Played over the board: no online matches; print pairing sheets and enter results.
         #[arg(long)]
         over_the_board: bool,
+        /// Teams check in before each round; only the teams checked in are paired.
+        #[arg(long)]
+        check_in: bool,
+    },
+    /// Open or close registration to players (a director still registers teams).
+    Registration {
+        /// The tournament.
+        tournament: u64,
+        /// open or close.
+        open: String,
+    },
+    /// Check a team in for the next round.
+    CheckIn {
+        /// The tournament.
+        tournament: u64,
+        /// The team's number.
+        team: u32,
+    },
+    /// Print the pairing the computer proposes for the next round (nothing is paired).
+    Preview {
+        /// The tournament.
+        tournament: u64,
+    },
+    /// Pair the next round by hand; prints its number. Teams placed nowhere are absent.
+    PairByHand {
+        /// The tournament.
+        tournament: u64,
+        /// A pairing of two team numbers, `1-4`; once per table, in table order.
+        #[arg(long = "table")]
+        tables: Vec<String>,
+        /// A team given a bye.
+        #[arg(long = "bye")]
+        byes: Vec<u32>,
+        /// Seconds the teams have for their seating and colour choices (S3).
+        #[arg(long, default_value_t = 120)]
+        choices_s: u64,
     },
     /// Register a team and its two players (their names as they connect); prints its number.
     Register {
@@ -125,9 +161,10 @@ fn bad(message: String) -> anyhow::Error {
 
 fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
     Ok(match command {
-        TdCommand::Create { name, rules, time_control, format, rounds, over_the_board } => {
+        TdCommand::Create { name, rules, time_control, format, rounds, over_the_board, check_in } => {
             TdRequest::Create {
                 online: !over_the_board,
+                check_in: *check_in,
                 name: name.clone(),
                 rules: rules.clone(),
                 time_control: time_control.clone(),
@@ -153,6 +190,24 @@ fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
             TdRequest::Withdraw { tournament: *tournament, team: *team }
         }
         TdCommand::Start { tournament } => TdRequest::Start { tournament: *tournament },
+        TdCommand::Registration { tournament, open } => TdRequest::Registration {
+            tournament: *tournament,
+            open: match open.as_str() {
+                "open" => true,
+                "close" => false,
+                other => return Err(bad(format!("registration {other:?}: expected open or close"))),
+            },
+        },
+        TdCommand::CheckIn { tournament, team } => {
+            TdRequest::CheckIn { tournament: *tournament, team: *team }
+        }
+        TdCommand::Preview { tournament } => TdRequest::Preview { tournament: *tournament },
+        TdCommand::PairByHand { tournament, tables, byes, choices_s } => TdRequest::PairByHand {
+            tournament: *tournament,
+            choice_window_ms: choices_s.saturating_mul(1000),
+            tables: tables.iter().map(|t| table(t)).collect::<anyhow::Result<_>>()?,
+            byes: byes.clone(),
+        },
         TdCommand::SeedByRating { tournament } => TdRequest::SeedByRating { tournament: *tournament },
         TdCommand::Pair { tournament, choices_s } => {
             TdRequest::PairNext { tournament: *tournament, choice_window_ms: choices_s.saturating_mul(1000) }
@@ -189,6 +244,33 @@ fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
     })
 }
 
+/// A table written `1-4`: two team numbers.
+fn table(text: &str) -> anyhow::Result<[u32; 2]> {
+    let parse = |n: &str| n.trim().parse::<u32>().ok();
+    match text.split_once('-').map(|(a, b)| (parse(a), parse(b))) {
+        Some((Some(a), Some(b))) => Ok([a, b]),
+        _ => Err(bad(format!("table {text:?}: expected two team numbers, like 1-4"))),
+    }
+}
+
+/// A proposed round as lines: `table 1: 3 - 1`, `bye: 5`, `absent: 2`.
+fn round_text(round: &shvedka_proto::RoundView) -> String {
+    let mut text = format!("round {}\n", round.round);
+    for t in &round.tables {
+        match t {
+            shvedka_proto::TableView::Pairing(p) => {
+                let repeat = if p.repeat { " (met before)" } else { "" };
+                text.push_str(&format!("table {}: {} - {}{repeat}\n", p.table, p.first, p.second));
+            }
+            shvedka_proto::TableView::Bye { team, .. } => text.push_str(&format!("bye: {team}\n")),
+        }
+    }
+    for team in &round.absent {
+        text.push_str(&format!("absent: {team}\n"));
+    }
+    text
+}
+
 pub(crate) fn run(args: &TdArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let req = request(&args.command)?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
@@ -205,6 +287,7 @@ pub(crate) fn run(args: &TdArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     match reply {
         Reply::Id(id) => writeln!(out, "{id}")?,
         Reply::Text(text) => write!(out, "{text}")?,
+        Reply::TournamentRound(round) => write!(out, "{}", round_text(&round))?,
         _ => writeln!(out, "done")?,
     }
     Ok(())

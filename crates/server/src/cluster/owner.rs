@@ -328,6 +328,10 @@ async fn checked(ask: TourAsk, session: &Session, here: &Here) -> Result<TourAsk
         TourAsk::Assignment { tournament, .. } => {
             TourAsk::Assignment { name: session.account_name()?.to_owned(), tournament }
         }
+        TourAsk::Entry { req, .. } => TourAsk::Entry {
+            name: session.account_name()?.to_owned(),
+            req: crate::features::tournaments::with_partner_account(req, &here.accounts).await?,
+        },
         // The list and the rounds are public.
         TourAsk::List { after, limit } => TourAsk::List { after, limit },
         TourAsk::Round { tournament, round } => TourAsk::Round { tournament, round },

@@ -86,6 +86,11 @@ mod tests {
             teams: Vec::new(),
             round: None,
             standings: Vec::new(),
+            registration_open: true,
+            check_in: false,
+            checked_in: Vec::new(),
+            invitations: Vec::new(),
+            most_rounds: 0,
         }
     }
 

@@ -71,5 +71,12 @@ fn refusal(e: &TournamentError) -> (TourRefusal, Option<&'static str>) {
         E::ChoicesPending(g) => (TourRefusal::ChoicesPending { game: game(g) }, s3),
         E::AlreadyDecided(g) => (TourRefusal::AlreadyDecided { game: game(g) }, None),
         E::NotDecided(g) => (TourRefusal::NotDecided { game: game(g) }, None),
+        E::RegistrationClosed => (TourRefusal::RegistrationClosed, None),
+        E::AlreadyInTeam(_) => (TourRefusal::AlreadyInTeam, None),
+        E::NoInvitation { .. } => (TourRefusal::NoInvitation, None),
+        E::CheckInNotRequired => (TourRefusal::CheckInNotRequired, None),
+        E::NotASwiss => (TourRefusal::NotASwiss, None),
+        E::NotInField(t) => (TourRefusal::NotInField { team: t.0 }, None),
+        E::PlacedTwice(t) => (TourRefusal::PlacedTwice { team: t.0 }, None),
     }
 }

@@ -2,8 +2,9 @@
 //! built from the same `Tournament` the exports are, so a page and a printed sheet never disagree.
 
 use shvedka_proto::{
-    GameView, MatchId, PairingView, RoundView, StandingView, TableView, TdChoice, TdOutcome, TeamView,
-    TourResultSource, TourResultView, TournamentFormat, TournamentPhase, TournamentSummary, TournamentView,
+    GameView, InvitationView, MatchId, PairingView, RoundView, StandingView, TableView, TdChoice, TdOutcome,
+    TeamView, TourResultSource, TourResultView, TournamentFormat, TournamentPhase, TournamentSummary,
+    TournamentView,
 };
 use shvedka_tournament::{
     ColourChoice, Director, Fixture, Format, Game, Outcome, Pairing, ResultSource, Round, SeatingChoice,
@@ -56,7 +57,21 @@ pub(crate) fn view(id: u64, t: &Tournament, online: bool) -> TournamentView {
         })
         .collect();
     let round = t.rounds().last().map(|r| round(t, r));
-    TournamentView { summary: summary(id, t, online), teams, round, standings }
+    TournamentView {
+        summary: summary(id, t, online),
+        teams,
+        round,
+        standings,
+        registration_open: t.registration_open(),
+        check_in: t.asks_check_in(),
+        checked_in: t.checked_in().map(|team| team.0).collect(),
+        invitations: t
+            .invitations()
+            .iter()
+            .map(|i| InvitationView { team: i.team.clone(), from: i.from.clone(), to: i.to.clone() })
+            .collect(),
+        most_rounds: t.most_rounds_without_repeat(),
+    }
 }
 
 /// One round of `t`.
@@ -71,6 +86,8 @@ pub(crate) fn round(t: &Tournament, r: &Round) -> RoundView {
             })
             .collect(),
         repeats_allowed: r.note.is_some(),
+        absent: r.absent.iter().map(|team| team.0).collect(),
+        by_hand: r.by_hand.as_ref().map(director_name),
     }
 }
 
@@ -121,13 +138,18 @@ fn game(t: &Tournament, p: &Pairing, n: u32, g: &Game) -> GameView {
                 ResultSource::Online => TourResultSource::Online,
                 ResultSource::Forfeit => TourResultSource::Forfeit,
             },
-            director: r.by.as_ref().map(|by| match by {
-                Director::Account(name) => name.clone(),
-                Director::Secret => "(secret)".to_owned(),
-            }),
+            director: r.by.as_ref().map(director_name),
             // A director's words are his own; the server's reasons are said by the match.
             note: if r.by.is_some() { r.reason.clone() } else { String::new() },
         }),
+    }
+}
+
+/// A director as the view names him: his account, or `(secret)` for the server's secret.
+fn director_name(by: &Director) -> String {
+    match by {
+        Director::Account(name) => name.clone(),
+        Director::Secret => "(secret)".to_owned(),
     }
 }
 

@@ -1,0 +1,357 @@
+//! A tournament director's commands: create, register and withdraw teams, open and close
+//! registration, check teams in, seed, start, see the computer's pairing and pair a round (as
+//! proposed, or by hand), enter and correct results, publish. Each change is logged in the
+//! tournament with the director who made it (`Tournament::acts`).
+
+use std::sync::atomic::Ordering;
+
+use bughouse_match::Official;
+use shvedka_proto::{ErrorCode, ErrorMsg, TdExport, TdOutcome, TdRequest, TourChange};
+use shvedka_tournament::{
+    Director, DirectorAct, Format, GameResult, Outcome, ResultSource, TeamNo, Tournament,
+};
+
+use super::{MAX_NOTE, Tournaments, drive::linked_matches, refused, save, view};
+use crate::service::convert::error;
+use crate::service::rooms::Rooms;
+use crate::service::wall::unix_ms;
+
+impl Tournaments {
+    /// The registered teams of tournament `id`, strongest first by the mean of their players'
+    /// ratings in the category of its time control (1500 for a player without a rating there,
+    /// or without an account), ties by team number; each with that mean.
+    async fn rating_order(&self, rooms: &Rooms, id: u64) -> Result<Vec<(TeamNo, f64)>, ErrorMsg> {
+        let t = self.copy_of(id).await?;
+        let tc = rooms.time_control(t.time_control())?;
+        let category = crate::features::rater::category_of(&self.categories, &tc);
+        let unavailable = |e: shvedka_storage::StoreError| {
+            tracing::error!(error = %e, "cannot read ratings to seed a tournament");
+            error(ErrorCode::Unavailable, "the ratings cannot be read now")
+        };
+        let mut order = Vec::with_capacity(t.teams().len());
+        for team in t.teams() {
+            let mut sum = 0.0;
+            for name in &team.players {
+                let account = match crate::service::accounts::name_key(name) {
+                    Ok(key) => rooms.store.account_by_name(&key).await.map_err(unavailable)?,
+                    Err(_) => None,
+                };
+                let rating = match account {
+                    Some(a) => rooms.store.rating(a.id, category).await.map_err(unavailable)?,
+                    None => None,
+                };
+                sum += rating.map_or(shvedka_ratings::Rating::default().rating, |r| r.rating);
+            }
+            order.push((team.id, sum / 2.0));
+        }
+        order.sort_by(|a, b| b.1.total_cmp(&a.1).then(a.0.cmp(&b.0)));
+        Ok(order)
+    }
+
+    /// A director's command, by `by`: each change is logged in the tournament with who made it
+    /// (`Tournament::acts`), and a result entered names its director.
+    pub(crate) async fn director(
+        &self,
+        rooms: &Rooms,
+        by: &Official,
+        req: TdRequest,
+    ) -> Result<shvedka_proto::Reply, ErrorMsg> {
+        use shvedka_proto::Reply;
+        self.here()?;
+        let by = match by {
+            Official::Account(name) => Director::Account(name.clone()),
+            _ => Director::Secret,
+        };
+        let now = unix_ms();
+        let act = |what: String| DirectorAct { at_ms: now, by: by.clone(), what };
+        match req {
+            TdRequest::Create { name, rules, time_control, swiss_rounds, online, check_in } => {
+                bughouse::RuleOptions::preset(&rules)
+                    .map_err(|e| error(ErrorCode::BadRequest, e.to_string()))?;
+                rooms.time_control(&time_control)?;
+                let format = match swiss_rounds {
+                    None => Format::RoundRobin,
+                    Some(rounds) => Format::Swiss { rounds },
+                };
+                let mut t = Tournament::new(&name, &rules, &time_control, format).map_err(refused)?;
+                t.set_check_in(check_in);
+                t.note_act(act(format!("created the tournament {name}")));
+                let id = self.next.fetch_add(1, Ordering::Relaxed);
+                save(rooms, id, &t, online).await?;
+                if !online {
+                    self.offline.lock().expect("offline lock").insert(id);
+                }
+                self.all.lock().await.insert(id, t);
+                Ok(Reply::Id(id))
+            }
+            TdRequest::Register { tournament, team, players } => {
+                let [a, b] = &players;
+                self.change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        room_for_a_team(t)?;
+                        let n = t.register(&team, [a, b]).map_err(refused)?;
+                        t.note_act(act(format!("registered team {} {team} ({a}, {b})", n.0)));
+                        Ok(n)
+                    },
+                    |n| Some(TourChange::Registered { team: n.0 }),
+                )
+                .await
+                .map(|n| Reply::Id(u64::from(n.0)))
+            }
+            TdRequest::Withdraw { tournament, team } => self
+                .change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        t.withdraw(TeamNo(team)).map_err(refused)?;
+                        t.note_act(act(format!("withdrew team {team}")));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::Withdrew { team }),
+                )
+                .await
+                .map(|()| Reply::Ok),
+            TdRequest::SeedByRating { tournament } => {
+                let order = self.rating_order(rooms, tournament).await?;
+                let text: Vec<String> = order.iter().map(|(t, r)| format!("{} ({r:.0})", t.0)).collect();
+                let teams: Vec<TeamNo> = order.iter().map(|(t, _)| *t).collect();
+                self.change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        t.seed(&teams).map_err(refused)?;
+                        t.note_act(act(format!("seeded the teams by rating: {}", text.join(", "))));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::Seeded),
+                )
+                .await
+                .map(|()| Reply::Ok)
+            }
+            TdRequest::Start { tournament } => self
+                .change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        t.start().map_err(refused)?;
+                        t.note_act(act("started the tournament".to_owned()));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::Started),
+                )
+                .await
+                .map(|()| Reply::Ok),
+            TdRequest::PairNext { tournament, choice_window_ms } => {
+                let round = self
+                    .change(
+                        rooms,
+                        tournament,
+                        |t| {
+                            let round = t.pair_next_round(now, choice_window_ms).map_err(refused)?;
+                            t.note_act(act(format!("paired round {round}")));
+                            Ok(round)
+                        },
+                        |&round| Some(TourChange::Paired { round }),
+                    )
+                    .await?;
+                Ok(Reply::Id(u64::from(round)))
+            }
+            TdRequest::Result { tournament, round, table, game, outcome, reason, correct } => {
+                if reason.chars().count() > MAX_NOTE {
+                    return Err(error(
+                        ErrorCode::BadRequest,
+                        format!("the reason of a result has at most {MAX_NOTE} characters"),
+                    ));
+                }
+                let what = format!(
+                    "{} the result of round {round} table {table} game {game}: {outcome:?} ({reason})",
+                    if correct { "corrected" } else { "entered" }
+                );
+                let result =
+                    GameResult::new(outcome_of(outcome), ResultSource::OverTheBoard, reason).by(by.clone());
+                self.change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        if correct {
+                            t.correct_result(round, table, game, result).map_err(refused)?;
+                        } else {
+                            t.record_result(round, table, game, result).map_err(refused)?;
+                        }
+                        t.note_act(act(what));
+                        Ok(())
+                    },
+                    |()| {
+                        Some(if correct {
+                            TourChange::Corrected { round, table, game }
+                        } else {
+                            TourChange::Result { round, table, game }
+                        })
+                    },
+                )
+                .await
+                .map(|()| Reply::Ok)
+            }
+            TdRequest::Registration { tournament, open } => self
+                .change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        t.set_registration_open(open).map_err(refused)?;
+                        t.note_act(act(format!("{} registration", if open { "opened" } else { "closed" })));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::Registration { open }),
+                )
+                .await
+                .map(|()| Reply::Ok),
+            TdRequest::Settings { tournament, swiss_rounds, check_in } => self
+                .change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        if let Some(rounds) = swiss_rounds {
+                            t.set_swiss_rounds(rounds).map_err(refused)?;
+                        }
+                        t.set_check_in(check_in);
+                        t.note_act(act(format!(
+                            "settings: swiss rounds {swiss_rounds:?}, check-in {check_in}"
+                        )));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::Settings),
+                )
+                .await
+                .map(|()| Reply::Ok),
+            TdRequest::CheckIn { tournament, team } => self
+                .change(
+                    rooms,
+                    tournament,
+                    |t| {
+                        t.check_in_team(TeamNo(team)).map_err(refused)?;
+                        t.note_act(act(format!("checked team {team} in")));
+                        Ok(())
+                    },
+                    |()| Some(TourChange::CheckedIn { team }),
+                )
+                .await
+                .map(|()| Reply::Ok),
+            TdRequest::Preview { tournament } => {
+                let t = self.copy_of(tournament).await?;
+                let proposal = t.propose_next_round(now, 0).map_err(refused)?;
+                Ok(Reply::TournamentRound(view::round(&t, &proposal)))
+            }
+            TdRequest::PairByHand { tournament, choice_window_ms, tables, byes } => {
+                let tables: Vec<(TeamNo, TeamNo)> =
+                    tables.iter().map(|[a, b]| (TeamNo(*a), TeamNo(*b))).collect();
+                let byes: Vec<TeamNo> = byes.into_iter().map(TeamNo).collect();
+                let text: Vec<String> = tables.iter().map(|(a, b)| format!("{}–{}", a.0, b.0)).collect();
+                let round = self
+                    .change(
+                        rooms,
+                        tournament,
+                        |t| {
+                            let round = t
+                                .pair_next_round_by_hand(now, choice_window_ms, &tables, &byes, by.clone())
+                                .map_err(refused)?;
+                            let byes: Vec<String> = byes.iter().map(|b| b.0.to_string()).collect();
+                            t.note_act(act(format!(
+                                "paired round {round} by hand: {}; byes: {}",
+                                text.join(", "),
+                                byes.join(", ")
+                            )));
+                            Ok(round)
+                        },
+                        |&round| Some(TourChange::Paired { round }),
+                    )
+                    .await?;
+                Ok(Reply::Id(u64::from(round)))
+            }
+            TdRequest::Publish { tournament, what } => {
+                self.publish(rooms, tournament, what).await.map(Reply::Text)
+            }
+        }
+    }
+
+    async fn publish(&self, rooms: &Rooms, id: u64, what: TdExport) -> Result<String, ErrorMsg> {
+        let t = self.copy_of(id).await?;
+        Ok(match what {
+            TdExport::Standings => t.standings().to_text(),
+            TdExport::StandingsCsv => t.standings().to_csv(),
+            TdExport::Crosstable => t.crosstable().to_text(),
+            TdExport::CrosstableCsv => t.crosstable().to_csv(),
+            TdExport::Html => t.to_html(),
+            TdExport::Sheet { round } => t.pairing_sheet(round, 0).map_err(refused)?,
+            TdExport::State => {
+                serde_json::to_string_pretty(&t).map_err(|e| error(ErrorCode::Rejected, e.to_string()))?
+            }
+            TdExport::Games => {
+                let mut all = String::new();
+                for (m, result) in linked_matches(&t) {
+                    if let Ok(Some(bpgn)) = rooms.record_of(m).await {
+                        all.push_str(&with_director(bpgn, result.as_ref()));
+                        all.push('\n');
+                    }
+                }
+                all
+            }
+        })
+    }
+}
+
+/// A game's record with the director's act on its result as a comment of the record (a result a
+/// director entered or corrected: `director alice: ...`, `director (secret): ...`).
+fn with_director(bpgn: String, result: Option<&GameResult>) -> String {
+    let Some(GameResult { by: Some(by), outcome, reason, .. }) = result else { return bpgn };
+    let Ok(mut records) = shvedka_records::parse_bpgn(&bpgn) else { return bpgn };
+    let [record] = records.as_mut_slice() else { return bpgn };
+    let who = match by {
+        Director::Account(name) => format!("director {name}"),
+        Director::Secret => "director (secret)".to_owned(),
+    };
+    let note = format!("{who}: tournament result {outcome:?} ({reason})").replace('}', ")");
+    record.comment = Some(match record.comment.take() {
+        Some(c) => format!("{c}; {note}"),
+        None => note,
+    });
+    record.to_bpgn()
+}
+
+/// Refuses a team past the most a tournament carried as data has (`TOURNAMENT_TEAMS`).
+pub(super) fn room_for_a_team(t: &Tournament) -> Result<(), ErrorMsg> {
+    if t.teams().len() >= shvedka_proto::TOURNAMENT_TEAMS {
+        return Err(error(
+            ErrorCode::Limit(shvedka_proto::Limit::TournamentTeams),
+            format!("a tournament has at most {} teams here", shvedka_proto::TOURNAMENT_TEAMS),
+        ));
+    }
+    Ok(())
+}
+
+fn outcome_of(o: TdOutcome) -> Outcome {
+    match o {
+        TdOutcome::FirstWins => Outcome::FirstWins,
+        TdOutcome::SecondWins => Outcome::SecondWins,
+        TdOutcome::Draw => Outcome::Draw,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A tournament takes teams up to the most the server carries as data, and the next is
+    /// refused with the limit named.
+    #[test]
+    fn the_team_past_the_most_a_view_carries_is_refused_with_its_limit() {
+        let mut t = Tournament::new("night", "mgimo-2017", "3+2", Format::RoundRobin).expect("a tournament");
+        for i in 0..shvedka_proto::TOURNAMENT_TEAMS {
+            room_for_a_team(&t).expect("room");
+            t.register(&format!("team {i}"), [&format!("p{i}a"), &format!("p{i}b")]).expect("a team");
+        }
+        let refused = room_for_a_team(&t).unwrap_err();
+        assert_eq!(refused.code, ErrorCode::Limit(shvedka_proto::Limit::TournamentTeams));
+    }
+}
