@@ -10,7 +10,8 @@ pub(crate) struct History {
     /// For each pair of teams that met (smaller number first), the last round they met in.
     last_met: BTreeMap<(TeamNo, TeamNo), u32>,
     byes: BTreeMap<TeamNo, u32>,
-    named_first: BTreeMap<TeamNo, u32>,
+    /// Times named first minus times named second (FIDE's colour difference).
+    balance: BTreeMap<TeamNo, i64>,
     /// Whether the team was named first in its latest pairing.
     last_named_first: BTreeMap<TeamNo, bool>,
 }
@@ -24,7 +25,8 @@ impl History {
                     Fixture::Bye(t) => bump(h.byes.entry(*t).or_default()),
                     Fixture::Pairing(p) => {
                         h.last_met.insert(key(p.first, p.second), round.number);
-                        bump(h.named_first.entry(p.first).or_default());
+                        *h.balance.entry(p.first).or_default() += 1;
+                        *h.balance.entry(p.second).or_default() -= 1;
                         h.last_named_first.insert(p.first, true);
                         h.last_named_first.insert(p.second, false);
                     }
@@ -44,20 +46,22 @@ impl History {
         self.byes.get(&team).copied().unwrap_or(0)
     }
 
-    /// Who of two teams is named first: the one named first fewer times so far; if equal, the one
-    /// named second in its latest pairing (so a team alternates), a team not yet paired ranking
-    /// between that and one named first last time; if still equal, `a` (the
-    /// higher-ranked team in a Swiss, the left team of the Berger table in a round robin).
+    /// Who of two teams is named first: the one named first less often than second so far (the
+    /// smaller first-minus-second; counting only times named first would favour a team that had
+    /// a bye, which has played fewer pairings); if equal, the one named second in its latest
+    /// pairing (so a team alternates), a team not yet paired ranking between that and one named
+    /// first last time; if still equal, `a` (the higher-ranked team in a Swiss, the left team of
+    /// the Berger table in a round robin).
     pub(crate) fn order(&self, a: TeamNo, b: TeamNo) -> (TeamNo, TeamNo) {
-        // Lower goes first: named first fewer times; then named second last time, then not
-        // paired before, then named first last time.
+        // Lower goes first: the smaller balance; then named second last time, then not paired
+        // before, then named first last time.
         let claim = |t| {
             let last = match self.last_named_first.get(&t) {
                 Some(false) => 0,
                 None => 1,
                 Some(true) => 2,
             };
-            (self.named_first.get(&t).copied().unwrap_or(0), last)
+            (self.balance.get(&t).copied().unwrap_or(0), last)
         };
         if claim(b) < claim(a) { (b, a) } else { (a, b) }
     }

@@ -18,10 +18,12 @@
 //! meet in the order registered, conventionally board-one player first; the colour team gets the
 //! colours S1 gives "team 1"), so a slow team never holds the round up.
 //!
-//! Who is named first: the team named first fewer times so far; if equal, the team named second
-//! in its latest pairing (so it alternates; a team not paired before comes between one named
-//! second and one named first last time); if still equal, the higher-ranked team in a Swiss, the
-//! Berger table's left team in a round robin.
+//! Who is named first: the team named first less often than second so far (the smaller
+//! first-minus-second, FIDE's colour difference: a bye does not count either way); if equal, the
+//! team named second in its latest pairing (so it alternates; a team not paired before comes
+//! between one named second and one named first last time); if still equal, the higher-ranked
+//! team in a Swiss, the Berger table's left team in a round robin. So a pairing never takes a
+//! team further from even than the worse of the two teams was, unless both were equally uneven.
 //!
 //! # Scoring
 //! A game scores 1, ½ or 0 for a team, so a pairing is worth 2. A **bye scores 2** (two games
@@ -58,7 +60,9 @@
 //! with an odd number of active teams the lowest-ranked team among those with the fewest byes
 //! gets the bye; the rest are paired by backtracking within score groups, highest first, top
 //! half against bottom half (Dutch style), an odd team floating down to the top of the next
-//! group, never a pair that has met before. If no such pairing exists, repeats are allowed —
+//! group, never a pair that has met before; each score group, highest first, keeps as many of
+//! its teams at home as any such pairing allows (so a floater goes where the group below can
+//! still pair at home). If no such pairing exists, repeats are allowed —
 //! meetings of round 1 first, then rounds 1–2, and so on — and the [`Round::note`] and
 //! [`Pairing::repeat`] say so. A new round is paired only once the previous one is complete.
 //!

@@ -205,3 +205,54 @@ fn swiss_seeded_by_rating_pairs_the_first_round_by_seed_and_breaks_ties_by_it() 
     let back: Tournament = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
     assert_eq!(back, t);
 }
+
+#[test]
+fn swiss_floater_is_chosen_so_the_group_below_pairs_at_home() {
+    // Found by the random-tournament property test (swiss_property.rs, I5). Six teams; after two
+    // rounds 3 leads alone on 3, 1 and 2 share 2½, 5 has 2, 4 and 6 have 1; 2 has met 5.
+    let mut t = started(Format::Swiss { rounds: 3 }, 6);
+    t.pair_next_round(0, 1).unwrap();
+    assert_eq!(
+        pairs(t.round(1).unwrap()),
+        [(TeamNo(1), TeamNo(4)), (TeamNo(2), TeamNo(5)), (TeamNo(3), TeamNo(6))]
+    );
+    score(&mut t, 1, 1, 4, ['L', 'W']);
+    score(&mut t, 1, 2, 5, ['W', 'W']);
+    score(&mut t, 1, 3, 6, ['W', 'L']);
+    t.pair_next_round(0, 1).unwrap();
+    let r2: BTreeSet<_> = pairs(t.round(2).unwrap()).into_iter().map(|(a, b)| key(a, b)).collect();
+    assert_eq!(r2, BTreeSet::from([(TeamNo(1), TeamNo(2)), (TeamNo(3), TeamNo(4)), (TeamNo(5), TeamNo(6))]));
+    score(&mut t, 2, 1, 2, ['W', 'D']);
+    score(&mut t, 2, 3, 4, ['W', 'W']);
+    score(&mut t, 2, 5, 6, ['W', 'W']);
+    // 3 floats into the 2½ group. Taking 1 (the top of that group) would leave 2 to float past 5
+    // (met) to 6, and 5 down to 4: two pairs across the 2 / 1 cut. Taking 2 lets 1 meet 5 and
+    // 4 meet 6 at home, as FIDE's Dutch system has it.
+    t.pair_next_round(0, 1).unwrap();
+    let r3: BTreeSet<_> = pairs(t.round(3).unwrap()).into_iter().map(|(a, b)| key(a, b)).collect();
+    assert_eq!(r3, BTreeSet::from([(TeamNo(2), TeamNo(3)), (TeamNo(1), TeamNo(5)), (TeamNo(4), TeamNo(6))]));
+    assert!(t.round(3).unwrap().note.is_none());
+}
+
+#[test]
+fn named_first_goes_by_first_minus_second_so_a_bye_does_not_count() {
+    // Found by the random-tournament property test (swiss_property.rs, I6). Five teams: 5 has
+    // had the bye and been named first once (first minus second +1); 3 has been named second,
+    // then first (0). Counting only times named first, both have 1 and both were first last
+    // time, so the higher-ranked 5 would be first again, at +2. By first minus second, 3 is.
+    let mut t = started(Format::Swiss { rounds: 3 }, 5);
+    t.pair_next_round(0, 1).unwrap();
+    assert_eq!(pairs(t.round(1).unwrap()), [(TeamNo(1), TeamNo(3)), (TeamNo(2), TeamNo(4))]);
+    assert_eq!(byes(t.round(1).unwrap()), [TeamNo(5)]);
+    score(&mut t, 1, 1, 3, ['D', 'L']);
+    score(&mut t, 1, 2, 4, ['L', 'W']);
+    t.pair_next_round(0, 1).unwrap();
+    assert_eq!(pairs(t.round(2).unwrap()), [(TeamNo(5), TeamNo(2)), (TeamNo(3), TeamNo(4))]);
+    assert_eq!(byes(t.round(2).unwrap()), [TeamNo(1)]);
+    score(&mut t, 2, 5, 2, ['W', 'D']);
+    score(&mut t, 2, 3, 4, ['D', 'D']);
+    // 5 leads on 3½, then 3 and 1 on 2½.
+    t.pair_next_round(0, 1).unwrap();
+    let (_, p) = t.round(3).unwrap().pairing_of(TeamNo(5)).unwrap();
+    assert_eq!((p.first, p.second), (TeamNo(3), TeamNo(5)));
+}
