@@ -9,7 +9,7 @@
 // and in the logs of every proxy it passes. One given there anyway is wiped from the address bar
 // and not used.
 
-import { msg, act, fetchRecord, fetchReview } from "./codec.js";
+import { msg, act, td, entry, fetchRecord, fetchReview } from "./codec.js";
 import { buildReview, clocksAt as reviewClocks, modelAt, moveIndex, movesBy, pointAt } from "./review.js";
 import { Session, storedSession } from "./session.js";
 import { logIn, logOut } from "./login.js";
@@ -19,6 +19,8 @@ import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
 import { QuickPairing } from "./quick.js";
 import { Tournaments } from "./tournament.js";
+import { Desk } from "./desk.js";
+import { Entry } from "./entry.js";
 import { RecentMatches } from "./recent.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
@@ -28,7 +30,7 @@ import { premoveText } from "./premove.js";
 import { Sounds, moveSound } from "./sound.js";
 import { clocksAt } from "./clocks.js";
 import { reserveOf } from "./board.js";
-import { clearLog, hideInfo, initNotice, lastErrorText, log, refusalText, showError, showInfo } from "./notice.js";
+import { clearError, clearLog, hideInfo, initNotice, lastErrorText, log, refusalText, showError, showInfo } from "./notice.js";
 import { boardOf, isWhiteSeat } from "./seats.js";
 
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -168,7 +170,8 @@ async function ask(message) {
   if (message && typeof message === "object" && ("Watch" in message || "TakeSeat" in message)) showOnState = true;
   const r = await session.request(message);
   if (r.err) showError(refusalText(r.err));
-  else if (r.ok?.Rematch) rematchChanged(r.ok.Rematch);
+  else clearError();
+  if (r.ok?.Rematch) rematchChanged(r.ok.Rematch);
   return r;
 }
 
@@ -237,6 +240,35 @@ const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat);
 const quick = new QuickPairing(ask, msg, () => (session ? { name: session.name, account: session.account } : null));
 const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), () => session?.account ? session.name : null, takeSeat);
+/** The roles of the page's account (`director`, `arbiter`), as the server last said. @type {string[]} */
+let roles = [];
+const desk = new Desk(ask, msg, td, () => roles.includes("director"), (id) => tournaments.follow(id));
+const entryBox = new Entry(ask, msg, entry, () => session?.account ? session.name : null);
+tournaments.extras.push((v) => desk.render(v), (v) => entryBox.render(v));
+/** Shows the director's and the arbiter's controls when the session holds the role. */
+function showRoles() {
+  $("tc-form").hidden = !roles.includes("director");
+  if (roles.includes("arbiter") && !arbiter.enabled) arbiter.enable();
+  if (!roles.includes("arbiter") && arbiter.enabled && !arbiterSecret) arbiter.disable();
+  if (tournaments.view) tournaments.render();
+}
+/** How often the page asks the server which roles the session holds: a role granted or revoked
+ * after the log-in shows within this (the operator's command writes the database, which the
+ * server reads at each request; nothing pushes it). */
+const ROLES_EVERY_MS = 10_000;
+/** Asks the server the session's roles now, and shows the controls they open. */
+async function readRoles() {
+  if (session?.state !== "connected") return;
+  const r = await session.request(msg.roles());
+  const now = r.ok?.Roles?.roles;
+  if (!now || JSON.stringify(now) === JSON.stringify(roles)) return;
+  roles = now;
+  showRoles();
+}
+setInterval(() => void readRoles(), ROLES_EVERY_MS);
+document.addEventListener("visibilitychange", () => {
+  if (document.visibilityState === "visible") void readRoles();
+});
 /** The tournament this page is the projector of (`?projector=ID`): no controls, large type. */
 const projector = Number.parseInt(params.get("projector") ?? "", 10);
 if (Number.isSafeInteger(projector) && projector > 0) document.body.classList.add("projector");
@@ -549,6 +581,8 @@ async function welcome(resumed, fresh) {
     credentials = null;
     const s = session;
     const r = await logIn(ask, c, (token, name) => s.adopt(token, name));
+    roles = r.ok?.LoggedIn?.roles ?? [];
+    showRoles();
     // An account with the arbiter role is an arbiter without the shared secret.
     if (r.ok?.LoggedIn?.roles?.includes("arbiter")) {
       rememberArbiter(true);
@@ -588,6 +622,8 @@ async function welcome(resumed, fresh) {
     else arbiterSecret = "";
   }
   $("arbiter-form").hidden = !params.has("arbiter") || arbiter.enabled;
+  // A resumed session logged in earlier: its roles as they are now.
+  void readRoles();
   if (!model && screen !== "lobby" && tournaments.followed === null) showScreen("lobby");
   else if (model) render();
 }
@@ -665,6 +701,8 @@ $("logout").addEventListener("click", async () => {
   const r = await logOut(ask, () => s.forget());
   if (r.ok) {
     rememberArbiter(false);
+    roles = [];
+    showRoles();
     session = null;
     model = null;
     $("logout").hidden = true;

@@ -95,6 +95,13 @@ export class ArbiterPanel {
     void this.refresh();
   }
 
+  /** The session is no longer an arbiter (the role was revoked): hide the panels. */
+  disable() {
+    this.enabled = false;
+    $("arbiter-lobby").hidden = true;
+    $("arbiter-panel").hidden = true;
+  }
+
   /** Lists the live matches. */
   async refresh() {
     if (!this.enabled) return;

@@ -93,7 +93,7 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Tournaments: { after: number | null, limit: number } }
  *   | { FollowTournament: { tournament: number | null } }
  *   | { TournamentRound: { tournament: number, round: number } }
- *   | { Entry: EntryRequest }} ClientMsg
+ *   | { Entry: EntryRequest } | "Roles"} ClientMsg
  */
 
 /**
@@ -180,6 +180,8 @@ export const msg = {
   tournaments: (/** @type {number | null} */ after, /** @type {number} */ limit) => ({ Tournaments: { after, limit } }),
   followTournament: (/** @type {number | null} */ tournament) => ({ FollowTournament: { tournament } }),
   tournamentRound: (/** @type {number} */ tournament, /** @type {number} */ round) => ({ TournamentRound: { tournament, round } }),
+  /** The roles the session holds now (`Reply::Roles`). */
+  roles: () => "Roles",
   /** A director's command (`td.*` below builds them). */
   td: (/** @type {TdRequest} */ req) => ({ Td: req }),
   /** A player's entry request (`entry.*` below builds them). */
@@ -510,7 +512,8 @@ function badReply(message) {
  *   | { Profile: ProfileView }
  *   | { Seek: SeekView } | { SeekPools: SeekPool[] }
  *   | { TournamentPage: { tournaments: TournamentSummary[], next: number | null } }
- *   | { TournamentRound: RoundView }} Reply
+ *   | { TournamentRound: RoundView }
+ *   | { Roles: { roles: string[] } }} Reply
  */
 
 /**

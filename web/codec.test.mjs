@@ -64,6 +64,7 @@ const built = {
   "entry-accept": frame(62, msg.entry(entry.accept(2, "zhenya"))),
   "entry-decline": frame(63, msg.entry(entry.decline(2, "zhenya"))),
   "entry-check-in": frame(64, msg.entry(entry.checkIn(2))),
+  roles: frame(65, msg.roles()),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

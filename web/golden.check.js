@@ -309,5 +309,11 @@ export const entryCheckIn = {"req":64,"msg":{"Entry":{"CheckIn":{"tournament":2}
 /** @type {ServerMsg} */
 export const tournamentCheckedIn = {"Tournament":{"change":{"CheckedIn":{"team":2}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3}}};
 
+/** @type {ClientFrame} */
+export const roles = {"req":65,"msg":"Roles"};
+
+/** @type {ServerMsg} */
+export const replyRoles = {"Reply":{"req":65,"result":{"Ok":{"Roles":{"roles":["director"]}}}}};
+
 /** @type {ServerMsg} */
 export const replyNotInField = {"Reply":{"req":60,"result":{"Err":{"code":{"Tournament":{"NotInField":{"team":3}}},"rule":null,"message":"team #3 is not in this round's field"}}}};

@@ -126,6 +126,12 @@ export function hideInfo() {
   if (bar.className === "info") bar.hidden = true;
 }
 
+/** Hides the notice bar if it holds a problem: a later request of the user's succeeded. */
+export function clearError() {
+  const bar = $("notice");
+  if (bar.className === "error") bar.hidden = true;
+}
+
 /** The last problem shown, for the test report. */
 export function lastErrorText() {
   return lastError;

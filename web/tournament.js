@@ -16,7 +16,7 @@ import { refusalText, showError } from "./notice.js";
  * @param {string} id
  * @returns {HTMLElement}
  */
-function $(id) {
+export function $(id) {
   const el = document.getElementById(id);
   if (!el) throw new Error(`no #${id} in the page`);
   return el;
@@ -77,7 +77,7 @@ const SEATS = /** @type {const} */ (["WhiteA", "BlackA", "WhiteB", "BlackB"]);
  * @param {string} text
  * @param {string} [cls]
  */
-function cell(tag, text, cls) {
+export function cell(tag, text, cls) {
   const el = document.createElement(tag);
   el.textContent = text;
   if (cls) el.className = cls;
@@ -170,6 +170,8 @@ export class Tournaments {
     this.lastChange = "";
     /** The list as last drawn. */
     this.listed = "";
+    /** What else draws from the view at each change (the director's desk, the entry box). @type {((v: TournamentView) => void)[]} */
+    this.extras = [];
     /** Every round of the followed tournament read so far, by number (the crosstable's). @type {Map<number, import("./codec.js").RoundView>} */
     this.rounds = new Map();
     $("t-refresh").addEventListener("click", () => void this.refresh());
@@ -302,8 +304,11 @@ export class Tournaments {
     }));
     this.renderMine();
     this.renderCross();
+    for (const draw of this.extras) draw(v);
     const tables = /** @type {HTMLTableSectionElement} */ ($("t-round").querySelector("tbody"));
-    $("t-round-title").textContent = v.round ? `Round ${v.round.round}` : "No round paired yet";
+    const r = v.round;
+    const notes = r ? [r.by_hand ? `paired by hand by ${r.by_hand}` : "", r.absent.length ? `not paired: ${r.absent.map(name).join(", ")}` : ""].filter(Boolean) : [];
+    $("t-round-title").textContent = r ? `Round ${r.round}${notes.length ? ` (${notes.join("; ")})` : ""}` : "No round paired yet";
     tables.replaceChildren(...(v.round?.tables ?? []).flatMap((/** @type {TableView} */ t) => {
       if ("Bye" in t) {
         const row = document.createElement("tr");

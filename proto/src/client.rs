@@ -312,6 +312,9 @@ pub enum ClientMsg {
     },
     /// A player's request to enter a tournament (version 8): an account only.
     Entry(EntryRequest),
+    /// The roles the session acts in now (version 8): `Reply::Roles`. A role granted or revoked
+    /// after the log-in shows here (the server reads the account's roles again).
+    Roles,
 }
 
 /// A tournament director's command.

@@ -267,6 +267,11 @@ pub enum Reply {
     },
     /// One round of a tournament (`ClientMsg::TournamentRound`; version 7).
     TournamentRound(crate::RoundView),
+    /// The roles the session acts in now (`ClientMsg::Roles`, version 8): `arbiter`, `director`.
+    Roles {
+        /// The roles.
+        roles: Vec<String>,
+    },
 }
 
 /// One of a player's recent matches.

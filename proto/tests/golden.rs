@@ -665,6 +665,8 @@ fn samples() -> Vec<(&'static str, Sample)> {
             "tournament-checked-in",
             s(ServerMsg::Tournament { change: TourChange::CheckedIn { team: 2 }, view: Box::new(tournament_view()) }),
         ),
+        ("roles", c(65, ClientMsg::Roles)),
+        ("reply-roles", s(ServerMsg::Reply { req: 65, result: Ok(Reply::Roles { roles: vec!["director".into()] }) })),
         (
             "reply-not-in-field",
             s(ServerMsg::Reply {

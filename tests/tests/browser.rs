@@ -273,6 +273,47 @@ async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters
     server.stop().await;
 }
 
+/// Issue 30: a night run from the director's desk in the browser (`web/e2e/desk.mjs`): an account
+/// with the director role creates a Swiss that asks for check-in, a player invites his partner
+/// who accepts, the director registers three teams, closes registration, is warned of a Swiss
+/// too long, starts, checks teams in beside a player who checks in himself, previews round 1,
+/// changes it by hand and publishes it (the round names him; the team away is told it was not
+/// paired), enters and corrects results that a phone follows; the projector shows the round; the
+/// pairing sheet and standings print on A4; the role revoked, the desk goes without a new log-in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_a_director_runs_a_night_from_the_desk_with_invitations_check_in_and_a_pairing_by_hand() {
+    let server = TestServer::start("").await;
+    let players = ["anna", "boris", "vera", "gleb", "dina", "egor", "zhenya", "ilya"];
+    for name in players.iter().chain(&["boss"]) {
+        server.account(name).await.close().await;
+    }
+    let store = shvedka_storage::open(None, &server.data_dir()).await.expect("the data directory's database");
+    let boss = store.account_by_name("boss").await.expect("the store").expect("registered");
+    store.set_role(boss.id, shvedka_storage::Role::Director, true).await.expect("the director role");
+    // The role is revoked while the desk is open, once the script says so.
+    let revoke = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/desk/revoke-now");
+    let _ = std::fs::remove_file(&revoke);
+    let operator = tokio::spawn(async move {
+        for _ in 0..1700 {
+            if revoke.exists() {
+                store.set_role(boss.id, shvedka_storage::Role::Director, false).await.expect("revoked");
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+    });
+    run_at(
+        "desk.mjs",
+        &server,
+        "desk",
+        "websocket",
+        &["--director", "boss", "--players", &players.join(",")],
+    )
+    .await;
+    operator.await.expect("the operator's task");
+    server.stop().await;
+}
+
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).
 #[test]
 fn the_web_client_type_checks() {

@@ -187,3 +187,31 @@ async fn a4_director_acts_name_the_account_in_the_tournament_and_the_game_record
     check(&state(&boss, id).await);
     server.stop().await;
 }
+
+async fn roles(c: &Client) -> Vec<String> {
+    match c.request(shvedka_proto::ClientMsg::Roles).await.expect("the roles") {
+        shvedka_proto::Reply::Roles { roles } => roles,
+        other => panic!("expected the roles: {other:?}"),
+    }
+}
+
+/// Issue 30: the roles a session acts in, as the server finds them now: a role granted or revoked
+/// after the log-in shows at the next ask (the web page asks every few seconds), and a presented
+/// secret counts as its role.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_role_granted_or_revoked_after_the_log_in_shows_in_the_roles_asked_for() {
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
+    let boss = server.account("boss").await;
+    assert!(roles(&boss).await.is_empty(), "no role at first");
+    grant(&server, "boss", Role::Director).await;
+    assert_eq!(roles(&boss).await, ["director"], "granted after the log-in");
+    boss.arbiter("s3cret-whistle-of-arbiters").await.expect("the arbiters' secret");
+    assert_eq!(roles(&boss).await, ["arbiter", "director"]);
+    let store = store(&server).await;
+    let account = store.account_by_name("boss").await.unwrap().expect("registered");
+    store.set_role(account.id, Role::Director, false).await.unwrap();
+    assert_eq!(roles(&boss).await, ["arbiter"], "revoked: the secret's role stays");
+    let guest = server.client("guest").await;
+    assert!(roles(&guest).await.is_empty());
+    server.stop().await;
+}

@@ -99,6 +99,9 @@ pub(crate) async fn dispatch(
             let req = crate::features::tournaments::with_partner_account(req, &lobby.accounts).await?;
             tournament(lobby, session, TourAsk::Entry { name, req }).await
         }
+        ClientMsg::Roles => crate::service::roles::roles_of(&lobby.accounts, session)
+            .await
+            .map(|roles| Reply::Roles { roles }),
         ClientMsg::FollowTournament { tournament: Some(id) } => {
             lobby.tournaments.follow(id, out).await.map(|()| Reply::Ok)
         }

@@ -162,6 +162,31 @@ fn grant(
     Ok(Reply::Ok)
 }
 
+/// The roles `session` acts in now, as [`official`] would find them: its account's (enabled, read
+/// from the store now) and those whose secret it presented; each named once, `arbiter` first.
+///
+/// # Errors
+/// `Unavailable` when the store cannot say.
+pub(crate) async fn roles_of(accounts: &Accounts, session: &Session) -> Result<Vec<String>, ErrorMsg> {
+    let held = match session.account {
+        Some(id) => {
+            accounts.account(id).await?.filter(|row| !row.disabled).map(|row| row.roles).unwrap_or_default()
+        }
+        None => Vec::new(),
+    };
+    Ok(Role::ALL
+        .into_iter()
+        .filter(|role| {
+            let secret = match role {
+                Role::Arbiter => &session.arbiter_secret,
+                Role::Director => &session.director_secret,
+            };
+            held.contains(role) || secret.load(Ordering::Relaxed)
+        })
+        .map(|role| role.as_str().to_owned())
+        .collect())
+}
+
 #[cfg(test)]
 mod tests {
     use std::sync::atomic::Ordering;

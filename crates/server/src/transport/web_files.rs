@@ -38,6 +38,8 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("premove.js"),
     js!("quick.js"),
     js!("tournament.js"),
+    js!("desk.js"),
+    js!("entry.js"),
     js!("sound.js"),
     js!("notice.js"),
     js!("ratings.js"),

@@ -1,0 +1,404 @@
+// @ts-check
+// The director's desk (issue 30): what a tournament director does on the night, in the page of an
+// account holding the director role — create a tournament, open and close registration, register
+// and withdraw teams, check teams in, seed and start, see the computer's pairing of the next round
+// and change it before publishing (swap teams, fix a pairing, give a bye: the server logs the
+// change with his name), enter and correct results, and print the pairing sheet and standings on
+// A4. Everything shown comes from the tournament's data; every refusal is said from its code.
+
+import { showError, showInfo } from "./notice.js";
+import { $, cell, points } from "./tournament.js";
+
+/** @typedef {import("./codec.js").TournamentView} TournamentView */
+/** @typedef {import("./codec.js").RoundView} RoundView */
+/** @typedef {import("./codec.js").TdRequest} TdRequest */
+/** @typedef {{ tables: [number, number][], byes: number[] }} Plan */
+
+/**
+ * The teams the next round pairs: active, and checked in when the tournament asks for it.
+ * @param {TournamentView} v
+ * @returns {number[]}
+ */
+export function fieldOf(v) {
+  return v.teams.filter((t) => !t.withdrawn && (!v.check_in || v.checked_in.includes(t.team))).map((t) => t.team);
+}
+
+/**
+ * A round's tables as a plan the director can change: the pairings in table order, then the byes.
+ * @param {RoundView} round
+ * @returns {Plan}
+ */
+export function planOf(round) {
+  /** @type {Plan} */
+  const plan = { tables: [], byes: [] };
+  for (const t of round.tables) {
+    if ("Pairing" in t) plan.tables.push([t.Pairing.first, t.Pairing.second]);
+    else plan.byes.push(t.Bye.team);
+  }
+  return plan;
+}
+
+/**
+ * Whether two plans pair the same teams at the same tables (who is named first aside: the server
+ * names him from the history either way).
+ * @param {Plan} a
+ * @param {Plan} b
+ */
+export function samePlan(a, b) {
+  const key = (/** @type {Plan} */ p) => JSON.stringify({
+    tables: p.tables.map(([x, y]) => (x < y ? [x, y] : [y, x])),
+    byes: [...p.byes].sort((x, y) => x - y),
+  });
+  return key(a) === key(b);
+}
+
+/**
+ * What is wrong with a plan before it is sent, if anything: a team placed twice, or a table
+ * with a team missing. Teams placed nowhere are absent (allowed: the director's word).
+ * @param {Plan} plan
+ * @returns {{ twice: number } | { empty: number } | null}
+ */
+export function planProblem(plan) {
+  const seen = new Set();
+  for (const [i, [a, b]] of plan.tables.entries()) {
+    if (!a || !b) return { empty: i + 1 };
+  }
+  for (const team of [...plan.tables.flat(), ...plan.byes]) {
+    if (seen.has(team)) return { twice: team };
+    seen.add(team);
+  }
+  return null;
+}
+
+/**
+ * The warning a director reads before he starts a Swiss longer than its teams can play without
+ * meeting twice, if any.
+ * @param {TournamentView} v
+ */
+export function roundsWarning(v) {
+  const f = v.summary.format;
+  if (f === "RoundRobin" || v.summary.phase !== "Registering" || v.teams.length < 2) return "";
+  if (f.Swiss.rounds <= v.most_rounds) return "";
+  return `${v.teams.filter((t) => !t.withdrawn).length} teams can play at most ${v.most_rounds} rounds without two teams meeting twice; `
+    + `this Swiss has ${f.Swiss.rounds}: later rounds will repeat meetings. Set fewer rounds before the start.`;
+}
+
+const OUTCOMES = /** @type {const} */ ({ FirstWins: "first team won", Draw: "draw", SecondWins: "second team won" });
+
+export class Desk {
+  /**
+   * @param {import("./codec.js").Ask} ask
+   * @param {import("./codec.js").msg} msg
+   * @param {import("./codec.js").td} td
+   * @param {() => boolean} isDirector  whether the page's account holds the director role
+   * @param {(id: number) => Promise<unknown>} open  opens a tournament's page
+   */
+  constructor(ask, msg, td, isDirector, open) {
+    this.ask = ask;
+    this.msg = msg;
+    this.td = td;
+    this.isDirector = isDirector;
+    this.open = open;
+    /** The tournament on the desk. @type {TournamentView | null} */
+    this.view = null;
+    /** The computer's proposal being edited, if any. @type {Plan | null} */
+    this.proposal = null;
+    /** The computer's proposal as it came. @type {Plan | undefined} */
+    this.computer = undefined;
+    /** The results table as last drawn (not drawn again under the director's hand unless it changed). */
+    this.resultsKey = "";
+    $("tc-form").addEventListener("submit", (e) => {
+      e.preventDefault();
+      void this.create();
+    });
+    $("d-registration").addEventListener("click", () => {
+      if (this.view) void this.send(this.td.registration(this.view.summary.id, !this.view.registration_open));
+    });
+    $("d-settings").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const v = this.view;
+      if (!v) return;
+      const rounds = Number(/** @type {HTMLInputElement} */ ($("d-rounds")).value);
+      const swiss = v.summary.format !== "RoundRobin" && v.summary.phase === "Registering" ? rounds : null;
+      void this.send(this.td.settings(v.summary.id, swiss, /** @type {HTMLInputElement} */ ($("d-check-in")).checked), "settings saved");
+    });
+    $("d-seed").addEventListener("click", () => {
+      if (this.view) void this.send(this.td.seedByRating(this.view.summary.id), "teams seeded by rating");
+    });
+    $("d-start").addEventListener("click", () => {
+      if (this.view) void this.send(this.td.start(this.view.summary.id), "the tournament has started");
+    });
+    $("d-register").addEventListener("submit", (e) => {
+      e.preventDefault();
+      const v = this.view;
+      if (!v) return;
+      const value = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value.trim();
+      const req = /** @type {TdRequest} */ ({ Register: { tournament: v.summary.id, team: value("d-team"), players: [value("d-p1"), value("d-p2")] } });
+      void this.send(req, "team registered").then((ok) => {
+        if (ok) /** @type {HTMLFormElement} */ ($("d-register")).reset();
+      });
+    });
+    $("d-preview").addEventListener("click", () => void this.preview());
+    $("d-add-table").addEventListener("click", () => {
+      if (!this.proposal) return;
+      this.proposal.tables.push([0, 0]);
+      this.drawPlan();
+    });
+    $("d-add-bye").addEventListener("click", () => {
+      if (!this.proposal) return;
+      this.proposal.byes.push(0);
+      this.drawPlan();
+    });
+    $("d-cancel").addEventListener("click", () => this.closePlan());
+    $("d-pair").addEventListener("click", () => void this.pair());
+    $("d-print").addEventListener("click", () => window.print());
+  }
+
+  /** Creates a tournament from the lobby's form and opens it. */
+  async create() {
+    const value = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value;
+    const checked = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).checked;
+    const swiss = value("tc-format") === "swiss" ? Number(value("tc-rounds")) : null;
+    const req = this.td.create(value("tc-name").trim(), value("tc-rules"), value("tc-clock").trim(), swiss, checked("tc-online"), checked("tc-check-in"));
+    const r = await this.ask(this.msg.td(req));
+    if (r.err) return;
+    if (typeof r.ok?.Id === "number") await this.open(r.ok.Id);
+  }
+
+  /**
+   * Sends a director's command; says a refusal from its code, and a success in `done`'s words.
+   * @param {TdRequest} req
+   * @param {string} [done]
+   * @returns {Promise<boolean>}
+   */
+  async send(req, done) {
+    // A refusal is said by `ask` from its code.
+    const r = await this.ask(this.msg.td(req));
+    if (r.err) return false;
+    if (done) showInfo(done);
+    return true;
+  }
+
+  /** Shows the computer's pairing of the next round, to publish as it is or to change. */
+  async preview() {
+    const v = this.view;
+    if (!v) return;
+    const r = await this.ask(this.msg.td(this.td.preview(v.summary.id)));
+    if (!r.ok?.TournamentRound) return;
+    this.computer = planOf(r.ok.TournamentRound);
+    this.proposal = planOf(r.ok.TournamentRound);
+    this.drawPlan();
+  }
+
+  closePlan() {
+    this.proposal = null;
+    this.computer = undefined;
+    $("d-proposal").hidden = true;
+  }
+
+  /** Publishes the plan: the computer's pairing as it is, or the director's by hand. */
+  async pair() {
+    const v = this.view;
+    const plan = this.proposal;
+    if (!v || !plan) return;
+    const problem = planProblem(plan);
+    if (problem) {
+      showError("twice" in problem ? `team ${problem.twice} is placed twice` : `table ${problem.empty} needs two teams`);
+      return;
+    }
+    const window_ms = Math.max(10, Number(/** @type {HTMLInputElement} */ ($("d-window")).value) || 120) * 1000;
+    const byComputer = this.computer && samePlan(plan, this.computer);
+    const req = byComputer ? this.td.pairNext(v.summary.id, window_ms) : this.td.pairByHand(v.summary.id, window_ms, plan.tables, plan.byes.filter((b) => b > 0));
+    if (await this.send(req, byComputer ? "round paired" : "round paired by hand")) this.closePlan();
+  }
+
+  /** Draws the plan being edited: a select per place, the teams of the round's field to choose from. */
+  drawPlan() {
+    const v = this.view;
+    const plan = this.proposal;
+    if (!v || !plan) return;
+    $("d-proposal").hidden = false;
+    const field = fieldOf(v);
+    /** @param {number} team */
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    /**
+     * @param {number} value
+     * @param {(team: number) => void} set
+     * @param {string} id
+     */
+    const select = (value, set, id) => {
+      const s = document.createElement("select");
+      s.id = id;
+      s.append(new Option("—", "0"), ...field.map((t) => new Option(`${t} ${name(t)}`, String(t))));
+      s.value = String(value);
+      s.addEventListener("change", () => {
+        set(Number(s.value));
+        this.drawChanged();
+      });
+      return s;
+    };
+    /** @param {() => void} drop */
+    const remove = (drop) => {
+      const b = /** @type {HTMLButtonElement} */ (cell("button", "Remove"));
+      b.type = "button";
+      b.addEventListener("click", () => {
+        drop();
+        this.drawPlan();
+      });
+      return b;
+    };
+    const rows = plan.tables.map(([a, b], i) => {
+      const row = document.createElement("tr");
+      const td = (/** @type {HTMLElement} */ el) => {
+        const c = document.createElement("td");
+        c.append(el);
+        return c;
+      };
+      row.append(cell("td", String(i + 1)),
+        td(select(a, (t) => { plan.tables[i][0] = t; }, `d-t${i + 1}-a`)),
+        td(select(b, (t) => { plan.tables[i][1] = t; }, `d-t${i + 1}-b`)),
+        td(remove(() => plan.tables.splice(i, 1))));
+      return row;
+    });
+    rows.push(...plan.byes.map((team, i) => {
+      const row = document.createElement("tr");
+      const c = document.createElement("td");
+      c.append(select(team, (t) => { plan.byes[i] = t; }, `d-bye-${i + 1}`));
+      const r = document.createElement("td");
+      r.append(remove(() => plan.byes.splice(i, 1)));
+      row.append(cell("td", "bye"), c, cell("td", ""), r);
+      return row;
+    }));
+    /** @type {HTMLTableSectionElement} */ ($("d-pairing").querySelector("tbody")).replaceChildren(...rows);
+    this.drawChanged();
+  }
+
+  /** Says whether the plan is still the computer's, and who is left out. */
+  drawChanged() {
+    const v = this.view;
+    const plan = this.proposal;
+    if (!v || !plan) return;
+    const placed = new Set([...plan.tables.flat(), ...plan.byes]);
+    const field = fieldOf(v);
+    /** @param {number} team */
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const out = field.filter((t) => !placed.has(t));
+    const away = v.teams.filter((t) => !t.withdrawn && !field.includes(t.team)).map((t) => t.team);
+    const same = this.computer && samePlan(plan, this.computer);
+    $("d-changed").textContent = (same ? "The computer's pairing." : "Changed by hand: the round will name you as who paired it.")
+      + (away.length ? ` Not checked in, not paired: ${away.map(name).join(", ")}.` : "")
+      + (out.length ? ` Left out by hand (absent, no points): ${out.map(name).join(", ")}.` : "");
+  }
+
+  /**
+   * Draws the desk for the followed tournament (hidden for anyone but a director, and on the wall).
+   * @param {TournamentView} v
+   */
+  render(v) {
+    const desk = $("t-desk");
+    desk.hidden = !this.isDirector() || document.body.classList.contains("projector");
+    if (desk.hidden) return;
+    if (this.view?.summary.id !== v.summary.id) this.closePlan();
+    this.view = v;
+    const s = v.summary;
+    const before = s.phase === "Registering";
+    $("d-before").hidden = !before;
+    $("d-register").hidden = !before;
+    $("d-registration").textContent = v.registration_open ? "Close registration" : "Open registration";
+    const rounds = /** @type {HTMLInputElement} */ ($("d-rounds"));
+    rounds.parentElement && (rounds.parentElement.hidden = s.format === "RoundRobin");
+    if (document.activeElement !== rounds && s.format !== "RoundRobin") rounds.value = String(s.format.Swiss.rounds);
+    /** @type {HTMLInputElement} */ ($("d-check-in")).checked = v.check_in;
+    const warning = roundsWarning(v);
+    $("d-warning").textContent = warning;
+    $("d-warning").hidden = warning === "";
+    const running = s.phase === "Running";
+    const complete = !v.round || v.round.tables.every((t) => "Bye" in t || t.Pairing.games.every((g) => g.result !== null));
+    $("d-next").hidden = !(running && complete);
+    if (!(running && complete)) this.closePlan();
+    this.drawTeams(v);
+    this.drawResults(v);
+  }
+
+  /** @param {TournamentView} v */
+  drawTeams(v) {
+    const before = v.summary.phase === "Registering";
+    const rows = v.teams.map((t) => {
+      const row = document.createElement("tr");
+      const checked = v.checked_in.includes(t.team);
+      const actions = document.createElement("td");
+      if (!t.withdrawn && v.check_in && !checked && v.summary.phase !== "Finished") {
+        const b = cell("button", "Check in");
+        b.id = `d-checkin-${t.team}`;
+        b.addEventListener("click", () => void this.send(this.td.checkIn(v.summary.id, t.team)));
+        actions.append(b);
+      }
+      if (!t.withdrawn && v.summary.phase !== "Finished") {
+        const w = cell("button", "Withdraw");
+        w.id = `d-withdraw-${t.team}`;
+        w.addEventListener("click", () => {
+          if (before || window.confirm(`Withdraw ${t.name}? Its unplayed games are forfeited.`)) void this.send(this.td.withdraw(v.summary.id, t.team));
+        });
+        actions.append(w);
+      }
+      const status = t.withdrawn ? "withdrawn" : v.check_in ? (checked ? "checked in" : "not yet") : "";
+      row.append(cell("td", String(t.team)), cell("td", t.name), cell("td", t.players.join(", ")), cell("td", status, checked ? "d-in" : ""), actions);
+      return row;
+    });
+    for (const i of v.invitations) {
+      const row = document.createElement("tr");
+      row.append(cell("td", ""), cell("td", i.team), cell("td", `${i.from}, ${i.to}`), cell("td", `waiting for ${i.to}`), cell("td", ""));
+      rows.push(row);
+    }
+    /** @type {HTMLTableSectionElement} */ ($("d-teams").querySelector("tbody")).replaceChildren(...rows);
+  }
+
+  /**
+   * The round's games with their results: enter one (over the board) or correct one.
+   * @param {TournamentView} v
+   */
+  drawResults(v) {
+    const round = v.round;
+    const key = JSON.stringify([v.summary.id, round]);
+    if (key === this.resultsKey) return;
+    this.resultsKey = key;
+    $("d-results-box").hidden = !round;
+    if (!round) return;
+    $("d-results-title").textContent = `Results of round ${round.round}`;
+    /** @param {number} team */
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const rows = round.tables.flatMap((t) => {
+      if ("Bye" in t) return [];
+      const p = t.Pairing;
+      return p.games.map((g) => {
+        const row = document.createElement("tr");
+        const id = `d-r${p.table}-${g.game}`;
+        const outcome = document.createElement("select");
+        outcome.id = `${id}-outcome`;
+        outcome.append(...Object.entries(OUTCOMES).map(([k, words]) => new Option(words, k)));
+        if (g.result) outcome.value = g.result.outcome;
+        const reason = document.createElement("input");
+        reason.id = `${id}-reason`;
+        reason.maxLength = 100;
+        reason.placeholder = "how it ended";
+        reason.value = g.result?.note ?? "";
+        const go = cell("button", g.result ? "Correct" : "Enter");
+        go.id = `${id}-enter`;
+        go.addEventListener("click", () => {
+          const at = { round: round.round, table: p.table, game: g.game };
+          const req = this.td.result(v.summary.id, at, /** @type {import("./codec.js").TdOutcome} */ (outcome.value), reason.value.trim() || "over the board", g.result !== null);
+          void this.send(req, g.result ? "result corrected" : "result entered");
+        });
+        const now = g.result ? `${OUTCOMES[g.result.outcome]}${g.result.director ? ` (${g.result.director})` : ""}` : "—";
+        const form = document.createElement("td");
+        form.append(outcome, reason, go);
+        row.append(cell("td", g.game === 1 ? String(p.table) : ""), cell("td", g.game === 1 ? `${name(p.first)} — ${name(p.second)}` : ""),
+          cell("td", String(g.game)), cell("td", now), form);
+        return row;
+      });
+    });
+    /** @type {HTMLTableSectionElement} */ ($("d-results").querySelector("tbody")).replaceChildren(...rows);
+    const total = v.standings.reduce((a, l) => a + l.points, 0);
+    $("d-results-sum").textContent = `Points given so far: ${points(total)}.`;
+  }
+}

@@ -1,0 +1,190 @@
+// End to end (issue 30): a tournament night run from the director's desk in the browser. The
+// director (an account with the director role) creates a Swiss of three rounds over the board that
+// asks for check-in; a player invites his partner from the tournament's page and the partner
+// accepts; the director registers three more teams, closes registration, is warned of a Swiss too
+// long for four teams, starts; teams check in (a player himself, the director for two others, the
+// fourth stays away); the director previews round 1, changes the computer's pairing by hand and
+// publishes it (the round names him; the team that did not check in is not paired and its player
+// is told so); he enters both results and corrects one, the players' pages follow; the projector
+// shows the round; the pairing sheet and standings print on A4 (Chromium's PDF, made a PNG); the
+// operator revokes the director role and the desk goes from the open page without a new log-in
+// (the Rust test revokes it once the file `revoke-now` is in the output directory).
+//
+//   node web/e2e/desk.mjs --url http://127.0.0.1:HTTPPORT/ --transport websocket --out DIR \
+//     --director boss --players anna,boris,vera,gleb,dina,egor,zhenya,ilya
+//
+// Accounts exist already (password NAME-password); `--director` holds the director role.
+
+import { execFileSync } from "node:child_process";
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { fail, launch, openPlayer, run, until } from "./browser.mjs";
+import { script } from "./script.mjs";
+
+const { args, step, shot } = script("desk.mjs", {
+  director: { type: "string" },
+  players: { type: "string" },
+});
+const names = String(args.players).split(",");
+let browser;
+const pages = new Map();
+
+/**
+ * Opens a page logged in to an account.
+ * @param {string} name
+ * @param {object} [options]
+ */
+async function logIn(name, options = {}) {
+  const p = await openPlayer(browser, name, options);
+  pages.set(name, { ...p, name });
+  await p.page.goto(`${args.url}?transport=${args.transport}`, { timeout: 15000 });
+  await p.page.locator("#name").fill(name);
+  await p.page.locator("#password").fill(`${name}-password`);
+  await p.page.locator("#enter").click();
+  await until(p.page, `${name} is in the lobby`, () => !document.getElementById("lobby").hidden && window.shvedka?.connected, null);
+  return p.page;
+}
+
+/** The text of an element. */
+const text = async (page, sel) => ((await page.locator(sel).textContent()) ?? "").replace(/\s+/g, " ").trim();
+
+async function main() {
+  browser = await launch();
+  const td = await logIn(String(args.director), { viewport: { width: 1400, height: 1000 } });
+  await until(td, "the director's lobby offers a new tournament", () => !document.getElementById("tc-form").hidden, null);
+  await td.locator("#tc-name").fill("Вечер шведки");
+  await td.locator("#tc-format").selectOption("swiss");
+  await td.locator("#tc-rounds").fill("3");
+  await td.locator("#tc-clock").fill("3+2");
+  await td.locator("#tc-online").uncheck();
+  await td.locator("#tc-check-in").check();
+  await td.locator("#tc-create").click();
+  await until(td, "the new tournament opens with the desk", () => !document.getElementById("tournament").hidden
+    && !document.getElementById("t-desk").hidden && window.shvedka?.tournament?.id > 0, null);
+  const id = await td.evaluate(() => window.shvedka.tournament.id);
+  step(`the director created tournament ${id} from the desk`);
+
+  // A player invites his partner from the tournament's page; the partner accepts.
+  const [anna, boris] = names;
+  const a = await logIn(anna);
+  await until(a, "the lobby lists the tournament", (id) => document.getElementById(`t-open-${id}`) !== null, id);
+  await a.locator(`#t-open-${id}`).click();
+  await until(a, `${anna} may invite a partner`, () => !document.getElementById("t-invite-form").hidden, null);
+  await a.locator("#t-invite-team").fill("Ладьи");
+  await a.locator("#t-invite-partner").fill(boris);
+  await a.locator("#t-invite").click();
+  await until(a, `${anna} waits for ${boris}`, () => document.getElementById("t-invite-cancel") !== null, null,
+    { seen: () => document.getElementById("t-entry")?.textContent });
+  const b = await logIn(boris, { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  await until(b, "the lobby lists the tournament", (id) => document.getElementById(`t-open-${id}`) !== null, id);
+  await b.locator(`#t-open-${id}`).click();
+  await until(b, `${boris} sees ${anna}'s invitation`, () => document.getElementById("t-invite-accept") !== null, null,
+    { seen: () => document.getElementById("t-entry")?.textContent });
+  await shot(b, "phone-invitation.png", `${boris}'s phone: ${anna} invites him to play as Ладьи`);
+  await b.locator("#t-invite-accept").click();
+  await until(td, "the desk lists the team formed by invitation", (p) => document.getElementById("d-teams").textContent.includes(p), anna);
+  step(`${anna} invited ${boris}; the team is registered`);
+
+  // The director registers three more teams at the desk.
+  for (const [i, team] of ["Кони", "Слоны", "Ферзи"].entries()) {
+    await td.locator("#d-team").fill(team);
+    await td.locator("#d-p1").fill(names[2 + 2 * i]);
+    await td.locator("#d-p2").fill(names[3 + 2 * i]);
+    await td.locator("#d-add").click();
+    await until(td, `the desk lists ${team}`, (team) => document.getElementById("d-teams").textContent.includes(team), team);
+  }
+  await td.locator("#d-registration").click();
+  await until(td, "registration is closed", () => document.getElementById("d-registration").textContent === "Open registration", null);
+  // Five rounds for four teams: warned before the start; back to three.
+  await td.locator("#d-rounds").fill("5");
+  await td.locator("#d-save").click();
+  await until(td, "the desk warns of a Swiss too long for four teams", () => !document.getElementById("d-warning").hidden
+    && /at most 3 rounds/.test(document.getElementById("d-warning").textContent), null);
+  await shot(td, "desk-registration.png", "the director's desk before the start: four teams, registration closed, the warning of five rounds for four teams");
+  await td.locator("#d-rounds").fill("3");
+  await td.locator("#d-save").click();
+  await until(td, "the warning goes with three rounds", () => document.getElementById("d-warning").hidden, null);
+  await td.locator("#d-start").click();
+  await until(td, "the tournament runs", () => /in play/.test(document.getElementById("t-status").textContent), null);
+  step("registration closed, warned, started");
+
+  // Check-in: anna's team by herself, teams 2 and 3 by the director; team 4 stays away.
+  await until(a, `${anna} is asked to check in`, () => document.getElementById("t-check-in") !== null, null,
+    { seen: () => document.getElementById("t-entry")?.textContent });
+  await a.locator("#t-check-in").click();
+  await until(td, "the desk shows team 1 checked in", () => document.getElementById("d-checkin-1") === null
+    && document.querySelector("#d-teams .d-in") !== null, null);
+  for (const team of [2, 3]) {
+    await td.locator(`#d-checkin-${team}`).click();
+    await until(td, `team ${team} is checked in`, (team) => document.getElementById(`d-checkin-${team}`) === null, team);
+  }
+  step("three teams checked in, one away");
+
+  // The computer's pairing, changed by hand: the bye goes to another team.
+  await td.locator("#d-preview").click();
+  await until(td, "the proposal shows one table and one bye, team 4 not paired", () => !document.getElementById("d-proposal").hidden
+    && document.getElementById("d-bye-1") !== null && /Not checked in, not paired: Ферзи/.test(document.getElementById("d-changed").textContent), null,
+    { seen: () => document.getElementById("d-proposal")?.textContent });
+  const [first, bye] = await td.evaluate(() => [document.getElementById("d-t1-a").value, document.getElementById("d-bye-1").value]);
+  await td.locator("#d-t1-a").selectOption(bye);
+  await td.locator("#d-bye-1").selectOption(first);
+  await until(td, "the desk says the pairing is changed by hand", () => /Changed by hand/.test(document.getElementById("d-changed").textContent), null);
+  await shot(td, "desk-preview.png", "the director's desk: round 1 as the computer proposed it, changed by hand (the bye moved), team 4 not paired");
+  await td.locator("#d-pair").click();
+  await until(td, "round 1 is paired by hand by the director", (who) => new RegExp(`Round 1 \\(paired by hand by ${who}; not paired: Ферзи`).test(document.getElementById("t-round-title").textContent),
+    String(args.director), { seen: () => document.getElementById("t-round-title")?.textContent });
+  const zhenya = await logIn(names[6]);
+  await zhenya.locator(`#t-open-${id}`).click();
+  await until(zhenya, "a player of the team that stayed away is told it was not paired", () => /not paired in round 1/.test(document.getElementById("t-entry").textContent), null,
+    { seen: () => document.getElementById("t-entry")?.textContent });
+  step(`round 1 paired by hand (bye to team ${first}); team 4 told it was not paired`);
+
+  // Results at the desk: both games, then a correction; the players' pages follow.
+  await until(td, "the desk offers round 1's results", () => document.getElementById("d-r1-2-enter") !== null, null);
+  await td.locator("#d-r1-1-outcome").selectOption("FirstWins");
+  await td.locator("#d-r1-1-reason").fill("мат на доске A");
+  await td.locator("#d-r1-1-enter").click();
+  await until(td, "game 1's result is in", () => document.getElementById("d-r1-1-enter")?.textContent === "Correct", null);
+  await td.locator("#d-r1-2-outcome").selectOption("Draw");
+  await td.locator("#d-r1-2-enter").click();
+  await until(td, "game 2's result is in", () => document.getElementById("d-r1-2-enter")?.textContent === "Correct", null);
+  await until(b, `${boris}'s phone follows: 16 quarter points given (a pairing and a bye)`,
+    () => (window.shvedka?.tournament?.standings ?? []).reduce((s, l) => s + l.points, 0) === 16, null,
+    { seen: () => window.shvedka?.tournament?.standings });
+  const before = await b.evaluate(() => JSON.stringify(window.shvedka.tournament.standings));
+  await td.locator("#d-r1-2-outcome").selectOption("SecondWins");
+  await td.locator("#d-r1-2-reason").fill("флаг: исправлено судьёй");
+  await td.locator("#d-r1-2-enter").click();
+  await until(b, `${boris}'s phone shows the corrected standings`, (before) => window.shvedka.tournament.change === "Corrected"
+    && JSON.stringify(window.shvedka.tournament.standings) !== before, before);
+  await shot(b, "phone-standings.png", `${boris}'s phone after the correction: standings and round 1`);
+  step("results entered and one corrected at the desk; the pages follow");
+
+  // The projector.
+  const wall = await openPlayer(browser, "projector", { viewport: { width: 1920, height: 1080 } });
+  pages.set("projector", { ...wall, name: "projector" });
+  await wall.page.goto(`${args.url}?transport=${args.transport}&projector=${id}`, { timeout: 15000 });
+  await until(wall.page, "the projector shows round 1 with its note", () => /paired by hand/.test(document.getElementById("t-round-title")?.textContent ?? "")
+    && document.querySelectorAll("#t-standings tbody tr").length === 4, null);
+  if (await wall.page.locator("#t-desk").isVisible()) fail("the projector shows no desk", "hidden", "visible");
+  await shot(wall.page, "projector.png", "the projector (1920×1080) after round 1 at the desk");
+
+  // Print: the pairing sheet and the standings on A4, as Chromium prints them.
+  await td.locator("#d-print").isVisible() || fail("the desk offers printing", "a button", "none");
+  const pdf = join(String(args.out), "print.pdf");
+  await td.pdf({ path: pdf, format: "A4", printBackground: true });
+  const pageCount = (readFileSync(pdf, "latin1").match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+  if (pageCount < 2) fail("the print is the round's sheet, then the standings", ">= 2 pages", pageCount);
+  execFileSync("pdftoppm", ["-png", "-r", "60", pdf, join(String(args.out), "print")]);
+  writeFileSync(join(String(args.out), "print.txt"), `${pageCount} A4 pages\n`);
+  step(`printed: ${pageCount} A4 pages (print-1.png, print-2.png)`);
+  // The operator revokes the role while the desk is open: it goes without a new log-in.
+  writeFileSync(join(String(args.out), "revoke-now"), "");
+  await until(td, "the desk goes once the director role is revoked", () => document.getElementById("t-desk").hidden
+    && document.getElementById("tc-form").hidden, null, { timeout: 30000 });
+  step("the role revoked: the desk went without a new log-in");
+  for (const p of pages.values()) if (p.errors.length) fail("no console errors", [], p.errors);
+}
+
+await run(main, args.out, () => ({ browser, players: pages }));
