@@ -21,6 +21,7 @@ import { QuickPairing } from "./quick.js";
 import { Tournaments } from "./tournament.js";
 import { Desk } from "./desk.js";
 import { Entry } from "./entry.js";
+import { Wall } from "./wall.js";
 import { RecentMatches } from "./recent.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
@@ -245,6 +246,12 @@ let roles = [];
 const desk = new Desk(ask, msg, td, () => roles.includes("director"), (id) => tournaments.follow(id));
 const entryBox = new Entry(ask, msg, entry, () => session?.account ? session.name : null);
 tournaments.extras.push((v) => desk.render(v), (v) => entryBox.render(v));
+/** On the wall: the round's live matches, one at a time (`?page=SECONDS` each, 20 by default). */
+const wallPage = Number.parseInt(params.get("page") ?? "", 10);
+const wall = params.has("projector")
+  ? new Wall((m) => session ? session.request(m) : Promise.resolve({}), msg, () => model, Number.isSafeInteger(wallPage) && wallPage > 0 ? wallPage * 1000 : undefined)
+  : null;
+if (wall) tournaments.extras.push((v) => wall.update(v));
 /** Shows the director's and the arbiter's controls when the session holds the role. */
 function showRoles() {
   $("tc-form").hidden = !roles.includes("director");
@@ -452,9 +459,11 @@ function push(kind, body) {
     }
     model = refresh(model, body, now, offset);
     if (body.rating_changes?.length) ratingChanges = { matchId: body.match_id, changes: body.rating_changes };
-    if (fresh || showOnState) showScreen("match");
+    // The wall watches the matches it shows: it stays on the tournament.
+    if ((fresh && !wall) || showOnState) showScreen("match");
     showOnState = false;
     render();
+    wall?.render();
   } else if (kind === "Event") {
     if (!model) return;
     const applied = applyEvent(model, body, now, offset);
@@ -475,6 +484,11 @@ function push(kind, body) {
     const line = describe(model, body.kind);
     if (line) log(line);
     const k = body.kind;
+    // The wall is silent: a hall does not hear every move of the match on the screen.
+    if (wall) {
+      wall.render();
+      return;
+    }
     if (k.Moved) sounds.play(moveSound(k.Moved.san));
     else if (k.Ended) sounds.play("end");
     if (k.DrawOffered || k.ArbiterCalled || k.ArbiterActed || k.Arbiter || k.Paused || k.Resumed) showInfo(line);

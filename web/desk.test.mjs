@@ -1,12 +1,14 @@
 // The director's desk and a player's entry, as pure functions (desk.js, entry.js): the field of
 // the next round, the computer's proposal as a plan and whether the director changed it, a plan's
 // mistakes caught before sending, the warning of a Swiss too long for its teams, and where a
-// player stands in entering a tournament (invitations, check-in, absent).
+// player stands in entering a tournament (invitations, check-in, absent), and the live games the
+// wall shows.
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fieldOf, planOf, planProblem, roundsWarning, samePlan } from "./desk.js";
 import { entryState } from "./entry.js";
+import { liveGames } from "./wall.js";
 
 const team = (n, players, withdrawn = false) => ({ team: n, name: `T${n}`, players, withdrawn });
 const view = (over = {}) => ({
@@ -67,4 +69,17 @@ test("check-in: before a round is called, then checked in; a team not paired is 
   // No check-in after the last round.
   const last = { ...running, format: { Swiss: { rounds: 1 } } };
   assert.deepEqual(entryState(view({ summary: last, check_in: true, round: done }), "anna"), { kind: "absent", team: 1, round: 1 });
+});
+
+test("the wall's live games: a match made and no result, in table order", () => {
+  const g = (n, match_id, result = null) => ({ ...game(result), game: n, match_id });
+  const v = view({ round: round([
+    { Pairing: { table: 1, first: 1, second: 2, repeat: false, games: [g(1, 7, { outcome: "Draw" }), g(2, 9)] } },
+    { Pairing: { table: 2, first: 4, second: 3, repeat: false, games: [g(1, 8), g(2, null)] } },
+    { Bye: { table: 3, team: 5 } },
+  ]) });
+  assert.deepEqual(liveGames(v), [
+    { table: 1, game: 2, match: 9, first: 1, second: 2 },
+    { table: 2, game: 1, match: 8, first: 4, second: 3 },
+  ]);
 });

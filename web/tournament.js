@@ -38,7 +38,9 @@ export function points(quarters) {
 
 /** @param {TournamentSummary} s */
 export function formatText(s) {
-  return s.format === "RoundRobin" ? "round robin" : `Swiss, ${s.format.Swiss.rounds} rounds`;
+  if (s.format === "RoundRobin") return "round robin";
+  const n = s.format.Swiss.rounds;
+  return `Swiss, ${n} round${n === 1 ? "" : "s"}`;
 }
 
 /** @type {Record<string, string>} */

@@ -100,3 +100,7 @@ test("the crosstable is the rounds' results in standings order, summed where tea
     { team: 3, cells: [null, 4, null] },
   ]);
 });
+
+test("a Swiss of one round is one round", () => {
+  assert.equal(formatText({ format: { Swiss: { rounds: 1 } } }), "Swiss, 1 round");
+});

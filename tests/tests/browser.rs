@@ -314,6 +314,64 @@ async fn s3_a_director_runs_a_night_from_the_desk_with_invitations_check_in_and_
     server.stop().await;
 }
 
+/// Issue 30: an online round on the wall (`web/e2e/wall.mjs`). A director (a Rust client) pairs
+/// a Swiss of four teams played online; the S3 choices take their defaults, the server makes
+/// each pairing's game 1; bots play every seat but one. The projector shows the live matches,
+/// both boards and four clocks, and turns from one to the other by itself; the player of the
+/// remaining seat takes it from his card with one click and says ready.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_the_wall_shows_the_live_matches_and_a_player_takes_his_seat_from_his_card() {
+    use shvedka_proto::{Reply, TableView, TdRequest};
+    let server = TestServer::start("director_token = \"td-secret-of-the-night\"").await;
+    let td = server.client("director").await;
+    td.director("td-secret-of-the-night").await.expect("the director's secret");
+    let Ok(Reply::Id(id)) = td
+        .td(TdRequest::Create {
+            name: "Онлайн-вечер".into(),
+            rules: "mgimo-2017".into(),
+            time_control: "3+0".into(),
+            swiss_rounds: Some(1),
+            online: true,
+            check_in: false,
+        })
+        .await
+    else {
+        panic!("created")
+    };
+    let mut names = Vec::new();
+    for (n, team) in ["Ладьи", "Кони", "Слоны", "Ферзи"].iter().enumerate() {
+        let players = [format!("w{n}a"), format!("w{n}b")];
+        for p in &players {
+            server.account(p).await.close().await;
+        }
+        names.extend(players.clone());
+        td.td(TdRequest::Register { tournament: id, team: (*team).into(), players }).await.expect("register");
+    }
+    td.td(TdRequest::Start { tournament: id }).await.expect("start");
+    td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 500 }).await.expect("round 1");
+    // The defaults after the deadline seat game 1 of each pairing; its match is made.
+    let human = loop {
+        let round = td.tournament_round(id, 1).await.expect("round 1");
+        let TableView::Pairing(p) = &round.tables[0] else { panic!("table 1 is a pairing") };
+        if let (Some(seats), Some(_)) = (&p.games[0].seats, p.games[0].match_id) {
+            break seats[0].clone();
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    let mut bots = tokio::task::JoinSet::new();
+    for name in names.into_iter().filter(|n| *n != human) {
+        let mut c = server.account(&name).await;
+        bots.spawn(async move {
+            let config = shvedka_bot::BotConfig { level: 1, chat: false, pace: Duration::from_millis(700) };
+            let _ = shvedka_bot::play_tournament(&mut c, id, &config, Duration::from_secs(120)).await;
+        });
+    }
+    let id_arg = id.to_string();
+    run_at("wall.mjs", &server, "wall", "websocket", &["--tournament", &id_arg, "--player", &human]).await;
+    bots.abort_all();
+    server.stop().await;
+}
+
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).
 #[test]
 fn the_web_client_type_checks() {

@@ -40,6 +40,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("tournament.js"),
     js!("desk.js"),
     js!("entry.js"),
+    js!("wall.js"),
     js!("sound.js"),
     js!("notice.js"),
     js!("ratings.js"),
