@@ -314,6 +314,12 @@ const arbiter = new ArbiterPanel(ask, msg, act, () => model);
  * @param {import("./seats.js").Seat} seat
  */
 async function takeSeat(matchId, seat) {
+  // Seated there already (he looked at the tournament meanwhile): back to the board.
+  if (model && model.matchId === matchId && model.yourSeat === seat) {
+    showScreen("match");
+    render();
+    return { ok: "Ok" };
+  }
   const r = await ask(msg.takeSeat(matchId, seat));
   if (r.ok && model && model.matchId === matchId) {
     model.yourSeat = seat;

@@ -110,6 +110,33 @@ export function myGame(v, me) {
 }
 
 /**
+ * Where `me`'s team stands once both its games of the latest round are decided, if they are.
+ * @param {TournamentView} v
+ * @param {string} me  an account name
+ * @returns {{ team: number, round: number, rank: number, of: number, points: number } | null}
+ */
+export function roundOver(v, me) {
+  const team = v.teams.find((t) => t.players.includes(me))?.team;
+  const round = v.round;
+  if (team === undefined || !round) return null;
+  const played = round.tables.some((t) => "Pairing" in t && (t.Pairing.first === team || t.Pairing.second === team)
+    && t.Pairing.games.every((g) => g.result !== null));
+  const line = v.standings.find((l) => l.team === team);
+  if (!played || !line) return null;
+  return { team, round: round.round, rank: line.rank, of: v.standings.length, points: line.points };
+}
+
+/**
+ * 1st, 2nd, 3rd, 4th … (English).
+ * @param {number} n
+ */
+export function ordinal(n) {
+  const tens = n % 100;
+  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
+  return `${n}${suffix}`;
+}
+
+/**
  * The crosstable: for each team in standings order, its quarter points against each other team
  * in the same order (summed over their decided games; `null` where they have not met, and on the
  * diagonal). Built from the rounds, as the server's own crosstable is.
@@ -172,6 +199,8 @@ export class Tournaments {
     this.lastChange = "";
     /** The list as last drawn. */
     this.listed = "";
+    /** The matches the page seated its player in by itself. @type {Set<number>} */
+    this.seated = new Set();
     /** What else draws from the view at each change (the director's desk, the entry box). @type {((v: TournamentView) => void)[]} */
     this.extras = [];
     /** Every round of the followed tournament read so far, by number (the crosstable's). @type {Map<number, import("./codec.js").RoundView>} */
@@ -335,10 +364,15 @@ export class Tournaments {
     const me = this.me();
     const box = $("t-mine");
     const mine = v && me ? myGame(v, me) : null;
-    box.hidden = mine === null;
-    if (!mine || !v) return;
+    const over = v && me && !mine ? roundOver(v, me) : null;
+    box.hidden = mine === null && over === null;
     /** @param {number} team */
-    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const name = (team) => v?.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    if (over) {
+      box.replaceChildren(cell("p", `Round ${over.round} is over for ${name(over.team)}: ${ordinal(over.rank)} of ${over.of} with ${points(over.points)} points.`));
+      return;
+    }
+    if (!mine || !v) return;
     if ("bye" in mine) {
       box.replaceChildren(cell("p", `Your team ${name(mine.team)} has the bye this round.`));
       return;
@@ -373,6 +407,12 @@ export class Tournaments {
       const matchId = g.match_id;
       go.addEventListener("click", () => void this.takeSeat(matchId, s));
       parts.push(go);
+      // On the tournament's page when his match is made, he is seated by himself (once: if he
+      // leaves the match, the button takes him back).
+      if (!this.seated.has(matchId) && !$("tournament").hidden && !document.body.classList.contains("projector")) {
+        this.seated.add(matchId);
+        void this.takeSeat(matchId, s);
+      }
     } else if (seat >= 0) {
       parts.push(cell("p", `You play ${SEAT_WORDS[SEATS[seat]]}; your seat opens when the match is made.`));
     }

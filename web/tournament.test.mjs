@@ -4,7 +4,7 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { countdown, crosstable, formatText, gameText, myGame, points } from "./tournament.js";
+import { countdown, crosstable, formatText, gameText, myGame, ordinal, points, roundOver } from "./tournament.js";
 
 test("quarter points are written as halves, and Sonneborn–Berger's quarters as decimals", () => {
   assert.deepEqual([0, 2, 4, 6, 8, 3, 9].map(points), ["0", "½", "1", "1½", "2", "0.75", "2.25"]);
@@ -103,4 +103,17 @@ test("the crosstable is the rounds' results in standings order, summed where tea
 
 test("a Swiss of one round is one round", () => {
   assert.equal(formatText({ format: { Swiss: { rounds: 1 } } }), "Swiss, 1 round");
+});
+
+test("after the round, where the player's team stands", () => {
+  const decided = { ...game, result: { outcome: "Draw", source: "OverTheBoard", director: null, note: "" } };
+  const v = {
+    teams: [{ team: 1, name: "Ладьи", players: ["anna", "boris"], withdrawn: false }, { team: 2, name: "Кони", players: ["vera", "gleb"], withdrawn: false }],
+    round: { round: 2, tables: [{ Pairing: { table: 1, first: 1, second: 2, repeat: false, games: [decided, { ...decided, game: 2 }] } }], repeats_allowed: false, absent: [], by_hand: null },
+    standings: [{ rank: 1, team: 2, points: 10 }, { rank: 2, team: 1, points: 6 }],
+  };
+  assert.deepEqual(roundOver(v, "boris"), { team: 1, round: 2, rank: 2, of: 2, points: 6 });
+  assert.equal(roundOver({ ...v, round: { ...v.round, tables: [{ Pairing: { table: 1, first: 1, second: 2, repeat: false, games: [decided, game] } }] } }, "boris"), null);
+  assert.equal(roundOver(v, "stranger"), null);
+  assert.deepEqual([1, 2, 3, 4, 11, 12, 13, 21, 22].map(ordinal), ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "22nd"]);
 });

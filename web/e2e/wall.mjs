@@ -1,9 +1,9 @@
 // End to end (issue 30): an online round on the wall. The projector page (`?projector=ID`,
 // 1920×1080, `&page=3`: a match every three seconds) shows the round's live matches, both boards
 // and the four clocks, as they are played (bots play all seats but one), and turns to the next
-// live match by itself; it stays on the tournament. A player opens the tournament on his page,
-// his card offers "Take my seat", one click seats him in his game's match, he says ready and the
-// match runs with him.
+// live match by itself; it stays on the tournament. A player opens the tournament on his page and
+// is seated in his game's match by itself; back on the tournament, his card's "Take my seat" takes
+// him back with one click; he says ready and the match runs with him.
 //
 //   node web/e2e/wall.mjs --url http://127.0.0.1:HTTPPORT/ --transport websocket --out DIR \
 //     --tournament ID --player NAME
@@ -39,12 +39,17 @@ async function main() {
   await p.page.locator("#enter").click();
   await until(p.page, `${me}'s lobby lists the tournament`, (id) => document.getElementById(`t-open-${id}`) !== null, id);
   await p.page.locator(`#t-open-${id}`).click();
-  await until(p.page, `${me}'s card offers his seat`, () => document.getElementById("t-take-seat") !== null, null,
+  // His game's match exists: on the tournament's page he is seated by himself.
+  await until(p.page, `${me} is seated in his match by his page`, () => window.shvedka.seat !== null && !document.getElementById("match").hidden, null,
+    { seen: () => ({ seat: window.shvedka.seat, match: window.shvedka.matchId, card: document.getElementById("t-mine")?.textContent }) });
+  // Back to the tournament, his card takes him back to his seat with one click.
+  await p.page.locator("#to-lobby").click();
+  await p.page.locator(`#t-open-${id}`).click();
+  await until(p.page, `${me}'s card offers his seat`, () => document.getElementById("t-take-seat") !== null && !document.getElementById("tournament").hidden, null,
     { seen: () => document.getElementById("t-mine")?.textContent });
-  await shot(p.page, "player-card-seat.png", `${me}'s card: his game's match exists, one click takes his seat`);
+  await shot(p.page, "player-card-seat.png", `${me}'s card: his game's match exists, one click takes him to his seat`);
   await p.page.locator("#t-take-seat").click();
-  await until(p.page, `${me} is seated in his match`, () => window.shvedka.seat !== null && !document.getElementById("match").hidden, null,
-    { seen: () => ({ seat: window.shvedka.seat, match: window.shvedka.matchId }) });
+  await until(p.page, `${me} is back in his seat`, () => window.shvedka.seat !== null && !document.getElementById("match").hidden, null);
   await p.page.locator("#ready").click();
   await until(p.page, `${me}'s match runs`, () => window.shvedka.phase === "Running", null,
     { timeout: 30000, seen: () => window.shvedka.phase });
