@@ -32,7 +32,7 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  * `TdRequest` of the protocol: a director's command, as the director's desk sends them.
  * @typedef {{ Register: { tournament: number, team: string, players: [string, string] } }
  *   | { Create: { name: string, rules: string, time_control: string, swiss_rounds: number | null,
- *       online: boolean, check_in: boolean } }
+ *       online: boolean, check_in: boolean, chess960: boolean } }
  *   | { Withdraw: { tournament: number, team: number } } | { Start: { tournament: number } }
  *   | { PairNext: { tournament: number, choice_window_ms: number } }
  *   | { Result: { tournament: number, round: number, table: number, game: number, outcome: TdOutcome,
@@ -197,7 +197,8 @@ export const td = {
     /** @type {number | null} */ swiss_rounds,
     /** @type {boolean} */ online,
     /** @type {boolean} */ check_in,
-  ) => /** @type {TdRequest} */ ({ Create: { name, rules, time_control, swiss_rounds, online, check_in } }),
+    /** @type {boolean} */ chess960,
+  ) => /** @type {TdRequest} */ ({ Create: { name, rules, time_control, swiss_rounds, online, check_in, chess960 } }),
   withdraw: (/** @type {number} */ tournament, /** @type {number} */ team) => /** @type {TdRequest} */ ({ Withdraw: { tournament, team } }),
   start: (/** @type {number} */ tournament) => /** @type {TdRequest} */ ({ Start: { tournament } }),
   pairNext: (/** @type {number} */ tournament, /** @type {number} */ choice_window_ms) => /** @type {TdRequest} */ ({ PairNext: { tournament, choice_window_ms } }),
@@ -237,7 +238,7 @@ export const entry = {
 /**
  * `TournamentSummary` of the protocol: one tournament of the list.
  * @typedef {{ id: number, name: string, phase: TournamentPhase, format: TournamentFormat, rules: string,
- *   time_control: string, online: boolean, teams: number, rounds_paired: number }} TournamentSummary
+ *   time_control: string, online: boolean, chess960: boolean, teams: number, rounds_paired: number }} TournamentSummary
  */
 
 /**

@@ -54,7 +54,7 @@ const built = {
   "follow-tournament": frame(49, msg.followTournament(2)),
   "unfollow-tournament": frame(50, msg.followTournament(null)),
   "tournament-round": frame(51, msg.tournamentRound(2, 1)),
-  "td-create": frame(55, msg.td(td.create("Осенний турнир", "mgimo-2017", "3+2", 3, true, true))),
+  "td-create": frame(55, msg.td(td.create("Осенний турнир", "mgimo-2017", "3+2", 3, true, true, true))),
   "td-registration": frame(56, msg.td(td.registration(2, false))),
   "td-settings": frame(57, msg.td(td.settings(2, 4, true))),
   "td-check-in": frame(58, msg.td(td.checkIn(2, 3))),

@@ -92,8 +92,11 @@ export class Desk {
    * @param {import("./codec.js").td} td
    * @param {() => boolean} isDirector  whether the page's account holds the director role
    * @param {(id: number) => Promise<unknown>} open  opens a tournament's page
+   * @param {(matchId: number) => unknown} watch  opens a game's match (with the arbiter's tools for
+   *   an arbiter)
    */
-  constructor(ask, msg, td, isDirector, open) {
+  constructor(ask, msg, td, isDirector, open, watch) {
+    this.watch = watch;
     this.ask = ask;
     this.msg = msg;
     this.td = td;
@@ -159,7 +162,7 @@ export class Desk {
     const value = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value;
     const checked = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).checked;
     const swiss = value("tc-format") === "swiss" ? Number(value("tc-rounds")) : null;
-    const req = this.td.create(value("tc-name").trim(), value("tc-rules"), value("tc-clock").trim(), swiss, checked("tc-online"), checked("tc-check-in"));
+    const req = this.td.create(value("tc-name").trim(), value("tc-rules"), value("tc-clock").trim(), swiss, checked("tc-online"), checked("tc-check-in"), checked("tc-chess960"));
     const r = await this.ask(this.msg.td(req));
     if (r.err) return;
     if (typeof r.ok?.Id === "number") await this.open(r.ok.Id);
@@ -392,6 +395,14 @@ export class Desk {
         const now = g.result ? `${OUTCOMES[g.result.outcome]}${g.result.director ? ` (${g.result.director})` : ""}` : "—";
         const form = document.createElement("td");
         form.append(outcome, reason, go);
+        if (g.match_id !== null) {
+          const matchId = g.match_id;
+          const look = cell("button", `Match ${matchId}`);
+          look.id = `${id}-match`;
+          look.title = "open the game's match (an arbiter has his tools there)";
+          look.addEventListener("click", () => void this.watch(matchId));
+          form.append(look);
+        }
         row.append(cell("td", g.game === 1 ? String(p.table) : ""), cell("td", g.game === 1 ? `${name(p.first)} — ${name(p.second)}` : ""),
           cell("td", String(g.game)), cell("td", now), form);
         return row;

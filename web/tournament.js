@@ -38,9 +38,10 @@ export function points(quarters) {
 
 /** @param {TournamentSummary} s */
 export function formatText(s) {
-  if (s.format === "RoundRobin") return "round robin";
+  const chess960 = s.chess960 ? ", Chess960" : "";
+  if (s.format === "RoundRobin") return `round robin${chess960}`;
   const n = s.format.Swiss.rounds;
-  return `Swiss, ${n} round${n === 1 ? "" : "s"}`;
+  return `Swiss, ${n} round${n === 1 ? "" : "s"}${chess960}`;
 }
 
 /** @type {Record<string, string>} */

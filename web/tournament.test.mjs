@@ -103,6 +103,7 @@ test("the crosstable is the rounds' results in standings order, summed where tea
 
 test("a Swiss of one round is one round", () => {
   assert.equal(formatText({ format: { Swiss: { rounds: 1 } } }), "Swiss, 1 round");
+  assert.equal(formatText({ format: "RoundRobin", chess960: true }), "round robin, Chess960");
 });
 
 test("after the round, where the player's team stands", () => {

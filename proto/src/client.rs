@@ -335,6 +335,8 @@ pub enum TdRequest {
         online: bool,
         /// Teams check in before each round; only those checked in are paired (version 8).
         check_in: bool,
+        /// Every game starts from a Chess960 position, drawn for its match (version 8).
+        chess960: bool,
     },
     /// Register a team; `Reply::Id` is its number.
     Register {

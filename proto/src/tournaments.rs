@@ -57,6 +57,8 @@ pub struct TournamentSummary {
     pub time_control: String,
     /// Played online (the server makes the matches) or over the board.
     pub online: bool,
+    /// Every game starts from a Chess960 position (version 8).
+    pub chess960: bool,
     /// Teams registered (withdrawn ones too).
     pub teams: u32,
     /// Rounds paired so far.

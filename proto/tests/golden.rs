@@ -635,6 +635,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                     swiss_rounds: Some(3),
                     online: true,
                     check_in: true,
+                    chess960: true,
                 }),
             ),
         ),
@@ -690,6 +691,7 @@ fn tournament_summary() -> TournamentSummary {
         rules: "mgimo-2017".into(),
         time_control: "3+2".into(),
         online: true,
+        chess960: false,
         teams: 3,
         rounds_paired: 1,
     }

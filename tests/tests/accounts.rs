@@ -152,6 +152,7 @@ async fn s3_a_connection_calling_itself_alice_gets_none_of_her_rights() {
             swiss_rounds: None,
             online: true,
             check_in: false,
+            chess960: false,
         })
         .await
         .unwrap()

@@ -208,6 +208,7 @@ async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters
             swiss_rounds: Some(3),
             online: false,
             check_in: false,
+            chess960: false,
         })
         .await
     {
@@ -333,6 +334,7 @@ async fn s3_the_wall_shows_the_live_matches_and_a_player_takes_his_seat_from_his
             swiss_rounds: Some(1),
             online: true,
             check_in: false,
+            chess960: false,
         })
         .await
     else {

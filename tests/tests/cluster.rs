@@ -150,6 +150,7 @@ async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_t
         swiss_rounds: None,
         online: true,
         check_in: false,
+        chess960: false,
     };
     // Node a came first and runs the tournaments; a director on node b is answered by node a
     // (his request forwarded), once node b knows who drives them.

@@ -115,6 +115,7 @@ async fn a4_director_acts_name_the_account_in_the_tournament_and_the_game_record
         swiss_rounds: None,
         online: true,
         check_in: false,
+        chess960: false,
     };
     let Reply::Id(id) = boss.td(create).await.expect("a director account") else { panic!() };
     let register = |team: &str, a: &str, b: &str| TdRequest::Register {

@@ -252,6 +252,7 @@ async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
         swiss_rounds: Some(3),
         online: false,
         check_in: false,
+        chess960: false,
     };
     let Reply::Id(t) = td.request(ClientMsg::Td(create)).await.unwrap() else { panic!("an id") };
     // Registered weakest first: the losers (mean 1388), newcomers (1500), the winners (1612).

@@ -64,6 +64,7 @@ async fn create(
             swiss_rounds,
             online: true,
             check_in: false,
+            chess960: false,
         })
         .await,
     )

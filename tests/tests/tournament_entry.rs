@@ -55,6 +55,7 @@ async fn s3_teams_form_by_invitation_check_in_and_the_director_pairs_by_hand() {
         swiss_rounds: Some(5),
         online: false,
         check_in: true,
+        chess960: false,
     };
     let Ok(Reply::Id(id)) = td.td(create).await else { panic!("created") };
     let mut wall = server.client("projector").await;
@@ -187,4 +188,45 @@ fn pushed_none(feed: &mut Updates) -> usize {
     std::iter::from_fn(|| feed.try_recv())
         .filter(|u| matches!(u, Update::Server(ServerMsg::Tournament { .. })))
         .count()
+}
+
+/// A Chess960 tournament (RULES.md section 9): its online games' matches start from a Chess960
+/// position, and the list says so.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_chess960_tournament_makes_chess960_matches() {
+    let server = TestServer::start(SECRET).await;
+    let td = server.client("director").await;
+    td.director("td-secret-of-the-night").await.expect("the director's secret");
+    let create = TdRequest::Create {
+        name: "Fischer night".into(),
+        rules: "mgimo-2017".into(),
+        time_control: "3+2".into(),
+        swiss_rounds: Some(1),
+        online: true,
+        check_in: false,
+        chess960: true,
+    };
+    let Ok(Reply::Id(id)) = td.td(create).await else { panic!("created") };
+    for (n, team) in ["A", "B"].iter().enumerate() {
+        let players = [format!("c{n}a"), format!("c{n}b")];
+        for p in &players {
+            server.account(p).await.close().await;
+        }
+        td.td(TdRequest::Register { tournament: id, team: (*team).into(), players }).await.expect("register");
+    }
+    td.td(TdRequest::Start { tournament: id }).await.expect("start");
+    td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 200 }).await.expect("paired");
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    let matches = loop {
+        let listed = td.list_matches().await.expect("the list");
+        if !listed.is_empty() {
+            break listed;
+        }
+        assert!(std::time::Instant::now() < deadline, "game 1's match is made after the choices' deadline");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert!(matches.iter().all(|m| m.chess960), "{matches:?}");
+    let (page, _) = td.tournaments(None, 10).await.expect("the list of tournaments");
+    assert!(page.iter().any(|t| t.id == id && t.chess960));
+    server.stop().await;
 }

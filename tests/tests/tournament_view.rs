@@ -118,6 +118,7 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
         swiss_rounds: Some(2),
         online: false,
         check_in: false,
+        chess960: false,
     };
     let id = id_of(td.td(create("Autumn night")).await).await;
 

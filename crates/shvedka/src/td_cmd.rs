@@ -52,6 +52,9 @@ enum TdCommand {
         /// Teams check in before each round; only the teams checked in are paired.
         #[arg(long)]
         check_in: bool,
+        /// Every game starts from a Chess960 position, drawn for its match.
+        #[arg(long)]
+        chess960: bool,
     },
     /// Open or close registration to players (a director still registers teams).
     Registration {
@@ -161,26 +164,34 @@ fn bad(message: String) -> anyhow::Error {
 
 fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
     Ok(match command {
-        TdCommand::Create { name, rules, time_control, format, rounds, over_the_board, check_in } => {
-            TdRequest::Create {
-                online: !over_the_board,
-                check_in: *check_in,
-                name: name.clone(),
-                rules: rules.clone(),
-                time_control: time_control.clone(),
-                swiss_rounds: match (format.as_str(), rounds) {
-                    ("round-robin", None) => None,
-                    ("swiss", Some(n)) => Some(*n),
-                    ("swiss", None) => return Err(bad("a Swiss needs --rounds".into())),
-                    ("round-robin", Some(_)) => {
-                        return Err(bad("a round robin has as many rounds as it needs".into()));
-                    }
-                    (other, _) => {
-                        return Err(bad(format!("format {other:?}: expected round-robin or swiss")));
-                    }
-                },
-            }
-        }
+        TdCommand::Create {
+            name,
+            rules,
+            time_control,
+            format,
+            rounds,
+            over_the_board,
+            check_in,
+            chess960,
+        } => TdRequest::Create {
+            online: !over_the_board,
+            check_in: *check_in,
+            chess960: *chess960,
+            name: name.clone(),
+            rules: rules.clone(),
+            time_control: time_control.clone(),
+            swiss_rounds: match (format.as_str(), rounds) {
+                ("round-robin", None) => None,
+                ("swiss", Some(n)) => Some(*n),
+                ("swiss", None) => return Err(bad("a Swiss needs --rounds".into())),
+                ("round-robin", Some(_)) => {
+                    return Err(bad("a round robin has as many rounds as it needs".into()));
+                }
+                (other, _) => {
+                    return Err(bad(format!("format {other:?}: expected round-robin or swiss")));
+                }
+            },
+        },
         TdCommand::Register { tournament, team, player1, player2 } => TdRequest::Register {
             tournament: *tournament,
             team: team.clone(),

@@ -74,6 +74,9 @@ pub struct Tournament {
     /// The invitations to form a team that wait for the partner's answer, oldest first.
     #[serde(default)]
     pub(crate) invitations: Vec<crate::Invitation>,
+    /// Every game starts from a Chess960 position (RULES.md section 9), drawn for its match.
+    #[serde(default)]
+    pub(crate) chess960: bool,
 }
 
 impl Tournament {
@@ -109,6 +112,7 @@ impl Tournament {
             check_in: false,
             checked_in: std::collections::BTreeSet::new(),
             invitations: Vec::new(),
+            chess960: false,
         })
     }
 
@@ -324,6 +328,24 @@ impl Tournament {
     /// The tournament's name.
     pub fn name(&self) -> &str {
         &self.name
+    }
+
+    /// Whether every game starts from a Chess960 position.
+    pub fn chess960(&self) -> bool {
+        self.chess960
+    }
+
+    /// Makes every game start from a Chess960 position (drawn for each match), or not; before the
+    /// start.
+    ///
+    /// # Errors
+    /// [`TournamentError::AlreadyStarted`].
+    pub fn set_chess960(&mut self, chess960: bool) -> Result<(), TournamentError> {
+        if self.state != State::Registration {
+            return Err(TournamentError::AlreadyStarted);
+        }
+        self.chess960 = chess960;
+        Ok(())
     }
 
     /// The rules preset name (e.g. `mgimo-2017`).

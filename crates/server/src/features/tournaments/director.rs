@@ -65,7 +65,7 @@ impl Tournaments {
         let now = unix_ms();
         let act = |what: String| DirectorAct { at_ms: now, by: by.clone(), what };
         match req {
-            TdRequest::Create { name, rules, time_control, swiss_rounds, online, check_in } => {
+            TdRequest::Create { name, rules, time_control, swiss_rounds, online, check_in, chess960 } => {
                 bughouse::RuleOptions::preset(&rules)
                     .map_err(|e| error(ErrorCode::BadRequest, e.to_string()))?;
                 rooms.time_control(&time_control)?;
@@ -75,6 +75,7 @@ impl Tournaments {
                 };
                 let mut t = Tournament::new(&name, &rules, &time_control, format).map_err(refused)?;
                 t.set_check_in(check_in);
+                t.set_chess960(chess960).map_err(refused)?;
                 t.note_act(act(format!("created the tournament {name}")));
                 let id = self.next.fetch_add(1, Ordering::Relaxed);
                 save(rooms, id, &t, online).await?;

@@ -88,7 +88,9 @@ impl Tournaments {
         }
         for (table, game, seats) in to_create {
             let names = seats.map(|s| snapshot.player_name(s).unwrap_or("?").to_owned());
-            let m = rooms.create_reserved(snapshot.rules(), snapshot.time_control(), names).await?;
+            let m = rooms
+                .create_reserved(snapshot.rules(), snapshot.time_control(), snapshot.chess960(), names)
+                .await?;
             self.change(
                 rooms,
                 id,

@@ -80,6 +80,7 @@ mod tests {
                 rules: "mgimo-2017".into(),
                 time_control: "3+2".into(),
                 online: true,
+                chess960: false,
                 teams: 0,
                 rounds_paired: 0,
             },

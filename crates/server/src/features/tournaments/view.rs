@@ -24,6 +24,7 @@ pub(crate) fn summary(id: u64, t: &Tournament, online: bool) -> TournamentSummar
         rules: t.rules().to_owned(),
         time_control: t.time_control().to_owned(),
         online,
+        chess960: t.chess960(),
         teams: count(t.teams().len()),
         rounds_paired: count(t.rounds().len()),
     }

@@ -112,9 +112,10 @@ impl Rooms {
         &self,
         rules: &str,
         time_control: &str,
+        chess960: bool,
         names: [String; 4],
     ) -> Result<MatchId, ErrorMsg> {
-        let kind = Kind { listed: true, chess960: false, rated: false };
+        let kind = Kind { listed: true, chess960, rated: false };
         self.create_with(rules, time_control, kind, None, Some(Reserved::Names(names)))
             .await
             .map(|(id, _)| id)
