@@ -269,7 +269,7 @@ export const entry = {
  *   standings: { rank: number, team: number, withdrawn: boolean, points: number, direct: number,
  *     buchholz: number, sonneborn_berger: number, wins: number }[],
  *   registration_open: boolean, check_in: boolean, checked_in: number[],
- *   invitations: { team: string, from: string, to: string }[], most_rounds: number }} TournamentView
+ *   invitations: { team: string, from: string, to: string }[], most_rounds: number, now_ms: number }} TournamentView
  */
 
 /**

@@ -200,6 +200,8 @@ export class Tournaments {
     this.lastChange = "";
     /** The list as last drawn. */
     this.listed = "";
+    /** The server's clock minus the page's, ms, from the latest view. */
+    this.skew = 0;
     /** The matches the page seated its player in by itself. @type {Set<number>} */
     this.seated = new Set();
     /** What else draws from the view at each change (the director's desk, the entry box). @type {((v: TournamentView) => void)[]} */
@@ -270,6 +272,8 @@ export class Tournaments {
     if (body.view.summary.id !== this.followed) return;
     if (this.view?.summary.id !== body.view.summary.id) this.rounds.clear();
     this.view = body.view;
+    // How far the server's clock is ahead of this page's (a push is on its way for a few ms).
+    this.skew = body.view.now_ms - Date.now();
     this.lastChange = typeof body.change === "string" ? body.change : Object.keys(body.change)[0];
     if (body.view.round) this.rounds.set(body.view.round.round, body.view.round);
     // A correction of an earlier round changes that round: read it again.
@@ -391,14 +395,16 @@ export class Tournaments {
       });
       return b;
     };
-    const open = g.match_id === null && Date.now() < g.choices_due_ms;
+    // The server's clock, from the view's: the deadline is the server's.
+    const now = Date.now() + this.skew;
+    const open = g.match_id === null && now < g.choices_due_ms;
     if (g.seating_team === mine.team && g.seating === null && open) {
       parts.push(cell("p", "Your team chooses the seating: straight (first player faces first) or crossed."), choose("Straight"), choose("Crossed"));
     } else if (g.colour_team === mine.team && g.colours === null && open) {
       parts.push(cell("p", "Your team chooses the colours: White on board A or on board B."), choose("WhiteOnA"), choose("WhiteOnB"));
     }
     if (g.seating === null || g.colours === null) {
-      parts.push(cell("p", open ? `Choices due in ${countdown(g.choices_due_ms, Date.now())}; then the defaults (straight, White on A).` : "The defaults apply now.", "hint"));
+      parts.push(cell("p", open ? `Choices due in ${countdown(g.choices_due_ms, now)}; then the defaults (straight, White on A).` : "The defaults apply now.", "hint"));
     }
     const seat = g.seats ? g.seats.indexOf(me ?? "") : -1;
     if (g.match_id !== null && seat >= 0) {

@@ -87,6 +87,9 @@ pub struct TournamentView {
     /// The most rounds the teams can play without two meeting twice (a Swiss of more repeats
     /// meetings): what a director is told before he starts.
     pub most_rounds: u32,
+    /// The server's clock when the view was made, Unix milliseconds: a client counts a deadline
+    /// (`choices_due_ms`) down against it, not against its own clock, which may be off.
+    pub now_ms: u64,
 }
 
 /// A player's invitation to another to form a team (version 8).

@@ -719,6 +719,7 @@ fn tournament_view() -> TournamentView {
             team: "Ферзи".into(), from: "zhenya".into(), to: "ilya".into()
         }],
         most_rounds: 3,
+        now_ms: 1_764_000_060_000,
         standings: vec![
             StandingView {
                 rank: 1,

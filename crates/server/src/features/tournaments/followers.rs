@@ -92,6 +92,7 @@ mod tests {
             checked_in: Vec::new(),
             invitations: Vec::new(),
             most_rounds: 0,
+            now_ms: 0,
         }
     }
 

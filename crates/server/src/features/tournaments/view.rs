@@ -72,6 +72,7 @@ pub(crate) fn view(id: u64, t: &Tournament, online: bool) -> TournamentView {
             .map(|i| InvitationView { team: i.team.clone(), from: i.from.clone(), to: i.to.clone() })
             .collect(),
         most_rounds: t.most_rounds_without_repeat(),
+        now_ms: crate::service::wall::unix_ms(),
     }
 }
 
