@@ -70,3 +70,53 @@ fn a_tampered_state_never_panics() {
         let _ = t.withdraw(TeamNo(99));
     }
 }
+
+/// What entry, check-in and the director's word add to the state round-trips too: invitations,
+/// closed registration, check-ins, Chess960, a round paired by hand with a team absent; and a
+/// state stored before they existed reads with their defaults.
+#[test]
+fn entry_check_in_and_a_pairing_by_hand_round_trip_and_old_states_read() {
+    let mut t = Tournament::new("Night", "mgimo-2017", "3+2", Format::Swiss { rounds: 3 }).unwrap();
+    t.set_chess960(true).unwrap();
+    t.set_check_in(true);
+    for i in 1..=4 {
+        t.invite(&format!("a{i}"), &format!("Team {i}"), &format!("b{i}"), 5).unwrap();
+        t.accept(&format!("b{i}"), &format!("a{i}")).unwrap();
+    }
+    t.invite("c", "Late", "d", 6).unwrap();
+    t.set_registration_open(false).unwrap();
+    let before_start: Tournament = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+    assert_eq!(before_start, t);
+    assert_eq!((before_start.invitations().len(), before_start.registration_open()), (1, false));
+    t.start().unwrap();
+    for team in [1, 2, 3] {
+        t.check_in_team(TeamNo(team)).unwrap();
+    }
+    let checked: Tournament = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+    assert_eq!(checked.checked_in().collect::<Vec<_>>(), [TeamNo(1), TeamNo(2), TeamNo(3)]);
+    t.pair_next_round_by_hand(
+        0,
+        1,
+        &[(TeamNo(1), TeamNo(2))],
+        &[TeamNo(3)],
+        shvedka_tournament::Director::Secret,
+    )
+    .unwrap();
+    let back: Tournament = serde_json::from_str(&serde_json::to_string(&t).unwrap()).unwrap();
+    assert_eq!(back, t);
+    assert!(back.chess960() && back.asks_check_in());
+    assert_eq!(back.round(1).unwrap().absent, [TeamNo(4)]);
+    assert_eq!(back.round(1).unwrap().by_hand, Some(shvedka_tournament::Director::Secret));
+    // A state without the new fields (stored by an older server) reads with their defaults.
+    let mut old: serde_json::Value = serde_json::to_value(&t).unwrap();
+    for key in ["registration_closed", "check_in", "checked_in", "invitations", "chess960"] {
+        old.as_object_mut().unwrap().remove(key);
+    }
+    for round in old["rounds"].as_array_mut().unwrap() {
+        round.as_object_mut().unwrap().remove("absent");
+        round.as_object_mut().unwrap().remove("by_hand");
+    }
+    let old: Tournament = serde_json::from_value(old).unwrap();
+    assert!(!old.chess960() && !old.asks_check_in() && old.invitations().is_empty());
+    assert!(old.round(1).unwrap().absent.is_empty() && old.round(1).unwrap().by_hand.is_none());
+}
