@@ -22,6 +22,7 @@ import { Tournaments } from "./tournament.js";
 import { Desk } from "./desk.js";
 import { Entry } from "./entry.js";
 import { Wall } from "./wall.js";
+import { LANGUAGES, applyStatic, language, onLanguage, setLanguage } from "./i18n.js";
 import { RecentMatches } from "./recent.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
@@ -241,6 +242,21 @@ const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat);
 const quick = new QuickPairing(ask, msg, () => (session ? { name: session.name, account: session.account } : null));
 const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), () => session?.account ? session.name : null, takeSeat);
+// The page's language: its fixed texts now, and everything again when the reader changes it.
+applyStatic(document);
+{
+  const select = /** @type {HTMLSelectElement} */ ($("lang"));
+  select.append(...LANGUAGES.map(([code, own]) => new Option(own, code)));
+  select.value = language();
+  select.addEventListener("change", () => setLanguage(select.value));
+}
+onLanguage(() => {
+  applyStatic(document);
+  /** @type {HTMLSelectElement} */ ($("lang")).value = language();
+  tournaments.listed = "";
+  void tournaments.refresh();
+  if (tournaments.view) tournaments.render();
+});
 /** The roles of the page's account (`director`, `arbiter`), as the server last said. @type {string[]} */
 let roles = [];
 const desk = new Desk(ask, msg, td, () => roles.includes("director"), (id) => tournaments.follow(id), (id) => ask(msg.watch(id)));

@@ -8,6 +8,7 @@
 
 import { showError, showInfo } from "./notice.js";
 import { $, cell, points } from "./tournament.js";
+import { language, t as tr } from "./i18n.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
 /** @typedef {import("./codec.js").RoundView} RoundView */
@@ -79,11 +80,10 @@ export function roundsWarning(v) {
   const f = v.summary.format;
   if (f === "RoundRobin" || v.summary.phase !== "Registering" || v.teams.length < 2) return "";
   if (f.Swiss.rounds <= v.most_rounds) return "";
-  return `${v.teams.filter((t) => !t.withdrawn).length} teams can play at most ${v.most_rounds} rounds without two teams meeting twice; `
-    + `this Swiss has ${f.Swiss.rounds}: later rounds will repeat meetings. Set fewer rounds before the start.`;
+  return tr("d.too-many-rounds", { teams: v.teams.filter((t) => !t.withdrawn).length, count: v.most_rounds, rounds: f.Swiss.rounds });
 }
 
-const OUTCOMES = /** @type {const} */ ({ FirstWins: "first team won", Draw: "draw", SecondWins: "second team won" });
+const OUTCOMES = /** @type {const} */ (["FirstWins", "Draw", "SecondWins"]);
 
 export class Desk {
   /**
@@ -123,13 +123,13 @@ export class Desk {
       if (!v) return;
       const rounds = Number(/** @type {HTMLInputElement} */ ($("d-rounds")).value);
       const swiss = v.summary.format !== "RoundRobin" && v.summary.phase === "Registering" ? rounds : null;
-      void this.send(this.td.settings(v.summary.id, swiss, /** @type {HTMLInputElement} */ ($("d-check-in")).checked), "settings saved");
+      void this.send(this.td.settings(v.summary.id, swiss, /** @type {HTMLInputElement} */ ($("d-check-in")).checked), tr("d.settings-saved"));
     });
     $("d-seed").addEventListener("click", () => {
-      if (this.view) void this.send(this.td.seedByRating(this.view.summary.id), "teams seeded by rating");
+      if (this.view) void this.send(this.td.seedByRating(this.view.summary.id), tr("d.seeded"));
     });
     $("d-start").addEventListener("click", () => {
-      if (this.view) void this.send(this.td.start(this.view.summary.id), "the tournament has started");
+      if (this.view) void this.send(this.td.start(this.view.summary.id), tr("d.started"));
     });
     $("d-register").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -137,7 +137,7 @@ export class Desk {
       if (!v) return;
       const value = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value.trim();
       const req = /** @type {TdRequest} */ ({ Register: { tournament: v.summary.id, team: value("d-team"), players: [value("d-p1"), value("d-p2")] } });
-      void this.send(req, "team registered").then((ok) => {
+      void this.send(req, tr("d.registered")).then((ok) => {
         if (ok) /** @type {HTMLFormElement} */ ($("d-register")).reset();
       });
     });
@@ -206,13 +206,13 @@ export class Desk {
     if (!v || !plan) return;
     const problem = planProblem(plan);
     if (problem) {
-      showError("twice" in problem ? `team ${problem.twice} is placed twice` : `table ${problem.empty} needs two teams`);
+      showError("twice" in problem ? tr("d.placed-twice", { team: problem.twice }) : tr("d.table-empty", { table: problem.empty }));
       return;
     }
     const window_ms = Math.max(10, Number(/** @type {HTMLInputElement} */ ($("d-window")).value) || 120) * 1000;
     const byComputer = this.computer && samePlan(plan, this.computer);
     const req = byComputer ? this.td.pairNext(v.summary.id, window_ms) : this.td.pairByHand(v.summary.id, window_ms, plan.tables, plan.byes.filter((b) => b > 0));
-    if (await this.send(req, byComputer ? "round paired" : "round paired by hand")) this.closePlan();
+    if (await this.send(req, tr(byComputer ? "d.paired" : "d.paired-by-hand"))) this.closePlan();
   }
 
   /** Draws the plan being edited: a select per place, the teams of the round's field to choose from. */
@@ -223,7 +223,7 @@ export class Desk {
     $("d-proposal").hidden = false;
     const field = fieldOf(v);
     /** @param {number} team */
-    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
     /**
      * @param {number} value
      * @param {(team: number) => void} set
@@ -242,7 +242,7 @@ export class Desk {
     };
     /** @param {() => void} drop */
     const remove = (drop) => {
-      const b = /** @type {HTMLButtonElement} */ (cell("button", "Remove"));
+      const b = /** @type {HTMLButtonElement} */ (cell("button", tr("d.remove")));
       b.type = "button";
       b.addEventListener("click", () => {
         drop();
@@ -269,7 +269,7 @@ export class Desk {
       c.append(select(team, (t) => { plan.byes[i] = t; }, `d-bye-${i + 1}`));
       const r = document.createElement("td");
       r.append(remove(() => plan.byes.splice(i, 1)));
-      row.append(cell("td", "bye"), c, cell("td", ""), r);
+      row.append(cell("td", tr("d.bye")), c, cell("td", ""), r);
       return row;
     }));
     /** @type {HTMLTableSectionElement} */ ($("d-pairing").querySelector("tbody")).replaceChildren(...rows);
@@ -284,13 +284,13 @@ export class Desk {
     const placed = new Set([...plan.tables.flat(), ...plan.byes]);
     const field = fieldOf(v);
     /** @param {number} team */
-    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
     const out = field.filter((t) => !placed.has(t));
     const away = v.teams.filter((t) => !t.withdrawn && !field.includes(t.team)).map((t) => t.team);
     const same = this.computer && samePlan(plan, this.computer);
-    $("d-changed").textContent = (same ? "The computer's pairing." : "Changed by hand: the round will name you as who paired it.")
-      + (away.length ? ` Not checked in, not paired: ${away.map(name).join(", ")}.` : "")
-      + (out.length ? ` Left out by hand (absent, no points): ${out.map(name).join(", ")}.` : "");
+    $("d-changed").textContent = tr(same ? "d.computers" : "d.changed")
+      + (away.length ? ` ${tr("d.away", { teams: away.map(name).join(", ") })}` : "")
+      + (out.length ? ` ${tr("d.left-out", { teams: out.map(name).join(", ") })}` : "");
   }
 
   /**
@@ -307,7 +307,7 @@ export class Desk {
     const before = s.phase === "Registering";
     $("d-before").hidden = !before;
     $("d-register").hidden = !before;
-    $("d-registration").textContent = v.registration_open ? "Close registration" : "Open registration";
+    $("d-registration").textContent = tr(v.registration_open ? "d.close-registration" : "d.open-registration");
     const rounds = /** @type {HTMLInputElement} */ ($("d-rounds"));
     rounds.parentElement && (rounds.parentElement.hidden = s.format === "RoundRobin");
     if (document.activeElement !== rounds && s.format !== "RoundRobin") rounds.value = String(s.format.Swiss.rounds);
@@ -331,26 +331,26 @@ export class Desk {
       const checked = v.checked_in.includes(t.team);
       const actions = document.createElement("td");
       if (!t.withdrawn && v.check_in && !checked && v.summary.phase !== "Finished") {
-        const b = cell("button", "Check in");
+        const b = cell("button", tr("d.check-in"));
         b.id = `d-checkin-${t.team}`;
         b.addEventListener("click", () => void this.send(this.td.checkIn(v.summary.id, t.team)));
         actions.append(b);
       }
       if (!t.withdrawn && v.summary.phase !== "Finished") {
-        const w = cell("button", "Withdraw");
+        const w = cell("button", tr("d.withdraw"));
         w.id = `d-withdraw-${t.team}`;
         w.addEventListener("click", () => {
-          if (before || window.confirm(`Withdraw ${t.name}? Its unplayed games are forfeited.`)) void this.send(this.td.withdraw(v.summary.id, t.team));
+          if (before || window.confirm(tr("d.withdraw-confirm", { team: t.name }))) void this.send(this.td.withdraw(v.summary.id, t.team));
         });
         actions.append(w);
       }
-      const status = t.withdrawn ? "withdrawn" : v.check_in ? (checked ? "checked in" : "not yet") : "";
+      const status = t.withdrawn ? tr("d.withdrawn") : v.check_in ? tr(checked ? "d.checked-in" : "d.not-yet") : "";
       row.append(cell("td", String(t.team)), cell("td", t.name), cell("td", t.players.join(", ")), cell("td", status, checked ? "d-in" : ""), actions);
       return row;
     });
     for (const i of v.invitations) {
       const row = document.createElement("tr");
-      row.append(cell("td", ""), cell("td", i.team), cell("td", `${i.from}, ${i.to}`), cell("td", `waiting for ${i.to}`), cell("td", ""));
+      row.append(cell("td", ""), cell("td", i.team), cell("td", `${i.from}, ${i.to}`), cell("td", tr("d.waiting-for", { player: i.to })), cell("td", ""));
       rows.push(row);
     }
     /** @type {HTMLTableSectionElement} */ ($("d-teams").querySelector("tbody")).replaceChildren(...rows);
@@ -362,14 +362,14 @@ export class Desk {
    */
   drawResults(v) {
     const round = v.round;
-    const key = JSON.stringify([v.summary.id, round]);
+    const key = JSON.stringify([language(), v.summary.id, round]);
     if (key === this.resultsKey) return;
     this.resultsKey = key;
     $("d-results-box").hidden = !round;
     if (!round) return;
-    $("d-results-title").textContent = `Results of round ${round.round}`;
+    $("d-results-title").textContent = tr("d.results-of", { round: round.round });
     /** @param {number} team */
-    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
     const rows = round.tables.flatMap((t) => {
       if ("Bye" in t) return [];
       const p = t.Pairing;
@@ -378,28 +378,29 @@ export class Desk {
         const id = `d-r${p.table}-${g.game}`;
         const outcome = document.createElement("select");
         outcome.id = `${id}-outcome`;
-        outcome.append(...Object.entries(OUTCOMES).map(([k, words]) => new Option(words, k)));
+        outcome.append(...OUTCOMES.map((k) => new Option(tr(`d.outcome.${k}`), k)));
         if (g.result) outcome.value = g.result.outcome;
         const reason = document.createElement("input");
         reason.id = `${id}-reason`;
         reason.maxLength = 100;
-        reason.placeholder = "how it ended";
+        reason.placeholder = tr("d.how-it-ended");
         reason.value = g.result?.note ?? "";
-        const go = cell("button", g.result ? "Correct" : "Enter");
+        const go = cell("button", tr(g.result ? "d.correct" : "d.enter"));
         go.id = `${id}-enter`;
         go.addEventListener("click", () => {
           const at = { round: round.round, table: p.table, game: g.game };
-          const req = this.td.result(v.summary.id, at, /** @type {import("./codec.js").TdOutcome} */ (outcome.value), reason.value.trim() || "over the board", g.result !== null);
-          void this.send(req, g.result ? "result corrected" : "result entered");
+          const req = this.td.result(v.summary.id, at, /** @type {import("./codec.js").TdOutcome} */ (outcome.value), reason.value.trim() || tr("d.default-reason"), g.result !== null);
+          void this.send(req, tr(g.result ? "d.corrected" : "d.entered"));
         });
-        const now = g.result ? `${OUTCOMES[g.result.outcome]}${g.result.director ? ` (${g.result.director})` : ""}` : "—";
+        const director = g.result?.director === "(secret)" ? tr("t.the-director") : g.result?.director;
+        const now = g.result ? `${tr(`d.outcome.${g.result.outcome}`)}${director ? ` (${director})` : ""}` : "—";
         const form = document.createElement("td");
         form.append(outcome, reason, go);
         if (g.match_id !== null) {
           const matchId = g.match_id;
-          const look = cell("button", `Match ${matchId}`);
+          const look = cell("button", tr("d.match", { match: matchId }));
           look.id = `${id}-match`;
-          look.title = "open the game's match (an arbiter has his tools there)";
+          look.title = tr("d.match-title");
           look.addEventListener("click", () => void this.watch(matchId));
           form.append(look);
         }
@@ -410,6 +411,6 @@ export class Desk {
     });
     /** @type {HTMLTableSectionElement} */ ($("d-results").querySelector("tbody")).replaceChildren(...rows);
     const total = v.standings.reduce((a, l) => a + l.points, 0);
-    $("d-results-sum").textContent = `Points given so far: ${points(total)}.`;
+    $("d-results-sum").textContent = tr("d.points-given", { points: points(total) });
   }
 }

@@ -6,6 +6,7 @@
 
 import { showInfo } from "./notice.js";
 import { $, cell } from "./tournament.js";
+import { t as tr } from "./i18n.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
 
@@ -68,7 +69,7 @@ export class Entry {
       if (!v) return;
       const team = /** @type {HTMLInputElement} */ ($("t-invite-team")).value.trim();
       const partner = /** @type {HTMLInputElement} */ ($("t-invite-partner")).value.trim();
-      void this.send(this.entry.invite(v.summary.id, team, partner), `invitation sent to ${partner}`);
+      void this.send(this.entry.invite(v.summary.id, team, partner), tr("e.sent", { player: partner }));
     });
   }
 
@@ -110,29 +111,29 @@ export class Entry {
     };
     switch (state.kind) {
       case "invite":
-        status.replaceChildren(cell("span", "Registration is open: invite your partner to form a team."));
+        status.replaceChildren(cell("span", tr("e.invite")));
         break;
       case "closed":
-        status.replaceChildren(cell("span", "Registration is closed; the director registers late teams."));
+        status.replaceChildren(cell("span", tr("e.closed")));
         break;
       case "waiting":
-        status.replaceChildren(cell("span", `Your team ${state.team}: waiting for ${state.to} to accept. `),
-          button("Take it back", "t-invite-cancel", () => void this.send(this.entry.decline(id, state.to), "invitation taken back")));
+        status.replaceChildren(cell("span", `${tr("e.waiting", { team: state.team, player: state.to })} `),
+          button(tr("e.take-back"), "t-invite-cancel", () => void this.send(this.entry.decline(id, state.to), tr("e.taken-back"))));
         break;
       case "invited":
-        status.replaceChildren(cell("span", `${state.from} invites you to play as team ${state.team}. `),
-          button("Accept", "t-invite-accept", () => void this.send(this.entry.accept(id, state.from), `you play for ${state.team}`)),
-          button("Decline", "t-invite-decline", () => void this.send(this.entry.decline(id, state.from), "invitation declined")));
+        status.replaceChildren(cell("span", `${tr("e.invited", { player: state.from, team: state.team })} `),
+          button(tr("e.accept"), "t-invite-accept", () => void this.send(this.entry.accept(id, state.from), tr("e.accepted", { team: state.team }))),
+          button(tr("e.decline"), "t-invite-decline", () => void this.send(this.entry.decline(id, state.from), tr("e.declined"))));
         break;
       case "check-in":
-        status.replaceChildren(cell("span", "Check your team in for the next round: a team not checked in when the round is called is not paired. "),
-          button("Check in", "t-check-in", () => void this.send(this.entry.checkIn(id), "your team is checked in")));
+        status.replaceChildren(cell("span", `${tr("e.check-in")} `),
+          button(tr("d.check-in"), "t-check-in", () => void this.send(this.entry.checkIn(id), tr("e.checked"))));
         break;
       case "checked-in":
-        status.replaceChildren(cell("span", `Your team is checked in for round ${state.round}.`));
+        status.replaceChildren(cell("span", tr("e.checked-in", { round: state.round })));
         break;
       case "absent":
-        status.replaceChildren(cell("span", `Your team was not paired in round ${state.round}: it had not checked in when the round was called.`));
+        status.replaceChildren(cell("span", tr("e.absent", { round: state.round })));
         break;
       default:
         status.replaceChildren();

@@ -2,6 +2,8 @@
 // Telling the player: a refusal or a problem in the notice bar (with the rule that decided it,
 // e.g. "refused (P3): drop would give mate on board"), and a small log of the match's events.
 
+import { t as tr, timeText } from "./i18n.js";
+
 /** @typedef {import("./codec.js").ErrorMsg} ErrorMsg */
 
 const HIDE_AFTER_MS = 7000;
@@ -29,7 +31,7 @@ export function refusalText(err) {
   if (code === "Offline" || code === "Timeout" || code === "BadReply") return err.message;
   // A tournament's refusal is a code with its parameters: said here, not by the server.
   if (typeof code === "object" && code !== null && "Tournament" in code) {
-    return `refused${err.rule ? ` (${err.rule})` : ""}: ${tourRefusalText(code.Tournament)}`;
+    return `${tr("r.refused")}${err.rule ? ` (${err.rule})` : ""}: ${tourRefusalText(code.Tournament)}`;
   }
   // The server's sentence names the limit (`… (max_open_matches_per_session)`) or the trouble.
   if (typeof code === "object" && code !== null && "Limit" in code) return `refused: ${err.message}`;
@@ -45,48 +47,18 @@ export function refusalText(err) {
  */
 export function tourRefusalText(r) {
   /** @param {{ round: number, table: number, game: number }} g */
-  const at = (g) => `round ${g.round}, table ${g.table}, game ${g.game}`;
-  if (typeof r === "string") {
-    /** @type {Record<string, string>} */
-    const words = {
-      NoSuchTournament: "there is no such tournament",
-      SamePlayerTwice: "a team's two players must be two people",
-      DuplicateTeamName: "another team has this name",
-      BadSeeding: "a seeding lists every registered team once",
-      NoSwissRounds: "a Swiss needs at least one round",
-      AlreadyStarted: "the tournament has started already",
-      NotStarted: "the tournament has not started",
-      NotAMember: "you play for no team of this tournament",
-      RegistrationClosed: "registration is closed; ask the director",
-      AlreadyInTeam: "that player is in a team already or has an invitation pending",
-      NoInvitation: "that invitation is no longer pending",
-      CheckInNotRequired: "this tournament does not ask teams to check in",
-      NotASwiss: "only a Swiss has a number of rounds to set",
-    };
-    return words[r] ?? r;
+  const at = (g) => tr("r.game", g);
+  if (typeof r === "string") return tr(`r.${r}`);
+  const [code, p] = /** @type {[string, Record<string, any>]} */ (Object.entries(r)[0]);
+  /** @type {Record<string, string | number>} */
+  const params = {};
+  for (const [k, v] of Object.entries(p)) {
+    if (k === "game" && typeof v === "object") params.game = at(v);
+    else if (k === "choice") params.choice = tr(`r.choice.${v}`);
+    else if (k === "due_ms") params.due = timeText(v);
+    else params[k] = v;
   }
-  if ("InvalidName" in r) return `a name must be 1 to ${r.InvalidName.max} characters, not blank`;
-  if ("TooManyTeams" in r) return `the tournament holds at most ${r.TooManyTeams.max} teams`;
-  if ("TooFewTeams" in r) return `too few teams (${r.TooFewTeams.active}); at least 2 are needed`;
-  if ("UnknownTeam" in r) return `there is no team ${r.UnknownTeam.team}`;
-  if ("AlreadyWithdrawn" in r) return `team ${r.AlreadyWithdrawn.team} has withdrawn already`;
-  if ("RoundIncomplete" in r) return `round ${r.RoundIncomplete.round} still has games without a result`;
-  if ("NoRoundsLeft" in r) return `all ${r.NoRoundsLeft.rounds} rounds are paired`;
-  if ("UnknownRound" in r) return `there is no round ${r.UnknownRound.round}`;
-  if ("UnknownTable" in r) return `round ${r.UnknownTable.round} has no table ${r.UnknownTable.table}`;
-  if ("UnknownGame" in r) return `a pairing has games 1 and 2 only, not ${r.UnknownGame.game}`;
-  if ("Bye" in r) return `table ${r.Bye.table} of round ${r.Bye.round} is a bye`;
-  if ("NotPaired" in r) return `team ${r.NotPaired.team} has no pairing in round ${r.NotPaired.round}`;
-  if ("NotYourChoice" in r) return `the ${r.NotYourChoice.choice === "Seating" ? "seating" : "colours"} of ${at(r.NotYourChoice.game)} is the other team's choice`;
-  if ("DeadlinePassed" in r) return `the choices of ${at(r.DeadlinePassed.game)} were due at ${new Date(r.DeadlinePassed.due_ms).toLocaleTimeString()}; the defaults apply`;
-  if ("GameStarted" in r) return `${at(r.GameStarted.game)} has started`;
-  if ("AlreadyChosen" in r) return `the ${r.AlreadyChosen.choice === "Seating" ? "seating" : "colours"} of ${at(r.AlreadyChosen.game)} is chosen already; a choice is final`;
-  if ("ChoicesPending" in r) return `the choices of ${at(r.ChoicesPending.game)} are not all made yet`;
-  if ("AlreadyDecided" in r) return `${at(r.AlreadyDecided.game)} has a result already; correct it instead`;
-  if ("NotDecided" in r) return `${at(r.NotDecided.game)} has no result to correct`;
-  if ("NotInField" in r) return `team ${r.NotInField.team} is not in this round (withdrawn or not checked in)`;
-  if ("PlacedTwice" in r) return `team ${r.PlacedTwice.team} is placed twice`;
-  return "refused";
+  return tr(`r.${code}`, params);
 }
 
 /**

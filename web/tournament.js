@@ -6,6 +6,7 @@
 // server's data (codes, numbers, names), never from its text.
 
 import { refusalText, showError } from "./notice.js";
+import { language, t as tr } from "./i18n.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
 /** @typedef {import("./codec.js").TournamentSummary} TournamentSummary */
@@ -38,17 +39,16 @@ export function points(quarters) {
 
 /** @param {TournamentSummary} s */
 export function formatText(s) {
-  const chess960 = s.chess960 ? ", Chess960" : "";
-  if (s.format === "RoundRobin") return `round robin${chess960}`;
-  const n = s.format.Swiss.rounds;
-  return `Swiss, ${n} round${n === 1 ? "" : "s"}${chess960}`;
+  const chess960 = s.chess960 ? tr("t.chess960") : "";
+  if (s.format === "RoundRobin") return tr("t.round-robin") + chess960;
+  return tr("t.swiss", { count: s.format.Swiss.rounds }) + chess960;
 }
 
-/** @type {Record<string, string>} */
-const PHASES = { Registering: "registration open", Running: "in play", Finished: "finished" };
+/** @param {string} phase */
+const phaseText = (phase) => tr(`t.phase.${phase}`);
 
-/** @type {Record<string, string>} */
-const CHOICES = { Straight: "straight", Crossed: "crossed", WhiteOnA: "White on A", WhiteOnB: "White on B" };
+/** @param {string} choice  a `TdChoice` */
+const choiceText = (choice) => tr(`t.choice.${choice}`);
 
 /**
  * What a game shows: its result, or where it stands.
@@ -59,20 +59,20 @@ const CHOICES = { Straight: "straight", Crossed: "crossed", WhiteOnA: "White on 
 export function gameText(g, name, p) {
   if (g.result) {
     const r = g.result;
-    const who = r.outcome === "Draw" ? "draw" : `${name(r.outcome === "FirstWins" ? p.first : p.second)} won`;
-    const how = r.source === "Forfeit" ? " (forfeit)" : r.source === "OverTheBoard" ? " (over the board)" : "";
+    const who = r.outcome === "Draw" ? tr("t.draw") : tr("t.won", { team: name(r.outcome === "FirstWins" ? p.first : p.second) });
+    const how = r.source === "Forfeit" ? tr("t.forfeit") : r.source === "OverTheBoard" ? tr("t.over-the-board") : "";
     // `(secret)`: entered with the server's director secret, by no account.
-    const by = r.director === "(secret)" ? "the director" : r.director;
+    const by = r.director === "(secret)" ? tr("t.the-director") : r.director;
     return `${who}${how}${by ? ` — ${by}${r.note ? `: ${r.note}` : ""}` : ""}`;
   }
-  if (g.match_id !== null) return `in play: match ${g.match_id}`;
-  const seating = g.seating ? CHOICES[g.seating] : `${name(g.seating_team)} to choose the seating`;
-  const colours = g.colours ? CHOICES[g.colours] : `${name(g.colour_team)} to choose the colours`;
+  if (g.match_id !== null) return tr("t.in-play", { match: g.match_id });
+  const seating = g.seating ? choiceText(g.seating) : tr("t.to-seat", { team: name(g.seating_team) });
+  const colours = g.colours ? choiceText(g.colours) : tr("t.to-colour", { team: name(g.colour_team) });
   return `${seating}; ${colours}`;
 }
 
-/** @type {Record<string, string>} */
-const SEAT_WORDS = { WhiteA: "White on board A", BlackA: "Black on board A", WhiteB: "White on board B", BlackB: "Black on board B" };
+/** @param {string} seat */
+const seatWords = (seat) => tr(`t.seat.${seat}`);
 const SEATS = /** @type {const} */ (["WhiteA", "BlackA", "WhiteB", "BlackB"]);
 
 /**
@@ -128,13 +128,12 @@ export function roundOver(v, me) {
 }
 
 /**
- * 1st, 2nd, 3rd, 4th … (English).
+ * 1st, 2nd, 3rd, 4th … in the page's language (`Intl.PluralRules` with `type: "ordinal"`).
  * @param {number} n
+ * @param {string} [lang]
  */
-export function ordinal(n) {
-  const tens = n % 100;
-  const suffix = tens >= 11 && tens <= 13 ? "th" : ["th", "st", "nd", "rd"][n % 10] ?? "th";
-  return `${n}${suffix}`;
+export function ordinal(n, lang) {
+  return tr("t.ordinal", { ordinal: n, n }, lang ?? language());
 }
 
 /**
@@ -223,9 +222,9 @@ export class Tournaments {
     const body = /** @type {HTMLTableSectionElement} */ ($("tournaments").querySelector("tbody"));
     body.replaceChildren(...list.map((/** @type {TournamentSummary} */ t) => {
       const row = document.createElement("tr");
-      row.append(cell("td", t.name), cell("td", PHASES[t.phase] ?? t.phase), cell("td", formatText(t)),
+      row.append(cell("td", t.name), cell("td", phaseText(t.phase)), cell("td", formatText(t)),
         cell("td", t.time_control), cell("td", String(t.teams)), cell("td", `${t.rounds_paired}`));
-      const open = cell("button", "Open");
+      const open = cell("button", tr("t.open"));
       open.id = `t-open-${t.id}`;
       open.addEventListener("click", () => void this.follow(t.id));
       const last = document.createElement("td");
@@ -303,10 +302,10 @@ export class Tournaments {
     const rows = crosstable(v, [...this.rounds.values()]);
     const rank = new Map(v.standings.map((l, i) => [l.team, i + 1]));
     /** @param {number} team */
-    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
     const head = /** @type {HTMLTableSectionElement} */ ($("t-cross").querySelector("thead"));
     const top = document.createElement("tr");
-    top.append(cell("th", "#"), cell("th", "team"), ...rows.map((r) => cell("th", String(rank.get(r.team)))), cell("th", "points"));
+    top.append(cell("th", "#"), cell("th", tr("t.team")), ...rows.map((r) => cell("th", String(rank.get(r.team)))), cell("th", tr("t.points")));
     head.replaceChildren(top);
     const body = /** @type {HTMLTableSectionElement} */ ($("t-cross").querySelector("tbody"));
     body.replaceChildren(...rows.map((r, i) => {
@@ -324,15 +323,15 @@ export class Tournaments {
     if (!v) return;
     const s = v.summary;
     $("t-name").textContent = s.name;
-    const round = v.round ? `, round ${v.round.round} of ${s.format === "RoundRobin" ? "the round robin" : s.format.Swiss.rounds}` : "";
-    $("t-status").textContent = `${formatText(s)}, ${s.time_control}, ${s.online ? "online" : "over the board"} — ${PHASES[s.phase] ?? s.phase}${round}`;
+    const round = !v.round ? "" : s.format === "RoundRobin" ? tr("t.status-round-rr", { round: v.round.round }) : tr("t.status-round", { round: v.round.round, of: s.format.Swiss.rounds });
+    $("t-status").textContent = `${formatText(s)}, ${s.time_control}, ${tr(s.online ? "t.online" : "t.otb")} — ${phaseText(s.phase)}${round}`;
     /** @param {number} team */
-    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const name = (team) => v.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
     const standings = /** @type {HTMLTableSectionElement} */ ($("t-standings").querySelector("tbody"));
     standings.replaceChildren(...v.standings.map((l) => {
       const row = document.createElement("tr");
       const team = v.teams.find((t) => t.team === l.team);
-      row.append(cell("td", String(l.rank)), cell("td", `${name(l.team)}${l.withdrawn ? " (withdrawn)" : ""}`, "t-team"),
+      row.append(cell("td", String(l.rank)), cell("td", `${name(l.team)}${l.withdrawn ? tr("t.withdrawn") : ""}`, "t-team"),
         cell("td", team ? team.players.join(", ") : ""), cell("td", points(l.points), "t-points"),
         cell("td", points(l.direct)), cell("td", points(l.buchholz)), cell("td", points(l.sonneborn_berger)),
         cell("td", String(l.wins)));
@@ -343,20 +342,21 @@ export class Tournaments {
     for (const draw of this.extras) draw(v);
     const tables = /** @type {HTMLTableSectionElement} */ ($("t-round").querySelector("tbody"));
     const r = v.round;
-    const notes = r ? [r.by_hand ? `paired by hand by ${r.by_hand}` : "", r.absent.length ? `not paired: ${r.absent.map(name).join(", ")}` : ""].filter(Boolean) : [];
-    $("t-round-title").textContent = r ? `Round ${r.round}${notes.length ? ` (${notes.join("; ")})` : ""}` : "No round paired yet";
+    const byHand = r?.by_hand === "(secret)" ? tr("t.the-director") : r?.by_hand;
+    const notes = r ? [byHand ? tr("t.by-hand", { who: byHand }) : "", r.absent.length ? tr("t.not-paired", { teams: r.absent.map(name).join(", ") }) : ""].filter(Boolean) : [];
+    $("t-round-title").textContent = r ? `${tr("t.round", { round: r.round })}${notes.length ? ` (${notes.join("; ")})` : ""}` : tr("t.no-round");
     tables.replaceChildren(...(v.round?.tables ?? []).flatMap((/** @type {TableView} */ t) => {
       if ("Bye" in t) {
         const row = document.createElement("tr");
-        row.append(cell("td", String(t.Bye.table)), cell("td", `${name(t.Bye.team)}: bye`), cell("td", ""), cell("td", ""));
+        row.append(cell("td", String(t.Bye.table)), cell("td", tr("t.bye", { team: name(t.Bye.team) })), cell("td", ""), cell("td", ""));
         return [row];
       }
       const p = t.Pairing;
       return p.games.map((g) => {
         const row = document.createElement("tr");
         row.append(cell("td", g.game === 1 ? String(p.table) : ""),
-          cell("td", g.game === 1 ? `${name(p.first)} — ${name(p.second)}${p.repeat ? " (again)" : ""}` : ""),
-          cell("td", `game ${g.game}${g.seats ? `: ${g.seats[0]} vs ${g.seats[1]} (A), ${g.seats[2]} vs ${g.seats[3]} (B)` : ""}`),
+          cell("td", g.game === 1 ? `${name(p.first)} — ${name(p.second)}${p.repeat ? tr("t.again") : ""}` : ""),
+          cell("td", g.seats ? tr("t.game-seats", { game: g.game, wa: g.seats[0], ba: g.seats[1], wb: g.seats[2], bb: g.seats[3] }) : tr("t.game", { game: g.game })),
           cell("td", gameText(g, name, p), "t-game"));
         return row;
       });
@@ -372,22 +372,22 @@ export class Tournaments {
     const over = v && me && !mine ? roundOver(v, me) : null;
     box.hidden = mine === null && over === null;
     /** @param {number} team */
-    const name = (team) => v?.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
+    const name = (team) => v?.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
     if (over) {
-      box.replaceChildren(cell("p", `Round ${over.round} is over for ${name(over.team)}: ${ordinal(over.rank)} of ${over.of} with ${points(over.points)} points.`));
+      box.replaceChildren(cell("p", tr("t.round-over", { round: over.round, team: name(over.team), rank: ordinal(over.rank), of: over.of, points: points(over.points) })));
       return;
     }
     if (!mine || !v) return;
     if ("bye" in mine) {
-      box.replaceChildren(cell("p", `Your team ${name(mine.team)} has the bye this round.`));
+      box.replaceChildren(cell("p", tr("t.your-bye", { team: name(mine.team) })));
       return;
     }
     const g = mine.game;
     const other = mine.pairing.first === mine.team ? mine.pairing.second : mine.pairing.first;
-    const parts = [cell("h3", `Your game: table ${mine.table}, game ${g.game}, against ${name(other)}`)];
+    const parts = [cell("h3", tr("t.your-game", { table: mine.table, game: g.game, team: name(other) }))];
     /** @param {"Straight" | "Crossed" | "WhiteOnA" | "WhiteOnB"} choice */
     const choose = (choice) => {
-      const b = cell("button", CHOICES[choice]);
+      const b = cell("button", choiceText(choice));
       b.id = `t-choose-${choice}`;
       b.addEventListener("click", async () => {
         const r = await this.ask(this.msg.choose(v.summary.id, v.round?.round ?? 0, g.game, choice));
@@ -399,17 +399,17 @@ export class Tournaments {
     const now = Date.now() + this.skew;
     const open = g.match_id === null && now < g.choices_due_ms;
     if (g.seating_team === mine.team && g.seating === null && open) {
-      parts.push(cell("p", "Your team chooses the seating: straight (first player faces first) or crossed."), choose("Straight"), choose("Crossed"));
+      parts.push(cell("p", tr("t.you-seat")), choose("Straight"), choose("Crossed"));
     } else if (g.colour_team === mine.team && g.colours === null && open) {
-      parts.push(cell("p", "Your team chooses the colours: White on board A or on board B."), choose("WhiteOnA"), choose("WhiteOnB"));
+      parts.push(cell("p", tr("t.you-colour")), choose("WhiteOnA"), choose("WhiteOnB"));
     }
     if (g.seating === null || g.colours === null) {
-      parts.push(cell("p", open ? `Choices due in ${countdown(g.choices_due_ms, now)}; then the defaults (straight, White on A).` : "The defaults apply now.", "hint"));
+      parts.push(cell("p", open ? tr("t.due", { left: countdown(g.choices_due_ms, now) }) : tr("t.defaults-now"), "hint"));
     }
     const seat = g.seats ? g.seats.indexOf(me ?? "") : -1;
     if (g.match_id !== null && seat >= 0) {
       const s = SEATS[seat];
-      const go = cell("button", `Take my seat: ${SEAT_WORDS[s]}`);
+      const go = cell("button", tr("t.take-seat", { seat: seatWords(s) }));
       go.id = "t-take-seat";
       const matchId = g.match_id;
       go.addEventListener("click", () => void this.takeSeat(matchId, s));
@@ -421,7 +421,7 @@ export class Tournaments {
         void this.takeSeat(matchId, s);
       }
     } else if (seat >= 0) {
-      parts.push(cell("p", `You play ${SEAT_WORDS[SEATS[seat]]}; your seat opens when the match is made.`));
+      parts.push(cell("p", tr("t.you-play", { seat: seatWords(SEATS[seat]) })));
     }
     box.replaceChildren(...parts);
   }

@@ -11,6 +11,7 @@ import { clockFace, clocksAt } from "./clocks.js";
 import { boardPos, checkedKing } from "./match-state.js";
 import { boardOf, isWhiteSeat } from "./seats.js";
 import { $ } from "./tournament.js";
+import { t as tr } from "./i18n.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -108,9 +109,9 @@ export class Wall {
     this.watching = g.match;
     const v = this.view;
     /** @param {number} team */
-    const name = (team) => v?.teams.find((t) => t.team === team)?.name ?? `team ${team}`;
-    $("t-wall-title").textContent = `Table ${g.table}, game ${g.game}: ${name(g.first)} — ${name(g.second)}`
-      + (this.live.length > 1 ? ` (${i + 1} of ${this.live.length} live)` : "");
+    const name = (team) => v?.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
+    $("t-wall-title").textContent = tr("w.title", { table: g.table, game: g.game, first: name(g.first), second: name(g.second) })
+      + (this.live.length > 1 ? ` ${tr("w.of-live", { n: i + 1, count: this.live.length })}` : "");
     void this.request(this.msg.watch(g.match));
   }
 
@@ -123,7 +124,7 @@ export class Wall {
       marks.check = checkedKing(m, /** @type {"A" | "B"} */ (board));
       const pos = boardPos(m, /** @type {"A" | "B"} */ (board));
       panel.render(pos, marks);
-      panel.title.textContent = `Board ${board}`;
+      panel.title.textContent = tr("w.board", { board });
       for (const seat of SEATS.filter((s) => boardOf(s) === board)) {
         const i = SEATS.indexOf(seat);
         panel.renderBar(seat, {

@@ -179,6 +179,35 @@ async function main() {
   execFileSync("pdftoppm", ["-png", "-r", "60", pdf, join(String(args.out), "print")]);
   writeFileSync(join(String(args.out), "print.txt"), `${pageCount} A4 pages\n`);
   step(`printed: ${pageCount} A4 pages (print-1.png, print-2.png)`);
+  // In Russian (issue 31): a phone whose browser speaks Russian sees the tournament in Russian,
+  // no English word left; the director switches his page to Russian and back.
+  const ru = await openPlayer(browser, "ru", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "ru-RU" });
+  pages.set("ru", { ...ru, name: "ru" });
+  await ru.page.goto(`${args.url}?transport=${args.transport}`, { timeout: 15000 });
+  await ru.page.locator("#name").fill(names[2]);
+  await ru.page.locator("#password").fill(`${names[2]}-password`);
+  await ru.page.locator("#enter").click();
+  await until(ru.page, "the Russian lobby lists the tournament", (id) => document.getElementById(`t-open-${id}`)?.textContent === "Открыть", id);
+  const wide = await ru.page.evaluate(() => document.documentElement.scrollWidth);
+  if (wide > 390) fail("the Russian lobby fits the phone's width", 390, wide);
+  await ru.page.locator(`#t-open-${id}`).click();
+  await until(ru.page, "the tournament's page is in Russian", () => /швейцарская, 3 тура/.test(document.getElementById("t-status").textContent)
+    && /Тур 1/.test(document.getElementById("t-round-title").textContent), null,
+    { seen: () => [document.getElementById("t-status")?.textContent, document.getElementById("t-round-title")?.textContent] });
+  const english = await ru.page.evaluate(() => {
+    const text = document.getElementById("tournament").innerText;
+    return [...text.matchAll(/\b(round|table|game|points|standings|crosstable|team|won|draw|bye|seating|colours|players|wins)\b/gi)].map((m) => m[0]);
+  });
+  if (english.length) fail("no English word left on the Russian page", [], english);
+  await shot(ru.page, "phone-ru.png", "a phone in Russian: the tournament after round 1 (standings, crosstable, the round paired by hand)");
+  await td.locator("#lang").selectOption("ru");
+  await until(td, "the desk speaks Russian", () => document.getElementById("d-print").textContent === "Печать жеребьёвки и таблицы (A4)"
+    && /Результаты тура 1/.test(document.getElementById("d-results-title").textContent), null);
+  await shot(td, "desk-ru.png", "the director's desk switched to Russian");
+  await td.locator("#lang").selectOption("en");
+  await until(td, "and back to English", () => document.getElementById("d-print").textContent === "Print pairings and standings (A4)", null);
+  step("the tournament in Russian on a phone; the desk switched to Russian and back");
+
   // The operator revokes the role while the desk is open: it goes without a new log-in.
   writeFileSync(join(String(args.out), "revoke-now"), "");
   await until(td, "the desk goes once the director role is revoked", () => document.getElementById("t-desk").hidden

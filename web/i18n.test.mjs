@@ -1,0 +1,94 @@
+// The message catalogues (i18n.js, locales/): every catalogue has the same keys with the same
+// parameters and every plural form its language needs; every key is used by the page; every
+// tournament refusal code of the protocol (read from the Rust enum `TourRefusal`) has a text in
+// each language; Russian plurals take their three forms.
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { readFileSync, readdirSync } from "node:fs";
+import { CATALOGUES, pickLanguage, t } from "./i18n.js";
+import { tourRefusalText } from "./notice.js";
+import { ordinal } from "./tournament.js";
+
+const here = new URL(".", import.meta.url);
+const read = (name) => readFileSync(new URL(name, here), "utf8");
+const sources = readdirSync(here).filter((f) => f.endsWith(".js") && f !== "i18n.js").map(read).join("\n") + read("index.html");
+
+/** The `{name}` parameters of an entry (all its plural forms together). */
+const params = (entry) => new Set([...(typeof entry === "string" ? [entry] : Object.values(entry)).join(" ").matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
+
+/** The codes of the protocol's `TourRefusal`, from its Rust source. */
+function refusalCodes() {
+  const rust = readFileSync(new URL("../proto/src/tournaments.rs", import.meta.url), "utf8");
+  const body = rust.slice(rust.indexOf("pub enum TourRefusal {"));
+  const end = body.indexOf("\n}\n");
+  return [...body.slice(0, end).matchAll(/^    ([A-Z]\w*)\b/gm)].map((m) => m[1]);
+}
+
+test("every catalogue has the same keys, the same parameters, and the plural forms of its language", () => {
+  const keys = Object.keys(CATALOGUES.en).sort();
+  for (const [lang, catalogue] of Object.entries(CATALOGUES)) {
+    assert.deepEqual(Object.keys(catalogue).sort(), keys, `${lang}: the same keys as en`);
+    const forms = new Intl.PluralRules(lang).resolvedOptions().pluralCategories;
+    for (const key of keys) {
+      const entry = catalogue[key];
+      assert.equal(typeof entry, typeof CATALOGUES.en[key], `${lang} ${key}: plural in every language or in none`);
+      assert.deepEqual([...params(entry)].sort(), [...params(CATALOGUES.en[key])].sort(), `${lang} ${key}: the same parameters`);
+      if (typeof entry === "object" && key !== "t.ordinal") {
+        for (const form of forms) assert.ok(form in entry || "other" in entry, `${lang} ${key}: the form ${form}`);
+        for (const form of forms.filter((f) => f !== "other")) assert.ok(form in entry, `${lang} ${key}: the form ${form}`);
+      }
+    }
+  }
+});
+
+test("every key is used by the page, and every key the page names exists", () => {
+  // Keys built from a code at run time: checked against the codes themselves.
+  const families = {
+    "t.phase.": ["Registering", "Running", "Finished"],
+    "t.choice.": ["Straight", "Crossed", "WhiteOnA", "WhiteOnB"],
+    "t.seat.": ["WhiteA", "BlackA", "WhiteB", "BlackB"],
+    "d.outcome.": ["FirstWins", "Draw", "SecondWins"],
+    "r.choice.": ["Seating", "Colours"],
+    "r.": refusalCodes(),
+  };
+  const built = new Set(Object.entries(families).flatMap(([prefix, codes]) => codes.map((c) => prefix + c)));
+  for (const key of Object.keys(CATALOGUES.en)) {
+    const named = sources.includes(`"${key}"`);
+    assert.ok(named || built.has(key), `${key} is used`);
+  }
+  for (const key of built) assert.ok(key in CATALOGUES.en, `${key} has a text`);
+  const literals = new Set([...sources.matchAll(/"((?:h|t|d|e|w|r)\.[a-z0-9][a-zA-Z0-9.-]*)"/g)].map((m) => m[1]));
+  for (const key of literals) assert.ok(key in CATALOGUES.en, `${key} is named by the page and has a text`);
+});
+
+test("every tournament refusal code is said in every language from its code, never the server's words", () => {
+  const codes = refusalCodes();
+  assert.ok(codes.length >= 30, `the enum was read: ${codes}`);
+  for (const lang of Object.keys(CATALOGUES)) {
+    for (const code of codes) {
+      const text = t(`r.${code}`, {}, lang);
+      assert.notEqual(text, `r.${code}`, `${lang}: ${code}`);
+    }
+  }
+  const game = { round: 1, table: 2, game: 1 };
+  assert.equal(tourRefusalText({ NotYourChoice: { game, choice: "Seating" } }), "the seating of round 1, table 2, game 1 is the other team's choice");
+  assert.equal(tourRefusalText({ NotInField: { team: 4 } }), "team 4 is not in this round (withdrawn or not checked in)");
+});
+
+test("Russian: plurals in three forms, ordinals, and the seed rules' terms", () => {
+  assert.deepEqual([1, 2, 5, 21, 22, 25].map((count) => t("t.swiss", { count }, "ru")),
+    ["швейцарская, 1 тур", "швейцарская, 2 тура", "швейцарская, 5 туров", "швейцарская, 21 тур", "швейцарская, 22 тура", "швейцарская, 25 туров"]);
+  assert.deepEqual([1, 2, 3, 4, 11].map((n) => ordinal(n, "en")), ["1st", "2nd", "3rd", "4th", "11th"]);
+  assert.equal(ordinal(2, "ru"), "2-е");
+  assert.equal(t("t.choice.Crossed", {}, "ru"), "рассадка накрест");
+  assert.equal(t("t.won", { team: "Ладьи" }, "ru"), "победа: Ладьи");
+});
+
+test("the language: the reader's choice, else the browser's, else English", () => {
+  assert.equal(pickLanguage(["ru-RU", "en"], null), "ru");
+  assert.equal(pickLanguage(["de-DE", "en-GB"], null), "en");
+  assert.equal(pickLanguage(["de-DE"], null), "en");
+  assert.equal(pickLanguage(["en-US"], "ru"), "ru");
+  assert.equal(pickLanguage(["ru"], "xx"), "ru");
+});
