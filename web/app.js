@@ -22,7 +22,7 @@ import { Tournaments } from "./tournament.js";
 import { Desk } from "./desk.js";
 import { Entry } from "./entry.js";
 import { Wall } from "./wall.js";
-import { LANGUAGES, applyStatic, language, onLanguage, setLanguage } from "./i18n.js";
+import { LANGUAGES, applyStatic, language, onLanguage, setLanguage, t as tr } from "./i18n.js";
 import { RecentMatches } from "./recent.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
@@ -252,6 +252,8 @@ applyStatic(document);
 }
 onLanguage(() => {
   applyStatic(document);
+  sounds.label();
+  status();
   /** @type {HTMLSelectElement} */ ($("lang")).value = language();
   tournaments.listed = "";
   void tournaments.refresh();
@@ -590,10 +592,10 @@ function status() {
   if (!s) return;
   const kind = s.link?.kind ?? "";
   let text = "";
-  if (s.state === "connecting") text = "connecting…";
-  else if (s.state === "lost") text = s.losses > 0 ? "connection lost — reconnecting…" : "cannot reach the server — retrying…";
-  else if (s.state === "refused") text = `refused: ${s.problem}`;
-  else text = `${s.resumed ? "resumed" : "connected"} · ${kind}${s.rttMs !== null ? ` · ${s.rttMs} ms` : ""}`;
+  if (s.state === "connecting") text = tr("l.connecting");
+  else if (s.state === "lost") text = tr(s.losses > 0 ? "l.reconnecting" : "l.unreachable");
+  else if (s.state === "refused") text = tr("l.refused", { problem: s.problem });
+  else text = `${tr(s.resumed ? "l.resumed" : "l.connected")} · ${kind}${s.rttMs !== null ? ` · ${tr("l.ms", { ms: s.rttMs })}` : ""}`;
   if (el.textContent !== text) el.textContent = text;
   el.dataset.state = s.state;
   el.title = s.problem;

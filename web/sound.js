@@ -5,6 +5,8 @@
 // header, remembered in localStorage across reloads and sessions. `played` lists the sounds of
 // this page (muted ones too, marked so), for the tests and a curious player.
 
+import { t as tr } from "./i18n.js";
+
 /** @typedef {"move" | "capture" | "drop" | "check" | "lowtime" | "partner" | "end"} SoundKind */
 
 /** localStorage key of the mute switch. */
@@ -56,8 +58,13 @@ export class Sounds {
   }
 
   draw() {
-    this.button.textContent = this.muted ? "sound off" : "sound on";
+    this.label();
     this.button.setAttribute("aria-pressed", String(this.muted));
+  }
+
+  /** The switch's words, in the page's language. */
+  label() {
+    this.button.textContent = tr(this.muted ? "l.sound-off" : "l.sound-on");
   }
 
   /** @param {SoundKind} kind */

@@ -1,5 +1,6 @@
 // @ts-check
-// English: the page's words (i18n.js). Keys: `h.*` the page's fixed texts, `t.*` a tournament's
+// English: the page's words (i18n.js). Keys: `h.*` the page's fixed texts, `l.*` the login, the
+// header and the lobby, `t.*` a tournament's
 // page, `d.*` the director's desk, `e.*` entering a tournament, `w.*` the wall, `r.*` the
 // tournament refusals (one per `TourRefusal` code of the protocol).
 
@@ -214,4 +215,43 @@ export default {
   "r.NotASwiss": "only a Swiss has a number of rounds to set",
   "r.NotInField": "team {team} is not in this round (withdrawn or not checked in)",
   "r.PlacedTwice": "team {team} is placed twice",
+
+  "l.title": "Swedish chess (bughouse)",
+  "l.name": "Your name",
+  "l.password": "Password",
+  "l.password-none": "none: play as a guest",
+  "l.new-account": "new account",
+  "l.enter": "Enter",
+  "l.about": "Two teams of two on two boards: White on board A and Black on board B are partners. Captured pieces go to your partner, who may drop them on his board.",
+  "l.quick": "Quick pairing",
+  "l.rated": "rated",
+  "l.quick-hint": "One click seeks a game; the server finds three more players (partners of close strength) and seats you.",
+  "l.open-matches": "Open matches",
+  "l.back-to-match": "Back to my match",
+  "l.rules-col": "rules",
+  "l.white-a": "white-A",
+  "l.black-a": "black-A",
+  "l.white-b": "white-B",
+  "l.black-b": "black-B",
+  "l.no-matches": "No open match. Create one.",
+  "l.new-match": "New match",
+  "l.listed": "listed",
+  "l.rated-title": "only accounts may sit; the result changes their ratings",
+  "l.join": "Match number or invitation code",
+  "l.review": "Review",
+  "l.recent": "Recent matches",
+  "l.of": "of",
+  "l.show": "Show",
+  "l.ratings": "Ratings",
+  "l.profile-of": "profile of",
+  "l.connecting": "connecting…",
+  "l.reconnecting": "connection lost — reconnecting…",
+  "l.unreachable": "cannot reach the server — retrying…",
+  "l.refused": "refused: {problem}",
+  "l.resumed": "resumed",
+  "l.connected": "connected",
+  "l.ms": "{ms} ms",
+  "l.sound-on": "sound on",
+  "l.sound-off": "sound off",
+  "l.logout": "log out",
 };
