@@ -72,7 +72,9 @@ async fn resume_tries_each_address_once_and_fails_with_the_last_error_when_none_
     let start = Instant::now();
     let err = c.resume().await.expect_err("no node answers");
     let took = start.elapsed();
-    assert!(took >= CONNECT_TIMEOUT * 2, "each address is tried: {took:?}");
+    // The silent address costs its whole timeout; the stopped node either refuses at once (its
+    // socket may still answer while it closes) or is silent too: never more than each once.
+    assert!(took >= CONNECT_TIMEOUT, "the silent address is tried to its timeout: {took:?}");
     assert!(took < CONNECT_TIMEOUT * 2 + Duration::from_secs(4), "once: {took:?}");
     let ClientError::Connection(text) = err else { panic!("{err:?}") };
     assert!(text.starts_with(&list[1].to_string()), "the last address tried is named: {text}");
