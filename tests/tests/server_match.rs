@@ -58,14 +58,18 @@ async fn a4_a_dropped_connection_resumes_without_missing_or_repeating_an_event()
     c[WB].play(Board::B, "d4", None).await.unwrap();
     c[BB].play(Board::B, "d5", None).await.unwrap();
     c[BB].chat(ChatScope::Match, "where did he go").await.unwrap();
-    tokio::time::sleep(Duration::from_millis(300)).await;
+    // Not an ordering: the time he is away, which his clock must be charged.
+    const AWAY: Duration = Duration::from_millis(300);
+    tokio::time::sleep(AWAY).await;
     c[WA].resume().await.unwrap();
     let mut seqs = Vec::new();
+    let mut his_turn_from = None;
     while seqs.len() < 3 {
         if let Update::Server(ServerMsg::Event(e)) = next(&mut c[WA]).await {
             seqs.push(e.seq);
             if e.seq == seen + 1 {
-                assert!(e.clocks_ms[0] < 180_000, "the absent player's clock kept running");
+                assert!(e.running[0], "Black-A's e5 starts White-A's clock: {e:?}");
+                his_turn_from = Some(e.clocks_ms[0]);
             }
         }
     }
@@ -73,6 +77,13 @@ async fn a4_a_dropped_connection_resumes_without_missing_or_repeating_an_event()
     c[WA].play(Board::A, "Nf3", None).await.unwrap();
     let e = wait_event(&mut c[WA], |e| matches!(e.kind, EventView::Moved { .. })).await;
     assert_eq!(e.seq, seen + 4, "then live events, without a gap or a repeat");
+    // 3+0 and no lag credit for a move that reports no thinking time: Nf3 is charged all the time
+    // since e5, the time he was away included.
+    let charged = his_turn_from.expect("e5 was among the missed events") - e.clocks_ms[0];
+    assert!(
+        charged >= AWAY.as_millis() as u64,
+        "the absent player's clock kept running: charged {charged} ms for at least {AWAY:?} away"
+    );
     server.stop().await;
 }
 
