@@ -44,7 +44,11 @@ async fn k4_a_match_ended_by_flag() {
     server.stop().await;
 }
 
-#[tokio::test]
+// Two workers, as a server runs: on one thread, White-A's disconnect (his session's row written
+// in a transaction through sqlx) and Black-A's e5 (appended by SQLite on the committing thread,
+// whose busy handler spins there) can hold each other up to the 10 s busy timeout, and the
+// match task fails ("database is locked"; seen under load).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a4_a_dropped_connection_resumes_without_missing_or_repeating_an_event() {
     let server = TestServer::start("").await;
     let (_, mut c) = server.seated_match("mgimo-2017", "blitz").await;
