@@ -154,7 +154,15 @@ async fn a_browser_page_registers_plays_is_resumed_after_a_reload_and_logs_out()
 /// wrong code is refused with a clear message, and the right one lets another page join and sit.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_browser_page_joins_a_private_match_by_its_invitation_code_and_a_wrong_code_is_refused() {
-    run_script("private.mjs", "", "private", "websocket", &[]).await;
+    let server = TestServer::start("").await;
+    // A listed match beside the private one: the page must list it (so its list has loaded)
+    // and not the private one.
+    let lister = server.client("lister").await;
+    let listed = lister.create_match("classic", "3+0", true).await.expect("a listed match");
+    let listed = listed.0.to_string();
+    run_at("private.mjs", &server, "private", "websocket", &["--listed", &listed]).await;
+    drop(lister);
+    server.stop().await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -66,6 +66,8 @@ async fn a_match_runs_on_one_node_and_another_takes_it_over_when_that_node_stops
     let (id, mut c) = a.seated_match("classic", "blitz").await;
     c[0].play(Board::A, "e4", None).await.unwrap();
     // Node b sees the match in the database, but node a holds its lease: b does not run it.
+    // Not a wait for a state: longer than two of node b's looks for matches to take
+    // (lease_renew_ms = 250), in which it must take nothing.
     tokio::time::sleep(Duration::from_millis(600)).await;
     assert_eq!(a.stats.live_matches(), 1);
     assert_eq!(b.stats.live_matches(), 0, "one node runs a match");
@@ -281,8 +283,12 @@ async fn a_password_changed_on_one_node_ends_the_accounts_other_sessions_on_ever
     let mut phone =
         Client::connect_as(b.addr, pin, "anna", "correct horse").await.expect("logs in on node b");
     // Node b hears NATS once its subscriptions are up; a change made before would wait for
-    // its next look, so the change is made once node b is surely listening.
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // its next look, so the change is made once the NATS server counts node b subscribed.
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    while !nats.subscribers("shvedka.sessions.ended").iter().any(|node| node == "node-b") {
+        assert!(std::time::Instant::now() < deadline, "node b never subscribed to ended sessions");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
     let changed = std::time::Instant::now();
     laptop.change_password("correct horse", "battery staple").await.expect("changed on node a");
     let told = loop {
@@ -324,7 +330,8 @@ async fn a_player_gone_from_another_node_lets_a_forming_match_expire_and_frees_i
     }
     let relayed = |page: &str| metric(page, "shvedka_cluster_relayed_followers");
     assert_eq!(relayed(&a.http_get("/metrics").await), Some(1), "node a relays to the player on node b");
-    // Seated and connected (through node b): the match does not expire.
+    // Seated and connected (through node b): the match does not expire. Not a wait for a state:
+    // more than twice the expiry (1 s), in which it must not go.
     tokio::time::sleep(Duration::from_millis(2500)).await;
     assert_eq!(metric(&a.http_get("/metrics").await, "shvedka_live_matches"), Some(1), "attended, it lives");
     // His connection to node b closes: node a counts him gone, as a connection of its own.

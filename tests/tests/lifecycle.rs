@@ -34,6 +34,42 @@ async fn eventually(what: &str, f: impl Fn() -> bool) {
     panic!("never: {what}");
 }
 
+/// A count on the server's `/metrics` page (`shvedka_storage_errors_total` …), the sum over its
+/// labels.
+async fn metric(server: &TestServer, name: &str) -> u64 {
+    let page = server.http_get("/metrics").await;
+    page.lines()
+        .filter(|l| l.starts_with(&format!("{name} ")) || l.starts_with(&format!("{name}{{")))
+        .filter_map(|l| l.rsplit(' ').next()?.parse::<f64>().ok())
+        .sum::<f64>() as u64
+}
+
+/// Waits (bounded: 10 s) until the count `name` on `/metrics` reaches `at_least`.
+async fn metric_reaches(server: &TestServer, name: &str, at_least: u64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let now = metric(server, name).await;
+        if now >= at_least {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "{name} is {now}, never {at_least}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
+/// Waits (bounded: 10 s) until the count `name` on `/metrics` falls to `at_most`.
+async fn metric_falls_to(server: &TestServer, name: &str, at_most: u64) {
+    let deadline = std::time::Instant::now() + Duration::from_secs(10);
+    loop {
+        let now = metric(server, name).await;
+        if now <= at_most {
+            return;
+        }
+        assert!(std::time::Instant::now() < deadline, "{name} is {now}, never down to {at_most}");
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 /// Waits for an event matching `f`, across the lost connection of a restart.
 async fn event_across_restart(c: &mut Client, f: impl Fn(&EventView) -> bool) -> shvedka_proto::MatchEvent {
     loop {
@@ -95,10 +131,18 @@ async fn a_session_leaves_memory_with_its_connection_and_resumes_from_the_store(
     assert_eq!(server.stats.sessions_in_memory(), 1);
     let id = anna.create_match("classic", "blitz", true).await.unwrap();
     anna.take_seat(id, SeatId::WhiteA).await.unwrap();
-    // Seated in a live match, a disconnected session stays (the match holds it).
+    // Seated in a live match, a disconnected session stays (the match holds it); one that is
+    // not seated, dropped after hers, leaves. A connection's count is given back once its
+    // session is released (after the eviction, which release does at once), so when both
+    // connections are gone both sessions have been judged: this is no wait for an eviction
+    // that might merely be slow.
+    let mut boris = server.client("boris").await;
+    assert_eq!(server.stats.sessions_in_memory(), 2);
     anna.drop_connection();
-    tokio::time::sleep(Duration::from_millis(300)).await;
-    assert_eq!(server.stats.sessions_in_memory(), 1);
+    boris.drop_connection();
+    metric_falls_to(&server, "shvedka_connections", 0).await;
+    assert_eq!(server.stats.sessions_in_memory(), 1, "the seated session stays, the other has left");
+    boris.resume().await.expect("the other resumes from the store");
     anna.resume().await.unwrap();
     server.stop().await;
 }
@@ -210,7 +254,9 @@ async fn k5_storage_that_refuses_writes_pauses_the_match_and_it_resumes_by_itsel
             black
         }
     });
-    tokio::time::sleep(Duration::from_millis(500)).await;
+    // e5's commit has failed (the match now waits on storage): only then is d4 sent, so it is
+    // d4 that is refused, never d4 that waits in e5's place.
+    metric_reaches(&server, "shvedka_storage_errors_total", 1).await;
     let refused = c[2].play(Board::B, "d4", None).await.unwrap_err();
     assert_eq!(code(refused), ErrorCode::Unavailable);
     faulty.refuse.store(false, Ordering::SeqCst);
@@ -241,7 +287,8 @@ async fn k5_postgres_stopped_and_started_mid_match_loses_nothing_and_the_match_f
         black.play(Board::A, "e5", None).await.expect("accepted once PostgreSQL is back");
         black
     });
-    tokio::time::sleep(Duration::from_millis(700)).await;
+    // As above: d4 is sent once e5's commit has failed.
+    metric_reaches(&server, "shvedka_storage_errors_total", 1).await;
     let refused = c[2].play(Board::B, "d4", None).await.unwrap_err();
     assert_eq!(code(refused), ErrorCode::Unavailable);
     let up = pg.clone();
@@ -281,6 +328,7 @@ async fn k1_a_restart_during_the_countdown_holds_it_until_all_four_players_are_b
     wait_event(&mut c[3], |e| matches!(e.kind, EventView::CountdownStarted { .. })).await;
     let server = server.restart().await;
     let watcher = server.client("watcher").await;
+    // Not a wait for a state: longer than the countdown (1 s), which must not run out meanwhile.
     tokio::time::sleep(Duration::from_millis(1500)).await;
     let phase = watcher.list_matches().await.unwrap()[0].phase;
     assert_eq!(phase, PhaseView::Countdown, "held: the clocks do not start without the players");
@@ -299,9 +347,28 @@ async fn a_shutdown_in_play_pauses_the_match_and_the_restart_resumes_it_when_all
     let (id, mut c) = server.seated_match("classic", "blitz").await;
     c[0].play(Board::A, "e4", None).await.unwrap();
     let server = server.restart().await;
-    for client in &mut c {
+    // Three of the four are back. A connection's requests reach the match after it follows the
+    // match again, so once each of the three has had a move refused, the match has seen all
+    // three back, and it is still paused.
+    for client in &mut c[..3] {
         client.resume_at(server.addr).await.unwrap();
     }
+    for (who, board, mv) in [(0, Board::A, "Nf3"), (1, Board::A, "e5"), (2, Board::B, "d4")] {
+        let refused = c[who].play(board, mv, None).await.expect_err("paused until all four are back");
+        if who > 0 {
+            assert!(
+                refused.to_string().contains("(K5)"),
+                "{mv} is refused as the clocks are stopped: {refused}"
+            );
+        }
+    }
+    for client in &mut c[..3] {
+        let early = drain(client).into_iter().find(|u| {
+            matches!(u, Update::Server(ServerMsg::Event(e)) if matches!(e.kind, EventView::Resumed { .. }))
+        });
+        assert!(early.is_none(), "resumed before the fourth was back: {early:?}");
+    }
+    c[3].resume_at(server.addr).await.unwrap();
     let resumed = event_across_restart(&mut c[0], |k| matches!(k, EventView::Resumed { .. })).await;
     assert_eq!(resumed.kind, EventView::Resumed { reason: PauseReason::Restart });
     let record = c[0].record(id).await.unwrap();
@@ -316,6 +383,7 @@ async fn a_shutdown_stores_a_pause_so_the_restart_charges_nobody() {
     let (_, mut c) = server.seated_match("classic", "blitz").await;
     c[0].play(Board::A, "e4", None).await.unwrap();
     let before = wait_event(&mut c[3], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    // Not a wait for a state: Black-A's thinking time, which the shutdown's pause must charge.
     tokio::time::sleep(Duration::from_millis(400)).await;
     let server = server.restart().await;
     // Whoever missed it sees the pause on resume: it was stored at shutdown, with its reason.

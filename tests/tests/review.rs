@@ -1,30 +1,52 @@
 //! Review over the protocol (`ClientMsg::Review`): a match's stored events with the position and
 //! clocks after each, for a match in play (its spectator reads as far as it is stored) and a
-//! decided one (read from the database after its task ended), in pages; a private match is
-//! refused to a session without its code as if it did not exist. A player's recent matches
-//! (`RecentMatches`) list the decided match with its players and result.
+//! decided one (read from the database after its task ended), in pages of a hundred (the decided
+//! match has more than one); a private match is refused to a session without its code as if it
+//! did not exist. A player's recent matches (`RecentMatches`) list the decided match with its
+//! players and result.
 
 use shvedka_client::ClientError;
 use shvedka_proto::{Board, ClientMsg, ErrorCode, EventView, MatchEvent, MatchId, Reply, SeatId};
 use shvedka_tests::{TestServer, wait_event};
 
-/// Every event of the match for review, page by page.
-async fn review(c: &shvedka_client::Client, id: MatchId) -> (String, Vec<MatchEvent>) {
+/// The server's page of review (`REVIEW_PAGE` in crates/server/src/features/review.rs).
+const PAGE: usize = 100;
+
+/// Every event of the match for review, page by page, and each page's length.
+async fn review(c: &shvedka_client::Client, id: MatchId) -> (String, Vec<MatchEvent>, Vec<usize>) {
     let mut after = None;
     let mut all = Vec::new();
+    let mut pages = Vec::new();
     loop {
         match c.request(ClientMsg::Review { match_id: id, after }).await.expect("review") {
             Reply::Review { match_id, time_control, events, next, .. } => {
                 assert_eq!(match_id, id);
+                pages.push(events.len());
                 all.extend(events);
                 match next {
                     Some(n) => after = Some(n),
-                    None => return (time_control, all),
+                    None => return (time_control, all, pages),
                 }
             }
             other => panic!("expected Review, got {other:?}"),
         }
     }
+}
+
+/// Board B's moves from Black-B's first, played by Black-B and White-B in turn: twelve rounds
+/// of two knight shuffles (no position is seen more than three times) and a pawn step each, so
+/// 120 moves and no ending (no capture, no check, a pawn moved every ten plies).
+fn long_board_b() -> Vec<(usize, &'static str)> {
+    const BLACK_PAWNS: [&str; 12] = ["a6", "a5", "b6", "b5", "c6", "c5", "e6", "e5", "g6", "g5", "h6", "h5"];
+    const WHITE_PAWNS: [&str; 12] = ["a3", "a4", "b3", "b4", "c3", "c4", "e3", "e4", "g3", "g4", "h3", "h4"];
+    let mut moves = Vec::new();
+    for (black, white) in BLACK_PAWNS.into_iter().zip(WHITE_PAWNS) {
+        for _ in 0..2 {
+            moves.extend([(3, "Nf6"), (2, "Nf3"), (3, "Ng8"), (2, "Ng1")]);
+        }
+        moves.extend([(3, black), (2, white)]);
+    }
+    moves
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -38,7 +60,7 @@ async fn a4_a_match_is_reviewed_move_by_move_in_play_and_after_it_is_decided() {
         c[who].play(board, mv, None).await.expect("move");
     }
     // In play: a spectator reads every move so far, each with its position and clocks.
-    let (tc, events) = review(&spectator, id).await;
+    let (tc, events, _) = review(&spectator, id).await;
     assert_eq!(tc, "3+0");
     let moves: Vec<_> = events
         .iter()
@@ -54,15 +76,30 @@ async fn a4_a_match_is_reviewed_move_by_move_in_play_and_after_it_is_decided() {
     assert!(board_b.contains("[p]"), "the pawn taken on A reached Black-B's reserve: {board_b}");
     assert!(events.windows(2).all(|w| w[1].seq == w[0].seq + 1), "in order, no gap");
 
-    // Decided, its task gone: read from the database, the same events and the end.
+    // More than a page of events: board B goes on for 120 moves.
+    let long = long_board_b();
+    for &(who, mv) in &long {
+        c[who].play(Board::B, mv, None).await.unwrap_or_else(|e| panic!("{mv}: {e}"));
+    }
+
+    // Decided, its task gone: read from the database in pages, the same events and the end.
     c[1].resign().await.expect("resign");
     for client in &mut c {
         wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
     }
-    tokio::time::sleep(std::time::Duration::from_millis(100)).await;
-    let (_, after) = review(&spectator, id).await;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while server.stats.live_matches() > 0 {
+        assert!(std::time::Instant::now() < deadline, "the decided match's task never ended");
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let (_, after, pages) = review(&spectator, id).await;
     assert_eq!(&after[..events.len()], &events[..], "the log does not change");
     assert!(matches!(after.last().map(|e| &e.kind), Some(EventView::Ended(_))));
+    let moved = after.iter().filter(|e| matches!(e.kind, EventView::Moved { .. })).count();
+    assert_eq!(moved, 4 + long.len(), "every move, across the pages");
+    assert!(after.windows(2).all(|w| w[1].seq == w[0].seq + 1), "in order, no gap, none twice");
+    assert_eq!(pages.len(), after.len().div_ceil(PAGE), "{pages:?}");
+    assert!(pages[..pages.len() - 1].iter().all(|&n| n == PAGE), "full pages but the last: {pages:?}");
 
     // The match is among each player's recent matches, with its players and result.
     let recent = |name: &str| {
@@ -75,7 +112,14 @@ async fn a4_a_match_is_reviewed_move_by_move_in_play_and_after_it_is_decided() {
             }
         }
     };
-    let list = recent(&SeatId::BlackA.name().to_uppercase()).await;
+    // Noted as the match's task ends: awaited, not assumed.
+    let list = loop {
+        let list = recent(&SeatId::BlackA.name().to_uppercase()).await;
+        if !list.is_empty() || std::time::Instant::now() > deadline {
+            break list;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    };
     assert_eq!(list.len(), 1, "{list:?}");
     assert_eq!(list[0].match_id, id);
     assert_eq!(list[0].players, SeatId::ALL.map(|s| s.name().to_owned()));

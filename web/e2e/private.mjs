@@ -3,14 +3,17 @@
 // refused a wrong code with a clear message, joins with the right one and sits. Guests are marked
 // as such beside their names.
 //
-//   node web/e2e/private.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket --out DIR
+//   node web/e2e/private.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket --out DIR --listed ID
+//
+// `--listed ID`: a listed match the server already has; the lobby's list must show it (so the
+// list has loaded) and not the private match.
 //
 // Exit 0 only if everything held; prints one line per screenshot.
 
 import { fail, launch, openPlayer, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
 
-const { args, step, shot } = script("private.mjs");
+const { args, step, shot } = script("private.mjs", { listed: { type: "string" } });
 let browser;
 const players = new Map();
 
@@ -45,10 +48,16 @@ async function main() {
   step(`created private match ${matchId}, code shown`);
 
   const bob = await guest("bob");
+  const listedId = Number(args.listed);
+  if (!Number.isSafeInteger(listedId) || listedId <= 0) fail("--listed names the server's listed match", "a match number", args.listed);
+  // The list as drawn after the click: emptied first, so an old drawing cannot pass for it.
+  await bob.page.evaluate(() => document.querySelector("#matches tbody")?.replaceChildren());
   await bob.page.locator("#refresh").click();
-  await bob.page.waitForTimeout(500);
-  const listed = await bob.page.evaluate((id) => [...document.querySelectorAll("#matches tbody tr")].some((r) => r.textContent?.includes(`Match ${id} `)), matchId);
-  if (listed) fail("a private match is not listed", false, listed);
+  await until(bob.page, "the lobby's list has loaded (it shows the listed match)",
+    (id) => document.querySelector(`#matches tbody tr[data-match="${id}"]`) !== null, listedId,
+    { expected: `match ${listedId} listed`, seen: () => [...document.querySelectorAll("#matches tbody tr")].map((r) => r.dataset.match) });
+  const rows = await bob.page.evaluate(() => [...document.querySelectorAll("#matches tbody tr")].map((r) => Number(r.dataset.match)));
+  if (rows.includes(matchId)) fail("a private match is not listed", `not ${matchId}`, rows);
 
   // A wrong code of the right shape (the id is right, the 128 bits are not): refused, said so.
   const wrong = `${matchId}.${"0".repeat(32)}`;

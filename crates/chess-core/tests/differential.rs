@@ -1,6 +1,7 @@
 //! Differential test of the rules core against `cozy-chess`, an independent move generator.
 //!
-//! Random games (a fixed-seed SplitMix64 generator, so every run plays the same games) are played
+//! Random games (a SplitMix64 generator from fixed seeds, so every run plays the same games;
+//! `SHVEDKA_SEED=N` plays others, and a failure says its seed to replay it) are played
 //! from the standard start position, the chessprogramming wiki's perft positions (Kiwipete and
 //! friends), positions built around en passant and castling corner cases, and Chess960 and Double
 //! Chess960 start positions taken from cozy-chess's Scharnagl numbering. At every position the two
@@ -419,6 +420,10 @@ fn play_games(label: &str, fen: &str, games: usize, seed: u64, stats: &mut Stats
     let chess960 = start.castling().is_chess960();
     let cozy_start = cz::Board::from_fen(fen, chess960)
         .unwrap_or_else(|e| panic!("{label}: cozy-chess rejects {fen}: {e}"));
+    // SHVEDKA_SEED varies every game (the same for every label); unset, the games are the same
+    // on every run.
+    let (base, _say) = testkit::seeded(0);
+    let seed = seed ^ base;
     for game in 0..games {
         let mut rng = SplitMix(seed ^ (game as u64).wrapping_mul(0xD1B5_4A32_D192_ED03));
         let mut pos = start;

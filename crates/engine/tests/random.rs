@@ -31,11 +31,33 @@ fn playout(g: &mut Game, rng: &mut SplitMix, plies: usize) {
     }
 }
 
-fn check_position(engine: &mut Engine, g: &Game) {
+/// What the random positions held: the choice is only proven for the kinds of position reached.
+#[derive(Debug, Default)]
+struct Coverage {
+    /// Boards whose legal moves include a drop.
+    drops: usize,
+    /// Boards whose legal moves include a promotion by removal (R1).
+    removals: usize,
+    /// Boards whose side to move is in check.
+    checks: usize,
+    /// Boards with no legal move (the engine must say `None`).
+    no_move: usize,
+    /// Choices that were drops.
+    chosen_drops: usize,
+}
+
+fn check_position(engine: &mut Engine, g: &Game, seen: &mut Coverage) {
     for board in BoardId::ALL {
         let legal = g.legal_moves(board);
+        seen.drops += usize::from(legal.iter().any(|m| m.mv.is_drop()));
+        seen.removals += usize::from(legal.iter().any(|m| m.removal.is_some()));
+        seen.checks += usize::from(g.board(board).is_check());
+        seen.no_move += usize::from(legal.is_empty());
         match engine.choose(g, board, nodes(200)) {
-            Some(choice) => assert_legal(g, &choice.mv),
+            Some(choice) => {
+                assert_legal(g, &choice.mv);
+                seen.chosen_drops += usize::from(choice.mv.mv.is_drop());
+            }
             None => assert!(legal.is_empty(), "no choice but {} legal moves in {}", legal.len(), g.bfen()),
         }
     }
@@ -43,17 +65,24 @@ fn check_position(engine: &mut Engine, g: &Game) {
 
 #[test]
 fn random_positions_always_get_a_legal_choice() {
-    let mut rng = SplitMix(0x5eed_2017);
+    let (seed, _say) = testkit::seeded(0x5eed_2017);
+    let mut rng = SplitMix(seed);
     let mut engine = Engine::new(1);
-    let mut positions = 0;
+    let mut seen = Coverage::default();
     for i in 0..320 {
         let preset = if i % 2 == 0 { "mgimo-2017" } else { "classic" };
         let start = if i % 4 < 2 { EMPTY } else { FULL };
         let mut g = game2(start, start, preset);
         let plies = rng.below(80);
         playout(&mut g, &mut rng, plies);
-        check_position(&mut engine, &g);
-        positions += 1;
+        check_position(&mut engine, &g, &mut seen);
     }
-    assert_eq!(positions, 320);
+    eprintln!("random positions from {}: {seen:?}", testkit::replay(seed));
+    // The positions reach what the engine must handle: drops to choose among, promotions by
+    // removal, checks to answer, boards with no move at all (640 boards; with the fixed seed each count is far above these).
+    assert!(seen.drops >= 100, "{seen:?}");
+    assert!(seen.chosen_drops >= 10, "{seen:?}");
+    assert!(seen.checks >= 10, "{seen:?}");
+    assert!(seen.removals >= 1, "{seen:?}");
+    assert!(seen.no_move >= 1, "{seen:?}");
 }

@@ -48,6 +48,32 @@ fn winners_gain_losers_lose_and_the_sums_move_by_what_was_expected() {
     assert!(near(after[0][0].rating - 1500.0, 1500.0 - after[1][0].rating, 1e-9), "equal teams: symmetric");
     let draw = rate_match(teams, Outcome::Draw);
     assert!(near(draw[0][0].rating, 1500.0, 1e-9), "a draw between equal teams moves nobody");
+
+    // Unequal teams (means 1700 and 1400, one of them mixed): each team's sum moves by its score
+    // less what was expected of it. The Elo curve of the means' difference expects 0.849 of the
+    // favourite; the change is zero at that score and linear in the score, so a win gains the
+    // favourite little, a loss costs it much, a draw costs it too, and the underdog's sum moves
+    // by as much the other way.
+    let teams = [[r(1900.0, 60.0), r(1500.0, 60.0)], [r(1400.0, 60.0), r(1400.0, 60.0)]];
+    let sum = |team: [Rating; 2]| team[0].rating + team[1].rating;
+    let moved = |outcome| {
+        let after = rate_match(teams, outcome);
+        [sum(after[0]) - sum(teams[0]), sum(after[1]) - sum(teams[1])]
+    };
+    let (win, draw, loss) = (moved(Outcome::FirstWins), moved(Outcome::Draw), moved(Outcome::SecondWins));
+    let expected = 1.0 / (1.0 + 10f64.powf(-(1700.0 - 1400.0) / 400.0));
+    // The score at which the favourite's sum would not move, from its win and its loss.
+    let implied = -loss[0] / (win[0] - loss[0]);
+    assert!(near(implied, expected, 0.02), "moves by what was expected: {implied} against {expected}");
+    assert!(win[0] > 0.0 && loss[0] < 0.0 && draw[0] < 0.0, "{win:?} {draw:?} {loss:?}");
+    assert!(
+        -loss[0] > 4.0 * win[0],
+        "a loss costs the favourite far more than a win gains: {win:?} {loss:?}"
+    );
+    assert!(near(draw[0], (win[0] + loss[0]) / 2.0, 0.05 * (win[0] - loss[0])), "linear in the score");
+    for (outcome, d) in [("win", win), ("draw", draw), ("loss", loss)] {
+        assert!(near(d[0], -d[1], 0.05 * d[0].abs().max(1.0)), "{outcome}: the other sum moves back: {d:?}");
+    }
 }
 
 #[test]

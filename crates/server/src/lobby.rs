@@ -1,6 +1,9 @@
-//! What a connection reaches: the live matches ([`Rooms`]), the sessions in memory
-//! ([`Sessions`]), the accounts ([`Accounts`]), the roles, the tournaments, the seeks ([`Seeks`]), and the server's own bots — each its own part with its own state, put
-//! together here once at start.
+//! The whole running server in one value, [`Lobby`]: what a connection reaches — the live
+//! matches ([`Rooms`]), the sessions in memory ([`Sessions`]), the accounts ([`Accounts`]), the
+//! roles, the tournaments, the seeks ([`Seeks`]), rematch offers, the server's own bots, metrics,
+//! rating rules, and where matches run ([`Placement`], [`Remote`]) — each its own part with its
+//! own state, put together here once at start. Every connection holds it and every request
+//! handler of the top layer is passed it; nothing below the top layer names it.
 
 use std::sync::Arc;
 use std::time::Duration;

@@ -34,7 +34,8 @@ fn main() -> ExitCode {
     match shvedka::run(std::env::args_os(), &mut out) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("shvedka: {e:#}");
+            // One line: some errors' texts (TOML's) end with a line break of their own.
+            eprintln!("shvedka: {}", format!("{e:#}").trim_end());
             ExitCode::from(shvedka::exit_code(&e))
         }
     }

@@ -63,5 +63,8 @@ fn serve_refuses_a_bad_configuration_with_one_line() {
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
     let err = String::from_utf8_lossy(&out.stderr);
-    assert!(err.contains("unknown field `max_conections`"), "{err}");
+    let lines: Vec<&str> = err.lines().collect();
+    assert_eq!(lines.len(), 1, "one line on stderr, nothing more: {err:?}");
+    assert!(lines[0].contains("unknown field `max_conections`"), "{err}");
+    assert!(out.stdout.is_empty(), "nothing on stdout: {:?}", String::from_utf8_lossy(&out.stdout));
 }

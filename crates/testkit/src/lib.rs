@@ -47,6 +47,52 @@ impl SplitMix {
     }
 }
 
+/// The seed a property test starts from: `SHVEDKA_SEED` when it is set (a decimal or `0x` hex
+/// number), so that a run explores other inputs and a failure is replayed by giving its seed
+/// back; else `fixed`, so that CI without the variable is reproducible. A test names the seed in
+/// every failure message ([`replay`]).
+///
+/// # Panics
+/// When `SHVEDKA_SEED` is set but is not a number.
+pub fn seed(fixed: u64) -> u64 {
+    match std::env::var("SHVEDKA_SEED") {
+        Ok(text) => parse_seed(&text).unwrap_or_else(|| panic!("SHVEDKA_SEED={text}: not a number")),
+        Err(_) => fixed,
+    }
+}
+
+fn parse_seed(text: &str) -> Option<u64> {
+    let text = text.trim();
+    match text.strip_prefix("0x").or_else(|| text.strip_prefix("0X")) {
+        Some(hex) => u64::from_str_radix(hex, 16).ok(),
+        None => text.parse().ok(),
+    }
+}
+
+/// How to replay a run from `seed`, for a failure message: `seed N (replay: SHVEDKA_SEED=N …)`.
+pub fn replay(seed: u64) -> String {
+    format!("seed {seed} (replay: SHVEDKA_SEED={seed})")
+}
+
+/// Held for a property test's length: if the test fails (a panic drops it), says which seed it
+/// ran from and how to replay it, beside the failure's own message.
+#[derive(Debug)]
+pub struct SaySeed(pub u64);
+
+impl Drop for SaySeed {
+    fn drop(&mut self) {
+        if std::thread::panicking() {
+            eprintln!("this property test ran from {}", replay(self.0));
+        }
+    }
+}
+
+/// [`seed`] and a [`SaySeed`] for it: `let (seed, _say) = testkit::seeded(FIXED);`.
+pub fn seeded(fixed: u64) -> (u64, SaySeed) {
+    let seed = seed(fixed);
+    (seed, SaySeed(seed))
+}
+
 #[cfg(test)]
 mod tests {
     use super::SplitMix;
@@ -59,5 +105,13 @@ mod tests {
         assert_eq!(xs, ys);
         assert_ne!(xs[0], xs[1]);
         assert!((0..1000).all(|_| a.below(7) < 7));
+    }
+
+    #[test]
+    fn a_seed_is_read_in_decimal_or_hex() {
+        assert_eq!(super::parse_seed("42"), Some(42));
+        assert_eq!(super::parse_seed(" 0x2a\n"), Some(42));
+        assert_eq!(super::parse_seed("forty-two"), None);
+        assert!(super::replay(7).contains("SHVEDKA_SEED=7"));
     }
 }

@@ -9,7 +9,9 @@
 //! a client with credentials but without the nodes' permissions cannot speak to them.
 //!
 //! The port is read from the ports file the server writes (`--ports_file_dir`) once it listens,
-//! waiting at most [`START_TIMEOUT`].
+//! waiting at most [`START_TIMEOUT`]; so is its monitoring port (plain HTTP on loopback), where a
+//! test sees which connections have subscribed to what ([`TempNats::subscribers`]) instead of
+//! guessing how long a node takes to subscribe.
 
 use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
@@ -33,6 +35,8 @@ pub struct TempNats {
     pub password: String,
     /// The PEM file of the CA that signed the server's certificate.
     pub ca: PathBuf,
+    /// The monitoring endpoint (`127.0.0.1:PORT`, plain HTTP).
+    monitoring: String,
     child: Child,
     dir: PathBuf,
 }
@@ -54,7 +58,7 @@ impl TempNats {
         let child = Command::new(exe())
             .arg("-c")
             .arg(&config)
-            .args(["-a", "127.0.0.1", "-p", "-1", "--ports_file_dir"])
+            .args(["-a", "127.0.0.1", "-p", "-1", "-m", "-1", "--ports_file_dir"])
             .arg(&dir)
             .arg("-l")
             .arg(dir.join("log"))
@@ -65,12 +69,14 @@ impl TempNats {
             .unwrap_or_else(|e| {
                 panic!("cannot start nats-server ({e}): install Debian's `nats-server` package (./test does)")
             });
-        let mut server = TempNats { url: String::new(), password, ca, child, dir };
+        let mut server = TempNats { url: String::new(), password, ca, monitoring: String::new(), child, dir };
         let ports = server.dir.join(format!("nats-server_{}.ports", server.child.id()));
         let deadline = Instant::now() + START_TIMEOUT;
         loop {
-            if let Some(url) = std::fs::read_to_string(&ports).ok().as_deref().and_then(client_url) {
+            let written = std::fs::read_to_string(&ports).unwrap_or_default();
+            if let (Some(url), Some(monitoring)) = (client_url(&written), monitoring_addr(&written)) {
                 server.url = url;
+                server.monitoring = monitoring;
                 return server;
             }
             if let Ok(Some(status)) = server.child.try_wait() {
@@ -91,6 +97,37 @@ impl TempNats {
             self.password,
             self.ca.display().to_string()
         )
+    }
+}
+
+impl TempNats {
+    /// The names of the client connections (a node's is its node name) subscribed now to exactly
+    /// `subject`, as the server itself counts them: a message published after this lists a
+    /// connection reaches it.
+    ///
+    /// # Panics
+    /// When the monitoring endpoint does not answer.
+    pub fn subscribers(&self, subject: &str) -> Vec<String> {
+        use std::io::{Read, Write};
+        let mut tcp = std::net::TcpStream::connect(&self.monitoring).expect("the NATS monitoring port");
+        tcp.set_read_timeout(Some(START_TIMEOUT)).expect("a read timeout");
+        let request = "GET /connz?subs=1&limit=1024 HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n";
+        tcp.write_all(request.as_bytes()).expect("the monitoring request");
+        let mut response = String::new();
+        tcp.read_to_string(&mut response).expect("the monitoring answer");
+        let body = response.split_once("\r\n\r\n").map_or("", |(_, body)| body);
+        let connz: serde_json::Value =
+            serde_json::from_str(body).unwrap_or_else(|e| panic!("connz: {e}: {body}"));
+        let connections = connz["connections"].as_array().cloned().unwrap_or_default();
+        connections
+            .iter()
+            .filter(|c| {
+                c["subscriptions_list"]
+                    .as_array()
+                    .is_some_and(|subs| subs.iter().any(|s| s.as_str() == Some(subject)))
+            })
+            .map(|c| c["name"].as_str().unwrap_or_default().to_owned())
+            .collect()
     }
 }
 
@@ -153,6 +190,14 @@ fn client_url(ports: &str) -> Option<String> {
     Some(ports[start..end].to_owned())
 }
 
+/// The monitoring address in a ports file (`"monitoring":["http://127.0.0.1:8222"]`).
+fn monitoring_addr(ports: &str) -> Option<String> {
+    let after = &ports[ports.find("\"monitoring\"")?..];
+    let start = after.find("http://")? + "http://".len();
+    let end = start + after[start..].find('"')?;
+    Some(after[start..end].to_owned())
+}
+
 #[cfg(test)]
 mod tests {
     use std::io::{BufRead, BufReader};
@@ -188,6 +233,12 @@ mod tests {
             Some("tls://127.0.0.1:44285")
         );
         assert_eq!(client_url("{}"), None);
+        assert_eq!(
+            monitoring_addr(r#"{"nats":["tls://127.0.0.1:1"],"monitoring":["http://127.0.0.1:41879"]}"#)
+                .as_deref(),
+            Some("127.0.0.1:41879")
+        );
+        assert_eq!(monitoring_addr(r#"{"nats":["tls://127.0.0.1:1"],"monitoring":[]}"#), None);
         assert_eq!(client_url(r#"{"nats":["nats://127.0.0.1:"#), None);
     }
 }

@@ -1,6 +1,9 @@
-//! The one place the server reads the wall clock: Unix milliseconds for stored rows and token
-//! expiry, dates as PGN writes them, and the instant a certificate's validity is measured from. Match time never comes from here (the match machine is
-//! driven by tokio's monotonic clock).
+//! The one place the server's code reads the wall clock (`tests/layers.rs` checks it; only
+//! `devcert.rs`'s unit test reads it besides): Unix milliseconds for stored rows and token
+//! expiry, dates as PGN writes them, and the instant a certificate's validity is measured from.
+//! Match time never comes from here (the match machine is driven by tokio's monotonic clock).
+//! Below the server, the storage crate reads the wall clock itself for two columns of its own
+//! (`stores.rs`' `now_ms`: a migration's `applied_ms`, a tournament's `updated_ms`).
 
 /// The wall clock now (certificates' validity: the development certificate's rotation).
 pub(crate) fn now() -> std::time::SystemTime {

@@ -365,9 +365,20 @@ async fn a4_a_commit_whose_acknowledgement_was_lost_is_retried_without_a_duplica
 async fn a_commit_that_panics_fails_its_batch_and_the_match_goes_on() {
     let f = fixture().await;
     let players = f.running().await;
+    let tried = f.store.faults.appends.load(Ordering::SeqCst);
     f.store.faults.panic.store(true, Ordering::SeqCst);
     let e4 = ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: None };
     f.ask(&players[0], e4).await.expect("stored on the retry after the failed commit");
+    // The injected panic fired (the append that panics takes its flag), was answered as a failed
+    // commit (the match paused for storage, which only a failed write does), and e4 was stored
+    // once by a later append.
+    assert!(!f.store.faults.panic.load(Ordering::SeqCst), "the injected panic never fired");
+    assert!(f.store.faults.appends.load(Ordering::SeqCst) - tried >= 2, "the panicked commit, then a retry");
+    let log = f.store.log(ID.0);
+    let moves = log.iter().filter(|e| e.view.contains("\"Moved\"")).count();
+    assert_eq!(moves, 1, "e4 stored once");
+    let paused = log.iter().any(|e| e.view.contains("\"Paused\"") && e.view.contains("Storage"));
+    assert!(paused, "the failed commit paused the match for storage");
     let e5 = ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None };
     f.ask(&players[1], e5).await.unwrap();
     assert!(!f.task.is_finished());
