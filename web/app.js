@@ -283,7 +283,9 @@ function showRoles() {
 const ROLES_EVERY_MS = 10_000;
 /** Asks the server the session's roles now, and shows the controls they open. */
 async function readRoles() {
-  if (session?.state !== "connected") return;
+  // A guest holds no role but those of secrets it presented, which the page knows itself: only an
+  // account's roles can change behind its back.
+  if (session?.state !== "connected" || !session.account) return;
   const r = await session.request(msg.roles());
   const now = r.ok?.Roles?.roles;
   if (!now || JSON.stringify(now) === JSON.stringify(roles)) return;

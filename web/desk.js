@@ -309,7 +309,8 @@ export class Desk {
     $("d-register").hidden = !before;
     $("d-registration").textContent = tr(v.registration_open ? "d.close-registration" : "d.open-registration");
     const rounds = /** @type {HTMLInputElement} */ ($("d-rounds"));
-    rounds.parentElement && (rounds.parentElement.hidden = s.format === "RoundRobin");
+    const roundsLabel = rounds.parentElement;
+    if (roundsLabel) roundsLabel.hidden = s.format === "RoundRobin";
     if (document.activeElement !== rounds && s.format !== "RoundRobin") rounds.value = String(s.format.Swiss.rounds);
     /** @type {HTMLInputElement} */ ($("d-check-in")).checked = v.check_in;
     const warning = roundsWarning(v);

@@ -280,3 +280,20 @@ pub async fn collect_until(c: &mut Client, f: impl Fn(&MatchEvent) -> bool) -> V
         }
     }
 }
+
+/// The next tournament push on a followed tournament's updates, within 10 s (other updates are
+/// skipped; a lost connection panics).
+pub async fn tournament_push(
+    feed: &mut shvedka_client::Updates,
+) -> (shvedka_proto::TourChange, shvedka_proto::TournamentView) {
+    let next = async {
+        loop {
+            match feed.recv().await {
+                Some(Update::Server(ServerMsg::Tournament { change, view })) => return (change, *view),
+                Some(Update::Server(_)) => {}
+                other => panic!("the connection ended: {other:?}"),
+            }
+        }
+    };
+    tokio::time::timeout(Duration::from_secs(10), next).await.expect("a tournament push within 10 s")
+}

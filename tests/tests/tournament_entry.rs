@@ -15,16 +15,7 @@ const SECRET: &str = "director_token = \"td-secret-of-the-night\"";
 
 /// The next tournament push, within 10 s.
 async fn pushed(feed: &mut Updates) -> (TourChange, TournamentView) {
-    let next = async {
-        loop {
-            match feed.recv().await {
-                Some(Update::Server(ServerMsg::Tournament { change, view })) => return (change, *view),
-                Some(Update::Server(_)) => {}
-                other => panic!("the connection ended: {other:?}"),
-            }
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(10), next).await.expect("a tournament push within 10 s")
+    shvedka_tests::tournament_push(feed).await
 }
 
 /// The error code of a refused request.

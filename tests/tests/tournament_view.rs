@@ -5,7 +5,6 @@
 //! published CSV.
 
 use std::collections::BTreeMap;
-use std::time::Duration;
 
 use shvedka_client::{ClientError, Update, Updates};
 use shvedka_proto::{
@@ -23,18 +22,9 @@ async fn id_of(r: Result<Reply, ClientError>) -> u64 {
     }
 }
 
-/// The next tournament push, within 10 s (every other update is skipped).
+/// The next tournament push, within 10 s.
 async fn pushed(feed: &mut Updates) -> (TourChange, TournamentView) {
-    let next = async {
-        loop {
-            match feed.recv().await {
-                Some(Update::Server(ServerMsg::Tournament { change, view })) => return (change, *view),
-                Some(Update::Server(_)) => {}
-                other => panic!("the connection ended: {other:?}"),
-            }
-        }
-    };
-    tokio::time::timeout(Duration::from_secs(10), next).await.expect("a tournament push within 10 s")
+    shvedka_tests::tournament_push(feed).await
 }
 
 /// Whether a tournament push is waiting. Pushes and replies come in order on one connection, so

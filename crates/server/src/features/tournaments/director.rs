@@ -321,11 +321,15 @@ fn with_director(bpgn: String, result: Option<&GameResult>) -> String {
 }
 
 /// Refuses a team past the most a tournament carried as data has (`TOURNAMENT_TEAMS`).
+/// A pending invitation counts as a team: the view carries both, and an invitation becomes one.
 pub(super) fn room_for_a_team(t: &Tournament) -> Result<(), ErrorMsg> {
-    if t.teams().len() >= shvedka_proto::TOURNAMENT_TEAMS {
+    if t.teams().len() + t.invitations().len() >= shvedka_proto::TOURNAMENT_TEAMS {
         return Err(error(
             ErrorCode::Limit(shvedka_proto::Limit::TournamentTeams),
-            format!("a tournament has at most {} teams here", shvedka_proto::TOURNAMENT_TEAMS),
+            format!(
+                "a tournament has at most {} teams here, invitations waiting counted",
+                shvedka_proto::TOURNAMENT_TEAMS
+            ),
         ));
     }
     Ok(())
@@ -354,5 +358,18 @@ mod tests {
         }
         let refused = room_for_a_team(&t).unwrap_err();
         assert_eq!(refused.code, ErrorCode::Limit(shvedka_proto::Limit::TournamentTeams));
+    }
+
+    /// An invitation waiting holds a team's place: the view carries it, so teams and invitations
+    /// together stay within the limit.
+    #[test]
+    fn invitations_waiting_count_toward_the_most_teams() {
+        let mut t = Tournament::new("night", "mgimo-2017", "3+2", Format::RoundRobin).expect("a tournament");
+        for i in 0..shvedka_proto::TOURNAMENT_TEAMS - 1 {
+            t.register(&format!("team {i}"), [&format!("p{i}a"), &format!("p{i}b")]).expect("a team");
+        }
+        room_for_a_team(&t).expect("room for one more");
+        t.invite("x", "Late", "y", 0).expect("an invitation");
+        assert!(room_for_a_team(&t).is_err(), "the invitation took the last place");
     }
 }

@@ -38,10 +38,8 @@ impl Tournaments {
                 .change(
                     rooms,
                     tournament,
-                    |t| {
-                        super::director::room_for_a_team(t)?;
-                        t.accept(name, &from).map_err(refused)
-                    },
+                    // The invitation held the team's place already (`room_for_a_team` counts it).
+                    |t| t.accept(name, &from).map_err(refused),
                     |team| Some(TourChange::Registered { team: team.0 }),
                 )
                 .await
