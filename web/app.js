@@ -262,7 +262,7 @@ onLanguage(() => {
 /** The roles of the page's account (`director`, `arbiter`), as the server last said. @type {string[]} */
 let roles = [];
 const desk = new Desk(ask, msg, td, () => roles.includes("director"), (id) => tournaments.follow(id), (id) => ask(msg.watch(id)));
-const entryBox = new Entry(ask, msg, entry, () => session?.account ? session.name : null);
+const entryBox = new Entry(ask, msg, entry, () => session?.account ? session.name : null, () => roles.includes("director"));
 tournaments.extras.push((v) => desk.render(v), (v) => entryBox.render(v));
 /** On the wall: the round's live matches, one at a time (`?page=SECONDS` each, 20 by default). */
 const wallPage = Number.parseInt(params.get("page") ?? "", 10);

@@ -55,8 +55,11 @@ export class Entry {
    * @param {import("./codec.js").msg} msg
    * @param {import("./codec.js").entry} entry
    * @param {() => string | null} me  the account this page is logged in as, if any
+   * @param {() => boolean} isDirector  whether the page's account directs (the desk says what a
+   *   player's box would)
    */
-  constructor(ask, msg, entry, me) {
+  constructor(ask, msg, entry, me, isDirector) {
+    this.isDirector = isDirector;
     this.ask = ask;
     this.msg = msg;
     this.entry = entry;
@@ -92,7 +95,8 @@ export class Entry {
     const me = this.me();
     const box = $("t-entry");
     const form = $("t-invite-form");
-    const state = me && !document.body.classList.contains("projector") ? entryState(v, me) : /** @type {const} */ ({ kind: "none" });
+    let state = me && !document.body.classList.contains("projector") ? entryState(v, me) : /** @type {const} */ ({ kind: "none" });
+    if (state.kind === "closed" && this.isDirector()) state = { kind: "none" };
     box.hidden = state.kind === "none";
     form.hidden = state.kind !== "invite";
     const status = $("t-entry-status");

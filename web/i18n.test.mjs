@@ -45,7 +45,7 @@ test("every catalogue has the same keys, the same parameters, and the plural for
 test("every key is used by the page, and every key the page names exists", () => {
   // Keys built from a code at run time: checked against the codes themselves.
   const families = {
-    "t.phase.": ["Registering", "Running", "Finished"],
+    "t.phase.": ["Registering", "Running", "Finished", "Closed"],
     "t.choice.": ["Straight", "Crossed", "WhiteOnA", "WhiteOnB"],
     "t.seat.": ["WhiteA", "BlackA", "WhiteB", "BlackB"],
     "d.outcome.": ["FirstWins", "Draw", "SecondWins"],

@@ -324,7 +324,8 @@ export class Tournaments {
     const s = v.summary;
     $("t-name").textContent = s.name;
     const round = !v.round ? "" : s.format === "RoundRobin" ? tr("t.status-round-rr", { round: v.round.round }) : tr("t.status-round", { round: v.round.round, of: s.format.Swiss.rounds });
-    $("t-status").textContent = `${formatText(s)}, ${s.time_control}, ${tr(s.online ? "t.online" : "t.otb")} — ${phaseText(s.phase)}${round}`;
+    const phase = s.phase === "Registering" && !v.registration_open ? "Closed" : s.phase;
+    $("t-status").textContent = `${formatText(s)}, ${s.time_control}, ${tr(s.online ? "t.online" : "t.otb")} — ${phaseText(phase)}${round}`;
     /** @param {number} team */
     const name = (team) => v.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
     const standings = /** @type {HTMLTableSectionElement} */ ($("t-standings").querySelector("tbody"));

@@ -95,7 +95,10 @@ async function main() {
     await until(td, `the desk lists ${team}`, (team) => document.getElementById("d-teams").textContent.includes(team), team);
   }
   await td.locator("#d-registration").click();
-  await until(td, "registration is closed", () => document.getElementById("d-registration").textContent === "Open registration", null);
+  await until(td, "registration is closed, the status says so, and the director gets no player's box about it",
+    () => document.getElementById("d-registration").textContent === "Open registration"
+      && /registration closed/.test(document.getElementById("t-status").textContent) && document.getElementById("t-entry").hidden, null,
+    { seen: () => [document.getElementById("t-status")?.textContent, document.getElementById("t-entry")?.textContent] });
   // Five rounds for four teams: warned before the start; back to three.
   await td.locator("#d-rounds").fill("5");
   await td.locator("#d-save").click();

@@ -72,6 +72,7 @@ export default {
   "t.phase.Registering": "registration open",
   "t.phase.Running": "in play",
   "t.phase.Finished": "finished",
+  "t.phase.Closed": "registration closed",
   "t.choice.Straight": "straight",
   "t.choice.Crossed": "crossed",
   "t.choice.WhiteOnA": "White on A",

@@ -70,6 +70,7 @@ export default {
   "t.phase.Registering": "идёт регистрация",
   "t.phase.Running": "идёт игра",
   "t.phase.Finished": "завершён",
+  "t.phase.Closed": "регистрация закрыта",
   "t.choice.Straight": "прямая рассадка",
   "t.choice.Crossed": "рассадка накрест",
   "t.choice.WhiteOnA": "белые на доске A",
