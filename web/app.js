@@ -24,6 +24,7 @@ import { Entry } from "./entry.js";
 import { Wall } from "./wall.js";
 import { LANGUAGES, applyStatic, language, onLanguage, setLanguage, t as tr } from "./i18n.js";
 import { RecentMatches } from "./recent.js";
+import { showRules } from "./rules.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
 import { ArbiterPanel } from "./arbiter.js";
@@ -250,6 +251,7 @@ applyStatic(document);
   select.value = language();
   select.addEventListener("change", () => setLanguage(select.value));
 }
+if (params.has("rules")) showRules(); // ?rules#P3: the rules page, at P3 (rules.js)
 onLanguage(() => {
   applyStatic(document);
   sounds.label();
