@@ -389,6 +389,11 @@ pub enum TdRequest {
         tournament: u64,
         /// What.
         what: TdExport,
+        /// The language of an export a person reads (`ru`, `en`: the director's; version 9):
+        /// the standings and crosstable as text, the page and the pairing sheet. Empty or another
+        /// language: English. CSV, JSON and BPGN are data and do not change.
+        #[serde(default)]
+        language: String,
     },
     /// Seed the registered teams by their players' ratings before the start (version 5): the
     /// mean of the two players' ratings in the category of the tournament's time control (1500

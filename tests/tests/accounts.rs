@@ -128,7 +128,11 @@ async fn registrations_from_one_address_are_limited_and_another_address_still_re
 }
 
 async fn state(td: &Client, tournament: u64) -> Tournament {
-    match td.td(TdRequest::Publish { tournament, what: TdExport::State }).await.expect("publish") {
+    match td
+        .td(TdRequest::Publish { tournament, what: TdExport::State, language: String::new() })
+        .await
+        .expect("publish")
+    {
         Reply::Text(t) => serde_json::from_str(&t).expect("the state reads"),
         other => panic!("expected text, got {other:?}"),
     }

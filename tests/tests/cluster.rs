@@ -173,8 +173,10 @@ async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_t
     };
     let td_a = a.client("td-a").await;
     td_a.director("td-secret-of-the-night").await.unwrap();
-    let Reply::Text(state) =
-        td_a.td(TdRequest::Publish { tournament: id, what: TdExport::State }).await.unwrap()
+    let Reply::Text(state) = td_a
+        .td(TdRequest::Publish { tournament: id, what: TdExport::State, language: String::new() })
+        .await
+        .unwrap()
     else {
         panic!("a state")
     };
@@ -183,7 +185,10 @@ async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_t
     // Node b takes the role once node a is gone, reading the tournament node a created.
     let deadline = std::time::Instant::now() + Duration::from_secs(10);
     let state = loop {
-        match td_b.td(TdRequest::Publish { tournament: id, what: TdExport::State }).await {
+        match td_b
+            .td(TdRequest::Publish { tournament: id, what: TdExport::State, language: String::new() })
+            .await
+        {
             Ok(Reply::Text(state)) => break state,
             Ok(other) => panic!("{other:?}"),
             Err(e) => assert!(std::time::Instant::now() < deadline, "node b never ran the tournaments: {e}"),

@@ -93,7 +93,11 @@ async fn a4_arbiter_acts_name_the_account_or_the_secret_in_the_log_the_record_an
 }
 
 async fn state(td: &Client, tournament: u64) -> Tournament {
-    match td.td(TdRequest::Publish { tournament, what: TdExport::State }).await.unwrap() {
+    match td
+        .td(TdRequest::Publish { tournament, what: TdExport::State, language: String::new() })
+        .await
+        .unwrap()
+    {
         Reply::Text(t) => serde_json::from_str(&t).unwrap(),
         other => panic!("{other:?}"),
     }
@@ -168,7 +172,11 @@ async fn a4_director_acts_name_the_account_in_the_tournament_and_the_game_record
         assert_eq!(p.games[0].result.as_ref().unwrap().by, Some(boss_), "the result names its director");
     };
     check(&state(&boss, id).await);
-    let games = match boss.td(TdRequest::Publish { tournament: id, what: TdExport::Games }).await.unwrap() {
+    let games = match boss
+        .td(TdRequest::Publish { tournament: id, what: TdExport::Games, language: String::new() })
+        .await
+        .unwrap()
+    {
         Reply::Text(t) => t,
         other => panic!("{other:?}"),
     };

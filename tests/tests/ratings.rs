@@ -268,7 +268,7 @@ async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
     }
     td.request(ClientMsg::Td(TdRequest::SeedByRating { tournament: t })).await.expect("seeded");
     td.request(ClientMsg::Td(TdRequest::Start { tournament: t })).await.unwrap();
-    let publish = TdRequest::Publish { tournament: t, what: TdExport::State };
+    let publish = TdRequest::Publish { tournament: t, what: TdExport::State, language: String::new() };
     let Reply::Text(state) = td.request(ClientMsg::Td(publish)).await.unwrap() else { panic!("text") };
     let state: serde_json::Value = serde_json::from_str(&state).unwrap();
     assert_eq!(state["seeds"], serde_json::json!([3, 2, 1]), "strongest first: {state:#}");

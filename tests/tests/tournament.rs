@@ -29,7 +29,7 @@ async fn id_of(r: Result<Reply, ClientError>) -> u64 {
 }
 
 async fn text(td: &Client, tournament: u64, what: TdExport) -> String {
-    match td.td(TdRequest::Publish { tournament, what }).await.expect("publish") {
+    match td.td(TdRequest::Publish { tournament, what, language: String::new() }).await.expect("publish") {
         Reply::Text(t) => t,
         other => panic!("expected text, got {other:?}"),
     }

@@ -169,8 +169,13 @@ async fn s3_teams_form_by_invitation_check_in_and_the_director_pairs_by_hand() {
     assert!(v.checked_in.is_empty(), "check-in starts again for round 2");
 
     // The log names the act and its director.
-    let Ok(Reply::Text(state)) =
-        td.td(TdRequest::Publish { tournament: id, what: shvedka_proto::TdExport::State }).await
+    let Ok(Reply::Text(state)) = td
+        .td(TdRequest::Publish {
+            tournament: id,
+            what: shvedka_proto::TdExport::State,
+            language: String::new(),
+        })
+        .await
     else {
         panic!("the state")
     };

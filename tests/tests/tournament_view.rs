@@ -236,7 +236,10 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
         (Some(&shvedka_proto::OfficialView::Secret), "the arbiter found a flag")
     );
     check_standings(&wall, id, &v).await;
-    let csv = match td.td(TdRequest::Publish { tournament: id, what: TdExport::StandingsCsv }).await {
+    let csv = match td
+        .td(TdRequest::Publish { tournament: id, what: TdExport::StandingsCsv, language: String::new() })
+        .await
+    {
         Ok(Reply::Text(csv)) => csv,
         other => panic!("expected the CSV: {other:?}"),
     };

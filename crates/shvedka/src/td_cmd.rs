@@ -155,7 +155,21 @@ enum TdCommand {
         /// The round of a pairing sheet.
         #[arg(long)]
         round: Option<u32>,
+        /// The language of an export a person reads (standings, crosstable, html, sheet): `ru`
+        /// or `en`; by default the terminal's (LC_ALL, LC_MESSAGES, LANG).
+        #[arg(long)]
+        lang: Option<String>,
     },
+}
+
+/// The language the locale environment names (`ru_RU.UTF-8` → `ru`), as POSIX ranks it.
+fn locale_language() -> String {
+    ["LC_ALL", "LC_MESSAGES", "LANG"]
+        .iter()
+        .filter_map(|v| std::env::var(v).ok())
+        .find(|v| !v.trim().is_empty())
+        .map(|v| v.split(['_', '.', '@']).next().unwrap_or_default().to_lowercase())
+        .unwrap_or_default()
 }
 
 fn bad(message: String) -> anyhow::Error {
@@ -237,8 +251,9 @@ fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
             reason: reason.join(" "),
             correct: *correct,
         },
-        TdCommand::Publish { tournament, what, round } => TdRequest::Publish {
+        TdCommand::Publish { tournament, what, round, lang } => TdRequest::Publish {
             tournament: *tournament,
+            language: lang.clone().unwrap_or_else(locale_language),
             what: match (what.as_str(), round) {
                 ("standings", _) => TdExport::Standings,
                 ("standings-csv", _) => TdExport::StandingsCsv,

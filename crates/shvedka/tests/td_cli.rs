@@ -7,11 +7,19 @@ use std::time::{Duration, Instant};
 use shvedka_tests::TestServer;
 
 fn td(server: &TestServer, token: &str, args: &[&str]) -> Output {
+    td_in(server, token, args, "C.UTF-8")
+}
+
+/// `td` in a terminal whose locale is `lang` (the exports a person reads follow it).
+fn td_in(server: &TestServer, token: &str, args: &[&str], lang: &str) -> Output {
     let pin: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
     Command::new(env!("CARGO_BIN_EXE_shvedka"))
         .args(["td", "--server", &server.addr.to_string(), "--fingerprint", &pin])
         .args(args)
         .env("SHVEDKA_DIRECTOR_TOKEN", token)
+        .env_remove("LC_ALL")
+        .env_remove("LC_MESSAGES")
+        .env("LANG", lang)
         .output()
         .expect("shvedka runs")
 }
@@ -115,6 +123,24 @@ async fn s3_an_over_the_board_night_from_the_command_line() {
     assert!(html.starts_with("<!DOCTYPE html>") || html.starts_with("<!doctype html>"), "{html}");
     let text = ok(&td(&server, "td-secret-of-the-night", &["publish", id, "crosstable"]));
     assert!(text.contains("Knights"), "{text}");
+    // Issue 31: in the director's language, by --lang or by the terminal's locale.
+    let html = ok(&td(&server, "td-secret-of-the-night", &["publish", id, "html", "--lang", "ru"]));
+    assert!(html.contains("<html lang=\"ru\">") && html.contains("Турнирное положение"), "{html}");
+    assert!(!html.contains("Standings"), "{html}");
+    let sheet = ok(&td_in(
+        &server,
+        "td-secret-of-the-night",
+        &["publish", id, "sheet", "--round", "1"],
+        "ru_RU.UTF-8",
+    ));
+    assert!(sheet.contains("тур 1") && sheet.contains("Стол 1"), "{sheet}");
+    let standings = ok(&td_in(
+        &server,
+        "td-secret-of-the-night",
+        &["publish", id, "standings", "--lang", "en"],
+        "ru_RU.UTF-8",
+    ));
+    assert!(standings.starts_with("Rank"), "--lang wins over the locale: {standings}");
 
     // Over the board: no online match was created.
     let c = server.client("someone").await;

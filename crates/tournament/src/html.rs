@@ -4,6 +4,7 @@
 use std::fmt::Write as _;
 
 use crate::text::shown_name;
+use crate::words::{Language, number, say, text, word};
 use crate::{State, Tournament};
 
 /// Escapes text for HTML element content and attribute values.
@@ -39,27 +40,53 @@ td.withdrawn{color:#888;text-decoration:line-through}";
 impl Tournament {
     /// The page: the tournament's name, "Round k of n", the standings and the crosstable.
     pub fn to_html(&self) -> String {
+        self.to_html_in(Language::English)
+    }
+
+    /// [`Tournament::to_html`] in `language` (the director's).
+    pub fn to_html_in(&self, language: Language) -> String {
+        let l = language;
         let name = escape(self.name());
         let round = match self.state() {
-            State::Registration => format!("Registration: {} teams", self.active_teams().len()),
-            State::Started { total_rounds, .. } => {
-                let done = if self.is_finished() { " (final)" } else { "" };
-                format!("Round {} of {total_rounds}{done}", self.current_round())
-            }
+            State::Registration => say(
+                l,
+                "registration",
+                &[("count", number(u32::try_from(self.active_teams().len()).unwrap_or(u32::MAX)))],
+            ),
+            State::Started { total_rounds, .. } => say(
+                l,
+                if self.is_finished() { "round-of-final" } else { "round-of" },
+                &[("round", number(self.current_round())), ("total", number(*total_rounds))],
+            ),
         };
+        let meta = say(l, "rules-line", &[("rules", text(self.rules())), ("tc", text(self.time_control()))]);
         let mut page = String::new();
         let _ = write!(
             page,
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}</title>\n\
-             <style>\n{STYLE}\n</style>\n</head>\n<body>\n<h1>{name}</h1>\n<p class=\"round\">{round}</p>\n\
-             <p class=\"meta\">Rules {} · time control {}</p>\n",
-            escape(self.rules()),
-            escape(self.time_control()),
+            "<!DOCTYPE html>\n<html lang=\"{}\">\n<head>\n<meta charset=\"utf-8\">\n<title>{name}</title>\n\
+             <style>\n{STYLE}\n</style>\n</head>\n<body>\n<h1>{name}</h1>\n<p class=\"round\">{}</p>\n\
+             <p class=\"meta\">{}</p>\n",
+            l.code(),
+            escape(&round),
+            escape(&meta),
         );
-        page.push_str(
-            "<h2>Standings</h2>\n<table>\n<tr><th>Rank</th><th class=\"name\">Team</th><th>Points</th>",
+        let th = |id: &str| escape(&word(l, id));
+        let _ = write!(
+            page,
+            "<h2>{}</h2>\n<table>\n<tr><th>{}</th><th class=\"name\">{}</th><th>{}</th>",
+            th("standings"),
+            th("rank"),
+            th("team"),
+            th("points")
         );
-        page.push_str("<th>DE</th><th>Buchholz</th><th>SB</th><th>Wins</th></tr>\n");
+        let _ = writeln!(
+            page,
+            "<th>{}</th><th>{}</th><th>{}</th><th>{}</th></tr>",
+            th("direct-short"),
+            th("buchholz"),
+            th("sb"),
+            th("wins")
+        );
         for r in &self.standings().rows {
             let class = if r.withdrawn { "name withdrawn" } else { "name" };
             let _ = writeln!(
@@ -67,7 +94,7 @@ impl Tournament {
                 "<tr><td>{}</td><td class=\"{class}\">{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>\
                  <td>{}</td></tr>",
                 r.rank,
-                escape(&shown_name(&r.name, r.withdrawn)),
+                escape(&shown_name(&r.name, r.withdrawn, l)),
                 r.points.fraction(),
                 r.direct.fraction(),
                 r.buchholz.fraction(),
@@ -75,12 +102,17 @@ impl Tournament {
                 r.wins,
             );
         }
-        page.push_str("</table>\n<h2>Crosstable</h2>\n<table>\n<tr><th>#</th><th class=\"name\">Team</th>");
+        let _ = write!(
+            page,
+            "</table>\n<h2>{}</h2>\n<table>\n<tr><th>#</th><th class=\"name\">{}</th>",
+            th("crosstable"),
+            th("team")
+        );
         let cross = self.crosstable();
         for j in 1..=cross.rows.len() {
             let _ = write!(page, "<th>{j}</th>");
         }
-        page.push_str("<th>Points</th></tr>\n");
+        let _ = writeln!(page, "<th>{}</th></tr>", th("points"));
         for (i, r) in cross.rows.iter().enumerate() {
             let _ = write!(page, "<tr><td>{}</td><td class=\"name\">{}</td>", i + 1, escape(&r.name));
             for (j, cell) in r.cells.iter().enumerate() {

@@ -101,6 +101,7 @@ mod swiss;
 mod team;
 mod text;
 mod tournament;
+mod words;
 
 pub use acts::{Director, DirectorAct};
 pub use crosstable::{CrossRow, Crosstable};
@@ -114,3 +115,4 @@ pub use score::Score;
 pub use standings::{BYE_POINTS, StandingRow, Standings};
 pub use team::{MAX_NAME, MAX_PLAYER_NAME, Team, TeamNo};
 pub use tournament::{Format, MAX_TEAMS, State, Tournament};
+pub use words::Language;

@@ -3,6 +3,7 @@
 use std::fmt::Write as _;
 
 use crate::text::columns;
+use crate::words::{Language, number, say, text, word};
 use crate::{Fixture, Game, Outcome, Pairing, Seat, TeamNo, Tournament, TournamentError};
 
 /// `HH:MM` of a match-time instant (Unix ms) in a zone `utc_offset_minutes` east of UTC.
@@ -22,31 +23,51 @@ impl Tournament {
     /// # Errors
     /// [`TournamentError::UnknownRound`].
     pub fn pairing_sheet(&self, round: u32, utc_offset_minutes: i32) -> Result<String, TournamentError> {
+        self.pairing_sheet_in(round, utc_offset_minutes, Language::English)
+    }
+
+    /// [`Tournament::pairing_sheet`] in `language` (the director's).
+    ///
+    /// # Errors
+    /// [`TournamentError::UnknownRound`].
+    pub fn pairing_sheet_in(
+        &self,
+        round: u32,
+        utc_offset_minutes: i32,
+        language: Language,
+    ) -> Result<String, TournamentError> {
+        let l = language;
         let r = self.round(round).ok_or(TournamentError::UnknownRound(round))?;
         let team_name = |t: TeamNo| self.team(t).map_or_else(|| t.to_string(), |t| t.name.clone());
         let mut out = String::new();
-        let of = self.total_rounds().map(|n| format!(" of {n}")).unwrap_or_default();
-        let _ = writeln!(out, "{} — round {round}{of}: pairings", self.name());
-        let _ = writeln!(out, "Rules {}, time control {}", self.rules(), self.time_control());
+        let name = text(self.name());
+        let title = match self.total_rounds() {
+            Some(total) => say(
+                l,
+                "sheet-title-of",
+                &[("name", name), ("round", number(round)), ("total", number(total))],
+            ),
+            None => say(l, "sheet-title", &[("name", name), ("round", number(round))]),
+        };
+        let _ = writeln!(out, "{title}");
+        let rules = [("rules", text(self.rules())), ("tc", text(self.time_control()))];
+        let _ = writeln!(out, "{}", say(l, "sheet-rules", &rules));
         if let Some(note) = &r.note {
-            let _ = writeln!(out, "Note: {note}");
+            let _ = writeln!(out, "{}", say(l, "note", &[("note", text(note))]));
         }
         for (table, fixture) in (1..).zip(&r.fixtures) {
             out.push('\n');
             match fixture {
                 Fixture::Bye(t) => {
-                    let _ = writeln!(out, "Bye: {}", team_name(*t));
+                    let _ = writeln!(out, "{}", say(l, "bye", &[("team", text(&team_name(*t)))]));
                 }
                 Fixture::Pairing(p) => {
-                    let repeat = if p.repeat { " (repeat pairing)" } else { "" };
-                    let _ = writeln!(
-                        out,
-                        "Table {table}: {} – {}{repeat}",
-                        team_name(p.first),
-                        team_name(p.second)
-                    );
+                    let (first, second) = (team_name(p.first), team_name(p.second));
+                    let args = [("table", number(table)), ("first", text(&first)), ("second", text(&second))];
+                    let _ =
+                        writeln!(out, "{}", say(l, if p.repeat { "table-repeat" } else { "table" }, &args));
                     for (n, game) in (1..).zip(&p.games) {
-                        self.write_game(&mut out, p, n, game, utc_offset_minutes);
+                        self.write_game(&mut out, p, n, game, utc_offset_minutes, l);
                     }
                 }
             }
@@ -54,23 +75,25 @@ impl Tournament {
         Ok(out)
     }
 
-    fn write_game(&self, out: &mut String, p: &Pairing, n: u32, game: &Game, utc_offset_minutes: i32) {
+    fn write_game(
+        &self,
+        out: &mut String,
+        p: &Pairing,
+        n: u32,
+        game: &Game,
+        utc_offset_minutes: i32,
+        l: Language,
+    ) {
         let team_name = |t: Option<TeamNo>| {
             t.map_or_else(String::new, |t| self.team(t).map_or_else(|| t.to_string(), |t| t.name.clone()))
         };
-        let _ = write!(
-            out,
-            "  Game {n}: seating {}, colours {}",
-            team_name(p.seating_team(n)),
-            team_name(p.colour_team(n))
-        );
+        let (seating, colours) = (team_name(p.seating_team(n)), team_name(p.colour_team(n)));
+        let args = [("game", number(n)), ("seating", text(&seating)), ("colours", text(&colours))];
+        let _ = write!(out, "  {}", say(l, "game", &args));
         match game.seats {
             None => {
-                let _ = writeln!(
-                    out,
-                    ": choices pending (due {})",
-                    clock_time(game.choices_due_ms, utc_offset_minutes)
-                );
+                let due = clock_time(game.choices_due_ms, utc_offset_minutes);
+                let _ = writeln!(out, ": {}", say(l, "pending", &[("due", text(&due))]));
             }
             Some(seats) => {
                 out.push('\n');
@@ -79,8 +102,8 @@ impl Tournament {
                     .zip(seats)
                     .map(|(seat, player)| {
                         vec![
-                            format!("    Board {}", seat.board()),
-                            seat.colour().to_owned(),
+                            format!("    {}", say(l, "board", &[("board", text(&seat.board().to_string()))])),
+                            word(l, if seat.colour() == "White" { "white" } else { "black" }),
                             self.player_name(player).unwrap_or("?").to_owned(),
                             format!("({})", team_name(Some(player.team))),
                         ]
@@ -90,17 +113,18 @@ impl Tournament {
             }
         }
         if let Some(result) = &game.result {
+            let won = |t| say(l, "result-won", &[("team", text(&team_name(Some(t))))]);
             let what = match result.outcome {
-                Outcome::FirstWins => format!("{} won", team_name(Some(p.first))),
-                Outcome::SecondWins => format!("{} won", team_name(Some(p.second))),
-                Outcome::Draw => "drawn".to_owned(),
+                Outcome::FirstWins => won(p.first),
+                Outcome::SecondWins => won(p.second),
+                Outcome::Draw => word(l, "result-drawn"),
             };
             // A reason is free text: keep the sheet's lines intact.
             let reason: String =
                 result.reason.chars().map(|c| if c.is_control() { ' ' } else { c }).collect();
             let reason =
                 if reason.trim().is_empty() { String::new() } else { format!(" ({})", reason.trim()) };
-            let _ = writeln!(out, "    Result: {what}{reason}");
+            let _ = writeln!(out, "    {what}{reason}");
         }
     }
 }

@@ -1,5 +1,6 @@
 //! Standings and crosstable as plain text with aligned columns, for a terminal or a printout.
 
+use crate::words::{Language, say, text, word};
 use crate::{Crosstable, Standings};
 
 /// Lays out rows as columns separated by two spaces, each as wide as its widest cell (counted in
@@ -31,19 +32,25 @@ pub(crate) fn columns(rows: &[Vec<String>], right: &[bool]) -> String {
 }
 
 /// A team's name as the exports show it.
-pub(crate) fn shown_name(name: &str, withdrawn: bool) -> String {
-    if withdrawn { format!("{name} (withdrawn)") } else { name.to_owned() }
+pub(crate) fn shown_name(name: &str, withdrawn: bool, language: Language) -> String {
+    if withdrawn { say(language, "withdrawn", &[("name", text(name))]) } else { name.to_owned() }
 }
 
 impl Standings {
     /// The standings as aligned text: rank, team, points, direct encounter, Buchholz,
     /// Sonneborn–Berger, games won.
     pub fn to_text(&self) -> String {
-        let mut rows = vec![["Rank", "Team", "Pts", "DE", "Buch", "SB", "Wins"].map(str::to_owned).to_vec()];
+        self.to_text_in(Language::English)
+    }
+
+    /// [`Standings::to_text`] in `language`.
+    pub fn to_text_in(&self, language: Language) -> String {
+        let header = ["rank", "team", "points-short", "direct-short", "buchholz-short", "sb", "wins"];
+        let mut rows = vec![header.map(|id| word(language, id)).to_vec()];
         for r in &self.rows {
             rows.push(vec![
                 r.rank.to_string(),
-                shown_name(&r.name, r.withdrawn),
+                shown_name(&r.name, r.withdrawn, language),
                 r.points.to_string(),
                 r.direct.to_string(),
                 r.buchholz.to_string(),
@@ -60,10 +67,15 @@ impl Crosstable {
     /// its score against team `j` (`1½` is 1.5 of 2), `·` where they have not met, `X` on the
     /// diagonal.
     pub fn to_text(&self) -> String {
+        self.to_text_in(Language::English)
+    }
+
+    /// [`Crosstable::to_text`] in `language`.
+    pub fn to_text_in(&self, language: Language) -> String {
         let n = self.rows.len();
-        let mut header = vec!["#".to_owned(), "Team".to_owned()];
+        let mut header = vec!["#".to_owned(), word(language, "team")];
         header.extend((1..=n).map(|j| j.to_string()));
-        header.push("Pts".to_owned());
+        header.push(word(language, "points-short"));
         let mut rows = vec![header];
         for (i, r) in self.rows.iter().enumerate() {
             let mut row = vec![(i + 1).to_string(), r.name.clone()];

@@ -3,7 +3,7 @@
 mod common;
 
 use common::{data, round_robin_of_four, started};
-use shvedka_tournament::{ColourChoice, Format, SeatingChoice, TeamNo, Tournament};
+use shvedka_tournament::{ColourChoice, Format, Language, SeatingChoice, TeamNo, Tournament};
 
 /// Writes the actual export next to the expected one when `BLESS` is set, then compares.
 fn check(name: &str, actual: &str) {
@@ -93,4 +93,46 @@ fn pairing_sheet_shows_seats_or_pending_choices() {
     check("sheet_round1.txt", &sheet);
     assert!(sheet.contains("choices pending (due 21:15)"));
     assert!(sheet.ends_with("\nBye: Team 1\n"));
+}
+
+/// Issue 31: the exports a person reads come in the director's language. In Russian the page and
+/// the sheet carry the Russian words (plurals too) and none of the English labels; names stay
+/// as the teams wrote them. CSV keeps its English headers (data for programs).
+#[test]
+fn exports_a_person_reads_speak_the_directors_language() {
+    let english = ["Standings", "Crosstable", "Points", "Round ", "Rules ", "Team", "Buchholz", "Wins"];
+    let mut t = Tournament::new("Осенний кубок", "mgimo-2017", "3+2", Format::Swiss { rounds: 3 }).unwrap();
+    for (team, players) in
+        [("Ладьи", ["Аня", "Борис"]), ("Кони", ["Вера", "Глеб"]), ("Слоны", ["Даша", "Егор"])]
+    {
+        t.register(team, players).unwrap();
+    }
+    let page = t.to_html_in(Language::Russian);
+    assert!(page.contains("<html lang=\"ru\">") && page.contains("Регистрация: 3 команды"), "{page}");
+    t.start().unwrap();
+    t.pair_next_round(0, 60_000).unwrap();
+    let page = t.to_html_in(Language::Russian);
+    for words in ["Тур 1 из 3", "Турнирное положение", "Турнирная таблица", "Бухгольц", "Правила mgimo-2017"]
+    {
+        assert!(page.contains(words), "{words} in {page}");
+    }
+    for word in english {
+        assert!(!page.contains(word), "no English {word:?} in the Russian page: {page}");
+    }
+    let standings = t.standings().to_text_in(Language::Russian);
+    assert!(standings.starts_with("Место  Команда"), "{standings}");
+    let sheet = t.pairing_sheet_in(1, 180, Language::Russian).unwrap();
+    for words in
+        ["Осенний кубок — тур 1 из 3: жеребьёвка", "Стол 1: ", "Партия 1: рассадку выбирает", "Без пары: "]
+    {
+        assert!(sheet.contains(words), "{words} in {sheet}");
+    }
+    assert!(sheet.contains("выбор ещё не сделан (срок 03:01)"), "{sheet}");
+    for word in ["Table", "Game", "Bye", "pending", "Rules", "seating"] {
+        assert!(!sheet.contains(word), "no English {word:?} in the Russian sheet: {sheet}");
+    }
+    // The English stays as it was.
+    assert!(t.pairing_sheet(1, 180).unwrap().contains("Table 1: "));
+    assert!(t.to_html().contains("Round 1 of 3"));
+    assert!(t.standings().to_csv().starts_with("Rank,"), "CSV headers stay English");
 }

@@ -8,7 +8,7 @@ use std::sync::atomic::Ordering;
 use bughouse_match::Official;
 use shvedka_proto::{ErrorCode, ErrorMsg, TdExport, TdOutcome, TdRequest, TourChange};
 use shvedka_tournament::{
-    Director, DirectorAct, Format, GameResult, Outcome, ResultSource, TeamNo, Tournament,
+    Director, DirectorAct, Format, GameResult, Language, Outcome, ResultSource, TeamNo, Tournament,
 };
 
 use super::{MAX_NOTE, Tournaments, drive::linked_matches, refused, save, view};
@@ -271,21 +271,21 @@ impl Tournaments {
                     .await?;
                 Ok(Reply::Id(u64::from(round)))
             }
-            TdRequest::Publish { tournament, what } => {
-                self.publish(rooms, tournament, what).await.map(Reply::Text)
+            TdRequest::Publish { tournament, what, language } => {
+                self.publish(rooms, tournament, what, Language::from_code(&language)).await.map(Reply::Text)
             }
         }
     }
 
-    async fn publish(&self, rooms: &Rooms, id: u64, what: TdExport) -> Result<String, ErrorMsg> {
+    async fn publish(&self, rooms: &Rooms, id: u64, what: TdExport, l: Language) -> Result<String, ErrorMsg> {
         let t = self.copy_of(id).await?;
         Ok(match what {
-            TdExport::Standings => t.standings().to_text(),
+            TdExport::Standings => t.standings().to_text_in(l),
             TdExport::StandingsCsv => t.standings().to_csv(),
-            TdExport::Crosstable => t.crosstable().to_text(),
+            TdExport::Crosstable => t.crosstable().to_text_in(l),
             TdExport::CrosstableCsv => t.crosstable().to_csv(),
-            TdExport::Html => t.to_html(),
-            TdExport::Sheet { round } => t.pairing_sheet(round, 0).map_err(refused)?,
+            TdExport::Html => t.to_html_in(l),
+            TdExport::Sheet { round } => t.pairing_sheet_in(round, 0, l).map_err(refused)?,
             TdExport::State => {
                 serde_json::to_string_pretty(&t).map_err(|e| error(ErrorCode::Unavailable, e.to_string()))?
             }
