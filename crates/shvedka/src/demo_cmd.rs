@@ -43,6 +43,8 @@ pub(crate) struct DemoArgs {
     /// (`$XDG_DATA_HOME/shvedka/demo`, else `~/.local/share/shvedka/demo`), not in `./data`.
     #[arg(long)]
     config: Option<PathBuf>,
+    #[command(flatten)]
+    lang: crate::client_cmds::LangArg,
 }
 
 /// Where the demo keeps its state without `--config`: a per-user directory, so running it from
@@ -105,7 +107,9 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             // The terminal view follows the match to its end; the record comes from a quiet
             // follower of its own so the view stays free to leave early.
             let recorder = tokio::spawn(follow(host, id, None::<&mut std::io::Sink>));
-            shvedka_tui::run(spectator, "spectator", Mode::Spectate(id)).await.context("terminal")?;
+            shvedka_tui::run(spectator, "spectator", Mode::Spectate(id), args.lang.settings())
+                .await
+                .context("terminal")?;
             recorder.await.context("the recorder stopped")??
         } else {
             follow(host, id, Some(out)).await?
