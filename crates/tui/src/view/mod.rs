@@ -370,10 +370,8 @@ fn player_lines(
         _ => Style::new(),
     };
     // The parts after the name, each kept whole on a line.
-    let mut parts: Vec<Vec<Span<'static>>> = vec![
-        vec![Span::raw(speak::seat(lang, id))],
-        vec![Span::styled(format!(" {clock} "), clock_style)],
-    ];
+    let mut parts: Vec<Vec<Span<'static>>> =
+        vec![vec![Span::raw(speak::seat(lang, id))], vec![Span::styled(format!(" {clock} "), clock_style)]];
     if model.flags()[seat.index()] {
         parts.push(vec![Span::styled(t!(lang, "flag-fell"), Style::new().fg(Color::Red))]);
     }
