@@ -81,6 +81,8 @@ pub struct App {
     pub lang: Lang,
     /// `/help` is open over the main pane (Esc closes it).
     pub help: bool,
+    /// How many lines the help is scrolled forward (PgDn, PgUp).
+    pub help_at: usize,
     /// How many lines the message pane is scrolled back from its newest (PgUp, PgDn).
     pub log_back: usize,
     /// The screen shown.
@@ -140,6 +142,7 @@ impl App {
             name: name.to_owned(),
             lang,
             help: false,
+            help_at: 0,
             log_back: 0,
             screen: Screen::Lobby,
             lobby: Vec::new(),
@@ -464,6 +467,15 @@ impl App {
                 self.help = false;
                 Vec::new()
             }
+            KeyCode::PageDown if self.help => {
+                self.help_at += 5;
+                Vec::new()
+            }
+            KeyCode::PageUp if self.help => {
+                self.help_at = self.help_at.saturating_sub(5);
+                Vec::new()
+            }
+            // The messages: PgUp goes back to older ones, PgDn forward to the newest.
             KeyCode::PageUp => {
                 self.log_back = (self.log_back + 5).min(self.log.len().saturating_sub(1));
                 Vec::new()
@@ -780,6 +792,7 @@ impl App {
             }
             "help" => {
                 self.help = true;
+                self.help_at = 0;
                 Vec::new()
             }
             // `/lang ru`, `/lang en`: the interface speaks it from now on, and it is remembered.

@@ -486,7 +486,7 @@ fn render_help(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let lines: Vec<Line<'static>> =
         help_lines(lang).into_iter().flat_map(|l| wrap(&[Span::raw(l)], cols, 2)).collect();
     let height = usize::from(area.height.saturating_sub(1));
-    let start = app.log_back.min(lines.len().saturating_sub(height));
+    let start = app.help_at.min(lines.len().saturating_sub(height));
     let block = Block::new()
         .borders(Borders::TOP)
         .title(format!(" {} ", fit(&t!(lang, "help-title"), cols.saturating_sub(2))));
