@@ -92,6 +92,9 @@ result-draw = draw: { $why }
 result-leave = /lobby to leave
 match-over = match over: { $result }
 last-match = last match: { $result }
+demo-result = result: { $result }
+demo-annulled = result: the match was annulled
+demo-record = record: { $path }
 
 ## Refusals, from the server's codes
 
@@ -317,6 +320,7 @@ chat-all = all
 hint-lobby = { $pools } seek · ↑↓ select · Enter watch · 1-4 sit · c create · r refresh · q quit
 hint-lobby-short = F1-F4 seek · ↑↓ · Enter watch · 1-4 sit · c create · q quit
 hint-match = move + Enter · F1-F8 quick messages · /help · Ctrl-C quits
+hint-watch = watching · /lobby back to the lobby · /help · Ctrl-C quits
 hint-help-only = /help · Ctrl-C quits
 hint-help = Esc closes the help · PgUp PgDn scroll
 help-title = help

@@ -96,6 +96,9 @@ result-draw = ничья: { $why }
 result-leave = /lobby — выйти в лобби
 match-over = матч окончен: { $result }
 last-match = последний матч: { $result }
+demo-result = результат: { $result }
+demo-annulled = результат: матч аннулирован
+demo-record = запись партии: { $path }
 
 ## Отказы — по кодам сервера
 
@@ -348,6 +351,7 @@ chat-all = всем
 hint-lobby = { $pools } — поиск · ↑↓ — выбор · Enter — смотреть · 1–4 — сесть · c — создать · r — обновить · q — выход
 hint-lobby-short = F1–F4 — поиск · Enter — смотреть · 1–4 — сесть · c — создать · q — выход
 hint-match = ход + Enter · F1–F8 — быстрые сообщения · /help · Ctrl-C — выход
+hint-watch = вы зритель · /lobby — в лобби · /help · Ctrl-C — выход
 hint-help-only = /help — справка · Ctrl-C — выход
 hint-help = Esc — закрыть справку · PgUp PgDn — листать
 help-title = справка

@@ -172,6 +172,22 @@ pub fn last_match(lang: Lang, r: &ResultView) -> String {
     t!(lang, "last-match", result = result(lang, r))
 }
 
+/// The lines `shvedka demo` prints after its full screen: the result (with the winning team's
+/// seats) and where the record is.
+pub fn demo_end(lang: Lang, r: Option<&ResultView>, record: &str) -> [String; 2] {
+    let result = match r {
+        Some(r) => {
+            let mut text = result(lang, r);
+            if let Some(team) = r.winner {
+                text = format!("{text} · {}", team_with_seats(lang, team));
+            }
+            t!(lang, "demo-result", result = text)
+        }
+        None => t!(lang, "demo-annulled"),
+    };
+    [result, t!(lang, "demo-record", path = record)]
+}
+
 /// A refusal of the server (`ErrorMsg`), from its code.
 pub fn error(lang: Lang, e: &ErrorMsg) -> String {
     let detail = e.message.as_str();

@@ -375,7 +375,8 @@ fn player_lines(
     if model.flags()[seat.index()] {
         parts.push(vec![Span::styled(t!(lang, "flag-fell"), Style::new().fg(Color::Red))]);
     }
-    if state.phase == PhaseView::Forming {
+    // Ready or not, for a seat someone holds.
+    if state.phase == PhaseView::Forming && state.seats[seat.index()].is_some() {
         let ready = if state.ready[seat.index()] { t!(lang, "ready") } else { t!(lang, "not-ready") };
         parts.push(vec![Span::raw(ready)]);
     }
@@ -521,6 +522,9 @@ fn render_input(frame: &mut Frame<'_>, area: Rect, app: &App, lines: Vec<Line<'s
                 t!(lang, "hint-lobby-short"),
                 t!(lang, "hint-help-only"),
             ]
+        }
+        (false, Screen::Match) if app.model.as_ref().is_some_and(|m| m.my_seat().is_none()) => {
+            vec![t!(lang, "hint-watch"), t!(lang, "hint-help-only")]
         }
         (false, Screen::Match) => vec![t!(lang, "hint-match"), t!(lang, "hint-help-only")],
     };
