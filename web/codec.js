@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 8;
+export const PROTOCOL_VERSION = 9;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -246,7 +246,7 @@ export const entry = {
  * @typedef {{ game: number, seating_team: number, colour_team: number, seating: TdChoice | null,
  *   colours: TdChoice | null, seats: [string, string, string, string] | null, choices_due_ms: number,
  *   match_id: number | null, result: { outcome: TdOutcome, source: "OverTheBoard" | "Online" | "Forfeit",
- *   director: string | null, note: string } | null }} GameView
+ *   director: OfficialView | null, note: string } | null }} GameView
  */
 
 /**
@@ -258,7 +258,7 @@ export const entry = {
 /**
  * `RoundView` of the protocol: one round's tables.
  * @typedef {{ round: number, tables: TableView[], repeats_allowed: boolean, absent: number[],
- *   by_hand: string | null }} RoundView
+ *   by_hand: OfficialView | null }} RoundView
  */
 
 /**
@@ -307,6 +307,8 @@ export const entry = {
  */
 /** @typedef {{ round: number, table: number, game: number }} TourGame  `TourGame` of the protocol */
 
+/** @typedef {"Secret" | { Account: string }} OfficialView  an official who acted: his account, or the server's secret (version 9) */
+
 /**
  * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",
  * "Timeout" and "BadReply" (an answer that does not fit the request). Compare with `===` only
@@ -317,6 +319,7 @@ export const entry = {
  *   | "NotRatable"
  *   | "NoSuchSeek"
  *   | { Tournament: TourRefusal }
+ *   | { Match: any } | { Invalid: any } | { Session: any } | { Busy: string }
  *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
  */
 
@@ -521,6 +524,7 @@ function badReply(message) {
  * `ServerMsg` of the protocol: what `decode` reads (as `{ kind, body }`).
  * @typedef {{ Welcome: { version: number, token: string, resumed: boolean, server_time_us: number } }
  *   | { Refused: { reason: string } }
+ *   | { SessionRefused: ErrorMsg }
  *   | { Pong: { nonce: number, server_time_us: number } }
  *   | { Reply: { req: number, result: { Ok: Reply } | { Err: ErrorMsg } } }
  *   | { State: import("./match-state.js").StateMsg }

@@ -5,6 +5,8 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { frame, msg, td, entry, decode, encode, result, act, claims, fetchRecord, listAll, MAX_PAGES, PAGE_LIMIT } from "./codec.js";
 import { refusalText } from "./notice.js";
+import { describe } from "./say.js";
+import * as i18n from "./i18n.js";
 
 const golden = new Map(
   readFileSync(new URL("../proto/tests/data/golden.json.txt", import.meta.url), "utf8")
@@ -95,7 +97,7 @@ test("decoded server messages carry what the client reads", () => {
   const err = decode(golden.get("reply-err"));
   assert.equal(err.kind, "Reply");
   assert.deepEqual(result(err.body), {
-    err: { code: "Rejected", rule: "P3", message: "drop would give mate on board" },
+    err: { code: { Match: { Illegal: { board: "A", why: "DropMates" } } }, rule: "P3", message: "drop would give mate on board" },
   });
   const ok = decode(golden.get("reply-ok"));
   assert.deepEqual(result(ok.body), { ok: "Ok" });
@@ -109,21 +111,54 @@ test("decoded server messages carry what the client reads", () => {
   assert.deepEqual(result(decode(golden.get("reply-record-part")).body).ok.RecordPart, { text: "1A. e4", offset: 24576, total: 30000 });
   const limit = result(decode(golden.get("reply-limit")).body).err;
   assert.deepEqual(limit.code, { Limit: "OpenMatches" });
-  assert.equal(refusalText(limit), "refused: you have 3 open matches already (max_open_matches_per_session)");
+  assert.equal(refusalText(limit), "refused: you have as many forming matches as you may");
   const unavailable = result(decode(golden.get("reply-unavailable")).body).err;
-  assert.equal(refusalText(unavailable), "the server cannot do it now: storage");
+  assert.equal(refusalText(unavailable), "refused: the server cannot do it now; try again");
   assert.deepEqual(decode(golden.get("event-paused")).body.kind, { Paused: { reason: "Storage" } });
   assert.deepEqual(decode(golden.get("event-resumed")).body.kind, { Resumed: { reason: "Restart" } });
   assert.deepEqual(decode(golden.get("match-closed")), { kind: "MatchClosed", body: { match_id: 7, reason: "Expired" } });
 });
 
 test("refusals_of_every_code_shape_read_as_text", () => {
-  assert.equal(refusalText({ code: "Rejected", rule: "P3", message: "drop would give mate on board (P3)" }), "refused (P3): drop would give mate on board");
-  assert.equal(refusalText({ code: { Limit: "ChatLength" }, rule: null, message: "a chat message has at most 500 characters" }), "refused: a chat message has at most 500 characters");
-  assert.equal(refusalText({ code: { Limit: "Matches" }, rule: null, message: "the server holds 1000 matches (max_matches)" }), "refused: the server holds 1000 matches (max_matches)");
-  assert.equal(refusalText({ code: "TooLarge", rule: null, message: "too large" }), "refused: too large");
+  assert.equal(refusalText({ code: { Match: { Illegal: { board: "A", why: "DropMates" } } }, rule: "P3", message: "x" }), "refused (P3): board A: a drop may not give mate on board");
+  assert.equal(refusalText({ code: { Limit: "ChatLength" }, rule: null, message: "a chat message has at most 500 characters" }), "refused: the message is too long");
+  assert.equal(refusalText({ code: "TooLarge", rule: null, message: "too large" }), "refused: the answer is too large");
   assert.equal(refusalText({ code: "Timeout", rule: null, message: "the server did not answer in time" }), "the server did not answer in time");
   assert.equal(refusalText({ code: "BadReply", rule: null, message: "odd" }), "odd");
+  // A code this page does not know (a newer server): the server's words, rather than nothing.
+  assert.equal(refusalText({ code: "SomethingNew", rule: null, message: "news" }), "refused: news");
+});
+
+// Issue 31: the page says every refusal, result, pause and arbiter's act from its code in each
+// language; the server's English words (`message`, `reason`, `text`) never reach the reader.
+test("every golden server message is said from its codes, never from the server's words", () => {
+  const { CATALOGUES, setLanguage } = i18n;
+  let said = 0;
+  for (const lang of Object.keys(CATALOGUES)) {
+    setLanguage(lang);
+    for (const [name, text] of golden) {
+      if (!text.startsWith("{") || name.startsWith("hello") || !/^\{"(Reply|SessionRefused|Event|Refused)"/.test(text)) continue;
+      // The server's words replaced by a mark: a line that shows the mark fell back on them.
+      const m = decode(text);
+      const lines = [];
+      const err = m.kind === "Reply" ? result(m.body).err : m.kind === "SessionRefused" ? m.body : null;
+      if (err) lines.push(refusalText({ ...err, message: "§SERVER§" }));
+      const k = m.kind === "Event" ? m.body.kind : {};
+      if (k.Ended) k.Ended.reason = "§SERVER§";
+      if (k.ArbiterActed) k.ArbiterActed.text = "§SERVER§";
+      if (m.kind === "Refused") lines.push(i18n.t("x.version"));
+      if (m.kind === "Event") {
+        lines.push(describe({ names: ["anna", "boris", "vera", "gleb"], kinds: ["Guest", "Guest", "Guest", "Guest"] }, m.body.kind));
+      }
+      for (const line of lines) {
+        said++;
+        assert.ok(!/\b[xm]\.[a-z]/.test(line), `${lang} ${name}: a key left unsaid in "${line}"`);
+        assert.ok(!line.includes("§SERVER§"), `${lang} ${name}: "${line}" shows the server's words`);
+      }
+    }
+  }
+  setLanguage("en");
+  assert.ok(said > 40, `the samples were said (${said})`);
 });
 
 /** A fake server's record of `text`, served in parts of at most `size` bytes (whole characters). */

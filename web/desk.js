@@ -7,7 +7,7 @@
 // A4. Everything shown comes from the tournament's data; every refusal is said from its code.
 
 import { showError, showInfo } from "./notice.js";
-import { $, cell, points } from "./tournament.js";
+import { $, cell, officialName, points } from "./tournament.js";
 import { language, t as tr } from "./i18n.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
@@ -393,7 +393,7 @@ export class Desk {
           const req = this.td.result(v.summary.id, at, /** @type {import("./codec.js").TdOutcome} */ (outcome.value), reason.value.trim() || tr("d.default-reason"), g.result !== null);
           void this.send(req, tr(g.result ? "d.corrected" : "d.entered"));
         });
-        const director = g.result?.director === "(secret)" ? tr("t.the-director") : g.result?.director;
+        const director = officialName(g.result?.director ?? null);
         const now = g.result ? `${tr(`d.outcome.${g.result.outcome}`)}${director ? ` (${director})` : ""}` : "—";
         const form = document.createElement("td");
         form.append(outcome, reason, go);

@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":8,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":9,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":8,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":9,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":8,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":9,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -88,16 +88,16 @@ export const replyLegal = {"Reply":{"req":18,"result":{"Ok":{"Legal":["e2e4","N@
 export const replyRecord = {"Reply":{"req":14,"result":{"Ok":{"Record":{"bpgn":"[Event \"?\"]\n\n*\n"}}}}};
 
 /** @type {ServerMsg} */
-export const replyErr = {"Reply":{"req":8,"result":{"Err":{"code":"Rejected","rule":"P3","message":"drop would give mate on board"}}}};
+export const replyErr = {"Reply":{"req":8,"result":{"Err":{"code":{"Match":{"Illegal":{"board":"A","why":"DropMates"}}},"rule":"P3","message":"drop would give mate on board"}}}};
 
 /** @type {ServerMsg} */
 export const eventMove = {"Event":{"match_id":7,"seq":12,"at_ms":61170,"kind":{"Moved":{"seat":"WhiteA","uci":"e2e4","san":"e4","charged_ms":900,"credit_ms":100}},"clocks_ms":[179100,180000,175000,180000],"running":[false,true,true,false],"bfen":"8/8/8/8/8/8/8/K6k[] w - - 0 1 | 8/8/8/8/8/8/8/K6k[] w - - 0 1","server_time_us":1000000}};
 
 /** @type {ServerMsg} */
-export const eventEnded = {"Event":{"match_id":7,"seq":13,"at_ms":62000,"kind":{"Ended":{"winner":"Two","reason":"white-A lost on time","rule":"E7"}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":2}};
+export const eventEnded = {"Event":{"match_id":7,"seq":13,"at_ms":62000,"kind":{"Ended":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}}}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":2}};
 
 /** @type {ServerMsg} */
-export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7"},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}],"rated":true,"rating_changes":[{"seat":"BlackB","name":"gleb","category":"blitz","before":1500,"after":1662,"deviation":290,"provisional":true}]}};
+export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}}},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}],"rated":true,"rating_changes":[{"seat":"BlackB","name":"gleb","category":"blitz","before":1500,"after":1662,"deviation":290,"provisional":true}]}};
 
 /** @type {ServerMsg} */
 export const replyPage = {"Reply":{"req":19,"result":{"Ok":{"MatchPage":{"matches":[{"match_id":41,"rules":"classic","time_control":"1+0","chess960":true,"seats":[null,"b",null,null],"kinds":[null,"Account",null,null],"phase":"Forming","rated":true}],"next":41}}}}};
@@ -178,7 +178,7 @@ export const replyReview = {"Reply":{"req":36,"result":{"Ok":{"Review":{"match_i
 export const recentMatches = {"req":37,"msg":{"RecentMatches":{"name":"anna"}}};
 
 /** @type {ServerMsg} */
-export const replyRecent = {"Reply":{"req":37,"result":{"Ok":{"Recent":[{"match_id":12,"rules":"classic","time_control":"3+2","players":["anna","boris","vera","gleb"],"result":{"winner":"Two","reason":"team 2 wins: white-A resigned (E10)","rule":"E10"},"finished_ms":1790000000000}]}}}};
+export const replyRecent = {"Reply":{"req":37,"result":{"Ok":{"Recent":[{"match_id":12,"rules":"classic","time_control":"3+2","players":["anna","boris","vera","gleb"],"result":{"winner":"Two","reason":"team 2 wins: white-A resigned (E10)","rule":"E10","cause":null},"finished_ms":1790000000000}]}}}};
 
 /** @type {ServerMsg} */
 export const eventSeatTaken = {"Event":{"match_id":7,"seq":0,"at_ms":0,"kind":{"SeatTaken":{"seat":"WhiteB","name":"anna","kind":"Guest"}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":6}};
@@ -259,7 +259,7 @@ export const unfollowTournament = {"req":50,"msg":{"FollowTournament":{"tourname
 export const tournamentRound = {"req":51,"msg":{"TournamentRound":{"tournament":2,"round":1}}};
 
 /** @type {ServerMsg} */
-export const replyTournamentRound = {"Reply":{"req":51,"result":{"Ok":{"TournamentRound":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"}}}}};
+export const replyTournamentRound = {"Reply":{"req":51,"result":{"Ok":{"TournamentRound":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"OverTheBoard","director":"Secret","note":"flag"}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":{"Account":"marina"}}}}}};
 
 /** @type {ServerMsg} */
 export const replyTournamentRefusal = {"Reply":{"req":53,"result":{"Err":{"code":{"Tournament":{"NotYourChoice":{"game":{"round":1,"table":2,"game":1},"choice":"Seating"}}},"rule":"S3","message":"team 2 does not choose the seating of round 1 table 2 game 1"}}}};
@@ -271,10 +271,10 @@ export const replyChoiceDeadline = {"Reply":{"req":54,"result":{"Err":{"code":{"
 export const replyTournamentTeamsLimit = {"Reply":{"req":52,"result":{"Err":{"code":{"Limit":"TournamentTeams"},"rule":null,"message":"a tournament has at most 64 teams here"}}}};
 
 /** @type {ServerMsg} */
-export const tournament = {"Tournament":{"change":{"Result":{"round":1,"table":1,"game":1}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"chess960":false,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3,"now_ms":1764000060000}}};
+export const tournament = {"Tournament":{"change":{"Result":{"round":1,"table":1,"game":1}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"chess960":false,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"OverTheBoard","director":"Secret","note":"flag"}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":{"Account":"marina"}},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3,"now_ms":1764000060000}}};
 
 /** @type {ServerMsg} */
-export const tournamentFollowed = {"Tournament":{"change":"Followed","view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"chess960":false,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3,"now_ms":1764000060000}}};
+export const tournamentFollowed = {"Tournament":{"change":"Followed","view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"chess960":false,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"OverTheBoard","director":"Secret","note":"flag"}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":{"Account":"marina"}},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3,"now_ms":1764000060000}}};
 
 /** @type {ClientFrame} */
 export const tdCreate = {"req":55,"msg":{"Td":{"Create":{"name":"Осенний турнир","rules":"mgimo-2017","time_control":"3+2","swiss_rounds":3,"online":true,"check_in":true,"chess960":true}}}};
@@ -307,7 +307,7 @@ export const entryDecline = {"req":63,"msg":{"Entry":{"Decline":{"tournament":2,
 export const entryCheckIn = {"req":64,"msg":{"Entry":{"CheckIn":{"tournament":2}}}};
 
 /** @type {ServerMsg} */
-export const tournamentCheckedIn = {"Tournament":{"change":{"CheckedIn":{"team":2}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"chess960":false,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"Online","director":null,"note":""}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":"marina"},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3,"now_ms":1764000060000}}};
+export const tournamentCheckedIn = {"Tournament":{"change":{"CheckedIn":{"team":2}},"view":{"summary":{"id":2,"name":"Осенний турнир","phase":"Running","format":{"Swiss":{"rounds":3}},"rules":"mgimo-2017","time_control":"3+2","online":true,"chess960":false,"teams":3,"rounds_paired":1},"teams":[{"team":1,"name":"Ладьи","players":["anna","boris"],"withdrawn":false},{"team":2,"name":"Кони","players":["vera","gleb"],"withdrawn":false},{"team":3,"name":"Слоны","players":["dina","egor"],"withdrawn":true}],"round":{"round":1,"tables":[{"Pairing":{"table":1,"first":1,"second":2,"repeat":false,"games":[{"game":1,"seating_team":1,"colour_team":2,"seating":"Crossed","colours":"WhiteOnB","seats":["anna","gleb","vera","boris"],"choices_due_ms":1764000000000,"match_id":12,"result":{"outcome":"FirstWins","source":"OverTheBoard","director":"Secret","note":"flag"}},{"game":2,"seating_team":2,"colour_team":1,"seating":null,"colours":"WhiteOnA","seats":null,"choices_due_ms":1764000300000,"match_id":null,"result":null}]}},{"Bye":{"table":2,"team":3}}],"repeats_allowed":false,"absent":[3],"by_hand":{"Account":"marina"}},"standings":[{"rank":1,"team":3,"withdrawn":true,"points":8,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":0},{"rank":2,"team":1,"withdrawn":false,"points":4,"direct":0,"buchholz":0,"sonneborn_berger":0,"wins":1},{"rank":3,"team":2,"withdrawn":false,"points":0,"direct":0,"buchholz":4,"sonneborn_berger":0,"wins":0}],"registration_open":false,"check_in":true,"checked_in":[2],"invitations":[{"team":"Ферзи","from":"zhenya","to":"ilya"}],"most_rounds":3,"now_ms":1764000060000}}};
 
 /** @type {ClientFrame} */
 export const roles = {"req":65,"msg":"Roles"};
@@ -317,3 +317,36 @@ export const replyRoles = {"Reply":{"req":65,"result":{"Ok":{"Roles":{"roles":["
 
 /** @type {ServerMsg} */
 export const replyNotInField = {"Reply":{"req":60,"result":{"Err":{"code":{"Tournament":{"NotInField":{"team":3}}},"rule":null,"message":"team #3 is not in this round's field"}}}};
+
+/** @type {ServerMsg} */
+export const replyIllegalRemoval = {"Reply":{"req":61,"result":{"Err":{"code":{"Match":{"Illegal":{"board":"B","why":{"WrongPiece":{"square":3,"board":"A","piece":"Rook"}}}}},"rule":"R7","message":""}}}};
+
+/** @type {ServerMsg} */
+export const replyIllegalReserve = {"Reply":{"req":62,"result":{"Err":{"code":{"Match":{"Illegal":{"board":"A","why":{"NotInReserve":{"seat":"WhiteA","piece":"Knight"}}}}},"rule":"P1","message":""}}}};
+
+/** @type {ServerMsg} */
+export const replyIllegalRank = {"Reply":{"req":63,"result":{"Err":{"code":{"Match":{"Illegal":{"board":"A","why":{"PawnRank":{"first":2,"last":6}}}}},"rule":"P2","message":""}}}};
+
+/** @type {ServerMsg} */
+export const replyUnreadable = {"Reply":{"req":64,"result":{"Err":{"code":{"Match":{"Unreadable":{"board":"A","why":"Ambiguous"}}},"rule":"R7","message":""}}}};
+
+/** @type {ServerMsg} */
+export const replyNotYourTurn = {"Reply":{"req":66,"result":{"Err":{"code":{"Match":{"NotYourTurn":{"seat":"BlackB"}}},"rule":"K1","message":""}}}};
+
+/** @type {ServerMsg} */
+export const replyClaimRefused = {"Reply":{"req":67,"result":{"Err":{"code":{"Match":{"Claim":{"Repetition":{"board":"A","seen":2,"needed":3}}}},"rule":"E4","message":""}}}};
+
+/** @type {ServerMsg} */
+export const replyTakeBackRefused = {"Reply":{"req":68,"result":{"Err":{"code":{"Match":{"TakeBack":{"SquareOccupied":{"square":59,"board":"B","piece":"Queen"}}}},"rule":"A2","message":""}}}};
+
+/** @type {ServerMsg} */
+export const replyPositionRefused = {"Reply":{"req":69,"result":{"Err":{"code":{"Match":{"Position":{"Units":{"colour":"Black","was":32,"would":31}}}},"rule":"A2","message":""}}}};
+
+/** @type {ServerMsg} */
+export const replyInvalid = {"Reply":{"req":70,"result":{"Err":{"code":{"Invalid":{"Password":{"min":8,"max":128}}},"rule":null,"message":"a password has 8 to 128 characters"}}}};
+
+/** @type {ServerMsg} */
+export const sessionRefused = {"SessionRefused":{"code":{"Session":{"Expired":{"days":30}}},"rule":null,"message":"the session expired after 30 days unused"}};
+
+/** @type {ServerMsg} */
+export const eventEndedDrawn = {"Event":{"match_id":7,"seq":90,"at_ms":100000,"kind":{"Ended":{"winner":null,"reason":"draw: board A drawn (Repetition) (E4)","rule":"E4","cause":{"BoardDrawn":{"board":"A","how":"Repetition"}}}},"clocks_ms":[1,2,3,4],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};

@@ -17,12 +17,55 @@ const sources = readdirSync(here).filter((f) => f.endsWith(".js") && f !== "i18n
 /** The `{name}` parameters of an entry (all its plural forms together). */
 const params = (entry) => new Set([...(typeof entry === "string" ? [entry] : Object.values(entry)).join(" ").matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
 
-/** The codes of the protocol's `TourRefusal`, from its Rust source. */
-function refusalCodes() {
-  const rust = readFileSync(new URL("../proto/src/tournaments.rs", import.meta.url), "utf8");
-  const body = rust.slice(rust.indexOf("pub enum TourRefusal {"));
+/** The variants of the protocol's enum `name` in `file` (under proto/src/), from its Rust source. */
+function variants(file, name) {
+  const rust = readFileSync(new URL(`../proto/src/${file}`, import.meta.url), "utf8");
+  const body = rust.slice(rust.indexOf(`pub enum ${name} {`));
+  assert.ok(body.length > 0, `enum ${name} in ${file}`);
   const end = body.indexOf("\n}\n");
   return [...body.slice(0, end).matchAll(/^    ([A-Z]\w*)\b/gm)].map((m) => m[1]);
+}
+
+/** The codes of the protocol's `TourRefusal`. */
+function refusalCodes() {
+  return variants("tournaments.rs", "TourRefusal");
+}
+
+/** The error codes that carry a family of their own (said with its own keys). */
+const FAMILIES = ["Limit", "Tournament", "Match", "Invalid", "Session", "Busy"];
+
+/**
+ * Every code the server can send that the page says from a key (issue 31), by key prefix: read
+ * from the protocol's Rust enums, so a new code without a text in each catalogue fails here.
+ */
+function serverCodes() {
+  const match = variants("refusals.rs", "MatchRefusal").filter((v) => !["Illegal", "Unreadable", "Claim", "TakeBack", "Position"].includes(v));
+  return {
+    "x.code.": variants("server.rs", "ErrorCode").filter((v) => !FAMILIES.includes(v)),
+    "x.limit.": variants("server.rs", "Limit"),
+    "x.match.": match,
+    "x.illegal.": variants("refusals.rs", "IllegalMove"),
+    "x.text.": variants("refusals.rs", "MoveText"),
+    "x.claim.": variants("refusals.rs", "ClaimRefusal"),
+    "x.takeback.": variants("refusals.rs", "TakeBackRefusal"),
+    "x.position.": variants("refusals.rs", "PositionRefusal"),
+    "x.invalid.": variants("refusals.rs", "Invalid"),
+    "x.session.": variants("refusals.rs", "SessionRefusal"),
+    "x.busy.": variants("refusals.rs", "Busy"),
+    "m.cause.": variants("server.rs", "ResultCause").filter((v) => v !== "BoardDrawn"),
+    "m.draw.": variants("server.rs", "DrawHow"),
+    "m.pause.": variants("server.rs", "PauseReason"),
+    "m.resume.": variants("server.rs", "PauseReason"),
+    "m.closed.": variants("server.rs", "ClosedReason"),
+    "m.piece.": variants("refusals.rs", "PieceKind"),
+    "m.piece-of.": variants("refusals.rs", "PieceKind"),
+    "m.colour.": variants("refusals.rs", "Colour"),
+    "m.seat.": variants("types.rs", "SeatId"),
+    "m.seat-of.": variants("types.rs", "SeatId"),
+    "m.team.": variants("types.rs", "TeamId"),
+    "m.act.": variants("client.rs", "ArbiterRequest").filter((v) => v !== "AdjustClock").concat(["AddTime", "TakeTime"]),
+    "m.claim.": variants("client.rs", "ClaimKind"),
+  };
 }
 
 test("every catalogue has the same keys, the same parameters, and the plural forms of its language", () => {
@@ -51,6 +94,7 @@ test("every key is used by the page, and every key the page names exists", () =>
     "d.outcome.": ["FirstWins", "Draw", "SecondWins"],
     "r.choice.": ["Seating", "Colours"],
     "r.": refusalCodes(),
+    ...serverCodes(),
   };
   const built = new Set(Object.entries(families).flatMap(([prefix, codes]) => codes.map((c) => prefix + c)));
   for (const key of Object.keys(CATALOGUES.en)) {
@@ -58,8 +102,18 @@ test("every key is used by the page, and every key the page names exists", () =>
     assert.ok(named || built.has(key), `${key} is used`);
   }
   for (const key of built) assert.ok(key in CATALOGUES.en, `${key} has a text`);
-  const literals = new Set([...sources.matchAll(/"((?:h|l|t|d|e|w|r)\.[a-z0-9][a-zA-Z0-9.-]*)"/g)].map((m) => m[1]));
+  const literals = new Set([...sources.matchAll(/"((?:h|l|t|d|e|w|r|x|m)\.[a-z0-9][a-zA-Z0-9.-]*)"/g)].map((m) => m[1]));
   for (const key of literals) assert.ok(key in CATALOGUES.en, `${key} is named by the page and has a text`);
+});
+
+test("every code the server sends has a text in every language (read from the protocol's enums)", () => {
+  const codes = serverCodes();
+  assert.ok(codes["x.illegal."].includes("DropMates") && codes["x.session."].length >= 5, "the enums were read");
+  for (const lang of Object.keys(CATALOGUES)) {
+    for (const [prefix, names] of Object.entries(codes)) {
+      for (const name of names) assert.ok(`${prefix}${name}` in CATALOGUES[lang], `${lang}: ${prefix}${name}`);
+    }
+  }
 });
 
 test("every tournament refusal code is said in every language from its code, never the server's words", () => {

@@ -20,8 +20,9 @@ import { boardOf, isWhiteSeat, marked, seatIndex, seatLabel, teamLabel } from ".
  * `ResultView` of the protocol.
  * @typedef {object} ResultView
  * @property {Team | null} winner  null for a draw
- * @property {string} reason
+ * @property {string} reason  the server's words, for logs only: the page says `cause`
  * @property {string} rule
+ * @property {any} [cause]  `ResultCause` of the protocol (version 9); absent from results stored before it
  */
 
 /**
@@ -321,96 +322,8 @@ export function applyEvent(m, e, now, offsetMs = null) {
   return "applied";
 }
 
-/**
- * Why the server stopped the clocks by itself, and when they restart.
- * @param {PauseReason} reason
- */
-export function pauseText(reason) {
-  if (reason === "Restart") return "clocks stopped: the server restarted — they restart when all four players are back";
-  if (reason === "Storage") return "clocks stopped: the server's storage is failing — they restart when it recovers";
-  if (reason === "Shutdown") return "clocks stopped: the server is shutting down";
-  return `clocks stopped by the server (${String(reason)})`;
-}
-
-/**
- * Why a followed match closed without a decision (`MatchClosed`), for the player.
- * @param {import("./codec.js").ClosedReason} reason
- */
-export function closedText(reason) {
-  if (reason === "Expired") return "the match expired: nobody attended it";
-  if (reason === "Failed") return "the match stopped on the server; it will be restored when the server restarts";
-  return `the match closed (${String(reason)})`;
-}
-
-/**
- * The clocks run again after the server's own pause.
- * @param {PauseReason} reason  why they had stopped
- */
-export function resumeText(reason) {
-  if (reason === "Restart") return "clocks restarted: all four players are back after the server's restart";
-  if (reason === "Storage") return "clocks restarted: the server's storage recovered";
-  if (reason === "Shutdown") return "clocks restarted after the server's shutdown";
-  return `clocks restarted by the server (${String(reason)})`;
-}
-
-/**
- * A line for the page's log about an event, or "" for events shown otherwise (moves, seats).
- * @param {MatchModel} m
- * @param {EventKind} k
- */
-export function describe(m, k) {
-  /** @param {Seat} seat */
-  const who = (seat) => {
-    const name = m.names[seatIndex(seat)];
-    return `${name === null || name === undefined ? "?" : marked(name, m.kinds[seatIndex(seat)])} (${seatLabel(seat)})`;
-  };
-  if (k === "Started") return "the clocks started";
-  if (k.DrawOffered) return `${who(k.DrawOffered.seat)} offers a draw`;
-  if (k.DrawDeclined) return `${who(k.DrawDeclined.seat)} declines the draw`;
-  if (k.Claimed) {
-    const c = k.Claimed.claim;
-    const what = typeof c === "string" ? (c === "Repetition" ? "repetition" : "fifty moves") : `the flag of ${seatLabel(c.Flag)}`;
-    return `${who(k.Claimed.seat)} claims ${what}`;
-  }
-  if (k.Resigned) return `${who(k.Resigned.seat)} resigns`;
-  if (k.ArbiterCalled) return `${who(k.ArbiterCalled.seat)} stopped the clocks and called the arbiter`;
-  if (k.FlagFell) return `the flag of ${who(k.FlagFell.seat)} fell`;
-  if (k.ArbiterActed) return `arbiter ${k.ArbiterActed.text}`;
-  if (k.Arbiter) return `arbiter ${k.Arbiter.act}`;
-  if (k.Ended) return resultLine(k.Ended);
-  if (k.Paused) return pauseText(k.Paused.reason);
-  if (k.Resumed) return resumeText(k.Resumed.reason);
-  return "";
-}
-
-/**
- * The result in one line, with its rule: `team 2 wins: mate on board by black-A (E1)`.
- * @param {ResultView} r
- */
-export function resultLine(r) {
-  return r.reason.includes(`(${r.rule})`) ? r.reason : `${r.reason} (${r.rule})`;
-}
-
-/**
- * The reason of a result without what the headline and the rule say already:
- * `mate on board by black-A` of `team 2 wins: mate on board by black-A (E1)`.
- * @param {ResultView} r
- */
-export function resultReason(r) {
-  let text = r.reason.trim();
-  const head = `${resultHeadline(r)}: `;
-  if (text.toLowerCase().startsWith(head)) text = text.slice(head.length);
-  if (text.endsWith(`(${r.rule})`)) text = text.slice(0, -r.rule.length - 2).trim();
-  return text;
-}
-
-/**
- * `team 2 wins`, `draw`.
- * @param {ResultView} r
- */
-export function resultHeadline(r) {
-  return r.winner ? `${teamLabel(r.winner)} wins` : "draw";
-}
+// What the server reports is said by say.js, from codes (issue 31).
+export { closedText, describe, pauseText, resultHeadline, resultLine, resultReason, resumeText } from "./say.js";
 
 /**
  * The side to move on a board is the viewer's: whether the viewer may move there now.

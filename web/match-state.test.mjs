@@ -1,5 +1,6 @@
 // The page's match model: a State, then Events (PROTOCOL.md, session 3-4), as a real server
 // sent them.
+import { setLanguage } from "./i18n.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { applyEvent, boardPos, checkedKing, closedText, describe, fromState, pauseText, refresh, resultHeadline, resultLine, resultReason, resumeText, resync, yourTurn } from "./match-state.js";
@@ -58,7 +59,7 @@ test("a_match_from_forming_to_mate_on_board", () => {
   assert.equal(m.phase, "Running");
   applyEvent(m, ev({ ArbiterActed: { act: { DeclareResult: { winner: "One", reason: "team 1 left\nthe hall" } }, text: "declared the result: team 1 left\nthe hall" } }), 10.5);
   assert.equal(m.arbiterNote, "team 1 left\nthe hall", "the reason from the act, not parsed from its words");
-  const result = { winner: "Two", reason: "team 2 wins: mate on board by black-A (E1)", rule: "E1" };
+  const result = { winner: "Two", reason: "server's words", rule: "E1", cause: { MateOnBoard: { seat: "BlackA" } } };
   applyEvent(m, ev({ Ended: result }), 11);
   assert.equal(m.phase, "Ended");
   assert.deepEqual(m.result, result);
@@ -66,7 +67,14 @@ test("a_match_from_forming_to_mate_on_board", () => {
   assert.equal(resultHeadline(result), "team 2 wins");
   assert.equal(resultReason(result), "mate on board by black-A");
   assert.equal(resultLine(result), "team 2 wins: mate on board by black-A (E1)");
-  assert.equal(resultLine({ winner: null, reason: "draw by repetition", rule: "E4" }), "draw by repetition (E4)");
+  const repetition = { winner: null, reason: "server's words", rule: "E4", cause: { BoardDrawn: { board: "B", how: "Repetition" } } };
+  assert.equal(resultLine(repetition), "draw: the same position three times on board B (E4)");
+  // A result stored before causes were sent names its rule.
+  assert.equal(resultLine({ winner: "One", reason: "server's words", rule: "E10" }), "team 1 wins: by rule E10 (E10)");
+  setLanguage("ru");
+  assert.equal(resultLine(result), "победила команда 2 — чёрные A поставили мат на доске (E1)");
+  assert.equal(resultLine(repetition), "ничья — троекратное повторение позиции на доске B (E4)");
+  setLanguage("en");
 });
 
 test("events_seen_twice_other_matches_and_gaps", () => {

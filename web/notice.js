@@ -3,6 +3,7 @@
 // e.g. "refused (P3): drop would give mate on board"), and a small log of the match's events.
 
 import { t as tr, timeText } from "./i18n.js";
+import { errorText } from "./say.js";
 
 /** @typedef {import("./codec.js").ErrorMsg} ErrorMsg */
 
@@ -22,23 +23,12 @@ function $(id) {
 }
 
 /**
- * The text of a refusal: `refused (P3): drop would give mate on board`; a limit
- * (`{Limit: …}`) or an unavailable server with the server's own sentence.
+ * The text of a refusal, said from its code (say.js): `refused (P3): a drop may not give mate on
+ * board`.
  * @param {ErrorMsg} err
  */
 export function refusalText(err) {
-  const code = err.code;
-  if (code === "Offline" || code === "Timeout" || code === "BadReply") return err.message;
-  // A tournament's refusal is a code with its parameters: said here, not by the server.
-  if (typeof code === "object" && code !== null && "Tournament" in code) {
-    return `${tr("r.refused")}${err.rule ? ` (${err.rule})` : ""}: ${tourRefusalText(code.Tournament)}`;
-  }
-  // The server's sentence names the limit (`… (max_open_matches_per_session)`) or the trouble.
-  if (typeof code === "object" && code !== null && "Limit" in code) return `refused: ${err.message}`;
-  if (code === "Unavailable") return `the server cannot do it now: ${err.message}`;
-  // The server's sentence often ends with the rule already: "… 3 are needed (E4)".
-  const message = err.rule && err.message.endsWith(` (${err.rule})`) ? err.message.slice(0, -err.rule.length - 3) : err.message;
-  return `refused${err.rule ? ` (${err.rule})` : ""}: ${message}`;
+  return errorText(err, tourRefusalText);
 }
 
 /**

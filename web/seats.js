@@ -3,6 +3,7 @@
 // drawn for a viewer. Pure; tested by seats.test.mjs.
 
 import { SEATS } from "./codec.js";
+import { t } from "./i18n.js";
 
 /** @typedef {"WhiteA" | "BlackA" | "WhiteB" | "BlackB"} Seat */
 /** @typedef {"A" | "B"} BoardId */
@@ -96,7 +97,7 @@ export function seatIndex(seat) {
  * @param {Seat} seat
  */
 export function seatLabel(seat) {
-  return `${isWhiteSeat(seat) ? "white" : "black"}-${boardOf(seat)}`;
+  return t(`m.seat.${seat}`);
 }
 
 /**
@@ -104,7 +105,7 @@ export function seatLabel(seat) {
  * @param {Team} team
  */
 export function teamLabel(team) {
-  return team === "One" ? "team 1" : "team 2";
+  return t(`m.team.${team}`);
 }
 
 /**

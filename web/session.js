@@ -6,6 +6,8 @@
 import { open } from "./transport.js";
 import { frame, msg, decode, result } from "./codec.js";
 import { syncSample } from "./clocks.js";
+import { t } from "./i18n.js";
+import { errorText } from "./say.js";
 
 /** @typedef {"auto" | "webtransport" | "websocket"} TransportChoice */
 /** @typedef {import("./transport.js").Link} Link */
@@ -277,9 +279,11 @@ export class Session {
         break;
       }
       case "Refused":
+      case "SessionRefused":
         window.clearTimeout(this.helloTimer);
-        this.problem = m.body.reason;
-        if (this.triedResume) {
+        // `Refused` now means only another protocol version (the page is older than the server).
+        this.problem = m.kind === "Refused" ? t("x.version") : errorText(m.body);
+        if (this.triedResume && m.kind === "SessionRefused") {
           // The token is unknown (the server forgot it): start a new session under the name.
           this.token = null;
           store(null);

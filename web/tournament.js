@@ -14,6 +14,16 @@ import { language, t as tr } from "./i18n.js";
 /** @typedef {import("./codec.js").TableView} TableView */
 
 /**
+ * An official who acted, as the page names him: his account, or "the director" for the server's
+ * secret (who has no name); null for nobody.
+ * @param {import("./codec.js").OfficialView | null} o
+ */
+export function officialName(o) {
+  if (o === null || o === undefined) return null;
+  return o === "Secret" ? tr("t.the-director") : o.Account;
+}
+
+/**
  * @param {string} id
  * @returns {HTMLElement}
  */
@@ -61,8 +71,7 @@ export function gameText(g, name, p) {
     const r = g.result;
     const who = r.outcome === "Draw" ? tr("t.draw") : tr("t.won", { team: name(r.outcome === "FirstWins" ? p.first : p.second) });
     const how = r.source === "Forfeit" ? tr("t.forfeit") : r.source === "OverTheBoard" ? tr("t.over-the-board") : "";
-    // `(secret)`: entered with the server's director secret, by no account.
-    const by = r.director === "(secret)" ? tr("t.the-director") : r.director;
+    const by = officialName(r.director);
     return `${who}${how}${by ? ` — ${by}${r.note ? `: ${r.note}` : ""}` : ""}`;
   }
   if (g.match_id !== null) return tr("t.in-play", { match: g.match_id });
@@ -343,7 +352,7 @@ export class Tournaments {
     for (const draw of this.extras) draw(v);
     const tables = /** @type {HTMLTableSectionElement} */ ($("t-round").querySelector("tbody"));
     const r = v.round;
-    const byHand = r?.by_hand === "(secret)" ? tr("t.the-director") : r?.by_hand;
+    const byHand = r?.by_hand ? officialName(r.by_hand) : null;
     const notes = r ? [byHand ? tr("t.by-hand", { who: byHand }) : "", r.absent.length ? tr("t.not-paired", { teams: r.absent.map(name).join(", ") }) : ""].filter(Boolean) : [];
     $("t-round-title").textContent = r ? `${tr("t.round", { round: r.round })}${notes.length ? ` (${notes.join("; ")})` : ""}` : tr("t.no-round");
     tables.replaceChildren(...(v.round?.tables ?? []).flatMap((/** @type {TableView} */ t) => {

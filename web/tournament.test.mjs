@@ -32,9 +32,9 @@ test("S3: a game waits for the seating team and the colour team, each named", ()
 test("a result names the winner, where it came from and the director who entered it", () => {
   const online = { outcome: "SecondWins", source: "Online", director: null, note: "" };
   assert.equal(gameText({ ...game, result: online }, name, pairing), "Кони won");
-  const board = { outcome: "Draw", source: "OverTheBoard", director: "(secret)", note: "над доской" };
+  const board = { outcome: "Draw", source: "OverTheBoard", director: "Secret", note: "над доской" };
   assert.equal(gameText({ ...game, result: board }, name, pairing), "draw (over the board) — the director: над доской");
-  const forfeit = { outcome: "FirstWins", source: "Forfeit", director: "maria", note: "" };
+  const forfeit = { outcome: "FirstWins", source: "Forfeit", director: { Account: "maria" }, note: "" };
   assert.equal(gameText({ ...game, result: forfeit }, name, pairing), "Ладьи won (forfeit) — maria");
 });
 

@@ -16,6 +16,7 @@
 mod client;
 mod codec;
 mod ratings;
+mod refusals;
 mod seeks;
 mod server;
 mod tournaments;
@@ -29,15 +30,20 @@ pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use ratings::{
     CategoryProfile, HistoryPoint, LeaderRow, PartnerView, ProfileView, RatingChange, RatingView,
 };
+pub use refusals::{
+    Busy, ClaimRefusal, Colour, IllegalMove, Invalid, MatchRefusal, MoveText, PieceKind, PositionRefusal,
+    SessionRefusal, Square, TakeBackRefusal,
+};
 pub use seeks::{SeekEnd, SeekPool, SeekRequest, SeekView};
 pub use server::{
-    ClosedReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary, MoveView,
-    PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultView, ServerMsg, SessionEnd,
+    ClosedReason, DrawHow, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary,
+    MoveView, PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultCause, ResultView, ServerMsg,
+    SessionEnd,
 };
 pub use tournaments::{
-    ChoiceKind, GameView, InvitationView, PairingView, RoundView, StandingView, TOURNAMENT_TEAMS, TableView,
-    TeamView, TourChange, TourGame, TourRefusal, TourResultSource, TourResultView, TournamentFormat,
-    TournamentPhase, TournamentSummary, TournamentView,
+    ChoiceKind, GameView, InvitationView, OfficialView, PairingView, RoundView, StandingView,
+    TOURNAMENT_TEAMS, TableView, TeamView, TourChange, TourGame, TourRefusal, TourResultSource,
+    TourResultView, TournamentFormat, TournamentPhase, TournamentSummary, TournamentView,
 };
 pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 
@@ -45,4 +51,4 @@ pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 8;
+pub const PROTOCOL_VERSION: u32 = 9;

@@ -20,8 +20,10 @@ pub enum ServerMsg {
         /// The server's monotonic clock, microseconds.
         server_time_us: u64,
     },
-    /// The session is refused (another protocol version, a bad name, an unknown token); the
-    /// server closes the connection after it.
+    /// The session is refused because the client speaks another protocol version (any
+    /// version's client reads this one: its place and shape never change); the server closes
+    /// the connection after it. Every other refusal of a session is `SessionRefused` (version
+    /// 9; before it, this carried every refusal in words).
     Refused {
         /// Why.
         reason: String,
@@ -117,6 +119,9 @@ pub enum ServerMsg {
         /// The tournament as it stands now.
         view: Box<crate::TournamentView>,
     },
+    /// The session is refused, and why (version 9: a bad name, an unknown token, a disabled
+    /// account, too many guests, storage down); the server closes the connection after it.
+    SessionRefused(ErrorMsg),
 }
 
 /// A decided match's rematch offer: who has accepted or declined, by seat of the decided match,
@@ -344,6 +349,15 @@ pub enum ErrorCode {
     NoSuchSeek,
     /// A tournament request refused, and why (version 7).
     Tournament(crate::TourRefusal),
+    /// The match refused it, and why, with the rule (version 9; sent instead of `Rejected`).
+    Match(crate::MatchRefusal),
+    /// What the person typed is not acceptable, and why (version 9; sent instead of
+    /// `BadRequest` for it).
+    Invalid(crate::Invalid),
+    /// The session was not opened, and why (version 9; in `ServerMsg::SessionRefused`).
+    Session(crate::SessionRefusal),
+    /// The state of things refuses it (a match started, a seek already open; version 9).
+    Busy(crate::Busy),
 }
 
 /// The server's documented limits, as refusals name them.
@@ -419,10 +433,63 @@ pub enum PhaseView {
 pub struct ResultView {
     /// The winning team; `None` for a draw.
     pub winner: Option<TeamId>,
-    /// Why, in words (`black-A lost on time`).
+    /// Why, in words (`black-A lost on time`): for logs and older clients; a client says
+    /// `cause`.
     pub reason: String,
     /// The rule that decided it (`E1`, `E7`, `A2`, …).
     pub rule: String,
+    /// Why, as a fact (version 9; absent from results stored before it: the client says the
+    /// rule).
+    #[serde(default)]
+    pub cause: Option<ResultCause>,
+}
+
+/// How a match was decided.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ResultCause {
+    /// E1: mate on board by this seat.
+    MateOnBoard {
+        /// The mating player.
+        seat: SeatId,
+    },
+    /// E2: mates on board by both teams.
+    MutualMate,
+    /// A board was drawn, which draws the match (E3–E5, M3, A2; E8: it outranks a flag).
+    BoardDrawn {
+        /// The board.
+        board: crate::Board,
+        /// How.
+        how: DrawHow,
+    },
+    /// E6/E7: the flag of this seat fell (the first flagged player of one team).
+    Flag {
+        /// Whose flag.
+        seat: SeatId,
+    },
+    /// E7: flags of both teams fell.
+    FlagsOfBothTeams,
+    /// E10: this seat resigned.
+    Resignation {
+        /// Who.
+        seat: SeatId,
+    },
+    /// A2: declared by the arbiter (his words are in the `ArbiterActed` event).
+    Arbiter,
+}
+
+/// How a board was drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum DrawHow {
+    /// E3: agreed by its two players.
+    Agreement,
+    /// E4: the same position three times.
+    Repetition,
+    /// E5: fifty moves without a capture, pawn move or drop.
+    FiftyMoves,
+    /// M3: the side to move has no move and is not in check, and nothing can change that.
+    Stalemate,
+    /// A2: the arbiter.
+    Arbiter,
 }
 
 /// Everything a follower needs to show a match.

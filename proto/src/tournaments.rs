@@ -129,9 +129,18 @@ pub struct RoundView {
     /// The active teams the round does not pair (not checked in, or left out by the director's
     /// pairing by hand): they score nothing this round (version 8).
     pub absent: Vec<u32>,
-    /// The director who paired the round by hand, overruling the computer (an account name;
-    /// `(secret)` for the server's director secret).
-    pub by_hand: Option<String>,
+    /// The director who paired the round by hand, overruling the computer.
+    pub by_hand: Option<OfficialView>,
+}
+
+/// An official who acted (a director or an arbiter), version 9: his account, or whoever holds
+/// the server's shared secret for the role, who has no name.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OfficialView {
+    /// The account's name.
+    Account(String),
+    /// The server's secret.
+    Secret,
 }
 
 /// A table of a round.
@@ -195,9 +204,8 @@ pub struct TourResultView {
     pub outcome: TdOutcome,
     /// Where it came from.
     pub source: TourResultSource,
-    /// The director who entered or corrected it (an account name; `(secret)` for the server's
-    /// director secret); `None` when the server recorded it.
-    pub director: Option<String>,
+    /// The director who entered or corrected it; `None` when the server recorded it.
+    pub director: Option<OfficialView>,
     /// The director's own words for an entered result (his text, shown as he wrote it); empty
     /// for a result the server recorded (the match says how it ended).
     pub note: String,

@@ -17,8 +17,12 @@ fn samples() -> Vec<(&'static str, Sample)> {
     };
     let s =
         |msg: ServerMsg| Sample { bytes: encode(&msg).unwrap(), json: serde_json::to_string(&msg).unwrap() };
-    let result =
-        ResultView { winner: Some(TeamId::Two), reason: "white-A lost on time".into(), rule: "E7".into() };
+    let result = ResultView {
+        winner: Some(TeamId::Two),
+        reason: "white-A lost on time".into(),
+        rule: "E7".into(),
+        cause: Some(ResultCause::Flag { seat: SeatId::WhiteA }),
+    };
     vec![
         ("hello", c(1, ClientMsg::Hello { version: PROTOCOL_VERSION, name: "anna".into(), resume: None })),
         (
@@ -135,7 +139,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
             s(ServerMsg::Reply {
                 req: 8,
                 result: Err(ErrorMsg {
-                    code: ErrorCode::Rejected,
+                    code: ErrorCode::Match(MatchRefusal::Illegal { board: Board::A, why: IllegalMove::DropMates }),
                     rule: Some("P3".into()),
                     message: "drop would give mate on board".into(),
                 }),
@@ -429,6 +433,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         winner: Some(TeamId::Two),
                         reason: "team 2 wins: white-A resigned (E10)".into(),
                         rule: "E10".into(),
+                        cause: None,
                     }),
                     finished_ms: Some(1_790_000_000_000),
                 }])),
@@ -679,7 +684,87 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        // Version 9: refusals and results as facts, the official who acted typed.
+        ("reply-illegal-removal", refusal(61, MatchRefusal::Illegal {
+            board: Board::B,
+            why: IllegalMove::WrongPiece { square: Square(3), board: Board::A, piece: PieceKind::Rook },
+        })),
+        ("reply-illegal-reserve", refusal(62, MatchRefusal::Illegal {
+            board: Board::A,
+            why: IllegalMove::NotInReserve { seat: SeatId::WhiteA, piece: PieceKind::Knight },
+        })),
+        ("reply-illegal-rank", refusal(63, MatchRefusal::Illegal {
+            board: Board::A,
+            why: IllegalMove::PawnRank { first: 2, last: 6 },
+        })),
+        ("reply-unreadable", refusal(64, MatchRefusal::Unreadable { board: Board::A, why: MoveText::Ambiguous })),
+        ("reply-not-your-turn", refusal(66, MatchRefusal::NotYourTurn { seat: SeatId::BlackB })),
+        ("reply-claim-refused", refusal(67, MatchRefusal::Claim(ClaimRefusal::Repetition {
+            board: Board::A,
+            seen: 2,
+            needed: 3,
+        }))),
+        ("reply-take-back-refused", refusal(68, MatchRefusal::TakeBack(TakeBackRefusal::SquareOccupied {
+            square: Square(59),
+            board: Board::B,
+            piece: PieceKind::Queen,
+        }))),
+        ("reply-position-refused", refusal(69, MatchRefusal::Position(PositionRefusal::Units {
+            colour: Colour::Black,
+            was: 32,
+            would: 31,
+        }))),
+        (
+            "reply-invalid",
+            s(ServerMsg::Reply {
+                req: 70,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Invalid(Invalid::Password { min: 8, max: 128 }),
+                    rule: None,
+                    message: "a password has 8 to 128 characters".into(),
+                }),
+            }),
+        ),
+        (
+            "session-refused",
+            s(ServerMsg::SessionRefused(ErrorMsg {
+                code: ErrorCode::Session(SessionRefusal::Expired { days: 30 }),
+                rule: None,
+                message: "the session expired after 30 days unused".into(),
+            })),
+        ),
+        (
+            "event-ended-drawn",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 90,
+                at_ms: 100_000,
+                kind: EventView::Ended(ResultView {
+                    winner: None,
+                    reason: "draw: board A drawn (Repetition) (E4)".into(),
+                    rule: "E4".into(),
+                    cause: Some(ResultCause::BoardDrawn { board: Board::A, how: DrawHow::Repetition }),
+                }),
+                clocks_ms: [1, 2, 3, 4],
+                running: [false; 4],
+                bfen: None,
+                server_time_us: 5,
+            })),
+        ),
     ]
+}
+
+/// A match's refusal as a reply.
+fn refusal(req: u32, why: MatchRefusal) -> Sample {
+    let msg = ServerMsg::Reply {
+        req,
+        result: Err(ErrorMsg {
+            code: ErrorCode::Match(why),
+            rule: why.rule().map(str::to_owned),
+            message: String::new(),
+        }),
+    };
+    Sample { bytes: encode(&msg).unwrap(), json: serde_json::to_string(&msg).unwrap() }
 }
 
 fn tournament_summary() -> TournamentSummary {
@@ -776,9 +861,9 @@ fn tournament_round() -> RoundView {
                         match_id: Some(MatchId(12)),
                         result: Some(TourResultView {
                             outcome: TdOutcome::FirstWins,
-                            source: TourResultSource::Online,
-                            director: None,
-                            note: String::new(),
+                            source: TourResultSource::OverTheBoard,
+                            director: Some(OfficialView::Secret),
+                            note: "flag".into(),
                         }),
                     },
                     GameView {
@@ -798,7 +883,7 @@ fn tournament_round() -> RoundView {
         ],
         repeats_allowed: false,
         absent: vec![3],
-        by_hand: Some("marina".into()),
+        by_hand: Some(OfficialView::Account("marina".into())),
     }
 }
 

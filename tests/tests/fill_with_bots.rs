@@ -27,7 +27,11 @@ async fn e3_bots_fill_the_empty_seats_play_at_a_human_pace_and_answer_a_draw_off
     let stranger = server.client("stranger").await;
     let fill = |level| ClientMsg::FillWithBots { match_id: id, level };
     assert_eq!(code(stranger.request(fill(1)).await), ErrorCode::Forbidden, "only the creator or a player");
-    assert_eq!(code(anna.request(fill(9)).await), ErrorCode::BadRequest, "levels are 1 to 5");
+    assert_eq!(
+        code(anna.request(fill(9)).await),
+        ErrorCode::Invalid(shvedka_proto::Invalid::BotLevel { min: 1, max: 5 }),
+        "levels are 1 to 5"
+    );
 
     anna.take_seat(id, SeatId::WhiteA).await.expect("sit");
     anna.request(fill(1)).await.expect("filled");

@@ -184,7 +184,10 @@ async fn k5_calling_the_arbiter_on_a_server_without_one_is_refused_and_the_clock
     let (_, mut c) = server.seated_match("classic", "blitz").await;
     let refused = c[0].call_arbiter().await.unwrap_err();
     let ClientError::Server(e) = refused else { panic!() };
-    assert_eq!((e.code, e.rule.as_deref()), (ErrorCode::Rejected, Some("K5")));
+    assert_eq!(
+        (e.code, e.rule.as_deref()),
+        (ErrorCode::Match(shvedka_proto::MatchRefusal::NoArbiter), Some("K5"))
+    );
     c[0].play(Board::A, "e4", None).await.expect("the match goes on");
     let e = wait_event(&mut c[1], |e| matches!(e.kind, EventView::Moved { .. })).await;
     assert!(e.running[1], "Black-A's clock runs");

@@ -130,7 +130,10 @@ async fn a_rated_match_changes_the_four_ratings_as_glicko2_says_and_they_survive
     };
     // Provisional ratings are not ranked; an unknown category is a clear error.
     assert!(c[0].leaderboard("blitz").await.unwrap().is_empty());
-    assert_eq!(code(c[0].leaderboard("hyperbullet").await), ErrorCode::BadRequest);
+    assert_eq!(
+        code(c[0].leaderboard("hyperbullet").await),
+        ErrorCode::Invalid(shvedka_proto::Invalid::RatingCategory)
+    );
     assert_eq!(code(c[0].profile("nobody").await), ErrorCode::NoSuchAccount);
 
     drop((c, watcher));

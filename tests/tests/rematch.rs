@@ -20,7 +20,7 @@ async fn decided(server: &TestServer) -> (MatchId, Vec<shvedka_client::Client>) 
     let (id, mut clients) = server.seated_match("classic", "3+2").await;
     assert_eq!(
         code(clients[1].rematch(id, Some(true)).await),
-        ErrorCode::Rejected,
+        ErrorCode::Busy(shvedka_proto::Busy::NotOver),
         "a match in play has no rematch yet"
     );
     clients[0].resign().await.expect("resign");
@@ -91,7 +91,11 @@ async fn a_decline_ends_the_offer() {
     assert_eq!(v.declined, [false, false, false, true]);
     let m = wait_msg(&mut c[0], |m| matches!(m, ServerMsg::Rematch(_))).await;
     assert!(matches!(m, ServerMsg::Rematch(v) if v.declined[3] && v.rematch.is_none()));
-    assert_eq!(code(c[1].rematch(id, Some(true)).await), ErrorCode::Rejected, "declined: no rematch");
+    assert_eq!(
+        code(c[1].rematch(id, Some(true)).await),
+        ErrorCode::Busy(shvedka_proto::Busy::RematchDeclined),
+        "declined: no rematch"
+    );
     let r =
         c[2].request(ClientMsg::Rematch { match_id: id, accept: None }).await.expect("listening still works");
     assert!(matches!(r, shvedka_proto::Reply::Rematch(v) if v.rematch.is_none()));

@@ -97,7 +97,11 @@ async fn four_singles_seek_and_get_one_match_with_fair_seats() {
     }
     let pools = c[0].seek_pools().await.expect("pools");
     assert!(pools.iter().all(|p| p.players == 0), "the seeks left the pool: {pools:?}");
-    assert_eq!(code(c[0].seek(quick("3+0", false)).await), ErrorCode::Rejected, "playing: no other seek");
+    assert_eq!(
+        code(c[0].seek(quick("3+0", false)).await),
+        ErrorCode::Busy(shvedka_proto::Busy::Playing),
+        "playing: no other seek"
+    );
     // A stranger cannot take a seat reserved for a seeker (none is free anyway).
     let stranger = server.client("stranger").await;
     assert!(stranger.take_seat(ids[0], SeatId::WhiteA).await.is_err());
@@ -158,7 +162,11 @@ async fn incompatible_seeks_stay_apart() {
     assert_eq!((at("3+0", false), at("1+0", false)), (3, 1));
     assert_eq!((at("5+0", true), at("5+0", false)), (3, 1));
     // A guest may not seek rated.
-    assert_eq!(code(c[0].seek(quick("3+0", false)).await), ErrorCode::Rejected, "anna seeks already");
+    assert_eq!(
+        code(c[0].seek(quick("3+0", false)).await),
+        ErrorCode::Busy(shvedka_proto::Busy::AlreadySeeking),
+        "anna seeks already"
+    );
     let guest = server.client("ivan").await;
     assert_eq!(code(guest.seek(quick("3+0", true)).await), ErrorCode::LoginRequired);
     // A fourth rated 5+0 seeker: the three rated seekers and she play; the casual one waits.

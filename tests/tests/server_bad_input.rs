@@ -5,7 +5,10 @@ use std::time::Duration;
 
 use shvedka_client::quinn;
 use shvedka_client::{Client, ClientError, Trust, client_config};
-use shvedka_proto::{Board, ClientFrame, ClientMsg, ErrorCode, EventView, PROTOCOL_VERSION, SeatId};
+use shvedka_proto::{
+    Board, ClientFrame, ClientMsg, ErrorCode, EventView, IllegalMove, Invalid, MatchRefusal, MoveText,
+    PROTOCOL_VERSION, PieceKind, SeatId,
+};
 use shvedka_tests::*;
 
 /// A bare QUIC connection to the server with the client library's configuration, but no
@@ -101,18 +104,19 @@ async fn another_protocol_version_or_a_bad_name_is_refused_with_a_reason() {
     );
     let long = "x".repeat(33);
     let named = Client::connect(server.addr, Trust::Fingerprint(server.pin), &long).await.err().unwrap();
-    assert_eq!(
-        named,
-        ClientError::Refused(
-            "a name has at most 32 characters and no control, bidirectional or invisible characters".into()
-        )
+    assert!(
+        matches!(named, ClientError::Refused(ref e) if e.code == ErrorCode::Invalid(Invalid::GuestName { max: 32 })),
+        "{named:?}"
     );
     // A control character, a right-to-left override (a name that reads backwards), a zero-width
     // space (a look-alike of another name).
     for hidden in ["a\u{7}b", "ad\u{202E}nim", "anna\u{200B}"] {
         let refused =
             Client::connect(server.addr, Trust::Fingerprint(server.pin), hidden).await.err().unwrap();
-        assert!(matches!(refused, ClientError::Refused(_)), "{hidden:?}: {refused:?}");
+        assert!(
+            matches!(refused, ClientError::Refused(ref e) if e.code == ErrorCode::Invalid(Invalid::GuestName { max: 32 })),
+            "{hidden:?}: {refused:?}"
+        );
     }
     let wrong_pin = Client::connect(server.addr, Trust::Fingerprint([7; 32]), "x").await.err().unwrap();
     assert!(matches!(wrong_pin, ClientError::Connection(_)), "{wrong_pin}");
@@ -129,19 +133,34 @@ async fn refused_requests_get_typed_errors_with_the_rule() {
         other => panic!("expected a server error, got {other}"),
     };
     let e = err(c[2].play(Board::A, "e4", None).await.unwrap_err());
-    assert_eq!((e.code, e.message.as_str()), (ErrorCode::Rejected, "you play white-B, not on board A"));
+    assert_eq!(
+        (e.code, e.message.as_str()),
+        (
+            ErrorCode::Match(MatchRefusal::NotYourBoard { seat: SeatId::WhiteB, board: Board::A }),
+            "you play white-B, not on board A"
+        )
+    );
     for hidden in ["gg\u{202E}", "\u{200B}", "a\u{2066}b"] {
         let e = err(c[0].chat(shvedka_proto::ChatScope::Match, hidden).await.unwrap_err());
-        assert_eq!(e.code, ErrorCode::BadRequest, "chat {hidden:?} hides or reorders text");
+        assert_eq!(e.code, ErrorCode::Invalid(Invalid::ChatText), "chat {hidden:?} hides or reorders text");
     }
     let e = err(c[1].play(Board::A, "e5", None).await.unwrap_err());
-    assert_eq!((e.code, e.rule.as_deref()), (ErrorCode::Rejected, Some("K1")));
+    assert_eq!(
+        (e.code, e.rule.as_deref()),
+        (ErrorCode::Match(MatchRefusal::NotYourTurn { seat: SeatId::BlackA }), Some("K1"))
+    );
     let e = err(c[0].play(Board::A, "e5", None).await.unwrap_err());
-    assert_eq!((e.code, e.rule.as_deref()), (ErrorCode::Rejected, Some("FIDE")), "{}", e.message);
+    let chess = MatchRefusal::Illegal { board: Board::A, why: IllegalMove::Chess { in_check: false } };
+    assert_eq!((e.code, e.rule.as_deref()), (ErrorCode::Match(chess), Some("FIDE")), "{}", e.message);
     let e = err(c[0].play(Board::A, "P@e4", None).await.unwrap_err());
+    let reserve = IllegalMove::NotInReserve { seat: SeatId::WhiteA, piece: PieceKind::Pawn };
+    assert_eq!(e.code, ErrorCode::Match(MatchRefusal::Illegal { board: Board::A, why: reserve }));
     assert_eq!(e.rule.as_deref(), Some("P1"), "{}", e.message);
     let e = err(c[0].play(Board::A, "xyzzy", None).await.unwrap_err());
-    assert_eq!(e.code, ErrorCode::BadRequest);
+    assert_eq!(
+        e.code,
+        ErrorCode::Match(MatchRefusal::Unreadable { board: Board::A, why: MoveText::NotAMove })
+    );
     let outsider = server.client("outsider").await;
     let e = err(outsider.play(Board::A, "e4", None).await.unwrap_err());
     assert_eq!(e.code, ErrorCode::NotInMatch);

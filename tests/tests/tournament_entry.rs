@@ -159,7 +159,11 @@ async fn s3_teams_form_by_invitation_check_in_and_the_director_pairs_by_hand() {
     let (change, v) = pushed(&mut feed).await;
     assert_eq!(change, TourChange::Paired { round: 1 });
     let round = v.round.expect("round 1");
-    assert_eq!(round.by_hand.as_deref(), Some("(secret)"), "the round names who paired it by hand");
+    assert_eq!(
+        round.by_hand,
+        Some(shvedka_proto::OfficialView::Secret),
+        "the round names who paired it by hand"
+    );
     assert_eq!(round.absent, [4]);
     assert!(matches!(round.tables[1], TableView::Bye { team: 2, .. }), "{round:?}");
     assert!(v.checked_in.is_empty(), "check-in starts again for round 2");

@@ -232,8 +232,8 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
         (TdOutcome::SecondWins, TourResultSource::OverTheBoard)
     );
     assert_eq!(
-        (corrected.director.as_deref(), corrected.note.as_str()),
-        (Some("(secret)"), "the arbiter found a flag")
+        (corrected.director.as_ref(), corrected.note.as_str()),
+        (Some(&shvedka_proto::OfficialView::Secret), "the arbiter found a flag")
     );
     check_standings(&wall, id, &v).await;
     let csv = match td.td(TdRequest::Publish { tournament: id, what: TdExport::StandingsCsv }).await {
@@ -264,7 +264,10 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
         })
         .await
         .unwrap_err();
-    assert!(matches!(long, ClientError::Server(ref e) if e.code == ErrorCode::BadRequest), "{long:?}");
+    assert!(
+        matches!(long, ClientError::Server(ref e) if e.code == ErrorCode::Invalid(shvedka_proto::Invalid::NoteLength { max: 100 })),
+        "{long:?}"
+    );
 
     // Following another tournament stops the first; following none stops all.
     wall.follow_tournament(Some(later)).await.expect("follow the other");

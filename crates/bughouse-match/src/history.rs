@@ -2,6 +2,8 @@
 //! enough about each move to take it back with every reserve transfer it made (A2).
 
 use bughouse::{BoardId, BughouseMove, Game, Seat};
+
+use crate::reject::TakeBackFailure;
 use chess_core::{Color, Move, Piece, Position, Repetitions, Role, Square};
 
 /// One played move, as needed to undo it.
@@ -95,29 +97,26 @@ impl History {
     /// is to move again.
     ///
     /// # Errors
-    /// A sentence saying why not: no move to take back, a transferred piece has since been
+    /// Why not: no move to take back, a transferred piece has since been
     /// dropped, the other board has changed so the piece cannot return, or this board's pieces
     /// were changed from outside since.
-    pub(crate) fn take_back(&mut self, game: &Game, board: BoardId) -> Result<(Game, Seat), String> {
+    pub(crate) fn take_back(&mut self, game: &Game, board: BoardId) -> Result<(Game, Seat), TakeBackFailure> {
         let (x, o) = (board, board.other());
         let Some(last) = self.played[x.index()].last().copied() else {
-            return Err(format!("no move on board {board} to take back"));
+            return Err(TakeBackFailure::NoMove(board));
         };
         if last.epoch != self.epoch[x.index()] {
-            return Err(format!(
-                "the pieces on board {x} have been changed since by a promotion on board {o} or a \
-                 corrected position; set the corrected position instead"
-            ));
+            return Err(TakeBackFailure::ChangedSince(x));
         }
         let mut other = *game.board(o);
         for piece in last.gave.into_iter().flatten() {
-            other.remove_from_pocket(piece).map_err(|_| {
-                format!("the {} it passed to board {o} has since been dropped", piece_name(piece))
-            })?;
+            other.remove_from_pocket(piece).map_err(|_| TakeBackFailure::PieceDropped { piece, board: o })?;
         }
-        if let Some((sq, piece, promoted)) = last.removed {
-            other.put_piece_at(sq, piece, promoted).map_err(|_| {
-                format!("{sq} on board {o} is occupied now; the removed {} cannot return", piece_name(piece))
+        if let Some((square, piece, promoted)) = last.removed {
+            other.put_piece_at(square, piece, promoted).map_err(|_| TakeBackFailure::SquareOccupied {
+                square,
+                board: o,
+                piece,
             })?;
         }
         let mut this = last.before;
@@ -129,10 +128,10 @@ impl History {
             let want = pocket(game.board(x), piece) + u8::from(dropped == Some(piece));
             let have = pocket(&this, piece);
             for _ in have..want {
-                this.add_to_pocket(piece).map_err(|e| e.to_string())?;
+                this.add_to_pocket(piece).map_err(|_| TakeBackFailure::WouldBeIllegal(o))?;
             }
             for _ in want..have {
-                this.remove_from_pocket(piece).map_err(|e| e.to_string())?;
+                this.remove_from_pocket(piece).map_err(|_| TakeBackFailure::WouldBeIllegal(o))?;
             }
         }
         let (a, b) = match x {
@@ -141,8 +140,7 @@ impl History {
         };
         let candidate = Game::from_positions(a, b, *game.rules());
         // The other board must still be a legal position (its side not to move not in check).
-        Game::from_bfen(&candidate.bfen(), *game.rules())
-            .map_err(|e| format!("the position would be illegal: {e}"))?;
+        Game::from_bfen(&candidate.bfen(), *game.rules()).map_err(|_| TakeBackFailure::WouldBeIllegal(o))?;
         self.played[x.index()].pop();
         self.occurrences[x.index()].unrecord_key(last.keys.0);
         if let Some(k) = last.keys.1 {
@@ -162,8 +160,4 @@ fn pocket_pieces() -> impl Iterator<Item = Piece> {
 
 fn pocket(pos: &Position, piece: Piece) -> u8 {
     pos.pockets().map_or(0, |p| p.count(piece))
-}
-
-fn piece_name(piece: Piece) -> String {
-    format!("{} {}", piece.color, piece.role.name())
 }

@@ -26,6 +26,6 @@ pub use config::{ClockConfig, ConfigError, MatchConfig};
 pub use event::{ArbiterAct, Claim, Command, Event, EventKind, Input, Official, PlayerId, Ruling};
 pub use lag::{LagQuota, LagSettings};
 pub use machine::{Match, Phase};
-pub use reject::Rejection;
+pub use reject::{ClaimFailure, PositionFailure, Rejection, TakeBackFailure};
 pub use replay::{ReplayError, Snapshot};
 pub use time_control::{Bonus, ParseTimeControlError, TimeControl};

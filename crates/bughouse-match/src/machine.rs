@@ -12,8 +12,8 @@ use bughouse::{
 use crate::clocks::Clocks;
 use crate::history::History;
 use crate::{
-    ArbiterAct, Claim, Command, ConfigError, Event, EventKind, Input, LagQuota, MatchConfig, Official,
-    PlayerId, Rejection, Ruling,
+    ArbiterAct, Claim, ClaimFailure, Command, ConfigError, Event, EventKind, Input, LagQuota, MatchConfig,
+    Official, PlayerId, PositionFailure, Rejection, Ruling,
 };
 
 /// E5: halfmoves a player may claim a draw after (50 moves).
@@ -586,38 +586,33 @@ impl Match {
             Claim::Repetition => {
                 let n = self.history.occurrences(&self.game, board);
                 if n < THREEFOLD {
-                    return Err(Rejection::ClaimRejected {
-                        rule: "E4",
-                        reason: format!(
-                            "the position on board {board} has occurred {n} time(s); {THREEFOLD} are needed"
-                        ),
-                    });
+                    let (seen, needed) = (n, THREEFOLD);
+                    return Err(Rejection::ClaimRejected(ClaimFailure::Repetition { board, seen, needed }));
                 }
                 vec![EndingEvent::Draw { board, kind: DrawKind::Repetition }]
             }
             Claim::FiftyMoves => {
                 let n = self.game.halfmoves(board);
                 if n < FIFTY_MOVES {
-                    return Err(Rejection::ClaimRejected {
-                        rule: "E5",
-                        reason: format!(
-                            "{n} halfmove(s) on board {board} since the last capture, pawn move or drop; \
-                             {FIFTY_MOVES} are needed"
-                        ),
-                    });
+                    let (halfmoves, needed) = (n, FIFTY_MOVES);
+                    return Err(Rejection::ClaimRejected(ClaimFailure::FiftyMoves {
+                        board,
+                        halfmoves,
+                        needed,
+                    }));
                 }
                 vec![EndingEvent::Draw { board, kind: DrawKind::MoveRule }]
             }
             Claim::Flag(flagged) => {
-                let reject = |reason: String| Err(Rejection::ClaimRejected { rule: "K4", reason });
+                let reject = |why| Err(Rejection::ClaimRejected(why));
                 if self.game.rules().flag == FlagMode::Auto {
-                    return reject("flags fall by themselves under flag = auto".to_owned());
+                    return reject(ClaimFailure::FlagsFallByThemselves);
                 }
                 if flagged.team() == seat.team() {
-                    return reject(format!("only a player of the other team may claim {flagged}'s flag"));
+                    return reject(ClaimFailure::OwnTeamFlag(flagged));
                 }
                 if !self.fallen[flagged.index()] {
-                    return reject(format!("{flagged}'s flag has not fallen"));
+                    return reject(ClaimFailure::FlagNotFallen(flagged));
                 }
                 // E7: every flag down at this instant counts, the claimed one first.
                 let mut flags = vec![EndingEvent::Flag { seat: flagged }];
@@ -686,13 +681,11 @@ impl Match {
             return Err(Rejection::Over);
         }
         let game = Game::from_bfen(bfen, *self.game.rules())
-            .map_err(|e| Rejection::InvalidPosition(e.to_string()))?;
+            .map_err(|e| Rejection::InvalidPosition(PositionFailure::Unreadable(e.to_string())))?;
         for color in chess_core::Color::ALL {
             let (was, is) = (self.game.units(color), game.units(color));
             if was != is {
-                return Err(Rejection::InvalidPosition(format!(
-                    "{color} would own {is} units instead of {was}: pieces neither appear nor vanish (C2)"
-                )));
+                return Err(Rejection::InvalidPosition(PositionFailure::Units { color, was, would: is }));
             }
         }
         for board in BoardId::ALL {

@@ -3,6 +3,7 @@
 use std::fmt;
 
 use bughouse::{BoardId, PlayError, Seat};
+use chess_core::{Color, Piece, Square};
 
 /// A refused input, with the rule it enforces where there is one.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -44,16 +45,156 @@ pub enum Rejection {
     /// E3: there is no offer to decline.
     NoDrawOffer,
     /// A claim that does not hold.
-    ClaimRejected {
-        /// The rule.
-        rule: &'static str,
-        /// Why not.
-        reason: String,
-    },
+    ClaimRejected(ClaimFailure),
     /// A2: the take-back cannot be done.
-    TakeBackRefused(String),
+    TakeBackRefused(TakeBackFailure),
     /// A2: the corrected position is not acceptable.
-    InvalidPosition(String),
+    InvalidPosition(PositionFailure),
+}
+
+/// Why a claim does not hold.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClaimFailure {
+    /// E4: the position has occurred `seen` times; `needed` are needed.
+    Repetition {
+        /// The board.
+        board: BoardId,
+        /// How often the position has occurred.
+        seen: u32,
+        /// How often it must.
+        needed: u32,
+    },
+    /// E5: `halfmoves` since the last capture, pawn move or drop; `needed` are needed.
+    FiftyMoves {
+        /// The board.
+        board: BoardId,
+        /// Halfmoves so far.
+        halfmoves: u32,
+        /// Halfmoves needed.
+        needed: u32,
+    },
+    /// K4: flags fall by themselves under `flag = auto`.
+    FlagsFallByThemselves,
+    /// K4: only a player of the other team may claim this flag.
+    OwnTeamFlag(Seat),
+    /// K4: this flag has not fallen.
+    FlagNotFallen(Seat),
+}
+
+impl ClaimFailure {
+    /// The rule of the claim.
+    pub const fn rule(&self) -> &'static str {
+        match self {
+            ClaimFailure::Repetition { .. } => "E4",
+            ClaimFailure::FiftyMoves { .. } => "E5",
+            ClaimFailure::FlagsFallByThemselves
+            | ClaimFailure::OwnTeamFlag(_)
+            | ClaimFailure::FlagNotFallen(_) => "K4",
+        }
+    }
+}
+
+impl fmt::Display for ClaimFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            ClaimFailure::Repetition { board, seen, needed } => {
+                write!(f, "the position on board {board} has occurred {seen} time(s); {needed} are needed")
+            }
+            ClaimFailure::FiftyMoves { board, halfmoves, needed } => write!(
+                f,
+                "{halfmoves} halfmove(s) on board {board} since the last capture, pawn move or drop; {needed} are needed"
+            ),
+            ClaimFailure::FlagsFallByThemselves => f.write_str("flags fall by themselves under flag = auto"),
+            ClaimFailure::OwnTeamFlag(seat) => {
+                write!(f, "only a player of the other team may claim {seat}'s flag")
+            }
+            ClaimFailure::FlagNotFallen(seat) => write!(f, "{seat}'s flag has not fallen"),
+        }
+    }
+}
+
+/// Why the arbiter's take-back cannot be done.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum TakeBackFailure {
+    /// No move on the board to take back.
+    NoMove(BoardId),
+    /// The board's pieces were changed since by a promotion on the other board or a corrected
+    /// position.
+    ChangedSince(BoardId),
+    /// The piece the move passed to `board` has since been dropped.
+    PieceDropped {
+        /// The piece.
+        piece: Piece,
+        /// The board it went to.
+        board: BoardId,
+    },
+    /// The square a removed piece would return to is occupied now.
+    SquareOccupied {
+        /// The square.
+        square: Square,
+        /// Its board.
+        board: BoardId,
+        /// The removed piece.
+        piece: Piece,
+    },
+    /// The position after it would not be legal (the other board's side not to move in check).
+    WouldBeIllegal(BoardId),
+}
+
+impl fmt::Display for TakeBackFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let name = |p: &Piece| format!("{} {}", p.color, p.role.name());
+        match self {
+            TakeBackFailure::NoMove(board) => write!(f, "no move on board {board} to take back"),
+            TakeBackFailure::ChangedSince(board) => write!(
+                f,
+                "the pieces on board {board} have been changed since by a promotion on board {} or a \
+                 corrected position; set the corrected position instead",
+                board.other()
+            ),
+            TakeBackFailure::PieceDropped { piece, board } => {
+                write!(f, "the {} it passed to board {board} has since been dropped", name(piece))
+            }
+            TakeBackFailure::SquareOccupied { square, board, piece } => {
+                write!(
+                    f,
+                    "{square} on board {board} is occupied now; the removed {} cannot return",
+                    name(piece)
+                )
+            }
+            TakeBackFailure::WouldBeIllegal(board) => {
+                write!(f, "the position would be illegal: board {board} would not be a legal position")
+            }
+        }
+    }
+}
+
+/// Why the arbiter's corrected position is not acceptable.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PositionFailure {
+    /// Not a legal position of the match's rules (the reader's words).
+    Unreadable(String),
+    /// C2: `color` would own `would` units instead of `was`.
+    Units {
+        /// The colour.
+        color: Color,
+        /// Units now.
+        was: u32,
+        /// Units in the corrected position.
+        would: u32,
+    },
+}
+
+impl fmt::Display for PositionFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            PositionFailure::Unreadable(why) => f.write_str(why),
+            PositionFailure::Units { color, was, would } => write!(
+                f,
+                "{color} would own {would} units instead of {was}: pieces neither appear nor vanish (C2)"
+            ),
+        }
+    }
 }
 
 impl Rejection {
@@ -66,7 +207,7 @@ impl Rejection {
             Rejection::FlagFell(_) => "K4",
             Rejection::Illegal(e) => e.rule.as_str(),
             Rejection::AlreadyOffered | Rejection::NoDrawOffer => "E3",
-            Rejection::ClaimRejected { rule, .. } => rule,
+            Rejection::ClaimRejected(c) => c.rule(),
             Rejection::TakeBackRefused(_) | Rejection::InvalidPosition(_) => "A2",
             Rejection::NotSeated
             | Rejection::NotStarted
@@ -97,7 +238,7 @@ impl fmt::Display for Rejection {
             Rejection::FlagFell(seat) => write!(f, "{seat}'s time has run out"),
             Rejection::AlreadyOffered => f.write_str("your draw offer already stands"),
             Rejection::NoDrawOffer => f.write_str("there is no draw offer to decline"),
-            Rejection::ClaimRejected { reason, .. } => write!(f, "claim rejected: {reason}"),
+            Rejection::ClaimRejected(why) => write!(f, "claim rejected: {why}"),
             Rejection::TakeBackRefused(why) => write!(f, "cannot take back: {why}"),
             Rejection::InvalidPosition(why) => write!(f, "cannot set that position: {why}"),
         }?;

@@ -5,7 +5,7 @@ use chess_core::{Bitboard, Captured, Color, Move, Position, Role, Square};
 
 use crate::mate::is_mate_on_board;
 use crate::options::{DropMate, Promotion, Rules, Stalemate};
-use crate::{BoardId, PlayError, RuleId, Seat};
+use crate::{BoardId, Illegal, PlayError, Seat};
 
 /// A move on one board of a bughouse game.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
@@ -275,73 +275,51 @@ impl Game {
     fn explain_illegal(&self, m: &BughouseMove) -> PlayError {
         let pos = self.board(m.board);
         let seat = self.to_move(m.board);
-        let rule = match m.mv {
+        let why = match m.mv {
             Move::Drop { role, to } => {
-                let held = self.reserve(seat, role);
-                if held == 0 {
-                    (RuleId::P1, format!("no {role} in {seat}'s reserve"))
+                if self.reserve(seat, role) == 0 {
+                    Illegal::NotInReserve { seat, role }
                 } else if pos.board().occupied().contains(to) {
-                    (RuleId::P1, format!("{to} is not empty"))
+                    Illegal::Occupied(to)
                 } else if role == Role::Pawn && !self.rules.drops.pawn_drop_squares(seat.color).contains(to) {
                     let r = self.rules.drops.pawn_ranks();
-                    (RuleId::P2, format!("pawns may be dropped only on ranks {}-{}", r.start(), r.end()))
+                    Illegal::PawnRank { first: *r.start(), last: *r.end() }
                 } else if pos.is_legal(&m.mv) {
-                    (RuleId::P3, "drop would give mate on board".to_owned())
+                    Illegal::DropMates
                 } else {
-                    (RuleId::P1, "drop would leave the king in check".to_owned())
+                    Illegal::DropLeavesCheck
                 }
             }
             _ if m.is_promotion() && self.rules.promotion == Promotion::Removal => self.explain_promotion(m),
-            _ => (RuleId::Chess, illegal_chess(pos)),
+            _ => illegal_chess(pos),
         };
-        PlayError { board: m.board, rule: rule.0, reason: rule.1 }
+        PlayError::new(m.board, why)
     }
 
-    fn explain_promotion(&self, m: &BughouseMove) -> (RuleId, String) {
+    fn explain_promotion(&self, m: &BughouseMove) -> Illegal {
         let seat = self.to_move(m.board);
         let cross = seat.crosswise();
         let (from, to, capture) = match m.mv {
             Move::Normal { from, to, capture, .. } => (from, to, capture),
-            _ => return (RuleId::Chess, illegal_chess(self.board(m.board))),
+            _ => return illegal_chess(self.board(m.board)),
         };
         let as_queen = Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(Role::Queen) };
         if !self.board(m.board).is_legal(&as_queen) {
-            return (RuleId::Chess, illegal_chess(self.board(m.board)));
+            return illegal_chess(self.board(m.board));
         }
-        let removable = self.removable(cross);
         match m.removal {
-            None if !removable.is_empty() => {
-                (RuleId::R4, format!("a piece of {cross} can be removed, so the promotion must remove one"))
-            }
-            None => (RuleId::R4, "promotion without removal would leave the king in check".to_owned()),
-            Some(sq) => {
-                let other = self.board(cross.board).board();
-                match other.piece_at(sq) {
-                    Some(p) if p.color == cross.color && !matches!(p.role, Role::Pawn | Role::King) => {
-                        if Some(p.role) != m.mv.promotion() {
-                            (
-                                RuleId::R7,
-                                format!("the piece on {sq} of board {} is a {}", cross.board, p.role),
-                            )
-                        } else {
-                            (
-                                RuleId::R3,
-                                format!(
-                                    "removing the {} on {sq} would leave board {} illegal",
-                                    p.role, cross.board
-                                ),
-                            )
-                        }
+            None if !self.removable(cross).is_empty() => Illegal::MustRemove { crosswise: cross },
+            None => Illegal::VanishingLeavesCheck,
+            Some(square) => match self.board(cross.board).board().piece_at(square) {
+                Some(p) if p.color == cross.color && !matches!(p.role, Role::Pawn | Role::King) => {
+                    if Some(p.role) != m.mv.promotion() {
+                        Illegal::WrongPiece { square, board: cross.board, role: p.role }
+                    } else {
+                        Illegal::RemovalLeavesIllegal { square, board: cross.board, role: p.role }
                     }
-                    _ => (
-                        RuleId::R1,
-                        format!(
-                            "{sq} on board {} holds no knight, bishop, rook or queen of {cross}",
-                            cross.board
-                        ),
-                    ),
                 }
-            }
+                _ => Illegal::NotRemovable { square, crosswise: cross },
+            },
         }
     }
 }
@@ -373,11 +351,7 @@ fn vanishing_promotion_is_safe(pos: &Position, as_queen: Move) -> bool {
     !after.board().is_attacked(king, !mover, after.board().occupied())
 }
 
-/// Why a move is illegal in ordinary chess, as the player reads it: in check, that first.
-pub(crate) fn illegal_chess(pos: &Position) -> String {
-    if pos.is_check() {
-        "you are in check: not a legal chess move here".to_owned()
-    } else {
-        "not a legal chess move here".to_owned()
-    }
+/// Why a move is illegal in ordinary chess: in check, that first.
+pub(crate) fn illegal_chess(pos: &Position) -> Illegal {
+    Illegal::Chess { in_check: pos.is_check() }
 }

@@ -26,7 +26,7 @@ mod seat;
 pub use adjudicate::{Adjudication, DrawKind, EndingEvent, MatchResult, Reason, adjudicate};
 pub use bfen::ParseBfenError;
 pub use chess960::{CHESS960_POSITIONS, STANDARD_CHESS960, chess960_back_rank, chess960_fen};
-pub use error::{MoveTextError, PlayError, RuleId};
+pub use error::{Illegal, MoveTextError, PlayError, RuleId, Unreadable};
 pub use game::{BoardStatus, BughouseMove, Game};
 pub use mate::is_mate_on_board;
 pub use options::{

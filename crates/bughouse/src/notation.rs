@@ -5,7 +5,7 @@
 use chess_core::{Bitboard, Move, Role, San, Square, UciMove};
 
 use crate::options::Promotion;
-use crate::{BoardId, BughouseMove, Game, MoveTextError, PlayError, RuleId};
+use crate::{BoardId, BughouseMove, Game, MoveTextError, PlayError, Unreadable};
 
 fn trailing_square(rest: &str) -> Result<Option<Square>, String> {
     let rest = rest.trim_end_matches(['+', '#', '!', '?']);
@@ -36,14 +36,11 @@ impl Game {
 
     /// Reads the move the text names, legal or not (so an illegal one can be explained).
     fn read_move(&self, board: BoardId, text: &str) -> Result<BughouseMove, MoveTextError> {
-        let syntax = |reason: String| MoveTextError::Syntax { input: text.to_owned(), reason };
+        let syntax =
+            |kind: Unreadable, reason: String| MoveTextError::Syntax { input: text.to_owned(), kind, reason };
         let illegal_chess = || MoveTextError::Illegal {
             input: text.to_owned(),
-            error: PlayError {
-                board,
-                rule: RuleId::Chess,
-                reason: crate::game::illegal_chess(self.board(board)),
-            },
+            error: PlayError::new(board, crate::game::illegal_chess(self.board(board))),
         };
         let pos = self.board(board);
         let removal_rules = self.rules.promotion == Promotion::Removal;
@@ -60,6 +57,7 @@ impl Game {
                         if is_pawn && Bitboard::BACK_RANKS.contains(to) && removal_rules {
                             if promotion.is_some() && removal.is_none() {
                                 return Err(syntax(
+                                    Unreadable::RemovalSquareMissing,
                                     "a promotion by removal names the removed piece's square, as in e7e8qd1"
                                         .into(),
                                 ));
@@ -71,7 +69,10 @@ impl Game {
                                 removal,
                             })
                         } else if removal.is_some() {
-                            Err(syntax("only a promotion by removal ends with a square".into()))
+                            Err(syntax(
+                                Unreadable::SquareAfterMove,
+                                "only a promotion by removal ends with a square".into(),
+                            ))
                         } else {
                             let mv = pos.resolve_uci(&uci).ok_or_else(illegal_chess)?;
                             Ok(BughouseMove { board, mv, removal: None })
@@ -80,9 +81,9 @@ impl Game {
                 };
             }
         }
-        let (san, used) = San::parse_prefix(text).map_err(|e| syntax(e.to_string()))?;
+        let (san, used) = San::parse_prefix(text).map_err(|e| syntax(Unreadable::NotAMove, e.to_string()))?;
         let rest = &text[text.char_indices().nth(used).map_or(text.len(), |(i, _)| i)..];
-        let removal = trailing_square(rest).map_err(syntax)?;
+        let removal = trailing_square(rest).map_err(|e| syntax(Unreadable::NotAMove, e))?;
         if let San::Normal { role: Role::Pawn, file, rank, capture, to, promotion } = san
             && Bitboard::BACK_RANKS.contains(to)
             && removal_rules
@@ -96,6 +97,7 @@ impl Game {
             })?;
             if promotion.is_some() && removal.is_none() {
                 return Err(syntax(
+                    Unreadable::RemovalSquareMissing,
                     "a promotion by removal names the removed piece's square, as in e8=Qd1".into(),
                 ));
             }
@@ -108,7 +110,10 @@ impl Game {
             return Ok(BughouseMove { board, mv, removal });
         }
         if removal.is_some() {
-            return Err(syntax("only a promotion by removal ends with a square".into()));
+            return Err(syntax(
+                Unreadable::SquareAfterMove,
+                "only a promotion by removal ends with a square".into(),
+            ));
         }
         match pos.resolve_san(&san, text) {
             Ok(mv) => Ok(BughouseMove { board, mv, removal: None }),

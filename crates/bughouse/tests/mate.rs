@@ -68,7 +68,7 @@ fn chess_a_move_refused_while_in_check_says_you_are_in_check() {
     let checked = "rnbqkbnr/ppp1pppp/3p4/1B6/4P3/8/PPPP1PPP/RNBQK1NR[] b KQkq - 1 2";
     let g = game(&bfen(checked, START));
     let reason = |g: &bughouse::Game, text: &str| match g.parse_move(A, text) {
-        Err(MoveTextError::Illegal { error, .. }) => (error.rule, error.reason),
+        Err(MoveTextError::Illegal { error, .. }) => (error.rule, error.reason()),
         other => panic!("{text}: expected an illegal move, got {other:?}"),
     };
     // A quiet move that leaves the king in check, in both notations.

@@ -42,8 +42,9 @@ pub enum Update {
 pub enum ClientError {
     /// The server refused the request.
     Server(ErrorMsg),
-    /// The server refused the session.
-    Refused(String),
+    /// The server refused the session, and why (another protocol version is `ErrorCode::Handshake`
+    /// with the server's words).
+    Refused(ErrorMsg),
     /// The connection failed or is gone.
     Connection(String),
     /// The server sent something that is not the protocol.
@@ -55,7 +56,7 @@ impl fmt::Display for ClientError {
         match self {
             // The server's message is whole: it names the rule where there is one.
             ClientError::Server(e) => f.write_str(&e.message),
-            ClientError::Refused(r) => write!(f, "the server refused the session: {r}"),
+            ClientError::Refused(r) => write!(f, "the server refused the session: {}", r.message),
             ClientError::Connection(r) => write!(f, "connection: {r}"),
             ClientError::Protocol(r) => write!(f, "protocol: {r}"),
         }
@@ -505,7 +506,15 @@ impl Client {
             ServerMsg::Welcome { token, .. } => self.token = token,
             ServerMsg::Refused { reason } => {
                 conn.close(0u32.into(), b"refused");
-                return Err(ClientError::Refused(reason));
+                return Err(ClientError::Refused(ErrorMsg {
+                    code: shvedka_proto::ErrorCode::Handshake,
+                    rule: None,
+                    message: reason,
+                }));
+            }
+            ServerMsg::SessionRefused(why) => {
+                conn.close(0u32.into(), b"refused");
+                return Err(ClientError::Refused(why));
             }
             other => return Err(ClientError::Protocol(format!("expected Welcome, got {other:?}"))),
         }

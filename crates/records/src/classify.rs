@@ -120,10 +120,10 @@ pub(crate) fn judge(game: &Game, shadow: &Game, rm: &RecordMove) -> Verdict {
             if shadow.parse_move(board, text).is_ok() {
                 type2("P5", "castling with a dropped rook is not allowed under these rules")
             } else {
-                type1("FIDE", error.reason)
+                type1("FIDE", error.reason())
             }
         }
-        MoveTextError::Illegal { error, .. } => type2(error.rule.as_str(), error.reason),
+        MoveTextError::Illegal { error, .. } => type2(error.rule.as_str(), error.reason()),
     }
 }
 

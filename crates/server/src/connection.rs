@@ -6,7 +6,9 @@ use std::net::IpAddr;
 use std::sync::Arc;
 use std::time::Duration;
 
-use shvedka_proto::{ClientFrame, ClientMsg, ErrorCode, PROTOCOL_VERSION, Resume, ServerMsg};
+use shvedka_proto::{
+    ClientFrame, ClientMsg, ErrorCode, ErrorMsg, Invalid, PROTOCOL_VERSION, Resume, ServerMsg, SessionRefusal,
+};
 use tokio::sync::oneshot;
 use tokio::time::Instant;
 
@@ -15,10 +17,10 @@ use crate::dispatch::dispatch;
 use crate::lobby::Lobby;
 use crate::login::{self, After, is_account_request};
 use crate::service::convert::error;
-use crate::service::metrics::{Metrics, Refusal};
+use crate::service::metrics::{Metrics, Refusal as MetricRefusal};
 use crate::service::outbound::Outbound;
 use crate::service::room::RoomMsg;
-use crate::service::session::Session;
+use crate::service::session::{Session, refused};
 use crate::transport::frames::{Conversation, End, Frames};
 
 /// How long a logged-out connection is kept for its client to read the reply and close.
@@ -75,8 +77,13 @@ async fn converse(
     };
     let mut session = match handshake(lobby, first, &out, remote).await {
         Ok(session) => session,
-        Err(reason) => {
+        Err(Refusal::Version(reason)) => {
             let _ = out.send(ServerMsg::Refused { reason: reason.clone() }).await;
+            return End::Refused(reason);
+        }
+        Err(Refusal::Session(why)) => {
+            let reason = why.message.clone();
+            let _ = out.send(ServerMsg::SessionRefused(why)).await;
             return End::Refused(reason);
         }
     };
@@ -114,7 +121,7 @@ async fn serve_session(
             reason = session.ended() => return ended(out, reason).await,
         };
         let (result, after) = if !bucket.take() {
-            lobby.metrics.refused(Refusal::RateLimited);
+            lobby.metrics.refused(MetricRefusal::RateLimited);
             (Err(error(ErrorCode::RateLimited, "too many requests; slow down")), After::Continue)
         } else if is_account_request(&frame.msg) {
             let before = session.clone();
@@ -131,7 +138,7 @@ async fn serve_session(
         };
         // A locked-out address's attempts (passwords, roles' secrets) are counted as refused.
         if matches!(&result, Err(e) if e.code == ErrorCode::Limit(shvedka_proto::Limit::LoginAttempts)) {
-            lobby.metrics.refused(Refusal::LoginAttempts);
+            lobby.metrics.refused(MetricRefusal::LoginAttempts);
         }
         let reply = ServerMsg::Reply { req: frame.req, result };
         tokio::select! {
@@ -164,6 +171,23 @@ fn behind(lobby: &Lobby) -> End {
     End::Behind
 }
 
+/// The longest guest name, in characters.
+const GUEST_NAME_MAX: usize = 32;
+
+/// Why a `Hello` opened no session.
+enum Refusal {
+    /// Another protocol version: `ServerMsg::Refused`, which every version's client reads.
+    Version(String),
+    /// Anything else: `ServerMsg::SessionRefused`.
+    Session(ErrorMsg),
+}
+
+impl From<ErrorMsg> for Refusal {
+    fn from(e: ErrorMsg) -> Refusal {
+        Refusal::Session(e)
+    }
+}
+
 /// Checks `Hello` and opens (or resumes) the session; the `Welcome` is queued before any match
 /// message of a resumed session.
 async fn handshake(
@@ -171,14 +195,17 @@ async fn handshake(
     first: ClientFrame,
     out: &Outbound,
     remote: IpAddr,
-) -> Result<Arc<Session>, String> {
+) -> Result<Arc<Session>, Refusal> {
     let ClientMsg::Hello { version, name, resume } = first.msg else {
-        return Err("the first message must be Hello".into());
+        return Err(Refusal::Session(refused(
+            SessionRefusal::NotHello,
+            "the first message must be Hello".into(),
+        )));
     };
     if version != PROTOCOL_VERSION {
-        return Err(format!(
+        return Err(Refusal::Version(format!(
             "protocol version {version} is not supported; this server speaks {PROTOCOL_VERSION}"
-        ));
+        )));
     }
     let (session, token) = match &resume {
         Some(r) => {
@@ -187,10 +214,10 @@ async fn handshake(
                 let row = lobby.accounts.account(account).await;
                 if !matches!(row, Ok(Some(ref a)) if !a.disabled) {
                     lobby.sessions.release(&session).await;
-                    return Err(match row {
-                        Err(e) => e.message,
-                        Ok(_) => "the account is disabled".to_owned(),
-                    });
+                    return Err(Refusal::Session(match row {
+                        Err(e) => e,
+                        Ok(_) => refused(SessionRefusal::AccountDisabled, "the account is disabled".into()),
+                    }));
                 }
                 if let Ok(Some(a)) = &row
                     && a.bot
@@ -204,20 +231,26 @@ async fn handshake(
             // A guest: any name of at most 32 characters without characters that hide or reorder
             // text that is not registered (empty: the server names the guest); an account logs in
             // next.
-            if name.chars().count() > 32 || crate::service::text::hides(&name) {
-                return Err(
-                    "a name has at most 32 characters and no control, bidirectional or invisible characters"
-                        .into(),
-                );
+            if name.chars().count() > GUEST_NAME_MAX || crate::service::text::hides(&name) {
+                return Err(Refusal::Session(ErrorMsg {
+                    code: ErrorCode::Invalid(Invalid::GuestName { max: GUEST_NAME_MAX as u32 }),
+                    rule: None,
+                    message: format!(
+                        "a name has at most {GUEST_NAME_MAX} characters and no control, bidirectional or invisible characters"
+                    ),
+                }));
             }
-            if lobby.accounts.is_registered(&name).await.map_err(|e| e.message)? {
-                return Err(format!(
-                    "the name {name} is registered: log in (Login) from a session of another name, or leave the name empty"
-                ));
+            if lobby.accounts.is_registered(&name).await? {
+                return Err(Refusal::Session(refused(
+                    SessionRefusal::NameRegistered,
+                    format!(
+                        "the name {name} is registered: log in (Login) from a session of another name, or leave the name empty"
+                    ),
+                )));
             }
             if let Err(reason) = lobby.accounts.new_guest(remote) {
-                lobby.metrics.refused(Refusal::Guests);
-                return Err(reason);
+                lobby.metrics.refused(MetricRefusal::Guests);
+                return Err(Refusal::Session(refused(SessionRefusal::TooManyGuests, reason)));
             }
             lobby.sessions.open(name, None).await?
         }
@@ -230,7 +263,7 @@ async fn handshake(
     };
     if out.send(welcome).await.is_err() {
         lobby.sessions.release(&session).await;
-        return Err("connection lost".to_owned());
+        return Err(Refusal::Session(refused(SessionRefusal::ConnectionLost, "connection lost".into())));
     }
     if let Some(r) = resume {
         follow_again(lobby, &session, out, r).await;

@@ -191,7 +191,10 @@ pub(crate) async fn dispatch(
         ClientMsg::Bot => {
             // The kind shown with a seated player's name does not change under the others' eyes.
             if session.room().is_some() {
-                return Err(error(ErrorCode::BadRequest, "say you are a bot before following a match"));
+                return Err(error(
+                    ErrorCode::Invalid(shvedka_proto::Invalid::BotTooLate),
+                    "say you are a bot before following a match",
+                ));
             }
             session.bot.store(true, std::sync::atomic::Ordering::Relaxed);
             Ok(Reply::Ok)

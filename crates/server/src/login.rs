@@ -90,11 +90,7 @@ fn idle(session: &Session) -> Result<(), ErrorMsg> {
 }
 
 async fn log_in(lobby: &Arc<Lobby>, session: &mut Arc<Session>, row: AccountRow) -> Result<Reply, ErrorMsg> {
-    let (new, token) = lobby
-        .sessions
-        .open(row.name.clone(), Some(row.id))
-        .await
-        .map_err(|e| error(ErrorCode::Unavailable, e))?;
+    let (new, token) = lobby.sessions.open(row.name.clone(), Some(row.id)).await?;
     new.bot.store(row.bot, std::sync::atomic::Ordering::Relaxed);
     tracing::info!(name = %row.name, account = row.id, player = new.player.0, "logged in");
     let old = std::mem::replace(session, new);

@@ -119,10 +119,23 @@ impl SqliteStore {
         Ok(store)
     }
 
-    /// Appends `rows` on the calling thread, atomically and durably (see [`Appender`]).
-    #[allow(clippy::unused_async)]
+    /// Appends `rows` on the calling thread, atomically and durably (see [`Appender`]). While
+    /// another connection holds SQLite's write lock, the append waits in place only a moment
+    /// ([`BUSY_TRIES`] of [`BUSY_RETRY`], 5 ms); past it, it gives the thread back to the runtime and tries again
+    /// ([`BUSY_WAIT`], until [`BUSY_TIMEOUT`]). Waiting in place longer could wait forever: the
+    /// write lock's holder may be a transaction of the pool (a session's row) whose next
+    /// statement needs a task of this very runtime, which a thread held in place does not run
+    /// (on one thread; and on several, when that task is queued behind this one).
     async fn append_rows(&self, _: &[(u64, &[EventRow])], rows: &[Params<'_>]) -> Result<(), StoreError> {
-        on_this_thread(|| self.appender.append(rows))
+        let started = std::time::Instant::now();
+        loop {
+            match on_this_thread(|| self.appender.append(rows)) {
+                Err(e) if is_busy(&e) && started.elapsed() < BUSY_TIMEOUT => {
+                    tokio::time::sleep(BUSY_WAIT).await;
+                }
+                done => return done,
+            }
+        }
     }
 
     #[allow(clippy::unused_async)]
@@ -141,22 +154,36 @@ impl SqliteStore {
 /// (a commit alone, measured here: 300–330 µs through sqlx, 190–230 µs in place).
 struct Appender(std::sync::Mutex<rusqlite::Connection>);
 
-/// How often, and how many times, the appender tries again while another connection writes.
+/// How often, and how many times, the appender tries again in place while another connection
+/// writes: 100 µs apart for 5 ms (longer than a flush of the pool's transactions takes).
 const BUSY_RETRY: Duration = Duration::from_micros(100);
-const BUSY_TRIES: i32 = 100_000; // 10 s, the pool's busy timeout
+const BUSY_TRIES: i32 = 50;
+
+/// How long an append that found the file busy for 5 ms waits, off the thread, before
+/// it tries again; and how long it tries at most (the pool's busy timeout).
+const BUSY_WAIT: Duration = Duration::from_millis(1);
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
 
 /// The appender's busy handler. SQLite's own (`busy_timeout`) sleeps 1, 2, 5, 10 … 100 ms
 /// between tries, so a commit that found the pool writing (a new guest's row, a session seen)
 /// waited up to tens of milliseconds after the file was free again, and every match of the
 /// batch with it. This one tries again every 100 µs: under a crowd of 2,000 guests arriving and
 /// leaving (each a row written through the pool) the honest p99 went from 95–127 ms to 36–66 ms
-/// (docs/benchmarks.md, the attack suite's crowd).
+/// (docs/benchmarks.md, the attack suite's crowd). It gives up after 5 ms: the append
+/// then waits off the thread (`SqliteStore::append_rows`).
 fn retry_soon(tries: i32) -> bool {
     if tries >= BUSY_TRIES {
         return false;
     }
     std::thread::sleep(BUSY_RETRY);
     true
+}
+
+/// Whether an append failed only because another connection held the write lock (nothing of it
+/// was written: a statement or transaction that gets `SQLITE_BUSY` is not committed).
+fn is_busy(e: &StoreError) -> bool {
+    matches!(e, StoreError::Sqlite(rusqlite::Error::SqliteFailure(f, _))
+        if f.code == rusqlite::ErrorCode::DatabaseBusy)
 }
 
 impl Appender {

@@ -454,3 +454,53 @@ async fn a4_the_sqlite_log_is_reserved_on_opening_and_holds_nothing() {
     assert_eq!(store.events(1).await.unwrap().len(), 100, "what was committed, and nothing else");
     assert_eq!(store.matches(false).await.unwrap().len(), 1);
 }
+
+/// K5 (a match pauses only when storage truly refuses): on one thread, sessions' rows written in
+/// a transaction of the pool and matches' events appended by the appender share SQLite's one
+/// write lock, and neither waits for the other past its transaction. An append that found the
+/// lock held once spun in place for the whole 10 s busy timeout, so the pool's transaction, whose
+/// next statement needed this very thread, could never commit: "database is locked", and the
+/// match paused on storage that was fine.
+#[tokio::test]
+async fn k5_sqlite_appends_and_session_writes_on_one_thread_never_lock_each_other_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let store: Arc<dyn Store> = Arc::new(SqliteStore::open(&dir.path().join("s.db")).await.unwrap());
+    store.add_match(&new_match(1)).await.unwrap();
+    let started = std::time::Instant::now();
+    let sessions = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            for round in 0..20u64 {
+                let rows: Vec<PlayerRow> = (0..200)
+                    .map(|i| {
+                        let id = 1 + round * 200 + i;
+                        PlayerRow {
+                            id,
+                            name: format!("guest-{id}"),
+                            token_hash: format!("{id:064x}"),
+                            created_ms: 1,
+                            last_seen_ms: 1,
+                            account: None,
+                            revoked: false,
+                        }
+                    })
+                    .collect();
+                let seen: Vec<(u64, u64)> = (1..=round * 200).step_by(7).map(|id| (id, 2)).collect();
+                store.write_players(&rows, &seen).await.expect("the sessions' rows are written");
+            }
+        })
+    };
+    let appends = {
+        let store = store.clone();
+        tokio::spawn(async move {
+            for seq in 1..=400 {
+                store.append(1, &[event(seq)]).await.expect("the event is appended");
+                tokio::task::yield_now().await;
+            }
+        })
+    };
+    sessions.await.unwrap();
+    appends.await.unwrap();
+    assert_eq!(store.events(1).await.unwrap().len(), 400, "every event stored once");
+    assert!(started.elapsed() < std::time::Duration::from_secs(10), "nobody waited out the busy timeout");
+}

@@ -8,7 +8,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ratatui::style::Color;
 use shvedka_proto::{
     Board, ChatScope, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
-    PhaseView, PlayerKind, ResultView, SeatId, ServerMsg, TeamId,
+    PhaseView, PlayerKind, ResultCause, ResultView, SeatId, ServerMsg, TeamId,
 };
 use shvedka_tui::{Action, App, Lang, Link, refusal, view};
 
@@ -250,6 +250,7 @@ fn e1_the_result_is_shown_with_its_reason_and_rule() {
         winner: Some(TeamId::Two),
         reason: "team 2 wins: mate on board by black-A (E1)".into(),
         rule: "E1".into(),
+        cause: Some(ResultCause::MateOnBoard { seat: SeatId::BlackA }),
     });
     let app = app_with(s, now);
     let text = screen(&app, now).0.join("\n");
@@ -378,8 +379,12 @@ fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
     let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
     assert_eq!(typed(&mut app, "/rematch"), vec![], "not while the match is played");
     let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
-    s.result =
-        Some(ResultView { winner: Some(TeamId::Two), reason: "team 2 wins".into(), rule: "E10".into() });
+    s.result = Some(ResultView {
+        winner: Some(TeamId::Two),
+        reason: "team 2 wins".into(),
+        rule: "E10".into(),
+        cause: Some(ResultCause::Resignation { seat: SeatId::WhiteA }),
+    });
     let mut app = app_with(s, now);
     assert_eq!(typed(&mut app, "/rematch"), vec![Action::Rematch(MatchId(7), true)]);
     assert_eq!(typed(&mut app, "/norematch"), vec![Action::Rematch(MatchId(7), false)]);
@@ -505,8 +510,12 @@ fn a_partners_invitation_is_shown_and_accepted_and_partner_invites_after_a_match
     assert_eq!(typed(&mut app, "/accept"), vec![Action::AnswerSeek(5, true)]);
     // After a match, /partner invites the partner (white-A's is black-B) on its terms.
     let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
-    s.result =
-        Some(ResultView { winner: Some(TeamId::One), reason: "black-A resigned".into(), rule: "E10".into() });
+    s.result = Some(ResultView {
+        winner: Some(TeamId::One),
+        reason: "black-A resigned".into(),
+        rule: "E10".into(),
+        cause: Some(ResultCause::Resignation { seat: SeatId::BlackA }),
+    });
     let mut app = app_with(s, now);
     let actions = typed(&mut app, "/partner");
     let [Action::Seek(request)] = &actions[..] else { panic!("{actions:?}") };

@@ -74,7 +74,10 @@ impl Bots {
         level: u8,
     ) -> Result<usize, ErrorMsg> {
         if !(1..=5).contains(&level) {
-            return Err(error(ErrorCode::BadRequest, format!("bot level {level}: expected 1 to 5")));
+            return Err(error(
+                ErrorCode::Invalid(shvedka_proto::Invalid::BotLevel { min: 1, max: 5 }),
+                format!("bot level {level}: expected 1 to 5"),
+            ));
         }
         let room = rooms.room(match_id)?;
         let summary = room.summary.lock().expect("summary lock").clone();
@@ -86,7 +89,7 @@ impl Bots {
         }
         if summary.phase != PhaseView::Forming {
             return Err(error(
-                ErrorCode::Rejected,
+                ErrorCode::Busy(shvedka_proto::Busy::Started),
                 format!("match {match_id} has started: its seats are taken"),
             ));
         }

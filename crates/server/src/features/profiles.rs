@@ -28,7 +28,10 @@ fn unavailable(e: &StoreError) -> ErrorMsg {
 fn category(name: &str) -> Result<Category, ErrorMsg> {
     Category::parse(name).ok_or_else(|| {
         let known: Vec<&str> = Category::ALL.iter().map(|c| c.as_str()).collect();
-        error(ErrorCode::BadRequest, format!("no rating category {name:?}; there are {}", known.join(", ")))
+        error(
+            ErrorCode::Invalid(shvedka_proto::Invalid::RatingCategory),
+            format!("no rating category {name:?}; there are {}", known.join(", ")),
+        )
     })
 }
 

@@ -159,7 +159,10 @@ impl Rematches {
                 // A live match this session may not reach (private, without its invitation) is
                 // answered as one that does not exist.
                 if rooms.room(id).is_ok() && !rooms.hidden_from(session, id) {
-                    return Err(error(ErrorCode::Rejected, format!("match {id} is not over")));
+                    return Err(error(
+                        ErrorCode::Busy(shvedka_proto::Busy::NotOver),
+                        format!("match {id} is not over"),
+                    ));
                 }
                 return Err(error(ErrorCode::NoSuchMatch, format!("match {id} has no rematch offer")));
             };
@@ -178,7 +181,7 @@ impl Rematches {
                 match accept {
                     Some(true) if offer.declined.iter().any(|&d| d) => {
                         return Err(error(
-                            ErrorCode::Rejected,
+                            ErrorCode::Busy(shvedka_proto::Busy::RematchDeclined),
                             format!("the rematch of match {id} was declined"),
                         ));
                     }

@@ -43,7 +43,10 @@ pub(crate) fn name_key(name: &str) -> Result<String, ErrorMsg> {
     let key = name.to_ascii_lowercase();
     if !NAME_LEN.contains(&name.chars().count()) || !ok_chars || !starts || key.starts_with(GUEST_PREFIX) {
         return Err(error(
-            ErrorCode::BadRequest,
+            ErrorCode::Invalid(shvedka_proto::Invalid::AccountName {
+                min: *NAME_LEN.start() as u32,
+                max: *NAME_LEN.end() as u32,
+            }),
             format!(
                 "an account name has {} to {} ASCII letters, digits, _ or -, starts with a letter, and does not start with \"{GUEST_PREFIX}\"",
                 NAME_LEN.start(),
@@ -63,7 +66,10 @@ pub(crate) fn check_password(password: &str) -> Result<(), ErrorMsg> {
         Ok(())
     } else {
         Err(error(
-            ErrorCode::BadRequest,
+            ErrorCode::Invalid(shvedka_proto::Invalid::Password {
+                min: *PASSWORD_LEN.start() as u32,
+                max: *PASSWORD_LEN.end() as u32,
+            }),
             format!("a password has {} to {} characters", PASSWORD_LEN.start(), PASSWORD_LEN.end()),
         ))
     }
@@ -316,7 +322,11 @@ mod tests {
             "abcdefghijklmnopqrstuvwxy",
         ] {
             let e = name_key(bad).unwrap_err();
-            assert_eq!(e.code, ErrorCode::BadRequest, "{bad}");
+            assert_eq!(
+                e.code,
+                ErrorCode::Invalid(shvedka_proto::Invalid::AccountName { min: 2, max: 24 }),
+                "{bad}"
+            );
         }
         assert!(check_password("1234567").is_err() && check_password("12345678").is_ok());
         assert!(check_password(&"x".repeat(129)).is_err());
@@ -436,7 +446,7 @@ mod tests {
         let wrong = accounts.change_password(bob.id, "not it", "new password", ADDR).await.unwrap_err();
         assert_eq!(wrong.code, ErrorCode::BadCredentials);
         let short = accounts.change_password(bob.id, "old password", "short", ADDR).await.unwrap_err();
-        assert_eq!(short.code, ErrorCode::BadRequest);
+        assert_eq!(short.code, ErrorCode::Invalid(shvedka_proto::Invalid::Password { min: 8, max: 128 }));
         accounts.change_password(bob.id, "old password", "new password", ADDR).await.unwrap();
         assert!(accounts.login("bob", "old password", ADDR).await.is_err());
         accounts.login("bob", "new password", ADDR).await.unwrap();

@@ -2,10 +2,11 @@
 
 use std::time::Duration;
 
-use bughouse::{Adjudication, BoardId, MatchResult, Seat, Team};
-use bughouse_match::{ArbiterAct, Claim, Phase, Rejection};
+use bughouse::{Adjudication, BoardId, DrawKind, MatchResult, Reason, Seat, Team};
+use bughouse_match::{ArbiterAct, Claim, Phase};
 use shvedka_proto::{
-    ArbiterRequest, Board, ClaimKind, ErrorCode, ErrorMsg, PhaseView, ResultView, SeatId, TeamId,
+    ArbiterRequest, Board, ClaimKind, DrawHow, ErrorCode, ErrorMsg, PhaseView, ResultCause, ResultView,
+    SeatId, TeamId,
 };
 
 pub(crate) fn seat_id(seat: Seat) -> SeatId {
@@ -49,7 +50,34 @@ pub(crate) fn result(adj: &Adjudication) -> ResultView {
         MatchResult::Win(Team::Two) => Some(TeamId::Two),
         MatchResult::Draw => None,
     };
-    ResultView { winner, reason: adj.to_string(), rule: adj.reason.rule().to_owned() }
+    ResultView {
+        winner,
+        reason: adj.to_string(),
+        rule: adj.reason.rule().to_owned(),
+        cause: Some(cause(&adj.reason)),
+    }
+}
+
+/// How a match was decided, as the wire says it.
+fn cause(reason: &Reason) -> ResultCause {
+    match *reason {
+        Reason::MateOnBoard(seat) => ResultCause::MateOnBoard { seat: seat_id(seat) },
+        Reason::MutualMate => ResultCause::MutualMate,
+        Reason::BoardDrawn(board, kind) => ResultCause::BoardDrawn {
+            board: wire_board(board),
+            how: match kind {
+                DrawKind::Agreement => DrawHow::Agreement,
+                DrawKind::Repetition => DrawHow::Repetition,
+                DrawKind::MoveRule => DrawHow::FiftyMoves,
+                DrawKind::Stalemate => DrawHow::Stalemate,
+                DrawKind::Arbiter => DrawHow::Arbiter,
+            },
+        },
+        Reason::Flag(seat) => ResultCause::Flag { seat: seat_id(seat) },
+        Reason::FlagsOfBothTeams => ResultCause::FlagsOfBothTeams,
+        Reason::Resignation(seat) => ResultCause::Resignation { seat: seat_id(seat) },
+        Reason::Arbiter => ResultCause::Arbiter,
+    }
 }
 
 pub(crate) fn millis(d: Duration) -> u64 {
@@ -72,10 +100,6 @@ pub(crate) fn wire_board(b: BoardId) -> Board {
         BoardId::A => Board::A,
         BoardId::B => Board::B,
     }
-}
-
-pub(crate) fn rejection(r: &Rejection) -> ErrorMsg {
-    ErrorMsg { code: ErrorCode::Rejected, rule: r.rule().map(str::to_owned), message: r.to_string() }
 }
 
 pub(crate) fn error(code: ErrorCode, message: impl Into<String>) -> ErrorMsg {

@@ -140,6 +140,7 @@ fn kind(msg: &ServerMsg) -> &'static str {
     match msg {
         ServerMsg::Welcome { .. } => "welcome",
         ServerMsg::Refused { .. } => "refused",
+        ServerMsg::SessionRefused(_) => "session-refused",
         ServerMsg::Pong { .. } => "pong",
         ServerMsg::Reply { .. } => "reply",
         ServerMsg::State(_) => "state",

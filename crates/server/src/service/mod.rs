@@ -21,6 +21,7 @@ pub(crate) mod player_rows;
 pub(crate) mod random;
 pub(crate) mod reads;
 pub(crate) mod record;
+pub(crate) mod refusal;
 pub(crate) mod restore;
 pub(crate) mod roles;
 pub(crate) mod room;

@@ -11,9 +11,10 @@ use std::time::Duration;
 use bughouse_match::PlayerId;
 use dashmap::DashMap;
 use dashmap::mapref::entry::Entry;
-use shvedka_proto::{MatchId, PlayerKind, SessionEnd};
+use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, PlayerKind, SessionEnd, SessionRefusal};
 use shvedka_storage::{PlayerRow, Revoke, Store};
 
+use crate::service::convert::error;
 use crate::service::player_rows::PlayerRows;
 use crate::service::wall::unix_ms;
 
@@ -225,7 +226,7 @@ impl Sessions {
         &self,
         name: String,
         account: Option<u64>,
-    ) -> Result<(Arc<Session>, String), String> {
+    ) -> Result<(Arc<Session>, String), ErrorMsg> {
         let token = new_token();
         let key = token_key(&token);
         let now = unix_ms();
@@ -233,7 +234,7 @@ impl Sessions {
             // Nodes of a cluster share the ids: the database hands them out.
             Some(leases) => leases.next_id(shvedka_storage::IdKind::Player).await.map_err(|e| {
                 tracing::error!(error = %e, "cannot get a new player id");
-                "the server cannot record the session now; try again".to_owned()
+                error(ErrorCode::Unavailable, "the server cannot record the session now; try again")
             })?,
             None => self.next_player.fetch_add(1, Ordering::Relaxed),
         };
@@ -250,7 +251,7 @@ impl Sessions {
         };
         self.rows.add(row.clone()).await.map_err(|e| {
             tracing::error!(error = %e, "cannot record a new session");
-            "the server cannot record the session now; try again".to_owned()
+            error(ErrorCode::Unavailable, "the server cannot record the session now; try again")
         })?;
         let session = Arc::new(Session::from_row(row));
         session.connections.store(1, Ordering::SeqCst);
@@ -260,7 +261,7 @@ impl Sessions {
 
     /// The session of `token` for one more connection: from memory, or read back from the
     /// store. Refused when the token is unknown or expired.
-    pub(crate) async fn resume(&self, token: &str) -> Result<Arc<Session>, String> {
+    pub(crate) async fn resume(&self, token: &str) -> Result<Arc<Session>, ErrorMsg> {
         let key = token_key(token);
         let now = unix_ms();
         let held = self.map.get(&key).map(|s| s.clone());
@@ -274,7 +275,7 @@ impl Sessions {
                 s.revoked.store(true, Ordering::SeqCst);
             }
             if s.revoked.load(Ordering::SeqCst) {
-                return Err(LOGGED_OUT.into());
+                return Err(logged_out());
             }
             self.check_expiry(
                 s.connections.load(Ordering::SeqCst),
@@ -290,11 +291,13 @@ impl Sessions {
         }
         let row = self.store.player_by_token(&key).await.map_err(|e| {
             tracing::error!(error = %e, "cannot read a session");
-            "the server cannot read the session now; try again".to_owned()
+            error(ErrorCode::Unavailable, "the server cannot read the session now; try again")
         })?;
-        let row = row.ok_or("unknown session token; start a new session")?;
+        let row = row.ok_or_else(|| {
+            refused(SessionRefusal::UnknownToken, "unknown session token; start a new session".into())
+        })?;
         if row.revoked {
-            return Err(LOGGED_OUT.into());
+            return Err(logged_out());
         }
         self.check_expiry(0, row.last_seen_ms, now)?;
         let session = self.hold(key, Arc::new(Session::from_row(row)));
@@ -312,12 +315,15 @@ impl Sessions {
         entry.clone()
     }
 
-    fn check_expiry(&self, connections: usize, last_seen_ms: u64, now: u64) -> Result<(), String> {
+    fn check_expiry(&self, connections: usize, last_seen_ms: u64, now: u64) -> Result<(), ErrorMsg> {
         let unused = Duration::from_millis(now.saturating_sub(last_seen_ms));
         if connections == 0 && unused > self.expiry {
-            return Err(format!(
-                "the session expired after {} days unused (session_expiry_s); start a new session",
-                self.expiry.as_secs() / 86_400
+            let days = u32::try_from(self.expiry.as_secs() / 86_400).unwrap_or(u32::MAX);
+            return Err(refused(
+                SessionRefusal::Expired { days },
+                format!(
+                    "the session expired after {days} days unused (session_expiry_s); start a new session"
+                ),
             ));
         }
         Ok(())
@@ -471,7 +477,14 @@ pub(crate) fn spawn_sweeper(
 }
 
 /// Why a revoked session's token is refused.
-const LOGGED_OUT: &str = "the session was logged out; log in again";
+fn logged_out() -> ErrorMsg {
+    refused(SessionRefusal::LoggedOut, "the session was logged out; log in again".into())
+}
+
+/// A session refused, and why.
+pub(crate) fn refused(why: SessionRefusal, message: String) -> ErrorMsg {
+    ErrorMsg { code: ErrorCode::Session(why), rule: None, message }
+}
 
 /// The SHA-256 of a secret, lower-case hex: what is stored and compared instead of the secret.
 pub(crate) fn token_key(token: &str) -> String {
@@ -523,11 +536,18 @@ mod tests {
         sessions.release(&sessions.resume(&token).await.expect("resumes")).await;
         // Ended in the database by another process (shvedka admin reset-password).
         store.revoke_sessions(Revoke::Account { id: 1, keep: None }).await.unwrap();
-        assert_eq!(sessions.resume(&token).await.unwrap_err(), LOGGED_OUT);
+        assert_eq!(
+            sessions.resume(&token).await.unwrap_err().code,
+            ErrorCode::Session(SessionRefusal::LoggedOut)
+        );
         let (boris, boris_token) = sessions.open("boris".into(), Some(2)).await.unwrap();
         sessions.revoke(&boris).await.unwrap();
         sessions.release(&boris).await;
-        assert_eq!(sessions.resume(&boris_token).await.unwrap_err(), LOGGED_OUT, "logged out");
+        assert_eq!(
+            sessions.resume(&boris_token).await.unwrap_err().code,
+            ErrorCode::Session(SessionRefusal::LoggedOut),
+            "logged out"
+        );
     }
 
     /// Issue 17: a session ended — logged out, its password changed here, or its account disabled
@@ -618,11 +638,14 @@ mod tests {
         // Last seen 31 days ago: expired, whether read from the store or held in memory.
         store.touch_player(anna.player.0, ago(31 * DAY)).await.unwrap();
         let refused = sessions.resume(&token).await.unwrap_err();
-        assert!(refused.contains("expired"), "{refused}");
+        assert_eq!(refused.code, ErrorCode::Session(SessionRefusal::Expired { days: 30 }), "{refused:?}");
         let (boris, boris_token) = sessions.open("boris".into(), None).await.unwrap();
         boris.set_room(Some(MatchId(1)));
         sessions.release(&boris).await;
         boris.last_seen_ms.store(ago(31 * DAY), Ordering::SeqCst);
-        assert!(sessions.resume(&boris_token).await.unwrap_err().contains("expired"));
+        assert_eq!(
+            sessions.resume(&boris_token).await.unwrap_err().code,
+            ErrorCode::Session(SessionRefusal::Expired { days: 30 })
+        );
     }
 }

@@ -46,6 +46,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("locales/ru.js"),
     js!("sound.js"),
     js!("notice.js"),
+    js!("say.js"),
     js!("ratings.js"),
     js!("recent.js"),
     js!("report.js"),

@@ -339,7 +339,11 @@ mod tests {
     #[test]
     fn a_refusal_is_told_from_a_lost_connection() {
         assert!(is_refusal(&ClientError::Connection("aborted by peer: CONNECTION_REFUSED".into())));
-        assert!(is_refusal(&ClientError::Refused("version".into())));
+        assert!(is_refusal(&ClientError::Refused(shvedka_proto::ErrorMsg {
+            code: shvedka_proto::ErrorCode::Handshake,
+            rule: None,
+            message: "version".into(),
+        })));
         assert!(!is_refusal(&ClientError::Connection("timed out".into())));
         assert_eq!(kind_name(Kind::Registrations), "registrations");
     }

@@ -572,7 +572,12 @@ mod tests {
         relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(5) });
         relays.owners.insert(MatchId(4), "a".into());
         assert_eq!(relays.ran_elsewhere(MatchId(4)), None, "live: no offer yet");
-        let result = shvedka_proto::ResultView { winner: None, reason: "agreed".into(), rule: "E5".into() };
+        let result = shvedka_proto::ResultView {
+            winner: None,
+            reason: "agreed".into(),
+            rule: "E5".into(),
+            cause: None,
+        };
         let ended = MatchEvent { seq: 6, kind: EventView::Ended(result), ..view(6) };
         relays.deliver(relayed("k", ServerMsg::Event(ended))).await;
         assert_eq!(seqs(&mut rx), [6], "the end is told");

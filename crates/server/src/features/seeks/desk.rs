@@ -121,10 +121,12 @@ pub(crate) struct Desk {
 fn refusal(r: &Refusal) -> ErrorMsg {
     match r {
         Refusal::AlreadySeeking(_) => error(
-            ErrorCode::Rejected,
+            ErrorCode::Busy(shvedka_proto::Busy::AlreadySeeking),
             "a player of this seek is seeking a game already; cancel that seek first",
         ),
-        Refusal::SamePartner => error(ErrorCode::BadRequest, "a partner must be another player"),
+        Refusal::SamePartner => {
+            error(ErrorCode::Invalid(shvedka_proto::Invalid::SamePartner), "a partner must be another player")
+        }
         Refusal::Full(n) => error(
             ErrorCode::Limit(Limit::SeekPool),
             format!("the server holds {n} seeks, as many as it may (max_seeks); try again soon"),
@@ -293,7 +295,10 @@ impl Desk {
             return self.accept(id, me, now, random);
         }
         if self.pool.seeking(key(&partner)) {
-            return Err(error(ErrorCode::Rejected, format!("{} is seeking a game already", partner.name)));
+            return Err(error(
+                ErrorCode::Busy(shvedka_proto::Busy::PartnerSeeking),
+                format!("{} is seeking a game already", partner.name),
+            ));
         }
         self.check_limits(player)?;
         self.check_limits(partner.player).map_err(|_| {

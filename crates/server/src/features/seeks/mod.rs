@@ -234,7 +234,8 @@ impl Task {
     /// preset by its name.
     fn terms(&self, time_control: &str, rules: &str, rated: bool) -> Result<Terms, ErrorMsg> {
         let tc = self.rooms.time_control(time_control)?;
-        let preset = RuleOptions::preset(rules).map_err(|e| error(ErrorCode::BadRequest, e.to_string()))?;
+        let preset = RuleOptions::preset(rules)
+            .map_err(|e| error(ErrorCode::Invalid(shvedka_proto::Invalid::RulePreset), e.to_string()))?;
         Ok(Terms { time_control: tc.to_string(), rules: preset.name, rated })
     }
 
@@ -269,7 +270,7 @@ impl Task {
         });
         if seated {
             return Err(error(
-                ErrorCode::Rejected,
+                ErrorCode::Busy(shvedka_proto::Busy::Playing),
                 format!("you sit in match {id}: finish it (or leave your seat) before seeking another"),
             ));
         }

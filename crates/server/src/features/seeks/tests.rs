@@ -105,10 +105,10 @@ async fn an_accepted_invitation_waits_in_the_pool_and_a_declined_one_ends() {
     assert!(matches!(&p[1].told()[..], [ServerMsg::SeekInvitation(_)]));
     let busy =
         desk.seek(p[2].member(), terms(false), None, Some("anna"), Instant::now(), no_random).unwrap_err();
-    assert_eq!(busy.code, ErrorCode::Rejected, "anna seeks already");
+    assert_eq!(busy.code, ErrorCode::Busy(shvedka_proto::Busy::PartnerSeeking), "anna seeks already");
     let again =
         desk.seek(p[0].member(), terms(false), None, Some("clara"), Instant::now(), no_random).unwrap_err();
-    assert_eq!(again.code, ErrorCode::Rejected, "one seek at a time");
+    assert_eq!(again.code, ErrorCode::Busy(shvedka_proto::Busy::AlreadySeeking), "one seek at a time");
     desk.cancel(accepted.seek, p[0].session.player).unwrap();
     assert_eq!(p[1].told(), vec![ServerMsg::SeekEnded { seek: accepted.seek, reason: SeekEnd::Cancelled }]);
     let (view, _) =

@@ -66,8 +66,9 @@ impl Tournaments {
         let act = |what: String| DirectorAct { at_ms: now, by: by.clone(), what };
         match req {
             TdRequest::Create { name, rules, time_control, swiss_rounds, online, check_in, chess960 } => {
-                bughouse::RuleOptions::preset(&rules)
-                    .map_err(|e| error(ErrorCode::BadRequest, e.to_string()))?;
+                bughouse::RuleOptions::preset(&rules).map_err(|e| {
+                    error(ErrorCode::Invalid(shvedka_proto::Invalid::RulePreset), e.to_string())
+                })?;
                 rooms.time_control(&time_control)?;
                 let format = match swiss_rounds {
                     None => Format::RoundRobin,
@@ -162,7 +163,7 @@ impl Tournaments {
             TdRequest::Result { tournament, round, table, game, outcome, reason, correct } => {
                 if reason.chars().count() > MAX_NOTE {
                     return Err(error(
-                        ErrorCode::BadRequest,
+                        ErrorCode::Invalid(shvedka_proto::Invalid::NoteLength { max: MAX_NOTE as u32 }),
                         format!("the reason of a result has at most {MAX_NOTE} characters"),
                     ));
                 }
@@ -286,7 +287,7 @@ impl Tournaments {
             TdExport::Html => t.to_html(),
             TdExport::Sheet { round } => t.pairing_sheet(round, 0).map_err(refused)?,
             TdExport::State => {
-                serde_json::to_string_pretty(&t).map_err(|e| error(ErrorCode::Rejected, e.to_string()))?
+                serde_json::to_string_pretty(&t).map_err(|e| error(ErrorCode::Unavailable, e.to_string()))?
             }
             TdExport::Games => {
                 let mut all = String::new();

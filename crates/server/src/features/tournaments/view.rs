@@ -2,9 +2,9 @@
 //! built from the same `Tournament` the exports are, so a page and a printed sheet never disagree.
 
 use shvedka_proto::{
-    GameView, InvitationView, MatchId, PairingView, RoundView, StandingView, TableView, TdChoice, TdOutcome,
-    TeamView, TourResultSource, TourResultView, TournamentFormat, TournamentPhase, TournamentSummary,
-    TournamentView,
+    GameView, InvitationView, MatchId, OfficialView, PairingView, RoundView, StandingView, TableView,
+    TdChoice, TdOutcome, TeamView, TourResultSource, TourResultView, TournamentFormat, TournamentPhase,
+    TournamentSummary, TournamentView,
 };
 use shvedka_tournament::{
     ColourChoice, Director, Fixture, Format, Game, Outcome, Pairing, ResultSource, Round, SeatingChoice,
@@ -147,11 +147,11 @@ fn game(t: &Tournament, p: &Pairing, n: u32, g: &Game) -> GameView {
     }
 }
 
-/// A director as the view names him: his account, or `(secret)` for the server's secret.
-fn director_name(by: &Director) -> String {
+/// A director as the view names him: his account, or the server's secret.
+fn director_name(by: &Director) -> OfficialView {
     match by {
-        Director::Account(name) => name.clone(),
-        Director::Secret => "(secret)".to_owned(),
+        Director::Account(name) => OfficialView::Account(name.clone()),
+        Director::Secret => OfficialView::Secret,
     }
 }
 

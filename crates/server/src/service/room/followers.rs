@@ -15,6 +15,7 @@ use crate::service::convert::{self, error, seat_id};
 use crate::service::encoding::Shared;
 use crate::service::gallery;
 use crate::service::outbound::Outbound;
+use crate::service::refusal;
 use crate::service::session::Session;
 
 impl Room {
@@ -92,7 +93,7 @@ impl Room {
                     let now = self.now();
                     self.m
                         .handle_command(now, session.player, Command::LeaveSeat)
-                        .map_err(|r| convert::rejection(&r))?;
+                        .map_err(|r| refusal::rejection(&r))?;
                     self.names[seat.index()] = None;
                     self.kinds[seat.index()] = None;
                 }
@@ -165,7 +166,7 @@ impl Room {
         }
         if chars == 0 || crate::service::text::hides(&text) {
             return Err(error(
-                ErrorCode::BadRequest,
+                ErrorCode::Invalid(shvedka_proto::Invalid::ChatText),
                 "a chat message has text and no control, bidirectional or invisible characters",
             ));
         }

@@ -31,6 +31,7 @@ use crate::service::gallery::{Gallery, Spot};
 use crate::service::hooks::{Finished, MatchHooks};
 use crate::service::metrics::{Metrics, Outcome};
 use crate::service::outbound::Outbound;
+use crate::service::refusal;
 use crate::service::session::{Session, Sessions};
 use recent::Recent;
 
@@ -410,7 +411,7 @@ impl Room {
             RoomMsg::Arbiter { act, by, reply } => {
                 let now = self.now();
                 let resume = matches!(act, ArbiterAct::Resume);
-                let result = self.m.handle_arbiter(now, by, act).map_err(|r| convert::rejection(&r));
+                let result = self.m.handle_arbiter(now, by, act).map_err(|r| refusal::rejection(&r));
                 if result.is_ok() && resume {
                     self.restart_pause = false;
                     self.storage_paused = false;
@@ -481,7 +482,7 @@ impl Room {
                 }
                 let seat = convert::seat(seat);
                 let taken = self.m.handle_command(now, player, Command::TakeSeat(seat));
-                taken.map_err(|r| convert::rejection(&r))?;
+                taken.map_err(|r| refusal::rejection(&r))?;
                 self.names[seat.index()] = Some(session.name.clone());
                 self.kinds[seat.index()] = Some(session.kind());
                 // Everyone hears of the seat first; then the seated player gets the whole state,
@@ -494,9 +495,9 @@ impl Room {
             ClientMsg::Ready { ready } => Command::Ready(ready),
             ClientMsg::Move { board, text, think_ms } => {
                 let board = convert::board(board);
-                self.m.may_move(player, board).map_err(|r| convert::rejection(&r))?;
+                self.m.may_move(player, board).map_err(|r| refusal::rejection(&r))?;
                 let game = self.m.game();
-                let mv = game.parse_move(board, &text).map_err(|e| move_error(&e))?;
+                let mv = game.parse_move(board, &text).map_err(|e| refusal::move_text(&e, board))?;
                 self.pending_move = Some((game.uci(&mv), game.san(&mv)));
                 Command::Move { mv, client_time: think_ms.map(Duration::from_millis) }
             }
@@ -506,7 +507,7 @@ impl Room {
             ClientMsg::Resign => Command::Resign,
             ClientMsg::CallArbiter if !self.arbiters => {
                 return Err(ErrorMsg {
-                    code: ErrorCode::Rejected,
+                    code: ErrorCode::Match(shvedka_proto::MatchRefusal::NoArbiter),
                     rule: Some("K5".into()),
                     message:
                         "this server has no arbiter to call (arbiter_token is empty); the clocks keep running"
@@ -518,7 +519,7 @@ impl Room {
             _ => return Err(error(ErrorCode::BadRequest, "not a match command")),
         };
         let left = matches!(command, Command::LeaveSeat).then(|| self.m.seat_of(player)).flatten();
-        self.m.handle_command(now, player, command).map_err(|r| convert::rejection(&r))?;
+        self.m.handle_command(now, player, command).map_err(|r| refusal::rejection(&r))?;
         if let Some(seat) = left {
             self.names[seat.index()] = None;
             self.kinds[seat.index()] = None;
@@ -561,17 +562,6 @@ fn deliver(f: &mut Follower, msg: &Arc<Shared>) {
         && !out.push_shared(msg)
     {
         f.out = None;
-    }
-}
-
-fn move_error(e: &bughouse::MoveTextError) -> ErrorMsg {
-    match e {
-        bughouse::MoveTextError::Illegal { error: play, .. } => ErrorMsg {
-            code: ErrorCode::Rejected,
-            rule: Some(play.rule.as_str().to_owned()),
-            message: e.to_string(),
-        },
-        _ => error(ErrorCode::BadRequest, e.to_string()),
     }
 }
 

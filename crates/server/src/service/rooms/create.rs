@@ -152,7 +152,9 @@ impl Rooms {
 
     /// A time control by name or spec, as this server reads it.
     pub(crate) fn time_control(&self, text: &str) -> Result<bughouse_match::TimeControl, ErrorMsg> {
-        self.clock.time_control(text).map_err(|e| error(ErrorCode::BadRequest, e.to_string()))
+        self.clock
+            .time_control(text)
+            .map_err(|e| error(ErrorCode::Invalid(shvedka_proto::Invalid::TimeControl), e.to_string()))
     }
 
     async fn create_with(
@@ -165,7 +167,8 @@ impl Rooms {
     ) -> Result<(MatchId, Option<String>), ErrorMsg> {
         let Kind { listed, chess960, rated } = kind;
         let bad = |e: String| error(ErrorCode::BadRequest, e);
-        let mut rules = RuleOptions::preset(rules).map_err(|e| bad(e.to_string()))?;
+        let mut rules = RuleOptions::preset(rules)
+            .map_err(|e| error(ErrorCode::Invalid(shvedka_proto::Invalid::RulePreset), e.to_string()))?;
         rules.chess960 |= chess960;
         let tc = self.time_control(time_control)?;
         if self.map.len() >= self.limits.max_matches {
