@@ -159,7 +159,7 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
     tty.keys("/resign\r");
     tty.wait_for("type /resign again to confirm").await;
     tty.keys("/resign\r");
-    tty.wait_for("team 2 wins: resignation (E10)").await;
+    tty.wait_for("team 2 wins: white-A resigned (E10)").await;
     tty.keys("\x03");
     let deadline = Instant::now() + Duration::from_secs(10);
     let status = loop {
@@ -257,6 +257,16 @@ async fn a_russian_player_reads_the_lobby_the_boards_and_a_refused_move_in_russi
     // The partner's quick message reads in Russian.
     others[2].chat(ChatScope::Team, "need a knight").await.unwrap();
     tty.wait_for("[команде] dave (гость): нужен конь").await;
+    // A drop from an empty reserve: whose reserve and which piece, in the genitive (P1).
+    others[0].play(Board::A, "Nc6", None).await.unwrap();
+    tty.wait_for("последний ход: чёрные A Nc6").await;
+    tty.keys("N@e5\r");
+    tty.wait_for("невозможный ход N@e5 на доске A: в запасе белых A нет коня (P1)").await;
+    // The result, from its cause.
+    tty.keys("/resign\r");
+    tty.wait_for("наберите /resign ещё раз").await;
+    tty.keys("/resign\r");
+    tty.wait_for("победила команда 2: белые A сдались (E10)").await;
 
     // /lang en switches at once and is remembered.
     tty.keys("/lang en\r");

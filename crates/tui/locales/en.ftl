@@ -4,9 +4,13 @@
 ## The game's words
 
 seat-white-a = white-A
+    .of = white-A
 seat-black-a = black-A
+    .of = black-A
 seat-white-b = white-B
+    .of = white-B
 seat-black-b = black-B
+    .of = black-B
 team = team { $n }
 team-with-seats = team { $n }: { $first } + { $second }
 kind-guest = (guest)
@@ -14,11 +18,17 @@ kind-bot = (bot)
 you-mark = (you)
 seat-empty = (empty)
 piece-pawn = pawn
+    .of = pawn
 piece-knight = knight
+    .of = knight
 piece-bishop = bishop
+    .of = bishop
 piece-rook = rook
+    .of = rook
 piece-queen = queen
+    .of = queen
 piece-king = king
+    .of = king
 phase-forming = forming
 phase-countdown = countdown
 phase-running = running
@@ -166,12 +176,8 @@ connection-failed = connection: { $detail }
 protocol-failed = the server's answer is not the protocol: { $detail }
 move-impossible = impossible move { $san } on board { $board }: { $why }
 move-refused = move { $san } on board { $board } refused: { $why }
-move-unreadable = cannot read the move { $san } on board { $board }: not a move, or ambiguous (name the square it starts from)
 bots-forbidden = only the match's creator or one of its seated players may fill it with bots
 bots-not-ratable = the server's bots have no accounts: they may not sit in a rated match
-bots-started = match { $id } has started: its seats are taken
-arbiter-none = this server has no arbiter to call, or the clocks are stopped already (K5)
-seat-refused = this seat is taken, or the seats are fixed (S1)
 
 ## The server's own pauses, a session's and a seek's end, a match closed
 
@@ -375,3 +381,100 @@ help-seek = /seek [CLOCK] [rated] [with NAME] seeks (inviting a partner) · /acc
 help-tournaments = tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b
 help-lang = /lang ru or /lang en: the language, remembered for next time (the --lang flag overrides it)
 help-scroll = PgUp PgDn scroll the messages
+
+## A match's refusals (protocol version 9), without their rule ids (added after them)
+
+match-not-seated = you hold no seat in this match
+match-seat-taken = the seat { $seat } is taken
+match-already-seated = you sit at { $seat } already
+match-seats-locked = the seats are fixed: all four are ready
+match-not-started = the match has not started
+match-paused = the clocks are stopped for the arbiter
+match-not-paused = the match is not paused
+match-over-already = the match is over
+match-not-your-board = you play { $seat }, not on board { $board }
+match-not-your-turn = not your turn
+match-flag-fell = the flag of { $seat_of } has fallen: time ran out
+match-already-offered = your draw offer stands already
+match-no-draw-offer = there is no draw offer to decline
+match-illegal = impossible move on board { $board }: { $why }
+match-unreadable = a move on board { $board } not read: { $why }
+match-no-arbiter = this server has no arbiter to call; the clocks keep running
+illegal-in-check = not a legal chess move here: your king is in check
+illegal-not-in-reserve = the reserve of { $seat_of } holds no { $piece_of }
+illegal-occupied = the square { $square } is not empty
+illegal-drop-leaves-check = the drop would leave your king in check
+illegal-pawn-rank = a pawn is dropped on ranks { $first } to { $last } only
+illegal-not-removable = { $square } on board { $board } holds no knight, bishop, rook or queen of the crosswise player ({ $crosswise })
+illegal-removal-leaves-illegal = removing the { $piece } on { $square } would leave board { $board } illegal
+illegal-must-remove = the crosswise player ({ $crosswise }) has a piece to remove: name it (e8=Qd1)
+illegal-vanishing-leaves-check = the pawn would leave the board and uncover your king
+illegal-wrong-piece = { $square } on board { $board } holds another piece: a { $piece }
+text-not-a-move = not a move: write e2e4, Nf3 or N@f3
+text-removal-square-missing = a promotion by removal names the removed piece's square: e8=Qd1
+text-square-after-move = only a promotion by removal ends with a square
+text-ambiguous = several moves fit: name the square it starts from
+claim-repetition = the position on board { $board } has occurred { $seen ->
+    [one] once
+   *[other] { $seen } times
+}; { $needed } are needed
+claim-fifty-moves = { $halfmoves ->
+    [one] { $halfmoves } halfmove
+   *[other] { $halfmoves } halfmoves
+} on board { $board } without a capture, a pawn move or a drop; { $needed } are needed
+claim-flags-fall-by-themselves = flags fall by themselves in this match
+claim-own-team-flag = only a player of the other team may claim the flag of { $seat_of }
+claim-flag-not-fallen = the flag of { $seat_of } has not fallen
+take-back-no-move = no move on board { $board } to take back
+take-back-changed-since = the pieces of board { $board } changed since: set the corrected position instead
+take-back-piece-dropped = the { $piece } the move passed to board { $board } has been dropped since
+take-back-square-occupied = { $square } on board { $board } is occupied: the removed { $piece } cannot return
+take-back-would-be-illegal = the position on board { $board } would not be legal
+position-unreadable = not a legal position of this match's rules
+position-units = { $colour } would own { $would } units instead of { $was }: no piece is created or lost
+colour-white = White
+colour-black = Black
+move-unreadable-why = cannot read the move { $san } on board { $board }: { $why }
+
+## What a person typed wrong, a refused session, what the state refuses (protocol version 9)
+
+invalid-time-control = this server does not read that time control (3+2, blitz …)
+invalid-rule-preset = no rule preset has this name (mgimo-2017, classic)
+invalid-bot-level = a bot's level is { $min } to { $max }
+invalid-same-partner = a partner must be another player
+invalid-account-name = an account name has { $min } to { $max } letters, digits, _ or -, and starts with a letter
+invalid-password = a password has { $min } to { $max } characters
+invalid-guest-name = a name has at most { $max } characters, none of them invisible
+invalid-chat-text = a message needs text, without invisible characters
+invalid-note-length = at most { $max } characters
+invalid-rating-category = no rating category has this name (bullet, blitz, rapid)
+invalid-bot-too-late = a bot says it is one before it follows a match
+session-not-hello = the session did not open
+session-unknown-token = the session is unknown: a new one starts
+session-expired = the session went unused for { $days ->
+    [one] { $days } day
+   *[other] { $days } days
+}: a new one starts
+session-name-registered = this name belongs to an account: log in, or take another name
+session-too-many-guests = too many guest sessions from your address: log in, or try later
+session-connection-lost = the connection was lost while the session opened
+busy-started = the match has started: its seats are taken
+busy-playing = you sit in a match in play: finish it (or leave the seat) first
+busy-already-seeking = a player of this seek is seeking a game already: cancel that seek first
+busy-partner-seeking = your partner is seeking a game already
+busy-not-over = the match is not over: no rematch yet
+busy-rematch-declined = the rematch was declined
+
+## How a match was decided (protocol version 9)
+
+cause-mate-on-board = mate on board by { $seat }
+cause-mutual-mate = mate on board by both teams
+cause-draw-agreement = a draw agreed on board { $board }
+cause-draw-repetition = threefold repetition on board { $board }
+cause-draw-fifty-moves = fifty moves without a capture, a pawn move or a drop on board { $board }
+cause-draw-stalemate = no move on board { $board }, nor any to come
+cause-draw-arbiter = the arbiter drew board { $board }
+cause-flag = { $seat } lost on time
+cause-flags-of-both-teams = flags of both teams fell
+cause-resignation = { $seat } resigned
+cause-arbiter = declared by the arbiter

@@ -6,9 +6,13 @@
 ## Слова игры
 
 seat-white-a = белые A
+    .of = белых A
 seat-black-a = чёрные A
+    .of = чёрных A
 seat-white-b = белые B
+    .of = белых B
 seat-black-b = чёрные B
+    .of = чёрных B
 team = команда { $n }
 team-with-seats = команда { $n }: { $first } + { $second }
 kind-guest = (гость)
@@ -16,11 +20,17 @@ kind-bot = (бот)
 you-mark = (вы)
 seat-empty = (свободно)
 piece-pawn = пешка
+    .of = пешки
 piece-knight = конь
+    .of = коня
 piece-bishop = слон
+    .of = слона
 piece-rook = ладья
+    .of = ладьи
 piece-queen = ферзь
+    .of = ферзя
 piece-king = король
+    .of = короля
 phase-forming = сбор
 phase-countdown = отсчёт
 phase-running = идёт
@@ -115,7 +125,7 @@ error-unavailable = сервер сейчас не может это сдела�
 error-bad-credentials = неверное имя или пароль
 error-name-taken = это имя уже зарегистрировано: выберите другое или войдите
 error-login-required = для этого нужно войти в учётную запись
-error-account-disabled = учётная запись отключена
+error-account-disabled = эта учётная запись отключена
 error-no-such-account = такой учётной записи нет
 error-not-ratable = место в рейтинговом матче — только для учётных записей: не для гостя и не для бота
 error-no-such-seek = такого поиска нет: он закончился или партия уже найдена
@@ -182,12 +192,8 @@ connection-failed = соединение: { $detail }
 protocol-failed = ответ сервера не по протоколу: { $detail }
 move-impossible = невозможный ход { $san } на доске { $board }: { $why }
 move-refused = ход { $san } на доске { $board } отклонён: { $why }
-move-unreadable = не удалось прочитать ход { $san } на доске { $board }: это не ход или он неоднозначен (укажите поле, откуда ходит фигура)
 bots-forbidden = заполнить матч ботами может только его создатель или игрок, сидящий в нём
 bots-not-ratable = у ботов сервера нет учётных записей: в рейтинговом матче они играть не могут
-bots-started = матч { $id } уже начался: все места заняты
-arbiter-none = на этом сервере нет судьи, которого можно позвать, или часы уже остановлены (K5)
-seat-refused = это место занято или места уже закреплены (S1)
 
 ## Паузы сервера, конец сеанса и поиска, закрытый матч
 
@@ -406,3 +412,109 @@ help-seek = /seek [ВРЕМЯ] [rated] [with ИМЯ] — искать парти
 help-tournaments = турниры: /mygame Т — сесть за свою партию · /choose Т ТУР ПАРТИЯ straight|crossed|white-a|white-b — рассадка (прямо, накрест) и цвета
 help-lang = /lang ru или /lang en — язык; выбор запоминается (флаг --lang его перекрывает)
 help-scroll = PgUp PgDn — листать сообщения
+
+## Отказы матча (протокол 9), без номера правила (он добавляется после)
+
+match-not-seated = у вас нет места в этом матче
+match-seat-taken = место занято: { $seat }
+match-already-seated = вы уже сидите на этом месте: { $seat }
+match-seats-locked = места закреплены: все четверо готовы
+match-not-started = матч ещё не начался
+match-paused = часы остановлены для судьи
+match-not-paused = матч не остановлен
+match-over-already = матч окончен
+match-not-your-board = ваше место — { $seat }, а не на доске { $board }
+match-not-your-turn = сейчас не ваш ход
+match-flag-fell = у { $seat_of } упал флаг: время истекло
+match-already-offered = ваше предложение ничьей уже сделано
+match-no-draw-offer = нет предложения ничьей, которое можно отклонить
+match-illegal = невозможный ход на доске { $board }: { $why }
+match-unreadable = ход на доске { $board } не прочитан: { $why }
+match-no-arbiter = на этом сервере нет судьи, которого можно позвать; часы идут
+illegal-in-check = по шахматным правилам так ходить нельзя: ваш король под шахом
+illegal-not-in-reserve = в запасе { $seat_of } нет { $piece_of }
+illegal-occupied = поле { $square } занято
+illegal-drop-leaves-check = после выставления ваш король остаётся под шахом
+illegal-pawn-rank = пешку можно выставлять только на горизонтали с { $first } по { $last }
+illegal-not-removable = на поле { $square } доски { $board } нет коня, слона, ладьи или ферзя игрока накрест ({ $crosswise })
+illegal-removal-leaves-illegal = снятие фигуры ({ $piece }, { $square }) оставит на доске { $board } невозможную позицию
+illegal-must-remove = у игрока накрест ({ $crosswise }) есть что снять: укажите фигуру (e8=Qd1)
+illegal-vanishing-leaves-check = пешка уходит с доски и открывает вашего короля
+illegal-wrong-piece = на поле { $square } доски { $board } стоит другая фигура: { $piece }
+text-not-a-move = это не ход: пишите e2e4, Nf3 или N@f3
+text-removal-square-missing = при проведении пешки со снятием укажите поле снимаемой фигуры: e8=Qd1
+text-square-after-move = полем заканчивается только проведение пешки со снятием
+text-ambiguous = подходят несколько ходов: укажите поле, откуда ходит фигура
+claim-repetition = позиция на доске { $board } повторилась { $seen } { $seen ->
+    [one] раз
+    [few] раза
+   *[many] раз
+}; нужно { $needed }
+claim-fifty-moves = на доске { $board } { $halfmoves } { $halfmoves ->
+    [one] полуход
+    [few] полухода
+   *[many] полуходов
+} без взятия, хода пешки или выставления; нужно { $needed }
+claim-flags-fall-by-themselves = в этом матче флаг падает сам
+claim-own-team-flag = флаг { $seat_of } может заявить только игрок другой команды
+claim-flag-not-fallen = флаг { $seat_of } не упал
+take-back-no-move = на доске { $board } нет хода, который можно отменить
+take-back-changed-since = фигуры на доске { $board } с тех пор изменились: установите исправленную позицию
+take-back-piece-dropped = фигура ({ $piece }), переданная на доску { $board }, уже выставлена
+take-back-square-occupied = поле { $square } доски { $board } занято: снятая фигура ({ $piece }) не может вернуться
+take-back-would-be-illegal = позиция на доске { $board } стала бы невозможной
+position-unreadable = это невозможная позиция по правилам матча
+position-units = у стороны «{ $colour }» стало бы { $would } вместо { $was }: фигуры не появляются и не пропадают
+colour-white = белые
+colour-black = чёрные
+move-unreadable-why = не удалось прочитать ход { $san } на доске { $board }: { $why }
+
+## Ошибки ввода, отказ в сеансе, отказы по состоянию (протокол 9)
+
+invalid-time-control = такой контроль времени сервер не знает (3+2, blitz …)
+invalid-rule-preset = таких правил нет (mgimo-2017, classic)
+invalid-bot-level = уровень бота — от { $min } до { $max }
+invalid-same-partner = партнёр должен быть другим игроком
+invalid-account-name = имя учётной записи: от { $min } до { $max } латинских букв, цифр, _ или -, начинается с буквы
+invalid-password = пароль: от { $min } до { $max } символов
+invalid-guest-name = имя: не больше { $max } { $max ->
+    [one] символа
+   *[other] символов
+}, без невидимых
+invalid-chat-text = в сообщении нужен текст без невидимых символов
+invalid-note-length = не больше { $max } { $max ->
+    [one] символа
+   *[other] символов
+}
+invalid-rating-category = такой рейтинговой категории нет (bullet, blitz, rapid)
+invalid-bot-too-late = бот должен назваться ботом до того, как следить за матчем
+session-not-hello = сеанс не открылся
+session-unknown-token = сеанс неизвестен: начинается новый
+session-expired = сеансом не пользовались { $days } { $days ->
+    [one] день
+    [few] дня
+   *[many] дней
+}: начинается новый
+session-name-registered = это имя принадлежит учётной записи: войдите или возьмите другое имя
+session-too-many-guests = с вашего адреса открыто слишком много гостевых сеансов: войдите или попробуйте позже
+session-connection-lost = соединение потеряно, пока открывался сеанс
+busy-started = матч уже начался: все места заняты
+busy-playing = вы сидите в идущем матче: сначала доиграйте его (или встаньте с места)
+busy-already-seeking = один из игроков этого поиска уже ищет партию: сначала отмените тот поиск
+busy-partner-seeking = ваш партнёр уже ищет партию
+busy-not-over = матч не окончен: реванш пока нельзя
+busy-rematch-declined = от реванша отказались
+
+## Чем закончился матч (протокол 9)
+
+cause-mate-on-board = { $seat } поставили мат на доске
+cause-mutual-mate = мат на доске от обеих команд
+cause-draw-agreement = ничья по соглашению на доске { $board }
+cause-draw-repetition = троекратное повторение позиции на доске { $board }
+cause-draw-fifty-moves = 50 ходов без взятия, хода пешки или выставления на доске { $board }
+cause-draw-stalemate = на доске { $board } нет ходов и не может появиться
+cause-draw-arbiter = судья присудил ничью на доске { $board }
+cause-flag = у { $seat_of } упал флаг
+cause-flags-of-both-teams = упали флаги обеих команд
+cause-resignation = { $seat } сдались
+cause-arbiter = решение судьи

@@ -109,6 +109,18 @@ pub fn text(lang: Lang, id: &str, args: Option<&FluentArgs<'_>>) -> String {
     if errors.is_empty() { text.into_owned() } else { format!("‹{id}›") }
 }
 
+/// The text of attribute `attr` of message `id` in `lang` (a grammatical form: `.of`, the
+/// genitive); `‹id.attr›` when it is missing.
+pub fn attribute(lang: Lang, id: &str, attr: &str) -> String {
+    let bundle = &bundles()[lang.index()];
+    let Some(pattern) = bundle.get_message(id).and_then(|m| m.get_attribute(attr)).map(|a| a.value()) else {
+        return format!("‹{id}.{attr}›");
+    };
+    let mut errors = Vec::new();
+    let text = bundle.format_pattern(pattern, None, &mut errors);
+    if errors.is_empty() { text.into_owned() } else { format!("‹{id}.{attr}›") }
+}
+
 /// Whether the catalogue of `lang` has message `id`.
 pub fn has(lang: Lang, id: &str) -> bool {
     bundles()[lang.index()].has_message(id)

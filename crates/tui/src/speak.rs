@@ -3,22 +3,26 @@
 //! the English text the server sends beside them. One function per kind of message; the matches
 //! are exhaustive, so a new code in the protocol does not compile until it has its words.
 //!
-//! Where the protocol still carries only words (a refused move's reason, a match's refusal, a
-//! result's reason, a refused handshake), the code and the rule id are rendered, with the rule's
-//! title from the catalogue; only when there is neither is the server's own text shown.
+//! Since protocol version 9 a match's refusal (`MatchRefusal`: an illegal move with its board,
+//! square and piece), what a person typed wrong (`Invalid`), a refused session (`SessionRefusal`),
+//! what the state refuses (`Busy`) and a result's cause (`ResultCause`) are all facts. Where a
+//! message still carries only words (a malformed request's `BadRequest`, the handshake of another
+//! protocol version, a result stored before version 9), the code and the rule id are rendered
+//! with the rule's title; only when there is neither is the server's own text shown.
 
 use std::time::Duration;
 
 use chess_core::Role;
 use shvedka_client::ClientError;
 use shvedka_proto::{
-    ArbiterRequest, Board, ChoiceKind, ClosedReason, ErrorCode, ErrorMsg, Limit, MatchId, PauseReason,
-    PhaseView, PlayerKind, RatingChange, ResultView, SeatId, SeekEnd, SessionEnd, TeamId, TourGame,
-    TourRefusal,
+    ArbiterRequest, Board, Busy, ChoiceKind, ClaimRefusal, ClosedReason, Colour, DrawHow, ErrorCode,
+    ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, PauseReason, PhaseView,
+    PieceKind, PlayerKind, PositionRefusal, RatingChange, ResultCause, ResultView, SeatId, SeekEnd,
+    SessionEnd, SessionRefusal, TakeBackRefusal, TeamId, TourGame, TourRefusal,
 };
 
 use crate::Action;
-use crate::i18n::{Lang, t};
+use crate::i18n::{Lang, attribute, t};
 
 /// A seat as the player reads it: `white-A`, «белые A».
 pub fn seat(lang: Lang, seat: SeatId) -> String {
@@ -28,6 +32,18 @@ pub fn seat(lang: Lang, seat: SeatId) -> String {
         SeatId::WhiteB => t!(lang, "seat-white-b"),
         SeatId::BlackB => t!(lang, "seat-black-b"),
     }
+}
+
+/// A seat in the genitive, where the language has one (`white-A`, «белых A»): the catalogue's
+/// `.of` form of the seat.
+pub fn seat_of(lang: Lang, seat: SeatId) -> String {
+    let id = match seat {
+        SeatId::WhiteA => "seat-white-a",
+        SeatId::BlackA => "seat-black-a",
+        SeatId::WhiteB => "seat-white-b",
+        SeatId::BlackB => "seat-black-b",
+    };
+    attribute(lang, id, "of")
 }
 
 /// A board's letter (`A`, `B`: the same in both languages, as the records write it).
@@ -101,6 +117,35 @@ pub fn piece(lang: Lang, role: Role) -> String {
     }
 }
 
+/// A piece of the protocol by its name: `knight`, «конь».
+pub fn piece_kind(lang: Lang, p: PieceKind) -> String {
+    piece(lang, role(p))
+}
+
+/// A piece in the genitive, where the language has one (`knight`, «коня»).
+pub fn piece_of(lang: Lang, p: PieceKind) -> String {
+    let id = match p {
+        PieceKind::Pawn => "piece-pawn",
+        PieceKind::Knight => "piece-knight",
+        PieceKind::Bishop => "piece-bishop",
+        PieceKind::Rook => "piece-rook",
+        PieceKind::Queen => "piece-queen",
+        PieceKind::King => "piece-king",
+    };
+    attribute(lang, id, "of")
+}
+
+fn role(p: PieceKind) -> Role {
+    match p {
+        PieceKind::Pawn => Role::Pawn,
+        PieceKind::Knight => Role::Knight,
+        PieceKind::Bishop => Role::Bishop,
+        PieceKind::Rook => Role::Rook,
+        PieceKind::Queen => Role::Queen,
+        PieceKind::King => Role::King,
+    }
+}
+
 /// The title of a RULES.md rule (`E1` → `mate on board`), if the catalogue has one. Rule ids are
 /// identifiers and stay as they are in every language.
 pub fn rule_title(lang: Lang, rule: &str) -> Option<String> {
@@ -156,14 +201,41 @@ fn rule_reason(lang: Lang, rule: &str) -> Option<String> {
     rule_title(lang, rule).map(|title| t!(lang, "rule-with-id", title = title, rule = rule))
 }
 
-/// A decided match: who won and why, with the rule (`team 2 wins: resignation (E10)`).
+/// A decided match: who won and why, with the rule (`team 2 wins: white-A resigned (E10)`).
 pub fn result(lang: Lang, r: &ResultView) -> String {
-    // The reason is still words on the wire: the rule's title says why; the words are shown
-    // only for a rule the catalogue does not know.
-    let why = rule_reason(lang, &r.rule).unwrap_or_else(|| r.reason.clone());
+    // Its cause says why; a result stored before protocol version 9 has none, and then the rule's
+    // title does; the server's words only for a rule the catalogue does not know.
+    let why = match r.cause {
+        Some(cause) => t!(lang, "rule-with-id", title = result_cause(lang, cause), rule = r.rule.as_str()),
+        None => rule_reason(lang, &r.rule).unwrap_or_else(|| r.reason.clone()),
+    };
     match r.winner {
         Some(winner) => t!(lang, "result-win", team = team(lang, winner), why = why),
         None => t!(lang, "result-draw", why = why),
+    }
+}
+
+/// How a match was decided, from its cause.
+pub fn result_cause(lang: Lang, cause: ResultCause) -> String {
+    match cause {
+        ResultCause::MateOnBoard { seat: s } => t!(lang, "cause-mate-on-board", seat = seat(lang, s)),
+        ResultCause::MutualMate => t!(lang, "cause-mutual-mate"),
+        ResultCause::BoardDrawn { board: b, how } => {
+            let b = board(b);
+            match how {
+                DrawHow::Agreement => t!(lang, "cause-draw-agreement", board = b),
+                DrawHow::Repetition => t!(lang, "cause-draw-repetition", board = b),
+                DrawHow::FiftyMoves => t!(lang, "cause-draw-fifty-moves", board = b),
+                DrawHow::Stalemate => t!(lang, "cause-draw-stalemate", board = b),
+                DrawHow::Arbiter => t!(lang, "cause-draw-arbiter", board = b),
+            }
+        }
+        ResultCause::Flag { seat: s } => {
+            t!(lang, "cause-flag", seat = seat(lang, s), seat_of = seat_of(lang, s))
+        }
+        ResultCause::FlagsOfBothTeams => t!(lang, "cause-flags-of-both-teams"),
+        ResultCause::Resignation { seat: s } => t!(lang, "cause-resignation", seat = seat(lang, s)),
+        ResultCause::Arbiter => t!(lang, "cause-arbiter"),
     }
 }
 
@@ -215,6 +287,205 @@ pub fn error(lang: Lang, e: &ErrorMsg) -> String {
         ErrorCode::NotRatable => t!(lang, "error-not-ratable"),
         ErrorCode::NoSuchSeek => t!(lang, "error-no-such-seek"),
         ErrorCode::Tournament(r) => tour_refusal(lang, r),
+        ErrorCode::Match(r) => {
+            t!(lang, "error-rejected", why = with_rule(lang, match_refusal(lang, r), r.rule()))
+        }
+        ErrorCode::Invalid(r) => invalid(lang, r),
+        ErrorCode::Session(r) => session_refusal(lang, r),
+        ErrorCode::Busy(r) => busy(lang, r),
+    }
+}
+
+/// A reason with the rule it rests on, where there is one: `not your turn (K1)`.
+fn with_rule(lang: Lang, why: String, rule: Option<&str>) -> String {
+    match rule {
+        Some(rule) => t!(lang, "rule-with-id", title = why, rule = rule),
+        None => why,
+    }
+}
+
+/// Why a match refused a request (without its rule id: [`MatchRefusal::rule`] has it).
+pub fn match_refusal(lang: Lang, r: MatchRefusal) -> String {
+    match r {
+        MatchRefusal::NotSeated => t!(lang, "match-not-seated"),
+        MatchRefusal::SeatTaken { seat: s } => t!(lang, "match-seat-taken", seat = seat(lang, s)),
+        MatchRefusal::AlreadySeated { seat: s } => t!(lang, "match-already-seated", seat = seat(lang, s)),
+        MatchRefusal::SeatsLocked => t!(lang, "match-seats-locked"),
+        MatchRefusal::NotStarted => t!(lang, "match-not-started"),
+        MatchRefusal::Paused => t!(lang, "match-paused"),
+        MatchRefusal::NotPaused => t!(lang, "match-not-paused"),
+        MatchRefusal::Over => t!(lang, "match-over-already"),
+        MatchRefusal::NotYourBoard { seat: s, board: b } => {
+            t!(lang, "match-not-your-board", seat = seat(lang, s), board = board(b))
+        }
+        MatchRefusal::NotYourTurn { .. } => t!(lang, "match-not-your-turn"),
+        MatchRefusal::FlagFell { seat: s } => {
+            t!(lang, "match-flag-fell", seat = seat(lang, s), seat_of = seat_of(lang, s))
+        }
+        MatchRefusal::AlreadyOffered => t!(lang, "match-already-offered"),
+        MatchRefusal::NoDrawOffer => t!(lang, "match-no-draw-offer"),
+        MatchRefusal::Illegal { board: b, why } => {
+            t!(lang, "match-illegal", board = board(b), why = illegal_move(lang, why))
+        }
+        MatchRefusal::Unreadable { board: b, why } => {
+            t!(lang, "match-unreadable", board = board(b), why = move_text(lang, why))
+        }
+        MatchRefusal::Claim(c) => claim_refusal(lang, c),
+        MatchRefusal::TakeBack(r) => take_back_refusal(lang, r),
+        MatchRefusal::Position(r) => position_refusal(lang, r),
+        MatchRefusal::NoArbiter => t!(lang, "match-no-arbiter"),
+    }
+}
+
+/// Why a move is illegal (without its rule id: [`IllegalMove::rule`] has it).
+pub fn illegal_move(lang: Lang, why: IllegalMove) -> String {
+    match why {
+        IllegalMove::Chess { in_check: false } => t!(lang, "rule-FIDE"),
+        IllegalMove::Chess { in_check: true } => t!(lang, "illegal-in-check"),
+        IllegalMove::NotInReserve { seat: s, piece } => t!(
+            lang,
+            "illegal-not-in-reserve",
+            seat = seat(lang, s),
+            seat_of = seat_of(lang, s),
+            piece = piece_kind(lang, piece),
+            piece_of = piece_of(lang, piece)
+        ),
+        IllegalMove::Occupied { square } => t!(lang, "illegal-occupied", square = square.to_string()),
+        IllegalMove::DropLeavesCheck => t!(lang, "illegal-drop-leaves-check"),
+        IllegalMove::PawnRank { first, last } => t!(lang, "illegal-pawn-rank", first = first, last = last),
+        IllegalMove::DropMates => t!(lang, "rule-P3"),
+        IllegalMove::NotRemovable { square, board: b, crosswise } => t!(
+            lang,
+            "illegal-not-removable",
+            square = square.to_string(),
+            board = board(b),
+            crosswise = seat(lang, crosswise)
+        ),
+        IllegalMove::RemovalLeavesIllegal { square, board: b, piece } => t!(
+            lang,
+            "illegal-removal-leaves-illegal",
+            square = square.to_string(),
+            board = board(b),
+            piece = piece_kind(lang, piece)
+        ),
+        IllegalMove::MustRemove { crosswise } => {
+            t!(lang, "illegal-must-remove", crosswise = seat(lang, crosswise))
+        }
+        IllegalMove::VanishingLeavesCheck => t!(lang, "illegal-vanishing-leaves-check"),
+        IllegalMove::WrongPiece { square, board: b, piece } => t!(
+            lang,
+            "illegal-wrong-piece",
+            square = square.to_string(),
+            board = board(b),
+            piece = piece_kind(lang, piece)
+        ),
+    }
+}
+
+/// What is wrong with a move's text (R7).
+pub fn move_text(lang: Lang, why: MoveText) -> String {
+    match why {
+        MoveText::NotAMove => t!(lang, "text-not-a-move"),
+        MoveText::RemovalSquareMissing => t!(lang, "text-removal-square-missing"),
+        MoveText::SquareAfterMove => t!(lang, "text-square-after-move"),
+        MoveText::Ambiguous => t!(lang, "text-ambiguous"),
+    }
+}
+
+/// Why a claim does not hold.
+pub fn claim_refusal(lang: Lang, c: ClaimRefusal) -> String {
+    match c {
+        ClaimRefusal::Repetition { board: b, seen, needed } => {
+            t!(lang, "claim-repetition", board = board(b), seen = seen, needed = needed)
+        }
+        ClaimRefusal::FiftyMoves { board: b, halfmoves, needed } => {
+            t!(lang, "claim-fifty-moves", board = board(b), halfmoves = halfmoves, needed = needed)
+        }
+        ClaimRefusal::FlagsFallByThemselves => t!(lang, "claim-flags-fall-by-themselves"),
+        ClaimRefusal::OwnTeamFlag { seat: s } => {
+            t!(lang, "claim-own-team-flag", seat = seat(lang, s), seat_of = seat_of(lang, s))
+        }
+        ClaimRefusal::FlagNotFallen { seat: s } => {
+            t!(lang, "claim-flag-not-fallen", seat = seat(lang, s), seat_of = seat_of(lang, s))
+        }
+    }
+}
+
+/// Why the arbiter's take-back cannot be done.
+pub fn take_back_refusal(lang: Lang, r: TakeBackRefusal) -> String {
+    match r {
+        TakeBackRefusal::NoMove { board: b } => t!(lang, "take-back-no-move", board = board(b)),
+        TakeBackRefusal::ChangedSince { board: b } => t!(lang, "take-back-changed-since", board = board(b)),
+        TakeBackRefusal::PieceDropped { piece, board: b } => {
+            t!(lang, "take-back-piece-dropped", piece = piece_kind(lang, piece), board = board(b))
+        }
+        TakeBackRefusal::SquareOccupied { square, board: b, piece } => t!(
+            lang,
+            "take-back-square-occupied",
+            square = square.to_string(),
+            board = board(b),
+            piece = piece_kind(lang, piece)
+        ),
+        TakeBackRefusal::WouldBeIllegal { board: b } => {
+            t!(lang, "take-back-would-be-illegal", board = board(b))
+        }
+    }
+}
+
+/// Why the arbiter's corrected position is not acceptable.
+pub fn position_refusal(lang: Lang, r: PositionRefusal) -> String {
+    match r {
+        PositionRefusal::Unreadable => t!(lang, "position-unreadable"),
+        PositionRefusal::Units { colour, was, would } => {
+            let colour = match colour {
+                Colour::White => t!(lang, "colour-white"),
+                Colour::Black => t!(lang, "colour-black"),
+            };
+            t!(lang, "position-units", colour = colour, was = was, would = would)
+        }
+    }
+}
+
+/// What was wrong with what the person typed.
+pub fn invalid(lang: Lang, r: Invalid) -> String {
+    match r {
+        Invalid::TimeControl => t!(lang, "invalid-time-control"),
+        Invalid::RulePreset => t!(lang, "invalid-rule-preset"),
+        Invalid::BotLevel { min, max } => t!(lang, "invalid-bot-level", min = min, max = max),
+        Invalid::SamePartner => t!(lang, "invalid-same-partner"),
+        Invalid::AccountName { min, max } => t!(lang, "invalid-account-name", min = min, max = max),
+        Invalid::Password { min, max } => t!(lang, "invalid-password", min = min, max = max),
+        Invalid::GuestName { max } => t!(lang, "invalid-guest-name", max = max),
+        Invalid::ChatText => t!(lang, "invalid-chat-text"),
+        Invalid::NoteLength { max } => t!(lang, "invalid-note-length", max = max),
+        Invalid::RatingCategory => t!(lang, "invalid-rating-category"),
+        Invalid::BotTooLate => t!(lang, "invalid-bot-too-late"),
+    }
+}
+
+/// Why a session was not opened.
+pub fn session_refusal(lang: Lang, r: SessionRefusal) -> String {
+    match r {
+        SessionRefusal::NotHello => t!(lang, "session-not-hello"),
+        SessionRefusal::UnknownToken => t!(lang, "session-unknown-token"),
+        SessionRefusal::Expired { days } => t!(lang, "session-expired", days = days),
+        SessionRefusal::LoggedOut => t!(lang, "session-logged-out"),
+        SessionRefusal::AccountDisabled => t!(lang, "session-account-disabled"),
+        SessionRefusal::NameRegistered => t!(lang, "session-name-registered"),
+        SessionRefusal::TooManyGuests => t!(lang, "session-too-many-guests"),
+        SessionRefusal::ConnectionLost => t!(lang, "session-connection-lost"),
+    }
+}
+
+/// What the state of things refuses.
+pub fn busy(lang: Lang, r: Busy) -> String {
+    match r {
+        Busy::Started => t!(lang, "busy-started"),
+        Busy::Playing => t!(lang, "busy-playing"),
+        Busy::AlreadySeeking => t!(lang, "busy-already-seeking"),
+        Busy::PartnerSeeking => t!(lang, "busy-partner-seeking"),
+        Busy::NotOver => t!(lang, "busy-not-over"),
+        Busy::RematchDeclined => t!(lang, "busy-rematch-declined"),
     }
 }
 
@@ -305,17 +576,11 @@ pub fn tour_refusal(lang: Lang, r: TourRefusal) -> String {
 pub fn client_error(lang: Lang, e: &ClientError) -> String {
     match e {
         ClientError::Server(msg) => error(lang, msg),
-        // The handshake's refusal is still words on the wire.
-        ClientError::Refused(why) => t!(lang, "session-refused", detail = why.as_str()),
+        // Another protocol version is the server's words (`Handshake`); the rest has its code.
+        ClientError::Refused(why) => t!(lang, "session-refused", detail = error(lang, why)),
         ClientError::Connection(why) => t!(lang, "connection-failed", detail = why.as_str()),
         ClientError::Protocol(why) => t!(lang, "protocol-failed", detail = why.as_str()),
     }
-}
-
-/// Whether a rule is one of those a move itself breaks (an impossible move, «невозможный ход»),
-/// rather than one about turns, clocks or seats.
-fn move_rule(rule: &str) -> bool {
-    rule == "FIDE" || rule.starts_with(['P', 'R']) || rule == "M4"
 }
 
 /// A refused request, said with what the player asked for: a refused move names the move and its
@@ -323,27 +588,29 @@ fn move_rule(rule: &str) -> bool {
 pub fn refused(lang: Lang, action: &Action, e: &ClientError) -> String {
     let ClientError::Server(msg) = e else { return client_error(lang, e) };
     match (action, msg.code) {
-        (Action::Play { board: b, text }, ErrorCode::Rejected) => {
-            let rule = msg.rule.as_deref().unwrap_or_default();
-            let why = rule_reason(lang, rule).unwrap_or_else(|| error(lang, msg));
-            if move_rule(rule) {
-                t!(lang, "move-impossible", san = text.as_str(), board = board(*b), why = why)
-            } else {
-                t!(lang, "move-refused", san = text.as_str(), board = board(*b), why = why)
-            }
-        }
-        (Action::Play { board: b, text }, ErrorCode::BadRequest) => {
-            t!(lang, "move-unreadable", san = text.as_str(), board = board(*b))
-        }
+        (Action::Play { board: b, text }, ErrorCode::Match(r @ MatchRefusal::Illegal { why, .. })) => t!(
+            lang,
+            "move-impossible",
+            san = text.as_str(),
+            board = board(*b),
+            why = with_rule(lang, illegal_move(lang, why), r.rule())
+        ),
+        (Action::Play { board: b, text }, ErrorCode::Match(r @ MatchRefusal::Unreadable { why, .. })) => t!(
+            lang,
+            "move-unreadable-why",
+            san = text.as_str(),
+            board = board(*b),
+            why = with_rule(lang, move_text(lang, why), r.rule())
+        ),
+        (Action::Play { board: b, text }, ErrorCode::Match(r)) => t!(
+            lang,
+            "move-refused",
+            san = text.as_str(),
+            board = board(*b),
+            why = with_rule(lang, match_refusal(lang, r), r.rule())
+        ),
         (Action::FillWithBots(..), ErrorCode::Forbidden) => t!(lang, "bots-forbidden"),
         (Action::FillWithBots(..), ErrorCode::NotRatable) => t!(lang, "bots-not-ratable"),
-        (Action::FillWithBots(id, _), ErrorCode::Rejected) => t!(lang, "bots-started", id = id.0),
-        (Action::CallArbiter, ErrorCode::Rejected) if msg.rule.as_deref() == Some("K5") => {
-            t!(lang, "arbiter-none")
-        }
-        (Action::TakeSeat(..), ErrorCode::Rejected) if msg.rule.as_deref() == Some("S1") => {
-            t!(lang, "seat-refused")
-        }
         _ => error(lang, msg),
     }
 }

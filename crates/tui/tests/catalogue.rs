@@ -9,7 +9,8 @@ use fluent_syntax::ast::{Entry, Expression, InlineExpression, Pattern, PatternEl
 use fluent_syntax::parser;
 use shvedka_tui::i18n::{EN_FTL, RU_FTL};
 
-/// A message's attributes and the variables it uses (its attributes' too).
+/// A message's attributes and the variables it uses (its attributes' too), a variable's
+/// grammatical forms counted as the variable.
 #[derive(Debug, PartialEq, Eq)]
 struct Shape {
     attributes: BTreeSet<String>,
@@ -19,8 +20,10 @@ struct Shape {
 fn variables_of(pattern: &Pattern<&str>, out: &mut BTreeSet<String>) {
     fn inline(e: &InlineExpression<&str>, out: &mut BTreeSet<String>) {
         match e {
+            // A variable and its grammatical forms (`seat`, `seat_of`: the genitive) count as
+            // one: a language takes the form it needs.
             InlineExpression::VariableReference { id } => {
-                out.insert(id.name.to_owned());
+                out.insert(id.name.trim_end_matches("_of").to_owned());
             }
             InlineExpression::FunctionReference { arguments, .. } => {
                 for a in &arguments.positional {

@@ -255,7 +255,9 @@ fn e1_the_result_is_shown_with_its_reason_and_rule() {
     let app = app_with(s, now);
     let text = screen(&app, now).0.join("\n");
     assert!(
-        text.contains("team 2 wins: mate on board (E1) · team 2: black-A + white-B · /lobby to leave"),
+        text.contains(
+            "team 2 wins: mate on board by black-A (E1) · team 2: black-A + white-B · /lobby to leave"
+        ),
         "{text}"
     );
 }

@@ -11,8 +11,9 @@ use ratatui::backend::TestBackend;
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use shvedka_client::ClientError;
 use shvedka_proto::{
-    Board, ChatScope, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
-    MoveView, PhaseView, PlayerKind, ResultView, SeatId, ServerMsg, TeamId,
+    Board, ChatScope, ErrorCode, ErrorMsg, EventView, IllegalMove, MatchEvent, MatchId, MatchRefusal,
+    MatchState, MatchSummary, MoveView, PhaseView, PlayerKind, ResultCause, ResultView, SeatId, ServerMsg,
+    TeamId,
 };
 use shvedka_tui::{Action, App, Lang, speak, view};
 
@@ -274,14 +275,17 @@ fn a_refused_move_in_russian_reads_whole_in_the_message_pane() {
     let actions = typed(&mut app, "Ke3");
     assert_eq!(actions, vec![Action::Play { board: Board::A, text: "Ke3".into() }]);
     let refused = ClientError::Server(ErrorMsg {
-        code: ErrorCode::Rejected,
+        code: ErrorCode::Match(MatchRefusal::Illegal {
+            board: Board::A,
+            why: IllegalMove::Chess { in_check: false },
+        }),
         rule: Some("FIDE".into()),
         message: "move \"Ke3\" is illegal on board A: not a legal chess move here (FIDE)".into(),
     });
     app.error(speak::refused(Lang::Ru, &actions[0], &refused));
     // A drop that would mate, and a message from the partner (a quick one, in the reader's words).
     let p3 = ClientError::Server(ErrorMsg {
-        code: ErrorCode::Rejected,
+        code: ErrorCode::Match(MatchRefusal::Illegal { board: Board::A, why: IllegalMove::DropMates }),
         rule: Some("P3".into()),
         message: "a drop may not give mate on board".into(),
     });
@@ -338,6 +342,7 @@ fn a_result_and_the_bots_that_sat_down_are_said_in_russian() {
                 winner: Some(TeamId::Two),
                 reason: "team 2 wins: mate on board by black-A (E1)".into(),
                 rule: "E1".into(),
+                cause: Some(ResultCause::MateOnBoard { seat: SeatId::BlackA }),
             }),
         ),
         now,
@@ -348,7 +353,7 @@ fn a_result_and_the_bots_that_sat_down_are_said_in_russian() {
         let text = rows.join("\n");
         assert!(
             all.contains(
-                "победила команда 2: мат на доске (E1) · команда 2: чёрные A + белые B · /lobby — выйти в лобби"
+                "победила команда 2: чёрные A поставили мат на доске (E1) · команда 2: чёрные A + белые B · /lobby — выйти в лобби"
             ),
             "{size:?}:\n{text}"
         );
