@@ -24,6 +24,7 @@ import { Entry } from "./entry.js";
 import { Wall } from "./wall.js";
 import { LANGUAGES, applyStatic, language, onLanguage, setLanguage, t as tr } from "./i18n.js";
 import { RecentMatches } from "./recent.js";
+import { showRules } from "./rules.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
 import { ArbiterPanel } from "./arbiter.js";
@@ -32,7 +33,7 @@ import { premoveText } from "./premove.js";
 import { Sounds, moveSound } from "./sound.js";
 import { clocksAt } from "./clocks.js";
 import { reserveOf } from "./board.js";
-import { clearError, clearLog, hideInfo, initNotice, lastErrorText, log, refusalText, showError, showInfo } from "./notice.js";
+import { clearError, clearLog, hideInfo, initNotice, lastErrorText, log, showError, showInfo, showRefusal } from "./notice.js";
 import { boardOf, isWhiteSeat } from "./seats.js";
 
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -171,7 +172,7 @@ async function ask(message) {
   // The user asked to follow or join a match: its state brings the match screen.
   if (message && typeof message === "object" && ("Watch" in message || "TakeSeat" in message)) showOnState = true;
   const r = await session.request(message);
-  if (r.err) showError(refusalText(r.err));
+  if (r.err) showRefusal(r.err);
   else clearError();
   if (r.ok?.Rematch) rematchChanged(r.ok.Rematch);
   return r;
@@ -250,6 +251,7 @@ applyStatic(document);
   select.value = language();
   select.addEventListener("change", () => setLanguage(select.value));
 }
+if (params.has("rules")) showRules(); // ?rules#P3: the rules page, at P3 (rules.js)
 onLanguage(() => {
   applyStatic(document);
   sounds.label();
@@ -501,7 +503,7 @@ function push(kind, body) {
       void session?.request(msg.watch(id)).then((r) => {
         if (r.err) {
           resyncing = false;
-          showError(refusalText(r.err));
+          showRefusal(r.err);
         }
       });
       return;
@@ -716,7 +718,7 @@ $("arbiter-form").addEventListener("submit", async (e) => {
     arbiterSecret = secret;
     arbiter.enable();
     $("arbiter-form").hidden = true;
-  } else if (r.err) showError(refusalText(r.err));
+  } else if (r.err) showRefusal(r.err);
 });
 // The arbiter's secret field is for arbiters only: shown with `?arbiter` in the address (an
 // account with the arbiter role needs no secret: its log-in makes it an arbiter).
@@ -770,7 +772,7 @@ $("record").addEventListener("click", async () => {
   const matchId = model.matchId;
   const r = await fetchRecord(ask, matchId);
   if (r.err) {
-    if (r.err.code === "BadReply") showError(refusalText(r.err));
+    if (r.err.code === "BadReply") showRefusal(r.err);
     return;
   }
   const a = document.createElement("a");

@@ -6,7 +6,7 @@
 
 import { SEAT_ORDER, marked, seatLabel } from "./seats.js";
 import { listAll } from "./codec.js";
-import { refusalText, showError } from "./notice.js";
+import { showError, showRefusal } from "./notice.js";
 
 /** The largest clock adjustment the panel sends: a day. */
 const MAX_ADJUST_MS = 24 * 3600 * 1000;
@@ -107,7 +107,7 @@ export class ArbiterPanel {
     if (!this.enabled) return;
     const r = await listAll(this.ask, true);
     if (r.err) {
-      if (r.err.code === "BadReply") showError(refusalText(r.err));
+      if (r.err.code === "BadReply") showRefusal(r.err);
       return;
     }
     /** @type {MatchSummary[]} */

@@ -4,7 +4,7 @@
 
 import { SEAT_ORDER, marked, seatLabel } from "./seats.js";
 import { listAll, wholeNumberIn } from "./codec.js";
-import { refusalText, showError } from "./notice.js";
+import { showError, showRefusal } from "./notice.js";
 
 /** @typedef {import("./codec.js").MatchSummary} MatchSummary */
 
@@ -82,7 +82,7 @@ export class Lobby {
   async refresh() {
     const r = await listAll(this.ask, false);
     if (r.ok) this.render(r.ok.matches);
-    else if (r.err.code === "BadReply") showError(refusalText(r.err));
+    else if (r.err.code === "BadReply") showRefusal(r.err);
   }
 
   /** @param {MatchSummary[]} matches */

@@ -4,6 +4,8 @@
 // the moment (ready, draw, claims, resign, call the arbiter), the result with its reason and
 // rule, and the move list.
 
+import { language } from "./i18n.js";
+import { findRule, ruleLink } from "./rules.js";
 import { BoardPanel } from "./board-view.js";
 import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
 import { touchedSquares } from "./moves.js";
@@ -162,7 +164,13 @@ export class MatchView {
         if (me) head += m.result.winner === null ? "" : m.result.winner === teamOf(me) ? " — you win" : " — you lose";
         $("result-head").textContent = head[0].toUpperCase() + head.slice(1);
         $("result-reason").textContent = resultReason(m.result) + (m.arbiterNote ? ` — “${m.arbiterNote}”` : "");
-        $("result-rule").textContent = `rule ${m.result.rule}`;
+        // The rule that decided it, linked to its text on the rules page.
+        const rule = $("result-rule");
+        const drawn = `${m.result.rule} ${language()}`;
+        if (rule.dataset.drawn !== drawn) {
+          rule.dataset.drawn = drawn;
+          rule.replaceChildren(findRule(m.result.rule) ? ruleLink(m.result.rule) : m.result.rule);
+        }
         result.dataset.rule = m.result.rule;
         result.dataset.winner = m.result.winner ?? "draw";
       } else {

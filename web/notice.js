@@ -3,6 +3,7 @@
 // e.g. "refused (P3): drop would give mate on board"), and a small log of the match's events.
 
 import { t as tr, timeText } from "./i18n.js";
+import { findRule, ruleLink } from "./rules.js";
 import { errorText } from "./say.js";
 
 /** @typedef {import("./codec.js").ErrorMsg} ErrorMsg */
@@ -52,13 +53,23 @@ export function tourRefusalText(r) {
 }
 
 /**
- * Shows a problem in the notice bar (and the log).
+ * Shows a problem in the notice bar (and the log); with `rule`, a link to that rule on the rules
+ * page, so the reader can read the rule the server applied.
  * @param {string} text
+ * @param {string | null} [rule]
  */
-export function showError(text) {
+export function showError(text, rule = null) {
   lastError = text;
-  show(text, "error");
+  show(text, "error", rule);
   log(text, true);
+}
+
+/**
+ * Shows a refusal, said from its code, with a link to its rule.
+ * @param {ErrorMsg} err
+ */
+export function showRefusal(err) {
+  showError(refusalText(err), err.rule && findRule(err.rule) ? err.rule : null);
 }
 
 /**
@@ -72,10 +83,12 @@ export function showInfo(text) {
 /**
  * @param {string} text
  * @param {string} kind
+ * @param {string | null} [rule]
  */
-function show(text, kind) {
+function show(text, kind, rule = null) {
   const bar = $("notice");
   $("notice-text").textContent = text;
+  $("notice-rule").replaceChildren(...(rule ? [ruleLink(rule)] : []));
   bar.className = kind;
   bar.hidden = false;
   window.clearTimeout(timer);

@@ -5,7 +5,7 @@
 // projector (`?projector=ID`: no controls, large type). Everything shown is rendered from the
 // server's data (codes, numbers, names), never from its text.
 
-import { refusalText, showError } from "./notice.js";
+import { showRefusal } from "./notice.js";
 import { language, t as tr } from "./i18n.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
@@ -401,7 +401,7 @@ export class Tournaments {
       b.id = `t-choose-${choice}`;
       b.addEventListener("click", async () => {
         const r = await this.ask(this.msg.choose(v.summary.id, v.round?.round ?? 0, g.game, choice));
-        if (r.err) showError(refusalText(r.err));
+        if (r.err) showRefusal(r.err);
       });
       return b;
     };

@@ -382,6 +382,16 @@ async fn s3_the_wall_shows_the_live_matches_and_a_player_takes_his_seat_from_his
     server.stop().await;
 }
 
+/// Issue 31: the rules page (`?rules`, `web/e2e/rules.mjs`). A phone whose browser speaks Russian
+/// reads the rules in Russian (no English rule text, nothing wider than the screen), lands on P3
+/// from the contents (marked), on M1 from P3's text, and on R3 from a fresh load of
+/// `ruleHref("R3")`; an English desktop opens the rules from the header's link in a tab of their
+/// own, lands on P3, switches to Russian and back on it, and goes back to the lobby.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn p3_the_rules_page_lands_on_a_rule_in_russian_on_a_phone_and_in_english_on_a_desktop() {
+    run_script("rules.mjs", "", "rules", "websocket", &[]).await;
+}
+
 /// The web client's modules type-check (`// @ts-check`, JSDoc types, `web/tsconfig.json`).
 #[test]
 fn the_web_client_type_checks() {

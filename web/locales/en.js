@@ -2,7 +2,8 @@
 // English: the page's words (i18n.js). Keys: `h.*` the page's fixed texts, `l.*` the login, the
 // header and the lobby, `t.*` a tournament's
 // page, `d.*` the director's desk, `e.*` entering a tournament, `w.*` the wall, `r.*` the
-// tournament refusals (one per `TourRefusal` code of the protocol).
+// tournament refusals (one per `TourRefusal` code of the protocol), `u.*` the rules page (rules.js;
+// the rules themselves are in rules.en.js).
 
 /** @type {Record<string, string | Record<string, string>>} */
 export default {
@@ -30,6 +31,10 @@ export default {
   "h.teams": "teams",
   "h.no-tournaments": "No tournament yet.",
   "h.back": "Back to the lobby",
+  "u.link": "Rules",
+  "u.title": "The rules of the game",
+  "u.about": "Every rule has an id, which the server names when it refuses a move or decides a match. Each is marked with its source: [MGIMO] the rules of the MGIMO Swedish-chess tournament of 1 April 2017, [FIDE] the FIDE Laws of Chess, [ours] a decision taken here where both are silent or could be read two ways.",
+  "u.contents": "Contents",
   "h.team-name": "Team name",
   "h.partner": "Partner's account",
   "h.invite": "Invite",
