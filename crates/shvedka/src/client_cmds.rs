@@ -10,7 +10,7 @@ use clap::Args;
 use shvedka_bot::{BotConfig, BotError, SeekConfig, answer_seeks, play_match, play_tournament};
 use shvedka_client::{Client, Trust, parse_fingerprint};
 use shvedka_proto::{MatchId, SeatId};
-use shvedka_tui::Mode;
+use shvedka_tui::{Lang, Mode, Settings};
 
 use crate::Failure;
 use crate::login_args::LoginArgs;
@@ -110,6 +110,29 @@ pub(crate) struct PlayArgs {
     /// Your name as a guest (at most 32 characters, not a registered name).
     #[arg(long, required_unless_present = "account", conflicts_with = "account")]
     name: Option<String>,
+    #[command(flatten)]
+    lang: LangArg,
+}
+
+/// The interface's language.
+#[derive(Debug, Args)]
+pub(crate) struct LangArg {
+    /// The interface's language: ru or en. Without it: the one chosen with /lang in the client
+    /// (remembered in $XDG_CONFIG_HOME/shvedka/language), else the locale (LC_ALL, LC_MESSAGES,
+    /// LANG: ru_RU.UTF-8 is Russian, anything else English).
+    #[arg(long, value_name = "ru|en", value_parser = parse_lang)]
+    lang: Option<Lang>,
+}
+
+impl LangArg {
+    /// The client's settings: this flag, else the remembered choice, else the locale.
+    pub(crate) fn settings(&self) -> Settings {
+        Settings::resolve(self.lang)
+    }
+}
+
+fn parse_lang(text: &str) -> Result<Lang, String> {
+    Lang::from_code(text).ok_or_else(|| format!("{text:?}: expected ru or en"))
 }
 
 pub(crate) fn play(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -118,9 +141,11 @@ pub(crate) fn play(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let guest = args.name.clone().unwrap_or_default();
         let client = args.connect.connect_login(&args.login, &guest, false).await?;
         let name = args.login.account.clone().unwrap_or(guest);
-        let result = shvedka_tui::run(client, &name, Mode::Play).await.context("terminal")?;
+        let settings = args.lang.settings();
+        let (result, lang) =
+            shvedka_tui::run(client, &name, Mode::Play, settings).await.context("terminal")?;
         if let Some(r) = result {
-            writeln!(out, "last match: {}", r.reason)?;
+            writeln!(out, "{}", shvedka_tui::speak::last_match(lang, &r))?;
         }
         Ok(())
     })

@@ -43,6 +43,8 @@ pub(crate) struct DemoArgs {
     /// (`$XDG_DATA_HOME/shvedka/demo`, else `~/.local/share/shvedka/demo`), not in `./data`.
     #[arg(long)]
     config: Option<PathBuf>,
+    #[command(flatten)]
+    lang: crate::client_cmds::LangArg,
 }
 
 /// Where the demo keeps its state without `--config`: a per-user directory, so running it from
@@ -100,12 +102,18 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 BotConfig { level: args.level, chat: true, pace: Duration::from_millis(args.pace_ms) };
             bots.push(tokio::spawn(async move { play_match(&mut client, id, seat, &config).await }));
         }
+        // The language the full screen spoke last, for the lines after it (plain lines stay English).
+        let mut spoke = None;
         let model = if full_screen {
             let spectator = Client::connect(addr, trust.clone(), "spectator").await?;
             // The terminal view follows the match to its end; the record comes from a quiet
             // follower of its own so the view stays free to leave early.
             let recorder = tokio::spawn(follow(host, id, None::<&mut std::io::Sink>));
-            shvedka_tui::run(spectator, "spectator", Mode::Spectate(id)).await.context("terminal")?;
+            let (_, lang) =
+                shvedka_tui::run(spectator, "spectator", Mode::Spectate(id), args.lang.settings())
+                    .await
+                    .context("terminal")?;
+            spoke = Some(lang);
             recorder.await.context("the recorder stopped")??
         } else {
             follow(host, id, Some(out)).await?
@@ -122,11 +130,17 @@ pub(crate) fn run(args: &DemoArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let path = records.join(format!("match-{id}.bpgn"));
         let _ = stop.send(());
         let _ = server_task.await;
+        let path = std::path::absolute(&path).unwrap_or(path);
+        if let Some(lang) = spoke {
+            for line in shvedka_tui::speak::demo_end(lang, model.result(), &path.display().to_string()) {
+                writeln!(out, "{line}")?;
+            }
+            return Ok(());
+        }
         match model.result() {
             Some(r) => writeln!(out, "result: {}", result_line(r))?,
             None => writeln!(out, "result: the match was annulled")?,
         }
-        let path = std::path::absolute(&path).unwrap_or(path);
         writeln!(out, "record: {}", path.display())?;
         Ok(())
     })

@@ -17,14 +17,34 @@ struct Tty {
     child: Box<dyn portable_pty::Child + Send + Sync>,
 }
 
+/// A user's configuration directory of his own (where `/lang` remembers the language), and the
+/// locale: the tests never read or write the real user's choice.
+struct Locale<'a> {
+    config: &'a std::path::Path,
+    lang: &'a str,
+}
+
 impl Tty {
+    /// The client in English, with a configuration directory of its own.
     fn spawn(args: &[&str]) -> Tty {
+        let config = tempfile::tempdir().expect("a directory");
+        let tty = Tty::spawn_in(args, &Locale { config: config.path(), lang: "C.UTF-8" });
+        // The directory may go: nothing is written to it unless /lang is typed.
+        drop(config);
+        tty
+    }
+
+    fn spawn_in(args: &[&str], locale: &Locale<'_>) -> Tty {
         let pty = native_pty_system()
             .openpty(PtySize { rows: 40, cols: 120, pixel_width: 0, pixel_height: 0 })
             .expect("a pseudo-terminal");
         let mut cmd = CommandBuilder::new(env!("CARGO_BIN_EXE_shvedka"));
         cmd.args(args);
         cmd.env("TERM", "xterm-256color");
+        cmd.env("XDG_CONFIG_HOME", locale.config);
+        cmd.env("LANG", locale.lang);
+        cmd.env_remove("LC_ALL");
+        cmd.env_remove("LC_MESSAGES");
         let child = pty.slave.spawn_command(cmd).expect("shvedka starts");
         drop(pty.slave);
         let screen = Arc::new(Mutex::new(vt100::Parser::new(
@@ -113,7 +133,7 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
 
     // An illegal move: the server's reason with its rule, and nothing changes.
     tty.keys("Ke3\r");
-    tty.wait_for("is illegal on board A: not a legal chess move here (FIDE)").await;
+    tty.wait_for("impossible move Ke3 on board A: not a legal chess move here (FIDE)").await;
     assert!(tty.text().contains("▶ alice (guest) (you) white-A"), "still alice's turn:\n{}", tty.text());
 
     // Team chat, typed and quick (F1), reaches the partner (black-B).
@@ -165,7 +185,7 @@ async fn the_terminal_client_given_a_list_connects_to_the_first_node_that_answer
     let pin = hex(&server.pin);
     let mut tty = Tty::spawn(&["play", "--server", &list, "--fingerprint", &pin, "--name", "alice"]);
     tty.wait_for(&format!("connected to {}", server.addr)).await;
-    tty.wait_for("mgimo-2017  3+0    forming").await;
+    tty.wait_for("mgimo-2017 3+0   forming").await;
     tty.keys("\x03");
     let deadline = Instant::now() + Duration::from_secs(10);
     while tty.child.try_wait().expect("wait").is_none() {
@@ -173,5 +193,97 @@ async fn the_terminal_client_given_a_list_connects_to_the_first_node_that_answer
         tokio::time::sleep(Duration::from_millis(50)).await;
     }
     drop(dead);
+    server.stop().await;
+}
+
+/// Waits (at most 10 s) for the client to end after Ctrl-C.
+async fn quit(tty: &mut Tty) {
+    tty.keys("\x03");
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while tty.child.try_wait().expect("wait").is_none() {
+        assert!(Instant::now() < deadline, "Ctrl-C ends the client");
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_russian_player_reads_the_lobby_the_boards_and_a_refused_move_in_russian_and_the_choice_is_remembered()
+ {
+    let server = TestServer::start("").await;
+    let mut others = Vec::new();
+    for name in ["bob", "carol", "dave"] {
+        others.push(server.client(name).await);
+    }
+    let id = others[0].create_match("mgimo-2017", "blitz", true).await.unwrap();
+    for (c, seat) in others.iter().zip([SeatId::BlackA, SeatId::WhiteB, SeatId::BlackB]) {
+        c.take_seat(id, seat).await.unwrap();
+        c.ready(true).await.unwrap();
+    }
+    let addr = server.addr.to_string();
+    let pin = hex(&server.pin);
+    let config = tempfile::tempdir().unwrap();
+    let russian = Locale { config: config.path(), lang: "ru_RU.UTF-8" };
+    let args = ["play", "--server", &addr, "--fingerprint", &pin, "--name", "alice"];
+    let mut tty = Tty::spawn_in(&args, &russian);
+
+    // The lobby in Russian: its columns and the match's phase.
+    tty.wait_for("shvedka · alice · лобби").await;
+    tty.wait_for("стадия").await;
+    tty.wait_for("mgimo-2017 3+0   сбор").await;
+    tty.wait_for("bob (гость)").await;
+    tty.keys("1");
+    tty.wait_for("ваше место: белые A").await;
+    tty.wait_for("запас: —").await;
+    tty.keys("\r");
+    tty.wait_for("▶ alice (гость) (вы) белые A").await;
+    tty.keys("e4\r");
+    tty.wait_for("Доска A · последний ход: белые A e4").await;
+    tty.wait_for("1 ход").await;
+
+    // A refused move, from the server's code and rule, in Russian; the server's words nowhere.
+    others[0].play(Board::A, "e5", None).await.unwrap();
+    tty.wait_for("последний ход: чёрные A e5").await;
+    tty.keys("Ke3\r");
+    tty.wait_for("невозможный ход Ke3 на доске A: по шахматным правилам так ходить нельзя (FIDE)").await;
+    // Not one's turn: refused, with the rule (K1).
+    tty.keys("Nf3\r");
+    tty.wait_for("последний ход: белые A Nf3").await;
+    tty.keys("d4\r");
+    tty.wait_for("ход d4 на доске A отклонён: сейчас не ваш ход (K1)").await;
+    let text = tty.text();
+    for english in ["illegal", "Board", "reserve", "lobby ", "you play", "refused"] {
+        assert!(!text.contains(english), "{english:?} on a Russian screen:\n{text}");
+    }
+    // The partner's quick message reads in Russian.
+    others[2].chat(ChatScope::Team, "need a knight").await.unwrap();
+    tty.wait_for("[команде] dave (гость): нужен конь").await;
+    // A drop from an empty reserve: whose reserve and which piece, in the genitive (P1).
+    others[0].play(Board::A, "Nc6", None).await.unwrap();
+    tty.wait_for("последний ход: чёрные A Nc6").await;
+    tty.keys("N@e5\r");
+    tty.wait_for("невозможный ход N@e5 на доске A: в запасе белых A нет коня (P1)").await;
+    // The result, from its cause.
+    tty.keys("/resign\r");
+    tty.wait_for("наберите /resign ещё раз").await;
+    tty.keys("/resign\r");
+    tty.wait_for("победила команда 2: белые A сдались (E10)").await;
+
+    // /lang en switches at once and is remembered.
+    tty.keys("/lang en\r");
+    tty.wait_for("language: English").await;
+    tty.wait_for("Board A").await;
+    let stored = std::fs::read_to_string(config.path().join("shvedka").join("language")).unwrap();
+    assert_eq!(stored.trim(), "en");
+    quit(&mut tty).await;
+
+    // The remembered choice wins over LANG…
+    let mut tty = Tty::spawn_in(&args, &russian);
+    tty.wait_for("shvedka · alice · lobby").await;
+    quit(&mut tty).await;
+    // …and the flag over both.
+    let flagged = [&args[..], &["--lang", "ru"]].concat();
+    let mut tty = Tty::spawn_in(&flagged, &russian);
+    tty.wait_for("shvedka · alice · лобби").await;
+    quit(&mut tty).await;
     server.stop().await;
 }

@@ -74,6 +74,8 @@ pub enum Action {
     CancelSeek(u64),
     /// Fetch the pools of seeks (the quick pools' time controls).
     SeekPools,
+    /// Remember the language chosen with `/lang` (the interface speaks it already).
+    Language(crate::Lang),
     /// Leave the program.
     Quit,
 }

@@ -8,18 +8,21 @@ use std::time::{Duration, Instant};
 use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
 use shvedka_proto::{
-    ChatScope, ClaimKind, ClosedReason, EventView, MatchEvent, MatchId, MatchSummary, PauseReason, PhaseView,
-    RatingChange, RatingView, RematchView, SeatId, SeekEnd, SeekPool, SeekRequest, SeekView, ServerMsg,
-    SessionEnd, TdChoice,
+    ChatScope, ClaimKind, EventView, MatchEvent, MatchId, MatchSummary, PhaseView, PlayerKind, RatingView,
+    RematchView, SeatId, SeekPool, SeekRequest, SeekView, ServerMsg, TdChoice,
 };
 
 use crate::Action;
 use crate::entry::{Entry, Pick, read_entry};
+use crate::i18n::{Lang, t};
+use crate::speak;
 
 /// How many lines the message pane keeps.
 const LOG_LINES: usize = 200;
 
-/// The quick messages of bughouse players, on F1–F8, sent to the partner.
+/// The quick messages of bughouse players, on F1–F8, sent to the partner. They travel as these
+/// words (the web client and the bots send the same) and each reader sees them in his language
+/// (`speak::quick`).
 pub const QUICK: [&str; 8] = [
     "need a knight",
     "need a bishop",
@@ -74,6 +77,14 @@ pub enum LogLine {
 pub struct App {
     /// The player's name.
     pub name: String,
+    /// The language the interface speaks.
+    pub lang: Lang,
+    /// `/help` is open over the main pane (Esc closes it).
+    pub help: bool,
+    /// How many lines the help is scrolled forward (PgDn, PgUp).
+    pub help_at: usize,
+    /// How many lines the message pane is scrolled back from its newest (PgUp, PgDn).
+    pub log_back: usize,
     /// The screen shown.
     pub screen: Screen,
     /// The lobby list.
@@ -120,10 +131,19 @@ fn mmss(d: Duration) -> String {
 }
 
 impl App {
-    /// A fresh interface in the lobby.
+    /// A fresh interface in the lobby, in English.
     pub fn new(name: &str) -> App {
+        App::new_in(name, Lang::En)
+    }
+
+    /// A fresh interface in the lobby, speaking `lang`.
+    pub fn new_in(name: &str, lang: Lang) -> App {
         App {
             name: name.to_owned(),
+            lang,
+            help: false,
+            help_at: 0,
+            log_back: 0,
             screen: Screen::Lobby,
             lobby: Vec::new(),
             selected: 0,
@@ -147,7 +167,8 @@ impl App {
     /// The seek the player is in now (a reply or the server's news).
     pub fn seeking(&mut self, view: SeekView, now: Instant) {
         if view.waiting {
-            self.info(format!("seeking a {} game; x (or /cancel) withdraws it", view.time_control));
+            let text = t!(self.lang, "seek-started", clock = view.time_control.as_str());
+            self.info(text);
         }
         self.seek = Some((view, now));
     }
@@ -168,41 +189,58 @@ impl App {
     /// What the seek line says at `now`: the seek (waiting time, rating range), or a partner's
     /// invitation; `None` when there is neither.
     pub fn seek_line(&self, now: Instant) -> Option<String> {
-        let kind = |v: &SeekView| if v.rated { "rated" } else { "casual" };
+        let lang = self.lang;
+        let rated = |v: &SeekView| if v.rated { "yes" } else { "no" };
         if let Some((v, at)) = &self.seek {
             let elapsed = now.saturating_duration_since(*at);
             if !v.waiting {
                 let left = Duration::from_millis(v.expires_in_ms.unwrap_or(0)).saturating_sub(elapsed);
-                let partner = v.invited.as_deref().unwrap_or("your partner");
-                return Some(format!(
-                    "waiting for {partner} to accept a {} {} game ({} left) · x cancels",
-                    v.time_control,
-                    kind(v),
-                    mmss(left)
+                let partner = v.invited.clone().unwrap_or_else(|| t!(lang, "seek-your-partner"));
+                return Some(t!(
+                    lang,
+                    "seek-waiting-partner",
+                    partner = partner,
+                    clock = v.time_control.as_str(),
+                    rated = rated(v),
+                    left = mmss(left)
                 ));
             }
             let waited = Duration::from_millis(v.waited_ms) + elapsed;
             let reach = v
                 .range
                 .unwrap_or(v.reach + (u64::from(v.widening) * elapsed.as_millis() as u64 / 1000) as u32);
-            let who =
-                if v.players.len() > 1 { format!(" ({})", v.players.join(" & ")) } else { String::new() };
-            return Some(format!(
-                "seeking a {} {} game{who} · waiting {} · rating ±{reach} · x cancels",
-                v.time_control,
-                kind(v),
-                mmss(waited)
-            ));
+            return Some(if v.players.len() > 1 {
+                t!(
+                    lang,
+                    "seek-seeking-together",
+                    clock = v.time_control.as_str(),
+                    rated = rated(v),
+                    players = v.players.join(" & "),
+                    waited = mmss(waited),
+                    reach = reach
+                )
+            } else {
+                t!(
+                    lang,
+                    "seek-seeking",
+                    clock = v.time_control.as_str(),
+                    rated = rated(v),
+                    waited = mmss(waited),
+                    reach = reach
+                )
+            });
         }
         self.invitation.as_ref().map(|(v, at)| {
             let left = Duration::from_millis(v.expires_in_ms.unwrap_or(0))
                 .saturating_sub(now.saturating_duration_since(*at));
-            format!(
-                "{} invites you to play a {} {} game as partners ({} left) · /accept or /refuse",
-                v.players.first().map_or("a player", String::as_str),
-                v.time_control,
-                kind(v),
-                mmss(left)
+            let from = v.players.first().cloned().unwrap_or_else(|| t!(lang, "seek-a-player"));
+            t!(
+                lang,
+                "seek-invited",
+                from = from,
+                clock = v.time_control.as_str(),
+                rated = rated(v),
+                left = mmss(left)
             )
         })
     }
@@ -210,7 +248,8 @@ impl App {
     /// A seek in a quick pool: casual (rated is `/seek CLOCK rated`).
     fn quick_seek(&mut self, n: usize) -> Vec<Action> {
         if let Some((v, _)) = &self.seek {
-            self.error(format!("you seek a {} game already: x cancels it", v.time_control));
+            let text = t!(self.lang, "seek-already", clock = v.time_control.as_str());
+            self.error(text);
             return Vec::new();
         }
         match self.pools.get(n) {
@@ -229,7 +268,7 @@ impl App {
         match &self.seek {
             Some((v, _)) => vec![Action::CancelSeek(v.seek)],
             None => {
-                self.error("you seek no game");
+                self.error(t!(self.lang, "seek-none"));
                 Vec::new()
             }
         }
@@ -255,36 +294,37 @@ impl App {
 
     /// Says how a rematch offer stands: who accepted, who declined, the new match.
     pub fn rematch(&mut self, view: &RematchView) {
+        let lang = self.lang;
         let named = |flags: &[bool; 4]| {
             view.players
                 .iter()
                 .zip(view.kinds)
                 .zip(flags)
                 .filter(|(_, f)| **f)
-                .map(|((n, k), _)| crate::view::marked(n, Some(k)))
+                .map(|((n, k), _)| speak::marked(lang, n, Some(k)))
                 .collect::<Vec<_>>()
                 .join(", ")
         };
         let text = if let Some(id) = view.rematch {
-            format!("rematch: match {id}, colours swapped on each board")
+            t!(lang, "rematch-made", id = id.0)
         } else if view.declined.iter().any(|&d| d) {
-            format!("no rematch of match {}: {} declined", view.match_id, named(&view.declined))
+            t!(lang, "rematch-declined", id = view.match_id.0, names = named(&view.declined))
         } else {
             // Who accepted, and what is left for this player to do (nothing once he accepted).
             let mine =
                 self.model.as_ref().filter(|m| m.state().match_id == view.match_id).and_then(|m| m.my_seat());
             let next = if mine.is_some_and(|seat| view.accepted[seat.index()]) {
-                "waiting for the others"
+                t!(lang, "rematch-wait-others")
             } else {
-                "/rematch to accept, /norematch to decline"
+                t!(lang, "rematch-how")
             };
-            let count = view.accepted.iter().filter(|&&a| a).count();
+            let count = view.accepted.iter().filter(|&&a| a).count() as u32;
             let who = if count == 0 {
-                "nobody accepted yet".to_owned()
+                t!(lang, "rematch-nobody")
             } else {
-                format!("{count} of 4 accepted ({})", named(&view.accepted))
+                t!(lang, "rematch-accepted", n = count, names = named(&view.accepted))
             };
-            format!("rematch of match {}: {who}; {next}", view.match_id)
+            t!(lang, "rematch-status", id = view.match_id.0, who = who, next = next)
         };
         self.info(text);
     }
@@ -297,49 +337,41 @@ impl App {
 
     /// Takes a message the server pushed.
     pub fn on_server(&mut self, msg: ServerMsg, now: Instant) {
+        let lang = self.lang;
         let decided_before = self.model.as_ref().is_some_and(|m| m.result().is_some());
         if let Err(e) = MatchModel::follow(&mut self.model, &msg, now, self.rtt) {
-            self.error(format!("cannot show this match: {e}"));
+            self.error(t!(lang, "match-cannot-show", detail = e.to_string()));
         }
         match msg {
             ServerMsg::State(_) if self.model.is_some() => self.screen = Screen::Match,
-            ServerMsg::Event(_) if !decided_before => {
-                if let Some(reason) = self.model.as_ref().and_then(|m| m.result()).map(|r| r.reason.clone()) {
-                    self.info(format!("match over: {reason}"));
+            ServerMsg::Event(MatchEvent { kind, .. }) => {
+                if let Some(line) = self.event_line(&kind) {
+                    self.info(line);
+                }
+                if !decided_before && let Some(result) = self.model.as_ref().and_then(|m| m.result()) {
+                    let text = t!(lang, "match-over", result = speak::result(lang, result));
+                    self.info(text);
                     if let Some(m) = self.model.as_ref().filter(|m| m.my_seat().is_some()) {
                         self.rematch_listen = Some(m.id());
-                        self.info("/rematch to play it again (colours swapped on each board), /norematch to decline");
+                        self.info(t!(lang, "rematch-offer"));
                     }
                 }
             }
-            ServerMsg::Event(MatchEvent { kind: EventView::Paused { reason }, .. }) => {
-                self.info(format!("clocks stopped: {}", pause_reason(reason)));
-            }
-            ServerMsg::Event(MatchEvent { kind: EventView::Resumed { .. }, .. }) => {
-                self.info("the clocks run again");
-            }
             ServerMsg::Chat { from, kind, scope, text, .. } => {
-                self.push(LogLine::Chat { from: crate::view::marked(&from, Some(kind)), scope, text })
+                self.push(LogLine::Chat { from: speak::marked(lang, &from, Some(kind)), scope, text })
             }
             ServerMsg::SessionEnded { reason } => {
                 self.link = Link::Ended;
-                self.error(match reason {
-                    SessionEnd::LoggedOut => "the session was logged out; log in again",
-                    SessionEnd::PasswordChanged => "the account's password was changed; log in again",
-                    SessionEnd::AccountDisabled => "the account was disabled",
-                });
+                self.error(speak::session_end(lang, reason));
             }
             ServerMsg::Rematch(view) => self.rematch(&view),
             ServerMsg::SeekInvitation(view) => {
-                self.info(format!(
-                    "{} invites you to play a {} game as partners: /accept or /refuse",
-                    view.players.first().map_or("a player", String::as_str),
-                    view.time_control
-                ));
+                let from = view.players.first().cloned().unwrap_or_else(|| t!(lang, "seek-a-player"));
+                self.info(t!(lang, "seek-invitation", from = from, clock = view.time_control.as_str()));
                 self.invitation = Some((view, now));
             }
             ServerMsg::Seek(view) => {
-                self.info(format!("your partner accepted: seeking a {} game together", view.time_control));
+                self.info(t!(lang, "seek-partner-accepted", clock = view.time_control.as_str()));
                 self.seeking(view, now);
             }
             ServerMsg::SeekEnded { seek, reason } => {
@@ -348,35 +380,23 @@ impl App {
                 }
                 if self.seek.as_ref().is_some_and(|(v, _)| v.seek == seek) {
                     self.seek = None;
-                    self.info(match reason {
-                        SeekEnd::Cancelled => "your seek was cancelled",
-                        SeekEnd::Disconnected => "your seek ended: a player's connection was lost",
-                        SeekEnd::Declined => "your partner declined",
-                        SeekEnd::Expired => "your partner did not answer in time",
-                        SeekEnd::Failed => "the match found could not be created; seek again",
-                    });
+                    self.info(speak::seek_end(lang, reason));
                 }
             }
             ServerMsg::MatchFound { match_id, seat, rated, .. } => {
                 self.seek = None;
-                let rated = if rated { " (rated)" } else { "" };
-                self.info(format!("match {match_id} found{rated}: you play {seat}"));
+                let rated = if rated { "yes" } else { "no" };
+                let seat = speak::seat(lang, seat);
+                self.info(t!(lang, "match-found", id = match_id.0, rated = rated, seat = seat));
             }
             ServerMsg::Rated { changes, .. } => {
                 for c in &changes {
-                    self.info(rating_change(c));
+                    self.info(speak::rating_change(lang, c));
                 }
             }
             ServerMsg::MatchClosed { match_id, reason } => {
                 self.screen = Screen::Lobby;
-                self.info(match reason {
-                    ClosedReason::Expired => format!("match {match_id} expired: no seated player was there"),
-                    ClosedReason::Failed => {
-                        format!(
-                            "match {match_id} stopped on the server; it is restored when the server restarts"
-                        )
-                    }
-                });
+                self.info(speak::closed(lang, match_id, reason));
             }
             _ => {}
         }
@@ -386,6 +406,48 @@ impl App {
             (false, Some(_)) => self.turn_since = None,
             _ => {}
         }
+    }
+
+    /// The line the message pane shows for a match event, if any: who sits down or stands up
+    /// (the server's bots filling a match included, so all its players learn of them), a call to
+    /// the arbiter and his acts, the clocks stopped and restarted by the server, a declined draw.
+    /// Moves, clocks and the result show on the boards.
+    fn event_line(&self, kind: &EventView) -> Option<String> {
+        let lang = self.lang;
+        Some(match kind {
+            EventView::SeatTaken { seat, name, kind: PlayerKind::Bot } => {
+                t!(lang, "seat-taken-bot", name = name.as_str(), seat = speak::seat(lang, *seat))
+            }
+            EventView::SeatTaken { seat, name, kind } => t!(
+                lang,
+                "seat-taken",
+                name = speak::marked(lang, name, Some(*kind)),
+                seat = speak::seat(lang, *seat)
+            ),
+            EventView::SeatLeft { seat } => t!(lang, "seat-left", seat = speak::seat(lang, *seat)),
+            EventView::ArbiterCalled { seat } => {
+                t!(lang, "arbiter-called", seat = speak::seat(lang, *seat))
+            }
+            EventView::ArbiterActed { act, .. } => speak::arbiter_act(lang, act),
+            // What older servers sent: words only, shown as they are.
+            EventView::Arbiter { act } => t!(lang, "arbiter-words", text = act.as_str()),
+            EventView::Paused { reason } => {
+                t!(lang, "clocks-stopped", reason = speak::pause_reason(lang, *reason))
+            }
+            EventView::Resumed { .. } => t!(lang, "clocks-resumed"),
+            EventView::DrawDeclined { seat } => {
+                t!(lang, "draw-declined", seat = speak::seat(lang, *seat))
+            }
+            EventView::Ready { .. }
+            | EventView::CountdownStarted { .. }
+            | EventView::Started
+            | EventView::Moved { .. }
+            | EventView::DrawOffered { .. }
+            | EventView::Claimed { .. }
+            | EventView::Resigned { .. }
+            | EventView::FlagFell { .. }
+            | EventView::Ended(_) => return None,
+        })
     }
 
     /// Takes a key; returns the requests it makes.
@@ -401,6 +463,27 @@ impl App {
             return self.on_pick_key(key, picks);
         }
         match key.code {
+            KeyCode::Esc if self.help => {
+                self.help = false;
+                Vec::new()
+            }
+            KeyCode::PageDown if self.help => {
+                self.help_at += 5;
+                Vec::new()
+            }
+            KeyCode::PageUp if self.help => {
+                self.help_at = self.help_at.saturating_sub(5);
+                Vec::new()
+            }
+            // The messages: PgUp goes back to older ones, PgDn forward to the newest.
+            KeyCode::PageUp => {
+                self.log_back = (self.log_back + 5).min(self.log.len().saturating_sub(1));
+                Vec::new()
+            }
+            KeyCode::PageDown => {
+                self.log_back = self.log_back.saturating_sub(5);
+                Vec::new()
+            }
             KeyCode::F(n @ 1..=4) if self.screen == Screen::Lobby => self.quick_seek(usize::from(n) - 1),
             KeyCode::F(n @ 1..=8) if self.screen == Screen::Match => {
                 vec![Action::Chat(ChatScope::Team, QUICK[usize::from(n) - 1].to_owned())]
@@ -440,7 +523,7 @@ impl App {
         let chosen = match key.code {
             KeyCode::Char(c) => c.to_digit(10).and_then(|d| picks.get((d as usize).checked_sub(1)?)).cloned(),
             KeyCode::Esc => {
-                self.info("promotion cancelled");
+                self.info(t!(self.lang, "promotion-cancelled"));
                 return Vec::new();
             }
             _ => None,
@@ -496,7 +579,7 @@ impl App {
                 Some(m) if text.is_empty() => vec![Action::Watch(m.match_id)],
                 _ if text.is_empty() => Vec::new(),
                 _ => {
-                    self.error(format!("unknown input {text:?}: type /help"));
+                    self.error(t!(self.lang, "unknown-input", text = text));
                     Vec::new()
                 }
             };
@@ -504,7 +587,7 @@ impl App {
         let Some(model) = &self.model else { return Vec::new() };
         let Some(seat) = model.my_seat() else {
             if !text.is_empty() {
-                self.error("you are watching; sit down to play");
+                self.error(t!(self.lang, "watching-cannot-move"));
             }
             return Vec::new();
         };
@@ -519,9 +602,17 @@ impl App {
         match read_entry(model.game(), board, text) {
             Entry::Send(text) => vec![Action::Play { board: wire_board(board), text }],
             Entry::Pick(picks) => {
-                self.info("which piece is removed? press its number (Esc cancels)");
+                let lang = self.lang;
+                self.info(t!(lang, "promotion-which"));
                 for (i, p) in picks.iter().enumerate() {
-                    self.info(format!("  {}) {}", i + 1, p.label));
+                    let piece = speak::piece(lang, p.role);
+                    self.info(t!(
+                        lang,
+                        "promotion-choice",
+                        n = i + 1,
+                        piece = piece,
+                        square = p.square.to_string()
+                    ));
                 }
                 self.picking = Some(picks);
                 Vec::new()
@@ -530,6 +621,8 @@ impl App {
     }
 
     fn command(&mut self, command: &str) -> Vec<Action> {
+        let lang = self.lang;
+        self.help = false;
         let (verb, rest) = command.split_once(' ').unwrap_or((command, ""));
         let rest = rest.trim();
         let team = |text: &str| vec![Action::Chat(ChatScope::Team, text.to_owned())];
@@ -555,11 +648,11 @@ impl App {
                 match (level, target) {
                     (Ok(level @ 1..=5), Some(id)) => vec![Action::FillWithBots(id, level)],
                     (Ok(1..=5), None) => {
-                        self.error("which match? select one in the lobby, or sit in one");
+                        self.error(t!(lang, "bots-which-match"));
                         Vec::new()
                     }
                     _ => {
-                        self.error("bots at which level? /bots 1 to /bots 5");
+                        self.error(t!(lang, "bots-which-level"));
                         Vec::new()
                     }
                 }
@@ -574,7 +667,7 @@ impl App {
             "resign" if confirmed => vec![Action::Resign],
             "resign" => {
                 self.resign_asked = true;
-                self.info("resign the match for your team? type /resign again to confirm");
+                self.info(t!(lang, "resign-confirm"));
                 Vec::new()
             }
             "arbiter" => vec![Action::CallArbiter],
@@ -584,7 +677,7 @@ impl App {
                     vec![Action::Rematch(m.id(), verb == "rematch")]
                 }
                 _ => {
-                    self.error("a rematch is agreed after the match is over");
+                    self.error(t!(lang, "rematch-not-yet"));
                     Vec::new()
                 }
             },
@@ -594,7 +687,7 @@ impl App {
                 other => match other.strip_prefix("flag").map(str::trim).and_then(SeatId::from_name) {
                     Some(seat) => vec![Action::Claim(ClaimKind::Flag(seat))],
                     None => {
-                        self.error("claim what? /claim rep, /claim 50 or /claim flag black-A");
+                        self.error(t!(lang, "claim-what"));
                         Vec::new()
                     }
                 },
@@ -608,7 +701,7 @@ impl App {
                 Some('q') => team(QUICK[3]),
                 Some('p') => team(QUICK[4]),
                 _ => {
-                    self.error("need what? /need n, b, r, q or p");
+                    self.error(t!(lang, "need-what"));
                     Vec::new()
                 }
             },
@@ -620,14 +713,14 @@ impl App {
                     vec![Action::Choose { tournament, round, game, choice }]
                 }
                 None => {
-                    self.error("choose what? /choose TOURNAMENT ROUND GAME straight|crossed|white-a|white-b");
+                    self.error(t!(lang, "choose-what"));
                     Vec::new()
                 }
             },
             "mygame" => match rest.parse() {
                 Ok(t) => vec![Action::MyGame(t)],
                 Err(_) => {
-                    self.error("which tournament? /mygame TOURNAMENT");
+                    self.error(t!(lang, "mygame-which"));
                     Vec::new()
                 }
             },
@@ -677,7 +770,7 @@ impl App {
                     }
                 }
                 _ => {
-                    self.error("/partner plays again with your partner once your match is over");
+                    self.error(t!(lang, "partner-not-yet"));
                     Vec::new()
                 }
             },
@@ -685,7 +778,7 @@ impl App {
             "accept" | "refuse" => match self.invitation.take() {
                 Some((v, _)) => vec![Action::AnswerSeek(v.seek, verb == "accept")],
                 None => {
-                    self.error("nobody invited you to seek a game");
+                    self.error(t!(lang, "invitation-none"));
                     Vec::new()
                 }
             },
@@ -698,13 +791,24 @@ impl App {
                 vec![Action::Quit]
             }
             "help" => {
-                for line in HELP {
-                    self.info(*line);
-                }
+                self.help = true;
+                self.help_at = 0;
                 Vec::new()
             }
+            // `/lang ru`, `/lang en`: the interface speaks it from now on, and it is remembered.
+            "lang" | "language" | "язык" => match Lang::from_code(rest) {
+                Some(chosen) => {
+                    self.lang = chosen;
+                    self.info(t!(chosen, "lang-set"));
+                    vec![Action::Language(chosen)]
+                }
+                None => {
+                    self.error(t!(lang, "lang-what"));
+                    Vec::new()
+                }
+            },
             _ => {
-                self.error(format!("unknown command /{verb}: type /help"));
+                self.error(t!(lang, "unknown-command", verb = verb));
                 Vec::new()
             }
         }
@@ -725,47 +829,28 @@ fn parse_choose(rest: &str) -> Option<(u64, u32, u32, TdChoice)> {
     w.next().is_none().then_some((t, r, g, choice))
 }
 
-/// What `/help` prints.
-const HELP: &[&str] = &[
-    "moves: e4, Nf3, N@f3 (drop), e8=Qd1 or e8 then pick the removed piece; Enter sends",
-    "/ready /unready /leave · /draw (offer or accept) /decline · /claim rep|50|flag SEAT",
-    "/resign (twice: it asks) · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p",
-    "/rematch or /norematch after the match: when all four accept, the same match again, colours swapped",
-    "F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)",
-    "lobby: ↑↓ select · Enter or w watch · 1-4 sit white-A black-A white-B black-B · c create",
-    "/create [mgimo-2017|classic] [CLOCK] [960] [rated] creates a match; 960: a Chess960 start; rated: accounts only",
-    "/top [bullet|blitz|rapid] shows the leaderboard · /profile [NAME] a player's ratings, partners and matches",
-    "finding a game: F1-F4 in the lobby seek 1+0 2+0 3+0 5+0 (casual) · x or /cancel withdraws",
-    "/seek [CLOCK] [rated] [with NAME] seeks (inviting a partner) · /accept /refuse an invitation · /partner after a match",
-    "/bots [LEVEL] fills the empty seats of your match (or the selected one) with bots, level 1-5 (2)",
-    "tournaments: /mygame T sits you at your game · /choose T ROUND GAME straight|crossed|white-a|white-b",
-];
-
-/// One player's rating change, for the log: `anna 1500 → 1662 (+162)`, a `?` marking a
-/// provisional rating.
-pub(crate) fn rating_change(c: &RatingChange) -> String {
-    let mark = if c.provisional { "?" } else { "" };
-    format!(
-        "{} {}: {} {} → {}{mark} ({:+})",
-        c.category,
-        c.name,
-        c.seat.name(),
-        c.before,
-        c.after,
-        c.after - c.before
-    )
+/// What `/help` shows, line by line, in `lang`.
+pub fn help_lines(lang: Lang) -> Vec<String> {
+    vec![
+        t!(lang, "help-moves"),
+        t!(lang, "help-pieces"),
+        t!(lang, "help-match"),
+        t!(lang, "help-resign"),
+        t!(lang, "help-rematch"),
+        t!(lang, "help-keys"),
+        t!(lang, "help-lobby"),
+        t!(lang, "help-create"),
+        t!(lang, "help-bots"),
+        t!(lang, "help-ratings"),
+        t!(lang, "help-seek-quick"),
+        t!(lang, "help-seek"),
+        t!(lang, "help-tournaments"),
+        t!(lang, "help-lang"),
+        t!(lang, "help-scroll"),
+    ]
 }
 
 /// A rating as a line shows it: `1687` or `1500?` while provisional.
 pub(crate) fn rating_text(r: &RatingView) -> String {
     format!("{}{}", r.rating, if r.provisional { "?" } else { "" })
-}
-
-/// Why the server stopped the clocks, for the log.
-fn pause_reason(reason: PauseReason) -> &'static str {
-    match reason {
-        PauseReason::Restart => "the server restarted; they run again when all four players are back",
-        PauseReason::Shutdown => "the server is shutting down",
-        PauseReason::Storage => "the server cannot store moves now; they run again when it can",
-    }
 }

@@ -3,15 +3,15 @@
 //! the removed piece — then the player picks one of the pieces that may be removed (R1, R3).
 
 use bughouse::{BoardId, Game};
-use chess_core::Square;
+use chess_core::{Role, Square};
 
 /// A piece the player may remove for a promotion.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pick {
     /// The whole move in long notation (`e7e8qd1`).
     pub text: String,
-    /// The removed piece, in words (`queen d1`).
-    pub label: String,
+    /// The removed piece's kind (the interface names it in the player's language).
+    pub role: Role,
     /// Its square on the other board.
     pub square: Square,
 }
@@ -46,7 +46,7 @@ pub fn read_entry(game: &Game, board: BoardId, text: &str) -> Entry {
                 return None;
             }
             let role = other.board().role_at(square)?;
-            Some(Pick { text: uci, label: format!("{} {square}", role.name()), square })
+            Some(Pick { text: uci, role, square })
         })
         .collect();
     if picks.is_empty() { Entry::Send(text.to_owned()) } else { Entry::Pick(picks) }

@@ -15,7 +15,9 @@ use tokio::sync::mpsc;
 use tokio::time::{MissedTickBehavior, interval};
 
 use crate::app::{App, Link, Screen};
-use crate::{Action, view};
+use crate::i18n::{Lang, t};
+use crate::prefs::{Settings, write_choice};
+use crate::{Action, speak, view};
 
 /// How the interface is used.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,13 +29,20 @@ pub enum Mode {
 }
 
 /// Runs the full-screen interface on the terminal until the player quits (or, spectating, the
-/// match ends). Returns the result of the followed match, if it ended.
+/// match ends), speaking the language of `settings` (and remembering one chosen with `/lang`
+/// where `settings` says). Returns the result of the followed match, if it ended, and the
+/// language spoken last.
 ///
 /// # Errors
 /// Terminal errors.
-pub async fn run(mut client: Client, name: &str, mode: Mode) -> io::Result<Option<ResultView>> {
+pub async fn run(
+    mut client: Client,
+    name: &str,
+    mode: Mode,
+    settings: Settings,
+) -> io::Result<(Option<ResultView>, Lang)> {
     let mut terminal = ratatui::try_init()?;
-    let outcome = drive(&mut terminal, &mut client, name, mode).await;
+    let outcome = drive(&mut terminal, &mut client, name, mode, &settings).await;
     ratatui::try_restore()?;
     client.close().await;
     outcome
@@ -44,8 +53,9 @@ async fn drive(
     client: &mut Client,
     name: &str,
     mode: Mode,
-) -> io::Result<Option<ResultView>> {
-    let mut app = App::new(name);
+    settings: &Settings,
+) -> io::Result<(Option<ResultView>, Lang)> {
+    let mut app = App::new_in(name, settings.lang);
     app.server = Some(client.server());
     let mut keys = key_reader();
     let mut tick = interval(Duration::from_millis(100));
@@ -56,10 +66,10 @@ async fn drive(
     let mut ended_at: Option<Instant> = None;
     match mode {
         Mode::Play => {
-            app.info("welcome: F1-F4 seek a game in a quick pool; or pick a match with ↑↓ and press 1-4 to sit, or c to create; /help");
-            perform(client, &mut app, Action::SeekPools).await;
+            app.info(t!(app.lang, "welcome"));
+            perform(client, &mut app, settings, Action::SeekPools).await;
         }
-        Mode::Spectate(id) => perform(client, &mut app, Action::Watch(id)).await,
+        Mode::Spectate(id) => perform(client, &mut app, settings, Action::Watch(id)).await,
     }
     loop {
         terminal.draw(|f| view::render(f, &app, Instant::now()))?;
@@ -77,7 +87,7 @@ async fn drive(
             key = keys.recv() => match key {
                 Some(Event::Key(key)) => {
                     for action in app.on_key(key) {
-                        perform(client, &mut app, action).await;
+                        perform(client, &mut app, settings, action).await;
                     }
                 }
                 Some(_) => {}
@@ -90,14 +100,14 @@ async fn drive(
                         // Hear of the others' answers to the rematch from now on.
                         match client.rematch(id, None).await {
                             Ok(view) => app.rematch(&view),
-                            Err(e) => app.error(refusal(&e)),
+                            Err(e) => app.error(refusal(app.lang, &e)),
                         }
                     }
                 }
                 // The server ended the session and said why: nothing to resume.
                 Some(Update::Disconnected(_)) if app.link == Link::Ended => {}
                 Some(Update::Disconnected(why)) => {
-                    app.error(format!("connection lost: {why}"));
+                    app.error(t!(app.lang, "connection-lost", detail = why));
                     app.link = Link::Reconnecting(1);
                     reconnect_at = Some(tokio::time::Instant::now());
                 }
@@ -105,7 +115,7 @@ async fn drive(
             },
             _ = tick.tick() => {}
             _ = lobby.tick(), if app.screen == Screen::Lobby && app.link == Link::Connected => {
-                perform(client, &mut app, Action::Refresh).await;
+                perform(client, &mut app, settings, Action::Refresh).await;
             }
             _ = ping.tick(), if app.link == Link::Connected => {
                 if let Ok(rtt) = client.ping().await {
@@ -124,18 +134,18 @@ async fn drive(
                         app.link = Link::Connected;
                         app.server = Some(client.server());
                         if client.servers().len() > 1 {
-                            app.info(format!("reconnected to {}: the session is resumed", client.server()));
+                            app.info(t!(app.lang, "reconnected-to", server = client.server().to_string()));
                         } else {
-                            app.info("reconnected: the session is resumed");
+                            app.info(t!(app.lang, "reconnected"));
                         }
                         // A seek ends with its connection.
                         if app.seek.take().is_some() {
-                            app.info("your seek ended with the connection: seek again");
+                            app.info(t!(app.lang, "seek-ended-connection"));
                         }
                         app.invitation = None;
                     }
                     Ok(Err(e)) => {
-                        app.error(format!("reconnect failed: {e}"));
+                        app.error(t!(app.lang, "reconnect-failed", detail = speak::client_error(app.lang, &e)));
                         retry(&mut app, &mut reconnect_at, attempt);
                     }
                     Err(_) => retry(&mut app, &mut reconnect_at, attempt),
@@ -143,7 +153,7 @@ async fn drive(
             }
         }
     }
-    Ok(app.model.as_ref().and_then(|m| m.result().cloned()))
+    Ok((app.model.as_ref().and_then(|m| m.result().cloned()), app.lang))
 }
 
 fn retry(app: &mut App, reconnect_at: &mut Option<tokio::time::Instant>, attempt: u32) {
@@ -182,13 +192,23 @@ fn key_reader() -> mpsc::Receiver<Event> {
 }
 
 /// Sends one request and shows what came of it.
-async fn perform(client: &Client, app: &mut App, action: Action) {
-    if app.link != Link::Connected && action != Action::Quit {
-        app.error("not connected: wait for the reconnection");
+async fn perform(client: &Client, app: &mut App, settings: &Settings, action: Action) {
+    let lang = app.lang;
+    if let Action::Language(chosen) = action {
+        if let Some(path) = &settings.store
+            && let Err(e) = write_choice(path, chosen)
+        {
+            app.error(t!(lang, "lang-not-saved", path = path.display().to_string(), detail = e.to_string()));
+        }
         return;
     }
+    if app.link != Link::Connected && action != Action::Quit {
+        app.error(t!(lang, "not-connected"));
+        return;
+    }
+    let asked = action.clone();
     let result: Result<(), ClientError> = match action {
-        Action::Quit => Ok(()),
+        Action::Quit | Action::Language(_) => Ok(()),
         Action::Refresh => client.list_matches().await.map(|m| app.set_lobby(m)),
         Action::Create { rules, time_control, chess960, rated } => {
             match client
@@ -202,7 +222,7 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
                 .await
             {
                 Ok(Reply::Created { match_id }) => {
-                    app.info(format!("created match {match_id}: press 1-4 to take a seat"));
+                    app.info(t!(lang, "match-created", id = match_id.0));
                     if let Ok(list) = client.list_matches().await {
                         app.selected = list.iter().position(|m| m.match_id == match_id).unwrap_or(0);
                         app.set_lobby(list);
@@ -220,7 +240,7 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
         Action::AnswerSeek(seek, false) => client.decline_seek(seek).await,
         Action::CancelSeek(seek) => client.cancel_seek(seek).await.map(|()| {
             app.seek = None;
-            app.info("seek cancelled");
+            app.info(t!(lang, "seek-cancelled"));
         }),
         Action::SeekPools => client.seek_pools().await.map(|pools| app.set_pools(&pools)),
         Action::Watch(id) => client.watch(id).await,
@@ -229,7 +249,7 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
         Action::FillWithBots(match_id, level) => client
             .request(shvedka_proto::ClientMsg::FillWithBots { match_id, level })
             .await
-            .map(|_| app.info(format!("bots at level {level} take the empty seats of match {match_id}"))),
+            .map(|_| app.info(t!(lang, "bots-coming", level = level, id = match_id.0))),
         Action::Ready(ready) => client.ready(ready).await,
         Action::Rematch(id, accept) => client.rematch(id, Some(accept)).await.map(|v| app.rematch(&v)),
         Action::Play { board, text } => client.play(board, &text, app.turn_since.map(|t| t.elapsed())).await,
@@ -240,41 +260,43 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
         Action::CallArbiter => client.call_arbiter().await,
         Action::Chat(scope, text) => client.chat(scope, &text).await,
         Action::Choose { tournament, round, game, choice } => {
-            client.choose(tournament, round, game, choice).await.map(|()| app.info("choice taken"))
+            client.choose(tournament, round, game, choice).await.map(|()| app.info(t!(lang, "choice-taken")))
         }
         Action::Leaderboard(category) => client.leaderboard(&category).await.map(|rows| {
-            app.info(format!("{category} leaderboard ({} ranked)", rows.len()));
+            let name = speak::category(lang, &category);
+            app.info(t!(lang, "leaderboard-title", category = name, n = rows.len()));
             for r in rows.iter().take(20) {
-                app.info(format!(
-                    "{:>3}. {:<20} {:>5}  ({} games)",
-                    r.rank, r.name, r.rating.rating, r.rating.games
-                ));
+                let games = t!(lang, "games-count", n = r.rating.games);
+                app.info(format!("{:>3}. {:<20} {:>5}  ({games})", r.rank, r.name, r.rating.rating));
             }
         }),
         Action::Profile(name) => client.profile(&name).await.map(|p| {
-            app.info(format!(
-                "{}: {} rated categories, {} recent matches",
-                p.name,
-                p.categories.len(),
-                p.recent.len()
+            app.info(t!(
+                lang,
+                "profile-summary",
+                name = p.name.as_str(),
+                categories = p.categories.len(),
+                recent = p.recent.len()
             ));
             for c in &p.categories {
                 let last: Vec<String> =
                     c.history.iter().take(5).map(|h| format!("{:+}", h.after - h.before)).collect();
-                app.info(format!(
-                    "  {} {} ±{} in {} games; last: {}",
-                    c.rating.category,
-                    crate::app::rating_text(&c.rating),
-                    c.rating.deviation,
-                    c.rating.games,
-                    last.join(" ")
+                app.info(t!(
+                    lang,
+                    "profile-category",
+                    category = speak::category(lang, &c.rating.category),
+                    rating = crate::app::rating_text(&c.rating),
+                    deviation = c.rating.deviation,
+                    games = c.rating.games,
+                    last = last.join(" ")
                 ));
                 for partner in &c.partners {
-                    app.info(format!(
-                        "    with {}: pair {} in {} games",
-                        partner.name,
-                        crate::app::rating_text(&partner.rating),
-                        partner.rating.games
+                    app.info(t!(
+                        lang,
+                        "profile-partner",
+                        name = partner.name.as_str(),
+                        rating = crate::app::rating_text(&partner.rating),
+                        games = partner.rating.games
                     ));
                 }
             }
@@ -283,9 +305,9 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
             Ok((Some((m, seat)), _)) => client.take_seat(m, seat).await,
             Ok((None, finished)) => {
                 app.info(if finished {
-                    format!("tournament {t} is over")
+                    t!(lang, "tournament-over", id = t)
                 } else {
-                    "no game of yours is on now; try again when the round is paired".to_owned()
+                    t!(lang, "tournament-no-game")
                 });
                 Ok(())
             }
@@ -293,19 +315,12 @@ async fn perform(client: &Client, app: &mut App, action: Action) {
         },
     };
     if let Err(e) = result {
-        app.error(refusal(&e));
+        app.error(speak::refused(lang, &asked, &e));
     }
 }
 
-/// A refusal as the player reads it: the server's reason, with the rule it enforces.
-pub fn refusal(e: &ClientError) -> String {
-    match e {
-        ClientError::Server(msg) => match &msg.rule {
-            Some(rule) if !msg.message.contains(rule.as_str()) => {
-                format!("refused ({rule}): {}", msg.message)
-            }
-            _ => format!("refused: {}", msg.message),
-        },
-        other => other.to_string(),
-    }
+/// A refusal as the player reads it, in `lang`: rendered from the server's code and rule
+/// (`speak::client_error`).
+pub fn refusal(lang: Lang, e: &ClientError) -> String {
+    speak::client_error(lang, e)
 }

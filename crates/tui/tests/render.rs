@@ -10,7 +10,7 @@ use shvedka_proto::{
     Board, ChatScope, ErrorCode, ErrorMsg, EventView, MatchEvent, MatchId, MatchState, MatchSummary,
     PhaseView, PlayerKind, ResultCause, ResultView, SeatId, ServerMsg, TeamId,
 };
-use shvedka_tui::{Action, App, Link, refusal, view};
+use shvedka_tui::{Action, App, Lang, Link, refusal, view};
 
 const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 | \
                      rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -198,8 +198,9 @@ fn s4_reserves_show_with_their_counts() {
                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
     let app = app_with(state(bfen, None, PhaseView::Running), now);
     let text = screen(&app, now).0.join("\n");
-    assert!(text.contains("[Q1 N2]"), "white-A's reserve: {text}");
-    assert!(text.contains("[P1]"), "black-A's reserve: {text}");
+    assert!(text.contains("reserve: Q1 N2"), "white-A's reserve: {text}");
+    assert!(text.contains("reserve: P1"), "black-A's reserve: {text}");
+    assert!(text.contains("reserve: —"), "an empty reserve is labelled: {text}");
 }
 
 #[test]
@@ -254,7 +255,9 @@ fn e1_the_result_is_shown_with_its_reason_and_rule() {
     let app = app_with(s, now);
     let text = screen(&app, now).0.join("\n");
     assert!(
-        text.contains("team 2 wins: mate on board by black-A (E1) · team 2: black-A + white-B"),
+        text.contains(
+            "team 2 wins: mate on board by black-A (E1) · team 2: black-A + white-B · /lobby to leave"
+        ),
         "{text}"
     );
 }
@@ -346,9 +349,9 @@ fn p3_a_refusal_shows_the_servers_reason_with_the_rule_and_changes_nothing() {
         rule: Some("P3".into()),
         message: "a drop may not give mate on board".into(),
     });
-    app.error(refusal(&e));
+    app.error(refusal(Lang::En, &e));
     let text = screen(&app, now).0.join("\n");
-    assert!(text.contains("refused (P3): a drop may not give mate on board"), "{text}");
+    assert!(text.contains("refused: a drop may not give mate on board (P3)"), "{text}");
     assert_eq!(app.model.as_ref().unwrap().game().bfen(), before);
 }
 

@@ -1,8 +1,14 @@
 //! Drawing the interface: the lobby table, or the match with both boards side by side, the four
 //! players with their clocks and reserves, the message pane and the input line.
+//!
+//! Everything is laid out for the terminal's size: the board panels share its width, a player's
+//! line wraps under the board when the panel is narrow, names are cut with `…` to their column,
+//! and the message pane takes the height the match leaves — so that nothing is cut from 80×24 up,
+//! in either language.
 
 mod board;
 mod clock;
+mod fit;
 
 use std::time::Instant;
 
@@ -12,97 +18,168 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph};
 use shvedka_client::{MatchModel, rules_seat};
-use shvedka_proto::{ChatScope, PhaseView, PlayerKind, SeatId, TeamId};
+use shvedka_proto::{ChatScope, PhaseView, PlayerKind, SeatId};
 
 pub use board::{Marks, board_lines, move_squares};
 pub use clock::format_clock;
+pub use fit::{fit, width, wrap};
 
-use crate::app::{App, Link, LogLine, Screen};
+use crate::app::{App, Link, LogLine, Screen, help_lines};
+use crate::i18n::{Lang, t};
+use crate::speak;
+
+/// Columns of one board's squares with its rank digits (`8 ` and eight squares of three).
+const BOARD_COLS: u16 = 26;
 
 /// Draws the whole interface at local time `now`.
 pub fn render(frame: &mut Frame<'_>, app: &App, now: Instant) {
-    let [main, log, input] =
-        Layout::vertical([Constraint::Min(14), Constraint::Length(8), Constraint::Length(3)])
-            .areas(frame.area());
-    match (app.screen, &app.model) {
-        (Screen::Match, Some(model)) => render_match(frame, main, app, model, now),
-        _ => render_lobby(frame, main, app),
+    let area = frame.area();
+    let input = input_lines(app, now, area.width);
+    let input_height = input.len() as u16 + 1;
+    let main_height = match (app.screen, &app.model) {
+        (Screen::Match, Some(model)) => match_height(app, model, area.width),
+        // The lobby takes what a message pane of a third of the screen leaves.
+        _ => area.height.saturating_sub(input_height).saturating_sub((area.height / 3).clamp(4, 10)),
+    };
+    let [main, log, input_area] = Layout::vertical([
+        Constraint::Length(main_height),
+        Constraint::Min(3),
+        Constraint::Length(input_height),
+    ])
+    .areas(area);
+    if app.help {
+        // Help covers the match (or the lobby) and the messages; Esc gives them back.
+        let [over, _] = Layout::vertical([Constraint::Min(0), Constraint::Length(input_height)]).areas(area);
+        render_help(frame, over, app);
+    } else {
+        match (app.screen, &app.model) {
+            (Screen::Match, Some(model)) => render_match(frame, main, app, model, now),
+            _ => render_lobby(frame, main, app),
+        }
+        render_log(frame, log, app);
     }
-    render_log(frame, log, app);
-    render_input(frame, input, app, now);
+    render_input(frame, input_area, app, input);
 }
 
-fn title(app: &App, what: String) -> Line<'static> {
-    let link = match &app.link {
-        Link::Connected => match app.server {
-            Some(server) => Span::styled(format!(" connected to {server} "), Style::new().fg(Color::Green)),
-            None => Span::styled(" connected ", Style::new().fg(Color::Green)),
-        },
-        Link::Reconnecting(n) => Span::styled(
-            format!(" connection lost — reconnecting (attempt {n}) "),
+/// The title line: the connection first (a long title is cut at the right, and a lost connection
+/// must show), then the program, the player and `what`, in the longest wording that fits.
+fn title(app: &App, what: &[String], cols: u16) -> Line<'static> {
+    let lang = app.lang;
+    let cols = usize::from(cols);
+    let links: Vec<(String, Style)> = match &app.link {
+        Link::Connected => {
+            let green = Style::new().fg(Color::Green);
+            let mut links = Vec::new();
+            if let Some(server) = app.server {
+                links.push((t!(lang, "link-connected-to", server = server.to_string()), green));
+            }
+            links.push((t!(lang, "link-connected"), green));
+            links
+        }
+        Link::Reconnecting(n) => vec![(
+            t!(lang, "link-reconnecting", attempt = *n),
             Style::new().fg(Color::Black).bg(Color::Yellow),
-        ),
-        Link::Ended => Span::styled(" session ended ", Style::new().fg(Color::White).bg(Color::Red)),
+        )],
+        Link::Ended => vec![(t!(lang, "link-ended"), Style::new().fg(Color::White).bg(Color::Red))],
     };
-    // The link first: a long title is cut at the right, and a lost connection must show.
-    Line::from(vec![link, Span::styled(format!(" shvedka · {} · {what} ", app.name), Style::new().bold())])
+    // The longest wording that fits: the match's details go last, the server's address first.
+    let choices: Vec<(&(String, Style), String)> = what
+        .iter()
+        .flat_map(|what| links.iter().map(move |link| (link, what)))
+        .map(|(link, what)| (link, format!(" shvedka · {} · {what} ", app.name)))
+        .collect();
+    let fits = |(link, rest): &&(&(String, Style), String)| width(&link.0) + 2 + width(rest) <= cols;
+    let Some(((link, style), rest)) = choices.iter().find(fits).or(choices.last()).cloned() else {
+        return Line::default();
+    };
+    let link = format!(" {link} ");
+    let rest = fit(&rest, cols.saturating_sub(width(&link)));
+    Line::from(vec![Span::styled(link, *style), Span::styled(rest, Style::new().bold())])
 }
 
 fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let block = Block::bordered().title(title(app, "lobby".into()));
-    let mut lines = vec![Line::from(Span::styled(
-        format!(
-            "{:>5}  {:<11} {:<6} {:<9} {:<12} {:<12} {:<12} {:<12}",
-            "match", "rules", "clock", "phase", "white-A", "black-A", "white-B", "black-B"
-        ),
-        Style::new().add_modifier(Modifier::UNDERLINED),
-    ))];
-    if app.lobby.is_empty() {
-        lines.push(Line::from("  no open matches: press c to create one"));
-    }
-    for (i, m) in app.lobby.iter().enumerate() {
-        let seat = |i: usize| m.seats[i].as_ref().map_or_else(|| "·".into(), |n| marked(n, m.kinds[i]));
+    let lang = app.lang;
+    let block = Block::new().borders(Borders::TOP).title(title(app, &[t!(lang, "lobby")], area.width));
+    let inner = block.inner(area);
+    let cols = usize::from(inner.width);
+    // Each column as wide as its longest cell (a cap for the rules), the seats sharing the rest.
+    let rules_of = |m: &shvedka_proto::MatchSummary| {
         let mut rules = if m.chess960 { format!("{} 960", m.rules) } else { m.rules.clone() };
         if m.rated {
             rules.push_str(" R");
         }
-        let text = format!(
-            "{:>5}  {:<11} {:<6} {:<9} {:<12} {:<12} {:<12} {:<12}",
-            m.match_id.0,
-            rules,
-            m.time_control,
-            phase_name(m.phase),
-            seat(0),
-            seat(1),
-            seat(2),
-            seat(3),
+        rules
+    };
+    let header =
+        [t!(lang, "lobby-match"), t!(lang, "lobby-rules"), t!(lang, "lobby-clock"), t!(lang, "lobby-phase")];
+    let widest = |head: &str, cells: &mut dyn Iterator<Item = String>, cap: usize| {
+        cells.map(|c| width(&c)).chain([width(head)]).max().unwrap_or(0).min(cap)
+    };
+    let w_id = widest(&header[0], &mut app.lobby.iter().map(|m| m.match_id.0.to_string()), 8);
+    let w_rules = widest(&header[1], &mut app.lobby.iter().map(rules_of), 16);
+    let w_clock = widest(&header[2], &mut app.lobby.iter().map(|m| m.time_control.clone()), 8);
+    let w_phase = widest(&header[3], &mut app.lobby.iter().map(|m| speak::phase(lang, m.phase)), 14);
+    let fixed = w_id + 2 + w_rules + 1 + w_clock + 1 + w_phase + 1;
+    let w_seat = (cols.saturating_sub(fixed) / 4).saturating_sub(1).clamp(5, 24);
+    let row = |id: &str, rules: &str, clock: &str, phase: &str, seats: [String; 4]| {
+        let mut text = format!(
+            "{}  {} {} {} ",
+            fit::column_right(id, w_id),
+            fit::column(rules, w_rules),
+            fit::column(clock, w_clock),
+            fit::column(phase, w_phase)
+        );
+        for seat in seats {
+            text.push_str(&fit::column(&seat, w_seat));
+            text.push(' ');
+        }
+        fit(text.trim_end(), cols)
+    };
+    let mut lines = vec![Line::from(Span::styled(
+        row(&header[0], &header[1], &header[2], &header[3], SeatId::ALL.map(|s| speak::seat(lang, s))),
+        Style::new().add_modifier(Modifier::UNDERLINED),
+    ))];
+    if app.lobby.is_empty() {
+        lines.push(Line::from(format!("  {}", t!(lang, "lobby-empty"))));
+    }
+    let visible = usize::from(inner.height).saturating_sub(1).max(1);
+    let first = app.selected.saturating_sub(visible - 1);
+    for (i, m) in app.lobby.iter().enumerate().skip(first).take(visible) {
+        let seat = |i: usize| match &m.seats[i] {
+            Some(name) => seat_cell(lang, name, m.kinds[i], w_seat),
+            None => "·".into(),
+        };
+        let text = row(
+            &m.match_id.0.to_string(),
+            &rules_of(m),
+            &m.time_control,
+            &speak::phase(lang, m.phase),
+            [seat(0), seat(1), seat(2), seat(3)],
         );
         let style =
             if i == app.selected { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
         lines.push(Line::from(Span::styled(text, style)));
     }
+    // What the keys do, below the list while there is room.
+    let room = usize::from(inner.height).saturating_sub(lines.len() + 1);
+    let hints = wrap(&[Span::styled(t!(lang, "lobby-keys"), Style::new().fg(Color::DarkGray))], cols, 2);
+    if hints.len() <= room {
+        lines.push(Line::default());
+        lines.extend(hints);
+    }
     frame.render_widget(Paragraph::new(lines).block(block), area);
 }
 
-/// A player's name with his kind when he is no account: `anna (guest)`, `sputnik (bot)`.
-pub fn marked(name: &str, kind: Option<PlayerKind>) -> String {
-    match kind {
-        Some(PlayerKind::Guest) => format!("{name} (guest)"),
-        Some(PlayerKind::Bot) => format!("{name} (bot)"),
-        Some(PlayerKind::Account) | None => name.to_owned(),
-    }
-}
-
-fn phase_name(p: PhaseView) -> &'static str {
-    match p {
-        PhaseView::Forming => "forming",
-        PhaseView::Countdown => "countdown",
-        PhaseView::Running => "running",
-        PhaseView::Paused => "paused",
-        PhaseView::Ended => "ended",
-        PhaseView::Annulled => "annulled",
+/// A seated player in a column of `cols` cells: the name cut before the kind mark is.
+fn seat_cell(lang: Lang, name: &str, kind: Option<PlayerKind>, cols: usize) -> String {
+    let whole = speak::marked(lang, name, kind);
+    match speak::kind_mark(lang, kind) {
+        Some(mark) if width(&whole) > cols && cols >= width(&mark) + 3 => {
+            format!("{} {mark}", fit(name, cols - width(&mark) - 1))
+        }
+        _ => fit(&whole, cols),
     }
 }
 
@@ -120,29 +197,89 @@ fn orientation(me: Option<SeatId>) -> [Side; 2] {
     }
 }
 
+/// How the match pane divides `cols`: two board panels and the move list (none when narrow).
+fn columns(cols: u16) -> (u16, u16) {
+    let list = if cols >= 2 * BOARD_COLS + 12 { (cols / 6).clamp(12, 24) } else { 0 };
+    let panel = ((cols.saturating_sub(list + 2)) / 2).clamp(BOARD_COLS.min(cols / 2), 64);
+    (panel, list)
+}
+
+/// The rows the match pane needs at width `cols`: its title, both boards with their players and
+/// the status lines.
+fn match_height(app: &App, model: &MatchModel, cols: u16) -> u16 {
+    let (panel, _) = columns(cols);
+    let clocks = model.clocks(Instant::now());
+    let me = model.my_seat();
+    let board_rows = [BoardId::A, BoardId::B]
+        .into_iter()
+        .map(|board| {
+            let players: usize = [Side::White, Side::Black]
+                .into_iter()
+                .map(|side| player_lines(app, model, Seat::new(board, side), clocks, me, panel).len())
+                .sum();
+            // Its title, eight ranks, the files and the two players.
+            2 + 8 + players
+        })
+        .max()
+        .unwrap_or(12);
+    let status = status_lines(app, model, cols).len();
+    (1 + board_rows + status) as u16
+}
+
 fn render_match(frame: &mut Frame<'_>, area: Rect, app: &App, model: &MatchModel, now: Instant) {
+    let lang = app.lang;
     let state = model.state();
     let me = model.my_seat();
-    let role = match me {
-        Some(s) => format!("you play {s} ({})", team_name(s.team())),
-        None => "watching".into(),
+    let number = t!(lang, "match-number", id = state.match_id.0);
+    let phase = speak::phase(lang, state.phase);
+    let what = match me {
+        Some(s) => {
+            let seat = speak::seat(lang, s);
+            vec![
+                format!(
+                    "{number} · {} · {} · {phase} · {}",
+                    state.rules,
+                    state.time_control,
+                    t!(
+                        lang,
+                        "you-play-team",
+                        seat = seat.as_str(),
+                        team = speak::team_with_seats(lang, s.team())
+                    )
+                ),
+                format!(
+                    "{number} · {} · {phase} · {}",
+                    state.time_control,
+                    t!(lang, "you-play", seat = seat.as_str())
+                ),
+                format!("{number} · {}", t!(lang, "you-play", seat = seat)),
+            ]
+        }
+        None => vec![
+            format!(
+                "{number} · {} · {} · {phase} · {}",
+                state.rules,
+                state.time_control,
+                t!(lang, "watching")
+            ),
+            format!("{number} · {phase} · {}", t!(lang, "watching")),
+        ],
     };
-    let what = format!(
-        "match {} · {} · {} · {} · {role}",
-        state.match_id.0,
-        state.rules,
-        state.time_control,
-        phase_name(state.phase)
-    );
-    let block = Block::bordered().title(title(app, what));
+    let block = Block::new().borders(Borders::TOP).title(title(app, &what, area.width));
     let inner = block.inner(area);
     frame.render_widget(block, area);
-    let [boards, status] = Layout::vertical([Constraint::Min(12), Constraint::Length(2)]).areas(inner);
-    let [left, right, list] =
-        Layout::horizontal([Constraint::Length(40), Constraint::Length(40), Constraint::Min(0)])
-            .areas(boards);
-    let halves = [left, right];
-    frame.render_widget(Paragraph::new(move_list(model, list.height as usize)), list);
+    let status = status_lines(app, model, inner.width);
+    let [boards, status_area] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(status.len() as u16)]).areas(inner);
+    let (panel, list_cols) = columns(inner.width);
+    let [left, right, list] = Layout::horizontal([
+        Constraint::Length(panel),
+        Constraint::Length(panel),
+        Constraint::Length(list_cols),
+    ])
+    .spacing(1)
+    .areas(boards);
+    frame.render_widget(Paragraph::new(move_list(lang, model, list.height as usize, list.width)), list);
     let sides = orientation(me);
     // The player's own board on the left.
     let order = match me.map(rules_seat) {
@@ -150,167 +287,248 @@ fn render_match(frame: &mut Frame<'_>, area: Rect, app: &App, model: &MatchModel
         None => [BoardId::A, BoardId::B],
     };
     let clocks = model.clocks(now);
-    for (half, board) in halves.into_iter().zip(order) {
+    for (half, board) in [left, right].into_iter().zip(order) {
         let bottom = sides[board.index()];
         let picks: Vec<_> = match (&app.picking, me.map(rules_seat)) {
             (Some(p), Some(seat)) if seat.board != board => p.iter().map(|p| p.square).collect(),
             _ => Vec::new(),
         };
         let last = model.last_move(board).map(|m| move_squares(&m.uci)).unwrap_or_default();
-        let mut lines = vec![Line::from(Span::styled(format!("Board {board}"), Style::new().bold()))];
-        lines.push(player_line(model, Seat::new(board, !bottom), clocks, me));
-        lines.extend(board_lines(model.game().board(board), bottom, Marks { last, picks: &picks }));
-        lines.push(player_line(model, Seat::new(board, bottom), clocks, me));
+        let letter = board.to_string();
+        let mut heads = Vec::new();
         if let Some(m) = model.last_move(board) {
-            lines.push(Line::from(format!("last: {} {}", m.seat, m.san)));
+            let seat = speak::seat(lang, m.seat);
+            heads.push(t!(
+                lang,
+                "board-title-last",
+                board = letter.as_str(),
+                seat = seat,
+                san = m.san.as_str()
+            ));
+            heads.push(t!(lang, "board-title-last-short", board = letter.as_str(), san = m.san.as_str()));
         }
+        heads.push(t!(lang, "board-title", board = letter.as_str()));
+        let head = fit::first_fitting(&heads, usize::from(half.width));
+        let mut lines = vec![Line::from(Span::styled(head, Style::new().bold()))];
+        lines.extend(player_lines(app, model, Seat::new(board, !bottom), clocks, me, half.width));
+        lines.extend(board_lines(model.game().board(board), bottom, Marks { last, picks: &picks }));
+        lines.extend(player_lines(app, model, Seat::new(board, bottom), clocks, me, half.width));
         frame.render_widget(Paragraph::new(lines), half);
     }
-    frame.render_widget(Paragraph::new(status_lines(app, model)), status);
+    frame.render_widget(Paragraph::new(status), status_area);
 }
 
 /// The latest moves of both boards in the order they were made, as BPGN numbers them
-/// (`12A. Nf3`, `12b. N@e4`), newest at the bottom.
-fn move_list(model: &MatchModel, height: usize) -> Vec<Line<'static>> {
+/// (`12A. Nf3`, `12b. N@e4`), newest at the bottom, under their count.
+fn move_list(lang: Lang, model: &MatchModel, height: usize, cols: u16) -> Vec<Line<'static>> {
     let moves = model.moves();
     let shown = &moves[moves.len().saturating_sub(height.saturating_sub(1))..];
-    let mut lines = vec![Line::from(Span::styled("moves", Style::new().bold()))];
+    let head = fit(&t!(lang, "moves-count", n = moves.len()), usize::from(cols));
+    let mut lines = vec![Line::from(Span::styled(head, Style::new().bold()))];
     lines.extend(shown.iter().map(|m| {
         // Upper case for White, lower for Black, as BPGN writes it.
         let board = m.seat.board().to_string();
         let letter = if m.seat.index() % 2 == 0 { board } else { board.to_lowercase() };
-        Line::from(format!("{}{letter}. {}", m.number, m.san))
+        Line::from(fit(&format!("{}{letter}. {}", m.number, m.san), usize::from(cols)))
     }));
     lines
 }
 
-fn team_name(team: TeamId) -> &'static str {
-    match team {
-        TeamId::One => "team 1: white-A + black-B",
-        TeamId::Two => "team 2: black-A + white-B",
-    }
-}
-
-fn player_line(
+/// One player's lines under or over his board, for a panel `cols` wide: `▶ name (kind) (you)
+/// seat  clock  flag ready  reserve: …`, wrapped onto a second line (indented) where the panel is
+/// narrow, the name cut with `…` rather than anything else.
+fn player_lines(
+    app: &App,
     model: &MatchModel,
     seat: Seat,
     clocks: [std::time::Duration; 4],
     me: Option<SeatId>,
-) -> Line<'static> {
+    cols: u16,
+) -> Vec<Line<'static>> {
+    let lang = app.lang;
+    let cols = usize::from(cols);
     let id = SeatId::ALL[seat.index()];
     let state = model.state();
-    let name = state.seats[seat.index()]
-        .as_ref()
-        .map_or_else(|| "(empty)".into(), |n| marked(n, state.kinds[seat.index()]));
     let to_move = model.phase() == PhaseView::Running && model.game().to_move(seat.board) == seat;
     let marker = if to_move { "▶ " } else { "  " };
-    let you = if me == Some(id) { " (you)" } else { "" };
-    let clock = format_clock(clocks[seat.index()]);
+    let mut marks = String::new();
+    if let Some(mark) = speak::kind_mark(lang, state.kinds[seat.index()]) {
+        marks = format!(" {mark}");
+    }
+    if me == Some(id) {
+        marks.push(' ');
+        marks.push_str(&t!(lang, "you-mark"));
+    }
+    let name = match &state.seats[seat.index()] {
+        Some(n) => fit(n, cols.saturating_sub(width(marker) + width(&marks)).max(4)),
+        None => t!(lang, "seat-empty"),
+    };
+    let clock = speak::clock(lang, clocks[seat.index()]);
     let clock_style = match (state.running[seat.index()], clocks[seat.index()].as_millis() < 10_000) {
         (true, true) => Style::new().fg(Color::Black).bg(Color::Red).bold(),
         (true, false) => Style::new().fg(Color::Black).bg(Color::White).bold(),
         _ => Style::new(),
     };
-    let mut spans = vec![
-        Span::styled(marker, Style::new().fg(Color::Yellow).bold()),
-        Span::raw(format!("{name}{you} {id} ")),
-        Span::styled(format!(" {clock} "), clock_style),
-    ];
+    // The parts after the name, each kept whole on a line.
+    let mut parts: Vec<Vec<Span<'static>>> =
+        vec![vec![Span::raw(speak::seat(lang, id))], vec![Span::styled(format!(" {clock} "), clock_style)]];
     if model.flags()[seat.index()] {
-        spans.push(Span::styled(" flag", Style::new().fg(Color::Red)));
+        parts.push(vec![Span::styled(t!(lang, "flag-fell"), Style::new().fg(Color::Red))]);
     }
-    if state.phase == PhaseView::Forming {
-        let ready = if state.ready[seat.index()] { " ready" } else { " not ready" };
-        spans.push(Span::raw(ready));
+    // Ready or not, for a seat someone holds.
+    if state.phase == PhaseView::Forming && state.seats[seat.index()].is_some() {
+        let ready = if state.ready[seat.index()] { t!(lang, "ready") } else { t!(lang, "not-ready") };
+        parts.push(vec![Span::raw(ready)]);
     }
-    spans.push(Span::raw(format!(" [{}]", reserve_text(model, seat))));
-    Line::from(spans)
+    parts.push(vec![Span::raw(reserve_text(lang, model, seat))]);
+    let mut lines = Vec::new();
+    let mut line = vec![
+        Span::styled(marker, Style::new().fg(Color::Yellow).bold()),
+        Span::raw(format!("{name}{marks}")),
+    ];
+    let line_width = |spans: &[Span<'_>]| spans.iter().map(|s| s.width()).sum::<usize>();
+    for part in parts {
+        if line_width(&line) + 1 + line_width(&part) > cols {
+            lines.push(Line::from(std::mem::take(&mut line)));
+            line.push(Span::raw("  "));
+        } else {
+            line.push(Span::raw(" "));
+        }
+        line.extend(part);
+    }
+    lines.push(Line::from(line));
+    lines
 }
 
-/// A reserve as `Q1 N2 P3`, or empty.
-fn reserve_text(model: &MatchModel, seat: Seat) -> String {
-    [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
+/// A reserve as `reserve: Q1 N2 P3` (piece letters as moves write them: `N@f3`), or
+/// `reserve: —` when empty.
+fn reserve_text(lang: Lang, model: &MatchModel, seat: Seat) -> String {
+    let pieces = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
         .into_iter()
         .filter_map(|role| {
             let n = model.game().reserve(seat, role);
             (n > 0).then(|| format!("{}{n}", role.upper_char()))
         })
-        .collect::<Vec<_>>()
-        .join(" ")
+        .collect::<Vec<_>>();
+    if pieces.is_empty() { t!(lang, "reserve-empty") } else { t!(lang, "reserve", pieces = pieces.join(" ")) }
 }
 
-fn status_lines(app: &App, model: &MatchModel) -> Vec<Line<'static>> {
+/// The lines under the boards: the result, an offer, what the player is to do; wrapped to
+/// `cols`.
+fn status_lines(app: &App, model: &MatchModel, cols: u16) -> Vec<Line<'static>> {
+    let lang = app.lang;
+    let cols = usize::from(cols);
     let mut lines = Vec::new();
     if let Some(result) = model.result() {
-        // The reason names the winner and the rule (`team 1 wins: mate on board by white-A (E1)`).
-        let teams = match result.winner {
-            Some(team) => format!(" · {}", team_name(team)),
-            None => String::new(),
-        };
-        lines.push(Line::from(Span::styled(
-            format!("{}{teams} · /lobby to leave", result.reason),
-            Style::new().fg(Color::Black).bg(Color::Cyan).bold(),
-        )));
+        let mut text = speak::result(lang, result);
+        if let Some(team) = result.winner {
+            text = format!("{text} · {}", speak::team_with_seats(lang, team));
+        }
+        let text = format!("{text} · {}", t!(lang, "result-leave"));
+        let style = Style::new().fg(Color::Black).bg(Color::Cyan).bold();
+        lines.extend(wrap(&[Span::styled(text, style)], cols, 0));
     } else if model.phase() == PhaseView::Annulled {
-        lines.push(Line::from("annulled by the arbiter"));
+        lines.extend(wrap(&[Span::raw(t!(lang, "annulled"))], cols, 0));
     } else if let Some(offer) = model.draw_offer() {
-        lines.push(Line::from(format!("{offer} offers a draw: /draw accepts, /decline declines")));
+        lines.extend(wrap(&[Span::raw(t!(lang, "draw-offered", seat = speak::seat(lang, offer)))], cols, 0));
     } else if model.phase() == PhaseView::Forming && model.my_seat().is_some() {
-        lines.push(Line::from("press Enter (or /ready) when you are ready to start"));
+        lines.extend(wrap(&[Span::raw(t!(lang, "ready-prompt"))], cols, 0));
     } else if model.phase() == PhaseView::Paused {
-        lines.push(Line::from("the clocks are stopped for the arbiter"));
+        lines.extend(wrap(&[Span::raw(t!(lang, "paused-for-arbiter"))], cols, 0));
     }
     if app.picking.is_some() {
-        lines.push(Line::from(Span::styled(
-            "promotion: press the number of the piece to remove (marked on the other board)",
-            Style::new().fg(Color::Red).bold(),
-        )));
+        let style = Style::new().fg(Color::Red).bold();
+        lines.extend(wrap(&[Span::styled(t!(lang, "promotion-prompt"), style)], cols, 0));
     }
     lines
 }
 
-fn render_log(frame: &mut Frame<'_>, area: Rect, app: &App) {
-    let height = area.height.saturating_sub(2) as usize;
-    let lines: Vec<Line<'static>> = app
-        .log
-        .iter()
-        .skip(app.log.len().saturating_sub(height))
-        .map(|l| match l {
-            LogLine::Info(t) => Line::from(t.clone()),
-            LogLine::Error(t) => Line::from(Span::styled(t.clone(), Style::new().fg(Color::Red))),
-            LogLine::Chat { from, scope, text } => {
-                let to = if *scope == ChatScope::Team { "team" } else { "all" };
-                Line::from(vec![
-                    Span::styled(format!("[{to}] {from}: "), Style::new().fg(Color::Cyan)),
-                    Span::raw(text.clone()),
-                ])
-            }
-        })
-        .collect();
-    let block = Block::bordered().title(" messages ");
-    frame.render_widget(Paragraph::new(lines).block(block).wrap(Wrap { trim: false }), area);
+/// A message pane line as spans (a chat line's writer and scope in colour).
+fn log_spans(lang: Lang, line: &LogLine) -> Vec<Span<'static>> {
+    match line {
+        LogLine::Info(t) => vec![Span::raw(t.clone())],
+        LogLine::Error(t) => vec![Span::styled(t.clone(), Style::new().fg(Color::Red))],
+        LogLine::Chat { from, scope, text } => {
+            let to = if *scope == ChatScope::Team { t!(lang, "chat-team") } else { t!(lang, "chat-all") };
+            // The quick messages in the reader's language.
+            let text = speak::quick(lang, text).unwrap_or_else(|| text.clone());
+            vec![Span::styled(format!("[{to}] {from}: "), Style::new().fg(Color::Cyan)), Span::raw(text)]
+        }
+    }
 }
 
-fn render_input(frame: &mut Frame<'_>, area: Rect, app: &App, now: Instant) {
-    let pools: Vec<String> =
-        app.pools.iter().take(4).enumerate().map(|(i, tc)| format!("F{} {tc}", i + 1)).collect();
-    let hint = match app.screen {
-        Screen::Lobby => format!(
-            " {} seek · ↑↓ select · Enter watch · 1-4 sit · c create · r refresh · q quit ",
-            pools.join(" ")
-        ),
-        Screen::Match => " move + Enter · F1-F8 quick chat · /help · Ctrl-C quits ".to_owned(),
-    };
-    // Seeking (or invited) shows on every screen, above all else: how long, how far the range reaches.
-    let block = match app.seek_line(now) {
-        Some(line) => Block::bordered()
-            .title(Span::styled(format!(" {line} "), Style::new().fg(Color::Black).bg(Color::Cyan))),
-        None => Block::bordered().title(hint),
-    };
-    let text = Line::from(vec![
+fn render_log(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let lang = app.lang;
+    let height = usize::from(area.height.saturating_sub(1));
+    let cols = usize::from(area.width);
+    // Wrapped here, so that the newest lines are the ones shown, however long.
+    let mut lines: Vec<Line<'static>> = Vec::new();
+    for line in app.log.iter().rev() {
+        let wrapped = wrap(&log_spans(lang, line), cols, 2);
+        lines.splice(0..0, wrapped);
+        if lines.len() >= height + app.log_back {
+            break;
+        }
+    }
+    let end = lines.len().saturating_sub(app.log_back).max(height.min(lines.len()));
+    let start = end.saturating_sub(height);
+    let mut heading = t!(lang, "messages");
+    if app.log_back > 0 {
+        heading = t!(lang, "messages-back", n = app.log_back);
+    }
+    let block =
+        Block::new().borders(Borders::TOP).title(format!(" {} ", fit(&heading, cols.saturating_sub(2))));
+    frame.render_widget(Paragraph::new(lines[start..end].to_vec()).block(block), area);
+}
+
+fn render_help(frame: &mut Frame<'_>, area: Rect, app: &App) {
+    let lang = app.lang;
+    let cols = usize::from(area.width);
+    let lines: Vec<Line<'static>> =
+        help_lines(lang).into_iter().flat_map(|l| wrap(&[Span::raw(l)], cols, 2)).collect();
+    let height = usize::from(area.height.saturating_sub(1));
+    let start = app.help_at.min(lines.len().saturating_sub(height));
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .title(format!(" {} ", fit(&t!(lang, "help-title"), cols.saturating_sub(2))));
+    frame.render_widget(Paragraph::new(lines[start..].to_vec()).block(block), area);
+}
+
+/// The input area's lines: a seek or an invitation (wrapped), then the prompt.
+fn input_lines(app: &App, now: Instant, cols: u16) -> Vec<Line<'static>> {
+    let mut lines = Vec::new();
+    if let Some(seek) = app.seek_line(now) {
+        let style = Style::new().fg(Color::Black).bg(Color::Cyan);
+        lines.extend(wrap(&[Span::styled(seek, style)], usize::from(cols), 2));
+    }
+    lines.push(Line::from(vec![
         Span::raw("> "),
         Span::raw(app.input.clone()),
         Span::styled("▏", Style::new().slow_blink()),
-    ]);
-    frame.render_widget(Paragraph::new(text).block(block), area);
+    ]));
+    lines
+}
+
+fn render_input(frame: &mut Frame<'_>, area: Rect, app: &App, lines: Vec<Line<'static>>) {
+    let lang = app.lang;
+    let cols = usize::from(area.width).saturating_sub(2);
+    let hints = match (app.help, app.screen) {
+        (true, _) => vec![t!(lang, "hint-help")],
+        (false, Screen::Lobby) => {
+            let pools: Vec<String> =
+                app.pools.iter().take(4).enumerate().map(|(i, tc)| format!("F{} {tc}", i + 1)).collect();
+            vec![
+                t!(lang, "hint-lobby", pools = pools.join(" ")),
+                t!(lang, "hint-lobby-short"),
+                t!(lang, "hint-help-only"),
+            ]
+        }
+        (false, Screen::Match) if app.model.as_ref().is_some_and(|m| m.my_seat().is_none()) => {
+            vec![t!(lang, "hint-watch"), t!(lang, "hint-help-only")]
+        }
+        (false, Screen::Match) => vec![t!(lang, "hint-match"), t!(lang, "hint-help-only")],
+    };
+    let hint = fit::first_fitting(&hints, cols);
+    let block = Block::new().borders(Borders::TOP).title(format!(" {hint} "));
+    frame.render_widget(Paragraph::new(lines).block(block), area);
 }

@@ -1,0 +1,520 @@
+# Слова терминального клиента по-русски (Project Fluent). Набор id — как в en.ftl; это проверяет тест.
+# Слова игры — как в русских правилах МГИМО-2017: шведские шахматы, мат на доске, снятие,
+# выставление, запас, рассадка, накрест, флаг, невозможный ход, заигранный ход.
+# Номера правил (E1, P3 …), поля, записи ходов (SAN) и буквы фигур — обозначения: они не переводятся.
+
+## Слова игры
+
+seat-white-a = белые A
+    .of = белых A
+seat-black-a = чёрные A
+    .of = чёрных A
+seat-white-b = белые B
+    .of = белых B
+seat-black-b = чёрные B
+    .of = чёрных B
+team = команда { $n }
+team-with-seats = команда { $n }: { $first } + { $second }
+kind-guest = (гость)
+kind-bot = (бот)
+you-mark = (вы)
+seat-empty = (свободно)
+piece-pawn = пешка
+    .of = пешки
+piece-knight = конь
+    .of = коня
+piece-bishop = слон
+    .of = слона
+piece-rook = ладья
+    .of = ладьи
+piece-queen = ферзь
+    .of = ферзя
+piece-king = король
+    .of = короля
+phase-forming = сбор
+phase-countdown = отсчёт
+phase-running = идёт
+phase-paused = пауза
+phase-ended = окончен
+phase-annulled = аннулирован
+moves-count = { $n ->
+    [one] { $n } ход
+    [few] { $n } хода
+   *[many] { $n } ходов
+}
+games-count = { $n ->
+    [one] { $n } партия
+    [few] { $n } партии
+   *[many] { $n } партий
+}
+clock-tenths = { $seconds },{ $tenths }
+datetime = { $day }.{ $month }.{ $year } { $hour }:{ $minute } UTC
+category-bullet = пуля
+category-blitz = блиц
+category-rapid = рапид
+
+## Правила (docs/RULES.md) по номерам: что называет отказ или результат
+
+rule-with-id = { $title } ({ $rule })
+rule-FIDE = по шахматным правилам так ходить нельзя
+rule-S1 = рассадка: место занято или места уже закреплены
+rule-S2 = игрок накрест
+rule-S3 = рассадка и цвета в турнирной партии
+rule-S4 = запасы видны всем
+rule-C1 = взятая фигура уходит партнёру
+rule-C2 = фигуры не появляются и не пропадают
+rule-P1 = выставление: фигура из своего запаса на пустое поле, не оставляя короля под шахом
+rule-P2 = на эту горизонталь пешку выставлять нельзя
+rule-P3 = выставление с матом на доске запрещено
+rule-P4 = выставленная пешка — как «родная»
+rule-P5 = рокировка с выставленной ладьёй
+rule-R1 = проведение пешки — со снятием: укажите коня, слона, ладью или ферзя игрока накрест
+rule-R2 = куда уходят проведённая пешка и взятая фигура
+rule-R3 = снятие оставит на другой доске невозможную позицию
+rule-R4 = без снятия пешку можно провести, только если снять нечего
+rule-R5 = снятая фигура — обычная фигура
+rule-R6 = проведение пешки: со снятием или с превращением
+rule-R7 = на указанном поле нет такой фигуры для снятия
+rule-M1 = мат на доске
+rule-M2 = шах, а закрыться нечем: ждать фигуру
+rule-M3 = нет ходов
+rule-M4 = короля брать нельзя
+rule-E1 = мат на доске
+rule-E2 = мат на доске у обеих команд
+rule-E3 = ничья по соглашению
+rule-E4 = троекратное повторение позиции
+rule-E5 = правило 50 ходов
+rule-E6 = флаг считается, только если нет мата на доске
+rule-E7 = флаг: время истекло
+rule-E8 = ничья на одной доске и флаг на другой
+rule-E9 = мат на доске важнее ничьей, ничья важнее флага
+rule-E10 = сдача
+rule-K1 = сейчас не ваш ход
+rule-K2 = контроль времени
+rule-K3 = поправка на задержку связи
+rule-K4 = флаг: ваше время истекло
+rule-K5 = часы остановлены для судьи
+rule-A1 = невозможный ход
+rule-A2 = решение судьи
+rule-A3 = во время партии говорят только партнёры
+rule-A4 = запись партии
+
+## Результаты
+
+result-win = победила { $team }: { $why }
+result-draw = ничья: { $why }
+result-leave = /lobby — выйти в лобби
+match-over = матч окончен: { $result }
+last-match = последний матч: { $result }
+demo-result = результат: { $result }
+demo-annulled = результат: матч аннулирован
+demo-record = запись партии: { $path }
+
+## Отказы — по кодам сервера
+
+error-bad-request = неверный запрос: { $detail }
+error-rejected = отказано: { $why }
+error-handshake = сеанс открыт неправильно
+error-no-such-match = такого матча нет
+error-not-in-match = для этого нужно смотреть матч или сидеть в нём
+error-rate-limited = слишком много запросов: помедленнее
+error-full = сервер переполнен (матчи или соединения): попробуйте позже
+error-forbidden = вам это делать нельзя
+error-too-large = ответ слишком велик для одного сообщения
+error-unavailable = сервер сейчас не может это сделать (хранилище не принимает записи): попробуйте позже
+error-bad-credentials = неверное имя или пароль
+error-name-taken = это имя уже зарегистрировано: выберите другое или войдите
+error-login-required = для этого нужно войти в учётную запись
+error-account-disabled = эта учётная запись отключена
+error-no-such-account = такой учётной записи нет
+error-not-ratable = место в рейтинговом матче — только для учётных записей: не для гостя и не для бота
+error-no-such-seek = такого поиска нет: он закончился или партия уже найдена
+limit-matches = на сервере уже столько матчей, сколько он может держать
+limit-open-matches = вы уже создали столько открытых матчей, сколько можно
+limit-chat-length = сообщение слишком длинное: не больше { $max } { $max ->
+    [one] символа
+   *[other] символов
+}
+limit-bots = сервер уже запустил столько ботов, сколько может
+limit-login-attempts = слишком много неудачных входов с вашего адреса: подождите и попробуйте снова
+limit-seeks = вы уже участвуете в стольких поисках, сколько можно
+limit-seek-pool = на сервере уже столько поисков игры, сколько он может держать
+limit-registrations = с вашего адреса за этот час зарегистрировано слишком много учётных записей
+limit-tournament-teams = сервер ведёт турниры не больше чем из { $max } { $max ->
+    [one] команды
+   *[other] команд
+}
+tour-game = тур { $round }, стол { $table }, партия { $game }
+choice-seating = рассадка
+choice-colours = цвета
+tour-no-such-tournament = такого турнира нет
+tour-invalid-name = название должно быть от 1 до { $max } { $max ->
+    [one] символа
+   *[other] символов
+}, без управляющих символов
+tour-same-player-twice = в команде должны быть два разных игрока
+tour-duplicate-team-name = команда с таким названием уже есть
+tour-too-many-teams = в турнире может быть не больше { $max } { $max ->
+    [one] команды
+   *[other] команд
+}
+tour-bad-seeding = посев должен назвать каждую зарегистрированную команду ровно один раз
+tour-no-swiss-rounds = в швейцарской системе нужен хотя бы один тур
+tour-already-started = турнир уже начался
+tour-not-started = турнир ещё не начался
+tour-too-few-teams = слишком мало команд в игре: { $active } (нужно хотя бы 2)
+tour-unknown-team = нет команды с номером { $team }
+tour-already-withdrawn = команда { $team } уже выбыла
+tour-round-incomplete = в туре { $round } ещё есть партии без результата
+tour-no-rounds-left = жеребьёвка уже проведена для всех туров ({ $rounds })
+tour-unknown-round = нет тура { $round }
+tour-unknown-table = в туре { $round } нет стола { $table }
+tour-unknown-game = во встрече только партии 1 и 2, партии { $game } нет
+tour-bye = стол { $table } тура { $round } — свободный: партий нет
+tour-not-paired = у команды { $team } нет пары в туре { $round }
+tour-not-a-member = вы не играете ни за одну команду этого турнира
+tour-not-your-choice = выбор «{ $choice }» делает другая команда ({ $game }; S3)
+tour-deadline-passed = срок выбора истёк { $time } ({ $game }): действует выбор по умолчанию (S3)
+tour-game-started = партия уже началась или у неё есть результат ({ $game })
+tour-already-chosen = выбор «{ $choice }» уже сделан, он окончательный ({ $game }; S3)
+tour-choices-pending = места в партии ещё не известны: не сделан выбор ({ $game })
+tour-already-decided = у партии уже есть результат, исправить его может директор турнира ({ $game })
+tour-not-decided = у партии нет результата, исправлять нечего ({ $game })
+tour-registration-closed = регистрация закрыта: записать команду теперь может только директор турнира
+tour-already-in-team = вы уже в команде или ждёте ответа на своё приглашение
+tour-no-invitation = такого приглашения нет
+tour-check-in-not-required = в этом турнире не нужно подтверждать участие перед туром
+tour-not-a-swiss = число туров задаётся только в швейцарской системе
+tour-not-in-field = команда { $team } не играет в этом туре (выбыла или не подтвердила участие)
+tour-placed-twice = команда { $team } поставлена дважды или против самой себя
+session-refused = сервер отказал в сеансе: { $detail }
+connection-failed = соединение: { $detail }
+protocol-failed = ответ сервера не по протоколу: { $detail }
+move-impossible = невозможный ход { $san } на доске { $board }: { $why }
+move-refused = ход { $san } на доске { $board } отклонён: { $why }
+bots-forbidden = заполнить матч ботами может только его создатель или игрок, сидящий в нём
+bots-not-ratable = у ботов сервера нет учётных записей: в рейтинговом матче они играть не могут
+
+## Паузы сервера, конец сеанса и поиска, закрытый матч
+
+clocks-stopped = часы остановлены: { $reason }
+clocks-resumed = часы снова идут
+pause-restart = сервер перезапустился; часы пойдут, когда вернутся все четверо
+pause-shutdown = сервер выключается
+pause-storage = сервер сейчас не может сохранять ходы; часы пойдут, когда сможет
+session-logged-out = из сеанса вышли; войдите снова
+session-password-changed = пароль учётной записи изменён; войдите снова
+session-account-disabled = учётная запись отключена
+seek-end-cancelled = ваш поиск отменён
+seek-end-disconnected = поиск закончился: у одного из игроков пропало соединение
+seek-end-declined = партнёр отказался
+seek-end-expired = партнёр не ответил вовремя
+seek-end-failed = найденный матч не удалось создать; ищите снова
+match-closed-expired = матч { $id } закрыт: никого из игроков не было на месте
+match-closed-failed = матч { $id } остановлен на сервере; он восстановится, когда сервер перезапустится
+
+## События матча
+
+seat-taken = { $name } садится за доску: { $seat }
+seat-taken-bot = за доску садится бот: { $seat } — { $name }
+seat-left = освободилось место: { $seat }
+arbiter-called = { $seat }: часы остановлены, вызван судья (K5)
+arbiter-words = судья: { $text }
+arbiter-paused = судья остановил часы
+arbiter-resumed = судья снова пустил часы
+arbiter-clock = судья изменил время: { $seat } { $delta }
+arbiter-take-back = судья отменил последний ход на доске { $board }
+arbiter-position = судья исправил позицию
+arbiter-declared-win = судья объявил результат: победила { $team } ({ $reason })
+arbiter-declared-draw = судья объявил результат: ничья ({ $reason })
+arbiter-annulled = судья аннулировал матч: { $reason }
+draw-declined = { $seat }: ничья отклонена
+match-found = матч { $id } найден{ $rated ->
+    [yes] {" "}(рейтинговый)
+   *[no] {""}
+}: ваше место — { $seat }
+
+## Быстрые сообщения партнёру (по сети идут по-английски; каждый видит на своём языке)
+
+quick-need-knight = нужен конь
+quick-need-bishop = нужен слон
+quick-need-rook = нужна ладья
+quick-need-queen = нужен ферзь
+quick-need-pawn = нужна пешка
+quick-sit = сиди, не ходи
+quick-go = ходи
+quick-no-trade = не меняйся
+
+## Рейтинги
+
+rating-change = { $category } { $name }: { $seat } { $before } → { $after } ({ $diff })
+leaderboard-title = рейтинг-лист: { $category } ({ $n ->
+    [one] { $n } игрок
+    [few] { $n } игрока
+   *[many] { $n } игроков
+})
+profile-summary = { $name }: { $categories ->
+    [one] { $categories } рейтинговая категория
+    [few] { $categories } рейтинговые категории
+   *[many] { $categories } рейтинговых категорий
+}, { $recent ->
+    [one] { $recent } недавний матч
+    [few] { $recent } недавних матча
+   *[many] { $recent } недавних матчей
+}
+profile-category = {"  "}{ $category } { $rating } ±{ $deviation }, { $games ->
+    [one] { $games } партия
+    [few] { $games } партии
+   *[many] { $games } партий
+}; последние: { $last }
+profile-partner = {"    "}с партнёром { $name }: пара { $rating }, { $games ->
+    [one] { $games } партия
+    [few] { $games } партии
+   *[many] { $games } партий
+}
+
+## Поиск игры
+
+seek-started = ищем партию { $clock }; x (или /cancel) — отменить
+seek-your-partner = ваш партнёр
+seek-a-player = игрок
+seek-waiting-partner = ждём, пока { $partner } примет приглашение: { $rated ->
+    [yes] рейтинговая партия
+   *[no] партия без рейтинга
+} { $clock } (осталось { $left }) · x — отмена
+seek-seeking = поиск: { $rated ->
+    [yes] рейтинговая партия
+   *[no] партия без рейтинга
+} { $clock } · ждём { $waited } · рейтинг ±{ $reach } · x — отмена
+seek-seeking-together = поиск вдвоём ({ $players }): { $rated ->
+    [yes] рейтинговая партия
+   *[no] партия без рейтинга
+} { $clock } · ждём { $waited } · рейтинг ±{ $reach } · x — отмена
+seek-invited = { $from } зовёт вас в пару: { $rated ->
+    [yes] рейтинговая партия
+   *[no] партия без рейтинга
+} { $clock } (осталось { $left }) · /accept — принять, /refuse — отказаться
+seek-invitation = { $from } зовёт вас в пару на партию { $clock }: /accept — принять, /refuse — отказаться
+seek-partner-accepted = партнёр согласился: ищем партию { $clock } вдвоём
+seek-already = вы уже ищете партию { $clock }: x — отменить поиск
+seek-none = вы не ищете партию
+seek-cancelled = поиск отменён
+seek-ended-connection = поиск закончился вместе с соединением: начните снова
+
+## Реванш
+
+rematch-made = реванш: матч { $id }, на каждой доске цвета поменялись
+rematch-declined = реванша в матче { $id } не будет: отказались { $names }
+rematch-wait-others = ждём остальных
+rematch-how = /rematch — согласиться, /norematch — отказаться
+rematch-nobody = пока никто не согласился
+rematch-accepted = { $n } из 4 { $n ->
+    [one] согласился
+   *[other] согласились
+} ({ $names })
+rematch-status = реванш в матче { $id }: { $who }; { $next }
+rematch-offer = /rematch — сыграть ещё раз (на каждой доске цвета поменяются), /norematch — отказаться
+rematch-not-yet = о реванше договариваются, когда матч окончен
+
+## Экран
+
+link-connected-to = соединение с { $server }
+link-connected = на связи
+link-reconnecting = связь потеряна — переподключение (попытка { $attempt })
+link-ended = сеанс завершён
+lobby = лобби
+lobby-match = матч
+lobby-rules = правила
+lobby-clock = время
+lobby-phase = стадия
+lobby-empty = открытых матчей нет: c — создать матч, F1–F4 — найти партию
+lobby-keys = ↑↓ — выбрать матч · Enter или w — смотреть · 1–4 — сесть: белые A, чёрные A, белые B, чёрные B · c — создать матч · F1–F4 — найти партию · r — обновить · /help — справка · q — выход
+match-number = матч { $id }
+you-play = ваше место: { $seat }
+you-play-team = ваше место: { $seat } ({ $team })
+watching = вы зритель
+board-title = Доска { $board }
+board-title-last = Доска { $board } · последний ход: { $seat } { $san }
+board-title-last-short = Доска { $board } · { $san }
+flag-fell = флаг
+ready = готов
+not-ready = не готов
+reserve = запас: { $pieces }
+reserve-empty = запас: —
+annulled = матч аннулирован судьёй
+draw-offered = { $seat } предлагают ничью: /draw — согласиться, /decline — отклонить
+ready-prompt = нажмите Enter (или /ready), когда будете готовы начать
+paused-for-arbiter = часы остановлены для судьи
+promotion-prompt = снятие: нажмите номер фигуры, которую снять (номера — на другой доске)
+messages = сообщения
+messages-back = сообщения (назад на { $n ->
+    [one] { $n } строку
+    [few] { $n } строки
+   *[many] { $n } строк
+} · PgDn)
+chat-team = команде
+chat-all = всем
+hint-lobby = { $pools } — поиск · ↑↓ — выбор · Enter — смотреть · 1–4 — сесть · c — создать · r — обновить · q — выход
+hint-lobby-short = F1–F4 — поиск · Enter — смотреть · 1–4 — сесть · c — создать · q — выход
+hint-match = ход + Enter · F1–F8 — быстрые сообщения · /help · Ctrl-C — выход
+hint-watch = вы зритель · /lobby — в лобби · /help · Ctrl-C — выход
+hint-help-only = /help — справка · Ctrl-C — выход
+hint-help = Esc — закрыть справку · PgUp PgDn — листать
+help-title = справка
+
+## Что сообщается игроку
+
+welcome = добро пожаловать: F1–F4 — найти партию в быстром пуле; или выберите матч ↑↓ и нажмите 1–4, чтобы сесть, или c — создать матч; /help — справка
+connection-lost = связь потеряна: { $detail }
+reconnected = связь восстановлена: сеанс продолжается
+reconnected-to = связь восстановлена с { $server }: сеанс продолжается
+reconnect-failed = переподключиться не удалось: { $detail }
+not-connected = нет связи: дождитесь переподключения
+match-created = матч { $id } создан: нажмите 1–4, чтобы сесть
+match-cannot-show = этот матч не удаётся показать: { $detail }
+bots-coming = боты уровня { $level } занимают свободные места в матче { $id }
+choice-taken = выбор принят
+tournament-over = турнир { $id } окончен
+tournament-no-game = сейчас вашей партии нет; попробуйте снова после жеребьёвки тура
+promotion-cancelled = проведение пешки отменено
+promotion-which = какую фигуру снять? нажмите её номер (Esc — отмена)
+promotion-choice = {"  "}{ $n }) { $piece } { $square }
+unknown-input = непонятный ввод «{ $text }»: наберите /help
+unknown-command = неизвестная команда /{ $verb }: наберите /help
+watching-cannot-move = вы зритель; чтобы играть, сядьте за доску
+bots-which-match = какой матч? выберите его в лобби или сядьте в нём
+bots-which-level = боты какого уровня? от /bots 1 до /bots 5
+resign-confirm = сдать матч за всю команду? наберите /resign ещё раз, чтобы подтвердить
+claim-what = что требуете? /claim rep (повторение), /claim 50 (50 ходов) или /claim flag black-A (флаг)
+need-what = что нужно? /need n, b, r, q или p (конь, слон, ладья, ферзь, пешка)
+choose-what = какой выбор? /choose ТУРНИР ТУР ПАРТИЯ straight|crossed|white-a|white-b
+mygame-which = какой турнир? /mygame ТУРНИР
+partner-not-yet = /partner — сыграть снова с тем же партнёром, когда ваш матч окончен
+invitation-none = вас никто не звал в пару
+lang-set = язык: русский
+lang-what = какой язык? /lang ru или /lang en
+lang-not-saved = выбор языка не удалось запомнить в { $path }: { $detail }
+
+## /help
+
+help-moves = ходы: e4, Nf3, N@f3 (выставление), e8=Qd1 (проведение пешки со снятием) или e8 и затем выбор снимаемой фигуры; Enter — отправить
+help-pieces = фигуры обозначены латинскими буквами, как в записи ходов: K король, Q ферзь, R ладья, B слон, N конь, P пешка (белые — заглавные, чёрные — строчные)
+help-match = /ready /unready /leave · /draw (предложить или принять ничью) /decline · /claim rep|50|flag МЕСТО (white-A … black-B)
+help-resign = /resign (дважды: переспросит) · /arbiter — позвать судью · /t ТЕКСТ — команде · /say ТЕКСТ — всем · /need n|b|r|q|p
+help-rematch = /rematch или /norematch после матча: если согласны все четверо — тот же матч, цвета на каждой доске меняются
+help-keys = F1–F5 — нужен конь, слон, ладья, ферзь, пешка · F6 — сиди · F7 — ходи · F8 — не меняйся · /lobby · /quit (Ctrl-C)
+help-lobby = лобби: ↑↓ — выбрать · Enter или w — смотреть · 1–4 — сесть: белые A, чёрные A, белые B, чёрные B · c — создать
+help-create = /create [mgimo-2017|classic] [ВРЕМЯ] [960] [rated] — создать матч; 960 — начальная позиция Chess960; rated — рейтинговый, только для учётных записей
+help-bots = /bots [УРОВЕНЬ] — посадить ботов сервера на свободные места, уровень 1–5 (по умолчанию 2): может создатель матча или игрок, сидящий в нём, до начала и только в нерейтинговом матче; в лобби — в выбранный матч
+help-ratings = /top [bullet|blitz|rapid] — рейтинг-лист · /profile [ИМЯ] — рейтинги игрока, его партнёры и матчи
+help-seek-quick = поиск партии: F1–F4 в лобби — быстрые пулы (без рейтинга) · x или /cancel — отменить
+help-seek = /seek [ВРЕМЯ] [rated] [with ИМЯ] — искать партию (с приглашённым партнёром) · /accept /refuse — ответ на приглашение · /partner — после матча
+help-tournaments = турниры: /mygame Т — сесть за свою партию · /choose Т ТУР ПАРТИЯ straight|crossed|white-a|white-b — рассадка (прямо, накрест) и цвета
+help-lang = /lang ru или /lang en — язык; выбор запоминается (флаг --lang его перекрывает)
+help-scroll = PgUp PgDn — листать сообщения
+
+## Отказы матча (протокол 9), без номера правила (он добавляется после)
+
+match-not-seated = у вас нет места в этом матче
+match-seat-taken = место занято: { $seat }
+match-already-seated = вы уже сидите на этом месте: { $seat }
+match-seats-locked = места закреплены: все четверо готовы
+match-not-started = матч ещё не начался
+match-paused = часы остановлены для судьи
+match-not-paused = матч не остановлен
+match-over-already = матч окончен
+match-not-your-board = ваше место — { $seat }, а не на доске { $board }
+match-not-your-turn = сейчас не ваш ход
+match-flag-fell = у { $seat_of } упал флаг: время истекло
+match-already-offered = ваше предложение ничьей уже сделано
+match-no-draw-offer = нет предложения ничьей, которое можно отклонить
+match-illegal = невозможный ход на доске { $board }: { $why }
+match-unreadable = ход на доске { $board } не прочитан: { $why }
+match-no-arbiter = на этом сервере нет судьи, которого можно позвать; часы идут
+illegal-in-check = по шахматным правилам так ходить нельзя: ваш король под шахом
+illegal-not-in-reserve = в запасе { $seat_of } нет { $piece_of }
+illegal-occupied = поле { $square } занято
+illegal-drop-leaves-check = после выставления ваш король остаётся под шахом
+illegal-pawn-rank = пешку можно выставлять только на горизонтали с { $first } по { $last }
+illegal-not-removable = на поле { $square } доски { $board } нет коня, слона, ладьи или ферзя игрока накрест ({ $crosswise })
+illegal-removal-leaves-illegal = снятие фигуры ({ $piece }, { $square }) оставит на доске { $board } невозможную позицию
+illegal-must-remove = у игрока накрест ({ $crosswise }) есть что снять: укажите фигуру (e8=Qd1)
+illegal-vanishing-leaves-check = пешка уходит с доски и открывает вашего короля
+illegal-wrong-piece = на поле { $square } доски { $board } стоит другая фигура: { $piece }
+text-not-a-move = это не ход: пишите e2e4, Nf3 или N@f3
+text-removal-square-missing = при проведении пешки со снятием укажите поле снимаемой фигуры: e8=Qd1
+text-square-after-move = полем заканчивается только проведение пешки со снятием
+text-ambiguous = подходят несколько ходов: укажите поле, откуда ходит фигура
+claim-repetition = позиция на доске { $board } повторилась { $seen } { $seen ->
+    [one] раз
+    [few] раза
+   *[many] раз
+}; нужно { $needed }
+claim-fifty-moves = на доске { $board } { $halfmoves } { $halfmoves ->
+    [one] полуход
+    [few] полухода
+   *[many] полуходов
+} без взятия, хода пешки или выставления; нужно { $needed }
+claim-flags-fall-by-themselves = в этом матче флаг падает сам
+claim-own-team-flag = флаг { $seat_of } может заявить только игрок другой команды
+claim-flag-not-fallen = флаг { $seat_of } не упал
+take-back-no-move = на доске { $board } нет хода, который можно отменить
+take-back-changed-since = фигуры на доске { $board } с тех пор изменились: установите исправленную позицию
+take-back-piece-dropped = фигура ({ $piece }), переданная на доску { $board }, уже выставлена
+take-back-square-occupied = поле { $square } доски { $board } занято: снятая фигура ({ $piece }) не может вернуться
+take-back-would-be-illegal = позиция на доске { $board } стала бы невозможной
+position-unreadable = это невозможная позиция по правилам матча
+position-units = у стороны «{ $colour }» стало бы { $would } вместо { $was }: фигуры не появляются и не пропадают
+colour-white = белые
+colour-black = чёрные
+move-unreadable-why = не удалось прочитать ход { $san } на доске { $board }: { $why }
+
+## Ошибки ввода, отказ в сеансе, отказы по состоянию (протокол 9)
+
+invalid-time-control = такой контроль времени сервер не знает (3+2, blitz …)
+invalid-rule-preset = таких правил нет (mgimo-2017, classic)
+invalid-bot-level = уровень бота — от { $min } до { $max }
+invalid-same-partner = партнёр должен быть другим игроком
+invalid-account-name = имя учётной записи: от { $min } до { $max } латинских букв, цифр, _ или -, начинается с буквы
+invalid-password = пароль: от { $min } до { $max } символов
+invalid-guest-name = имя: не больше { $max } { $max ->
+    [one] символа
+   *[other] символов
+}, без невидимых
+invalid-chat-text = в сообщении нужен текст без невидимых символов
+invalid-note-length = не больше { $max } { $max ->
+    [one] символа
+   *[other] символов
+}
+invalid-rating-category = такой рейтинговой категории нет (bullet, blitz, rapid)
+invalid-bot-too-late = бот должен назваться ботом до того, как следить за матчем
+session-not-hello = сеанс не открылся
+session-unknown-token = сеанс неизвестен: начинается новый
+session-expired = сеансом не пользовались { $days } { $days ->
+    [one] день
+    [few] дня
+   *[many] дней
+}: начинается новый
+session-name-registered = это имя принадлежит учётной записи: войдите или возьмите другое имя
+session-too-many-guests = с вашего адреса открыто слишком много гостевых сеансов: войдите или попробуйте позже
+session-connection-lost = соединение потеряно, пока открывался сеанс
+busy-started = матч уже начался: все места заняты
+busy-playing = вы сидите в идущем матче: сначала доиграйте его (или встаньте с места)
+busy-already-seeking = один из игроков этого поиска уже ищет партию: сначала отмените тот поиск
+busy-partner-seeking = ваш партнёр уже ищет партию
+busy-not-over = матч не окончен: реванш пока нельзя
+busy-rematch-declined = от реванша отказались
+
+## Чем закончился матч (протокол 9)
+
+cause-mate-on-board = { $seat } поставили мат на доске
+cause-mutual-mate = мат на доске от обеих команд
+cause-draw-agreement = ничья по соглашению на доске { $board }
+cause-draw-repetition = троекратное повторение позиции на доске { $board }
+cause-draw-fifty-moves = 50 ходов без взятия, хода пешки или выставления на доске { $board }
+cause-draw-stalemate = на доске { $board } нет ходов и не может появиться
+cause-draw-arbiter = судья присудил ничью на доске { $board }
+cause-flag = у { $seat_of } упал флаг
+cause-flags-of-both-teams = упали флаги обеих команд
+cause-resignation = { $seat } сдались
+cause-arbiter = решение судьи
