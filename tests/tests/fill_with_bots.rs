@@ -111,6 +111,6 @@ async fn e3_bots_fill_the_empty_seats_play_at_a_human_pace_and_answer_a_draw_off
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     assert!(seats.iter().all(Option::is_some), "three bots sat beside the stranger: {seats:?}");
-    assert!(seats.iter().flatten().filter(|n| n.starts_with("bot ")).count() == 3, "{seats:?}");
+    assert!(seats.iter().flatten().filter(|n| n.starts_with("bot-")).count() == 3, "{seats:?}");
     server.stop().await;
 }

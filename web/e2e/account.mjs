@@ -51,7 +51,7 @@ async function main() {
     { expected: "WhiteA", seen: () => window.shvedka.seat });
   await page.locator("#bot-level").selectOption("1");
   await page.locator("#fill-bots").click();
-  await until(page, "three bots sit beside alice", () => (document.getElementById("boards").textContent.match(/bot \d+ \(level 1\)/g) ?? []).length >= 3, null);
+  await until(page, "three bots sit beside alice", () => (document.getElementById("boards").textContent.match(/bot-\d+ ★(?!★)/g) ?? []).length >= 3, null);
   await page.locator("#ready").click();
   await until(page, "the match starts", () => window.shvedka.phase === "Running", null,
     { timeout: 20000, expected: "Running", seen: () => window.shvedka.phase });

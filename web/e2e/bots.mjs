@@ -33,8 +33,8 @@ async function main() {
   await anna.locator("#bots-bar").waitFor({ state: "visible", timeout: 10000 });
   await anna.locator("#bot-level").selectOption("1");
   await anna.locator("#fill-bots").click();
-  await until(anna, "three bots sit beside anna", () => (document.getElementById("boards").textContent.match(/bot \d+ \(level 1\)/g) ?? []).length >= 3, null,
-    { expected: "three 'bot N (level 1)' names", seen: () => document.getElementById("boards").textContent });
+  await until(anna, "three bots sit beside anna", () => (document.getElementById("boards").textContent.match(/bot-\d+ ★(?!★)/g) ?? []).length >= 3, null,
+    { expected: "three 'bot-N ★' names (level 1)", seen: () => document.getElementById("boards").textContent });
   await until(anna, "the bots bar goes once the seats are full", () => document.getElementById("bots-bar").hidden, null);
   await shot(anna, "bots-seated.png", "anna at White-A, three level-1 bots in the other seats, waiting for her ready");
   step("three bots seated");

@@ -126,7 +126,12 @@ impl Bots {
             tasks.spawn(run(
                 self.server,
                 self.trust,
-                Entry { name: format!("bot {n} (level {level})"), invitation: rooms.code_of(match_id) },
+                // A name in no language: the kind (bot) is shown beside it in the reader's
+                // words, the level as stars.
+                Entry {
+                    name: format!("bot-{n} {}", "★".repeat(usize::from(level))),
+                    invitation: rooms.code_of(match_id),
+                },
                 match_id,
                 *seat,
                 config,
