@@ -12,7 +12,8 @@ import { fail, openPlayer, report, until } from "./browser.mjs";
 export async function openPlayers(browser, url, transport, list, extra = "") {
   const players = new Map();
   for (const p of list) {
-    const opts = p.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {};
+    // A phone; a browser context of the player's own (`p.context`: its locale, say).
+    const opts = { ...(p.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}), ...(p.context ?? {}) };
     const player = { ...p, ...(await openPlayer(browser, p.name, opts)) };
     players.set(p.name, player);
     // A player may be served by another node of a cluster (`p.url`).

@@ -421,4 +421,6 @@ export default {
   "x.busy.NotOver": "the match is not over",
   "x.busy.RematchDeclined": "the rematch was declined",
   "x.match.NoArbiter": "this server has no arbiter to call; the clocks keep running",
+  "m.marked.Guest": "{name} (guest)",
+  "m.marked.Bot": "{name} (bot)",
 };

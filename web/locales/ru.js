@@ -420,4 +420,6 @@ export default {
   "x.busy.NotOver": "партия ещё не окончена",
   "x.busy.RematchDeclined": "от реванша отказались",
   "x.match.NoArbiter": "на этом сервере нет судьи, которого можно вызвать; часы идут",
+  "m.marked.Guest": "{name} (гость)",
+  "m.marked.Bot": "{name} (бот)",
 };
