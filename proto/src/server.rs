@@ -373,8 +373,8 @@ pub enum Limit {
     Bots,
     /// Failed log-ins: `login_failures_per_name` for one name from one address, or
     /// `login_failures_per_address` from one address, lock further attempts from that address out
-    /// for `login_lockout_ms` (doubling with each failure beyond, up to 64 times), a right
-    /// password included.
+    /// for `login_lockout_ms`, doubling with each failure beyond to at most 64 times
+    /// `login_lockout_ms`, a right password included.
     LoginAttempts,
     /// `max_seeks_per_session`: seeks (and invitations to seek) one session is in at once
     /// (version 5).
