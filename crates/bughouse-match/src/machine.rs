@@ -62,6 +62,11 @@ pub struct Match {
     quotas: [LagQuota; 4],
     /// Per seat: the flag has fallen (K4; under `claim` it stays down until the arbiter adds time).
     fallen: [bool; 4],
+    /// Per seat, under `claim`: a move was completed after the flag fell (its lag credit did not
+    /// bring it inside the time), so the flag stays down whatever time the increment gives back:
+    /// only the lag credit of the move in whose turn it fell withdraws a flag (RULES.md section
+    /// 10), and the arbiter by adding time.
+    flag_stands: [bool; 4],
     /// K4 `auto`: flags waiting to be settled, in the order they fell, with their deadlines.
     window: Vec<(Seat, Duration)>,
     draw_offers: [bool; 4],
@@ -93,6 +98,7 @@ impl Match {
             phase: Phase::Forming,
             quotas: [quota; 4],
             fallen: [false; 4],
+            flag_stands: [false; 4],
             window: Vec::new(),
             draw_offers: [false; 4],
             chess960: bughouse::STANDARD_CHESS960,
@@ -311,6 +317,7 @@ impl Match {
                 }
                 if self.clocks.adjust(*seat, *delta_ms, now) > Duration::ZERO {
                     self.fallen[seat.index()] = false;
+                    self.flag_stands[seat.index()] = false;
                     self.window.retain(|(s, _)| s != seat);
                 }
             }
@@ -494,12 +501,17 @@ impl Match {
             return Err(Rejection::FlagFell(seat));
         }
 
+        if !in_time {
+            // Under `claim`, late after the credit (the flag fell: `handle_timeout` has said so
+            // before any command): it stays down.
+            self.flag_stands[seat.index()] = true;
+        }
         self.quotas[seat.index()].after_move(credit);
         self.clocks.complete_move(seat.board, now, charged);
-        if in_time {
+        if in_time && !self.flag_stands[seat.index()] {
             // The move beat the clock after all: the flag never fell (K3, under both policies;
-            // under `claim` a later claim of it fails). A move still late after the credit
-            // leaves a claimed-mode flag down.
+            // under `claim` a later claim of it fails). A flag that stood at an earlier move
+            // stays down, however much time the increment has given back since.
             self.fallen[seat.index()] = false;
             self.window.retain(|(s, _)| *s != seat);
         }

@@ -192,3 +192,27 @@ fn k4_flags_cannot_be_claimed_under_auto() {
     let e = t.claim(secs(1), BA, Claim::Flag(WA)).unwrap_err();
     assert_eq!(e.to_string(), "claim rejected: flags fall by themselves under flag = auto (K4)");
 }
+
+/// K4 under `claim` (RULES.md section 10): only the lag credit of the move in whose turn the flag
+/// fell withdraws it. A move made after the fall, not brought inside the time by its credit,
+/// still earns its increment; the next move made inside that increment must not lift the flag, so
+/// the other team's later claim holds. Checked at 1+2 and 2+12 (1+0 has no increment to hide it).
+#[test]
+fn k4_claim_mode_the_increment_never_lifts_a_fallen_flag() {
+    for (tc, base, inc) in [("1+2", 60, 2), ("2+12", 120, 12)] {
+        let mut t = Table::board_a_only(claim_mode(config("mgimo-2017", tc)));
+        t.wait(secs(base + 1));
+        assert!(t.m.fallen_flags()[WA.index()], "{tc}: the clock read zero at {base} s");
+        // Late by 5 s, with no lag to credit: the move stands (a flagged player may move until the
+        // claim), the increment is added, and the flag stays down.
+        t.try_play(secs(base + 5), WA, "e4", Some(secs(base + 5))).unwrap();
+        assert_eq!(t.clock(secs(base + 5), WA), secs(inc), "{tc}: the increment is added");
+        assert!(t.m.fallen_flags()[WA.index()], "{tc}: a late move leaves the flag down");
+        t.play(secs(base + 6), BA, "e5");
+        // Inside the increment: in time for this move, but the flag fell before.
+        t.try_play(secs(base + 6) + ms(500), WA, "d4", Some(ms(500))).unwrap();
+        assert!(t.m.fallen_flags()[WA.index()], "{tc}: the increment does not lift the flag");
+        t.claim(secs(base + 7), BA, Claim::Flag(WA)).unwrap();
+        assert_eq!(t.result(), win(Team::Two, Reason::Flag(WA)), "{tc}");
+    }
+}
