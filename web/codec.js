@@ -307,7 +307,7 @@ export const entry = {
  */
 /** @typedef {{ round: number, table: number, game: number }} TourGame  `TourGame` of the protocol */
 
-/** @typedef {"Secret" | { Account: string }} OfficialView  an official who acted: his account, or the server's secret (version 9) */
+/** @typedef {"Secret" | "Server" | { Account: string }} OfficialView  an official who acted: his account, the server's secret, or the server itself (version 9) */
 
 /**
  * `ErrorCode` of the protocol: a name, or `{ Limit: … }`; the page's own failures use "Offline",

@@ -124,7 +124,7 @@ export const matchClosed = {"MatchClosed":{"match_id":7,"reason":"Expired"}};
 export const chatIn = {"Chat":{"match_id":1,"from":"bo","kind":"Bot","seat":null,"scope":"Match","text":"go"}};
 
 /** @type {ServerMsg} */
-export const eventArbiterActed = {"Event":{"match_id":7,"seq":16,"at_ms":65000,"kind":{"ArbiterActed":{"act":{"AdjustClock":{"seat":"BlackB","delta_ms":-60000}},"text":"removed 60000 ms on black-B's clock"}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};
+export const eventArbiterActed = {"Event":{"match_id":7,"seq":16,"at_ms":65000,"kind":{"ArbiterActed":{"act":{"AdjustClock":{"seat":"BlackB","delta_ms":-60000}},"text":"removed 60000 ms on black-B's clock","by":{"Account":"olga"}}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};
 
 /** @type {ClientFrame} */
 export const fillWithBots = {"req":23,"msg":{"FillWithBots":{"match_id":7,"level":2}}};

@@ -62,7 +62,7 @@ import { boardOf, isWhiteSeat, marked, seatIndex, seatLabel, teamLabel } from ".
  *   ArbiterCalled?: { seat: Seat },
  *   FlagFell?: { seat: Seat },
  *   Arbiter?: { act: string },
- *   ArbiterActed?: { act: import("./codec.js").ArbiterRequest, text: string },
+ *   ArbiterActed?: { act: import("./codec.js").ArbiterRequest, text: string, by?: import("./codec.js").OfficialView | null },
  *   Ended?: ResultView,
  *   Paused?: { reason: PauseReason },
  *   Resumed?: { reason: PauseReason },

@@ -20,7 +20,8 @@ import { language, t as tr } from "./i18n.js";
  */
 export function officialName(o) {
   if (o === null || o === undefined) return null;
-  return o === "Secret" ? tr("t.the-director") : o.Account;
+  if (o === "Secret" || o === "Server") return tr("t.the-director");
+  return o.Account;
 }
 
 /**

@@ -663,13 +663,17 @@ pub enum EventView {
         /// Why they had stopped.
         reason: PauseReason,
     },
-    /// An arbiter act (RULES.md A2, K5), as a fact: the act with its arguments, and the words the
-    /// log and the record use for it. Clients act on `act` and only show `text`.
+    /// An arbiter act (RULES.md A2, K5), as a fact: the act with its arguments, who made it, and
+    /// the words the log and the record use for it (for logs and older clients; a client says
+    /// `act` in its own words).
     ArbiterActed {
         /// What the arbiter did.
         act: crate::ArbiterRequest,
         /// The same in words (`took back the last move on board A`).
         text: String,
+        /// Who made it (version 9; absent for an act logged before the log named who made it).
+        #[serde(default)]
+        by: Option<crate::OfficialView>,
     },
 }
 

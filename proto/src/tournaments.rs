@@ -141,6 +141,8 @@ pub enum OfficialView {
     Account(String),
     /// The server's secret.
     Secret,
+    /// The server itself (its own pauses and restarts).
+    Server,
 }
 
 /// A table of a round.

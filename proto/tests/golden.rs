@@ -293,6 +293,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 kind: EventView::ArbiterActed {
                     act: ArbiterRequest::AdjustClock { seat: SeatId::BlackB, delta_ms: -60_000 },
                     text: "removed 60000 ms on black-B's clock".into(),
+                    by: Some(OfficialView::Account("olga".into())),
                 },
                 clocks_ms: [0, 1, 2, 3],
                 running: [false; 4],

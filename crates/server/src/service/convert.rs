@@ -3,9 +3,9 @@
 use std::time::Duration;
 
 use bughouse::{Adjudication, BoardId, DrawKind, MatchResult, Reason, Seat, Team};
-use bughouse_match::{ArbiterAct, Claim, Phase};
+use bughouse_match::{ArbiterAct, Claim, Official, Phase};
 use shvedka_proto::{
-    ArbiterRequest, Board, ClaimKind, DrawHow, ErrorCode, ErrorMsg, PhaseView, ResultCause, ResultView,
+    ArbiterRequest, Board, ClaimKind, DrawHow, OfficialView, ErrorCode, ErrorMsg, PhaseView, ResultCause, ResultView,
     SeatId, TeamId,
 };
 
@@ -118,6 +118,16 @@ pub(crate) fn describe_act(act: &ArbiterAct) -> String {
         ArbiterAct::SetPosition { bfen } => format!("set the position {bfen}"),
         ArbiterAct::DeclareResult { note, .. } => format!("declared the result: {note}"),
         ArbiterAct::Annul { note } => format!("annulled the match: {note}"),
+    }
+}
+
+/// Who made an arbiter's act, as the wire names him; `None` when the log did not record it.
+pub(crate) fn official(by: &Official) -> Option<OfficialView> {
+    match by {
+        Official::Account(name) => Some(OfficialView::Account(name.clone())),
+        Official::Secret => Some(OfficialView::Secret),
+        Official::Server => Some(OfficialView::Server),
+        Official::Unrecorded => None,
     }
 }
 

@@ -49,6 +49,7 @@ pub(crate) fn view_of(r: &EventRow, event: Option<&Event>) -> anyhow::Result<Mat
             view.kind = EventView::ArbiterActed {
                 act: crate::service::convert::arbiter_request(&ruling.act),
                 text: text.clone(),
+                by: crate::service::convert::official(&ruling.by),
             };
         }
     }
@@ -113,7 +114,7 @@ mod tests {
         m.handle_timeout(Duration::from_millis(10));
         m.handle_arbiter(
             Duration::from_secs(1),
-            bughouse_match::Official::Unrecorded,
+            bughouse_match::Official::Account("olga".into()),
             ArbiterAct::AdjustClock { seat: Seat::ALL[3], delta_ms: -60_000 },
         )
         .unwrap();
@@ -163,6 +164,7 @@ mod tests {
             &EventView::ArbiterActed {
                 act: ArbiterRequest::AdjustClock { seat: SeatId::BlackB, delta_ms: -60_000 },
                 text: "removed 60000 ms on black-B's clock".into(),
+                by: Some(shvedka_proto::OfficialView::Account("olga".into())),
             }
         );
     }

@@ -56,9 +56,10 @@ impl Room {
             EventKind::Arbiter(Ruling { act: ArbiterAct::Resume, .. }) if self.server_pause.is_some() => {
                 EventView::Resumed { reason: self.server_pause.take().unwrap_or(PauseReason::Restart) }
             }
-            EventKind::Arbiter(Ruling { act, .. }) => EventView::ArbiterActed {
+            EventKind::Arbiter(Ruling { act, by }) => EventView::ArbiterActed {
                 act: convert::arbiter_request(act),
                 text: convert::describe_act(act),
+                by: convert::official(by),
             },
             EventKind::Ended(adj) => EventView::Ended(convert::result(adj)),
         };
