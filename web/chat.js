@@ -68,7 +68,7 @@ function whoText(from, kind, seat) {
   return seat ? `${name} (${seatLabel(seat)})` : name;
 }
 
-/** @param {"Team" | "Match"} scope */
+/** @param {string} scope  the message's: `Team` (to the partner) or `Match` (to everyone) */
 function tagText(scope) {
   return t(scope === "Team" ? "v.chat-tag-team" : "v.chat-tag-all");
 }
@@ -116,7 +116,7 @@ export class Chat {
     for (const line of $("chat-log").querySelectorAll(".chat")) {
       const el = /** @type {HTMLElement} */ (line);
       const tag = el.querySelector(".tag");
-      if (tag) tag.textContent = tagText(el.dataset.scope === "Team" ? "Team" : "Match");
+      if (tag) tag.textContent = tagText(el.dataset.scope ?? "");
       const who = el.querySelector(".writer");
       const kind = /** @type {import("./seats.js").PlayerKind | null} */ (el.dataset.kind || null);
       if (who) who.textContent = whoText(el.dataset.from ?? "", kind, /** @type {Seat | null} */ (el.dataset.seat || null));
