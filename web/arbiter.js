@@ -7,7 +7,7 @@
 import { SEAT_ORDER, marked, seatLabel } from "./seats.js";
 import { listAll } from "./codec.js";
 import { language, onLanguage, t } from "./i18n.js";
-import { phaseText } from "./match-state.js";
+import { phaseText, rulesText } from "./match-state.js";
 import { showError, showRefusal } from "./notice.js";
 
 /** The largest clock adjustment the panel sends: a day. */
@@ -122,7 +122,7 @@ export class ArbiterPanel {
     const body = /** @type {HTMLTableElement} */ ($("live")).tBodies[0];
     body.replaceChildren(...live.map((m) => {
       const row = document.createElement("tr");
-      for (const v of [m.match_id, m.rules, m.time_control, phaseText(m.phase)]) row.insertCell().textContent = String(v);
+      for (const v of [m.match_id, rulesText(m.rules), m.time_control, phaseText(m.phase)]) row.insertCell().textContent = String(v);
       row.insertCell().textContent = m.seats.map((n, i) => (n === null ? "·" : marked(n, m.kinds?.[i]))).join(", ");
       const b = document.createElement("button");
       b.type = "button";

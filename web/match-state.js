@@ -349,6 +349,21 @@ export function phaseText(phase) {
   return key ? t(key) : phase;
 }
 
+/** The rule presets' short names, by the catalogue's keys (a preset not listed shows its id). */
+const RULES_KEY = /** @type {Record<string, string>} */ ({
+  "mgimo-2017": "v.rules.mgimo-2017",
+  classic: "v.rules.classic",
+});
+
+/**
+ * A rule preset's short name (`MGIMO 2017` / «МГИМО-2017»); a preset this page does not know, by
+ * its id.
+ * @param {string} id
+ */
+export function rulesText(id) {
+  return RULES_KEY[id] ? t(RULES_KEY[id]) : id;
+}
+
 /**
  * A line of the move list as the reader reads it now: a move's label (`1A. e4`, the same in
  * every language), or an arbiter's act said from its code in the page's language (an old

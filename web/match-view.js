@@ -10,7 +10,7 @@ import { findRule, ruleLink } from "./rules.js";
 import { BoardPanel } from "./board-view.js";
 import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
 import { touchedSquares } from "./moves.js";
-import { boardPos, checkedKing, entryLabel, pauseText, phaseText, resultHeadline, resultReason, yourTurn } from "./match-state.js";
+import { boardPos, checkedKing, entryLabel, pauseText, phaseText, resultHeadline, resultReason, rulesText, yourTurn } from "./match-state.js";
 import { matchTime } from "./review.js";
 import { seatOf } from "./say.js";
 import {
@@ -51,12 +51,6 @@ function $(id) {
  * time shown and the last.
  * @typedef {{ list: import("./match-state.js").MoveEntry[], k: number, t: number, endMs: number }} Reviewing
  */
-
-/** The rule presets' short names, by the catalogue's keys (a preset not listed shows its id). */
-const RULES_KEY = /** @type {Record<string, string>} */ ({
-  "mgimo-2017": "v.rules.mgimo-2017",
-  classic: "v.rules.classic",
-});
 
 /**
  * Texts of the page that `applyStatic` (i18n.js) does not write: `aria-label`s
@@ -207,8 +201,7 @@ export class MatchView {
   renderHead() {
     const m = /** @type {MatchModel} */ (this.model);
     const me = m.yourSeat;
-    const rules = RULES_KEY[m.rules] ? t(RULES_KEY[m.rules]) : m.rules;
-    $("match-title").textContent = `${t("v.title", { id: m.matchId, rules, clock: m.timeControl })} · ` +
+    $("match-title").textContent = `${t("v.title", { id: m.matchId, rules: rulesText(m.rules), clock: m.timeControl })} · ` +
       (me ? t("v.you-play", { seat: seatLabel(me), team: teamLabel(teamOf(me)), partner: seatLabel(partnerOf(me)) }) : t("v.watching"));
     // The invitation code of a private match this page created, while it is on.
     $("invite").hidden = $("invite").dataset.match !== String(m.matchId) || m.phase === "Ended" || m.phase === "Annulled";

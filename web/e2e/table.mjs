@@ -6,13 +6,16 @@ import { fail, openPlayer, report, until } from "./browser.mjs";
 
 /**
  * Opens each player's page (`?name=…&transport=…`) and waits until it is connected over the
- * transport asked for.
+ * transport asked for. A player may be on a phone (`phone: true`) and speak a language of his
+ * own (`locale`).
  * @returns {Promise<Map<string, any>>} the players by name, each with `page`, `errors`, `seat`
  */
 export async function openPlayers(browser, url, transport, list, extra = "") {
   const players = new Map();
   for (const p of list) {
     const opts = p.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {};
+    // A browser speaking another language (`locale: "ru-RU"`): the page starts in it (issue 31).
+    if (p.locale) Object.assign(opts, { locale: p.locale });
     const player = { ...p, ...(await openPlayer(browser, p.name, opts)) };
     players.set(p.name, player);
     // A player may be served by another node of a cluster (`p.url`).

@@ -361,7 +361,7 @@ export default {
   "v.say.trade": "меняйся",
   "v.move-label": "ход",
   "v.move-placeholder": "ход: e4, Nf3, N@f3, e8=Qd1",
-  "v.move-play": "Ходить",
+  "v.move-play": "Ход",
   "v.moves": "Ходы",
   "v.no-moves": "ходов ещё нет",
   "v.chat": "Чат",
