@@ -78,7 +78,7 @@ async function main() {
   for (const [name, p] of await openPlayers(browser, args.url, args.transport, PLAYERS)) players.set(name, p);
   step("all four connected");
   // Anna creates the match and sits from the match screen; the others sit from the lobby.
-  const matchId = await seatAndStart(players);
+  const matchId = await seatAndStart(players, formingInRussian);
   step(`match ${matchId}: four seated, clocks running`);
 
   for (let i = 0; i < PLAN.length; i++) {
@@ -269,6 +269,20 @@ async function teamSignal() {
     fail("gleb's chat log, in Russian", "партнёр anna (гость) (белые A): нужен конь … gleb (гость) (чёрные B): нужен слон", glebLog);
   }
   step("anna signalled 'need a knight' to gleb (and only to him), read 'нужен конь'; gleb's 'нужен слон' reached her as 'need a bishop'");
+}
+
+/** Gleb's phone while the four sit, before anyone says ready: in Russian, nothing cut off. */
+async function formingInRussian() {
+  const gleb = players.get("gleb").page;
+  await until(gleb, "gleb's phone waits for everyone to say ready, in Russian", () => document.getElementById("banner").textContent === "Ждём, когда все будут готовы."
+    && document.getElementById("ready").textContent === "Готов" && document.getElementById("phase").textContent === "рассадка", null,
+    { seen: () => ["banner", "ready", "phase"].map((id) => document.getElementById(id).textContent) });
+  await expectRussian(gleb, "gleb's phone before the start", "#match", NAMES);
+  await gleb.evaluate(() => window.scrollTo(0, 0));
+  await shot(gleb, "phone-forming.png", "Black-B's phone in Russian while the four sit: the phase, the waiting banner, the boards");
+  await gleb.locator("#controls").scrollIntoViewIfNeeded();
+  await shot(gleb, "phone-forming-controls.png", "Black-B's phone in Russian before the start: Ready, Leave seat and the other controls");
+  await gleb.evaluate(() => window.scrollTo(0, 0));
 }
 
 /** Gleb's finished match in English and back in Russian, without a reload (the header's menu). */

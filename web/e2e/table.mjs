@@ -31,9 +31,10 @@ export async function openPlayers(browser, url, transport, list, extra = "") {
 
 /**
  * The first seated player creates the match; all four sit and say ready; returns the match id
- * once every page shows the clocks running.
+ * once every page shows the clocks running. `beforeReady` runs once all four sit, before any says
+ * ready (to look at the pages then).
  */
-export async function seatAndStart(players) {
+export async function seatAndStart(players, beforeReady = async () => {}) {
   const seated = [...players.values()].filter((p) => p.seat);
   const [creator, ...others] = seated;
   await creator.page.locator("#create").click();
@@ -66,6 +67,7 @@ export async function seatAndStart(players) {
   }
   const boardTop = (page) => page.evaluate(() => document.querySelector('.board[data-board="A"]').getBoundingClientRect().top);
   const before = await boardTop(creator.page);
+  await beforeReady();
   for (const p of seated) await p.page.locator("#ready").click();
   for (const p of seated) {
     await until(p.page, `${p.name} sees the match start`, () => window.shvedka.phase === "Running", null,
