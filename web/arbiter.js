@@ -6,6 +6,8 @@
 
 import { SEAT_ORDER, marked, seatLabel } from "./seats.js";
 import { listAll } from "./codec.js";
+import { language, onLanguage, t } from "./i18n.js";
+import { phaseText, rulesText } from "./match-state.js";
 import { showError, showRefusal } from "./notice.js";
 
 /** The largest clock adjustment the panel sends: a day. */
@@ -52,7 +54,7 @@ export class ArbiterPanel {
      */
     const send = async (a) => {
       const m = this.model();
-      if (!m) return { err: { code: "Offline", rule: null, message: "no match followed" } };
+      if (!m) return { err: { code: "Offline", rule: null, message: t("v.arb-no-match") } };
       return this.ask(this.msg.arbiterAct(m.matchId, a));
     };
     $("arb-refresh").addEventListener("click", () => void this.refresh());
@@ -65,7 +67,7 @@ export class ArbiterPanel {
       const seconds = /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
       const ms = Math.round(seconds * 1000);
       if (!Number.isSafeInteger(ms) || Math.abs(ms) > MAX_ADJUST_MS) {
-        showError(`a clock adjustment is a number of seconds between -${MAX_ADJUST_MS / 1000} and ${MAX_ADJUST_MS / 1000}`);
+        showError(t("v.arb-adjust-range", { max: new Intl.NumberFormat(language()).format(MAX_ADJUST_MS / 1000) }));
       } else if (ms !== 0) void send(act.adjustClock(seat, ms));
     });
     $("arb-takeback").addEventListener("click", () => void send(act.takeBack(input("arb-takeback-board").value)));
@@ -85,6 +87,11 @@ export class ArbiterPanel {
       e.preventDefault();
       const r = await send(act.annul(input("arb-annul-reason").value.trim()));
       if (r.ok) input("arb-annul-reason").value = "";
+    });
+    // The list and the panel speak the page's language: drawn again when it changes.
+    onLanguage(() => {
+      void this.refresh();
+      this.render(this.model());
     });
   }
 
@@ -115,12 +122,12 @@ export class ArbiterPanel {
     const body = /** @type {HTMLTableElement} */ ($("live")).tBodies[0];
     body.replaceChildren(...live.map((m) => {
       const row = document.createElement("tr");
-      for (const v of [m.match_id, m.rules, m.time_control, m.phase.toLowerCase()]) row.insertCell().textContent = String(v);
+      for (const v of [m.match_id, rulesText(m.rules), m.time_control, phaseText(m.phase)]) row.insertCell().textContent = String(v);
       row.insertCell().textContent = m.seats.map((n, i) => (n === null ? "·" : marked(n, m.kinds?.[i]))).join(", ");
       const b = document.createElement("button");
       b.type = "button";
       b.id = `arb-watch-${m.match_id}`;
-      b.textContent = "Watch";
+      b.textContent = t("v.arb-watch");
       b.addEventListener("click", () => void this.ask(this.msg.watch(m.match_id)));
       row.insertCell().append(b);
       if (m.phase === "Paused") row.className = "attention";

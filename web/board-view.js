@@ -9,15 +9,33 @@
 // every clock `data-clock="<Seat>"`.
 
 import { drawOrder, isDark, isWhitePiece, reserveOf, pieceAt } from "./board.js";
+import { t } from "./i18n.js";
+import { seatOf } from "./say.js";
 import { seatAt, seatLabel } from "./seats.js";
 
 /** @typedef {import("./seats.js").Seat} Seat */
 /** @typedef {import("./seats.js").BoardId} BoardId */
 /** @typedef {import("./board.js").BoardPos} BoardPos */
 
+/** The roles by their FEN letter, as the protocol names them (`m.piece.*` of the catalogues). */
 const NAMES = /** @type {Record<string, string>} */ ({
-  k: "king", q: "queen", r: "rook", b: "bishop", n: "knight", p: "pawn",
+  k: "King", q: "Queen", r: "Rook", b: "Bishop", n: "Knight", p: "Pawn",
 });
+
+/** A piece's name for a screen reader, by colour and role (the catalogues' `v.piece.*`). */
+const PIECE_KEY = /** @type {Record<string, string>} */ ({
+  wK: "v.piece.wK", wQ: "v.piece.wQ", wR: "v.piece.wR", wB: "v.piece.wB", wN: "v.piece.wN", wP: "v.piece.wP",
+  bK: "v.piece.bK", bQ: "v.piece.bQ", bR: "v.piece.bR", bB: "v.piece.bB", bN: "v.piece.bN", bP: "v.piece.bP",
+});
+
+/**
+ * A role's name in the page's language (`queen` / «ферзь»).
+ * @param {string} role  a FEN letter
+ */
+function roleName(role) {
+  const name = NAMES[role.toLowerCase()];
+  return name ? t(`m.piece.${name}`) : role;
+}
 
 /**
  * A piece element: a picture of shvedka's own SVG set (`web/pieces/`, drawn for the project, under
@@ -33,7 +51,8 @@ export function pieceElement(piece) {
   if (NAMES[piece.toLowerCase()]) span.style.backgroundImage = `url("/pieces/${white ? "w" : "b"}${role}.svg")`;
   else span.textContent = "?";
   span.setAttribute("role", "img");
-  span.setAttribute("aria-label", `${white ? "white" : "black"} ${NAMES[piece.toLowerCase()] ?? piece}`);
+  const key = PIECE_KEY[`${white ? "w" : "b"}${role}`];
+  span.setAttribute("aria-label", key ? t(key) : piece);
   return span;
 }
 
@@ -80,6 +99,7 @@ export class BoardPanel {
     this.grid.className = "board";
     this.grid.dataset.board = board;
     this.grid.setAttribute("role", "grid");
+    this.grid.setAttribute("aria-label", t("v.board", { board }));
     /** @type {Map<string, HTMLElement>} */
     this.squares = new Map();
     this.top = this.bar();
@@ -138,7 +158,23 @@ export class BoardPanel {
       bar.el.dataset.seat = seat;
       bar.clock.dataset.clock = seat;
       bar.reserve.dataset.reserveOf = seat;
+      bar.clock.title = t("v.clock-of", { seat_of: seatOf(seat) });
     }
+  }
+
+  /**
+   * Forgets what was drawn (the language changed): the next `render` and `renderBar` draw the
+   * pieces, reserves, names and clocks' titles again in the page's language.
+   */
+  forget() {
+    for (const sq of this.squares.values()) delete sq.dataset.piece;
+    for (const bar of [this.top, this.bottom]) {
+      delete bar.reserve.dataset.key;
+      bar.name.textContent = "";
+      const seat = /** @type {Seat} */ (bar.el.dataset.seat);
+      if (seat) bar.clock.title = t("v.clock-of", { seat_of: seatOf(seat) });
+    }
+    this.grid.setAttribute("aria-label", t("v.board", { board: this.board }));
   }
 
   /**
@@ -180,7 +216,8 @@ export class BoardPanel {
    */
   renderBar(seat, info) {
     const bar = this.top.el.dataset.seat === seat ? this.top : this.bottom;
-    const label = `${info.name ?? "(empty seat)"}${info.you ? " (you)" : info.partner ? " (partner)" : ""}`;
+    const name = info.name ?? t("v.empty-seat");
+    const label = info.you ? t("v.you", { name }) : info.partner ? t("v.partner", { name }) : name;
     const text = `${label} · ${seatLabel(seat)}${info.ready ? " ✓" : ""}`;
     if (bar.name.textContent !== text) bar.name.textContent = text;
     bar.el.classList.toggle("turn", info.turn);
@@ -209,7 +246,7 @@ export class BoardPanel {
         n.textContent = String(counts[role]);
         b.append(n);
       }
-      b.title = counts[role] ? `${counts[role]} × ${NAMES[role.toLowerCase()]} in reserve` : `no ${NAMES[role.toLowerCase()]} yet: a drop waits for one`;
+      b.title = counts[role] ? t("v.reserve-has", { count: counts[role], piece: roleName(role) }) : t("v.reserve-none", { piece: roleName(role) });
       return b;
     });
     bar.reserve.replaceChildren(...pieces);

@@ -3,7 +3,11 @@
 // everyone, and the quick signals bughouse players shout across the table ("need a knight",
 // "sit", "go", the terminal client's F1-F8 and "trade"). A partner's message also shows
 // beside the boards for a few seconds, where a player looks.
+//
+// A signal goes out in its one spelling (the terminal client's words, "need a knight"), whatever
+// the sender's language; a page shows a message that is a signal in its reader's language.
 
+import { onLanguage, t } from "./i18n.js";
 import { marked, seatLabel } from "./seats.js";
 
 /** @typedef {import("./seats.js").Seat} Seat */
@@ -30,6 +34,44 @@ function $(id) {
 }
 
 const SHOW_PARTNER_MS = 8000;
+
+/** The signals as sent (the terminal client's F1-F8, and "trade"), by the catalogue's key for their words. */
+const SIGNALS = /** @type {Record<string, string>} */ ({
+  "need a knight": "v.say.need-n",
+  "need a bishop": "v.say.need-b",
+  "need a rook": "v.say.need-r",
+  "need a queen": "v.say.need-q",
+  "need a pawn": "v.say.need-p",
+  sit: "v.say.sit",
+  go: "v.say.go",
+  "don't trade": "v.say.no-trade",
+  trade: "v.say.trade",
+});
+
+/**
+ * A message's text as the reader reads it: a signal in the page's language, anything else as
+ * its writer wrote it.
+ * @param {string} text
+ */
+export function chatText(text) {
+  return Object.hasOwn(SIGNALS, text) ? t(SIGNALS[text]) : text;
+}
+
+/**
+ * The writer as the log shows him: `anna (guest) (white-A)`.
+ * @param {string} from
+ * @param {import("./seats.js").PlayerKind | null | undefined} kind
+ * @param {Seat | null} seat
+ */
+function whoText(from, kind, seat) {
+  const name = marked(from, kind);
+  return seat ? `${name} (${seatLabel(seat)})` : name;
+}
+
+/** @param {string} scope  the message's: `Team` (to the partner) or `Match` (to everyone) */
+function tagText(scope) {
+  return t(scope === "Team" ? "v.chat-tag-team" : "v.chat-tag-all");
+}
 
 export class Chat {
   /**
@@ -66,6 +108,23 @@ export class Chat {
       const r = await this.ask(this.chatMsg(scope, text));
       if (r.ok) input.value = "";
     });
+    onLanguage(() => this.relabel());
+  }
+
+  /** Draws the log's tags and signals again, in the page's language. */
+  relabel() {
+    for (const line of $("chat-log").querySelectorAll(".chat")) {
+      const el = /** @type {HTMLElement} */ (line);
+      const tag = el.querySelector(".tag");
+      if (tag) tag.textContent = tagText(el.dataset.scope ?? "");
+      const who = el.querySelector(".writer");
+      const kind = /** @type {import("./seats.js").PlayerKind | null} */ (el.dataset.kind || null);
+      if (who) who.textContent = whoText(el.dataset.from ?? "", kind, /** @type {Seat | null} */ (el.dataset.seat || null));
+      const text = el.querySelector(".text");
+      if (text) text.textContent = chatText(el.dataset.text ?? "");
+    }
+    const says = $("partner-says");
+    if (says.dataset.from !== undefined && says.textContent) says.textContent = `${says.dataset.from}: ${chatText(says.dataset.text ?? "")}`;
   }
 
   /**
@@ -78,19 +137,29 @@ export class Chat {
     if (matchId !== null && typeof c.match_id === "number" && c.match_id !== matchId) return; // another match's
     const line = document.createElement("div");
     line.className = `chat ${c.scope === "Team" ? "team" : "all"}`;
+    line.dataset.scope = c.scope;
+    line.dataset.text = c.text;
     const tag = document.createElement("span");
     tag.className = "tag";
-    tag.textContent = c.scope === "Team" ? "partner" : "all";
+    tag.textContent = tagText(c.scope);
     const who = document.createElement("b");
-    const from = marked(c.from, c.kind);
-    who.textContent = c.seat ? `${from} (${seatLabel(c.seat)})` : from;
-    line.append(tag, " ", who, ": ", c.text);
+    who.className = "writer";
+    who.textContent = whoText(c.from, c.kind, c.seat);
+    line.dataset.from = c.from;
+    line.dataset.kind = c.kind ?? "";
+    line.dataset.seat = c.seat ?? "";
+    const text = document.createElement("span");
+    text.className = "text";
+    text.textContent = chatText(c.text);
+    line.append(tag, " ", who, ": ", text);
     const log = $("chat-log");
     log.append(line);
     log.scrollTop = log.scrollHeight;
     if (c.scope === "Team" && c.seat && c.seat !== me) {
       const says = $("partner-says");
-      says.textContent = `${c.from}: ${c.text}`;
+      says.dataset.from = c.from;
+      says.dataset.text = c.text;
+      says.textContent = `${c.from}: ${chatText(c.text)}`;
       says.classList.add("flash");
       window.clearTimeout(this.flashTimer);
       this.flashTimer = window.setTimeout(() => {

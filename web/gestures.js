@@ -9,6 +9,7 @@
 // tap on the board, or a right-click, cancels it.
 
 import { isWhitePiece, pieceAt } from "./board.js";
+import { onLanguage, t } from "./i18n.js";
 import { BoardPanel, noMarks, pieceElement } from "./board-view.js";
 import { completeAwaiting, dropTargets, dropText, removalCandidates, targetsFrom } from "./moves.js";
 import { premoveAction, premoveSquares } from "./premove.js";
@@ -65,6 +66,12 @@ export class Gestures {
     this.dragListeners = undefined;
     /** @type {Premove | null} the queued premove or pre-drop */
     this.premove = null;
+    /** @type {[string, string, string, Completion] | null} the promotion's choice on screen */
+    this.offered = null;
+    // The choice bar speaks the page's language: a change of it draws the bar again.
+    onLanguage(() => {
+      if (this.offered && this.choiceBar.dataset.kind) this.offer(...this.offered);
+    });
     for (const [board, panel] of panels) {
       panel.grid.addEventListener("pointerdown", (e) => this.gridDown(e, board));
       panel.el.addEventListener("pointerdown", (e) => this.reserveDown(e));
@@ -417,6 +424,7 @@ export class Gestures {
    * @param {Completion} c
    */
   offer(from, to, pawn, c) {
+    this.offered = [from, to, pawn, c];
     const white = isWhitePiece(pawn);
     const bar = this.choiceBar;
     const text = document.createElement("span");
@@ -440,13 +448,13 @@ export class Gestures {
     if (c.kind === "removal") {
       this.removal = { from, to, pawn, options: c.options };
       const other = otherBoard(this.ctx.myBoard() ?? "A");
-      text.textContent = `Promotion ${from}–${to}: take a piece from board ${other} (highlighted):`;
+      text.textContent = t("v.promo-removal", { from, to, board: other });
       for (const o of c.options) {
         button(`choice-${o.square}`, white ? o.role.toUpperCase() : o.role, ` ${o.square}`, () => this.playRemoval(o.text));
       }
       bar.dataset.kind = "removal";
     } else if (c.kind === "upgrade") {
-      text.textContent = `Promotion ${from}–${to}: choose the piece:`;
+      text.textContent = t("v.promo-upgrade", { from, to });
       for (const o of c.options) {
         button(`choice-${o.role}`, white ? o.role.toUpperCase() : o.role, "", () => {
           this.closeChoice();
@@ -455,7 +463,7 @@ export class Gestures {
       }
       bar.dataset.kind = "upgrade";
     }
-    button("choice-cancel", "", "Cancel", () => this.clear());
+    button("choice-cancel", "", t("v.cancel"), () => this.clear());
     bar.replaceChildren(text, ...buttons);
     bar.hidden = false;
     this.sel = null;
@@ -477,6 +485,7 @@ export class Gestures {
 
   closeChoice() {
     this.removal = null;
+    this.offered = null;
     this.choiceBar.hidden = true;
     delete this.choiceBar.dataset.kind;
     this.choiceBar.replaceChildren();

@@ -7,6 +7,8 @@ import { readBfen, squareName } from "./board.js";
 import { reading, restamp, stampedAt } from "./clocks.js";
 import { moveLabel, moveNumber } from "./moves.js";
 import { boardOf, isWhiteSeat, marked, seatIndex, seatLabel, teamLabel } from "./seats.js";
+import { t } from "./i18n.js";
+import { actText } from "./say.js";
 
 /** @typedef {import("./seats.js").Seat} Seat */
 /** @typedef {import("./seats.js").BoardId} BoardId */
@@ -88,8 +90,10 @@ import { boardOf, isWhiteSeat, marked, seatIndex, seatLabel, teamLabel } from ".
  * @property {number} seq
  * @property {BoardId | null} board  null for a note that is not a move
  * @property {string} san  the SAN, or the note
- * @property {string} label  `1A. e4`, or the note
+ * @property {string} label  `1A. e4`, or the note (in the language of the moment it came: see `entryLabel`)
  * @property {string} uci  "" for a note
+ * @property {any} [act]  an arbiter's act (`ArbiterRequest`), said in the reader's language
+ * @property {string} [words]  an arbiter's act as an old server's words only
  */
 
 /**
@@ -294,7 +298,9 @@ export function applyEvent(m, e, now, offsetMs = null) {
   else if (k.ArbiterActed) {
     // The act as a fact: the phase and the marks follow from it; its words are only shown.
     const { act, text } = k.ArbiterActed;
-    m.moves.push({ seq: e.seq, board: null, san: `arbiter ${text}`, label: `arbiter ${text}`, uci: "" });
+    const entry = { seq: e.seq, board: null, san: `arbiter ${text}`, label: "", uci: "", act };
+    entry.label = entryLabel(entry);
+    m.moves.push(entry);
     if (typeof act === "object" && "DeclareResult" in act) m.arbiterNote = act.DeclareResult.reason;
     if (typeof act === "object" && "Annul" in act) {
       m.arbiterNote = act.Annul.reason;
@@ -306,7 +312,9 @@ export function applyEvent(m, e, now, offsetMs = null) {
     }
   } else if (k.Arbiter) {
     // Words only (from servers before typed acts): a note in the list, nothing acted on.
-    m.moves.push({ seq: e.seq, board: null, san: `arbiter ${k.Arbiter.act}`, label: `arbiter ${k.Arbiter.act}`, uci: "" });
+    const entry = { seq: e.seq, board: null, san: `arbiter ${k.Arbiter.act}`, label: "", uci: "", words: k.Arbiter.act };
+    entry.label = entryLabel(entry);
+    m.moves.push(entry);
   } else if (k.Ended) {
     m.phase = "Ended";
     m.result = k.Ended;
@@ -320,6 +328,52 @@ export function applyEvent(m, e, now, offsetMs = null) {
   // Stopped for the arbiter now (or running again): no longer the server's own pause.
   if (m.phase !== "Paused" || k.ArbiterCalled || k.ArbiterActed?.act === "Pause") m.serverPause = null;
   return "applied";
+}
+
+/** The phases' names, by the catalogue's keys. */
+const PHASE_KEY = {
+  Forming: "v.phase.Forming",
+  Countdown: "v.phase.Countdown",
+  Running: "v.phase.Running",
+  Paused: "v.phase.Paused",
+  Ended: "v.phase.Ended",
+  Annulled: "v.phase.Annulled",
+};
+
+/**
+ * A phase's name (`in play` / «идёт игра»); a phase this page does not know, as it came.
+ * @param {string} phase
+ */
+export function phaseText(phase) {
+  const key = /** @type {Record<string, string>} */ (PHASE_KEY)[phase];
+  return key ? t(key) : phase;
+}
+
+/** The rule presets' short names, by the catalogue's keys (a preset not listed shows its id). */
+const RULES_KEY = /** @type {Record<string, string>} */ ({
+  "mgimo-2017": "v.rules.mgimo-2017",
+  classic: "v.rules.classic",
+});
+
+/**
+ * A rule preset's short name (`MGIMO 2017` / «МГИМО-2017»); a preset this page does not know, by
+ * its id.
+ * @param {string} id
+ */
+export function rulesText(id) {
+  return RULES_KEY[id] ? t(RULES_KEY[id]) : id;
+}
+
+/**
+ * A line of the move list as the reader reads it now: a move's label (`1A. e4`, the same in
+ * every language), or an arbiter's act said from its code in the page's language (an old
+ * server's words as they came).
+ * @param {MoveEntry} entry
+ */
+export function entryLabel(entry) {
+  if (entry.act !== undefined) return t("m.ev.arbiter", { act: actText(entry.act) });
+  if (entry.words !== undefined) return t("m.ev.arbiter", { act: entry.words });
+  return entry.label;
 }
 
 // What the server reports is said by say.js, from codes (issue 31).

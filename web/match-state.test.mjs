@@ -3,7 +3,7 @@
 import { setLanguage } from "./i18n.js";
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { applyEvent, boardPos, checkedKing, closedText, describe, fromState, pauseText, refresh, resultHeadline, resultLine, resultReason, resumeText, resync, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, checkedKing, closedText, describe, entryLabel, fromState, pauseText, phaseText, refresh, resultHeadline, resultLine, resultReason, resumeText, resync, yourTurn } from "./match-state.js";
 import { clocksAt, countdownLeft } from "./clocks.js";
 
 const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
@@ -54,7 +54,12 @@ test("a_match_from_forming_to_mate_on_board", () => {
   assert.equal(m.drawOffer, null);
   applyEvent(m, ev({ ArbiterActed: { act: "Pause", text: "paused the clocks" } }), 9);
   assert.equal(m.phase, "Paused");
-  assert.equal(m.moves.at(-1)?.label, "arbiter paused the clocks");
+  // The arbiter's act in the list is said from its code, not the server's words, in the reader's language.
+  assert.equal(m.moves.at(-1)?.label, "arbiter: stopped the clocks");
+  setLanguage("ru");
+  assert.equal(entryLabel(/** @type {any} */ (m.moves.at(-1))), "судья: остановил часы", "drawn again in Russian");
+  assert.equal(entryLabel(m.moves[0]), "1B. e4", "a move's label is the same in every language");
+  setLanguage("en");
   applyEvent(m, ev({ ArbiterActed: { act: "Resume", text: "restarted the clocks" } }, { running: [true, false, true, false] }), 10);
   assert.equal(m.phase, "Running");
   applyEvent(m, ev({ ArbiterActed: { act: { DeclareResult: { winner: "One", reason: "team 1 left\nthe hall" } }, text: "declared the result: team 1 left\nthe hall" } }), 10.5);
@@ -230,9 +235,17 @@ test("a2_arbiter_acts_are_facts_and_words_alone_change_nothing", () => {
   // Words alone (an old server's event) are a note: they neither annul nor pause.
   assert.equal(at(1, { Arbiter: { act: "annulled the match: replay tomorrow" } }), "applied");
   assert.equal(m.phase, "Running");
-  assert.equal(m.moves.at(-1)?.label, "arbiter annulled the match: replay tomorrow");
+  assert.equal(m.moves.at(-1)?.label, "arbiter: annulled the match: replay tomorrow");
   // The typed act does, whatever its words.
   assert.equal(at(2, { ArbiterActed: { act: { Annul: { reason: "replay tomorrow" } }, text: "any words" } }), "applied");
   assert.equal(m.phase, "Annulled");
   assert.equal(m.arbiterNote, "replay tomorrow");
+  assert.equal(m.moves.at(-1)?.label, "arbiter: annulled the match: replay tomorrow", "its words from the act");
+  setLanguage("ru");
+  assert.equal(entryLabel(/** @type {any} */ (m.moves.at(-1))), "судья: аннулировал партию: replay tomorrow");
+  assert.equal(phaseText(m.phase), "аннулирована");
+  setLanguage("en");
+  assert.equal(phaseText(m.phase), "annulled");
+  assert.equal(phaseText("Running"), "in play");
+  assert.equal(phaseText("Later"), "Later", "a phase this page does not know, as it came");
 });

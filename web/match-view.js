@@ -2,15 +2,17 @@
 // The match screen: both boards (the player's own from his side, the partner's from the
 // partner's side), the four clocks ticking between the server's readings, the controls of
 // the moment (ready, draw, claims, resign, call the arbiter), the result with its reason and
-// rule, and the move list.
+// rule, and the move list. Every text comes from the catalogues (`locales/`, issue 31); a change
+// of language draws the screen again.
 
-import { language } from "./i18n.js";
+import { language, onLanguage, t } from "./i18n.js";
 import { findRule, ruleLink } from "./rules.js";
 import { BoardPanel } from "./board-view.js";
 import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
 import { touchedSquares } from "./moves.js";
-import { boardPos, checkedKing, pauseText, resultHeadline, resultReason, yourTurn } from "./match-state.js";
+import { boardPos, checkedKing, entryLabel, pauseText, phaseText, resultHeadline, resultReason, rulesText, yourTurn } from "./match-state.js";
 import { matchTime } from "./review.js";
+import { seatOf } from "./say.js";
 import {
   SEAT_ORDER, boardOf, boardOrder, isWhiteSeat, marked, otherBoard, partnerOf, seatIndex, seatLabel, teamLabel,
   teamOf, whiteAtBottom,
@@ -50,14 +52,20 @@ function $(id) {
  * @typedef {{ list: import("./match-state.js").MoveEntry[], k: number, t: number, endMs: number }} Reviewing
  */
 
-const PHASE_TEXT = {
-  Forming: "taking seats",
-  Countdown: "starting",
-  Running: "in play",
-  Paused: "clocks stopped",
-  Ended: "over",
-  Annulled: "annulled",
-};
+/**
+ * Texts of the page that `applyStatic` (i18n.js) does not write: `aria-label`s
+ * (`data-i18n-aria`), the empty move list's words (`data-i18n-empty`, shown by style.css), the
+ * bot levels.
+ */
+function applyMatchStatic() {
+  for (const el of document.querySelectorAll("[data-i18n-aria]")) {
+    el.setAttribute("aria-label", t(/** @type {HTMLElement} */ (el).dataset.i18nAria ?? ""));
+  }
+  for (const el of document.querySelectorAll("[data-i18n-empty]")) {
+    /** @type {HTMLElement} */ (el).dataset.empty = t(/** @type {HTMLElement} */ (el).dataset.i18nEmpty ?? "");
+  }
+  for (const o of /** @type {HTMLSelectElement} */ ($("bot-level")).options) o.textContent = t("v.bot-level", { level: o.value });
+}
 
 export class MatchView {
   /**
@@ -77,7 +85,22 @@ export class MatchView {
     /** @type {unknown[] | null} the move list drawn */
     this.shownList = null;
     this.frame = 0;
+    /** @type {[HTMLElement, string, string][]} the buttons pressed twice: label and question keys */
+    this.confirmed = [];
     this.wire();
+    applyMatchStatic();
+    // After every other listener (app.js writes the fixed texts): everything again in the new language.
+    onLanguage(() => queueMicrotask(() => this.relabel()));
+  }
+
+  /** Draws every text again, in the page's language now. */
+  relabel() {
+    applyMatchStatic();
+    for (const [button, label, question] of this.confirmed) button.textContent = t(button.dataset.armed ? question : label);
+    for (const panel of this.panels.values()) panel.forget();
+    this.shownList = null;
+    for (const id of ["flag-claims", "seat-bar"]) delete $(id).dataset.key;
+    if (this.model) this.show(this.model);
   }
 
   wire() {
@@ -97,7 +120,7 @@ export class MatchView {
     $("draw-decline").addEventListener("click", () => a.ask(m.declineDraw()));
     $("claim-repetition").addEventListener("click", () => a.ask(m.claim("Repetition")));
     $("claim-fifty").addEventListener("click", () => a.ask(m.claim("FiftyMoves")));
-    confirmTwice($("resign"), "Really resign?", () => a.ask(m.resign()));
+    this.confirmTwice($("resign"), "v.resign", "v.resign-confirm", () => a.ask(m.resign()));
     $("moves").addEventListener("click", (e) => {
       const li = e.target instanceof HTMLElement ? e.target.closest("li[data-k]") : null;
       if (li instanceof HTMLElement) a.reviewMove(Number(li.dataset.k));
@@ -108,7 +131,36 @@ export class MatchView {
     $("rematch-decline").addEventListener("click", () => {
       if (this.model) a.ask(m.rematch(this.model.matchId, false));
     });
-    confirmTwice($("call-arbiter"), "Stop all clocks?", () => a.ask(m.callArbiter()));
+    this.confirmTwice($("call-arbiter"), "v.call-arbiter", "v.call-arbiter-confirm", () => a.ask(m.callArbiter()));
+  }
+
+  /**
+   * A button that acts only when pressed twice within four seconds.
+   * @param {HTMLElement} button
+   * @param {string} label  the key of its words
+   * @param {string} question  the key of its question, once pressed
+   * @param {() => void} act
+   */
+  confirmTwice(button, label, question, act) {
+    this.confirmed.push([button, label, question]);
+    button.textContent = t(label);
+    /** @type {number | undefined} */
+    let timer;
+    const disarm = () => {
+      delete button.dataset.armed;
+      button.textContent = t(label);
+    };
+    button.addEventListener("click", () => {
+      if (button.dataset.armed) {
+        window.clearTimeout(timer);
+        disarm();
+        act();
+        return;
+      }
+      button.dataset.armed = "1";
+      button.textContent = t(question);
+      timer = window.setTimeout(disarm, 4000);
+    });
   }
 
   /** The board panels' elements, in the page. */
@@ -149,34 +201,37 @@ export class MatchView {
   renderHead() {
     const m = /** @type {MatchModel} */ (this.model);
     const me = m.yourSeat;
-    $("match-title").textContent = `Match ${m.matchId} · ${m.rules} · ${m.timeControl} · ` +
-      (me ? `you play ${seatLabel(me)} (${teamLabel(teamOf(me))}), partner ${seatLabel(partnerOf(me))}` : "watching");
+    $("match-title").textContent = `${t("v.title", { id: m.matchId, rules: rulesText(m.rules), clock: m.timeControl })} · ` +
+      (me ? t("v.you-play", { seat: seatLabel(me), team: teamLabel(teamOf(me)), partner: seatLabel(partnerOf(me)) }) : t("v.watching"));
     // The invitation code of a private match this page created, while it is on.
     $("invite").hidden = $("invite").dataset.match !== String(m.matchId) || m.phase === "Ended" || m.phase === "Annulled";
     const reviewing = this.actions.reviewing();
-    $("phase").textContent = reviewing ? "review" : PHASE_TEXT[m.phase];
+    $("phase").textContent = reviewing ? t("v.phase.review") : phaseText(m.phase);
     $("phase").dataset.phase = reviewing ? "Review" : m.phase;
     const result = $("result");
     if (m.result || m.phase === "Annulled") {
       result.hidden = false;
+      /** @param {string} reason */
+      const noted = (reason) => (m.arbiterNote ? t("v.note", { reason, note: m.arbiterNote }) : reason);
+      let ruleId = "A2";
       if (m.result) {
         let head = resultHeadline(m.result);
-        if (me) head += m.result.winner === null ? "" : m.result.winner === teamOf(me) ? " — you win" : " — you lose";
-        $("result-head").textContent = head[0].toUpperCase() + head.slice(1);
-        $("result-reason").textContent = resultReason(m.result) + (m.arbiterNote ? ` — “${m.arbiterNote}”` : "");
-        // The rule that decided it, linked to its text on the rules page.
-        const rule = $("result-rule");
-        const drawn = `${m.result.rule} ${language()}`;
-        if (rule.dataset.drawn !== drawn) {
-          rule.dataset.drawn = drawn;
-          rule.replaceChildren(findRule(m.result.rule) ? ruleLink(m.result.rule) : m.result.rule);
-        }
+        if (me && m.result.winner !== null) head = t(m.result.winner === teamOf(me) ? "v.you-win" : "v.you-lose", { head });
+        $("result-head").textContent = capitalized(head);
+        $("result-reason").textContent = noted(resultReason(m.result));
+        ruleId = m.result.rule;
         result.dataset.rule = m.result.rule;
         result.dataset.winner = m.result.winner ?? "draw";
       } else {
-        $("result-head").textContent = "Annulled";
-        $("result-reason").textContent = `the arbiter annulled the match; it is to be replayed${m.arbiterNote ? ` — “${m.arbiterNote}”` : ""}`;
-        $("result-rule").textContent = "rule A2";
+        $("result-head").textContent = t("v.annulled");
+        $("result-reason").textContent = noted(t("v.annulled-why"));
+      }
+      // The rule that decided it, linked to its text on the rules page.
+      const rule = $("result-rule");
+      const drawn = `${ruleId} ${language()}`;
+      if (rule.dataset.drawn !== drawn) {
+        rule.dataset.drawn = drawn;
+        rule.replaceChildren(findRule(ruleId) ? ruleLink(ruleId) : ruleId);
       }
     } else {
       result.hidden = true;
@@ -200,11 +255,11 @@ export class MatchView {
     const mine = Boolean(view?.accepted[i]);
     /** @type {HTMLButtonElement} */ ($("rematch")).disabled = mine || declined.length > 0;
     /** @type {HTMLButtonElement} */ ($("rematch-decline")).hidden = declined.length > 0 || Boolean(view?.declined[i]);
-    let text = "Same players, colours swapped on each board.";
-    if (declined.length) text = `No rematch: ${declined.join(", ")} declined.`;
-    else if (accepted.length) text = `${accepted.length} of 4 want a rematch (${accepted.join(", ")}).`;
+    let text = t("v.rematch-same");
+    if (declined.length) text = t("v.rematch-declined", { names: declined.join(", ") });
+    else if (accepted.length) text = t("v.rematch-want", { count: accepted.length, names: accepted.join(", ") });
     $("rematch-text").textContent = text;
-    $("rematch").textContent = mine ? "Rematch asked" : "Rematch";
+    $("rematch").textContent = t(mine ? "v.rematch-asked" : "v.rematch");
     $("rematch-bar").dataset.accepted = String(accepted.length);
   }
 
@@ -222,7 +277,8 @@ export class MatchView {
       marks.pending = pending && pending.board === board ? pending : null;
       panel.render(boardPos(m, board), marks);
       panel.grid.classList.toggle("own", Boolean(me && boardOf(me) === board));
-      panel.title.textContent = `Board ${board}` + (me && boardOf(me) === board ? " — yours" : me ? " — partner's" : "");
+      const title = t(me && boardOf(me) === board ? "v.board-yours" : me ? "v.board-partner" : "v.board", { board });
+      if (panel.title.textContent !== title) panel.title.textContent = title;
       const pos = boardPos(m, board);
       for (const seat of SEAT_ORDER.filter((s) => boardOf(s) === board)) {
         const i = seatIndex(seat);
@@ -252,7 +308,8 @@ export class MatchView {
       const time = /** @type {HTMLInputElement} */ ($("review-time"));
       time.max = String(reviewing.endMs);
       if (document.activeElement !== time) time.value = String(reviewing.t);
-      $("review-at").textContent = `${reviewing.k === 0 ? "start" : `move ${reviewing.k} of ${reviewing.list.filter((e) => e.board).length}`} · ${matchTime(reviewing.t)}`;
+      const at = reviewing.k === 0 ? t("v.review-start") : t("v.review-move", { k: reviewing.k, n: reviewing.list.filter((e) => e.board).length });
+      $("review-at").textContent = `${at} · ${matchTime(reviewing.t, language())}`;
       return;
     }
     const forming = m.phase === "Forming" || m.phase === "Countdown";
@@ -265,14 +322,14 @@ export class MatchView {
     };
     const ready = me ? m.ready[seatIndex(me)] : false;
     show("ready", Boolean(me) && forming);
-    $("ready").textContent = ready ? "Not ready" : "Ready";
+    $("ready").textContent = t(ready ? "v.not-ready" : "v.ready");
     $("ready").classList.toggle("primary", !ready);
     show("leave-seat", Boolean(me) && m.phase === "Forming");
     $("bots-bar").hidden = !(me && m.phase === "Forming" && m.names.some((n) => !n));
     const offer = m.drawOffer;
     const offerToMe = Boolean(me && offer && boardOf(offer) === boardOf(me) && offer !== me);
     show("draw-offer", Boolean(me) && playing && !offerToMe, m.phase === "Running" && offer !== me);
-    $("draw-offer").textContent = offer === me ? "Draw offered" : "Offer draw";
+    $("draw-offer").textContent = t(offer === me ? "v.draw-offered" : "v.offer-draw");
     show("claim-repetition", Boolean(me) && playing, m.phase === "Running");
     show("claim-fifty", Boolean(me) && playing, m.phase === "Running");
     show("call-arbiter", Boolean(me) && m.phase === "Running");
@@ -288,8 +345,8 @@ export class MatchView {
         const b = document.createElement("button");
         b.type = "button";
         b.id = `claim-flag-${seat}`;
-        b.textContent = `Flag ${seatLabel(seat)}`;
-        b.title = `claim that the flag of ${seatLabel(seat)} fell (K4)`;
+        b.textContent = t("v.flag", { seat_of: seatOf(seat) });
+        b.title = t("v.flag-title", { seat_of: seatOf(seat) });
         b.dataset.seat = seat;
         b.hidden = true; // shown while that clock reads zero (tick)
         b.addEventListener("click", () => this.actions.ask(this.msg.claim(this.msg.flag(seat))));
@@ -300,7 +357,10 @@ export class MatchView {
     const bar = $("draw-bar");
     bar.hidden = !offerToMe || !playing;
     const offerer = offer ? m.names[seatIndex(offer)] : null;
-    if (offer) $("draw-text").textContent = `${offerer === null || offerer === undefined ? "?" : marked(offerer, m.kinds[seatIndex(offer)])} (${seatLabel(offer)}) offers a draw.`;
+    if (offer) {
+      const who = `${offerer === null || offerer === undefined ? "?" : marked(offerer, m.kinds[seatIndex(offer)])} (${seatLabel(offer)})`;
+      $("draw-text").textContent = t("m.ev.draw-offered", { who });
+    }
     // Empty seats one may take before the start.
     const seatBar = $("seat-bar");
     const free = m.phase === "Forming" && !me ? SEAT_ORDER.filter((s) => !m.names[seatIndex(s)]) : [];
@@ -311,7 +371,7 @@ export class MatchView {
         const b = document.createElement("button");
         b.type = "button";
         b.id = `sit-${seat}`;
-        b.textContent = `Sit ${seatLabel(seat)}`;
+        b.textContent = t("v.sit", { seat_of: seatOf(seat) });
         b.addEventListener("click", () => this.actions.takeSeat(m.matchId, seat));
         return b;
       }));
@@ -341,7 +401,7 @@ export class MatchView {
     let k = list.querySelectorAll("li[data-k]").length;
     for (const entry of entries.slice(this.shownMoves)) {
       const li = document.createElement("li");
-      li.textContent = entry.label;
+      li.textContent = entryLabel(entry);
       if (entry.board) {
         li.dataset.board = entry.board;
         // The k-th move: a click reviews the match there (when it may be reviewed).
@@ -385,13 +445,13 @@ export class MatchView {
     let text = "";
     if (m.phase === "Countdown" && m.countdown) {
       const left = countdownLeft(m.countdown.startsAtMs, m.countdown.atMs, m.countdown.at, now);
-      text = `Starting in ${Math.ceil(left / 1000)}…`;
+      text = t("v.starting", { n: Math.ceil(left / 1000) });
     } else if (m.phase === "Paused") {
-      text = m.serverPause ? `${capitalized(pauseText(m.serverPause))}.` : "The clocks are stopped for the arbiter.";
+      text = m.serverPause ? `${capitalized(pauseText(m.serverPause))}.` : t("v.arbiter-pause");
     } else if (m.phase === "Forming") {
       const missing = m.names.filter((n) => !n).length;
       const unready = m.ready.filter((r) => !r).length;
-      text = missing ? `Waiting for ${missing} more player${missing > 1 ? "s" : ""}.` : unready ? "Waiting for everyone to say ready." : "";
+      text = missing ? t("v.waiting-players", { count: missing }) : unready ? t("v.waiting-ready") : "";
     } else if (m.phase === "Running" && m.yourSeat && yourTurn(m, boardOf(m.yourSeat))) {
       text = "";
     }
@@ -431,31 +491,4 @@ export class MatchView {
  */
 function capitalized(text) {
   return text.charAt(0).toUpperCase() + text.slice(1);
-}
-
-/**
- * A button that acts only when pressed twice within four seconds.
- * @param {HTMLElement} button
- * @param {string} question
- * @param {() => void} act
- */
-function confirmTwice(button, question, act) {
-  const label = button.textContent ?? "";
-  /** @type {number | undefined} */
-  let timer;
-  button.addEventListener("click", () => {
-    if (button.dataset.armed) {
-      window.clearTimeout(timer);
-      delete button.dataset.armed;
-      button.textContent = label;
-      act();
-      return;
-    }
-    button.dataset.armed = "1";
-    button.textContent = question;
-    timer = window.setTimeout(() => {
-      delete button.dataset.armed;
-      button.textContent = label;
-    }, 4000);
-  });
 }

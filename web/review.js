@@ -136,10 +136,13 @@ export function movesBy(r, i) {
 }
 
 /**
- * Match time as the review shows it: `m:ss.t`.
+ * Match time as the review shows it: `m:ss.t`, the tenths after the language's decimal sign
+ * (`1:05,3` in Russian).
  * @param {number} ms
+ * @param {string} [lang]  the language (English's point by default)
  */
-export function matchTime(ms) {
-  const s = Math.max(0, ms) / 1000;
-  return `${Math.floor(s / 60)}:${(s % 60).toFixed(1).padStart(4, "0")}`;
+export function matchTime(ms, lang = "en") {
+  const tenths = Math.floor(Math.max(0, ms) / 100);
+  const seconds = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
+  return `${Math.floor(tenths / 600)}:${seconds.format((tenths % 600) / 10)}`;
 }

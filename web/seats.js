@@ -18,8 +18,8 @@ import { t } from "./i18n.js";
  * @returns {string}
  */
 export function marked(name, kind) {
-  if (kind === "Guest") return t("m.marked.Guest", { name });
-  if (kind === "Bot") return t("m.marked.Bot", { name });
+  if (kind === "Guest") return t("v.guest", { name });
+  if (kind === "Bot") return t("v.bot", { name });
   return name;
 }
 

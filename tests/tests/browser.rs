@@ -129,10 +129,10 @@ async fn e1_four_browser_pages_play_a_match_to_mate_over_the_websocket_fallback(
 
 /// Issue 31: four Russian browsers (one a phone) play to mate, a refused move and the result said
 /// in Russian with their rules linked, then a rematch drawn by agreement; no English left on the
-/// match screen (web/e2e/russian.mjs).
+/// match screen (web/e2e/russian-night.mjs).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e1_e3_p1_four_russian_browsers_play_to_mate_and_draw_and_read_it_all_in_russian() {
-    run_script("russian.mjs", "", "russian", "websocket", &[]).await;
+    run_script("russian-night.mjs", "", "russian", "websocket", &[]).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

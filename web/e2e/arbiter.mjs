@@ -3,6 +3,8 @@
 // live matches and watches it; a player calls the
 // arbiter (the clocks stop); the arbiter adds a minute to a clock, restarts the clocks, takes
 // back a move, pauses and resumes, and declares the result. Every page must follow each act.
+// The arbiter's browser speaks Russian (issue 31): his list of live matches, his panel and the
+// acts in the move list are in Russian, nothing cut off; the players read the result in English.
 //
 //   node web/e2e/arbiter.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket \
 //        --token ARBITER_SECRET --out DIR
@@ -13,6 +15,7 @@ import { fail, launch, report, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, sq } from "./ui.mjs";
+import { expectRussian } from "./russian.mjs";
 
 const { args, step, shot } = script("arbiter.mjs", { token: { type: "string" } });
 if (!args.token) {
@@ -21,6 +24,7 @@ if (!args.token) {
 }
 let browser;
 let players = new Map();
+const NAMES = ["anna", "boris", "vera", "gleb", "judge"];
 
 /** Every page (players and arbiter) reaches `phase`. */
 async function allSee(what, fn, arg, seen) {
@@ -36,7 +40,7 @@ async function main() {
     { name: "boris", seat: "BlackA" },
     { name: "vera", seat: "WhiteB" },
     { name: "gleb", seat: "BlackB" },
-    { name: "judge", query: "&arbiter" },
+    { name: "judge", query: "&arbiter", locale: "ru-RU" },
     { name: "careless", query: `&arbiter=${encodeURIComponent(args.token)}` },
   ]);
   const judge = players.get("judge").page;
@@ -53,7 +57,7 @@ async function main() {
   await shot(judge, "arbiter-secret-field.png", "the lobby of a page opened with ?arbiter: the arbiter's secret field, typed, never in the address");
   await judge.locator("#arbiter-secret").fill("not the secret");
   await judge.locator("#arbiter-become").click();
-  await until(judge, "a wrong secret is refused", () => /refused/.test(window.shvedka.lastError ?? ""), null,
+  await until(judge, "a wrong secret is refused (in Russian)", () => /^отказано/.test(window.shvedka.lastError ?? ""), null,
     { seen: () => window.shvedka.lastError });
   await judge.locator("#arbiter-secret").fill(args.token);
   await judge.locator("#arbiter-become").click();
@@ -65,6 +69,10 @@ async function main() {
   // The arbiter finds the match among the live ones and watches it.
   await judge.locator("#arbiter-lobby").waitFor({ state: "visible", timeout: 10000 });
   await judge.locator("#arb-refresh").click();
+  await judge.locator(`#arb-watch-${matchId}`).waitFor({ timeout: 10000 });
+  const row = await judge.locator("#live").innerText();
+  if (!/Смотреть/.test(row) || !/идёт игра/.test(row) || !/правила/.test(row)) fail("the arbiter's live list, in Russian", "правила … идёт игра … Смотреть", row);
+  await expectRussian(judge, "the arbiter's lobby", "#arbiter-lobby", NAMES);
   await judge.locator(`#arb-watch-${matchId}`).click({ timeout: 10000 });
   await until(judge, "the arbiter follows the match", (id) => window.shvedka.matchId === id, matchId);
   await judge.locator("#arbiter-panel").waitFor({ state: "visible", timeout: 10000 });
@@ -98,7 +106,15 @@ async function main() {
 
   await judge.locator("#arb-pause").click();
   await allSee("paused by the arbiter", () => window.shvedka.phase === "Paused", null, () => window.shvedka.phase);
-  await shot(judge, "arbiter-panel.png", `the arbiter's page on a paused match: the acts in the move list, the panel (pause, resume, clock, take back, position, result, annul)`);
+  // His acts in the move list, in Russian, said from their codes.
+  const notes = await judge.locator("#moves").innerText();
+  for (const note of ["судья: добавил 60 с на часы чёрных A", "судья: пустил часы", "судья: вернул последний ход на доске B", "судья: остановил часы"]) {
+    if (!notes.includes(note)) fail("the arbiter's acts in his move list, in Russian", note, notes);
+  }
+  const annaNotes = await anna.locator("#moves").innerText();
+  if (!annaNotes.includes("arbiter: took back the last move on board B")) fail("the acts in anna's move list, in English", "arbiter: took back the last move on board B", annaNotes);
+  await expectRussian(judge, "the arbiter's page", "#match", NAMES);
+  await shot(judge, "arbiter-panel.png", `the arbiter's page (in Russian) on a paused match: the acts in the move list, the panel (pause, resume, clock, take back, position, result, annul)`);
 
   // The result, with a reason.
   await judge.locator("#arb-winner").selectOption("One");
@@ -111,7 +127,11 @@ async function main() {
       fail(`${p.name}'s result`, { winner: "One", rule: "A2", reason: "…declared by the arbiter…" }, r);
     }
     const text = await p.page.locator("#result").innerText();
-    if (!/Team 1 wins/.test(text) || !/A2/.test(text) || !/team 2 left the hall/.test(text)) {
+    if (p.name === "judge") {
+      if (!/Победила команда 1/.test(text) || !/A2/.test(text) || !/решение судьи — «team 2 left the hall»/.test(text)) {
+        fail("the arbiter's result banner, in Russian", "Победила команда 1 … решение судьи — «team 2 left the hall» … A2", text);
+      }
+    } else if (!/Team 1 wins/.test(text) || !/A2/.test(text) || !/team 2 left the hall/.test(text)) {
       fail(`${p.name}'s result banner`, "Team 1 wins … “team 2 left the hall” … A2", text);
     }
   }

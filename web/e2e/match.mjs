@@ -1,7 +1,10 @@
 // End to end: four players in headless Chromium play a whole bughouse match through the web
 // client's UI, by real gestures: mouse drag-and-drop, mouse click-to-move, touch taps on a
 // phone-sized page, a drop from the reserve, a promotion by removal (MGIMO R1) picked on the
-// other board, a draw offer declined, a team signal; it ends by mate on board (E1).
+// other board, a draw offer declined, a team signal; it ends by mate on board (E1). Vera and Gleb
+// read their pages in Russian (their browsers speak it, issue 31): no English left on Gleb's phone,
+// nothing cut off; a signal crosses from one language to the other; Gleb switches to English and
+// back at the end.
 //
 //   node web/e2e/match.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket \
 //        --out DIR [--resume] [--url2 http://127.0.0.1:OTHERPORT/]
@@ -17,6 +20,7 @@ import { fail, launch, report, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, drag, expectTarget, reservePiece, smallestBox, sq, tapMove } from "./ui.mjs";
+import { expectRussian } from "./russian.mjs";
 
 const { args, step, shot: screenshot } = script("match.mjs", {
   resume: { type: "boolean", default: false },
@@ -28,13 +32,14 @@ async function shot(page, name, what) {
   shots += 1;
 }
 
-// The four players. Gleb plays on a phone: 390×844, touch.
+// The four players. Gleb plays on a phone: 390×844, touch. Vera's and Gleb's browsers speak Russian.
 const PLAYERS = [
   { name: "anna", seat: "WhiteA" },
   { name: "boris", seat: "BlackA" },
-  { name: "vera", seat: "WhiteB", url: args.url2 },
-  { name: "gleb", seat: "BlackB", phone: true, url: args.url2 },
+  { name: "vera", seat: "WhiteB", url: args.url2, locale: "ru-RU" },
+  { name: "gleb", seat: "BlackB", phone: true, url: args.url2, locale: "ru-RU" },
 ];
+const NAMES = PLAYERS.map((p) => p.name);
 
 // The match: [player, board, gesture, from (or reserve role), to, SAN the server records].
 // Board B's captures feed Black-A's reserve (the drop); Vera's pawn promotes on a8 taking
@@ -73,7 +78,7 @@ async function main() {
   for (const [name, p] of await openPlayers(browser, args.url, args.transport, PLAYERS)) players.set(name, p);
   step("all four connected");
   // Anna creates the match and sits from the match screen; the others sit from the lobby.
-  const matchId = await seatAndStart(players);
+  const matchId = await seatAndStart(players, formingInRussian);
   step(`match ${matchId}: four seated, clocks running`);
 
   for (let i = 0; i < PLAN.length; i++) {
@@ -95,7 +100,13 @@ async function main() {
     if (r.result.winner !== "Two" || r.result.rule !== "E1" || !/mate on board/.test(r.result.reason)) {
       fail(`${p.name}'s result`, { winner: "Two", rule: "E1", reason: "…mate on board…" }, r.result);
     }
-    if (!/team 2 wins/i.test(text) || !/E1/.test(text) || !/mate on board/.test(text)) {
+    if (p.locale === "ru-RU") {
+      // Vera (team 2) won, Gleb (team 1) lost: said in Russian, the rules' terms.
+      const head = p.name === "vera" ? "Победила команда 2 — вы выиграли" : "Победила команда 2 — вы проиграли";
+      if (!text.includes(head) || !/E1/.test(text) || !/чёрные A поставили мат на доске/.test(text)) {
+        fail(`${p.name}'s result banner, in Russian`, `${head} … чёрные A поставили мат на доске … E1`, text);
+      }
+    } else if (!/team 2 wins/i.test(text) || !/E1/.test(text) || !/mate on board/.test(text)) {
       fail(`${p.name}'s result banner`, "Team 2 wins … mate on board … E1", text);
     }
     if (r.phase !== "Ended") fail(`${p.name}'s phase`, "Ended", r.phase);
@@ -112,7 +123,8 @@ async function main() {
   }
   step("every page marks White-A's king on e1 as in check");
   await shot(players.get("boris").page, "result-desktop.png", "Black-A's page at the end: the result banner (team 2 wins, mate on board, rule E1), the last move Qxf2# highlighted, White-A's king on e1 marked in check, the move list");
-  await shot(players.get("gleb").page, "result-phone.png", "Black-B's phone (390×844) at the end: result banner above the stacked boards");
+  await shot(players.get("gleb").page, "result-phone.png", "Black-B's phone (390×844) in Russian at the end: result banner above the stacked boards");
+  await languageSwitch();
 
   const errors = [...players.values()].flatMap((p) => p.errors);
   if (errors.length) fail("no console errors", [], errors);
@@ -152,7 +164,9 @@ async function play([who, board, gesture, from, to, san, removal], i) {
     const other = board === "A" ? "B" : "A";
     await page.locator('#choice[data-kind="removal"]').waitFor({ timeout: 10000 });
     await page.locator(`${sq(other, removal)}.removable`).waitFor({ timeout: 10000 });
-    await shot(page, "removal-choice.png", `White-B promoting ${from}–${to}: the pieces of White-A he may take (R1, R3) highlighted on board ${other}, the choice bar below`);
+    const choice = await page.locator("#choice").innerText();
+    if (!choice.includes(`Превращение ${from}–${to}: снятие`)) fail("vera's choice bar, in Russian", `Превращение ${from}–${to}: снятие …`, choice);
+    await shot(page, "removal-choice.png", `White-B (in Russian) promoting ${from}–${to}: the pieces of White-A he may take (R1, R3) highlighted on board ${other}, the choice bar below`);
     await page.locator(sq(other, removal)).click();
   } else {
     throw new Error(`unknown gesture ${gesture}`);
@@ -196,8 +210,8 @@ async function refusalShown() {
   const boardTop = () => anna.evaluate(() => document.querySelector('.board[data-board="A"]').getBoundingClientRect().top);
   const before = await boardTop();
   await anna.locator("#claim-repetition").click();
-  await until(anna, "anna sees the refusal with its rule", () => !document.getElementById("notice").hidden && /^refused \(E4\): the position on board A has occurred/.test(document.getElementById("notice-text").textContent), null,
-    { expected: "refused (E4): the position on board A has occurred …", seen: () => document.getElementById("notice-text").textContent });
+  await until(anna, "anna sees the refusal with its rule", () => !document.getElementById("notice").hidden && /^refused \(E4\): the position on board A has occurred once; 3 times are needed$/.test(document.getElementById("notice-text").textContent), null,
+    { expected: "refused (E4): the position on board A has occurred once; 3 times are needed", seen: () => document.getElementById("notice-text").textContent });
   const r = await report(anna);
   if (!/^refused \(E4\)/.test(r.lastError)) fail("window.shvedka.lastError", "refused (E4): …", r.lastError);
   const during = await boardTop();
@@ -227,23 +241,64 @@ async function drawOfferDeclined() {
   await vera.locator("#draw-offer").click();
   await gleb.locator("#draw-bar").waitFor({ state: "visible", timeout: 10000 });
   const offer = await gleb.locator("#draw-text").innerText();
-  if (!/vera.*offers a draw/.test(offer)) fail("the draw offer Gleb sees", "vera (white-B) offers a draw.", offer);
+  if (!/^vera \(гость\) \(белые B\) предлагает ничью$/.test(offer)) fail("the draw offer Gleb sees, in Russian", "vera (гость) (белые B) предлагает ничью", offer);
   await gleb.locator("#draw-decline").click();
   await gleb.locator("#draw-bar").waitFor({ state: "hidden", timeout: 10000 });
   step("vera offered a draw, gleb declined");
 }
 
-/** Anna (White-A) asks her partner Gleb (Black-B) for a knight with the quick signal. */
+/**
+ * Anna (White-A) asks her partner Gleb (Black-B) for a knight with the quick signal; Gleb reads it
+ * in Russian, and asks her for a bishop from his folded signals: she reads it in English.
+ */
 async function teamSignal() {
   const anna = players.get("anna").page;
   const gleb = players.get("gleb").page;
   await anna.locator("#sig-need-n").click();
-  await until(gleb, "gleb sees his partner's signal", () => /anna: need a knight/.test(document.getElementById("partner-says").textContent), null,
-    { expected: "anna: need a knight", seen: () => document.getElementById("partner-says").textContent });
+  await until(gleb, "gleb sees his partner's signal, in Russian", () => document.getElementById("partner-says").textContent === "anna: нужен конь", null,
+    { expected: "anna: нужен конь", seen: () => document.getElementById("partner-says").textContent });
   const boris = players.get("boris").page;
   const leaked = await boris.locator("#chat-log").innerText();
   if (/need a knight/.test(leaked)) fail("team chat stays in the team (A3)", "nothing at Black-A", leaked);
-  step("anna signalled 'need a knight' to gleb (and only to him)");
+  await gleb.locator("#signals-toggle").click();
+  await gleb.locator("#sig-need-b").click();
+  await until(anna, "anna sees her partner's signal, in English", () => document.getElementById("partner-says").textContent === "gleb: need a bishop", null,
+    { expected: "gleb: need a bishop", seen: () => document.getElementById("partner-says").textContent });
+  const glebLog = await gleb.locator("#chat-log").innerText();
+  if (!/anna \(гость\) \(белые A\): нужен конь/.test(glebLog) || !/gleb \(гость\) \(чёрные B\): нужен слон/.test(glebLog)) {
+    fail("gleb's chat log, in Russian", "партнёр anna (гость) (белые A): нужен конь … gleb (гость) (чёрные B): нужен слон", glebLog);
+  }
+  step("anna signalled 'need a knight' to gleb (and only to him), read 'нужен конь'; gleb's 'нужен слон' reached her as 'need a bishop'");
+}
+
+/** Gleb's phone while the four sit, before anyone says ready: in Russian, nothing cut off. */
+async function formingInRussian() {
+  const gleb = players.get("gleb").page;
+  await until(gleb, "gleb's phone waits for everyone to say ready, in Russian", () => document.getElementById("banner").textContent === "Ждём, когда все будут готовы."
+    && document.getElementById("ready").textContent === "Готов" && document.getElementById("phase").textContent === "рассадка", null,
+    { seen: () => ["banner", "ready", "phase"].map((id) => document.getElementById(id).textContent) });
+  await expectRussian(gleb, "gleb's phone before the start", "#match", NAMES);
+  await gleb.evaluate(() => window.scrollTo(0, 0));
+  await shot(gleb, "phone-forming.png", "Black-B's phone in Russian while the four sit: the phase, the waiting banner, the boards");
+  await gleb.locator("#controls").scrollIntoViewIfNeeded();
+  await shot(gleb, "phone-forming-controls.png", "Black-B's phone in Russian before the start: Ready, Leave seat and the other controls");
+  await gleb.evaluate(() => window.scrollTo(0, 0));
+}
+
+/** Gleb's finished match in English and back in Russian, without a reload (the header's menu). */
+async function languageSwitch() {
+  const gleb = players.get("gleb").page;
+  await gleb.locator("#lang").selectOption("en");
+  await until(gleb, "gleb's match speaks English", () => document.getElementById("result-head").textContent === "Team 2 wins — you lose"
+    && document.getElementById("phase").textContent === "over" && /^Board B — yours$/.test(document.querySelector(".board-panel.first .board-title").textContent)
+    && document.getElementById("chat-log").innerText.includes("need a knight"), null,
+    { seen: () => [document.getElementById("result-head").textContent, document.getElementById("phase").textContent, document.getElementById("chat-log").innerText] });
+  await gleb.locator("#lang").selectOption("ru");
+  await until(gleb, "and Russian again", () => document.getElementById("result-head").textContent === "Победила команда 2 — вы проиграли"
+    && document.getElementById("phase").textContent === "окончена" && document.getElementById("chat-log").innerText.includes("нужен конь"), null,
+    { seen: () => [document.getElementById("result-head").textContent, document.getElementById("phase").textContent] });
+  await expectRussian(gleb, "gleb's phone at the end", "#match", NAMES);
+  step("gleb switched his finished match to English and back to Russian");
 }
 
 /** Gleb's phone: boards stacked (his own first), touch targets at least 40 px. */
@@ -259,6 +314,8 @@ async function phoneChecks() {
     fail("the phone's boards stacked, board B (his own) above board A, the partner's smaller", "B above A, same x, A narrower", boxes);
   }
   if (boxes.page > 390) fail("nothing wider than the phone", "scrollWidth ≤ 390", boxes.page);
+  // In Russian: no English left, no word cut off.
+  await expectRussian(gleb, "gleb's phone mid-match", "#match", NAMES);
   // Both boards and all four clocks on one screen, without scrolling.
   const seen = await gleb.evaluate(() => {
     const inView = (el) => { const r = el.getBoundingClientRect(); return r.width > 0 && r.top >= 0 && r.bottom <= window.innerHeight; };

@@ -5,6 +5,8 @@
 // move, what they were in play. She scrubs the time between two moves: the clock of the player
 // to move stands lower by the time between. Gleb reviews on his phone; a page that never saw the
 // match finds it among anna's recent matches in the lobby and reviews it, and by its number.
+// Gleb's browser speaks Russian (issue 31): his review's controls and words are Russian, nothing
+// cut off on his phone.
 //
 //   node web/e2e/review.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket --out DIR
 //
@@ -14,6 +16,7 @@ import { fail, launch, openPlayer, report, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, reservePiece, sq } from "./ui.mjs";
+import { expectRussian } from "./russian.mjs";
 
 const { args, step, shot } = script("review.mjs");
 let browser;
@@ -43,7 +46,7 @@ async function main() {
     { name: "anna", seat: "WhiteA" },
     { name: "boris", seat: "BlackA" },
     { name: "vera", seat: "WhiteB" },
-    { name: "gleb", seat: "BlackB", phone: true },
+    { name: "gleb", seat: "BlackB", phone: true, locale: "ru-RU" },
   ]);
   const id = await seatAndStart(players);
   const page = (name) => players.get(name).page;
@@ -132,8 +135,15 @@ async function main() {
   await expectMove(gleb, 7, bfens[6], "gleb's phone");
   await gleb.locator('#moves li[data-k="4"]').click();
   await expectMove(gleb, 4, bfens[3], "gleb taps the fourth move");
+  const at = await gleb.locator("#review-at").innerText();
+  if (!/^ход 4 из 7 · \d+:\d\d,\d$/.test(at) || await gleb.locator("#phase").innerText() !== "разбор") {
+    fail("gleb's review, in Russian", "разбор; ход 4 из 7 · m:ss,t", { at, phase: await gleb.locator("#phase").innerText() });
+  }
+  await expectRussian(gleb, "gleb's review on his phone", "#match", ["anna", "boris", "vera", "gleb"]);
   await gleb.evaluate(() => window.scrollTo(0, 0));
-  await shot(gleb, "review-phone.png", "gleb reviews on his phone at move 4: both boards, four clocks");
+  await shot(gleb, "review-phone.png", "gleb reviews on his phone, in Russian, at move 4: both boards, four clocks");
+  await gleb.locator("#review-bar").scrollIntoViewIfNeeded();
+  await shot(gleb, "review-phone-controls.png", "gleb's review controls on his phone, in Russian: the steps, the move and time, the time slider");
 
   // From the lobby, by its number: a page that never saw the match.
   const late = { name: "late", ...(await openPlayer(browser, "late")) };

@@ -6,14 +6,16 @@ import { fail, openPlayer, report, until } from "./browser.mjs";
 
 /**
  * Opens each player's page (`?name=…&transport=…`) and waits until it is connected over the
- * transport asked for.
+ * transport asked for. A player may be on a phone (`phone: true`) and speak a language of his
+ * own (`locale`).
  * @returns {Promise<Map<string, any>>} the players by name, each with `page`, `errors`, `seat`
  */
 export async function openPlayers(browser, url, transport, list, extra = "") {
   const players = new Map();
   for (const p of list) {
-    // A phone; a browser context of the player's own (`p.context`: its locale, say).
-    const opts = { ...(p.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {}), ...(p.context ?? {}) };
+    const opts = p.phone ? { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 } : {};
+    // A browser speaking another language (`locale: "ru-RU"`): the page starts in it (issue 31).
+    if (p.locale) Object.assign(opts, { locale: p.locale });
     const player = { ...p, ...(await openPlayer(browser, p.name, opts)) };
     players.set(p.name, player);
     // A player may be served by another node of a cluster (`p.url`).
@@ -29,9 +31,10 @@ export async function openPlayers(browser, url, transport, list, extra = "") {
 
 /**
  * The first seated player creates the match; all four sit and say ready; returns the match id
- * once every page shows the clocks running.
+ * once every page shows the clocks running. `beforeReady` runs once all four sit, before any says
+ * ready (to look at the pages then).
  */
-export async function seatAndStart(players) {
+export async function seatAndStart(players, beforeReady = async () => {}) {
   const seated = [...players.values()].filter((p) => p.seat);
   const [creator, ...others] = seated;
   await creator.page.locator("#create").click();
@@ -64,6 +67,7 @@ export async function seatAndStart(players) {
   }
   const boardTop = (page) => page.evaluate(() => document.querySelector('.board[data-board="A"]').getBoundingClientRect().top);
   const before = await boardTop(creator.page);
+  await beforeReady();
   for (const p of seated) await p.page.locator("#ready").click();
   for (const p of seated) {
     await until(p.page, `${p.name} sees the match start`, () => window.shvedka.phase === "Running", null,
