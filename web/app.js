@@ -246,8 +246,16 @@ const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), ()
 // The page's language: its fixed texts now, and everything again when the reader changes it.
 applyStatic(document);
 {
+  // The menu names each language in its own words; on a phone upright, where the header is full,
+  // by its code (EN, RU), the menu still named "language" (style.css).
   const select = /** @type {HTMLSelectElement} */ ($("lang"));
+  const narrow = matchMedia("(max-width: 60rem) and (orientation: portrait)");
   select.append(...LANGUAGES.map(([code, own]) => new Option(own, code)));
+  const names = () => {
+    for (const [i, [code, own]] of LANGUAGES.entries()) select.options[i].textContent = narrow.matches ? code.toUpperCase() : own;
+  };
+  names();
+  narrow.addEventListener("change", names);
   select.value = language();
   select.addEventListener("change", () => setLanguage(select.value));
 }
