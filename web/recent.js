@@ -100,7 +100,7 @@ export class RecentMatches {
       tr.append(td);
       return tr;
     }));
-    $("recent").hidden = false;
+    $("recent").hidden = list.length === 0;
     $("no-recent").hidden = list.length > 0;
     $("no-recent").textContent = t("l.no-recent", { name });
   }
