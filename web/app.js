@@ -163,16 +163,20 @@ function closeReview() {
 }
 
 /**
- * Sends a request; a refusal is shown with its rule.
+ * Sends a request; a refusal is shown with its rule, or in the words `said` gives it (the asker
+ * knows what a generic code means there: a wrong invitation code's `NoSuchMatch`).
  * @param {any} message
+ * @param {((err: import("./codec.js").ErrorMsg) => string | null) | null} [said]
  * @returns {Promise<Outcome>}
  */
-async function ask(message) {
+async function ask(message, said = null) {
   if (!session) return { err: { code: "Offline", rule: null, message: tr("l.not-connected") } };
   // The user asked to follow or join a match: its state brings the match screen.
   if (message && typeof message === "object" && ("Watch" in message || "TakeSeat" in message)) showOnState = true;
   const r = await session.request(message);
-  if (r.err) showRefusal(r.err);
+  const text = r.err && said ? said(r.err) : null;
+  if (text) showError(text);
+  else if (r.err) showRefusal(r.err);
   else clearError();
   if (r.ok?.Rematch) rematchChanged(r.ok.Rematch);
   return r;

@@ -82,7 +82,8 @@ export function summaryText(m) {
 
 export class Lobby {
   /**
-   * @param {import("./codec.js").Ask} ask
+   * @param {(message: any, said?: (err: import("./codec.js").ErrorMsg) => string | null) => ReturnType<import("./codec.js").Ask>} ask
+   *   sends a request; a refusal is said as `said` says it, else from its code
    * @param {import("./codec.js").msg} msg
    * @param {(matchId: number, seat: import("./seats.js").Seat) => Promise<unknown>} takeSeat
    */
@@ -117,8 +118,9 @@ export class Lobby {
       const text = /** @type {HTMLInputElement} */ ($("join-id")).value.trim();
       // A private match is joined by its invitation code (`12.3f9c…`), never by its number.
       if (text.includes(".")) {
-        const r = await this.ask(this.msg.invitation(text));
-        // A wrong code: `ask` has said so ("refused: no match has this invitation code").
+        // A wrong code is said as one ("refused: no match has this invitation code"), not as the
+        // server's generic `NoSuchMatch`.
+        const r = await this.ask(this.msg.invitation(text), (err) => (err.code === "NoSuchMatch" ? `${t("r.refused")}: ${t("l.no-invitation")}` : null));
         if (r.ok?.Invited) await this.ask(this.msg.watch(r.ok.Invited.match_id));
         return;
       }

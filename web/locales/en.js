@@ -305,6 +305,7 @@ export default {
   "l.sit": "Sit",
   "l.watch": "Watch",
   "l.bad-number": "a match number is a whole number from 1, or an invitation code",
+  "l.no-invitation": "no match has this invitation code",
   "l.casual": "casual",
   "l.seek.seeking": "Seeking a {clock} {kind} game{who} · waiting {waited} · rating ±{reach}",
   "l.seek.inviting": "Waiting for {name} to accept a {clock} {kind} game as partners ({left} left)",

@@ -303,6 +303,7 @@ export default {
   "l.sit": "Сесть",
   "l.watch": "Смотреть",
   "l.bad-number": "номер партии — целое число от 1; или введите код приглашения",
+  "l.no-invitation": "партии с таким кодом приглашения нет",
   "l.casual": "без рейтинга",
   "l.seek.seeking": "Ищем партию {clock} {kind}{who} · ждём {waited} · рейтинг ±{reach}",
   "l.seek.inviting": "Ждём, примет ли {name} приглашение сыграть в паре партию {clock} {kind} (осталось {left})",
