@@ -196,8 +196,8 @@ async function refusalShown() {
   const boardTop = () => anna.evaluate(() => document.querySelector('.board[data-board="A"]').getBoundingClientRect().top);
   const before = await boardTop();
   await anna.locator("#claim-repetition").click();
-  await until(anna, "anna sees the refusal with its rule", () => !document.getElementById("notice").hidden && /^refused \(E4\): claim rejected/.test(document.getElementById("notice-text").textContent), null,
-    { expected: "refused (E4): claim rejected: …", seen: () => document.getElementById("notice-text").textContent });
+  await until(anna, "anna sees the refusal with its rule", () => !document.getElementById("notice").hidden && /^refused \(E4\): the position on board A has occurred once; 3 times are needed$/.test(document.getElementById("notice-text").textContent), null,
+    { expected: "refused (E4): the position on board A has occurred once; 3 times are needed", seen: () => document.getElementById("notice-text").textContent });
   const r = await report(anna);
   if (!/^refused \(E4\)/.test(r.lastError)) fail("window.shvedka.lastError", "refused (E4): …", r.lastError);
   const during = await boardTop();
