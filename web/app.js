@@ -250,10 +250,10 @@ const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), ()
 // The page's language: its fixed texts now, and everything again when the reader changes it.
 applyStatic(document);
 {
-  // The menu names each language in its own words; on a phone upright, where the header is full,
-  // by its code (EN, RU), the menu still named "language" (style.css).
+  // The menu names each language in its own words; on a phone, where the header is full, by its
+  // code (EN, RU), the menu still named "language" (style.css).
   const select = /** @type {HTMLSelectElement} */ ($("lang"));
-  const narrow = matchMedia("(max-width: 60rem) and (orientation: portrait)");
+  const narrow = matchMedia("(max-width: 60rem)");
   select.append(...LANGUAGES.map(([code, own]) => new Option(own, code)));
   const names = () => {
     for (const [i, [code, own]] of LANGUAGES.entries()) select.options[i].textContent = narrow.matches ? code.toUpperCase() : own;
@@ -263,6 +263,7 @@ applyStatic(document);
   select.value = language();
   select.addEventListener("change", () => setLanguage(select.value));
 }
+status(); // not connected yet: on a phone, a grey dot
 if (params.has("rules")) showRules(); // ?rules#P3: the rules page, at P3 (rules.js)
 onLanguage(() => {
   applyStatic(document);
@@ -635,7 +636,7 @@ function status() {
     state = tr(s.resumed ? "l.resumed" : "l.connected");
     detail = ` · ${s.link?.kind ?? ""}${s.rttMs !== null ? ` · ${tr("l.ms", { ms: s.rttMs })}` : ""}`;
   }
-  if (el.textContent !== state + detail) {
+  if (el.textContent !== state + detail || !el.firstElementChild) {
     const word = document.createElement("span");
     word.className = "state";
     word.textContent = state;
