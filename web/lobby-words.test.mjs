@@ -12,6 +12,7 @@ import { invitationText, poolNote, seekEndText, seekText, tcName } from "./quick
 import { changeLine, dayText, games, numberText, partnerLine, profileHead, ratingText } from "./ratings.js";
 import { phaseText, rulesName, summaryText } from "./lobby.js";
 import { endedText, recentCells } from "./recent.js";
+import { closeReason } from "./transport.js";
 
 const here = new URL(".", import.meta.url);
 const read = (name) => readFileSync(new URL(name, here), "utf8");
@@ -217,6 +218,10 @@ test("Russian: the lobby's list, the seek bar and the pools in the rules' terms"
       ["блиц · ждёт 1", "блиц · ждут 2", "блиц · ждут 5", "блиц · ждёт 21"]);
     assert.equal(tcName("bullet"), "пуля");
     assert.equal(tcName("blitz-increment"), "блиц с добавлением");
+    // Why a link closed (the header's status), from the server's close codes.
+    assert.equal(closeReason(4003, "cannot keep up"), "связь не успевала: восстанавливаем");
+    assert.equal(closeReason(4, "the session ended"), "сервер завершил сеанс");
+    assert.equal(closeReason(1006, ""), "связь закрыта (1006)");
   });
 });
 

@@ -58,6 +58,19 @@ export async function open(kind, handlers) {
 }
 
 /**
+ * Why a link closed, by its close code (QUIC's application code, or the WebSocket's 4000 + it):
+ * the server's codes said in the reader's language, another with the reason it came with.
+ * @param {number | undefined} code
+ * @param {string | undefined} reason
+ */
+export function closeReason(code, reason) {
+  const app = code !== undefined && code >= 4000 ? code - 4000 : code;
+  if (app === 3) return t("l.link.behind");
+  if (app === 4) return t("l.link.ended");
+  return reason || (code ? t("l.link.closed-code", { code }) : t("l.link.closed"));
+}
+
+/**
  * @param {Handlers} handlers
  * @returns {Promise<Link>}
  */
@@ -78,7 +91,7 @@ function openWebSocket(handlers) {
     socket.onmessage = (e) => handlers.onmessage(String(e.data));
     socket.onclose = (e) => {
       if (!opened) reject(new Error(t("l.link.ws-refused", { code: e.code })));
-      else if (!closed) handlers.onclose(e.reason || t("l.link.closed-code", { code: e.code }));
+      else if (!closed) handlers.onclose(closeReason(e.code, e.reason));
       closed = true;
     };
   });
@@ -181,7 +194,7 @@ async function openWebTransport(handlers, patienceMs) {
     handlers.onclose(reason);
   };
   wt.closed.then(
-    (/** @type {any} */ info) => gone(info?.reason || t("l.link.closed")),
+    (/** @type {any} */ info) => gone(closeReason(info?.closeCode, info?.reason)),
     (/** @type {any} */ e) => gone(String(e?.message ?? e)),
   );
   (async () => {

@@ -293,6 +293,7 @@ export default {
   "l.link.closed": "the link closed",
   "l.link.closed-code": "the link closed ({code})",
   "l.link.ended": "the server ended the session",
+  "l.link.behind": "the link could not keep up: resuming",
   "l.link.write-failed": "write failed",
   "l.link.frame": "frame of {len} bytes exceeds the limit of {limit}",
   "l.phase.Forming": "forming",

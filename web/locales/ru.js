@@ -291,6 +291,7 @@ export default {
   "l.link.closed": "связь закрыта",
   "l.link.closed-code": "связь закрыта ({code})",
   "l.link.ended": "сервер завершил сеанс",
+  "l.link.behind": "связь не успевала: восстанавливаем",
   "l.link.write-failed": "не удалось отправить",
   "l.link.frame": "кадр в {len} Б больше предела в {limit} Б",
   "l.phase.Forming": "ждёт игроков",
