@@ -92,6 +92,19 @@ async function main() {
   step("logged in again");
 
   await russianPhone();
+
+  // alice's desktop switches to Russian and back: the lobby's lists are drawn again in the new
+  // words at once (nothing asked of the server), the tab's title too.
+  const phase = () => [...document.querySelectorAll("#matches td.meta")].map((td) => td.textContent);
+  await page.locator("#lang").selectOption("ru");
+  await until(page, "alice's lobby in Russian", () => document.title === "shvedka — шведские шахматы" && document.getElementById("refresh").textContent === "Обновить"
+    && [...document.querySelectorAll("#matches td.meta")].some((td) => td.textContent === "ждёт игроков") && /^на связи · /.test(document.getElementById("link").textContent), null,
+    { timeout: 3000, seen: () => ({ title: document.title, phases: [...document.querySelectorAll("#matches td.meta")].map((td) => td.textContent), link: document.getElementById("link").textContent }) });
+  await shot(page, "desktop-ru.png", "alice's desktop switched to Russian: the header, the list (boris's match «ждёт игроков»), her recent matches");
+  await page.locator("#lang").selectOption("en");
+  await until(page, "and back to English", () => document.title === "shvedka — bughouse" && [...document.querySelectorAll("#matches td.meta")].some((td) => td.textContent === "forming"), null,
+    { timeout: 3000, seen: phase });
+  step("alice's desktop switched to Russian and back");
   for (const p of players.values()) if (p.errors.length) fail("no console errors", [], p.errors);
 }
 
