@@ -120,7 +120,7 @@ async function openReview(matchId, k) {
   const viewer = model && model.matchId === matchId ? model.yourSeat : null;
   const built = buildReview(r.ok, r.ok.events, viewer);
   if (built.points.length === 0) {
-    showError(`match ${matchId} has nothing to review yet`);
+    showError(tr("l.nothing-to-review", { id: matchId }));
     return;
   }
   review = { r: built, i: 0, t: 0 };
@@ -163,16 +163,20 @@ function closeReview() {
 }
 
 /**
- * Sends a request; a refusal is shown with its rule.
+ * Sends a request; a refusal is shown with its rule, or in the words `said` gives it (the asker
+ * knows what a generic code means there: a wrong invitation code's `NoSuchMatch`).
  * @param {any} message
+ * @param {((err: import("./codec.js").ErrorMsg) => string | null) | null} [said]
  * @returns {Promise<Outcome>}
  */
-async function ask(message) {
-  if (!session) return { err: { code: "Offline", rule: null, message: "not connected" } };
+async function ask(message, said = null) {
+  if (!session) return { err: { code: "Offline", rule: null, message: tr("l.not-connected") } };
   // The user asked to follow or join a match: its state brings the match screen.
   if (message && typeof message === "object" && ("Watch" in message || "TakeSeat" in message)) showOnState = true;
   const r = await session.request(message);
-  if (r.err) showRefusal(r.err);
+  const text = r.err && said ? said(r.err) : null;
+  if (text) showError(text);
+  else if (r.err) showRefusal(r.err);
   else clearError();
   if (r.ok?.Rematch) rematchChanged(r.ok.Rematch);
   return r;
@@ -246,11 +250,20 @@ const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), ()
 // The page's language: its fixed texts now, and everything again when the reader changes it.
 applyStatic(document);
 {
+  // The menu names each language in its own words; on a phone, where the header is full, by its
+  // code (EN, RU), the menu still named "language" (style.css).
   const select = /** @type {HTMLSelectElement} */ ($("lang"));
+  const narrow = matchMedia("(max-width: 60rem)");
   select.append(...LANGUAGES.map(([code, own]) => new Option(own, code)));
+  const names = () => {
+    for (const [i, [code, own]] of LANGUAGES.entries()) select.options[i].textContent = narrow.matches ? code.toUpperCase() : own;
+  };
+  names();
+  narrow.addEventListener("change", names);
   select.value = language();
   select.addEventListener("change", () => setLanguage(select.value));
 }
+status(); // not connected yet: on a phone, a grey dot
 if (params.has("rules")) showRules(); // ?rules#P3: the rules page, at P3 (rules.js)
 onLanguage(() => {
   applyStatic(document);
@@ -260,6 +273,14 @@ onLanguage(() => {
   tournaments.listed = "";
   void tournaments.refresh();
   if (tournaments.view) tournaments.render();
+  // The lobby's lists as they were, in the new words (nothing asked again).
+  if (lobby.matches) lobby.render(lobby.matches);
+  quick.renderPools();
+  quick.renderBar();
+  if (recent.shown) recent.render(recent.shown.name, recent.shown.list);
+  ratings.redraw();
+  pageTitle();
+  if (model) render();
 });
 /** The roles of the page's account (`director`, `arbiter`), as the server last said. @type {string[]} */
 let roles = [];
@@ -310,7 +331,7 @@ $("play-partner").addEventListener("click", () => {
   if (model) void quick.withPartner(model);
 });
 const recent = new RecentMatches(ask, msg, (id) => void openReview(id));
-new Ratings(ask, msg);
+const ratings = new Ratings(ask, msg);
 /** What a decided rated match made of its players' ratings (`Rated`, or the state's). */
 let ratingChanges = /** @type {{ matchId: number, changes: import("./codec.js").RatingChange[] }} */ ({ matchId: -1, changes: [] });
 const sounds = new Sounds(/** @type {HTMLButtonElement} */ ($("mute")));
@@ -387,6 +408,12 @@ function showScreen(next) {
   }
 }
 
+/** The tab's title: the player's move, a decided match, or the page's name. */
+function pageTitle() {
+  const m = model;
+  document.title = tr(m && wasMyTurn ? "l.title-move" : m?.phase === "Ended" ? "l.title-over" : "l.page-title");
+}
+
 /** Draws the match after a change (or the review shown instead). */
 function render() {
   if (!model) {
@@ -396,7 +423,7 @@ function render() {
   const mine = Boolean(model.yourSeat && yourTurn(model, boardOf(model.yourSeat)));
   if (mine && !wasMyTurn) turnSince = performance.now();
   wasMyTurn = mine;
-  document.title = mine ? "▶ your move — shvedka" : model.phase === "Ended" ? "over — shvedka" : "shvedka";
+  pageTitle();
   fetchLegal();
   listenRematch();
   gestures.revalidate();
@@ -499,7 +526,7 @@ function push(kind, body) {
       if (resyncing) return; // one Watch per gap
       resyncing = true;
       const id = applied === "gap" ? model.matchId : body.match_id;
-      log(applied === "gap" ? "missed events of the match: asking for its whole state" : `events of match ${id}: following it`);
+      log(applied === "gap" ? tr("l.log-gap") : tr("l.log-follow", { id }));
       void session?.request(msg.watch(id)).then((r) => {
         if (r.err) {
           resyncing = false;
@@ -551,17 +578,18 @@ function push(kind, body) {
  */
 function ended(reason) {
   const why = {
-    LoggedOut: "the session was logged out",
-    PasswordChanged: "the account's password was changed",
-    AccountDisabled: "the account was disabled",
-  }[reason];
+    LoggedOut: "l.ended.LoggedOut",
+    PasswordChanged: "l.ended.PasswordChanged",
+    AccountDisabled: "l.ended.AccountDisabled",
+  }[reason] ?? "l.ended.LoggedOut";
   session?.forget();
   rememberArbiter(false);
   session = null;
   model = null;
   $("logout").hidden = true;
+  status();
   showScreen("login");
-  showError(`${why}: log in again`);
+  showError(tr(why));
 }
 
 /**
@@ -570,7 +598,7 @@ function ended(reason) {
  * @param {import("./codec.js").MatchClosedMsg} body
  */
 function closed(body) {
-  const text = `match ${body.match_id}: ${closedText(body.reason)}`;
+  const text = tr("l.closed", { id: body.match_id, why: closedText(body.reason) });
   if (!model || model.matchId !== body.match_id) {
     log(text);
     return;
@@ -585,28 +613,45 @@ function closed(body) {
   gestures.clear();
   view.reset();
   arbiter.render(null);
-  document.title = "shvedka";
+  pageTitle();
   showError(text);
   showScreen("lobby");
 }
 
+/**
+ * The header's connection status: its state in words (`connected`), then its details (`·
+ * websocket · 23 ms`), which a phone leaves out (style.css: there the state is a coloured dot,
+ * or a line of its own while the page is not connected); the whole, with the last problem, is
+ * the status's title.
+ */
 function status() {
   const s = session;
   const el = $("link");
-  if (!s) return;
-  const kind = s.link?.kind ?? "";
-  let text = "";
-  if (s.state === "connecting") text = tr("l.connecting");
-  else if (s.state === "lost") text = tr(s.losses > 0 ? "l.reconnecting" : "l.unreachable");
-  else if (s.state === "refused") text = tr("l.refused", { problem: s.problem });
-  else text = `${tr(s.resumed ? "l.resumed" : "l.connected")} · ${kind}${s.rttMs !== null ? ` · ${tr("l.ms", { ms: s.rttMs })}` : ""}`;
-  if (el.textContent !== text) el.textContent = text;
-  el.dataset.state = s.state;
-  el.title = s.problem;
-  $("whoami").textContent = s.name;
-  if (s.state === "refused") {
+  let state = tr("l.not-connected");
+  let detail = "";
+  if (s?.state === "connecting") state = tr("l.connecting");
+  else if (s?.state === "lost") state = tr(s.losses > 0 ? "l.reconnecting" : "l.unreachable");
+  else if (s?.state === "refused") state = tr("l.refused", { problem: s.problem });
+  else if (s) {
+    state = tr(s.resumed ? "l.resumed" : "l.connected");
+    detail = ` · ${s.link?.kind ?? ""}${s.rttMs !== null ? ` · ${tr("l.ms", { ms: s.rttMs })}` : ""}`;
+  }
+  if (el.textContent !== state + detail || !el.firstElementChild) {
+    const word = document.createElement("span");
+    word.className = "state";
+    word.textContent = state;
+    const more = document.createElement("span");
+    more.className = "detail";
+    more.textContent = detail;
+    el.replaceChildren(word, ...(detail ? [more] : []));
+  }
+  if (s) el.dataset.state = s.state;
+  else delete el.dataset.state;
+  el.title = s?.problem && s.state !== "refused" ? `${state + detail} — ${s.problem}` : state + detail;
+  $("whoami").textContent = s?.name ?? "";
+  if (s?.state === "refused") {
     // A bad name or another protocol version: back to the login, to try again.
-    showError(`the server refused the session: ${s.problem}`);
+    showError(tr("l.refused-session", { problem: s.problem }));
     session = null;
     showScreen("login");
   }
@@ -647,7 +692,7 @@ async function welcome(resumed, fresh) {
     gestures.clear();
     view.reset();
     legal = { bfen: "", key: "", moves: null };
-    showInfo("the server did not know the old session: started a new one");
+    showInfo(tr("l.fresh-session"));
     // Follow the match again as a new session (a seat is taken again by the player).
     if (followed !== null) void ask(msg.watch(followed));
   }
@@ -656,7 +701,7 @@ async function welcome(resumed, fresh) {
   // Nor does following a tournament; the projector follows its own from the start.
   if (tournaments.followed === null && Number.isSafeInteger(projector) && projector > 0) tournaments.followed = projector;
   void tournaments.connectionChanged();
-  if (resumed) log("session resumed");
+  if (resumed) log(tr("l.log-resumed"));
   if (resumed && session?.account && arbiterRemembered()) arbiter.enable();
   if (arbiterSecret && (!resumed || !arbiter.enabled)) {
     const r = await ask(msg.arbiter(arbiterSecret));
@@ -706,7 +751,7 @@ function arbiterRemembered() {
 }
 
 initNotice();
-if (secretInAddress) showInfo("the arbiter's secret is not read from the address: type it in the arbiter's field");
+if (secretInAddress) showInfo(tr("l.secret-in-address"));
 $("arbiter-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = /** @type {HTMLInputElement} */ ($("arbiter-secret"));
@@ -748,6 +793,7 @@ $("logout").addEventListener("click", async () => {
     session = null;
     model = null;
     $("logout").hidden = true;
+    status();
     showScreen("login");
   }
 });

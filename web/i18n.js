@@ -111,12 +111,14 @@ export function timeText(unixMs) {
 
 /**
  * Writes the page's fixed texts: every element with `data-i18n` gets the key's text, with
- * `data-i18n-title` its title, with `data-i18n-placeholder` its placeholder.
+ * `data-i18n-title` its title, with `data-i18n-aria` its `aria-label` (a control named only for a
+ * screen reader), with `data-i18n-placeholder` its placeholder.
  * @param {ParentNode} root
  */
 export function applyStatic(root) {
   for (const el of root.querySelectorAll("[data-i18n]")) el.textContent = t(/** @type {HTMLElement} */ (el).dataset.i18n ?? "");
   for (const el of root.querySelectorAll("[data-i18n-title]")) /** @type {HTMLElement} */ (el).title = t(/** @type {HTMLElement} */ (el).dataset.i18nTitle ?? "");
+  for (const el of root.querySelectorAll("[data-i18n-aria]")) el.setAttribute("aria-label", t(/** @type {HTMLElement} */ (el).dataset.i18nAria ?? ""));
   for (const el of root.querySelectorAll("[data-i18n-placeholder]")) {
     /** @type {HTMLInputElement} */ (el).placeholder = t(/** @type {HTMLElement} */ (el).dataset.i18nPlaceholder ?? "");
   }

@@ -2,9 +2,11 @@
 // The lobby: the listed matches (asked page by page) with their seats (take one, or watch), a new match (its
 // creator seated at White-A), and a private match opened by its number.
 
-import { SEAT_ORDER, marked, seatLabel } from "./seats.js";
+import { SEAT_ORDER, marked } from "./seats.js";
 import { listAll, wholeNumberIn } from "./codec.js";
 import { showError, showRefusal } from "./notice.js";
+import { t } from "./i18n.js";
+import { seatName } from "./say.js";
 
 /** @typedef {import("./codec.js").MatchSummary} MatchSummary */
 
@@ -32,9 +34,56 @@ function button(id, text, act) {
   return b;
 }
 
+/** The rule presets' names, by the server's code. @type {Record<string, string>} */
+const RULES = { "mgimo-2017": "h.mgimo", classic: "h.classic" };
+
+/** A match's phase in the lobby's words. @type {Record<string, string>} */
+const PHASES = {
+  Forming: "l.phase.Forming",
+  Countdown: "l.phase.Countdown",
+  Running: "l.phase.Running",
+  Paused: "l.phase.Paused",
+  Ended: "l.phase.Ended",
+  Annulled: "l.phase.Annulled",
+};
+
+/**
+ * A rule preset by its name in the reader's language (`MGIMO 2017 (removal)`), or its code if
+ * the page does not know it (a preset of a newer server).
+ * @param {string} code
+ */
+export function rulesName(code) {
+  return code in RULES ? t(RULES[code]) : code;
+}
+
+/**
+ * What the lobby says of a match's rules: the preset, Chess960, rated.
+ * @param {{ rules: string, chess960?: boolean, rated?: boolean }} m
+ */
+export function rulesText(m) {
+  return [rulesName(m.rules), ...(m.chess960 ? ["Chess960"] : []), ...(m.rated ? [t("l.rated")] : [])].join(" · ");
+}
+
+/**
+ * A match's phase in words.
+ * @param {string} phase
+ */
+export function phaseText(phase) {
+  return phase in PHASES ? t(PHASES[phase]) : phase.toLowerCase();
+}
+
+/**
+ * The lobby's line of a match, for narrow screens: `Match 12 · MGIMO 2017 (removal) · 3+0 · forming`.
+ * @param {MatchSummary} m
+ */
+export function summaryText(m) {
+  return t("l.summary", { id: m.match_id, rules: rulesText(m), clock: m.time_control, phase: phaseText(m.phase) });
+}
+
 export class Lobby {
   /**
-   * @param {import("./codec.js").Ask} ask
+   * @param {(message: any, said?: (err: import("./codec.js").ErrorMsg) => string | null) => ReturnType<import("./codec.js").Ask>} ask
+   *   sends a request; a refusal is said as `said` says it, else from its code
    * @param {import("./codec.js").msg} msg
    * @param {(matchId: number, seat: import("./seats.js").Seat) => Promise<unknown>} takeSeat
    */
@@ -42,6 +91,8 @@ export class Lobby {
     this.ask = ask;
     this.msg = msg;
     this.takeSeat = takeSeat;
+    /** @type {MatchSummary[] | null} the list drawn last (drawn again in another language) */
+    this.matches = null;
     $("refresh").addEventListener("click", () => void this.refresh());
     $("create-form").addEventListener("submit", async (e) => {
       e.preventDefault();
@@ -67,13 +118,14 @@ export class Lobby {
       const text = /** @type {HTMLInputElement} */ ($("join-id")).value.trim();
       // A private match is joined by its invitation code (`12.3f9c…`), never by its number.
       if (text.includes(".")) {
-        const r = await this.ask(this.msg.invitation(text));
-        // A wrong code: `ask` has said so ("refused: no match has this invitation code").
+        // A wrong code is said as one ("refused: no match has this invitation code"), not as the
+        // server's generic `NoSuchMatch`.
+        const r = await this.ask(this.msg.invitation(text), (err) => (err.code === "NoSuchMatch" ? `${t("r.refused")}: ${t("l.no-invitation")}` : null));
         if (r.ok?.Invited) await this.ask(this.msg.watch(r.ok.Invited.match_id));
         return;
       }
       const id = wholeNumberIn(text, 1, Number.MAX_SAFE_INTEGER);
-      if (id === null) showError("a match number is a whole number from 1, or an invitation code");
+      if (id === null) showError(t("l.bad-number"));
       else await this.ask(this.msg.watch(id));
     });
   }
@@ -87,12 +139,12 @@ export class Lobby {
 
   /** @param {MatchSummary[]} matches */
   render(matches) {
+    this.matches = matches;
     const body = /** @type {HTMLTableElement} */ ($("matches")).tBodies[0];
     body.replaceChildren(...matches.map((m) => {
       const row = document.createElement("tr");
       row.dataset.match = String(m.match_id);
-      const rules = (m.chess960 ? `${m.rules} · Chess960` : m.rules) + (m.rated ? " · rated" : "");
-      for (const v of [m.match_id, rules, m.time_control, m.phase.toLowerCase()]) {
+      for (const v of [m.match_id, rulesText(m), m.time_control, phaseText(m.phase)]) {
         const cell = row.insertCell();
         cell.className = "meta";
         cell.textContent = String(v);
@@ -100,19 +152,19 @@ export class Lobby {
       // The same in one line, for narrow screens (style.css shows one or the other).
       const summary = row.insertCell();
       summary.className = "summary";
-      summary.textContent = `Match ${m.match_id} · ${rules} · ${m.time_control} · ${m.phase.toLowerCase()}`;
+      summary.textContent = summaryText(m);
       SEAT_ORDER.forEach((seat, i) => {
         const cell = row.insertCell();
-        cell.dataset.label = seatLabel(seat);
+        cell.dataset.label = seatName(seat);
         const name = m.seats[i];
         if (name) cell.textContent = marked(name, m.kinds?.[i]);
         else if (m.phase === "Forming") {
-          cell.append(button(`seat-${m.match_id}-${seat}`, "Sit", () => {
+          cell.append(button(`seat-${m.match_id}-${seat}`, t("l.sit"), () => {
             void this.takeSeat(m.match_id, seat);
           }));
         } else cell.textContent = "·";
       });
-      row.insertCell().append(button(`watch-${m.match_id}`, "Watch", () => void this.ask(this.msg.watch(m.match_id))));
+      row.insertCell().append(button(`watch-${m.match_id}`, t("l.watch"), () => void this.ask(this.msg.watch(m.match_id))));
       return row;
     }));
     $("no-matches").hidden = matches.length > 0;

@@ -119,7 +119,7 @@ export function lastErrorText() {
  */
 export function log(text, error = false) {
   const line = document.createElement("div");
-  line.textContent = `${new Date().toLocaleTimeString()} ${text}`;
+  line.textContent = `${timeText(Date.now())} ${text}`;
   if (error) line.className = "error";
   const box = $("log");
   box.prepend(line);

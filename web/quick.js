@@ -6,8 +6,10 @@
 // partner with Accept and Decline; and "Play again with my partner" after a match. The match a
 // seek finds comes as its own State (the server seats the player), which shows the match.
 
-import { partnerOf, seatIndex, seatLabel } from "./seats.js";
+import { partnerOf, seatIndex } from "./seats.js";
 import { log, showInfo } from "./notice.js";
+import { t } from "./i18n.js";
+import { seatName } from "./say.js";
 
 /** @typedef {import("./codec.js").SeekView} SeekView */
 /** @typedef {import("./codec.js").SeekPool} SeekPool */
@@ -33,20 +35,74 @@ export function poolId(/** @type {string} */ tc) {
   return `quick-${tc.replace(/[^0-9a-z]+/gi, "-")}`;
 }
 
+/** The clock settings' named time controls, in words (a name the page does not know shows as it is). @type {Record<string, string>} */
+const TC_NAMES = {
+  bullet: "l.tc.bullet",
+  blitz: "l.tc.blitz",
+  "blitz-increment": "l.tc.blitz-increment",
+  rapid: "l.tc.rapid",
+  delay: "l.tc.delay",
+};
+
+/**
+ * A named time control or rating category (`blitz`) in the reader's language.
+ * @param {string} name
+ */
+export function tcName(name) {
+  return name in TC_NAMES ? t(TC_NAMES[name]) : name;
+}
+
+/** Why a seek ended without a match. @type {Record<string, string>} */
+const SEEK_ENDS = {
+  Cancelled: "l.seek-end.Cancelled",
+  Disconnected: "l.seek-end.Disconnected",
+  Declined: "l.seek-end.Declined",
+  Expired: "l.seek-end.Expired",
+  Failed: "l.seek-end.Failed",
+};
+
+/**
+ * What the page says when a seek ended (`SeekEnded`).
+ * @param {import("./codec.js").SeekEnd} reason
+ */
+export function seekEndText(reason) {
+  return t(SEEK_ENDS[reason] ?? "l.seek-end.Cancelled");
+}
+
+/** `rated` or `casual` in the reader's language. */
+const kindText = (/** @type {boolean} */ rated) => t(rated ? "l.rated" : "l.casual");
+
 /**
  * What the seek bar says of a seek `elapsed` ms after the server described it.
  * @param {SeekView} s
  * @param {number} elapsed
  */
 export function seekText(s, elapsed) {
-  const kind = s.rated ? "rated" : "casual";
+  const kind = kindText(s.rated);
   const who = s.players.length > 1 ? ` (${s.players.join(" & ")})` : "";
   if (!s.waiting && s.invited) {
-    return `Waiting for ${s.invited} to accept a ${s.time_control} ${kind} game as partners (${clock((s.expires_in_ms ?? 0) - elapsed)} left)`;
+    return t("l.seek.inviting", { name: s.invited, clock: s.time_control, kind, left: clock((s.expires_in_ms ?? 0) - elapsed) });
   }
   const waited = s.waited_ms + elapsed;
   const reach = s.range ?? Math.round(s.reach + (s.widening * elapsed) / 1000);
-  return `Seeking a ${s.time_control} ${kind} game${who} · waiting ${clock(waited)} · rating ±${reach}`;
+  return t("l.seek.seeking", { clock: s.time_control, kind, who, waited: clock(waited), reach });
+}
+
+/**
+ * What the seek bar says of a partner's invitation `elapsed` ms after it came.
+ * @param {SeekView} v
+ * @param {number} elapsed
+ */
+export function invitationText(v, elapsed) {
+  return t("l.seek.invited", { name: v.players[0], clock: v.time_control, kind: kindText(v.rated), left: clock((v.expires_in_ms ?? 0) - elapsed) });
+}
+
+/**
+ * The small line under a quick pool's time control: its name and how many wait in it.
+ * @param {SeekPool} p
+ */
+export function poolNote(p) {
+  return [p.name ? tcName(p.name) : "", p.players ? t("l.pool-waiting", { count: p.players }) : ""].filter(Boolean).join(" · ");
 }
 
 export class QuickPairing {
@@ -96,7 +152,7 @@ export class QuickPairing {
       const tc = document.createElement("b");
       tc.textContent = p.time_control;
       const note = document.createElement("small");
-      note.textContent = [p.name, p.players ? `${p.players} waiting` : ""].filter(Boolean).join(" · ");
+      note.textContent = poolNote(p);
       b.append(tc, note);
       b.disabled = Boolean(this.seek);
       b.addEventListener("click", () => void this.start(p));
@@ -159,16 +215,7 @@ export class QuickPairing {
     if (this.invitation?.view.seek === id) this.invitation = null;
     if (this.seek?.view.seek === id) {
       this.seek = null;
-      if (reason) {
-        const why = {
-          Cancelled: "was cancelled",
-          Disconnected: "ended: a player's connection was lost",
-          Declined: "was declined by the partner",
-          Expired: "lapsed: the partner did not answer",
-          Failed: "found a match the server could not create",
-        }[reason];
-        showInfo(`Your seek ${why}.`);
-      }
+      if (reason) showInfo(seekEndText(reason));
     }
     this.renderBar();
     this.renderPools();
@@ -176,7 +223,7 @@ export class QuickPairing {
 
   /** A new connection (or a resumed one): the server withdrew the old one's seek. */
   connectionChanged() {
-    if (this.seek) showInfo("Your seek ended with the connection: seek again.");
+    if (this.seek) showInfo(t("l.seek-lost"));
     this.seek = null;
     this.invitation = null;
     this.renderBar();
@@ -196,7 +243,7 @@ export class QuickPairing {
     } else if (kind === "SeekEnded") {
       this.ended(body.seek, body.reason);
     } else if (kind === "MatchFound") {
-      log(`match ${body.match_id} found: you play ${seatLabel(body.seat)}${body.rated ? " (rated)" : ""}`);
+      log(t(body.rated ? "l.found-rated" : "l.found", { id: body.match_id, seat: seatName(body.seat) }));
       this.seek = null;
       this.renderPools();
     } else return false;
@@ -219,9 +266,7 @@ export class QuickPairing {
     if (s) {
       $("seek-text").textContent = seekText(s.view, now - s.at);
     } else if (this.invitation) {
-      const v = this.invitation.view;
-      const left = clock((v.expires_in_ms ?? 0) - (now - this.invitation.at));
-      $("seek-text").textContent = `${v.players[0]} invites you to play a ${v.time_control} ${v.rated ? "rated" : "casual"} game as partners (${left} left)`;
+      $("seek-text").textContent = invitationText(this.invitation.view, now - this.invitation.at);
     }
   }
 }

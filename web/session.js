@@ -164,7 +164,7 @@ export class Session {
         },
       });
       const late = new Promise((_, reject) => {
-        timer = setTimeout(() => reject(new Error("the connection did not open in time")), OPEN_TIMEOUT_MS);
+        timer = setTimeout(() => reject(new Error(t("l.problem.open-late"))), OPEN_TIMEOUT_MS);
       });
       try {
         link = /** @type {Link} */ (await Promise.race([attempt, late]));
@@ -193,8 +193,8 @@ export class Session {
     this.helloSent = performance.now();
     link.send(frame(0, msg.hello(this.name, /** @type {any} */ (resume))));
     this.helloTimer = window.setTimeout(() => {
-      this.problem = "no answer to Hello";
-      this.lost(link, "no answer to Hello");
+      this.problem = t("l.problem.no-hello");
+      this.lost(link, this.problem);
       link.close();
     }, HELLO_TIMEOUT_MS);
   }
@@ -330,7 +330,7 @@ export class Session {
     this.link = null;
     for (const [, p] of this.pending) {
       window.clearTimeout(p.timer);
-      p.resolve({ err: { code: "Offline", rule: null, message: "the connection was lost" } });
+      p.resolve({ err: { code: "Offline", rule: null, message: t("l.problem.lost") } });
     }
     this.pending.clear();
     if (this.state === "refused") return;
@@ -353,13 +353,13 @@ export class Session {
   request(message, timeoutMs = REQUEST_TIMEOUT_MS) {
     const link = this.link;
     if (!link || this.state !== "connected") {
-      return Promise.resolve({ err: { code: "Offline", rule: null, message: "not connected; reconnecting" } });
+      return Promise.resolve({ err: { code: "Offline", rule: null, message: t("l.problem.offline") } });
     }
     const req = this.nextReq++;
     return new Promise((resolve) => {
       const timer = window.setTimeout(() => {
         this.pending.delete(req);
-        resolve({ err: { code: "Timeout", rule: null, message: "the server did not answer in time" } });
+        resolve({ err: { code: "Timeout", rule: null, message: t("l.problem.timeout") } });
       }, timeoutMs);
       this.pending.set(req, { resolve, timer });
       link.send(frame(req, message));
@@ -371,7 +371,7 @@ export class Session {
     const link = this.link;
     if (!link) return;
     // Let the link go at once: its close event may never come on a dead network.
-    this.lost(link, "dropped");
+    this.lost(link, t("l.problem.dropped"));
     link.close();
   }
 }

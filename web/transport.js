@@ -8,6 +8,11 @@
 // /connect.json: with the server's own development certificate (ECDSA P-256, at most 14 days,
 // rotated by the server) the browser trusts it through `serverCertificateHashes`; with a
 // configured real certificate the list is empty and the browser verifies it as usual.
+//
+// Why a link closed or did not open is said in the reader's language (it shows in the header's
+// status); a reason the browser or the server gave is shown as it came.
+
+import { t } from "./i18n.js";
 
 /** How long "auto" waits for a WebTransport session before it takes the WebSocket. */
 export const WT_PATIENCE_MS = 3000;
@@ -53,6 +58,19 @@ export async function open(kind, handlers) {
 }
 
 /**
+ * Why a link closed, by its close code (QUIC's application code, or the WebSocket's 4000 + it):
+ * the server's codes said in the reader's language, another with the reason it came with.
+ * @param {number | undefined} code
+ * @param {string | undefined} reason
+ */
+export function closeReason(code, reason) {
+  const app = code !== undefined && code >= 4000 ? code - 4000 : code;
+  if (app === 3) return t("l.link.behind");
+  if (app === 4) return t("l.link.ended");
+  return reason || (code ? t("l.link.closed-code", { code }) : t("l.link.closed"));
+}
+
+/**
  * @param {Handlers} handlers
  * @returns {Promise<Link>}
  */
@@ -72,8 +90,8 @@ function openWebSocket(handlers) {
     };
     socket.onmessage = (e) => handlers.onmessage(String(e.data));
     socket.onclose = (e) => {
-      if (!opened) reject(new Error(`WebSocket refused (${e.code})`));
-      else if (!closed) handlers.onclose(e.reason || `closed (${e.code})`);
+      if (!opened) reject(new Error(t("l.link.ws-refused", { code: e.code })));
+      else if (!closed) handlers.onclose(closeReason(e.code, e.reason));
       closed = true;
     };
   });
@@ -107,7 +125,7 @@ export class FrameReader {
   next() {
     if (this.buf.length < 4) return null;
     const len = new DataView(this.buf.buffer, this.buf.byteOffset, 4).getUint32(0);
-    if (len > this.limit) throw new Error(`frame of ${len} bytes exceeds the limit of ${this.limit}`);
+    if (len > this.limit) throw new Error(t("l.link.frame", { len, limit: this.limit }));
     if (this.buf.length < 4 + len) return null;
     const payload = this.buf.slice(4, 4 + len);
     this.buf = this.buf.slice(4 + len);
@@ -155,7 +173,7 @@ async function openWebTransport(handlers, patienceMs) {
     /** @type {ReturnType<typeof setTimeout> | undefined} */
     let timer;
     const late = new Promise((_, reject) => {
-      timer = setTimeout(() => reject(new Error("WebTransport did not open in time")), patienceMs);
+      timer = setTimeout(() => reject(new Error(t("l.link.wt-late"))), patienceMs);
     });
     try {
       await Promise.race([wt.ready, late]);
@@ -176,7 +194,7 @@ async function openWebTransport(handlers, patienceMs) {
     handlers.onclose(reason);
   };
   wt.closed.then(
-    (/** @type {any} */ info) => gone(info?.reason || "closed"),
+    (/** @type {any} */ info) => gone(closeReason(info?.closeCode, info?.reason)),
     (/** @type {any} */ e) => gone(String(e?.message ?? e)),
   );
   (async () => {
@@ -189,7 +207,7 @@ async function openWebTransport(handlers, patienceMs) {
         frames.push(value);
         for (let p = frames.next(); p; p = frames.next()) handlers.onmessage(decoder.decode(p));
       }
-      gone("the server ended the session");
+      gone(t("l.link.ended"));
     } catch (e) {
       gone(String(/** @type {any} */ (e)?.message ?? e));
     }
@@ -197,13 +215,13 @@ async function openWebTransport(handlers, patienceMs) {
   return {
     kind: "webtransport",
     send: (text) => {
-      writer.write(frameBytes(text)).catch(() => gone("write failed"));
+      writer.write(frameBytes(text)).catch(() => gone(t("l.link.write-failed")));
     },
     close: () => {
       try {
         wt.close();
       } catch {
-        gone("closed");
+        gone(t("l.link.closed"));
       }
     },
   };
