@@ -157,7 +157,11 @@ test("every golden server message is said from its codes, never from the server'
       }
     }
   }
+  setLanguage("ru");
+  const acted = decode(golden.get("event-arbiter-acted")).body.kind;
+  assert.equal(describe({ names: [], kinds: [] }, acted), "судья olga: снял 60 с с часов чёрных B", "who acted, live (issue 33, item 8)");
   setLanguage("en");
+  assert.equal(describe({ names: [], kinds: [] }, acted), "arbiter olga: took 60 s off the clock of black-B");
   assert.ok(said > 40, `the samples were said (${said})`);
 });
 

@@ -240,7 +240,13 @@ export function describe(m, k) {
   if (k.Resigned) return t("m.ev.resigned", { who: who(k.Resigned.seat) });
   if (k.ArbiterCalled) return t("m.ev.arbiter-called", { who: who(k.ArbiterCalled.seat) });
   if (k.FlagFell) return t("m.ev.flag-fell", { who: who(k.FlagFell.seat) });
-  if (k.ArbiterActed) return t("m.ev.arbiter", { act: actText(k.ArbiterActed.act) });
+  if (k.ArbiterActed) {
+    // Who acted (version 9): the account's name, or the arbiter without a name (the secret).
+    const by = k.ArbiterActed.by;
+    const act = actText(k.ArbiterActed.act);
+    if (by && typeof by === "object" && "Account" in by) return t("m.ev.arbiter-named", { name: by.Account, act });
+    return t("m.ev.arbiter", { act });
+  }
   if (k.Arbiter) return t("m.ev.arbiter", { act: k.Arbiter.act });
   if (k.Ended) return resultLine(k.Ended);
   if (k.Paused) return pauseText(k.Paused.reason);

@@ -64,8 +64,8 @@ async function main() {
   await bob.page.locator("#join-id").fill(wrong);
   await bob.page.locator("#join-watch").click();
   await until(bob.page, "a wrong code is refused with a clear message",
-    () => /^refused: no such match$/.test(window.shvedka?.lastError ?? ""), null,
-    { expected: "refused: no such match", seen: () => ({ error: window.shvedka?.lastError, matchId: window.shvedka?.matchId }) });
+    () => /^refused: no match has this invitation code$/.test(window.shvedka?.lastError ?? ""), null,
+    { expected: "refused: no match has this invitation code", seen: () => ({ error: window.shvedka?.lastError, matchId: window.shvedka?.matchId }) });
   if ((await bob.page.evaluate(() => window.shvedka.matchId)) !== null) fail("a wrong code opens nothing", null, "a match");
   await shot(bob.page, "private-wrong-code.png", "bob's wrong invitation code is refused");
   step("wrong code refused");

@@ -638,6 +638,7 @@ export default {
   "m.ev.resigned": "{who} resigns",
   "m.ev.arbiter-called": "{who} stopped the clocks and called the arbiter",
   "m.ev.flag-fell": "the flag of {who} fell",
+  "m.ev.arbiter-named": "arbiter {name}: {act}",
   "m.ev.arbiter": "arbiter: {act}",
   "x.version": "this page is older than the server: reload it",
   "x.busy.Started": "the match has started: its seats are taken",

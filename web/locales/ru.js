@@ -636,6 +636,7 @@ export default {
   "m.ev.resigned": "{who} сдаётся",
   "m.ev.arbiter-called": "{who} остановил часы и вызвал судью",
   "m.ev.flag-fell": "упал флаг: {who}",
+  "m.ev.arbiter-named": "судья {name}: {act}",
   "m.ev.arbiter": "судья: {act}",
   "x.version": "страница старше сервера: перезагрузите её",
   "x.busy.Started": "партия уже началась: места заняты",
