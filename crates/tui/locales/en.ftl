@@ -108,7 +108,7 @@ demo-record = record: { $path }
 
 ## Refusals, from the server's codes
 
-error-bad-request = bad request: { $detail }
+error-bad-request = the server did not understand the request
 error-rejected = refused: { $why }
 error-handshake = the session was not opened properly
 error-no-such-match = no such match

@@ -112,7 +112,7 @@ demo-record = запись партии: { $path }
 
 ## Отказы — по кодам сервера
 
-error-bad-request = неверный запрос: { $detail }
+error-bad-request = сервер не понял запрос
 error-rejected = отказано: { $why }
 error-handshake = сеанс открыт неправильно
 error-no-such-match = такого матча нет

@@ -6,7 +6,7 @@
 //! Since protocol version 9 a match's refusal (`MatchRefusal`: an illegal move with its board,
 //! square and piece), what a person typed wrong (`Invalid`), a refused session (`SessionRefusal`),
 //! what the state refuses (`Busy`) and a result's cause (`ResultCause`) are all facts. Where a
-//! message still carries only words (a malformed request's `BadRequest`, the handshake of another
+//! message still carries only words (the handshake of another
 //! protocol version, a result stored before version 9), the code and the rule id are rendered
 //! with the rule's title; only when there is neither is the server's own text shown.
 
@@ -264,8 +264,9 @@ pub fn demo_end(lang: Lang, r: Option<&ResultView>, record: &str) -> [String; 2]
 pub fn error(lang: Lang, e: &ErrorMsg) -> String {
     let detail = e.message.as_str();
     match e.code {
-        // The kinds that carry only words so far: the rule's title, else the server's words.
-        ErrorCode::BadRequest => t!(lang, "error-bad-request", detail = detail),
+        // A malformed request (a client's bug) is said as such; `Rejected` (no longer sent) by
+        // its rule's title, else the words of the older server that sent it.
+        ErrorCode::BadRequest => t!(lang, "error-bad-request"),
         ErrorCode::Rejected => match e.rule.as_deref().and_then(|r| rule_reason(lang, r)) {
             Some(why) => t!(lang, "error-rejected", why = why),
             None => t!(lang, "error-rejected", why = detail),

@@ -5,8 +5,8 @@ use std::time::Duration;
 use bughouse::{Adjudication, BoardId, DrawKind, MatchResult, Reason, Seat, Team};
 use bughouse_match::{ArbiterAct, Claim, Official, Phase};
 use shvedka_proto::{
-    ArbiterRequest, Board, ClaimKind, DrawHow, OfficialView, ErrorCode, ErrorMsg, PhaseView, ResultCause, ResultView,
-    SeatId, TeamId,
+    ArbiterRequest, Board, ClaimKind, DrawHow, ErrorCode, ErrorMsg, OfficialView, PhaseView, ResultCause,
+    ResultView, SeatId, TeamId,
 };
 
 pub(crate) fn seat_id(seat: Seat) -> SeatId {
