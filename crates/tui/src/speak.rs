@@ -6,9 +6,9 @@
 //! Since protocol version 9 a match's refusal (`MatchRefusal`: an illegal move with its board,
 //! square and piece), what a person typed wrong (`Invalid`), a refused session (`SessionRefusal`),
 //! what the state refuses (`Busy`) and a result's cause (`ResultCause`) are all facts. Where a
-//! message still carries only words (the handshake of another
-//! protocol version, a result stored before version 9), the code and the rule id are rendered
-//! with the rule's title; only when there is neither is the server's own text shown.
+//! message still carries only words (the handshake of another protocol version, a result stored
+//! before version 9), the code and the rule id are rendered with the rule's title; only when
+//! there is neither is the server's own text shown.
 
 use std::time::Duration;
 
