@@ -2,7 +2,7 @@
 //! (`locales/en.ftl`, `locales/ru.ftl`, built into the binary), with Fluent's plural rules (Russian
 //! has one, few and many: 1 ход, 2 хода, 5 ходов).
 //!
-//! Every text a person reads comes from a catalogue through [`t!`]: `t!(lang, "id")` or
+//! Every text a person reads comes from a catalogue through `t!`: `t!(lang, "id")` or
 //! `t!(lang, "id", name = value, …)`. Ids are written out as literals so that a test can check
 //! that each catalogue id is used and each used id is in both catalogues.
 
