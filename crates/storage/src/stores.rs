@@ -97,7 +97,7 @@ impl SqliteStore {
             .journal_mode(SqliteJournalMode::Wal)
             .synchronous(SqliteSynchronous::Full)
             .foreign_keys(true)
-            .busy_timeout(Duration::from_secs(10))
+            .busy_timeout(BUSY_TIMEOUT)
             .pragma("wal_autocheckpoint", "0");
         // No ping before each use: a file does not drop its connections as a server can.
         let pool = SqlitePoolOptions::new()
@@ -162,7 +162,7 @@ const BUSY_TRIES: i32 = 50;
 /// How long an append that found the file busy for 5 ms waits, off the thread, before
 /// it tries again; and how long it tries at most (the pool's busy timeout).
 const BUSY_WAIT: Duration = Duration::from_millis(1);
-const BUSY_TIMEOUT: Duration = Duration::from_secs(10);
+const BUSY_TIMEOUT: Duration = Duration::from_secs(10); // the pool's busy timeout too
 
 /// The appender's busy handler. SQLite's own (`busy_timeout`) sleeps 1, 2, 5, 10 … 100 ms
 /// between tries, so a commit that found the pool writing (a new guest's row, a session seen)
