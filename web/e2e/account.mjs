@@ -96,6 +96,11 @@ async function main() {
   // alice's desktop switches to Russian and back: the lobby's lists are drawn again in the new
   // words at once (nothing asked of the server), the tab's title too.
   const phase = () => [...document.querySelectorAll("#matches td.meta")].map((td) => td.textContent);
+  // Her list must hold boris's waiting match before the switch (a list drawn before he made it
+  // would not; the switch itself asks nothing of the server).
+  await page.locator("#refresh").click();
+  await until(page, "alice's list shows boris's waiting match", () => [...document.querySelectorAll("#matches td.meta")].some((td) => td.textContent === "forming"), null,
+    { timeout: 5000, seen: phase });
   await page.locator("#lang").selectOption("ru");
   await until(page, "alice's lobby in Russian", () => document.title === "shvedka — шведские шахматы" && document.getElementById("refresh").textContent === "Обновить"
     && [...document.querySelectorAll("#matches td.meta")].some((td) => td.textContent === "ждёт игроков") && /^на связи · /.test(document.getElementById("link").textContent), null,
