@@ -64,6 +64,11 @@ impl Engine {
     /// the first of the limits and the level's depth cap, and answers with the best move of the
     /// last depth it finished (or the first move in its order if it finished none).
     pub fn choose(&mut self, game: &Game, board: BoardId, limits: Limits) -> Option<Choice> {
+        self.search_board(game, board, self.budget(limits))
+    }
+
+    /// The search behind [`Engine::choose`], under a budget already made.
+    pub(crate) fn search_board(&mut self, game: &Game, board: BoardId, budget: Budget) -> Option<Choice> {
         let legal = game.legal_moves(board);
         let mut roots: Vec<RootMove> = legal
             .iter()
@@ -75,7 +80,6 @@ impl Engine {
             })
             .collect();
         let forbid = game.rules().drop_mate == DropMate::Forbidden;
-        let budget = self.budget(limits);
         let mut search = Search::new(&mut self.tt, &mut self.heuristics, forbid, budget);
         let outcome = search.iterate(game.board(board), &mut roots)?;
         let nodes = search.nodes;
@@ -97,6 +101,7 @@ impl Engine {
             deadline: time.and_then(|t| now.checked_add(t)),
             // No new iteration after half the time: it would most likely not finish.
             soft_deadline: time.and_then(|t| now.checked_add(t / 2)),
+            forced_at_once: true,
         }
     }
 }

@@ -20,12 +20,15 @@
 //!   `Position::zobrist`) make the search fast; `score` holds the mate-score arithmetic.
 //! - `eval` scores a position (material on board and in reserve, mobility, placement) with
 //!   `king_safety`, the term that decides most bughouse games.
+//! - `analysis` is the review's and the arbiter's view of a board: the score, the best move and
+//!   the line the transposition table holds after it.
 //! - `limits` turns a level and a clock into a budget; `wish` runs shallow searches with a piece
 //!   added to a reserve.
 //!
 //! The search is deterministic under a node limit: the same position and limits give the same
 //! move from a fresh engine.
 
+mod analysis;
 mod engine;
 mod eval;
 mod king_safety;
@@ -37,6 +40,7 @@ mod search;
 mod tt;
 mod wish;
 
+pub use analysis::{Analysis, MAX_LINE, Verdict, verdict};
 pub use engine::{Choice, Engine};
 pub use limits::Limits;
 pub use score::MATE;

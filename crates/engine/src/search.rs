@@ -55,6 +55,9 @@ pub(crate) struct Budget {
     pub(crate) deadline: Option<Instant>,
     /// Start no new iteration after this instant.
     pub(crate) soft_deadline: Option<Instant>,
+    /// Answer a position with one legal move after depth 1 (a bot need not think about a forced
+    /// move; an analysis wants its score).
+    pub(crate) forced_at_once: bool,
 }
 
 /// One search in progress.
@@ -121,7 +124,8 @@ impl<'a> Search<'a> {
         let heuristics = &*self.heuristics;
         moves.sort_by_cached_key(|m| std::cmp::Reverse(heuristics.score(root, m.mv, hash_move, 0)));
         let mut outcome: Option<Outcome> = None;
-        let max_depth = if moves.len() == 1 { 1 } else { self.budget.depth.max(1) };
+        let max_depth =
+            if moves.len() == 1 && self.budget.forced_at_once { 1 } else { self.budget.depth.max(1) };
         self.path[0] = root.zobrist();
         for depth in 1..=max_depth {
             self.root_depth = i32::from(depth);
