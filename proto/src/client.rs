@@ -315,6 +315,11 @@ pub enum ClientMsg {
     /// The roles the session acts in now (version 8): `Reply::Roles`. A role granted or revoked
     /// after the log-in shows here (the server reads the account's roles again).
     Roles,
+    /// Analyse a position with the server's engine (version 10), answered `Reply::Analysis`.
+    /// Refused `Invalid(RulePreset)` or `Invalid(Position)` for what does not read, `Busy(Playing)`
+    /// to a session seated in a match in play, `Limit(Analyses)` when the server's queue, or this
+    /// address's share of it, is full.
+    Analyse(crate::AnalysisRequest),
 }
 
 /// A tournament director's command.

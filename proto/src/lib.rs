@@ -13,6 +13,7 @@
 //! sure it never changes by accident. `PROTOCOL.md` describes the session and the rules for
 //! changing messages.
 
+mod analysis;
 mod client;
 mod codec;
 mod ratings;
@@ -22,6 +23,7 @@ mod server;
 mod tournaments;
 mod types;
 
+pub use analysis::{AnalysedMove, AnalysisRequest, AnalysisView, BoardAnalysis, Evaluation};
 pub use client::{
     ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, EntryRequest, Resume, TdChoice, TdExport,
     TdOutcome, TdRequest,
@@ -51,4 +53,4 @@ pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;

@@ -387,6 +387,8 @@ pub enum Invalid {
     RatingCategory,
     /// A session says it is a bot before it follows a match.
     BotTooLate,
+    /// A position that does not read as BFEN, or is no legal bughouse position (version 10).
+    Position,
 }
 
 /// Why a session was not opened (`ServerMsg::SessionRefused`).

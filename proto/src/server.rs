@@ -277,6 +277,8 @@ pub enum Reply {
         /// The roles.
         roles: Vec<String>,
     },
+    /// The engine's analysis of a position (`ClientMsg::Analyse`, version 10).
+    Analysis(crate::AnalysisView),
 }
 
 /// One of a player's recent matches.
@@ -387,6 +389,9 @@ pub enum Limit {
     /// The teams of one tournament the server carries as data (64, `TOURNAMENT_TEAMS`): a
     /// tournament's view must fit one frame (version 7).
     TournamentTeams,
+    /// `max_analyses_queued`: analyses waiting for the server's engine, and
+    /// `analyses_per_address`: those of one address among them (version 10).
+    Analyses,
 }
 
 /// A match in the lobby list.

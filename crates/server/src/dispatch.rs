@@ -231,6 +231,15 @@ pub(crate) async fn dispatch(
                 .await
         }
         ClientMsg::Profile { name } => crate::features::profiles::profile(&lobby.rooms, session, &name).await,
+        ClientMsg::Analyse(req) => {
+            if let Some(id) = lobby.rooms.seated_in_play(session) {
+                return Err(error(
+                    ErrorCode::Busy(shvedka_proto::Busy::Playing),
+                    format!("you sit in match {id}: the engine is for review, after the game"),
+                ));
+            }
+            lobby.analyst.analyse(req, remote).await.map(Reply::Analysis)
+        }
         ClientMsg::Review { match_id, after } => {
             crate::features::review::page(&lobby.rooms, session, match_id, after).await
         }

@@ -198,6 +198,11 @@ impl Server {
                 Duration::from_millis(config.bot_pace_ms),
             ),
             rematches: (Duration::from_secs(config.rematch_offer_s), config.max_rematch_offers),
+            analysis: features::analysis::AnalysisLimits {
+                queued: config.max_analyses_queued,
+                per_address: config.analyses_per_address,
+                nodes: config.analysis_nodes,
+            },
             login: service::attempts::AttemptLimits::of(&config),
             login_failure_delay: Duration::from_millis(config.login_failure_delay_ms),
             placement: match &node {

@@ -12,6 +12,7 @@ use bughouse_match::ClockConfig;
 use shvedka_storage::Store;
 use tokio::time::Instant;
 
+use crate::features::analysis::{AnalysisLimits, Analyst};
 use crate::features::bots::Bots;
 use crate::features::outcomes::Outcomes;
 use crate::features::rater::{Rater, RatingRules};
@@ -49,6 +50,8 @@ pub(crate) struct Lobby {
     pub(crate) rematches: Arc<Rematches>,
     /// How ratings are kept.
     pub(crate) ratings: RatingRules,
+    /// The engine's analysis for review (`ClientMsg::Analyse`).
+    pub(crate) analyst: Arc<Analyst>,
 }
 
 /// What the lobby is built from.
@@ -68,6 +71,8 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) seeks: SeekSettings,
     /// `rematch_offer_s` and `max_rematch_offers`.
     pub(crate) rematches: (Duration, usize),
+    /// The analysis settings.
+    pub(crate) analysis: AnalysisLimits,
 }
 
 impl Lobby {
@@ -89,6 +94,7 @@ impl Lobby {
             remote,
             seeks,
             rematches: (rematch_keep, max_rematch_offers),
+            analysis,
         } = setup;
         let accounts = Arc::new(Accounts::new(store.clone(), login, login_failure_delay).await);
         let started = Instant::now();
@@ -140,6 +146,7 @@ impl Lobby {
             seeks,
             rematches,
             ratings,
+            analyst: Arc::new(Analyst::start(analysis)?),
         })
     }
 

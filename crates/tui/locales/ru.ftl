@@ -144,6 +144,7 @@ limit-tournament-teams = сервер ведёт турниры не больш�
     [one] команды
    *[other] команд
 }
+limit-analyses = движок сервера занят: спросите ещё раз чуть позже
 tour-game = тур { $round }, стол { $table }, партия { $game }
 choice-seating = рассадка
 choice-colours = цвета
@@ -488,6 +489,7 @@ invalid-note-length = не больше { $max } { $max ->
 }
 invalid-rating-category = такой рейтинговой категории нет (bullet, blitz, rapid)
 invalid-bot-too-late = бот должен назваться ботом до того, как следить за матчем
+invalid-position = позиция не читается (BFEN: обе доски и запасы)
 session-not-hello = сеанс не открылся
 session-unknown-token = сеанс неизвестен: начинается новый
 session-expired = сеансом не пользовались { $days } { $days ->

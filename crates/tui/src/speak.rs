@@ -461,6 +461,7 @@ pub fn invalid(lang: Lang, r: Invalid) -> String {
         Invalid::NoteLength { max } => t!(lang, "invalid-note-length", max = max),
         Invalid::RatingCategory => t!(lang, "invalid-rating-category"),
         Invalid::BotTooLate => t!(lang, "invalid-bot-too-late"),
+        Invalid::Position => t!(lang, "invalid-position"),
     }
 }
 
@@ -507,6 +508,7 @@ pub fn limit(lang: Lang, l: Limit) -> String {
         Limit::TournamentTeams => {
             t!(lang, "limit-tournament-teams", max = shvedka_proto::TOURNAMENT_TEAMS as u32)
         }
+        Limit::Analyses => t!(lang, "limit-analyses"),
     }
 }
 

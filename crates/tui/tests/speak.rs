@@ -44,6 +44,7 @@ fn limits() -> Vec<Limit> {
             Limit::SeekPool => 6,
             Limit::Registrations => 7,
             Limit::TournamentTeams => 8,
+            Limit::Analyses => 9,
         }
     }
     let all = vec![
@@ -56,6 +57,7 @@ fn limits() -> Vec<Limit> {
         Limit::SeekPool,
         Limit::Registrations,
         Limit::TournamentTeams,
+        Limit::Analyses,
     ];
     let mut seen: Vec<usize> = all.iter().map(|l| index(*l)).collect();
     seen.sort_unstable();
@@ -311,6 +313,7 @@ fn invalids() -> Vec<Invalid> {
             Invalid::NoteLength { .. } => 8,
             Invalid::RatingCategory => 9,
             Invalid::BotTooLate => 10,
+            Invalid::Position => 11,
         }
     }
     every(
@@ -326,6 +329,7 @@ fn invalids() -> Vec<Invalid> {
             Invalid::NoteLength { max: 200 },
             Invalid::RatingCategory,
             Invalid::BotTooLate,
+            Invalid::Position,
         ],
         index,
         "Invalid",

@@ -69,6 +69,12 @@ pub struct ServerConfig {
     pub max_bots: usize,
     /// The least time a server's bot takes per move, ms.
     pub bot_pace_ms: u64,
+    /// Positions waiting for the server's engine (`ClientMsg::Analyse`) at most.
+    pub max_analyses_queued: usize,
+    /// Of those, from one address (IPv6: one /64) at most.
+    pub analyses_per_address: usize,
+    /// Nodes the engine searches on each board of an analysed position.
+    pub analysis_nodes: u64,
     /// Seconds a forming match may go with no seated player connected.
     pub forming_expiry_s: u64,
     /// Events of a match kept for each lane of its spectators (at most 80 each, 64 lanes); a

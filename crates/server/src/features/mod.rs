@@ -2,6 +2,7 @@
 //! tournaments, profiles, review and the lists of matches played. Each uses the core through its
 //! types (`Rooms`, `Sessions`, the store); the core imports none of them.
 
+pub(crate) mod analysis;
 pub(crate) mod bots;
 pub(crate) mod outcomes;
 pub(crate) mod played;

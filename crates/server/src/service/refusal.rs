@@ -121,11 +121,11 @@ fn illegal(why: &Illegal) -> IllegalMove {
     }
 }
 
-fn square(sq: CoreSquare) -> Square {
+pub(crate) fn square(sq: CoreSquare) -> Square {
     Square(u8::try_from(sq.index()).unwrap_or(u8::MAX))
 }
 
-fn kind(role: Role) -> PieceKind {
+pub(crate) fn kind(role: Role) -> PieceKind {
     match role {
         Role::Pawn => PieceKind::Pawn,
         Role::Knight => PieceKind::Knight,
@@ -136,7 +136,7 @@ fn kind(role: Role) -> PieceKind {
     }
 }
 
-fn colour(c: Color) -> Colour {
+pub(crate) fn colour(c: Color) -> Colour {
     match c {
         Color::White => Colour::White,
         Color::Black => Colour::Black,

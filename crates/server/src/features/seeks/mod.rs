@@ -23,7 +23,7 @@ use bughouse::RuleOptions;
 use bughouse_match::Bonus;
 use shvedka_pairing::Terms;
 use shvedka_proto::{
-    ClientMsg, ErrorCode, ErrorMsg, PhaseView, PlayerKind, Reply, SeatId, SeekEnd, SeekRequest, ServerMsg,
+    ClientMsg, ErrorCode, ErrorMsg, PlayerKind, Reply, SeatId, SeekEnd, SeekRequest, ServerMsg,
 };
 use shvedka_ratings::Categories;
 use tokio::sync::{mpsc, oneshot};
@@ -262,13 +262,7 @@ impl Task {
     /// A player seated in a match that is not over seeks no other: the server could not seat him
     /// in the match his seek found.
     fn not_playing(&self, session: &Session) -> Result<(), ErrorMsg> {
-        let Some(id) = session.room() else { return Ok(()) };
-        let Ok(room) = self.rooms.room(id) else { return Ok(()) };
-        let seated = room.summary.lock().is_ok_and(|s| {
-            !matches!(s.phase, PhaseView::Ended | PhaseView::Annulled)
-                && s.seats.iter().any(|n| n.as_deref() == Some(session.name.as_str()))
-        });
-        if seated {
+        if let Some(id) = self.rooms.seated_in_play(session) {
             return Err(error(
                 ErrorCode::Busy(shvedka_proto::Busy::Playing),
                 format!("you sit in match {id}: finish it (or leave your seat) before seeking another"),

@@ -211,6 +211,18 @@ impl Rooms {
         self.map.len()
     }
 
+    /// The match in play on this node in which `session` sits, if any (a player seeks no other
+    /// game and asks the engine nothing while his match is not over).
+    pub(crate) fn seated_in_play(&self, session: &Session) -> Option<MatchId> {
+        let id = session.room()?;
+        let room = self.room(id).ok()?;
+        let seated = room.summary.lock().is_ok_and(|s| {
+            !matches!(s.phase, PhaseView::Ended | PhaseView::Annulled)
+                && s.seats.iter().any(|n| n.as_deref() == Some(session.name.as_str()))
+        });
+        seated.then_some(id)
+    }
+
     pub(crate) fn room(&self, id: MatchId) -> Result<RoomHandle, ErrorMsg> {
         self.map
             .get(&id)

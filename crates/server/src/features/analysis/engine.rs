@@ -1,0 +1,132 @@
+//! The analysis thread: the engine's search over both boards of a position, on a thread of its
+//! own at the lowest scheduling priority, so that however many analyses wait, the match tasks
+//! (and the runtime's threads that carry moves) are served first by the kernel.
+
+use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
+
+use bughouse::{BoardId, BughouseMove, Game, Seat};
+use chess_core::{CastlingSide, Color, Move};
+use shvedka_engine::{Analysis, Engine, Limits, Verdict};
+use shvedka_proto::{AnalysedMove, Board, BoardAnalysis, Evaluation};
+use tokio::sync::oneshot;
+
+use crate::service::refusal::{colour, kind};
+
+/// The level of the analysing engine: the strongest (its depth cap is the search's own).
+const LEVEL: u8 = 5;
+
+/// One position to analyse, and where its answer goes.
+pub(super) struct Job {
+    pub(super) game: Game,
+    pub(super) reply: oneshot::Sender<[BoardAnalysis; 2]>,
+}
+
+/// Starts the analysis thread with room for `queue` waiting jobs; each board is searched to at
+/// most `nodes` nodes. The thread ends when the sender is dropped.
+pub(super) fn spawn(queue: usize, nodes: u64) -> std::io::Result<SyncSender<Job>> {
+    let (tx, rx) = sync_channel(queue.max(1));
+    std::thread::Builder::new().name("analysis".into()).spawn(move || run(&rx, nodes))?;
+    Ok(tx)
+}
+
+fn run(jobs: &Receiver<Job>, nodes: u64) {
+    // The lowest priority (nice 19) for this thread alone: on Linux the nice value is per thread.
+    if let Err(e) = rustix::process::nice(19) {
+        tracing::warn!(error = %e, "the analysis thread cannot lower its priority");
+    }
+    let mut engine = Engine::new(LEVEL);
+    let limits = Limits { time: None, nodes: Some(nodes), depth: None };
+    while let Ok(job) = jobs.recv() {
+        let boards =
+            [BoardId::A, BoardId::B].map(|board| analyse_board(&mut engine, &job.game, board, limits));
+        // The asker may have gone (its connection closed): nothing to do then.
+        let _ = job.reply.send(boards);
+    }
+}
+
+/// What the engine finds on one board of `game` (`short_of_time` is the caller's to set).
+pub(super) fn analyse_board(
+    engine: &mut Engine,
+    game: &Game,
+    board: BoardId,
+    limits: Limits,
+) -> BoardAnalysis {
+    let status = game.status(board);
+    let to_move = status.turn;
+    let mut view = BoardAnalysis {
+        board: match board {
+            BoardId::A => Board::A,
+            BoardId::B => Board::B,
+        },
+        to_move: colour(to_move),
+        evaluation: Evaluation::Waiting,
+        best: None,
+        line: Vec::new(),
+        depth: 0,
+        nodes: 0,
+        wish: None,
+        short_of_time: false,
+    };
+    if status.mate_on_board {
+        view.evaluation = Evaluation::Mated { winner: colour(!to_move) };
+        return view;
+    }
+    if game.is_stalemate_draw(board) {
+        view.evaluation = Evaluation::Drawn;
+        return view;
+    }
+    view.wish = engine.wish(game, Seat::new(board, to_move)).map(kind);
+    let Some(found) = engine.analyse(game, board, limits) else {
+        return view;
+    };
+    view.evaluation = evaluation(&found, to_move);
+    view.line = line_san(game, &found);
+    view.best = Some(arrow(game, &found.best));
+    view.depth = found.depth;
+    view.nodes = found.nodes;
+    view
+}
+
+/// The score for White.
+fn evaluation(found: &Analysis, to_move: Color) -> Evaluation {
+    let white = |n: i32| if to_move == Color::White { n } else { -n };
+    match found.verdict() {
+        Verdict::Centipawns(cp) => Evaluation::Centipawns { white: white(cp) },
+        Verdict::MateIn(moves) => Evaluation::MateIn { white: white(moves) },
+    }
+}
+
+/// The line after the best move, in SAN, on the board alone.
+fn line_san(game: &Game, found: &Analysis) -> Vec<String> {
+    let mut after = *game;
+    after.play_unchecked(found.best);
+    let mut pos = *after.board(found.best.board);
+    found
+        .line
+        .iter()
+        .map(|mv| {
+            let san = pos.san(mv);
+            pos.play_unchecked(*mv);
+            san
+        })
+        .collect()
+}
+
+/// The move as an arrow: castling goes to the king's square, not the rook's.
+fn arrow(game: &Game, best: &BughouseMove) -> AnalysedMove {
+    let index = |sq: chess_core::Square| u8::try_from(sq.index()).unwrap_or(u8::MAX);
+    let to = match best.mv {
+        Move::Castle { king, rook } => CastlingSide::of(king, rook).king_to(game.board(best.board).turn()),
+        mv => mv.to(),
+    };
+    AnalysedMove {
+        san: game.san(best),
+        from: best.mv.from().map(index),
+        to: index(to),
+        drop: match best.mv {
+            Move::Drop { role, .. } => Some(kind(role)),
+            _ => None,
+        },
+        removal: best.removal.map(index),
+    }
+}
