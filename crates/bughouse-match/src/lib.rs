@@ -1,6 +1,7 @@
 //! One Swedish-chess (bughouse) match as a deterministic, sans-IO state machine: seats and
-//! readiness (RULES.md S1), four synchronized clocks with lag credit (K1–K3), flags settled by
-//! the E1–E9 priority after a lag grace window (K4), draws, claims and resignation (E3–E5, E10),
+//! readiness (RULES.md S1), four synchronized clocks with lag credit (K1–K3), flags settled
+//! after a lag grace window together with every ending recorded in it, by the E1–E9 priority
+//! (K4), draws, claims and resignation (E3–E5, E10),
 //! pausing (K5), the arbiter's acts (A2), and the append-only event log (A4).
 //!
 //! The match never reads a clock. Every input carries the match time `now` (the driver's
@@ -21,6 +22,7 @@ mod machine;
 mod reject;
 mod replay;
 mod time_control;
+mod window;
 
 pub use config::{ClockConfig, ConfigError, MatchConfig};
 pub use event::{ArbiterAct, Claim, Command, Event, EventKind, Input, Official, PlayerId, Ruling};

@@ -1,7 +1,7 @@
 //! [`Match`]: one bughouse match as a deterministic state machine. Inputs come in through
 //! `handle_*(now, …)`, events go out through [`Match::poll_event`], and [`Match::poll_timeout`]
-//! says when time alone will next change something (a countdown ending, a flag falling, a flag
-//! being settled). The same inputs at the same times always give the same log.
+//! says when time alone will next change something (a countdown ending, a flag falling, a flag's
+//! grace window closing, `window.rs`). The same inputs at the same times always give the same log.
 
 use std::time::Duration;
 
@@ -11,6 +11,7 @@ use bughouse::{
 
 use crate::clocks::Clocks;
 use crate::history::History;
+use crate::window::Window;
 use crate::{
     ArbiterAct, Claim, ClaimFailure, Command, ConfigError, Event, EventKind, Input, LagQuota, MatchConfig,
     Official, PlayerId, PositionFailure, Rejection, Ruling,
@@ -67,8 +68,8 @@ pub struct Match {
     /// only the lag credit of the move in whose turn it fell withdraws a flag (RULES.md section
     /// 10), and the arbiter by adding time.
     flag_stands: [bool; 4],
-    /// K4 `auto`: flags waiting to be settled, in the order they fell, with their deadlines.
-    window: Vec<(Seat, Duration)>,
+    /// K4 `auto`: the open grace window of fallen flags, with the endings recorded in it.
+    window: Option<Window>,
     draw_offers: [bool; 4],
     /// The Chess960 position the driver drew for this match (used when the rules ask for one).
     chess960: u16,
@@ -99,7 +100,7 @@ impl Match {
             quotas: [quota; 4],
             fallen: [false; 4],
             flag_stands: [false; 4],
-            window: Vec::new(),
+            window: None,
             draw_offers: [false; 4],
             chess960: bughouse::STANDARD_CHESS960,
             now: Duration::ZERO,
@@ -221,7 +222,7 @@ impl Match {
             Phase::Countdown { starts_at } => Some(starts_at),
             Phase::Running => {
                 let flags = self.next_flag().map(|(_, t)| t);
-                let settle = self.window_deadline();
+                let settle = self.window.as_ref().map(Window::closes);
                 match (flags, settle) {
                     (Some(a), Some(b)) => Some(a.min(b)),
                     (a, b) => a.or(b),
@@ -305,8 +306,8 @@ impl Match {
                     return Err(self.not_live().unwrap_or(Rejection::NotPaused));
                 };
                 let pause = now.saturating_sub(since);
-                for (_, deadline) in &mut self.window {
-                    *deadline += pause;
+                if let Some(window) = &mut self.window {
+                    window.postpone(pause);
                 }
                 self.clocks.resume(now);
                 self.phase = Phase::Running;
@@ -318,7 +319,9 @@ impl Match {
                 if self.clocks.adjust(*seat, *delta_ms, now) > Duration::ZERO {
                     self.fallen[seat.index()] = false;
                     self.flag_stands[seat.index()] = false;
-                    self.window.retain(|(s, _)| s != seat);
+                    if let Some(window) = &mut self.window {
+                        window.withdraw(*seat);
+                    }
                 }
             }
             ArbiterAct::TakeBack { board } => {
@@ -342,7 +345,7 @@ impl Match {
                     return Err(Rejection::Over);
                 }
                 self.clocks.stop(now);
-                self.window.clear();
+                self.window = None;
                 self.phase = Phase::Annulled;
             }
         }
@@ -513,7 +516,9 @@ impl Match {
             // under `claim` a later claim of it fails). A flag that stood at an earlier move
             // stays down, however much time the increment has given back since.
             self.fallen[seat.index()] = false;
-            self.window.retain(|(s, _)| *s != seat);
+            if let Some(window) = &mut self.window {
+                window.withdraw(seat);
+            }
         }
         // Moving instead of answering declines the opponent's offer.
         self.draw_offers[seat.opponent().index()] = false;
@@ -525,7 +530,8 @@ impl Match {
     }
 
     /// After a position changed: mate on board (E1), fivefold repetition (E4), 75 moves (E5),
-    /// a stalemate the rules make a draw (M3) end the match, weighed with any flags in the window.
+    /// a stalemate the rules make a draw (M3) end the match, or, while a flag's grace window is
+    /// open, are held in it (K4).
     fn check_board_endings(&mut self, now: Duration) {
         let mut events = Vec::new();
         for board in BoardId::ALL {
@@ -653,11 +659,6 @@ impl Match {
             .min_by_key(|&(s, t)| (t, s.index()))
     }
 
-    /// K4 `auto`: when the window of pending flags closes (the last deadline).
-    fn window_deadline(&self) -> Option<Duration> {
-        self.window.iter().map(|&(_, t)| t).max()
-    }
-
     /// Does what is due at `at`: a start, a flag (before a settlement due at the same instant),
     /// or the settlement of the window.
     fn fire(&mut self, at: Duration) {
@@ -672,12 +673,15 @@ impl Match {
             self.push(t, EventKind::FlagFell { seat });
             if self.game.rules().flag == FlagMode::Auto {
                 let grace = self.quotas[seat.index()].remaining().min(self.config.lag.max_grace());
-                self.window.push((seat, t + grace));
+                match &mut self.window {
+                    Some(window) => window.flag(seat, t + grace),
+                    None => self.window = Some(Window::open(seat, t + grace)),
+                }
             }
             return;
         }
-        if let Some(t) = self.window_deadline().filter(|&t| t <= at) {
-            self.end_with_all(t, &[]);
+        if let Some(t) = self.window.as_ref().map(Window::closes).filter(|&t| t <= at) {
+            self.settle(t, &[]);
         }
     }
 
@@ -715,21 +719,39 @@ impl Match {
         self.end_with_all(now, &[event]);
     }
 
-    /// Ends the match if the pending flags and `events` decide it (E1–E10).
+    /// Weighs ending `events` recorded at `now` (E1–E10). With no grace window open they are
+    /// judged at once. Inside an open window (K4 `auto`) mates and draws are held and weighed with
+    /// everything else recorded in it when it closes, or at once when they already decide it
+    /// (E2); a resignation closes it at once, after what it holds (RULES.md section 10).
     fn end_with_all(&mut self, now: Duration, events: &[EndingEvent]) {
-        let mut all: Vec<EndingEvent> =
-            self.window.iter().map(|&(seat, _)| EndingEvent::Flag { seat }).collect();
-        all.extend_from_slice(events);
+        let resigned = events.iter().any(|e| matches!(e, EndingEvent::Resign { .. }));
+        match &mut self.window {
+            Some(window) if !resigned => {
+                window.hold(events);
+                if window.decided() {
+                    self.settle(now, &[]);
+                }
+            }
+            _ => self.settle(now, events),
+        }
+    }
+
+    /// Closes the window (if one is open) at `at` and ends the match if what it holds, then
+    /// `after`, decide it. A window whose flags were all withdrawn and that holds nothing else
+    /// closes without a result.
+    fn settle(&mut self, at: Duration, after: &[EndingEvent]) {
+        let all = match self.window.take() {
+            Some(window) => window.endings(after),
+            None => after.to_vec(),
+        };
         if let Some(adj) = adjudicate(&all) {
-            self.end(now, adj);
-        } else {
-            self.window.clear();
+            self.end(at, adj);
         }
     }
 
     fn end(&mut self, now: Duration, adj: Adjudication) {
         self.clocks.stop(now);
-        self.window.clear();
+        self.window = None;
         self.phase = Phase::Ended(adj);
         self.push(now, EventKind::Ended(adj));
     }

@@ -24,9 +24,10 @@ fn e1_mate_on_board_wins_for_the_mating_players_team() {
 }
 
 #[test]
-fn e2_online_the_first_mate_ends_the_match_so_a_later_one_is_refused() {
+fn e2_outside_a_flag_window_the_first_mate_ends_the_match_so_a_later_one_is_refused() {
     // E2 (mates by both teams weigh as a draw) needs two mates recorded before the match is
-    // stopped, as over the board. Online the first mate ends the match at once.
+    // stopped, as over the board. Online, with no flag's grace window open (K4), the first mate
+    // ends the match at once; inside one, see flag_window.rs.
     let mut t = Table::new(with_start(config("mgimo-2017", "3+0"), MATE_FOR_WHITE, MATE_FOR_WHITE));
     t.play(ms(1000), WA, "Nf7");
     assert_eq!(t.try_play(ms(1001), WB, "Nf7", None), Err(Rejection::Over));

@@ -68,8 +68,11 @@ fn e1_e6_e9_mate_on_board_inside_the_grace_window_beats_the_flag() {
     t.play(secs(2), WB, "Bb1");
     t.wait(secs(60));
     assert!(t.when(|k| matches!(k, EventKind::FlagFell { seat } if *seat == WA)).is_some());
-    // WA's partner mates inside the window: his team wins although WA's flag is down.
+    // WA's partner mates inside the window: his team wins although WA's flag is down. The mate is
+    // held until the window closes (a mate of the other team could still arrive in it, E2).
     t.play(ms(60_500), BB, "Nf2");
+    assert_eq!(t.result(), None);
+    t.wait(ms(61_170));
     assert_eq!(t.result(), win(Team::One, Reason::MateOnBoard(BB)));
     assert_eq!(t.result().unwrap().reason.rule(), "E1");
 }
@@ -129,7 +132,14 @@ fn e8_e9_a_draw_on_one_board_with_a_flag_on_the_other_is_a_draw() {
     t.wait(secs(60));
     t.cmd(ms(60_200), WB, Command::OfferDraw).unwrap();
     t.cmd(ms(60_500), BB, Command::OfferDraw).unwrap();
+    // The draw is held in WA's window (closing at 61.17 s). White-B's clock still runs: his flag
+    // falls at 61 s inside the window and keeps it open for his own grace (4 gains, 1.56 s).
+    t.wait(ms(61_170));
+    assert_eq!(t.when(|k| matches!(k, EventKind::FlagFell { seat } if *seat == WB)), Some(secs(61)));
+    assert_eq!(t.result(), None);
+    t.wait(ms(62_560));
     assert_eq!(t.result(), draw(Reason::BoardDrawn(BoardId::B, bughouse::DrawKind::Agreement)));
+    assert_eq!(t.when(|k| matches!(k, EventKind::Ended(_))), Some(ms(62_560)));
 }
 
 #[test]
