@@ -94,13 +94,26 @@ pub struct MatchConfig {
     pub countdown: Duration,
     /// The start position as BFEN; the standard one on both boards when `None`.
     pub start: Option<String>,
+    /// K4 `auto` (RULES.md section 10): a mate or a draw recorded while a flag's grace window is
+    /// open is held and weighed with everything the window holds when it closes. `false` only for
+    /// matches stored before that decision (their stored config lacks the field): their logs
+    /// replay as they were played, the window settled by the first ending recorded in it.
+    #[serde(default)]
+    pub window_holds_endings: bool,
 }
 
 impl MatchConfig {
     /// A match under a preset and time control with the built-in clock settings.
     pub fn new(rules: RuleOptions, time_control: TimeControl) -> MatchConfig {
         let clock = ClockConfig::builtin();
-        MatchConfig { rules, time_control, lag: clock.lag, countdown: clock.countdown(), start: None }
+        MatchConfig {
+            rules,
+            time_control,
+            lag: clock.lag,
+            countdown: clock.countdown(),
+            start: None,
+            window_holds_endings: true,
+        }
     }
 
     /// The start game this config describes.

@@ -726,7 +726,7 @@ impl Match {
     fn end_with_all(&mut self, now: Duration, events: &[EndingEvent]) {
         let resigned = events.iter().any(|e| matches!(e, EndingEvent::Resign { .. }));
         match &mut self.window {
-            Some(window) if !resigned => {
+            Some(window) if !resigned && self.config.window_holds_endings => {
                 window.hold(events);
                 if window.decided() {
                     self.settle(now, &[]);

@@ -270,3 +270,23 @@ fn k4_k5_a2_added_time_and_a_pause_inside_the_window_keep_what_it_holds() {
     assert_eq!(t.result(), draw(Reason::BoardDrawn(BoardId::B, DrawKind::Agreement)));
     replays(&t);
 }
+
+/// A match stored before the window held its endings has no `window_holds_endings` in its stored
+/// config: it reads as `false` and its log replays as it was played — the draw agreed inside the
+/// window settled it at once, and the later mate was refused.
+#[test]
+fn k4_a_match_stored_before_the_window_held_endings_replays_as_it_was_played() {
+    let (tc, base, _) = CONTROLS[0];
+    let mut stored =
+        serde_json::to_value(with_start(config("mgimo-2017", tc), A_MATE_FOR_WHITE, STANDARD)).unwrap();
+    stored.as_object_mut().unwrap().remove("window_holds_endings");
+    let old: bughouse_match::MatchConfig = serde_json::from_value(stored).unwrap();
+    assert!(!old.window_holds_endings);
+    let mut t = Table::board_a_only(old);
+    t.wait(ms(base));
+    t.cmd(ms(base + 200), WB, Command::OfferDraw).unwrap();
+    t.cmd(ms(base + 300), BB, Command::OfferDraw).unwrap();
+    assert_eq!(t.result().map(|r| r.reason.rule()), Some("E3"), "the agreed draw settled the window at once");
+    assert_eq!(t.try_play(ms(base + 500), WA, "Nf7", Some(ms(base - 500))), Err(Rejection::Over));
+    replays(&t);
+}

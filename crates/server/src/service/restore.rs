@@ -103,6 +103,7 @@ mod tests {
             lag: clock.lag,
             countdown: Duration::ZERO,
             start: None,
+            window_holds_endings: true,
         };
         let mut m = Match::new(config.clone()).unwrap();
         for (i, seat) in Seat::ALL.into_iter().enumerate() {

@@ -41,6 +41,7 @@ async fn fixture() -> Fixture {
         lag: clock.lag,
         countdown: Duration::ZERO,
         start: None,
+        window_holds_endings: true,
     };
     let created = NewMatch {
         id: ID.0,

@@ -184,6 +184,7 @@ impl Rooms {
             lag: self.clock.lag,
             countdown: self.clock.countdown(),
             start: None,
+            window_holds_endings: true,
         };
         let mut m = Match::new(config.clone()).map_err(|e| bad(e.to_string()))?;
         m.choose_chess960(crate::service::random::chess960());
