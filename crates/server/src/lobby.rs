@@ -132,7 +132,9 @@ impl Lobby {
             categories: ratings.categories,
             rated_bots: ratings.rated_bots,
         });
+        let analyst = Arc::new(Analyst::start(analysis, metrics.clone())?);
         Ok(Lobby {
+            analyst,
             rooms,
             sessions,
             accounts,
@@ -146,7 +148,6 @@ impl Lobby {
             seeks,
             rematches,
             ratings,
-            analyst: Arc::new(Analyst::start(analysis)?),
         })
     }
 

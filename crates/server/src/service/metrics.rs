@@ -62,6 +62,8 @@ pub(crate) enum Refusal {
     ConnectionRate,
     /// The log-in lock-out (`login_failures_per_name`, `login_failures_per_address`).
     LoginAttempts,
+    /// `max_analyses_queued`, `analyses_per_address`.
+    Analyses,
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
@@ -94,6 +96,7 @@ pub(crate) struct Metrics {
     relayed_out: Gauge,
     relayed_in: Gauge,
     relayed_seekers: Gauge,
+    analyses: Counter,
 }
 
 impl Metrics {
@@ -119,6 +122,7 @@ impl Metrics {
             relayed_out: Gauge::default(),
             relayed_in: Gauge::default(),
             relayed_seekers: Gauge::default(),
+            analyses: Counter::default(),
             registry: Registry::default(),
         };
         registry.register(
@@ -198,6 +202,11 @@ impl Metrics {
             "Sessions of other nodes seeking, or answering a rematch offer, through this node",
             m.relayed_seekers.clone(),
         );
+        registry.register(
+            "analyses",
+            "Positions the engine began to analyse for review (ClientMsg::Analyse; answers from the cache not counted)",
+            m.analyses.clone(),
+        );
         Metrics { registry, ..m }
     }
 
@@ -260,6 +269,16 @@ impl Metrics {
 
     pub(crate) fn refused(&self, limit: Refusal) {
         self.refused.get_or_create(&RefusalLabels { limit }).inc();
+    }
+
+    /// The analysis thread took a position.
+    pub(crate) fn analysing(&self) {
+        self.analyses.inc();
+    }
+
+    /// Positions the analysis thread has taken.
+    pub(crate) fn analyses(&self) -> u64 {
+        self.analyses.get()
     }
 
     pub(crate) fn fell_behind(&self) {

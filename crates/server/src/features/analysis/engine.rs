@@ -2,6 +2,7 @@
 //! own at the lowest scheduling priority, so that however many analyses wait, the match tasks
 //! (and the runtime's threads that carry moves) are served first by the kernel.
 
+use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
 use bughouse::{BoardId, BughouseMove, Game, Seat};
@@ -10,6 +11,7 @@ use shvedka_engine::{Analysis, Engine, Limits, Verdict};
 use shvedka_proto::{AnalysedMove, Board, BoardAnalysis, Evaluation};
 use tokio::sync::oneshot;
 
+use crate::service::metrics::Metrics;
 use crate::service::refusal::{colour, kind};
 
 /// The level of the analysing engine: the strongest (its depth cap is the search's own).
@@ -23,13 +25,13 @@ pub(super) struct Job {
 
 /// Starts the analysis thread with room for `queue` waiting jobs; each board is searched to at
 /// most `nodes` nodes. The thread ends when the sender is dropped.
-pub(super) fn spawn(queue: usize, nodes: u64) -> std::io::Result<SyncSender<Job>> {
+pub(super) fn spawn(queue: usize, nodes: u64, metrics: Arc<Metrics>) -> std::io::Result<SyncSender<Job>> {
     let (tx, rx) = sync_channel(queue.max(1));
-    std::thread::Builder::new().name("analysis".into()).spawn(move || run(&rx, nodes))?;
+    std::thread::Builder::new().name("analysis".into()).spawn(move || run(&rx, nodes, &metrics))?;
     Ok(tx)
 }
 
-fn run(jobs: &Receiver<Job>, nodes: u64) {
+fn run(jobs: &Receiver<Job>, nodes: u64, metrics: &Metrics) {
     // The lowest priority (nice 19) for this thread alone: on Linux the nice value is per thread.
     if let Err(e) = rustix::process::nice(19) {
         tracing::warn!(error = %e, "the analysis thread cannot lower its priority");
@@ -37,6 +39,7 @@ fn run(jobs: &Receiver<Job>, nodes: u64) {
     let mut engine = Engine::new(LEVEL);
     let limits = Limits { time: None, nodes: Some(nodes), depth: None };
     while let Ok(job) = jobs.recv() {
+        metrics.analysing();
         let boards =
             [BoardId::A, BoardId::B].map(|board| analyse_board(&mut engine, &job.game, board, limits));
         // The asker may have gone (its connection closed): nothing to do then.

@@ -25,6 +25,7 @@ use tokio::sync::oneshot;
 
 use crate::service::addresses::AtOnce;
 use crate::service::convert::{error, seat_id};
+use crate::service::metrics::{Metrics, Refusal};
 
 /// Positions whose analysis the server keeps.
 pub(crate) const CACHE_ENTRIES: usize = 4_096;
@@ -46,6 +47,7 @@ pub(crate) struct AnalysisLimits {
 /// The server's analyst: admission, the cache and the thread.
 pub(crate) struct Analyst {
     jobs: std::sync::mpsc::SyncSender<engine::Job>,
+    metrics: Arc<Metrics>,
     per_address: Arc<AtOnce>,
     cache: Mutex<Cache>,
 }
@@ -55,9 +57,10 @@ impl Analyst {
     ///
     /// # Errors
     /// When the thread cannot be started.
-    pub(crate) fn start(limits: AnalysisLimits) -> std::io::Result<Analyst> {
+    pub(crate) fn start(limits: AnalysisLimits, metrics: Arc<Metrics>) -> std::io::Result<Analyst> {
         Ok(Analyst {
-            jobs: engine::spawn(limits.queued, limits.nodes)?,
+            jobs: engine::spawn(limits.queued, limits.nodes, metrics.clone())?,
+            metrics,
             per_address: AtOnce::new(limits.per_address.max(1)),
             cache: Mutex::new(Cache::default()),
         })
@@ -83,8 +86,10 @@ impl Analyst {
         if let Some(boards) = self.cached(&key) {
             return Ok(view(req, &game, boards));
         }
-        let full =
-            || error(ErrorCode::Limit(Limit::Analyses), "the server's engine is busy; ask again in a moment");
+        let full = || {
+            self.metrics.refused(Refusal::Analyses);
+            error(ErrorCode::Limit(Limit::Analyses), "the server's engine is busy; ask again in a moment")
+        };
         let held = self.per_address.take(remote).ok_or_else(full)?;
         let (reply, answer) = oneshot::channel();
         self.jobs.try_send(engine::Job { game, reply }).map_err(|e| match e {
@@ -138,3 +143,6 @@ impl Cache {
         }
     }
 }
+
+#[cfg(test)]
+mod tests;
