@@ -1,5 +1,6 @@
 //! FEN (X-FEN and Shredder castling, pockets, promoted marks): a position that reads writes back
-//! to a FEN that reads as the same position, and is one the rules core can play from: every legal
+//! to a FEN that reads as the same position (but for a double step whose en passant capture is
+//! illegal now: a FEN writes the right, not that fact), and is one the rules core can play from: every legal
 //! move plays, and a spread of them (at most eight: reading one back generates the moves again)
 //! reads back from its SAN and its long notation.
 #![no_main]
@@ -14,7 +15,17 @@ fuzz_target!(|data: &[u8]| {
     let again = Position::from_fen(&fen)
         .unwrap_or_else(|e| panic!("{fen:?} (from {text:?}) does not read back: {e}"));
     assert_eq!(again.fen(), fen);
-    assert_eq!(again, pos, "{text:?} and its FEN {fen:?} read as different positions");
+    assert_eq!(again.zobrist(), pos.zobrist(), "{text:?} and its FEN {fen:?} hash apart");
+    // A double step whose capture is illegal now is kept as a fact, but a FEN writes only the
+    // right: read back, it is the input without that fact.
+    let expected = if pos.ep_target().is_some() && pos.ep_square().is_none() {
+        let mut fields: Vec<&str> = text.split_ascii_whitespace().collect();
+        fields[3] = "-";
+        Position::from_fen(&fields.join(" ")).expect("the input with no en passant square reads")
+    } else {
+        pos
+    };
+    assert_eq!(again, expected, "{text:?} and its FEN {fen:?} read as different positions");
     let moves = pos.legal_moves();
     for m in &moves {
         let mut after = pos;

@@ -15,12 +15,22 @@ struct Played {
     before: Position,
     /// The pieces it passed into the other board's reserves (a capture, a promoted pawn).
     gave: [Option<Piece>; 2],
-    /// The piece a promotion by removal took off the other board: square, piece, promoted mark.
-    removed: Option<(Square, Piece, bool)>,
+    /// The piece a promotion by removal took off the other board.
+    removed: Option<Removed>,
     /// The placement epoch of its board when it was played.
     epoch: u32,
     /// The repetition keys it recorded: its board, and the other board if the move changed it.
     keys: (u64, Option<u64>),
+}
+
+/// A piece a promotion lifted off the other board (R1), with what a take-back must give back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Removed {
+    square: Square,
+    piece: Piece,
+    promoted: bool,
+    /// Whether it was a rook with a castling right, which the removal cancelled (R5).
+    castling_right: bool,
 }
 
 /// Per-board move records and repetition counts.
@@ -67,9 +77,13 @@ impl History {
         });
         let gave = [added.next(), added.next()];
         let gone = o_before.board().occupied() & !o_after.board().occupied();
-        let removed = gone.into_iter().next().and_then(|sq| {
-            let piece = o_before.board().piece_at(sq)?;
-            Some((sq, piece, o_before.board().promoted().contains(sq)))
+        let removed = gone.into_iter().next().and_then(|square| {
+            Some(Removed {
+                square,
+                piece: o_before.board().piece_at(square)?,
+                promoted: o_before.board().promoted().contains(square),
+                castling_right: o_before.castling().rooks().contains(square),
+            })
         });
         if removed.is_some() {
             self.epoch[o.index()] += 1;
@@ -93,8 +107,10 @@ impl History {
 
     /// Takes back the last move on `board`: its board returns to the position before it (with
     /// the reserves it has gained since), the pieces it passed on leave the other board's
-    /// reserves, and a removed piece returns to its square. Returns the game and the seat that
-    /// is to move again.
+    /// reserves, and a removed piece returns to its square — a rook with the castling right the
+    /// removal cancelled (R5), if its king has not moved since; every right derived from the
+    /// board (en passant) follows the board as it then stands. Returns the game and the seat
+    /// that is to move again.
     ///
     /// # Errors
     /// Why not: no move to take back, a transferred piece has since been
@@ -112,12 +128,17 @@ impl History {
         for piece in last.gave.into_iter().flatten() {
             other.remove_from_pocket(piece).map_err(|_| TakeBackFailure::PieceDropped { piece, board: o })?;
         }
-        if let Some((square, piece, promoted)) = last.removed {
+        if let Some(Removed { square, piece, promoted, castling_right }) = last.removed {
             other.put_piece_at(square, piece, promoted).map_err(|_| TakeBackFailure::SquareOccupied {
                 square,
                 board: o,
                 piece,
             })?;
+            // The right comes back unless the king has moved since. (The en passant right needs
+            // nothing: the position derives it from the board as it now stands.)
+            if castling_right {
+                other.restore_castling_right(square);
+            }
         }
         let mut this = last.before;
         let dropped = match last.mv.mv {

@@ -114,6 +114,41 @@ fn a2_r1_take_back_of_a_promotion_returns_the_removed_piece() {
     assert_eq!(t.m.game().bfen(), start);
 }
 
+/// R5 took the a1 rook's castling right along with it; taking the promotion back puts the rook
+/// back with its right (White-B's king never moved), so board B is again the start, `Q` and all.
+#[test]
+fn a2_r5_take_back_of_a_promotion_gives_the_removed_rook_its_castling_right_back() {
+    let a = "k7/4P3/8/8/8/8/8/4K3[] w - - 0 1";
+    let b = "4k3/8/8/8/8/8/8/R3K3[] w Q - 0 1";
+    let mut t = Table::new(with_start(config("mgimo-2017", "3+0"), a, b));
+    let start = t.m.game().bfen();
+    t.play(secs(1), WA, "e7e8ra1");
+    assert!(t.m.game().bfen().ends_with("4k3/8/8/8/8/8/8/4K3[P] w U - 0 1"), "{}", t.m.game().bfen());
+    t.arbiter(secs(2), ArbiterAct::TakeBack { board: BoardId::A }).unwrap();
+    assert_eq!(t.m.game().bfen(), start);
+    assert!(
+        t.m.game().legal_moves(BoardId::B).iter().any(|m| matches!(m.mv, chess_core::Move::Castle { .. }))
+    );
+}
+
+/// On board B Black has just played d7–d5 and White may take exd6; lifting the b5 bishop for
+/// White-A's promotion would open the fifth rank to the a5 rook, so the right is gone. Taking
+/// the promotion back returns the bishop, and with it the right: board B is the start again, d6
+/// included.
+#[test]
+fn a2_r1_take_back_of_a_removal_gives_the_en_passant_right_back() {
+    let a = "7k/1P6/8/8/8/8/8/K7[] w - - 0 1";
+    let b = "6k1/8/8/rB1pP2K/8/8/8/8[] w - d6 0 2";
+    let mut t = Table::new(with_start(config("mgimo-2017", "3+0"), a, b));
+    let start = t.m.game().bfen();
+    assert!(start.ends_with("w - d6 0 2"), "{start}");
+    t.play(secs(1), WA, "b7b8bb5");
+    assert!(t.m.game().bfen().ends_with("6k1/8/8/r2pP2K/8/8/8/8[P] w - - 0 2"), "{}", t.m.game().bfen());
+    t.arbiter(secs(2), ArbiterAct::TakeBack { board: BoardId::A }).unwrap();
+    assert_eq!(t.m.game().bfen(), start);
+    assert_eq!(t.m.occurrences(BoardId::B), 1, "E4: the start position, counted once");
+}
+
 #[test]
 fn a2_take_back_of_a_promotion_is_refused_when_the_square_was_taken() {
     let a = "k7/4P3/8/8/8/8/8/4K3[] w - - 0 1";

@@ -206,7 +206,9 @@ impl Game {
     /// Plays a move on its board with every transfer: a capture goes to the capturer's partner
     /// (C1; a promoted piece as a pawn under R6); a promotion by removal takes the piece from the
     /// crosswise player's board and gives him the pawn (R1, R2); one without removal gives him the
-    /// pawn and leaves the square empty (R4).
+    /// pawn and leaves the square empty (R4). The board a removal changes keeps no right from
+    /// before it: check and the en passant right are those of the position as it now stands
+    /// (RULES.md section 10, "Rights after a removal").
     ///
     /// # Errors
     /// A [`PlayError`] naming the rule the move breaks; the game is unchanged.

@@ -327,7 +327,7 @@ impl Position {
             pockets,
             turn,
             castling,
-            ep_square: None,
+            ep_target: None,
             halfmoves,
             fullmoves,
             drop_rules: Default::default(),
@@ -335,13 +335,12 @@ impl Position {
             hash: 0,
         };
         pos.validate().map_err(|m| err(FenField::Position, 0, m))?;
-        pos.refresh();
-        if let Some((_, sq)) = ep
-            && pos.ep_capture_possible(sq)
-        {
-            pos.ep_square = Some(sq);
-            pos.refresh();
+        if let Some((_, sq)) = ep {
+            // The FEN states the double step; the right is derived from it (and written back
+            // only when a capture is legal).
+            pos.set_ep_target(sq);
         }
+        pos.refresh();
         Ok(pos)
     }
 

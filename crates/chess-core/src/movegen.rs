@@ -8,7 +8,8 @@
 //! while listing them expands the same groups.
 
 use crate::attacks::{self, between, bishop_attacks, king_attacks, knight_attacks, line, rook_attacks};
-use crate::{Bitboard, Board, CastlingSide, Color, File, Move, MoveList, Position, Rank, Role, Square};
+use crate::en_passant::ep_capturers;
+use crate::{Bitboard, Board, CastlingSide, File, Move, MoveList, Position, Rank, Role, Square};
 
 /// Receives the legal moves of a position in groups.
 pub(crate) trait Visitor {
@@ -137,20 +138,6 @@ impl Position {
         pinned
     }
 
-    /// Whether an en passant capture from `from` to `to` leaves the mover's king safe.
-    pub(crate) fn is_safe_en_passant(&self, king: Square, from: Square, to: Square) -> bool {
-        let board = self.board();
-        let captured = Square::from_coords(to.file(), from.rank());
-        let occupied = (board.occupied() ^ from ^ captured) | to;
-        let them = board.by_color(!self.turn()).without(captured);
-        let attackers = them
-            & ((rook_attacks(king, occupied) & board.rooks_and_queens())
-                | (bishop_attacks(king, occupied) & board.bishops_and_queens())
-                | (knight_attacks(king) & board.by_role(Role::Knight))
-                | (attacks::pawn_attacks(self.turn(), king) & board.by_role(Role::Pawn)));
-        attackers.is_empty()
-    }
-
     /// Reports every legal move to the visitor.
     pub(crate) fn visit_legal<V: Visitor>(&self, v: &mut V) {
         let board = self.board();
@@ -239,8 +226,8 @@ impl Position {
                 v.pawn(from, t & pin_line);
             }
         }
-        if let Some(ep) = self.ep_square() {
-            for from in attacks::pawn_attacks(them, ep) & pawns {
+        if let Some(ep) = self.ep_candidate() {
+            for from in ep_capturers(board, us, ep) {
                 if self.is_safe_en_passant(king, from, ep) {
                     v.en_passant(from, ep);
                 }
@@ -309,9 +296,4 @@ impl Position {
     pub fn is_legal(&self, m: &Move) -> bool {
         self.legal_moves().contains(m)
     }
-}
-
-/// The squares from which a side's pawns could capture en passant onto `ep`.
-pub(crate) fn ep_capturers(board: &Board, capturer: Color, ep: Square) -> Bitboard {
-    attacks::pawn_attacks(!capturer, ep) & board.by_piece(Role::Pawn.of(capturer))
 }

@@ -1,9 +1,31 @@
 //! The position: placement, pockets, side to move, castling, en passant, clocks; and playing a
 //! move on it.
+//!
+//! # Facts and what is derived from them
+//!
+//! A bughouse board can change between two of its own moves: a promotion on the other board lifts
+//! a piece off it (RULES.md R1), an arbiter's take-back puts one back. So the position stores
+//! *facts* — what happened on the board — and derives every right that depends on how the board
+//! stands at the moment it is asked:
+//!
+//! - **En passant** (module `en_passant`). The fact is the square the last move's double step
+//!   passed over ([`Position::ep_target`]); the right ([`Position::ep_square`]) is derived whenever
+//!   it is needed (move generation, the hash, FEN) from the board as it stands. A capture a pin forbade
+//!   becomes legal when a removal lifts the pinning piece; one a removal forbids is gone, and
+//!   comes back if a later removal makes it legal again before the board's next move.
+//! - **Hash.** The stored hash covers the placement, side to move, castling, king-moved flags and
+//!   pockets, all updated with every change; [`Position::zobrist`] adds the en passant key only
+//!   when the derived right exists. Repetition counts (E4) therefore see the rights as they stand.
+//! - **Checkers** are recomputed after every move and every edit. Pins and castling conditions
+//!   (path empty and unattacked, not in check) are not stored: move generation computes them.
+//! - **Castling rights** are facts, not derivations: a right is lost when its king or rook moves or
+//!   the rook leaves its corner (captured, or removed, R5), and only a rook dropped on its corner
+//!   under P5 gains one. Whether a king has ever moved is a fact too (P5a).
+//! - **The halfmove clock** counts this board's moves since its last capture, pawn move or drop
+//!   (E5); a removal is none of these on this board and leaves it alone.
 
 use std::fmt;
 
-use crate::movegen::ep_capturers;
 use crate::{
     Bitboard, Board, ByColor, Captured, Castling, CastlingSide, Color, DropRules, Move, Piece, Pockets, Rank,
     Role, Square, zobrist,
@@ -12,18 +34,23 @@ use crate::{
 /// A chess position, optionally with pockets (then drops are legal moves).
 ///
 /// The position keeps its Zobrist hash and the pieces giving check up to date as moves are
-/// played, so both are free to read.
+/// played and pieces are put or removed, so both are cheap to read; the en passant right is
+/// derived when asked (module docs).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Position {
     pub(crate) board: Board,
     pub(crate) pockets: Option<Pockets>,
     pub(crate) turn: Color,
     pub(crate) castling: Castling,
-    pub(crate) ep_square: Option<Square>,
+    /// The square the last move's double step passed over, kept when a pawn of the side to move
+    /// stands beside the pushed pawn (otherwise no capture could ever arise before the next move:
+    /// nothing but a move adds a pawn). Whether the capture is legal is derived.
+    pub(crate) ep_target: Option<Square>,
     pub(crate) halfmoves: u32,
     pub(crate) fullmoves: u32,
     pub(crate) drop_rules: DropRules,
     pub(crate) checkers: Bitboard,
+    /// The hash of everything but the en passant right (see [`Position::zobrist`]).
     pub(crate) hash: u64,
 }
 
@@ -46,7 +73,7 @@ impl Position {
             pockets: None,
             turn: Color::White,
             castling,
-            ep_square: None,
+            ep_target: None,
             halfmoves: 0,
             fullmoves: 1,
             drop_rules: DropRules::default(),
@@ -70,6 +97,7 @@ impl Position {
         }
     }
 
+    /// The stored part of the hash: everything but the en passant right, which is derived.
     pub(crate) fn compute_hash(&self) -> u64 {
         let mut h = 0;
         for (sq, piece) in self.board.pieces() {
@@ -85,9 +113,6 @@ impl Position {
             if self.castling.king_moved[color] {
                 h ^= self.king_moved_key(color);
             }
-        }
-        if let Some(ep) = self.ep_square {
-            h ^= zobrist::en_passant(ep);
         }
         if let Some(pockets) = &self.pockets {
             for color in Color::ALL {
@@ -121,13 +146,6 @@ impl Position {
     #[inline]
     pub fn castling(&self) -> &Castling {
         &self.castling
-    }
-
-    /// The en passant target square, kept only when an en passant capture is legal (so equal
-    /// positions in the FIDE sense compare and hash equal).
-    #[inline]
-    pub fn ep_square(&self) -> Option<Square> {
-        self.ep_square
     }
 
     /// Halfmoves since the last capture, pawn move or drop (FIDE 9.3; RULES.md E5).
@@ -174,10 +192,15 @@ impl Position {
     }
 
     /// The Zobrist hash: placement, side to move, castling rights (and whether each king has moved,
-    /// when a dropped rook may castle), a legal en passant square, and pocket contents. Equal positions (FIDE 9.2, with pockets) hash equal.
+    /// when a dropped rook may castle), the en passant right as it stands
+    /// ([`Position::ep_square`]), and pocket contents. Equal positions (FIDE 9.2, with pockets)
+    /// hash equal.
     #[inline]
     pub fn zobrist(&self) -> u64 {
-        self.hash
+        match self.ep_target {
+            None => self.hash,
+            Some(_) => self.hash ^ self.ep_square().map_or(0, zobrist::en_passant),
+        }
     }
 
     /// Whether the side to move is checkmated: in check with no legal move (drops included).
@@ -226,7 +249,8 @@ impl Position {
     }
 
     /// Removes the piece on a square (not as a move: a variant's removal, RULES.md R1). A rook
-    /// removed from its corner loses its castling right (R5). Returns what stood there.
+    /// removed from its corner loses its castling right (R5). Checkers and hash follow; the en
+    /// passant right is re-derived from the board as it now stands. Returns what stood there.
     pub fn remove_piece_at(&mut self, sq: Square) -> Option<Captured> {
         let piece = self.board.piece_at(sq)?;
         let promoted = self.board.promoted().contains(sq);
@@ -236,7 +260,9 @@ impl Position {
         Some(Captured { piece, promoted, square: sq })
     }
 
-    /// Puts a piece on an empty square (not as a move: a variant's bookkeeping).
+    /// Puts a piece on an empty square (not as a move: a variant's bookkeeping, such as a
+    /// take-back returning a removed piece). Checkers and hash follow; the en passant right is
+    /// re-derived from the board as it now stands.
     ///
     /// # Errors
     /// When the square is occupied; then nothing changes.
@@ -250,28 +276,11 @@ impl Position {
         Ok(())
     }
 
-    /// After an edit outside a move: recompute checkers, and drop an en passant square that no
-    /// longer allows a legal capture.
+    /// After an edit outside a move: recompute the checkers. The hash was updated with the edit;
+    /// the en passant right is derived when asked, so it follows the edit by itself (the fact,
+    /// the double step, is unchanged: no move was played).
     fn after_edit(&mut self) {
         self.checkers = self.compute_checkers();
-        if let Some(ep) = self.ep_square
-            && !self.ep_capture_possible(ep)
-        {
-            self.ep_square = None;
-            self.hash ^= zobrist::en_passant(ep);
-        }
-    }
-
-    /// Whether the side to move has a legal en passant capture onto `ep`.
-    pub(crate) fn ep_capture_possible(&self, ep: Square) -> bool {
-        let Some(king) = self.board.king_of(self.turn) else { return false };
-        let pushed = Square::from_coords(ep.file(), Rank::new(3).expect("rank").relative_to(!self.turn));
-        if !self.board.by_piece(Role::Pawn.of(!self.turn)).contains(pushed)
-            || self.board.occupied().contains(ep)
-        {
-            return false;
-        }
-        ep_capturers(&self.board, self.turn, ep).any(|from| self.is_safe_en_passant(king, from, ep))
     }
 
     #[inline]
@@ -324,9 +333,7 @@ impl Position {
     pub fn play_unchecked(&mut self, m: Move) -> Option<Captured> {
         let us = self.turn;
         let them = !us;
-        if let Some(ep) = self.ep_square.take() {
-            self.hash ^= zobrist::en_passant(ep);
-        }
+        self.ep_target = None;
         self.halfmoves = self.halfmoves.saturating_add(1);
         let mut captured = None;
         let mut double_push = None;
@@ -389,7 +396,8 @@ impl Position {
                 self.put(role.of(us), to);
                 self.halfmoves = 0;
                 if role == Role::Rook && self.drop_rules.castle_with_dropped_rook() {
-                    self.dropped_rook_may_castle(us, to);
+                    // RULES.md P5: a rook dropped on its corner may castle if the king never moved.
+                    self.grant_castling_right(us, to);
                 }
             }
         }
@@ -399,28 +407,42 @@ impl Position {
         self.turn = them;
         self.hash ^= zobrist::black_to_move();
         self.checkers = self.compute_checkers();
-        if let Some(ep) = double_push
-            && self.ep_capture_possible(ep)
-        {
-            self.ep_square = Some(ep);
-            self.hash ^= zobrist::en_passant(ep);
+        if let Some(ep) = double_push {
+            self.set_ep_target(ep);
         }
         captured
     }
 
-    /// RULES.md P5: a rook dropped on its original corner may castle if the king never moved.
-    fn dropped_rook_may_castle(&mut self, us: Color, to: Square) {
-        if self.castling.king_moved[us] || to.rank() != Rank::FIRST.relative_to(us) {
-            return;
+    /// Gives the rook of `color` on `rook` a castling right where one can stand: the king never
+    /// moved, king and rook on the back rank, the rook on the file its side's castling rooks start
+    /// on. Returns whether the rook has the right afterwards.
+    fn grant_castling_right(&mut self, color: Color, rook: Square) -> bool {
+        if self.castling.king_moved[color]
+            || rook.rank() != Rank::FIRST.relative_to(color)
+            || !self.board.by_piece(Role::Rook.of(color)).contains(rook)
+        {
+            return false;
         }
-        let Some(king) = self.board.king_of(us) else { return };
-        if king.rank() != to.rank() {
-            return;
+        let Some(king) = self.board.king_of(color) else { return false };
+        if king.rank() != rook.rank() || rook.file() != self.castling.rook_file(CastlingSide::of(king, rook))
+        {
+            return false;
         }
-        let side = CastlingSide::of(king, to);
-        if to.file() == self.castling.rook_file(side) && !self.castling.rooks.contains(to) {
-            self.castling.rooks |= to;
-            self.hash ^= zobrist::castling_rook(to);
+        if !self.castling.rooks.contains(rook) {
+            self.castling.rooks |= rook;
+            self.hash ^= zobrist::castling_rook(rook);
+        }
+        true
+    }
+
+    /// Gives back the castling right a removal took from a rook (RULES.md R5) when a take-back
+    /// returns the rook to its corner: granted where the right can still stand — the rook's king
+    /// never moved and the rook stands on the file its side's castling rooks start on. Returns
+    /// whether the rook on `rook` now has the right (false for an empty square or another piece).
+    pub fn restore_castling_right(&mut self, rook: Square) -> bool {
+        match self.board.piece_at(rook) {
+            Some(piece) if piece.role == Role::Rook => self.grant_castling_right(piece.color, rook),
+            _ => false,
         }
     }
 

@@ -47,7 +47,17 @@ fn parsers_never_panic_on_mutated_input() {
             accepted += 1;
             // Whatever parses must be playable and print back to something that parses the same.
             let again = Position::from_fen(&p.fen()).unwrap_or_else(|e| panic!("{fen} -> {}: {e}", p.fen()));
-            assert_eq!(again, p, "{fen}");
+            assert_eq!(again.fen(), p.fen(), "{fen}");
+            assert_eq!(again.zobrist(), p.zobrist(), "{fen}");
+            if p.ep_target().is_some() && p.ep_square().is_none() {
+                // A double step whose capture is illegal now is a fact the FEN does not write (it
+                // writes the right): the read-back is the position without that fact.
+                let mut fields: Vec<&str> = fen.split_ascii_whitespace().collect();
+                fields[3] = "-";
+                assert_eq!(again, Position::from_fen(&fields.join(" ")).unwrap(), "{fen}");
+            } else {
+                assert_eq!(again, p, "{fen}");
+            }
             for m in p.legal_moves().into_iter().take(5) {
                 let mut q = p;
                 q.play_unchecked(m);
