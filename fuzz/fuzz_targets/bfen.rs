@@ -1,8 +1,8 @@
-//! BFEN (two FENs joined by `|`, with the `U`/`u` castling letters): a game that reads under
-//! either preset writes back to a BFEN that reads as the same game (but for a double step whose
-//! en passant capture is illegal now: a BFEN writes the right, not that fact), every legal move of both
-//! boards plays, and a spread of them (at most eight a board: reading one back generates the
-//! moves again) reads back from its long notation and its SAN.
+//! BFEN (two FENs joined by `|`, with the `U`/`u` and `(bg)` castling extensions): a game that
+//! reads under either preset writes back to a BFEN that reads as the same game (but for a double
+//! step whose en passant capture is illegal now: a BFEN writes the right, not that fact), every
+//! legal move of both boards plays, and a spread of them (at most eight a board: reading one back
+//! generates the moves again) reads back from its long notation and its SAN.
 #![no_main]
 
 use bughouse::{BoardId, Game, RuleOptions};

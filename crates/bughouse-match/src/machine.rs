@@ -696,7 +696,8 @@ impl Match {
         if matches!(self.phase, Phase::Ended(_) | Phase::Annulled) {
             return Err(Rejection::Over);
         }
-        let game = Game::from_bfen(bfen, *self.game.rules())
+        // A Chess960 start's rook files hold for the corrected position too (P5).
+        let game = Game::from_bfen_with_start(bfen, *self.game.rules(), &self.start_game())
             .map_err(|e| Rejection::InvalidPosition(PositionFailure::Unreadable(e.to_string())))?;
         for color in chess_core::Color::ALL {
             let (was, is) = (self.game.units(color), game.units(color));

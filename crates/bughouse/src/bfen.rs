@@ -1,15 +1,28 @@
 //! BFEN (RULES.md A4): the two boards' FENs, each with its reserves in brackets after the
-//! placement, joined by ` | `.
+//! placement, joined by ` | `. Castling rights are X-FEN (`KQkq`) for standard chess and
+//! Shredder-FEN file letters (`GBgb`) for Chess960.
 //!
-//! One extension records what FEN cannot (P5a): in the castling field, `U` (White) or `u` (Black)
-//! says that side's king has never moved although it has no castling right left — so a rook
-//! dropped on its corner may castle later. A side with a castling right has an unmoved king
-//! anyway and is never marked. Example: `… w Uk - 0 12`.
+//! Two extensions of the castling field record what FEN cannot (P5a):
+//!
+//! - `U` (White) or `u` (Black) after that side's rights says its king has never moved although
+//!   no castling right is left — so a rook dropped on its start square may castle later. A side
+//!   with a castling right has an unmoved king anyway and is never marked. Example:
+//!   `… w Uk - 0 12`.
+//! - `(bg)` at the end gives the files a Chess960 position's rooks started on, queen side first
+//!   (one pair for both colours, as in every start array). It is written only where the rights
+//!   left would read back others — a side no right names reads as a or h, and a field without
+//!   rights as standard chess — so a standard position is written as it always was, and a
+//!   Chess960 one reads back the same. Example, Chess960 `NRBKQBRN` after both rooks of each side
+//!   moved: `… w Uu(bg) - 4 3`; with every right gone and both kings moved: `… w -(bg) …`.
+//!
+//! [`Game::from_bfen_with_start`] reads a BFEN of a game whose start is known (an arbiter's
+//! corrected position): files the text does not name are then the start's.
 
 use std::fmt;
 
-use chess_core::{Color, ParseFenError, Position};
+use chess_core::{ParseFenError, Position};
 
+use crate::castling_field::{self, Extensions};
 use crate::options::Rules;
 use crate::{BoardId, Game};
 
@@ -33,35 +46,18 @@ impl fmt::Display for ParseBfenError {
 
 impl std::error::Error for ParseBfenError {}
 
-fn parse_board(text: &str, board: BoardId) -> Result<Position, ParseBfenError> {
+fn parse_board(text: &str, board: BoardId, start: Option<&Position>) -> Result<Position, ParseBfenError> {
     let fail = |message: String| ParseBfenError { board: Some(board), message };
-    let mut fields: Vec<&str> = text.split_whitespace().collect();
-    let mut unmoved = Vec::new();
     let castling: String;
+    let mut fields: Vec<&str> = text.split_whitespace().collect();
+    let mut extensions = Extensions::default();
     if let Some(field) = fields.get(2) {
-        unmoved = field
-            .chars()
-            .filter_map(|c| match c {
-                'U' => Some(Color::White),
-                'u' => Some(Color::Black),
-                _ => None,
-            })
-            .collect();
-        castling = field.chars().filter(|c| !matches!(c, 'U' | 'u')).collect();
-        fields[2] = if castling.is_empty() { "-" } else { &castling };
+        (castling, extensions) = castling_field::split(field).map_err(fail)?;
+        fields[2] = &castling;
     }
     let fen = fields.join(" ");
     let mut pos = Position::from_fen(&fen).map_err(|e: ParseFenError| fail(e.to_string()))?;
-    for color in unmoved {
-        let king = pos.board().king_of(color).expect("a parsed position has both kings");
-        if king.rank() != chess_core::Rank::FIRST.relative_to(color) {
-            return Err(fail(format!(
-                "'{}' but the {color} king is not on its back rank",
-                color.fold('U', 'u')
-            )));
-        }
-        pos.set_king_moved(color, false);
-    }
+    extensions.apply(&mut pos, start).map_err(fail)?;
     pos.enable_pockets();
     Ok(pos)
 }
@@ -69,15 +65,7 @@ fn parse_board(text: &str, board: BoardId) -> Result<Position, ParseBfenError> {
 fn print_board(pos: &Position) -> String {
     let fen = pos.fen();
     let mut fields: Vec<String> = fen.split(' ').map(str::to_owned).collect();
-    let rights: String = fields[2].chars().filter(|&c| c != '-').collect();
-    let mut castling = String::new();
-    for color in Color::ALL {
-        castling.extend(rights.chars().filter(|c| c.is_ascii_uppercase() == (color == Color::White)));
-        if !pos.castling().king_moved(color) && pos.castling().rooks_of(color).is_empty() {
-            castling.push(color.fold('U', 'u'));
-        }
-    }
-    fields[2] = if castling.is_empty() { "-".to_owned() } else { castling };
+    fields[2] = castling_field::write(pos, &fields[2]);
     fields.join(" ")
 }
 
@@ -87,6 +75,21 @@ impl Game {
     /// # Errors
     /// [`ParseBfenError`] naming the board and what is wrong with its FEN.
     pub fn from_bfen(bfen: &str, rules: Rules) -> Result<Game, ParseBfenError> {
+        Game::read_bfen(bfen, rules, None)
+    }
+
+    /// Reads a BFEN of a game that started from `start`, as an arbiter's corrected position is
+    /// (RULES.md A2): where a board's BFEN names no start files of a side (neither a castling right
+    /// on it nor the files in parentheses) and `start` is Chess960, that side's file is `start`'s.
+    /// So the arbiter of a Chess960 match need not write them.
+    ///
+    /// # Errors
+    /// [`ParseBfenError`] naming the board and what is wrong with its FEN.
+    pub fn from_bfen_with_start(bfen: &str, rules: Rules, start: &Game) -> Result<Game, ParseBfenError> {
+        Game::read_bfen(bfen, rules, Some(start))
+    }
+
+    fn read_bfen(bfen: &str, rules: Rules, start: Option<&Game>) -> Result<Game, ParseBfenError> {
         let parts: Vec<&str> = bfen.split('|').collect();
         if parts.len() != 2 {
             return Err(ParseBfenError {
@@ -94,8 +97,9 @@ impl Game {
                 message: format!("expected two FENs joined by ' | ', found {} part(s)", parts.len()),
             });
         }
-        let a = parse_board(parts[0].trim(), BoardId::A)?;
-        let b = parse_board(parts[1].trim(), BoardId::B)?;
+        let start = |board: BoardId| start.map(|g| g.board(board));
+        let a = parse_board(parts[0].trim(), BoardId::A, start(BoardId::A))?;
+        let b = parse_board(parts[1].trim(), BoardId::B, start(BoardId::B))?;
         Ok(Game::from_positions(a, b, rules))
     }
 

@@ -15,6 +15,7 @@
 
 mod adjudicate;
 mod bfen;
+mod castling_field;
 mod chess960;
 mod error;
 mod game;

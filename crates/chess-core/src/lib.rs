@@ -35,6 +35,7 @@ mod repetition;
 mod role;
 mod san;
 mod square;
+mod start_files;
 mod uci;
 mod zobrist;
 
@@ -52,4 +53,5 @@ pub use repetition::Repetitions;
 pub use role::{Piece, Role};
 pub use san::{ParseSanError, San, SanError};
 pub use square::{File, ParseSquareError, Rank, Square};
+pub use start_files::StartFilesError;
 pub use uci::{ParseUciError, UciMove};

@@ -145,6 +145,37 @@ fn p5_castling_with_a_dropped_rook() {
     assert!(p.castling().rooks().is_empty());
 }
 
+/// P5 in Chess960: the start files set from outside FEN (a FEN without rights has no place for
+/// them) decide which drop regains a right; files that do not fit are refused, changing nothing.
+#[test]
+fn p5_chess960_start_files_decide_which_dropped_rook_may_castle() {
+    use chess_core::{CastlingSide, File, StartFilesError};
+    let start = "3k4/8/8/8/8/8/8/3K4[RR] w - - 0 1";
+    let b = File::from_char('b').unwrap();
+    let mut p = pos(start);
+    p.set_drop_rules(DropRules::new(2..=6, true).unwrap());
+    p.set_king_moved(Color::White, false);
+    p.set_chess960_start_files(b, File::G).unwrap();
+    assert!(p.castling().is_chess960());
+    play(&mut p, "R@a1");
+    play(&mut p, "d8e8");
+    assert!(p.castling().rooks().is_empty(), "a1 is no start square here");
+    play(&mut p, "R@b1");
+    play(&mut p, "e8d8");
+    assert_eq!(p.castling().rooks(), chess_core::Bitboard::from_square(sq("b1")));
+    assert!(p.parse_uci("d1b1").is_ok(), "king d1 to c1, rook b1 to d1");
+    let before = p;
+    assert_eq!(
+        p.set_chess960_start_files(File::G, b),
+        Err(StartFilesError::Order { queen_side: File::G, king_side: b })
+    );
+    assert_eq!(
+        p.set_chess960_start_files(File::A, File::G),
+        Err(StartFilesError::Right { rook: sq("b1"), side: CastlingSide::QueenSide, file: File::A })
+    );
+    assert_eq!(p, before);
+}
+
 /// E5: a drop resets the halfmove clock like a pawn move.
 #[test]
 fn e5_drops_reset_the_halfmove_clock() {
