@@ -32,6 +32,7 @@ use anyhow::Context;
 
 pub use config::ClusterConfig;
 pub use config::ServerConfig;
+pub use features::analysis::analyse_here;
 pub use transport::tls::{fingerprint, provider};
 
 use features::{bots, tournaments};

@@ -16,6 +16,8 @@ use shvedka_records::{Record, check_record, parse_bpgn};
 
 use crate::Failure;
 
+#[path = "arbiter_analysis.rs"]
+mod analysis;
 #[path = "arbiter_online.rs"]
 mod online;
 #[path = "arbiter_show.rs"]
@@ -40,6 +42,9 @@ pub(crate) enum ArbiterCommand {
     CheckRecord(CheckRecordArgs),
     /// Review a record at an instant: both boards, reserves, clocks, turns, mate on board, BFEN.
     Show(show::ShowArgs),
+    /// The same instant with the engine's analysis of both boards: evaluation, best move, the
+    /// line after it, the piece the side to move wants from its partner, time trouble.
+    Analyse(show::AnalyseArgs),
     /// List the server's live matches, listed or not.
     List(online::Online),
     /// Stop all four clocks of a match (K5).
@@ -75,6 +80,7 @@ pub(crate) fn run(args: &ArbiterArgs, out: &mut dyn Write) -> anyhow::Result<()>
     match &args.command {
         ArbiterCommand::CheckRecord(args) => check(args, out),
         ArbiterCommand::Show(args) => show::run(args, out),
+        ArbiterCommand::Analyse(args) => show::analyse(args, out),
         ArbiterCommand::List(args) => online::list(args, out),
         ArbiterCommand::Pause(args) => online::pause(args, out),
         ArbiterCommand::Resume(args) => online::resume(args, out),

@@ -66,6 +66,16 @@ pub(crate) struct ShowArgs {
     game: usize,
 }
 
+/// Arguments of `shvedka arbiter analyse`: an instant as `show` takes it, and the search.
+#[derive(Debug, clap::Args)]
+pub(crate) struct AnalyseArgs {
+    #[command(flatten)]
+    show: ShowArgs,
+    /// Nodes the engine searches on each board (the server's `analysis_nodes` by default).
+    #[arg(long, default_value_t = 300_000, value_parser = clap::value_parser!(u64).range(1..=100_000_000))]
+    nodes: u64,
+}
+
 /// `--at`: `95.3`, `95.3s`, `1:35.3` or `1:01:35.3`, in milliseconds.
 fn parse_match_time(text: &str) -> Result<u64, String> {
     let t = text.trim();
@@ -144,6 +154,16 @@ fn replay_prefix(record: &Record, rules: bughouse::Rules) -> anyhow::Result<(Rep
 }
 
 pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    show(args, out, None)
+}
+
+/// `analyse`: the instant as `show` prints it, then the engine's view of both boards (the same
+/// analysis the server gives the review, computed here).
+pub(crate) fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    show(&args.show, out, Some(args.nodes))
+}
+
+fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::Result<()> {
     let name = args.file.display();
     let mut records = match &args.server {
         None => read_records(&args.file)?,
@@ -262,6 +282,12 @@ pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         writeln!(out, "{seat}{player}: clock {clock}{running}, reserve {}", reserve(game, seat))?;
     }
     writeln!(out, "bfen: {}", game.bfen())?;
+    if let Some(nodes) = analysis {
+        let clocks = clocks.iter().copied().collect::<Option<Vec<u64>>>().and_then(|c| c.try_into().ok());
+        for view in shvedka_server::analyse_here(game, nodes, clocks) {
+            super::analysis::write(out, &view)?;
+        }
+    }
     Ok(())
 }
 

@@ -376,3 +376,25 @@ fn a4_show_prints_the_arbiters_acts_up_to_the_instant_with_who_made_them() {
     let (_, out, _) = arbiter("show", "arbiter_acts.bpgn", &["--after-move", "3"]);
     assert!(out.contains("note after 1a. d5: white-B called the arbiter\n"), "{out}");
 }
+
+#[test]
+fn m1_analyse_finds_the_mate_in_one_and_then_the_mate_on_board() {
+    // After 3a. Nf6 White-A mates with Qxf7 (a contact check no drop can block, M1).
+    let (code, out, err) =
+        arbiter("analyse", "scholar_mate.bpgn", &["--after-move", "9", "--nodes", "20000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("board A: white-A to move, mate on board: no\n"),
+        "the instant is shown first: {out}"
+    );
+    assert!(out.contains("analysis of board A (White to move): White mates in 1\n"), "{out}");
+    assert!(out.contains("  best: Qxf7# (depth "), "{out}");
+    assert!(out.contains("analysis of board B (Black to move): "), "{out}");
+    let (code, out, err) =
+        arbiter("analyse", "scholar_mate.bpgn", &["--after-move", "10", "--nodes", "20000"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("analysis of board A (Black to move): mate on board: White won (M1)\n"), "{out}");
+    // Clocks at 14.9 s: nobody is short of time; a bad node count is refused before any search.
+    let (code, _, err) = arbiter("analyse", "scholar_mate.bpgn", &["--after-move", "9", "--nodes", "0"]);
+    assert_eq!(code, 2, "{err}");
+}

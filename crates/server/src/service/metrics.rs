@@ -277,6 +277,7 @@ impl Metrics {
     }
 
     /// Positions the analysis thread has taken.
+    #[cfg(test)]
     pub(crate) fn analyses(&self) -> u64 {
         self.analyses.get()
     }

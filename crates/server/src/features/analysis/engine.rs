@@ -15,7 +15,7 @@ use crate::service::metrics::Metrics;
 use crate::service::refusal::{colour, kind};
 
 /// The level of the analysing engine: the strongest (its depth cap is the search's own).
-const LEVEL: u8 = 5;
+pub(super) const LEVEL: u8 = 5;
 
 /// One position to analyse, and where its answer goes.
 pub(super) struct Job {
@@ -40,20 +40,19 @@ fn run(jobs: &Receiver<Job>, nodes: u64, metrics: &Metrics) {
     let limits = Limits { time: None, nodes: Some(nodes), depth: None };
     while let Ok(job) = jobs.recv() {
         metrics.analysing();
-        let boards =
-            [BoardId::A, BoardId::B].map(|board| analyse_board(&mut engine, &job.game, board, limits));
+        let boards = analyse_game(&mut engine, &job.game, limits);
         // The asker may have gone (its connection closed): nothing to do then.
         let _ = job.reply.send(boards);
     }
 }
 
-/// What the engine finds on one board of `game` (`short_of_time` is the caller's to set).
-pub(super) fn analyse_board(
-    engine: &mut Engine,
-    game: &Game,
-    board: BoardId,
-    limits: Limits,
-) -> BoardAnalysis {
+/// What the engine finds on both boards of `game` (`short_of_time` is the caller's to set).
+pub(super) fn analyse_game(engine: &mut Engine, game: &Game, limits: Limits) -> [BoardAnalysis; 2] {
+    [BoardId::A, BoardId::B].map(|board| analyse_board(engine, game, board, limits))
+}
+
+/// What the engine finds on one board of `game`.
+fn analyse_board(engine: &mut Engine, game: &Game, board: BoardId, limits: Limits) -> BoardAnalysis {
     let status = game.status(board);
     let to_move = status.turn;
     let mut view = BoardAnalysis {

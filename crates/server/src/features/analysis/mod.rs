@@ -107,6 +107,19 @@ impl Analyst {
     }
 }
 
+/// The same analysis on the caller's thread, for the arbiter's command line (`shvedka arbiter
+/// analyse`): both boards of `game` searched to `nodes` nodes each, `short_of_time` read from
+/// `clocks_ms` when given.
+pub fn analyse_here(game: &Game, nodes: u64, clocks_ms: Option<[u64; 4]>) -> [BoardAnalysis; 2] {
+    let mut boards = engine::analyse_game(
+        &mut shvedka_engine::Engine::new(engine::LEVEL),
+        game,
+        shvedka_engine::Limits { time: None, nodes: Some(nodes), depth: None },
+    );
+    mark_short_of_time(game, clocks_ms, &mut boards);
+    boards
+}
+
 fn gone() -> ErrorMsg {
     tracing::error!("the analysis thread is gone");
     error(ErrorCode::Unavailable, "the server's engine is not running")
@@ -114,14 +127,16 @@ fn gone() -> ErrorMsg {
 
 /// The answer, with the request's clocks read for the side to move on each board.
 fn view(req: AnalysisRequest, game: &Game, mut boards: [BoardAnalysis; 2]) -> AnalysisView {
-    if let Some(clocks) = req.clocks_ms {
-        for (board, view) in [bughouse::BoardId::A, bughouse::BoardId::B].into_iter().zip(&mut boards) {
-            let seat = seat_id(Seat::new(board, game.board(board).turn()));
-            let left = clocks[seat.index()];
-            view.short_of_time = Duration::from_millis(left) < SHORT_OF_TIME;
-        }
-    }
+    mark_short_of_time(game, req.clocks_ms, &mut boards);
     AnalysisView { bfen: req.bfen, boards }
+}
+
+fn mark_short_of_time(game: &Game, clocks_ms: Option<[u64; 4]>, boards: &mut [BoardAnalysis; 2]) {
+    let Some(clocks) = clocks_ms else { return };
+    for (board, view) in [bughouse::BoardId::A, bughouse::BoardId::B].into_iter().zip(boards) {
+        let seat = seat_id(Seat::new(board, game.board(board).turn()));
+        view.short_of_time = Duration::from_millis(clocks[seat.index()]) < SHORT_OF_TIME;
+    }
 }
 
 /// Answers by rules and position, the oldest forgotten first.
