@@ -2,14 +2,20 @@
 //!
 //! [`check_record`] replays the record and reports every impossible move, each classified as if
 //! it had been noticed at once (its type, rule and consequence), and with what A1 says when it is
-//! noticed only later: it stands if the position it produced is legal, otherwise the arbiter
-//! decides. A move that stands is carried out as it was made (`aftermath.rs`) and the check goes
-//! on from the position it left; where the arbiter must decide, the record cannot be followed
-//! further and the check stops there.
+//! noticed only later: it stands if the position on the board is then legal, otherwise the
+//! arbiter decides. The end of the record is the moment it is noticed. So the check carries each
+//! impossible move out as it was made (`aftermath.rs`), even when that leaves a board in no legal
+//! position, follows the record on from there and judges the boards after every later move: the
+//! move stands ([`Later::Stands`]) if its board is legal right after it, or
+//! ([`Later::LegalAgain`]) once a later move makes it legal again — the check names that move.
+//! A board still illegal when the record ends goes to the arbiter. Only a move that cannot be
+//! carried out at all stops the check: the arbiter decides there, and on every impossible move
+//! whose board is still illegal at that point.
 //!
 //! Each move is first held against ordinary chess (the chess core on the board as it stands, the
 //! variant's filters lifted); failing there makes it type 1. Passing there but refused by the
-//! variant makes it type 2. The table (also in docs/RULES.md, section 10):
+//! variant makes it type 2, and so does the king and rook changing places, which chess never has
+//! (A1a). The table (also in docs/RULES.md, section 10):
 //!
 //! | the move                                                    | type | rule |
 //! |-------------------------------------------------------------|------|------|
@@ -17,7 +23,7 @@
 //! | names a piece that is not there, or one that cannot move so | 1    | FIDE |
 //! | leaves the mover's king in check                            | 1    | FIDE |
 //! | captures the king                                           | 1    | M4   |
-//! | castling that ordinary chess forbids                        | 1    | FIDE |
+//! | castling that ordinary chess forbids (its reason named)     | 1    | FIDE |
 //! | pawn reaching the last rank unpromoted (upgrade preset)     | 1    | FIDE |
 //! | `e8` whose vanishing pawn (R4) leaves the king in check     | 1    | FIDE |
 //! | drop on an occupied square                                  | 1    | P1   |
@@ -26,6 +32,7 @@
 //! | pawn drop on a rank the preset forbids (1, 8; 7 in MGIMO)   | 2    | P2   |
 //! | drop giving mate on board where the preset forbids it       | 2    | P3   |
 //! | castling with a dropped rook where the preset forbids it    | 2    | P5   |
+//! | king and own rook on his first rank exchange squares (A1a)  | 2    | A1a  |
 //! | promotion to a new piece (`e8=Q`) where removal is possible | 2    | R1   |
 //! | removal of a piece that may not be removed (pawn, king, …)  | 2    | R1   |
 //! | removal that leaves the other board illegal                 | 2    | R3   |
@@ -39,10 +46,10 @@
 
 use std::fmt;
 
-use bughouse::{Game, Rules};
+use bughouse::{BoardId, Game, Rules};
 use chess_core::DropRules;
 
-use crate::aftermath::carry_out;
+use crate::aftermath::{carry_out, illegal};
 use crate::classify::{Verdict, judge};
 use crate::record::Record;
 use crate::replay::start_game;
@@ -66,17 +73,46 @@ impl ImpossibleKind {
     }
 }
 
-/// What A1 says of an impossible move noticed only later.
+/// What A1 says of an impossible move noticed only later: it stands if the position on the board
+/// is legal when it is noticed, otherwise the arbiter decides. The check takes the end of the
+/// record as the moment it is noticed.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Later {
-    /// The position it produced is legal: the move stands and the game could go on.
+    /// The position it produced is legal: the move stands.
     Stands,
-    /// It produced no legal position (or cannot be carried out): the arbiter decides, and the
-    /// record is not checked past it.
+    /// The position it produced is not legal, but a later move made the board legal again and it
+    /// stayed followable: the move stands («заигран»), and the check went on from there.
+    LegalAgain {
+        /// The index in [`Record::moves`] of the move after which the board is legal again.
+        index: usize,
+        /// That move as written, `3A. Nf3`.
+        label: String,
+    },
+    /// The board is still no legal position when the record ends, or the record cannot be
+    /// followed past this point: the arbiter decides.
     ArbiterDecides {
-        /// Why the position is not legal.
+        /// Why the position is not legal, or why the record cannot be followed.
         why: String,
     },
+}
+
+impl Later {
+    /// Whether the move stands when noticed later.
+    pub fn stands(&self) -> bool {
+        matches!(self, Later::Stands | Later::LegalAgain { .. })
+    }
+}
+
+impl fmt::Display for Later {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Later::Stands => f.write_str("the move stands, the position after it is legal (A1)"),
+            Later::LegalAgain { label, .. } => {
+                write!(f, "the move stands, the position is legal again after {label} (A1)")
+            }
+            Later::ArbiterDecides { why } => write!(f, "the arbiter decides, {why} (A1)"),
+        }
+    }
 }
 
 /// One impossible move of a record.
@@ -102,14 +138,8 @@ pub struct Impossible {
 impl fmt::Display for Impossible {
     /// One line: `14a. Q@g8: type 2 (P3): <reason>; <consequence>; noticed later: <later>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Impossible { label, kind, rule, reason, consequence, .. } = self;
-        write!(f, "{label}: type {} ({rule}): {reason}; {consequence}; noticed later: ", kind.number())?;
-        match &self.later {
-            Later::Stands => f.write_str("the move stands, the position after it is legal (A1)"),
-            Later::ArbiterDecides { why } => {
-                write!(f, "the arbiter decides, {why} (A1); the record is not checked further")
-            }
-        }
+        let Impossible { label, kind, rule, reason, consequence, later, .. } = self;
+        write!(f, "{label}: type {} ({rule}): {reason}; {consequence}; noticed later: {later}", kind.number())
     }
 }
 
@@ -128,7 +158,9 @@ pub struct Unreadable {
 /// could not read, if any (the check stops there).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct CheckReport {
-    /// The impossible moves; after one the arbiter must decide, nothing further is checked.
+    /// The impossible moves. The check follows the record past each of them, also through a
+    /// stretch where a board is no legal position; it stops only at a move it cannot carry out
+    /// (that move's [`Later::ArbiterDecides`] says so) or cannot read.
     pub impossible: Vec<Impossible>,
     /// A bad start position, or a move that does not read as one move (malformed, ambiguous).
     pub unreadable: Option<Unreadable>,
@@ -155,6 +187,13 @@ impl fmt::Display for CheckReport {
     }
 }
 
+/// An impossible move whose board has not been legal since (its index in the report's list), and
+/// the boards it made illegal.
+struct Open {
+    entry: usize,
+    boards: Vec<BoardId>,
+}
+
 /// Replays a record under `rules` and reports its impossible moves (RULES.md A1).
 pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
     let mut report = CheckReport::default();
@@ -173,6 +212,7 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
             return report;
         }
     };
+    let mut open: Vec<Open> = Vec::new();
     for (index, rm) in record.moves.iter().enumerate() {
         match judge(&game, &shadow, rm) {
             Verdict::Legal(m) => {
@@ -188,33 +228,76 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
                         seat.team().other()
                     ),
                 };
-                let after = carry_out(&game, &shadow, rm).and_then(|g| {
-                    let s = Game::from_bfen(&g.bfen(), shadow_rules).map_err(|e| e.to_string())?;
-                    Ok((g, s))
-                });
+                let label = rm.label();
+                let after = carry_out(&game, &shadow, rm);
                 let later = match &after {
                     Ok(_) => Later::Stands,
-                    Err(why) => Later::ArbiterDecides { why: why.clone() },
+                    Err(why) => {
+                        Later::ArbiterDecides { why: format!("{why}, and the record is not checked further") }
+                    }
                 };
                 report.impossible.push(Impossible {
                     index,
-                    label: rm.label(),
+                    label: label.clone(),
                     kind,
                     rule,
                     reason,
                     consequence,
                     later,
                 });
-                match after {
-                    Ok((g, s)) => (game, shadow) = (g, s),
-                    Err(_) => return report,
+                let Ok((g, s)) = after else {
+                    let why = |board, now: String| {
+                        format!(
+                            "board {board} is still no legal position at {label}, past which the record cannot be followed: {now}"
+                        )
+                    };
+                    settle(&mut report, open, &game, why);
+                    return report;
+                };
+                // The boards it left illegal: its own, and the other one if it broke that one too.
+                let boards: Vec<BoardId> = BoardId::ALL
+                    .into_iter()
+                    .filter(|&b| illegal(&g, b).is_some() && (b == rm.board || illegal(&game, b).is_none()))
+                    .collect();
+                (game, shadow) = (g, s);
+                if !boards.is_empty() {
+                    open.push(Open { entry: report.impossible.len() - 1, boards });
                 }
             }
             Verdict::Unreadable(reason) => {
+                let label = rm.label();
+                let why = |board, now: String| {
+                    format!(
+                        "board {board} is still no legal position at {label}, which cannot be read: {now}"
+                    )
+                };
+                settle(&mut report, open, &game, why);
                 report.unreadable = Some(Unreadable { index: Some(index), label: rm.label(), reason });
                 return report;
             }
         }
+        // The impossible moves whose boards are all legal again stand.
+        open.retain(|o| {
+            let legal = o.boards.iter().all(|&b| illegal(&game, b).is_none());
+            if legal {
+                report.impossible[o.entry].later = Later::LegalAgain { index, label: rm.label() };
+            }
+            !legal
+        });
     }
+    settle(&mut report, open, &game, |board, now| {
+        format!("board {board} is still no legal position when the record ends: {now}")
+    });
     report
+}
+
+/// The impossible moves still open where the check ends: the arbiter decides, `why` saying which
+/// board is not legal and why (their boards are illegal in `game`).
+fn settle(report: &mut CheckReport, open: Vec<Open>, game: &Game, why: impl Fn(BoardId, String) -> String) {
+    for o in open {
+        let found = o.boards.iter().find_map(|&b| illegal(game, b).map(|now| (b, now)));
+        if let Some((board, now)) = found {
+            report.impossible[o.entry].later = Later::ArbiterDecides { why: why(board, now) };
+        }
+    }
 }

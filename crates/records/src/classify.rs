@@ -5,10 +5,13 @@
 //! rank, mate allowed), a pawn reaching the last rank counts as promoting, and a rook dropped on
 //! its corner keeps the castling right P5 would give it. A move that fails there is of type 1. A
 //! move that passes there but that the variant refuses is of type 2, with the rule the bughouse
-//! rules name. The table is in [`crate::check`].
+//! rules name. One move chess refuses is type 2 all the same: the king and a rook of his own
+//! changing places, the «нижегородская рокировка» MGIMO lists among the type 2 moves (A1a), since
+//! it is no chess move in any position; every castling chess has but forbids here stays type 1,
+//! with the condition it breaks named. The table is in [`crate::check`].
 
 use bughouse::{BoardId, BughouseMove, Game, MoveTextError, Promotion, RuleId, Seat};
-use chess_core::attacks::{attacks, king_attacks, pawn_attacks};
+use chess_core::attacks::{attacks, between, king_attacks, pawn_attacks};
 use chess_core::{
     Bitboard, Board, CastlingSide, Color, File, Move, Position, Rank, Role, San, Square, UciMove,
 };
@@ -100,6 +103,12 @@ pub(crate) fn judge(game: &Game, shadow: &Game, rm: &RecordMove) -> Verdict {
     }
     let text = rm.text.as_str();
     let error = match game.parse_move(board, text) {
+        // Legal on a legal board; after an impossible move left the other king attacked, chess
+        // would let the mover take it, which no rule set does (M4).
+        Ok(m) if game.board(board).board().piece_at(m.mv.to()) == Some(Role::King.of(!turn)) => {
+            let to = m.mv.to();
+            return type1("M4", format!("it captures the {} king on {to}: a king is never captured", !turn));
+        }
         Ok(m) => return Verdict::Legal(m),
         Err(e) => e,
     };
@@ -159,7 +168,8 @@ fn promotion_form(game: &Game, seat: Seat, written: Written) -> Option<Verdict> 
     }
 }
 
-/// `Some(type 1 verdict)` if the move is illegal in ordinary chess, `None` if it is legal there.
+/// `None` if the move is legal in ordinary chess; otherwise its verdict: type 1, or type 2 for the
+/// king–rook swap, a move that is no chess move in any position (A1a).
 fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) -> Option<Verdict> {
     let pos = game.board(board);
     let us = pos.turn();
@@ -185,7 +195,7 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
                 shadow.board(board).legal_moves().iter().any(
                     |m| matches!(*m, Move::Castle { king, rook } if CastlingSide::of(king, rook) == side),
                 );
-            (!castles).then(|| type1("FIDE", "castling is not possible here"))
+            (!castles).then(|| type1("FIDE", castling_refused(shadow.board(board), side)))
         }
         Written::Board { role, file, rank, capture, to, promotion, removal } => {
             let written_promotion = promotion;
@@ -223,6 +233,15 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
                     ));
                 }
                 return None;
+            }
+            if let Some((king, rook)) = king_rook_swap(pos, shape) {
+                // Not this castling refused, but a kind of move chess never has (A1a).
+                return Some(type2(
+                    "A1a",
+                    format!(
+                        "the {us} king on {king} and rook on {rook} exchange squares («нижегородская рокировка»), which chess never allows"
+                    ),
+                ));
             }
             let (rule, reason) = explain(pos, shape);
             Some(type1(rule, reason))
@@ -264,6 +283,60 @@ impl Shape {
                     && m.promotion() == promotion
             }
         }
+    }
+}
+
+/// «Нижегородская рокировка» (RULES.md A1a): the written move takes the king onto a rook of his
+/// own, both on his first rank. `Some((king, rook))`, their squares, if it is one.
+pub(crate) fn king_rook_swap(pos: &Position, shape: Shape) -> Option<(Square, Square)> {
+    let us = pos.turn();
+    let board = pos.board();
+    let king = board.king_of(us)?;
+    let first = Rank::FIRST.relative_to(us);
+    let rook = shape.to;
+    (shape.role.is_none_or(|r| r == Role::King)
+        && shape.origin_fits(king)
+        && king.rank() == first
+        && rook.rank() == first
+        && board.piece_at(rook) == Some(Role::Rook.of(us)))
+    .then_some((king, rook))
+}
+
+/// Why ordinary chess refuses castling toward `side` here: the first of its conditions that fails
+/// (the king has moved, the rook has, check, a square in the way, an attacked square).
+fn castling_refused(pos: &Position, side: CastlingSide) -> String {
+    let us = pos.turn();
+    let board = pos.board();
+    let castling = pos.castling();
+    let written = match side {
+        CastlingSide::KingSide => "O-O",
+        CastlingSide::QueenSide => "O-O-O",
+    };
+    let king = board.king_of(us);
+    let rook = king.and_then(|k| castling.rooks_of(us).into_iter().find(|&r| CastlingSide::of(k, r) == side));
+    let why = match (king, rook) {
+        _ if castling.king_moved(us) => Some(format!("the {us} king has moved")),
+        (Some(king), Some(rook)) => {
+            let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
+            let king_path = between(king, king_to).with(king_to);
+            let path = (king_path | between(rook, rook_to).with(rook_to)).without(king).without(rook);
+            let after = board.occupied().without(king).without(rook);
+            if pos.is_check() {
+                Some(format!("the {us} king is in check"))
+            } else if let Some(sq) = (path & board.occupied()).first() {
+                Some(format!("{sq} is not empty"))
+            } else {
+                king_path
+                    .into_iter()
+                    .find(|&sq| board.is_attacked(sq, !us, after))
+                    .map(|sq| format!("the king would pass or land on {sq}, which {} attacks", !us))
+            }
+        }
+        _ => Some(format!("no {us} rook may castle {written}: it has moved or is gone")),
+    };
+    match why {
+        Some(why) => format!("castling is not possible here: {why}"),
+        None => "castling is not possible here".to_owned(),
     }
 }
 

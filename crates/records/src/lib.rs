@@ -14,7 +14,8 @@
 //! [`check_record`] replays a record as an arbiter would (RULES.md A1): it reports every
 //! impossible move, whether it is of type 1 (illegal in ordinary chess too) or type 2 (illegal
 //! only in this variant), which rule it breaks, what follows had it been noticed at once, and
-//! whether it stands when noticed later (the position after it is legal) or the arbiter decides.
+//! whether it stands when noticed later (its board is legal after it, or legal again after a later
+//! move the check names) or the arbiter decides (the board is still illegal when the record ends).
 //!
 //! The crate does no IO: text in, text out. No input makes it panic; every parse error names the
 //! line and column and what was expected there.

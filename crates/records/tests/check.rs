@@ -45,7 +45,8 @@ fn expect(
     first(file, preset, label, kind, rule, consequence).reason
 }
 
-/// Whether the arbiter must decide after the impossible move (the check stops there).
+/// Whether the arbiter must decide on the impossible move noticed later: its board is still illegal
+/// when the record ends, or the record cannot be followed past it.
 fn arbiter_decides(found: &Impossible) -> bool {
     matches!(found.later, Later::ArbiterDecides { .. })
 }
@@ -201,7 +202,7 @@ fn a1_type2_removal_that_leaves_the_other_king_attacked_r3() {
     assert_eq!(
         found.later,
         Later::ArbiterDecides {
-            why: "the position after it is not legal: the black king is in check with white to move"
+            why: "board B is still no legal position when the record ends: the black king is in check with white to move"
                 .to_owned()
         }
     );
@@ -259,8 +260,13 @@ fn a1_type1_drop_into_check_p1() {
 fn a1_type1_castling_that_chess_forbids() {
     let found =
         first("type1_illegal_castling", None, "1A. O-O", ImpossibleKind::Type1, "FIDE", TEAM1_LOSES_A);
-    assert_eq!(found.reason, "castling is not possible here");
-    assert_eq!(found.later, Later::ArbiterDecides { why: "the castling cannot be carried out".to_owned() });
+    assert_eq!(found.reason, "castling is not possible here: f1 is not empty");
+    assert_eq!(
+        found.later,
+        Later::ArbiterDecides {
+            why: "the castling cannot be carried out, and the record is not checked further".to_owned()
+        }
+    );
 }
 
 #[test]
@@ -269,7 +275,9 @@ fn a1_type1_pawn_left_unpromoted_under_upgrade_r6() {
     assert_eq!(found.reason, "a pawn reaching the last rank must be promoted");
     assert_eq!(
         found.later,
-        Later::ArbiterDecides { why: "the position after it is not legal: a pawn stands on b8".to_owned() }
+        Later::ArbiterDecides {
+            why: "board A is still no legal position when the record ends: a pawn stands on b8".to_owned()
+        }
     );
 }
 
@@ -288,7 +296,7 @@ fn a1_type1_promotion_whose_vanishing_pawn_leaves_the_king_in_check_r4() {
 }
 
 #[test]
-fn a1_every_impossible_move_is_reported_until_the_arbiter_must_decide() {
+fn a1_every_impossible_move_is_reported_until_the_record_cannot_be_followed() {
     let rec = record("two_impossible_moves");
     let report = check_record(&rec, rec.rules().unwrap());
     let found: Vec<(&str, ImpossibleKind, &str, bool)> = report
@@ -306,7 +314,7 @@ fn a1_every_impossible_move_is_reported_until_the_arbiter_must_decide() {
     assert_eq!(lines.len(), 2, "{report}");
     assert!(lines[0].ends_with("noticed later: the move stands, the position after it is legal (A1)"));
     assert!(lines[1].contains("the team of white-A loses the game (A1)"), "{}", lines[1]);
-    assert!(lines[1].ends_with("(A1); the record is not checked further"), "{}", lines[1]);
+    assert!(lines[1].ends_with(", and the record is not checked further (A1)"), "{}", lines[1]);
 }
 
 #[test]
@@ -342,7 +350,7 @@ fn a1_outcome_is_one_line_naming_move_type_rule_and_consequence() {
     let found = format!("2a. Nc6: type 1 (FIDE): it leaves the black king in check; {TEAM2_LOSES_A}; ");
     assert!(line.starts_with(&found), "{line}");
     assert!(
-        line.ends_with("noticed later: the arbiter decides, the position after it is not legal: the black king is in check with white to move (A1); the record is not checked further"),
+        line.ends_with("noticed later: the arbiter decides, board A is still no legal position when the record ends: the black king is in check with white to move (A1)"),
         "{line}"
     );
 }

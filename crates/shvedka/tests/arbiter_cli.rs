@@ -91,7 +91,7 @@ fn a1_check_record_reports_every_impossible_move_and_whether_it_stands() {
     assert!(
         lines[1].contains("; the team of white-A loses the game (A1); noticed later: the arbiter decides")
     );
-    assert!(lines[1].ends_with("; the record is not checked further"), "{}", lines[1]);
+    assert!(lines[1].ends_with(", and the record is not checked further (A1)"), "{}", lines[1]);
     assert_eq!(err.trim_end(), "shvedka: impossible move found");
 }
 

@@ -91,6 +91,7 @@ rule-K3 = lag credit
 rule-K4 = the flag: time has run out
 rule-K5 = the clocks are stopped for the arbiter
 rule-A1 = an impossible move
+rule-A1a = the king and a rook changing places («нижегородская рокировка»)
 rule-A2 = the arbiter's decision
 rule-A3 = only partners talk during play
 rule-A4 = the match record

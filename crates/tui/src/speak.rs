@@ -189,6 +189,7 @@ pub fn rule_title(lang: Lang, rule: &str) -> Option<String> {
         "K4" => t!(lang, "rule-K4"),
         "K5" => t!(lang, "rule-K5"),
         "A1" => t!(lang, "rule-A1"),
+        "A1a" => t!(lang, "rule-A1a"),
         "A2" => t!(lang, "rule-A2"),
         "A3" => t!(lang, "rule-A3"),
         "A4" => t!(lang, "rule-A4"),
