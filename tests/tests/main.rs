@@ -6,6 +6,7 @@
 
 mod accounts;
 mod address_limits;
+mod analysis;
 mod arbiter;
 mod bots;
 mod browser;
