@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 9;
+export const PROTOCOL_VERSION = 10;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -93,7 +93,36 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Tournaments: { after: number | null, limit: number } }
  *   | { FollowTournament: { tournament: number | null } }
  *   | { TournamentRound: { tournament: number, round: number } }
- *   | { Entry: EntryRequest } | "Roles"} ClientMsg
+ *   | { Entry: EntryRequest } | "Roles"
+ *   | { Analyse: AnalysisRequest }} ClientMsg
+ */
+
+/**
+ * What to analyse (`ClientMsg::Analyse`, version 10): a position, its rules, the clocks then.
+ * @typedef {{ bfen: string, rules: string, clocks_ms: number[] | null }} AnalysisRequest
+ */
+
+/**
+ * How a board stands, from White's side (`Evaluation`).
+ * @typedef {{ Centipawns: { white: number } } | { MateIn: { white: number } }
+ *   | { Mated: { winner: "White" | "Black" } } | "Waiting" | "Drawn"} Evaluation
+ */
+
+/**
+ * A move as an arrow (`AnalysedMove`): squares 0 = a1 … 63 = h8.
+ * @typedef {{ san: string, from: number | null, to: number, drop: string | null, removal: number | null }} AnalysedMove
+ */
+
+/**
+ * The engine's view of one board (`BoardAnalysis`).
+ * @typedef {{ board: "A" | "B", to_move: "White" | "Black", evaluation: Evaluation,
+ *   best: AnalysedMove | null, line: string[], depth: number, nodes: number,
+ *   wish: string | null, short_of_time: boolean }} BoardAnalysis
+ */
+
+/**
+ * `Reply::Analysis`: both boards.
+ * @typedef {{ bfen: string, boards: BoardAnalysis[] }} AnalysisView
  */
 
 /**
@@ -182,6 +211,8 @@ export const msg = {
   tournamentRound: (/** @type {number} */ tournament, /** @type {number} */ round) => ({ TournamentRound: { tournament, round } }),
   /** The roles the session holds now (`Reply::Roles`). */
   roles: () => "Roles",
+  /** The engine's analysis of a position (`Reply::Analysis`). */
+  analyse: (/** @type {AnalysisRequest} */ req) => ({ Analyse: req }),
   /** A director's command (`td.*` below builds them). */
   td: (/** @type {TdRequest} */ req) => ({ Td: req }),
   /** A player's entry request (`entry.*` below builds them). */
@@ -284,7 +315,7 @@ export const entry = {
  *   | "Settings"} TourChange
  */
 
-/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations" | "TournamentTeams"} LimitKind  `Limit`: which documented limit */
+/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations" | "TournamentTeams" | "Analyses"} LimitKind  `Limit`: which documented limit */
 
 /**
  * `TourRefusal` of the protocol: why a tournament request was refused, with its parameters.
@@ -517,7 +548,8 @@ function badReply(message) {
  *   | { Seek: SeekView } | { SeekPools: SeekPool[] }
  *   | { TournamentPage: { tournaments: TournamentSummary[], next: number | null } }
  *   | { TournamentRound: RoundView }
- *   | { Roles: { roles: string[] } }} Reply
+ *   | { Roles: { roles: string[] } }
+ *   | { Analysis: AnalysisView }} Reply
  */
 
 /**

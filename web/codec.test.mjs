@@ -67,6 +67,11 @@ const built = {
   "entry-decline": frame(63, msg.entry(entry.decline(2, "zhenya"))),
   "entry-check-in": frame(64, msg.entry(entry.checkIn(2))),
   roles: frame(65, msg.roles()),
+  analyse: frame(66, msg.analyse({
+    bfen: "6rk/6pp/8/8/8/8/5PPP/6K1[N] w - - 0 1 | 1k6/1Q6/1K6/8/8/8/8/8[] b - - 0 1",
+    rules: "classic",
+    clocks_ms: [61000, 9500, 180000, 2000],
+  })),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

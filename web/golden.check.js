@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":9,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":10,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":9,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":10,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":9,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":10,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -314,6 +314,24 @@ export const roles = {"req":65,"msg":"Roles"};
 
 /** @type {ServerMsg} */
 export const replyRoles = {"Reply":{"req":65,"result":{"Ok":{"Roles":{"roles":["director"]}}}}};
+
+/** @type {ClientFrame} */
+export const analyse = {"req":66,"msg":{"Analyse":{"bfen":"6rk/6pp/8/8/8/8/5PPP/6K1[N] w - - 0 1 | 1k6/1Q6/1K6/8/8/8/8/8[] b - - 0 1","rules":"classic","clocks_ms":[61000,9500,180000,2000]}}};
+
+/** @type {ServerMsg} */
+export const replyAnalysis = {"Reply":{"req":66,"result":{"Ok":{"Analysis":{"bfen":"6rk/6pp/8/8/8/8/5PPP/6K1[N] w - - 0 1 | 1k6/1Q6/1K6/8/8/8/8/8[] b - - 0 1","boards":[{"board":"A","to_move":"White","evaluation":{"MateIn":{"white":1}},"best":{"san":"N@f7#","from":null,"to":53,"drop":"Knight","removal":null},"line":[],"depth":2,"nodes":184,"wish":"Knight","short_of_time":false},{"board":"B","to_move":"Black","evaluation":{"Mated":{"winner":"White"}},"best":null,"line":[],"depth":0,"nodes":0,"wish":null,"short_of_time":true}]}}}}};
+
+/** @type {ServerMsg} */
+export const replyAnalysisLines = {"Reply":{"req":67,"result":{"Ok":{"Analysis":{"bfen":"start | start","boards":[{"board":"A","to_move":"White","evaluation":{"Centipawns":{"white":-35}},"best":{"san":"e8=Qd1","from":52,"to":60,"drop":null,"removal":3},"line":["Kxd1","N@f3+"],"depth":9,"nodes":300000,"wish":null,"short_of_time":false},{"board":"B","to_move":"White","evaluation":"Waiting","best":null,"line":[],"depth":0,"nodes":0,"wish":"Pawn","short_of_time":false}]}}}}};
+
+/** @type {ServerMsg} */
+export const replyAnalysisDrawnMateAgainst = {"Reply":{"req":68,"result":{"Ok":{"Analysis":{"bfen":"start | start","boards":[{"board":"A","to_move":"Black","evaluation":"Drawn","best":null,"line":[],"depth":0,"nodes":0,"wish":null,"short_of_time":false},{"board":"B","to_move":"Black","evaluation":{"MateIn":{"white":-3}},"best":{"san":"O-O","from":60,"to":62,"drop":null,"removal":null},"line":[],"depth":7,"nodes":12,"wish":null,"short_of_time":false}]}}}}};
+
+/** @type {ServerMsg} */
+export const refusedAnalyses = {"Reply":{"req":69,"result":{"Err":{"code":{"Limit":"Analyses"},"rule":null,"message":"the server's engine is busy; ask again in a moment"}}}};
+
+/** @type {ServerMsg} */
+export const refusedPosition = {"Reply":{"req":70,"result":{"Err":{"code":{"Invalid":"Position"},"rule":null,"message":"the position does not read"}}}};
 
 /** @type {ServerMsg} */
 export const replyNotInField = {"Reply":{"req":60,"result":{"Err":{"code":{"Tournament":{"NotInField":{"team":3}}},"rule":null,"message":"team #3 is not in this round's field"}}}};

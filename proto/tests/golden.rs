@@ -675,6 +675,156 @@ fn samples() -> Vec<(&'static str, Sample)> {
         ("roles", c(65, ClientMsg::Roles)),
         ("reply-roles", s(ServerMsg::Reply { req: 65, result: Ok(Reply::Roles { roles: vec!["director".into()] }) })),
         (
+            "analyse",
+            c(
+                66,
+                ClientMsg::Analyse(AnalysisRequest {
+                    bfen: "6rk/6pp/8/8/8/8/5PPP/6K1[N] w - - 0 1 | 1k6/1Q6/1K6/8/8/8/8/8[] b - - 0 1".into(),
+                    rules: "classic".into(),
+                    clocks_ms: Some([61_000, 9_500, 180_000, 2_000]),
+                }),
+            ),
+        ),
+        (
+            "reply-analysis",
+            s(ServerMsg::Reply {
+                req: 66,
+                result: Ok(Reply::Analysis(AnalysisView {
+                    bfen: "6rk/6pp/8/8/8/8/5PPP/6K1[N] w - - 0 1 | 1k6/1Q6/1K6/8/8/8/8/8[] b - - 0 1".into(),
+                    boards: [
+                        BoardAnalysis {
+                            board: Board::A,
+                            to_move: Colour::White,
+                            evaluation: Evaluation::MateIn { white: 1 },
+                            best: Some(AnalysedMove {
+                                san: "N@f7#".into(),
+                                from: None,
+                                to: 53,
+                                drop: Some(PieceKind::Knight),
+                                removal: None,
+                            }),
+                            line: vec![],
+                            depth: 2,
+                            nodes: 184,
+                            wish: Some(PieceKind::Knight),
+                            short_of_time: false,
+                        },
+                        BoardAnalysis {
+                            board: Board::B,
+                            to_move: Colour::Black,
+                            evaluation: Evaluation::Mated { winner: Colour::White },
+                            best: None,
+                            line: vec![],
+                            depth: 0,
+                            nodes: 0,
+                            wish: None,
+                            short_of_time: true,
+                        },
+                    ],
+                })),
+            }),
+        ),
+        (
+            "reply-analysis-lines",
+            s(ServerMsg::Reply {
+                req: 67,
+                result: Ok(Reply::Analysis(AnalysisView {
+                    bfen: "start | start".into(),
+                    boards: [
+                        BoardAnalysis {
+                            board: Board::A,
+                            to_move: Colour::White,
+                            evaluation: Evaluation::Centipawns { white: -35 },
+                            best: Some(AnalysedMove {
+                                san: "e8=Qd1".into(),
+                                from: Some(52),
+                                to: 60,
+                                drop: None,
+                                removal: Some(3),
+                            }),
+                            line: vec!["Kxd1".into(), "N@f3+".into()],
+                            depth: 9,
+                            nodes: 300_000,
+                            wish: None,
+                            short_of_time: false,
+                        },
+                        BoardAnalysis {
+                            board: Board::B,
+                            to_move: Colour::White,
+                            evaluation: Evaluation::Waiting,
+                            best: None,
+                            line: vec![],
+                            depth: 0,
+                            nodes: 0,
+                            wish: Some(PieceKind::Pawn),
+                            short_of_time: false,
+                        },
+                    ],
+                })),
+            }),
+        ),
+        (
+            "reply-analysis-drawn-mate-against",
+            s(ServerMsg::Reply {
+                req: 68,
+                result: Ok(Reply::Analysis(AnalysisView {
+                    bfen: "start | start".into(),
+                    boards: [
+                        BoardAnalysis {
+                            board: Board::A,
+                            to_move: Colour::Black,
+                            evaluation: Evaluation::Drawn,
+                            best: None,
+                            line: vec![],
+                            depth: 0,
+                            nodes: 0,
+                            wish: None,
+                            short_of_time: false,
+                        },
+                        BoardAnalysis {
+                            board: Board::B,
+                            to_move: Colour::Black,
+                            evaluation: Evaluation::MateIn { white: -3 },
+                            best: Some(AnalysedMove {
+                                san: "O-O".into(),
+                                from: Some(60),
+                                to: 62,
+                                drop: None,
+                                removal: None,
+                            }),
+                            line: vec![],
+                            depth: 7,
+                            nodes: 12,
+                            wish: None,
+                            short_of_time: false,
+                        },
+                    ],
+                })),
+            }),
+        ),
+        (
+            "refused-analyses",
+            s(ServerMsg::Reply {
+                req: 69,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Limit(Limit::Analyses),
+                    message: "the server's engine is busy; ask again in a moment".into(),
+                    rule: None,
+                }),
+            }),
+        ),
+        (
+            "refused-position",
+            s(ServerMsg::Reply {
+                req: 70,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Invalid(Invalid::Position),
+                    message: "the position does not read".into(),
+                    rule: None,
+                }),
+            }),
+        ),
+        (
             "reply-not-in-field",
             s(ServerMsg::Reply {
                 req: 60,
