@@ -106,7 +106,7 @@ export default [
         id: "P5a",
         title: "A king that never moved",
         source: "ours",
-        text: "\"This king has never moved\" is state that a position must keep through export and import, since a later drop can bring castling back. BFEN writes it as `U`/`u` in the castling field (see the README).",
+        text: "\"This king has never moved\" is state that a position must keep through export and import, since a later drop can bring castling back. BFEN writes it as `U`/`u` in the castling field (see the README). So are, in Chess960, the files the rooks started on: BFEN adds them as `(bg)` at the end of the castling field where no castling right left names them (section 9).",
       },
     ],
   },
@@ -203,7 +203,7 @@ export default [
         id: "E2",
         title: "Mates by both teams: a draw",
         source: "MGIMO",
-        text: "Mates on board by players of both teams (possible only over the board, where both can be recorded together) make a draw.",
+        text: "Mates on board by players of both teams make a draw. Over the board both can be recorded together; online only inside one flag's grace window (K4, section 10), since outside one the first mate ends the match.",
       },
       {
         id: "E3",
@@ -281,7 +281,7 @@ export default [
         id: "K4",
         title: "Flags: automatic or claimed",
         source: "MGIMO, ours",
-        text: "Option `flag`:\n- `auto` (the online default): a flag falls when a clock, lag credit included, reaches zero. It is not settled at once but after a grace window; endings recorded inside the window (a mate that was already on its way, a draw, other flags) are weighed together with it by E1–E9.\n- `claim` (as over the board): a fallen flag counts only when a player of the other team claims it — the opponent on that board or his partner, who may \"fix a flag on the neighbouring clock\". Until then the player without time may go on moving. The claim is judged by E1–E9 against the position at that instant.",
+        text: "Option `flag`:\n- `auto` (the online default): a flag falls when a clock, lag credit included, reaches zero. It is not settled at once but after a grace window; endings recorded inside the window (a mate that was already on its way, a draw, other flags) are held and weighed together with it by E1–E9 when the window closes, whatever their order (section 10 says exactly how).\n- `claim` (as over the board): a fallen flag counts only when a player of the other team claims it — the opponent on that board or his partner, who may \"fix a flag on the neighbouring clock\". Until then the player without time may go on moving. The claim is judged by E1–E9 against the position at that instant.",
       },
       {
         id: "K5",
@@ -352,7 +352,7 @@ export default [
         id: "Chess960",
         title: "Chess960",
         source: "ours, FIDE appendix F",
-        text: "Either preset may start from a Chess960 position (rule option `chess960`). Both boards then start from the *same* position, drawn at random for the match and fixed as its start when the countdown starts; it is logged with the match, so a replay and a restarted server start from it again, and a record carries it in its `SetUp`/`FEN` tags. Castling follows FIDE appendix F: the king and the rook end on the same squares as in standard chess (g1/f1 or c1/d1), every square they pass or land on must be empty apart from the two of them, and the king may not be in check, pass through an attacked square or land on one. Under P5 a rook dropped on the square its side's rook started on may castle toward that side if the king never moved.",
+        text: "Either preset may start from a Chess960 position (rule option `chess960`). Both boards then start from the *same* position, drawn at random for the match and fixed as its start when the countdown starts; it is logged with the match, so a replay and a restarted server start from it again, and a record carries it in its `SetUp`/`FEN` tags. Castling follows FIDE appendix F: the king and the rook end on the same squares as in standard chess (g1/f1 or c1/d1), every square they pass or land on must be empty apart from the two of them, and the king may not be in check, pass through an attacked square or land on one. Under P5 a rook dropped on the square its side's rook started on may castle toward that side if the king never moved; a rook dropped on a1 or h1 (a8, h8) gains nothing unless a rook started there. The start files are part of the position for as long as the game lasts (P5a), also once every castling right is gone: BFEN writes the rights with Shredder-FEN file letters (`GBgb`) and, where the rights left do not name both files, the files in parentheses after them, queen side first: `Uu(bg)` for the array `NRBKQBRN` with neither king moved and no right left. A standard position never carries them. A position the arbiter sets (A2) whose BFEN names no start files for a side takes that side's file from the match's start position.",
       },
     ],
   },
@@ -361,6 +361,12 @@ export default [
     title: "10. Decisions on corner cases",
     intro: "The decisions the code took on corner cases.",
     rules: [
+      {
+        id: "K4-grace",
+        title: "K4, what a flag's grace window holds",
+        source: "ours",
+        text: "When `flag = auto`: a flag that falls opens a window that closes at the fall plus the flagged player's remaining quota, at most 2 s (K3); another flag falling while it is open is added to it and keeps it open until its own deadline. While the window is open the match goes on as before — moves, offers and claims are accepted and told to everyone at once — but no ending settles it: every flag, mate on board (E1) and draw recorded in it (agreed, E3; claimed, E4/E5; or by itself: fivefold repetition, 75 moves, a stalemate under `stalemate = draw`, M3) is held. When the window closes, all it holds is weighed together by E1–E9, whatever the order it came in: a mate beats a draw and a draw beats a flag (E9), so a draw recorded first does not shut out a mate that lag credit brings inside the flagged player's time a moment later; mates by both teams draw (E2); flags alone decide by E6–E7. A flag that a credited move (or time the arbiter adds) withdraws is not weighed, but the window stays open to its deadline, so a mate recorded before the withdrawal and one recorded after it still meet. The window is settled before its deadline only when nothing recorded later can change the outcome: once it holds mates by both teams (a draw nothing outranks), or at a resignation (next decision). So the result reaches the players at the latest when the window closes, and nothing else is delayed at all. A pause (K5) moves the deadline on by its length. A window whose flags were all withdrawn and that holds nothing closes without a result. What the window holds stays recorded if the arbiter takes a move back or corrects the position inside it; he can declare the result instead (A2).",
+      },
       {
         id: "E10-grace",
         title: "E10 inside a flag's grace window",
@@ -372,6 +378,12 @@ export default [
         title: "M1 and a promotion that R4 would empty",
         source: "ours",
         text: "When the only way out of a check is a pawn promoting on a blocking square, and no piece could be removed today, the promotion would leave the square empty and block nothing. We still count it as a defence: the crosswise player may yet get a removable piece, so the position is defensible in principle and the player waits (M2) instead of being mated.",
+      },
+      {
+        id: "removal-rights",
+        title: "Rights after a removal",
+        source: "ours",
+        text: "On R1, R5, A2, E4 and E5: a removal, or an arbiter's take-back that returns the removed piece, changes a board between two of its own moves. Nothing chess derives from the previous move or from the board is kept from before; each is taken from the position as it then stands:\n- *En passant.* The board keeps the fact that its last move was a double step; the right is there while an en passant capture is legal now. So a capture a pin forbade becomes legal when the removal lifts the pinning piece, and one the removal makes illegal (it lifts the piece that shielded the capturer's king) is gone — and comes back if a later removal, or a take-back, makes it legal again before that board's next move. Repetition (E4) and FEN/BFEN see only the right; a double step whose capture is illegal at that moment is not written, so a BFEN taken then does not carry it (FEN has no field for it).\n- *Castling.* Rights are facts, lost only when the king or the rook moves or the rook leaves its corner (R5); a take-back that returns a removed rook to its corner returns its right, unless its king has moved since.\n- *Check, mate on board, waiting, stalemate* are recomputed after every removal (R3 may leave the crosswise player in check); pins and the conditions of castling are never stored.\n- *Repetition* (E4) counts by a hash that follows the rights as they stand; the position a removal leaves counts as an occurrence on its board.\n- *Fifty moves* (E5): a removal is not a capture, a pawn move or a drop on the board it changes, so that board's count goes on; it counts the moves made there.",
       },
       {
         id: "K3-lag",
