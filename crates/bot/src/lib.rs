@@ -11,13 +11,24 @@
 //! connection. [`answer_seeks`] (`shvedka bot --seek`) joins pools where a person waits, so a
 //! lone player gets a game. It never trusts its own copy of the
 //! position over the server's: a refused move just means searching again.
+//!
+//! What chooses the move is a [`Chooser`]: the own search ([`play_match`]), or a bughouse UCI
+//! engine such as Fairy-Stockfish run as a separate process (`shvedka bot --uci`, through
+//! [`play_match_with`]; the `classic` preset only), which falls back to the own search for any
+//! move the engine cannot give. The strength benchmark (`shvedka bench-strength`) plays choosers
+//! against each other with a [`Budget`] per move.
 
+mod chooser;
 mod pace;
 mod player;
 mod seeker;
 
+pub use chooser::{Budget, ChooseError, Chooser};
 pub use pace::{DEFAULT_PACE, Situation, think_time};
-pub use player::{BotConfig, Outcome, increment, play_match, play_seated, play_tournament};
+pub use player::{
+    BotConfig, Outcome, increment, play_match, play_match_with, play_seated, play_seated_with,
+    play_tournament,
+};
 pub use seeker::{SeekConfig, answer_seeks, pool_to_answer};
 
 /// Why a bot stopped before its match ended.
@@ -27,6 +38,8 @@ pub enum BotError {
     Seat(String),
     /// The connection is gone and could not be resumed.
     Connection(String),
+    /// The move chooser cannot play the match's rules (a UCI engine plays `classic` only).
+    Rules(String),
 }
 
 impl std::fmt::Display for BotError {
@@ -34,6 +47,7 @@ impl std::fmt::Display for BotError {
         match self {
             BotError::Seat(e) => write!(f, "cannot take the seat: {e}"),
             BotError::Connection(e) => write!(f, "connection: {e}"),
+            BotError::Rules(e) => write!(f, "cannot play this match: {e}"),
         }
     }
 }

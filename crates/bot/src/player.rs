@@ -2,9 +2,13 @@
 //! move (`pace.rs`), ask the partner for pieces while it waits, answer draw offers, claim fallen
 //! flags when the rules want them claimed, and resume after a lost connection.
 //!
-//! Each turn of the loop: 1. answer a draw offer it has not answered; 2. if it is the bot's turn
-//! and no search runs, start one on a blocking thread (its answer held until the think time is
-//! up); 3. wait for a server update, the search's answer or the chat timer; 4. apply it.
+//! What chooses the move is a [`Chooser`] (`chooser.rs`): the own search, or a UCI engine; the
+//! rest of the loop is the same for both.
+//!
+//! Each turn of the loop: 0. once the match is known, check the chooser plays its rules; 1.
+//! answer a draw offer it has not answered; 2. if it is the bot's turn and no search runs, start
+//! one (its answer held until the think time is up); 3. wait for a server update, the search's
+//! answer or the chat timer; 4. apply it.
 
 use std::time::{Duration, Instant};
 
@@ -12,11 +16,12 @@ use bughouse::DrawAgreement;
 use bughouse::{FlagMode, Game};
 use chess_core::Role;
 use shvedka_client::{Client, ClientError, MatchModel, Update, rules_seat, wire_board};
-use shvedka_engine::{Choice, Engine};
+use shvedka_engine::Choice;
 use shvedka_proto::{ChatScope, ClaimKind, ErrorCode, MatchId, PhaseView, ResultView, SeatId, ServerMsg};
-use tokio::task::{JoinError, JoinHandle};
+use tokio::task::JoinHandle;
 
 use crate::BotError;
+use crate::chooser::{Budget, ChooseError, Chooser};
 use crate::pace::{DEFAULT_PACE, Situation, think_time};
 
 /// How a bot behaves.
@@ -53,6 +58,8 @@ pub struct Outcome {
     pub asked: u32,
     /// Draw offers it answered (accepted or declined).
     pub draws_answered: u32,
+    /// Moves its own search played because its UCI engine could not (always 0 without one).
+    pub fallbacks: u32,
 }
 
 /// The least time before the bot asks again for the piece it asked for last (another piece it
@@ -95,7 +102,7 @@ where
 /// A search in progress (its answer held until the think time is up): the position it started
 /// from, and when.
 struct Thinking {
-    task: JoinHandle<Result<(Engine, Option<Choice>), JoinError>>,
+    task: JoinHandle<Result<(Chooser, Option<Choice>), ChooseError>>,
     position: String,
     started: Instant,
 }
@@ -110,12 +117,28 @@ pub async fn play_match(
     seat: SeatId,
     config: &BotConfig,
 ) -> Result<Outcome, BotError> {
+    play_match_with(client, match_id, seat, config, Chooser::search(config.level)).await
+}
+
+/// [`play_match`] with the moves chosen by `chooser` (a UCI engine, say) instead of the own search
+/// at `config.level`.
+///
+/// # Errors
+/// [`BotError`] as [`play_match`]; [`BotError::Rules`] when the chooser cannot play the match's
+/// rules (the bot then leaves the seat).
+pub async fn play_match_with(
+    client: &mut Client,
+    match_id: MatchId,
+    seat: SeatId,
+    config: &BotConfig,
+    chooser: Chooser,
+) -> Result<Outcome, BotError> {
     // Shown as a bot wherever its name is; refused only once the session follows a match, where
     // what it said before stands.
     let _ = client.declare_bot().await;
     patiently(|| client.take_seat(match_id, seat)).await.map_err(|e| BotError::Seat(e.to_string()))?;
     patiently(|| client.ready(true)).await.map_err(|e| BotError::Seat(e.to_string()))?;
-    play_seated(client, match_id, seat, config).await
+    play_seated_with(client, match_id, seat, config, chooser).await
 }
 
 /// Plays the match to its end from `seat`, where the session sits already (the server seated it:
@@ -129,10 +152,26 @@ pub async fn play_seated(
     seat: SeatId,
     config: &BotConfig,
 ) -> Result<Outcome, BotError> {
-    let mut engine = Some(Engine::new(config.level));
+    play_seated_with(client, match_id, seat, config, Chooser::search(config.level)).await
+}
+
+/// [`play_seated`] with the moves chosen by `chooser`.
+///
+/// # Errors
+/// [`BotError`] as [`play_match_with`].
+pub async fn play_seated_with(
+    client: &mut Client,
+    match_id: MatchId,
+    seat: SeatId,
+    config: &BotConfig,
+    chooser: Chooser,
+) -> Result<Outcome, BotError> {
+    let mut engine = Some(chooser);
+    let mut checked = false;
     let mut model: Option<MatchModel> = None;
     let mut thinking: Option<Thinking> = None;
-    let mut outcome = Outcome { match_id, seat, result: None, moves: 0, asked: 0, draws_answered: 0 };
+    let mut outcome =
+        Outcome { match_id, seat, result: None, moves: 0, asked: 0, draws_answered: 0, fallbacks: 0 };
     let mut last_ask: Option<(Instant, Role)> = None;
     let mut ask_timer = tokio::time::interval(Duration::from_secs(1));
     let mut waiting_at: Option<String> = None;
@@ -147,6 +186,15 @@ pub async fn play_seated(
             }
             outcome.result = m.result().cloned();
             return Ok(outcome);
+        }
+        // 0. Once the match is known: does the chooser play its rules?
+        if !checked && let (Some(m), Some(e)) = (&model, engine.as_mut()) {
+            checked = true;
+            if let Err(why) = e.accepts(m.game()) {
+                let _ = client.leave_seat().await;
+                return Err(BotError::Rules(why.to_string()));
+            }
+            e.new_game().await;
         }
         // 1. Answer a standing draw offer once.
         if let Some(m) = &model {
@@ -184,8 +232,10 @@ pub async fn play_seated(
             joined = async { (&mut thinking.as_mut().expect("guarded").task).await }, if thinking.is_some() => {
                 let t = thinking.take().expect("guarded");
                 let (e, choice) = joined
+                    .map_err(|e| ChooseError(e.to_string()))
                     .and_then(|inner| inner)
-                    .map_err(|e| BotError::Connection(format!("the search failed: {e}")))?;
+                    .map_err(|e| BotError::Connection(e.to_string()))?;
+                outcome.fallbacks = e.fallbacks();
                 engine = Some(e);
                 last_score = choice.map(|c| c.score).or(last_score);
                 let Some(m) = &model else { continue };
@@ -232,7 +282,7 @@ pub async fn play_seated(
 }
 
 /// The piece the bot would like from its partner while it waits, if any.
-fn want(engine: &mut Engine, model: &MatchModel, seat: SeatId) -> Option<Role> {
+fn want(engine: &mut Chooser, model: &MatchModel, seat: SeatId) -> Option<Role> {
     if model.phase() != PhaseView::Running {
         return None;
     }
@@ -258,12 +308,14 @@ fn board_fen(game: &Game, board: bughouse::BoardId) -> String {
     }
 }
 
-fn start_search(mut engine: Engine, model: &MatchModel, seat: SeatId, pace: Duration) -> Thinking {
+fn start_search(chooser: Chooser, model: &MatchModel, seat: SeatId, pace: Duration) -> Thinking {
     let game = *model.game();
     let board = rules_seat(seat).board;
-    let remaining = model.clocks(Instant::now())[seat.index()];
+    let clocks = model.clocks(Instant::now());
+    let remaining = clocks[seat.index()];
+    let opponent = clocks[rules_seat(seat).opponent().index()];
     let increment = increment(&model.state().time_control);
-    let limits = engine.limits_for(remaining, increment);
+    let budget = Budget::Clock { own: remaining, opponent, increment };
     let position = game.bfen();
     let think = think_time(
         pace,
@@ -277,13 +329,10 @@ fn start_search(mut engine: Engine, model: &MatchModel, seat: SeatId, pace: Dura
     );
     let started = Instant::now();
     let until = tokio::time::Instant::now() + think;
-    let search = tokio::task::spawn_blocking(move || {
-        let choice = engine.choose(&game, board, limits);
-        (engine, choice)
-    });
-    // The blocking thread is freed as soon as the search ends; the wait is a timer.
+    // The search thread (or the engine's process) is freed as soon as it answers; the wait is a
+    // timer.
     let task = tokio::spawn(async move {
-        let answer = search.await;
+        let answer = chooser.choose(game, board, budget).await;
         tokio::time::sleep_until(until).await;
         answer
     });

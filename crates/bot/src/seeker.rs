@@ -116,7 +116,15 @@ pub async fn answer_seeks(
                 if e.code == shvedka_proto::ErrorCode::NoSuchMatch =>
             {
                 tracing::info!(%match_id, "the match found was over before the bot looked");
-                played.push(Outcome { match_id, seat, result: None, moves: 0, asked: 0, draws_answered: 0 });
+                played.push(Outcome {
+                    match_id,
+                    seat,
+                    result: None,
+                    moves: 0,
+                    asked: 0,
+                    draws_answered: 0,
+                    fallbacks: 0,
+                });
             }
             Err(e) => return Err(connection(e)),
         }

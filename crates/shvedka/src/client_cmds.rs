@@ -1,5 +1,6 @@
 //! `shvedka play` (the terminal client) and `shvedka bot` (a bot in one seat, a tournament's
-//! games, or answering seeks with `--seek`).
+//! games, or answering seeks with `--seek`; with `--uci` its moves come from a bughouse UCI
+//! engine such as Fairy-Stockfish, in one match of the `classic` preset).
 
 use std::io::Write;
 use std::net::{SocketAddr, ToSocketAddrs};
@@ -7,7 +8,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use shvedka_bot::{BotConfig, BotError, SeekConfig, answer_seeks, play_match, play_tournament};
+use shvedka_bot::{BotConfig, BotError, Chooser, SeekConfig, answer_seeks, play_match_with, play_tournament};
 use shvedka_client::{Client, Trust, parse_fingerprint};
 use shvedka_proto::{MatchId, SeatId};
 use shvedka_tui::{Lang, Mode, Settings};
@@ -170,9 +171,10 @@ pub(crate) struct BotArgs {
     /// The bot's name as a guest (with --account, the account's).
     #[arg(long, conflicts_with = "account")]
     name: Option<String>,
-    /// Rule preset of a match the bot creates.
-    #[arg(long, default_value = "mgimo-2017")]
-    rules: String,
+    /// Rule preset of a match the bot creates: mgimo-2017, or classic (the default, and the only
+    /// one, with --uci).
+    #[arg(long)]
+    rules: Option<String>,
     /// Time control of a match the bot creates.
     #[arg(long, default_value = "3+0")]
     time_control: String,
@@ -203,7 +205,22 @@ pub(crate) struct BotArgs {
     /// With --seek: stop after each bot has played this many matches.
     #[arg(long, requires = "seek")]
     games: Option<usize>,
+    /// Choose the moves with this UCI engine, which must know bughouse (Fairy-Stockfish:
+    /// /usr/games/fairy-stockfish), run as a separate process. One match of the classic preset
+    /// only; a move the engine cannot give is played by the own search at --level.
+    #[arg(long, value_name = "PATH", conflicts_with_all = ["tournament", "seek"])]
+    uci: Option<std::path::PathBuf>,
+    /// With --uci: the engine's time per move in milliseconds (at most a tenth of the clock);
+    /// without it the engine is given both clocks and shares them out itself.
+    #[arg(long, requires = "uci", value_parser = clap::value_parser!(u64).range(1..=60_000))]
+    uci_movetime_ms: Option<u64>,
+    /// With --uci: the engine's hash table in MiB.
+    #[arg(long, default_value_t = 16, requires = "uci", value_parser = clap::value_parser!(u32).range(1..=4096))]
+    uci_hash_mb: u32,
 }
+
+/// The rule preset a UCI engine plays (Fairy-Stockfish's `bughouse`).
+const UCI_PRESET: &str = "classic";
 
 pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let wanted = match &args.seat {
@@ -212,6 +229,21 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             message: format!("--seat {s:?}: expected white-A, black-A, white-B or black-B"),
         })?),
         None => None,
+    };
+    let rules = match (&args.rules, &args.uci) {
+        (Some(rules), Some(_)) if rules != UCI_PRESET => {
+            return Err(Failure {
+                code: 2,
+                message: format!(
+                    "--uci plays the {UCI_PRESET} preset only (standard bughouse, as Fairy-Stockfish knows \
+                     it), not --rules {rules}"
+                ),
+            }
+            .into());
+        }
+        (Some(rules), _) => rules.clone(),
+        (None, Some(_)) => UCI_PRESET.to_owned(),
+        (None, None) => "mgimo-2017".to_owned(),
     };
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
@@ -240,17 +272,20 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let match_id = match args.match_id {
             Some(id) => MatchId(id),
             None => {
-                let id = client.create_match(&args.rules, &args.time_control, true).await?;
+                let id = client.create_match(&rules, &args.time_control, true).await?;
                 writeln!(
                     out,
-                    "created match {id} ({} {}); waiting for three more players",
-                    args.rules, args.time_control
+                    "created match {id} ({rules} {}); waiting for three more players",
+                    args.time_control
                 )?;
                 id
             }
         };
         let config =
             BotConfig { level: args.level, chat: !args.no_chat, pace: Duration::from_millis(args.pace_ms) };
+        if args.uci.is_some() {
+            uci_match(&client, match_id).await?;
+        }
         // Another player may take the free seat first: then try the next free one.
         let mut attempts = 0;
         let outcome = loop {
@@ -258,7 +293,11 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 Some(seat) => seat,
                 None => first_free(&client, match_id).await?,
             };
-            match play_match(&mut client, match_id, seat, &config).await {
+            let chooser = match &args.uci {
+                Some(path) => uci_chooser(args, path).await?,
+                None => Chooser::search(args.level),
+            };
+            match play_match_with(&mut client, match_id, seat, &config, chooser).await {
                 Err(BotError::Seat(why)) if wanted.is_none() && attempts < 4 => {
                     tracing::info!("{seat} was taken meanwhile ({why}); trying another");
                     attempts += 1;
@@ -267,6 +306,14 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         };
         writeln!(out, "{name} played {} in match {match_id}", outcome.seat)?;
+        if let Some(path) = &args.uci {
+            writeln!(
+                out,
+                "moves chosen by {}; {} played by the own search instead",
+                path.display(),
+                outcome.fallbacks
+            )?;
+        }
         match &outcome.result {
             Some(r) => {
                 writeln!(out, "match {match_id} over after {} moves of mine: {}", outcome.moves, r.reason)?
@@ -308,6 +355,40 @@ async fn seek(args: &BotArgs, name: &str, out: &mut dyn Write) -> anyhow::Result
     Ok(())
 }
 
+/// Checks, before taking a seat, that a match a UCI engine is to play is of its preset.
+async fn uci_match(client: &Client, id: MatchId) -> anyhow::Result<()> {
+    let list = client.list_matches().await?;
+    let Some(summary) = list.iter().find(|m| m.match_id == id) else {
+        // Not in the lobby list (a private match, say): the bot checks the rules once seated.
+        return Ok(());
+    };
+    if summary.rules != UCI_PRESET || summary.chess960 {
+        let what = if summary.chess960 {
+            format!("{} from a Chess960 start", summary.rules)
+        } else {
+            summary.rules.clone()
+        };
+        return Err(Failure {
+            code: 1,
+            message: format!(
+                "match {id} is {what}: --uci plays the {UCI_PRESET} preset from the standard start only"
+            ),
+        }
+        .into());
+    }
+    Ok(())
+}
+
+/// Starts the UCI engine at `path` for one match.
+async fn uci_chooser(args: &BotArgs, path: &std::path::Path) -> anyhow::Result<Chooser> {
+    let settings =
+        shvedka_uci::UciSettings { hash_mb: args.uci_hash_mb, ..shvedka_uci::UciSettings::default() };
+    let engine = shvedka_uci::UciEngine::start(path, &[], &settings)
+        .await
+        .map_err(|e| Failure { code: 2, message: format!("--uci: {e}") })?;
+    Ok(Chooser::uci(engine, args.uci_movetime_ms.map(Duration::from_millis), args.level))
+}
+
 async fn first_free(client: &Client, id: MatchId) -> anyhow::Result<SeatId> {
     let list = client.list_matches().await?;
     let summary = list.iter().find(|m| m.match_id == id).ok_or_else(|| Failure {
@@ -344,6 +425,29 @@ mod tests {
         assert_eq!(trust, Trust::Fingerprint([0xab; 32]));
         let (first, _) = ConnectArgs::new("127.0.0.2:1,127.0.0.1:3".into(), None).target().unwrap();
         assert_eq!(first, want[0]);
+    }
+
+    #[test]
+    fn r1_p3_bot_uci_refuses_a_preset_other_than_classic_before_connecting() {
+        let mut out = Vec::new();
+        let args = [
+            "shvedka",
+            "bot",
+            "--server",
+            "127.0.0.1:9",
+            "--name",
+            "fs",
+            "--uci",
+            "/usr/games/fairy-stockfish",
+        ];
+        let err = crate::run(args.iter().chain(&["--rules", "mgimo-2017"]), &mut out).unwrap_err();
+        assert_eq!(crate::exit_code(&err), 2);
+        assert!(err.to_string().contains("--uci plays the classic preset only"), "{err}");
+        // Options of the engine need --uci.
+        let err =
+            crate::run(["shvedka", "bot", "--server", "127.0.0.1:9", "--uci-movetime-ms", "100"], &mut out)
+                .unwrap_err();
+        assert_eq!(crate::exit_code(&err), 2, "{err}");
     }
 
     #[test]

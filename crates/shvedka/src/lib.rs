@@ -12,11 +12,14 @@ mod attack;
 mod board_cmds;
 mod client_cmds;
 mod demo_cmd;
+mod elo;
 mod load_cmd;
 mod load_crowd;
 mod login_args;
 mod perft_cmd;
 mod serve_cmd;
+mod strength_cmd;
+mod strength_match;
 mod td_cmd;
 
 /// Swedish chess (bughouse): server, clients and arbiter tools.
@@ -46,6 +49,9 @@ enum Command {
     Td(td_cmd::TdArgs),
     /// Count the leaf nodes of the legal move tree (move generator check).
     Perft(perft_cmd::PerftArgs),
+    /// Measure shvedka's engine against Fairy-Stockfish: team matches of the classic preset at an
+    /// equal time per move, a table of scores and Elo differences (docs/benchmarks.md).
+    BenchStrength(strength_cmd::StrengthArgs),
     /// List the legal moves on one board of a bughouse position, in long notation.
     Moves(board_cmds::MovesArgs),
     /// Print the state of both boards of a bughouse position as JSON.
@@ -119,6 +125,7 @@ where
         Command::Attack(args) => attack::run(&args, out),
         Command::Td(args) => td_cmd::run(&args, out),
         Command::Perft(args) => perft_cmd::run(&args, out),
+        Command::BenchStrength(args) => strength_cmd::run(&args, out),
         Command::Moves(args) => board_cmds::moves(&args, out),
         Command::Status(args) => board_cmds::status(&args, out),
         Command::Apply(args) => board_cmds::apply(&args, out),
