@@ -23,7 +23,9 @@ mod replay;
 mod time_control;
 
 pub use config::{ClockConfig, ConfigError, MatchConfig};
-pub use event::{ArbiterAct, Claim, Command, Event, EventKind, Input, Official, PlayerId, Ruling};
+pub use event::{
+    ArbiterAct, Claim, Command, Event, EventKind, Input, Official, PlayerId, ReplayReason, Ruling,
+};
 pub use lag::{LagQuota, LagSettings};
 pub use machine::{Match, Phase};
 pub use reject::{ClaimFailure, PositionFailure, Rejection, TakeBackFailure};
