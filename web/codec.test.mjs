@@ -67,6 +67,9 @@ const built = {
   "entry-decline": frame(63, msg.entry(entry.decline(2, "zhenya"))),
   "entry-check-in": frame(64, msg.entry(entry.checkIn(2))),
   roles: frame(65, msg.roles()),
+  "call-arbiter-replay": frame(70, msg.callArbiter("WrongSetup")),
+  "call-arbiter": frame(71, msg.callArbiter()),
+  "arbiter-replay": frame(72, msg.arbiterAct(3, act.replay("OutsideHint", "a spectator"))),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

@@ -23,8 +23,8 @@ mod tournaments;
 mod types;
 
 pub use client::{
-    ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, EntryRequest, Resume, TdChoice, TdExport,
-    TdOutcome, TdRequest,
+    ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, EntryRequest, ReplayReason, Resume,
+    TdChoice, TdExport, TdOutcome, TdRequest,
 };
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use ratings::{
@@ -51,4 +51,4 @@ pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 9;
+pub const PROTOCOL_VERSION: u32 = 10;
