@@ -1,7 +1,8 @@
 // @ts-check
 // The arbiter's panel (RULES.md A2, K5), for a session that presented the arbiters' secret:
 // every live match (ListPage with live, page by page) to watch, and on the watched match: pause, resume, adjust a
-// clock, take back a move, set a corrected position, declare the result, annul. Every act
+// clock, take back a move, set a corrected position, declare the result, annul, play the game
+// again (a player's call for a replay shows its reason in the match's log). Every act
 // is recorded by the server with its description.
 
 import { SEAT_ORDER, marked, seatLabel } from "./seats.js";
@@ -88,6 +89,13 @@ export class ArbiterPanel {
       const r = await send(act.annul(input("arb-annul-reason").value.trim()));
       if (r.ok) input("arb-annul-reason").value = "";
     });
+    // A2, A5, A6: the game in play is annulled and the same match starts again.
+    $("arb-replay-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const reason = /** @type {import("./codec.js").ReplayReason} */ (input("arb-replay-reason").value);
+      const r = await send(act.replay(reason, input("arb-replay-note").value.trim()));
+      if (r.ok) input("arb-replay-note").value = "";
+    });
     // The list and the panel speak the page's language: drawn again when it changes.
     onLanguage(() => {
       void this.refresh();
@@ -149,7 +157,7 @@ export class ArbiterPanel {
       bfen.dataset.shown = m.bfen;
     }
     const live = m.phase === "Running" || m.phase === "Paused";
-    for (const id of ["arb-pause", "arb-resume", "arb-clock", "arb-takeback", "arb-position", "arb-declare", "arb-annul"]) {
+    for (const id of ["arb-pause", "arb-resume", "arb-clock", "arb-takeback", "arb-position", "arb-declare", "arb-annul", "arb-replay"]) {
       /** @type {HTMLButtonElement} */ ($(id)).disabled = !live && id !== "arb-annul";
     }
     /** @type {HTMLButtonElement} */ ($("arb-pause")).disabled = m.phase !== "Running";

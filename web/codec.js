@@ -25,8 +25,11 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { TakeBack: { board: BoardId } }
  *   | { SetPosition: { bfen: string } }
  *   | { DeclareResult: { winner: Team | null, reason: string } }
- *   | { Annul: { reason: string } }} ArbiterRequest
+ *   | { Annul: { reason: string } }
+ *   | { Replay: { reason: ReplayReason, note: string } }} ArbiterRequest
  */
+
+/** @typedef {"WrongSetup" | "OutsideHint" | "Other"} ReplayReason  why a game is played again (RULES.md A5, A6, A2; version 10) */
 
 /**
  * `TdRequest` of the protocol: a director's command, as the director's desk sends them.
@@ -54,8 +57,9 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 
 /**
  * `ClientMsg` of the protocol: the messages the page sends (the `msg` builders below).
- * @typedef {"ListMatches" | "LeaveSeat" | "OfferDraw" | "DeclineDraw" | "Resign" | "CallArbiter"
+ * @typedef {"ListMatches" | "LeaveSeat" | "OfferDraw" | "DeclineDraw" | "Resign"
  *   | "ListLive"
+ *   | { CallArbiter: { replay: ReplayReason | null } }
  *   | { Hello: { version: number, name: string, resume: Resume | null } }
  *   | { Ping: { nonce: number } }
  *   | { CreateMatch: { rules: string, time_control: string, listed: boolean, chess960: boolean, rated: boolean } }
@@ -174,7 +178,7 @@ export const msg = {
   claim: (/** @type {ClaimKind} */ kind) => ({ Claim: kind }),
   flag: (/** @type {Seat} */ seat) => ({ Flag: seat }),
   resign: () => "Resign",
-  callArbiter: () => "CallArbiter",
+  callArbiter: (/** @type {ReplayReason | null} */ replay = null) => ({ CallArbiter: { replay } }),
   chat: (/** @type {ChatScope} */ scope, /** @type {string} */ text) => ({ Chat: { scope, text } }),
   arbiter: (/** @type {string} */ token) => ({ Arbiter: { token } }),
   arbiterAct: (/** @type {number} */ match_id, /** @type {ArbiterRequest} */ act) => ({ ArbiterAct: { match_id, act } }),
@@ -614,6 +618,7 @@ export const act = {
     DeclareResult: { winner, reason },
   }),
   annul: (/** @type {string} */ reason) => ({ Annul: { reason } }),
+  replay: (/** @type {ReplayReason} */ reason, /** @type {string} */ note = "") => ({ Replay: { reason, note } }),
 };
 
 /** Claims (`ClaimKind`), for `msg.claim(kind)`. */

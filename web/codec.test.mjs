@@ -72,6 +72,9 @@ const built = {
     rules: "classic",
     clocks_ms: [61000, 9500, 180000, 2000],
   })),
+  "call-arbiter-replay": frame(70, msg.callArbiter("WrongSetup")),
+  "call-arbiter": frame(71, msg.callArbiter()),
+  "arbiter-replay": frame(72, msg.arbiterAct(3, act.replay("OutsideHint", "a spectator"))),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

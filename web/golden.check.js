@@ -368,3 +368,18 @@ export const sessionRefused = {"SessionRefused":{"code":{"Session":{"Expired":{"
 
 /** @type {ServerMsg} */
 export const eventEndedDrawn = {"Event":{"match_id":7,"seq":90,"at_ms":100000,"kind":{"Ended":{"winner":null,"reason":"draw: board A drawn (Repetition) (E4)","rule":"E4","cause":{"BoardDrawn":{"board":"A","how":"Repetition"}}}},"clocks_ms":[1,2,3,4],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};
+
+/** @type {ClientFrame} */
+export const callArbiterReplay = {"req":70,"msg":{"CallArbiter":{"replay":"WrongSetup"}}};
+
+/** @type {ClientFrame} */
+export const callArbiter = {"req":71,"msg":{"CallArbiter":{"replay":null}}};
+
+/** @type {ClientFrame} */
+export const arbiterReplay = {"req":72,"msg":{"ArbiterAct":{"match_id":3,"act":{"Replay":{"reason":"OutsideHint","note":"a spectator"}}}}};
+
+/** @type {ServerMsg} */
+export const eventArbiterCalledReplay = {"Event":{"match_id":7,"seq":12,"at_ms":9000,"kind":{"ArbiterCalled":{"seat":"WhiteB","replay":"WrongSetup"}},"clocks_ms":[55000,58000,52000,60000],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};
+
+/** @type {ServerMsg} */
+export const eventReplayed = {"Event":{"match_id":7,"seq":13,"at_ms":20000,"kind":{"ArbiterActed":{"act":{"Replay":{"reason":"WrongSetup","note":""}},"text":"replayed the match (wrong initial setup, A5)","by":{"Account":"olga"}}},"clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"bfen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1","server_time_us":5}};

@@ -61,7 +61,7 @@ import { actText } from "./say.js";
  *   DrawDeclined?: { seat: Seat },
  *   Claimed?: { seat: Seat, claim: "Repetition" | "FiftyMoves" | { Flag: Seat } },
  *   Resigned?: { seat: Seat },
- *   ArbiterCalled?: { seat: Seat },
+ *   ArbiterCalled?: { seat: Seat, replay?: import("./codec.js").ReplayReason | null },
  *   FlagFell?: { seat: Seat },
  *   Arbiter?: { act: string },
  *   ArbiterActed?: { act: import("./codec.js").ArbiterRequest, text: string, by?: import("./codec.js").OfficialView | null },
@@ -306,9 +306,19 @@ export function applyEvent(m, e, now, offsetMs = null) {
       m.arbiterNote = act.Annul.reason;
       m.phase = "Annulled";
     } else if (m.phase === "Running" || m.phase === "Paused") m.phase = inPlay();
-    if (typeof act === "object" && ("TakeBack" in act || "SetPosition" in act)) {
+    if (typeof act === "object" && ("TakeBack" in act || "SetPosition" in act || "Replay" in act)) {
       m.lastMove = { A: "", B: "" };
       m.removedOn = { A: "", B: "" };
+    }
+    if (typeof act === "object" && "Replay" in act) {
+      // A2, A5, A6: the game starts again from the start the event carries; the annulled
+      // game's moves, flags, offer and notes go, the act stays as the list's first line.
+      m.moves = [entry];
+      m.flagged = [];
+      m.drawOffer = null;
+      m.result = null;
+      m.arbiterNote = "";
+      m.phase = "Countdown";
     }
   } else if (k.Arbiter) {
     // Words only (from servers before typed acts): a note in the list, nothing acted on.

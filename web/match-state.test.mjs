@@ -249,3 +249,37 @@ test("a2_arbiter_acts_are_facts_and_words_alone_change_nothing", () => {
   assert.equal(phaseText("Running"), "in play");
   assert.equal(phaseText("Later"), "Later", "a phase this page does not know, as it came");
 });
+
+// A5, A6: a player's call for a replay is said with its reason, and the arbiter's replay sets
+// both boards back at the start (the event carries it), clears the annulled game's moves and
+// flags, and the countdown or the start follows — in both languages.
+test("a5_a6_a_call_for_a_replay_and_the_replay_are_said_and_start_the_game_again", () => {
+  seq = 0;
+  const names = { names: ["wa", "ba", "wb", "bb"], kinds: ["Guest", "Guest", "Guest", "Guest"] };
+  const m = fromState(state({ phase: "Running", seats: names.names, running: [true, false, true, false], last_seq: 0 }), 0);
+  const afterE4 = `rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1 | ${START}`;
+  applyEvent(m, ev({ Moved: { seat: "WhiteA", uci: "e2e4", san: "e4", charged_ms: 5, credit_ms: 0 } }, { bfen: afterE4, running: [false, true, true, false] }), 1);
+  applyEvent(m, ev({ FlagFell: { seat: "WhiteB" } }), 2);
+  const call = { ArbiterCalled: { seat: "BlackB", replay: "OutsideHint" } };
+  assert.equal(applyEvent(m, ev(call)), "applied");
+  assert.equal(m.phase, "Paused");
+  assert.equal(describe(names, call), "bb (guest) (black-B) stopped the clocks and asks the arbiter for a replay: a hint from outside (A6)");
+  assert.equal(describe(names, { ArbiterCalled: { seat: "BlackB", replay: null } }), "bb (guest) (black-B) stopped the clocks and called the arbiter", "a plain call");
+  const replay = { ArbiterActed: { act: { Replay: { reason: "OutsideHint", note: "" } }, text: "the server's words", by: { Account: "olga" } } };
+  assert.equal(applyEvent(m, ev(replay, { bfen: `${START} | ${START}`, clocks_ms: C })), "applied");
+  assert.equal(m.phase, "Countdown");
+  assert.equal(m.bfen, `${START} | ${START}`);
+  assert.deepEqual(m.moves.map((e) => e.label), ["arbiter: ordered a replay: a hint from outside (A6); the game starts again"], "the annulled e4 is gone");
+  assert.deepEqual(m.flagged, []);
+  assert.deepEqual(m.lastMove, { A: "", B: "" });
+  assert.equal(describe(names, replay.ArbiterActed ? replay : {}), "arbiter olga: ordered a replay: a hint from outside (A6); the game starts again");
+  applyEvent(m, ev("Started", { running: [true, false, true, false] }));
+  assert.equal(m.phase, "Running");
+  assert.equal(yourTurn(m, "A"), true, "white-A moves first again");
+  setLanguage("ru");
+  assert.equal(describe(names, call), "bb (гость) (чёрные B) остановил часы и просит судью о переигровке: подсказка со стороны (A6)");
+  const noted = { ArbiterActed: { act: { Replay: { reason: "WrongSetup", note: "ладьи стояли не там" } }, text: "x", by: "Secret" } };
+  assert.equal(describe(names, noted), "судья: назначил переигровку: неправильная расстановка фигур (A5) (ладьи стояли не там); партия начинается заново");
+  setLanguage("en");
+  assert.equal(describe(names, noted), "arbiter: ordered a replay: wrong initial setup (A5) (ладьи стояли не там); the game starts again");
+});

@@ -131,7 +131,11 @@ export class MatchView {
     $("rematch-decline").addEventListener("click", () => {
       if (this.model) a.ask(m.rematch(this.model.matchId, false));
     });
-    this.confirmTwice($("call-arbiter"), "v.call-arbiter", "v.call-arbiter-confirm", () => a.ask(m.callArbiter()));
+    // A plain call (K5), or a call asking for a replay with its reason (A5, A6).
+    this.confirmTwice($("call-arbiter"), "v.call-arbiter", "v.call-arbiter-confirm", () => {
+      const reason = /** @type {HTMLSelectElement} */ ($("call-reason")).value;
+      a.ask(m.callArbiter(reason === "" ? null : /** @type {import("./codec.js").ReplayReason} */ (reason)));
+    });
   }
 
   /**

@@ -203,6 +203,14 @@ export function closedText(reason) {
 }
 
 /**
+ * Why a game is played again (`ReplayReason`), with its rule: `wrong initial setup (A5)`.
+ * @param {import("./codec.js").ReplayReason} reason
+ */
+export function replayReasonText(reason) {
+  return t(`m.replay.${reason}`);
+}
+
+/**
  * An arbiter's act (`ArbiterRequest`), in words: `took back the last move on board A`.
  * @param {any} act
  */
@@ -211,6 +219,10 @@ export function actText(act) {
   if (name === "AdjustClock") {
     const key = p.delta_ms >= 0 ? "m.act.AddTime" : "m.act.TakeTime";
     return t(key, { ...said(p), seconds: Math.abs(p.delta_ms) / 1000 });
+  }
+  if (name === "Replay") {
+    const reason = replayReasonText(p.reason);
+    return p.note ? t("m.act.ReplayNote", { reason, note: p.note }) : t("m.act.Replay", { reason });
   }
   if (name === "DeclareResult") {
     return t("m.act.DeclareResult", { result: p.winner ? t("m.wins", { team: teamName(p.winner) }) : t("m.drawn"), note: p.reason });
@@ -238,6 +250,9 @@ export function describe(m, k) {
     return t("m.ev.claimed", { who: who(k.Claimed.seat), what });
   }
   if (k.Resigned) return t("m.ev.resigned", { who: who(k.Resigned.seat) });
+  if (k.ArbiterCalled?.replay) {
+    return t("m.ev.arbiter-called-replay", { who: who(k.ArbiterCalled.seat), reason: replayReasonText(k.ArbiterCalled.replay) });
+  }
   if (k.ArbiterCalled) return t("m.ev.arbiter-called", { who: who(k.ArbiterCalled.seat) });
   if (k.FlagFell) return t("m.ev.flag-fell", { who: who(k.FlagFell.seat) });
   if (k.ArbiterActed) {

@@ -5,7 +5,7 @@
 //! the arbiter's "analyse from here" and a record pasted into the web client. The answer is facts
 //! a client draws (a score, a mate distance, squares for an arrow, SAN for the line, a piece
 //! wished for), never a sentence. The server computes it off the match tasks in a bounded pool
-//! and caches it by position; PROTOCOL.md (item 22) gives the limits and the refusals.
+//! and caches it by position; PROTOCOL.md (item 23) gives the limits and the refusals.
 
 use serde::{Deserialize, Serialize};
 

@@ -87,8 +87,12 @@ pub enum ClientMsg {
     Claim(ClaimKind),
     /// Resign the match for the team.
     Resign,
-    /// Stop all four clocks and call the arbiter.
-    CallArbiter,
+    /// Stop all four clocks and call the arbiter (K5); with a reason when the player asks for the
+    /// game to be played again (RULES.md A5, A6; version 10).
+    CallArbiter {
+        /// Why a replay is asked for; `None` for any other call.
+        replay: Option<ReplayReason>,
+    },
     /// A chat message.
     Chat {
         /// Who should read it.
@@ -565,11 +569,43 @@ pub enum ArbiterRequest {
         /// Why.
         reason: String,
     },
-    /// Annul the match so it is replayed.
+    /// Annul the match so it is replayed as a new match.
     Annul {
         /// Why.
         reason: String,
     },
+    /// Annul the game in play and start the same match again at once: the same seats, rules and
+    /// clocks, both boards at the start (the same Chess960 position), four full clocks, after
+    /// the countdown (RULES.md A2, A5, A6; version 10).
+    Replay {
+        /// Why.
+        reason: ReplayReason,
+        /// The arbiter's words, if any: at most 500 characters, may be empty.
+        note: String,
+    },
+}
+
+/// Why a game is played again (RULES.md A5, A6): what a player's call asks for and what the
+/// arbiter's replay names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ReplayReason {
+    /// A5: the pieces were set up wrongly at the start.
+    WrongSetup,
+    /// A6: someone outside the game hinted at a flag or an impossible move.
+    OutsideHint,
+    /// Another reason (A2: the arbiter decides).
+    Other,
+}
+
+impl ReplayReason {
+    /// The rule a replay for this reason rests on.
+    pub const fn rule(self) -> &'static str {
+        match self {
+            ReplayReason::WrongSetup => "A5",
+            ReplayReason::OutsideHint => "A6",
+            ReplayReason::Other => "A2",
+        }
+    }
 }
 
 /// The session to resume.

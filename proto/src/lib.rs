@@ -25,8 +25,8 @@ mod types;
 
 pub use analysis::{AnalysedMove, AnalysisRequest, AnalysisView, BoardAnalysis, Evaluation};
 pub use client::{
-    ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, EntryRequest, Resume, TdChoice, TdExport,
-    TdOutcome, TdRequest,
+    ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, EntryRequest, ReplayReason, Resume,
+    TdChoice, TdExport, TdOutcome, TdRequest,
 };
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use ratings::{

@@ -644,6 +644,10 @@ pub enum EventView {
     ArbiterCalled {
         /// Who.
         seat: SeatId,
+        /// Why he asks for the game to be played again (A5, A6), if he does (version 10; absent
+        /// in a view stored before: a plain call).
+        #[serde(default)]
+        replay: Option<crate::ReplayReason>,
     },
     /// A clock reached zero.
     FlagFell {

@@ -902,6 +902,53 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 server_time_us: 5,
             })),
         ),
+        // Version 10: a call asking for a replay (A5), the arbiter's replay (A6) and its event.
+        ("call-arbiter-replay", c(70, ClientMsg::CallArbiter { replay: Some(ReplayReason::WrongSetup) })),
+        ("call-arbiter", c(71, ClientMsg::CallArbiter { replay: None })),
+        (
+            "arbiter-replay",
+            c(
+                72,
+                ClientMsg::ArbiterAct {
+                    match_id: MatchId(3),
+                    act: ArbiterRequest::Replay { reason: ReplayReason::OutsideHint, note: "a spectator".into() },
+                },
+            ),
+        ),
+        (
+            "event-arbiter-called-replay",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 12,
+                at_ms: 9_000,
+                kind: EventView::ArbiterCalled { seat: SeatId::WhiteB, replay: Some(ReplayReason::WrongSetup) },
+                clocks_ms: [55_000, 58_000, 52_000, 60_000],
+                running: [false; 4],
+                bfen: None,
+                server_time_us: 5,
+            })),
+        ),
+        (
+            "event-replayed",
+            s(ServerMsg::Event(MatchEvent {
+                match_id: MatchId(7),
+                seq: 13,
+                at_ms: 20_000,
+                kind: EventView::ArbiterActed {
+                    act: ArbiterRequest::Replay { reason: ReplayReason::WrongSetup, note: String::new() },
+                    text: "replayed the match (wrong initial setup, A5)".into(),
+                    by: Some(OfficialView::Account("olga".into())),
+                },
+                clocks_ms: [60_000; 4],
+                running: [false; 4],
+                bfen: Some(
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 | \
+                     rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"
+                        .into(),
+                ),
+                server_time_us: 5,
+            })),
+        ),
     ]
 }
 

@@ -1,4 +1,4 @@
-//! The engine's analysis over the protocol (`ClientMsg::Analyse`, PROTOCOL.md item 22): a
+//! The engine's analysis over the protocol (`ClientMsg::Analyse`, PROTOCOL.md item 23): a
 //! spectator has a live position analysed on both boards while its players are refused (the
 //! engine is for review); a flood of analyses is refused past the server's queue with
 //! `Limit(Analyses)`, and the match's moves are answered as fast as before while the engine is

@@ -140,3 +140,122 @@ async fn a4_a_decided_matchs_record_shows_an_arbiters_correction_made_after_it_w
     assert_ne!(after, before, "the kept record was stale:\n{bpgn}");
     assert!(bpgn.split_whitespace().collect::<Vec<_>>().join(" ").contains("declared the result"), "{bpgn}");
 }
+
+/// The start position of both boards, as the server writes it.
+const START: &str = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 | \
+                     rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+
+/// A5: after 1A. e4 1a. e5 1B. d4 the players find the pieces stood wrongly. The arbiter orders
+/// a replay: all four players see both boards back at the start with four full clocks, then the
+/// start; the same four play the game again in the same seats. The record is the game played
+/// again, the annulled one named in its opening comment with the act and who made it; and the
+/// match restored from its log after a restart is the same.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a5_an_arbiter_replays_a_live_match_and_all_four_players_see_the_fresh_start() {
+    use shvedka_proto::{OfficialView, ReplayReason, ServerMsg};
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    let arbiter = server.client("arbiter").await;
+    arbiter.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    c[1].play(Board::A, "e5", None).await.unwrap();
+    c[2].play(Board::B, "d4", None).await.unwrap();
+
+    let replay = ArbiterRequest::Replay { reason: ReplayReason::WrongSetup, note: String::new() };
+    arbiter.arbiter_act(id, replay.clone()).await.unwrap();
+    for player in &mut c {
+        let fresh =
+            wait_event(player, |e| matches!(&e.kind, EventView::ArbiterActed { act, .. } if *act == replay))
+                .await;
+        assert_eq!(fresh.bfen.as_deref(), Some(START), "both boards back at the start");
+        assert_eq!(fresh.clocks_ms, [180_000; 4], "four full clocks");
+        let EventView::ArbiterActed { by, .. } = &fresh.kind else { unreachable!() };
+        assert_eq!(by, &Some(OfficialView::Secret), "who made it");
+        let start = wait_event(player, |e| matches!(e.kind, EventView::Started)).await;
+        assert_eq!(start.running, [true, false, true, false], "both White clocks start together (K1)");
+    }
+    assert!(c[1].play(Board::A, "e5", None).await.is_err(), "White moves first again");
+    c[0].play(Board::A, "d4", None).await.expect("the same white-A plays the game again");
+
+    let bpgn = arbiter.record(id).await.unwrap();
+    let r = &shvedka_records::parse_bpgn(&bpgn).expect("the record is BPGN")[0];
+    let moves: Vec<&str> = r.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(moves, ["d4"], "the record is the game played again:\n{bpgn}");
+    let words = bpgn.split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains(
+            "arbiter (secret): replayed the match (wrong initial setup, A5); the annulled game: 1A. e4 1a. e5 1B. d4"
+        ),
+        "{bpgn}"
+    );
+    r.replay(r.rules().unwrap()).expect("the record replays");
+
+    // A4: the match comes back from its log after a restart as it was: the game played again.
+    drop(c);
+    let server = server.restart().await;
+    let spectator = server.client("spectator").await;
+    spectator.watch(id).await.unwrap();
+    let mut spectator = spectator;
+    let ServerMsg::State(state) =
+        shvedka_tests::wait_msg(&mut spectator, |m| matches!(m, ServerMsg::State(_))).await
+    else {
+        unreachable!()
+    };
+    let sans: Vec<&str> = state.moves.iter().map(|m| m.san.as_str()).collect();
+    assert_eq!(sans, ["d4"]);
+    assert!(state.bfen.starts_with("rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR"), "{}", state.bfen);
+    assert!(
+        state.bfen.ends_with("| rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"),
+        "{}",
+        state.bfen
+    );
+    server.stop().await;
+}
+
+/// A6, K5: a player who asks for a replay calls the arbiter with the reason: the clocks stop, and
+/// the arbiter watching the match reads who asks and why. A replay is refused before the start
+/// and after the end, and a call without a reason stays a plain call.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a6_a_players_call_for_a_replay_reaches_the_arbiter_with_its_reason() {
+    use shvedka_proto::ReplayReason;
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    let mut arbiter = server.client("arbiter").await;
+    arbiter.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
+    arbiter.watch(id).await.unwrap();
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    c[3].call_arbiter(Some(ReplayReason::OutsideHint)).await.unwrap();
+    let call = wait_event(&mut arbiter, |e| matches!(e.kind, EventView::ArbiterCalled { .. })).await;
+    assert_eq!(
+        call.kind,
+        EventView::ArbiterCalled { seat: SeatId::BlackB, replay: Some(ReplayReason::OutsideHint) }
+    );
+    assert_eq!(call.running, [false; 4], "K5: the call stops all four clocks");
+    let seen = wait_event(&mut c[1], |e| matches!(e.kind, EventView::ArbiterCalled { .. })).await;
+    assert_eq!(seen.kind, call.kind, "every player reads the call with its reason");
+    let live = arbiter.list_live().await.unwrap();
+    assert!(live.iter().any(|m| m.match_id == id && m.phase == PhaseView::Paused));
+
+    // The arbiter decides otherwise (A6): he resumes, and the game goes on.
+    arbiter.arbiter_act(id, ArbiterRequest::Resume).await.unwrap();
+    c[1].play(Board::A, "e5", None).await.unwrap();
+    c[2].call_arbiter(None).await.unwrap();
+    let plain =
+        wait_event(&mut arbiter, |e| matches!(e.kind, EventView::ArbiterCalled { seat: SeatId::WhiteB, .. }))
+            .await;
+    assert_eq!(plain.kind, EventView::ArbiterCalled { seat: SeatId::WhiteB, replay: None });
+    let words = arbiter.record(id).await.unwrap().split_whitespace().collect::<Vec<_>>().join(" ");
+    assert!(
+        words.contains("black-B called the arbiter asking for a replay (a hint from outside, A6)"),
+        "{words}"
+    );
+
+    // A bad note is refused and changes nothing; a decided match cannot be replayed.
+    let long = ArbiterRequest::Replay { reason: ReplayReason::Other, note: "x".repeat(501) };
+    assert!(arbiter.arbiter_act(id, long).await.is_err());
+    c[0].resign().await.unwrap();
+    wait_event(&mut arbiter, |e| matches!(e.kind, EventView::Ended(_))).await;
+    let over = ArbiterRequest::Replay { reason: ReplayReason::OutsideHint, note: String::new() };
+    assert!(arbiter.arbiter_act(id, over).await.is_err(), "a decided match is over");
+    server.stop().await;
+}

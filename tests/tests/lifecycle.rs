@@ -182,7 +182,7 @@ async fn each_limit_is_refused_with_a_typed_error_naming_it() {
 async fn k5_calling_the_arbiter_on_a_server_without_one_is_refused_and_the_clocks_run() {
     let server = TestServer::start("").await;
     let (_, mut c) = server.seated_match("classic", "blitz").await;
-    let refused = c[0].call_arbiter().await.unwrap_err();
+    let refused = c[0].call_arbiter(None).await.unwrap_err();
     let ClientError::Server(e) = refused else { panic!() };
     assert_eq!(
         (e.code, e.rule.as_deref()),

@@ -144,7 +144,7 @@ async fn e3_e4_e10_k5_draws_claims_resignation_and_calling_the_arbiter_over_the_
     assert!(claim.to_string().contains("(E4)"), "{claim}");
     c[WA].offer_draw().await.unwrap();
     c[BA].decline_draw().await.unwrap();
-    c[WB].call_arbiter().await.unwrap();
+    c[WB].call_arbiter(None).await.unwrap();
     let e = wait_event(&mut c[BB], |e| matches!(e.kind, EventView::ArbiterCalled { .. })).await;
     assert_eq!(e.running, [false; 4], "K5: all four clocks stop");
     let paused = c[WA].play(Board::A, "e4", None).await.unwrap_err();

@@ -325,6 +325,18 @@ export default [
         source: "ours",
         text: "A match record keeps every event with the server time it happened and the four clock readings, so the match can be replayed to any instant. It exports as BPGN: the moves of both boards interleaved in time order, `1A. e4 {179.870} 1a. Nc6 … 1B. d4`, capital board letter for White, small for Black, each move followed by its clock comment. A position is written as BFEN: the FEN of each board with its reserves in brackets after the placement (upper case White's, lower case Black's), the two joined by ` | `. A record that does not start from the standard position carries `[SetUp \"1\"]` and its start as `[FEN \"…\"]` (a BFEN).",
       },
+      {
+        id: "A5",
+        title: "A wrong initial setup",
+        source: "MGIMO, ours",
+        text: "A wrong initial setup found after the start does not stop the game, unless three moves or fewer have been played, or all four players insist on a replay and the arbiter agrees: then the game is played again. During play a wrong setup is never corrected, and no castling is possible from it. Online a player asks for a replay by calling the arbiter with the reason (K5); the arbiter judges the moves played and the players' insistence, and the server does not count them for him. A replay (A2) annuls the game in play and starts the same match again at once: the same four players in the same seats, the same rules, time control and Chess960 position, both boards at the start and four full clocks, after the countdown. The annulled game stays in the log; the record is the game played again, the annulled moves named in a comment before its first move.",
+      },
+      {
+        id: "A6",
+        title: "A hint from outside",
+        source: "MGIMO",
+        text: "A hint about a flag or an impossible move from anyone outside the game is punished by a warning or by sending its author away (online A3 keeps such words from the players). The game it concerned is played again, as in A5, at the wish of any of its four players, unless the arbiter decides otherwise (a hinted move the player would have seen anyway, say).",
+      },
     ],
   },
   {

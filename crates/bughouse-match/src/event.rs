@@ -51,8 +51,45 @@ pub enum Command {
     Claim(Claim),
     /// E10.
     Resign,
-    /// K5: stop all four clocks and call the arbiter.
-    CallArbiter,
+    /// K5: stop all four clocks and call the arbiter; with a reason when the player asks for the
+    /// game to be played again (A5, A6).
+    CallArbiter {
+        /// Why the player asks for a replay; `None` for any other call.
+        replay: Option<ReplayReason>,
+    },
+}
+
+/// Why a game is played again: the two situations of the MGIMO text, and any other the arbiter
+/// names.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
+pub enum ReplayReason {
+    /// A5: the pieces were set up wrongly at the start.
+    WrongSetup,
+    /// A6: someone outside the game hinted at a flag or an impossible move.
+    OutsideHint,
+    /// Another reason the arbiter accepts (A2).
+    Other,
+}
+
+impl ReplayReason {
+    /// The rule the replay rests on (RULES.md).
+    pub const fn rule(self) -> &'static str {
+        match self {
+            ReplayReason::WrongSetup => "A5",
+            ReplayReason::OutsideHint => "A6",
+            ReplayReason::Other => "A2",
+        }
+    }
+}
+
+impl fmt::Display for ReplayReason {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            ReplayReason::WrongSetup => "wrong initial setup",
+            ReplayReason::OutsideHint => "a hint from outside",
+            ReplayReason::Other => "another reason",
+        })
+    }
 }
 
 /// What the arbiter may do (A2, K5).
@@ -86,9 +123,18 @@ pub enum ArbiterAct {
         /// Why, in the arbiter's words.
         note: String,
     },
-    /// Annul the match so it is replayed.
+    /// Annul the match so it is replayed as a new match.
     Annul {
         /// Why.
+        note: String,
+    },
+    /// A2, A5, A6: annul what was played and play the same match again at once: the same seats,
+    /// rules and time control, both boards back at the start (the same Chess960 position), all
+    /// four clocks full, after the countdown. What was played stays in the log.
+    Replay {
+        /// Why.
+        reason: ReplayReason,
+        /// The arbiter's words, if any (may be empty).
         note: String,
     },
 }
@@ -254,6 +300,9 @@ pub enum EventKind {
         player: PlayerId,
         /// His seat.
         seat: Seat,
+        /// Why he asks for a replay (A5, A6), if he does; absent from logs before it existed.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        replay: Option<ReplayReason>,
     },
     /// An arbiter act, with who made it.
     Arbiter(Ruling),
@@ -294,7 +343,9 @@ impl EventKind {
             EventKind::DrawDeclined { player: p, .. } => player(p, Command::DeclineDraw),
             EventKind::Claimed { player: p, claim, .. } => player(p, Command::Claim(*claim)),
             EventKind::Resigned { player: p, .. } => player(p, Command::Resign),
-            EventKind::ArbiterCalled { player: p, .. } => player(p, Command::CallArbiter),
+            EventKind::ArbiterCalled { player: p, replay, .. } => {
+                player(p, Command::CallArbiter { replay: *replay })
+            }
             EventKind::Arbiter(ruling) => Some(Input::Arbiter(ruling.clone())),
             EventKind::CountdownStarted { .. }
             | EventKind::Started

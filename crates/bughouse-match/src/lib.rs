@@ -25,7 +25,9 @@ mod time_control;
 mod window;
 
 pub use config::{ClockConfig, ConfigError, MatchConfig};
-pub use event::{ArbiterAct, Claim, Command, Event, EventKind, Input, Official, PlayerId, Ruling};
+pub use event::{
+    ArbiterAct, Claim, Command, Event, EventKind, Input, Official, PlayerId, ReplayReason, Ruling,
+};
 pub use lag::{LagQuota, LagSettings};
 pub use machine::{Match, Phase};
 pub use reject::{ClaimFailure, PositionFailure, Rejection, TakeBackFailure};

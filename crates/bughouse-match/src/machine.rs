@@ -280,10 +280,10 @@ impl Match {
                 self.end_with(now, EndingEvent::Resign { seat });
                 Ok(())
             }
-            Command::CallArbiter => {
+            Command::CallArbiter { replay } => {
                 let seat = self.in_play(player, false)?;
                 self.pause(now, Some(seat));
-                self.push(now, EventKind::ArbiterCalled { player, seat });
+                self.push(now, EventKind::ArbiterCalled { player, seat, replay });
                 Ok(())
             }
         }
@@ -348,6 +348,7 @@ impl Match {
                 self.window = None;
                 self.phase = Phase::Annulled;
             }
+            ArbiterAct::Replay { .. } => return self.play_again(now, Ruling { act, by }),
         }
         self.push(now, EventKind::Arbiter(Ruling { act, by }));
         if matches!(self.phase, Phase::Running | Phase::Paused { .. }) {
@@ -395,18 +396,44 @@ impl Match {
         self.ready[seat.index()] = ready;
         self.push(now, EventKind::Ready { player, seat, ready });
         if self.ready.iter().all(|&r| r) && self.seats.iter().all(Option::is_some) {
-            let chess960 = self.fix_chess960();
-            let starts_at = now + self.config.countdown;
-            if !self.config.countdown.is_zero() {
-                self.phase = Phase::Countdown { starts_at };
-            }
-            if chess960.is_some() || !self.config.countdown.is_zero() {
-                self.push(now, EventKind::CountdownStarted { starts_at, chess960 });
-            }
-            if self.config.countdown.is_zero() {
-                self.start(now);
-            }
+            self.count_down(now);
         }
+        Ok(())
+    }
+
+    /// All four are ready: fixes the Chess960 start, then the countdown (logged with the
+    /// position, or alone) or, without one, the start itself.
+    fn count_down(&mut self, now: Duration) {
+        let chess960 = self.fix_chess960();
+        let starts_at = now + self.config.countdown;
+        if !self.config.countdown.is_zero() {
+            self.phase = Phase::Countdown { starts_at };
+        }
+        if chess960.is_some() || !self.config.countdown.is_zero() {
+            self.push(now, EventKind::CountdownStarted { starts_at, chess960 });
+        }
+        if self.config.countdown.is_zero() {
+            self.start(now);
+        }
+    }
+
+    /// A2, A5, A6: the arbiter's replay. The game in play is annulled and the match starts again
+    /// as a fresh one would (a new [`Match`] from the same config: start position, full clocks
+    /// and lag quotas, no flags, offers or history), keeping only its four seated players, the
+    /// Chess960 number drawn for it, the time and the log; then the countdown as at the first
+    /// start. The act is logged before the countdown, with the fresh clocks.
+    fn play_again(&mut self, now: Duration, ruling: Ruling) -> Result<(), Rejection> {
+        self.require_running(true)?;
+        let mut fresh = Match::new(self.config.clone()).expect("Match::new accepted this config");
+        fresh.seats = self.seats;
+        fresh.ready = self.ready;
+        fresh.chess960 = self.chess960;
+        fresh.now = self.now;
+        fresh.log = std::mem::take(&mut self.log);
+        fresh.polled = self.polled;
+        *self = fresh;
+        self.push(now, EventKind::Arbiter(ruling));
+        self.count_down(now);
         Ok(())
     }
 

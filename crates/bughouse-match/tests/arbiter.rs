@@ -11,14 +11,14 @@ use common::*;
 fn k5_a_player_stops_all_four_clocks_and_only_the_arbiter_restarts_them() {
     let mut t = Table::new(config("mgimo-2017", "1+0"));
     t.play(secs(5), WA, "e4");
-    t.cmd(secs(10), WB, Command::CallArbiter).unwrap();
+    t.cmd(secs(10), WB, Command::CallArbiter { replay: None }).unwrap();
     assert_eq!(t.m.phase(), &Phase::Paused { since: secs(10), by: Some(WB) });
     let frozen = t.m.clocks(secs(10));
     assert_eq!(frozen, [secs(55), secs(55), secs(50), secs(60)]);
     assert_eq!(t.m.clocks(secs(50)), frozen);
     assert_eq!(t.m.poll_timeout(), None, "no flag can fall while paused");
     assert_eq!(t.try_play(secs(20), BA, "e5", None), Err(Rejection::Paused));
-    assert_eq!(t.cmd(secs(20), BA, Command::CallArbiter), Err(Rejection::Paused));
+    assert_eq!(t.cmd(secs(20), BA, Command::CallArbiter { replay: None }), Err(Rejection::Paused));
     assert_eq!(t.cmd(secs(20), BA, Command::Ready(true)), Err(Rejection::SeatsLocked));
     t.arbiter(secs(40), ArbiterAct::Resume).unwrap();
     assert_eq!(t.m.clocks(secs(45)), [secs(55), secs(50), secs(45), secs(60)]);

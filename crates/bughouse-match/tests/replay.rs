@@ -1,4 +1,5 @@
-//! The event log (A4): random legal play with random timing, claims and arbiter acts, then a
+//! The event log (A4): random legal play with random timing, claims and arbiter acts (replays of
+//! the game among them, A2), then a
 //! replay of the log must rebuild the identical match, clocks included, and the state at any
 //! logged instant. Colour conservation (C2) holds after every event.
 
@@ -7,7 +8,9 @@ mod common;
 use std::time::Duration;
 
 use bughouse::{BoardId, MatchResult, Seat};
-use bughouse_match::{ArbiterAct, Claim, Command, Match, MatchConfig, Phase, ReplayError, Snapshot};
+use bughouse_match::{
+    ArbiterAct, Claim, Command, Match, MatchConfig, Phase, ReplayError, ReplayReason, Snapshot,
+};
 use chess_core::Color;
 use common::*;
 use testkit::SplitMix;
@@ -26,7 +29,7 @@ fn random_command(rng: &mut SplitMix, m: &Match, seat: Seat, elapsed: Duration) 
         2 => Command::Claim(Claim::Repetition),
         3 => Command::Claim(Claim::FiftyMoves),
         4 => Command::Claim(Claim::Flag(Seat::ALL[rng.below(4)])),
-        5 if rng.below(4) == 0 => Command::CallArbiter,
+        5 if rng.below(4) == 0 => Command::CallArbiter { replay: random_reason(rng) },
         6 if rng.below(8) == 0 => Command::Resign,
         _ => {
             let moves = m.game().legal_moves(seat.board);
@@ -41,6 +44,12 @@ fn random_command(rng: &mut SplitMix, m: &Match, seat: Seat, elapsed: Duration) 
             Command::Move { mv: moves[rng.below(moves.len())], client_time }
         }
     }
+}
+
+/// A call's or a replay's reason: none a quarter of the time.
+fn random_reason(rng: &mut SplitMix) -> Option<ReplayReason> {
+    [None, Some(ReplayReason::WrongSetup), Some(ReplayReason::OutsideHint), Some(ReplayReason::Other)]
+        [rng.below(4)]
 }
 
 fn random_act(rng: &mut SplitMix, m: &Match, earlier: &[String]) -> ArbiterAct {
@@ -58,6 +67,10 @@ fn random_act(rng: &mut SplitMix, m: &Match, earlier: &[String]) -> ArbiterAct {
         10 if rng.below(10) == 0 => {
             ArbiterAct::DeclareResult { result: MatchResult::Draw, note: "random".into() }
         }
+        11 if rng.below(6) == 0 => match random_reason(rng) {
+            Some(reason) => ArbiterAct::Replay { reason, note: String::new() },
+            None => ArbiterAct::Replay { reason: ReplayReason::Other, note: "random".into() },
+        },
         _ => ArbiterAct::SetPosition { bfen: m.game().bfen() },
     }
 }
@@ -107,10 +120,18 @@ fn random_match(seed: u64) -> (MatchConfig, Match, Vec<Snapshot>) {
 fn a4_replaying_the_log_rebuilds_the_identical_match() {
     let mut endings = std::collections::BTreeMap::new();
     let mut total_events = 0;
+    let mut replayed = 0;
     let (base, _say) = testkit::seeded(0xA4);
     for seed in 0..60u64 {
         let (config, m, snapshots) = random_match(base ^ (seed << 8));
         total_events += m.events().len();
+        replayed += m
+            .events()
+            .iter()
+            .filter(|e| {
+                matches!(&e.kind, bughouse_match::EventKind::Arbiter(r) if matches!(r.act, ArbiterAct::Replay { .. }))
+            })
+            .count();
         let log = m.events();
         let r = Match::replay(config.clone(), log).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
         assert_eq!(r.events(), log, "seed {seed}");
@@ -131,7 +152,8 @@ fn a4_replaying_the_log_rebuilds_the_identical_match() {
         };
         *endings.entry(key).or_insert(0) += 1;
     }
-    eprintln!("{total_events} events; endings {endings:?}");
+    eprintln!("{total_events} events; {replayed} games played again; endings {endings:?}");
+    assert!(replayed > 0, "some random match was played again");
     assert!(total_events > 3000, "the random matches did something: {total_events} events");
     assert!(endings.len() >= 3, "the random matches end in several ways: {endings:?}");
 }

@@ -961,12 +961,13 @@ impl Client {
         self.ok(ClientMsg::FollowTournament { tournament: id }).await
     }
 
-    /// Stops the clocks and calls the arbiter.
+    /// Stops the clocks and calls the arbiter (K5); with a reason, asking for the game to be
+    /// played again (RULES.md A5, A6).
     ///
     /// # Errors
     /// As [`Client::request`].
-    pub async fn call_arbiter(&self) -> Result<(), ClientError> {
-        self.ok(ClientMsg::CallArbiter).await
+    pub async fn call_arbiter(&self, replay: Option<shvedka_proto::ReplayReason>) -> Result<(), ClientError> {
+        self.ok(ClientMsg::CallArbiter { replay }).await
     }
 
     /// Writes in the chat.

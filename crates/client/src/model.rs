@@ -201,6 +201,16 @@ impl MatchModel {
                 ArbiterRequest::Pause => s.phase = PhaseView::Paused,
                 ArbiterRequest::Resume => s.phase = PhaseView::Running,
                 ArbiterRequest::Annul { .. } => s.phase = PhaseView::Annulled,
+                // A2, A5, A6: the game starts again (its position comes with the event); the
+                // countdown or the start follows.
+                ArbiterRequest::Replay { .. } => {
+                    s.phase = PhaseView::Countdown;
+                    s.result = None;
+                    self.moves.clear();
+                    self.last = [None; 2];
+                    self.flags = [false; 4];
+                    self.draw_offer = None;
+                }
                 _ => {}
             },
             // Words only (from servers before typed acts): nothing to act on.

@@ -59,8 +59,11 @@ pub(crate) enum ArbiterCommand {
     SetPosition(online::SetPositionArgs),
     /// Declare the result with a reason: `declare MATCH team2 impossible move 14a. Q@g8`.
     Declare(online::DeclareArgs),
-    /// Annul a match so it is replayed, with a reason.
+    /// Annul a match so that its players may play a new one, with a reason.
     Annul(online::AnnulArgs),
+    /// Annul the game in play and start the same match again at once (A2, A5, A6): `replay MATCH
+    /// setup|hint|other [WORDS]`.
+    Replay(online::ReplayArgs),
     /// Print a match's record: BPGN, or one board as PGN (`--pgn a`).
     Export(online::ExportArgs),
 }
@@ -89,6 +92,7 @@ pub(crate) fn run(args: &ArbiterArgs, out: &mut dyn Write) -> anyhow::Result<()>
         ArbiterCommand::SetPosition(args) => online::set_position(args, out),
         ArbiterCommand::Declare(args) => online::declare(args, out),
         ArbiterCommand::Annul(args) => online::annul(args, out),
+        ArbiterCommand::Replay(args) => online::replay(args, out),
         ArbiterCommand::Export(args) => online::export(args, out),
     }
 }

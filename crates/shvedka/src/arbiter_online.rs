@@ -1,5 +1,5 @@
 //! The arbiter's online tools: `shvedka arbiter list|pause|resume|adjust|take-back|set-position|
-//! declare|annul|export` against a running server, as an arbiter session: an account with the
+//! declare|annul|replay|export` against a running server, as an arbiter session: an account with the
 //! arbiter role (`--account`), or the server's `arbiter_token` (`--token` or
 //! `SHVEDKA_ARBITER_TOKEN`), the way to bootstrap. Every act is in the match
 //! record (RULES.md A2, A4).
@@ -9,7 +9,7 @@ use std::io::Write;
 use anyhow::Context;
 use clap::Args;
 use shvedka_client::Client;
-use shvedka_proto::{ArbiterRequest, Board, MatchId, SeatId, TeamId};
+use shvedka_proto::{ArbiterRequest, Board, MatchId, ReplayReason, SeatId, TeamId};
 
 use crate::Failure;
 use crate::client_cmds::ConnectArgs;
@@ -88,6 +88,17 @@ pub(crate) struct AnnulArgs {
     /// Why, in words.
     #[arg(required = true, num_args = 1..)]
     reason: Vec<String>,
+}
+
+/// Arguments of `shvedka arbiter replay`.
+#[derive(Debug, Args)]
+pub(crate) struct ReplayArgs {
+    #[command(flatten)]
+    on: OnMatch,
+    /// Why: setup (a wrong initial setup, A5), hint (a hint from outside, A6) or other (A2).
+    reason: String,
+    /// The arbiter's words, if any.
+    note: Vec<String>,
 }
 
 /// Arguments of `shvedka arbiter export`.
@@ -195,6 +206,16 @@ pub(crate) fn declare(args: &DeclareArgs, out: &mut dyn Write) -> anyhow::Result
 
 pub(crate) fn annul(args: &AnnulArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     act(&args.on, ArbiterRequest::Annul { reason: args.reason.join(" ") }, out)
+}
+
+pub(crate) fn replay(args: &ReplayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let reason = match args.reason.to_ascii_lowercase().as_str() {
+        "setup" => ReplayReason::WrongSetup,
+        "hint" => ReplayReason::OutsideHint,
+        "other" => ReplayReason::Other,
+        other => return Err(bad(format!("reason {other:?}: expected setup, hint or other"))),
+    };
+    act(&args.on, ArbiterRequest::Replay { reason, note: args.note.join(" ") }, out)
 }
 
 /// The record of a match on a server, as BPGN text.

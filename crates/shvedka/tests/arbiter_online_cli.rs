@@ -83,3 +83,33 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     assert!(pgn.contains("[White \"white-A\"]") && pgn.contains("1. e4"), "{pgn}");
     server.stop().await;
 }
+
+/// A5, A6: `shvedka arbiter replay MATCH setup|hint|other [WORDS]` plays the game again: the
+/// players see both boards back at the start; an unknown reason is bad input (exit 2), refused
+/// before anything reaches the server.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a5_a6_arbiter_command_line_replays_a_game() {
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    let id = id.0.to_string();
+    c[0].play(Board::A, "e4", None).await.unwrap();
+
+    let bad = arbiter(&server, "s3cret-whistle-of-arbiters", &["replay", &id, "because"]);
+    assert_eq!(bad.status.code(), Some(2), "an unknown reason is bad input");
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("setup, hint or other"));
+
+    let done = arbiter(&server, "s3cret-whistle-of-arbiters", &["replay", &id, "hint", "a", "spectator"]);
+    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    let e = wait_event(&mut c[3], |e| {
+        matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::Replay { .. }, .. })
+    })
+    .await;
+    let EventView::ArbiterActed { act: ArbiterRequest::Replay { reason, note }, .. } = &e.kind else {
+        unreachable!()
+    };
+    assert_eq!((*reason, note.as_str()), (shvedka_proto::ReplayReason::OutsideHint, "a spectator"));
+    assert!(
+        e.bfen.as_deref().is_some_and(|b| b.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w"))
+    );
+    server.stop().await;
+}

@@ -95,6 +95,8 @@ rule-A1a = the king and a rook changing places («нижегородская р�
 rule-A2 = the arbiter's decision
 rule-A3 = only partners talk during play
 rule-A4 = the match record
+rule-A5 = a wrong initial setup
+rule-A6 = a hint from outside
 
 ## Results
 
@@ -205,6 +207,8 @@ seat-taken = { $name } takes the seat { $seat }
 seat-taken-bot = a bot takes the seat { $seat }: { $name }
 seat-left = the seat { $seat } is free again
 arbiter-called = { $seat } stopped the clocks and called the arbiter (K5)
+arbiter-called-replay = { $seat } stopped the clocks and asks the arbiter for a replay: { $reason }
+arbiter-why = /arbiter calls the arbiter; /arbiter setup, /arbiter hint or /arbiter other asks him for a replay
 arbiter-words = the arbiter: { $text }
 arbiter-paused = the arbiter stopped the clocks
 arbiter-resumed = the arbiter restarted the clocks
@@ -214,6 +218,11 @@ arbiter-position = the arbiter corrected the position
 arbiter-declared-win = the arbiter declared the result: { $team } wins ({ $reason })
 arbiter-declared-draw = the arbiter declared the result: a draw ({ $reason })
 arbiter-annulled = the arbiter annulled the match: { $reason }
+arbiter-replayed = the arbiter ordered a replay: { $reason }; the game starts again
+arbiter-replayed-note = the arbiter ordered a replay: { $reason } ({ $note }); the game starts again
+replay-wrong-setup = wrong initial setup (A5)
+replay-outside-hint = a hint from outside (A6)
+replay-other = another reason (A2)
 draw-declined = { $seat } declined the draw
 match-found = match { $id } found{ $rated ->
     [yes] {" "}(rated)
@@ -371,7 +380,7 @@ lang-not-saved = the language could not be remembered in { $path }: { $detail }
 help-moves = moves: e4, Nf3, N@f3 (a drop), e8=Qd1 (promotion by removal), or e8 and then pick the removed piece; Enter sends
 help-pieces = pieces are letters as moves write them: K king, Q queen, R rook, B bishop, N knight, P pawn (White upper case, Black lower)
 help-match = /ready /unready /leave · /draw (offer or accept) /decline · /claim rep|50|flag SEAT (white-A … black-B)
-help-resign = /resign (twice: it asks) · /arbiter · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p
+help-resign = /resign (twice: it asks) · /arbiter [setup|hint|other] · /t TEXT team chat · /say TEXT match chat · /need n|b|r|q|p
 help-rematch = /rematch or /norematch after the match: when all four accept, the same match again, colours swapped
 help-keys = F1-F5 need N B R Q P · F6 sit · F7 go · F8 don't trade · /lobby · /quit (Ctrl-C)
 help-lobby = lobby: ↑↓ select · Enter or w watch · 1-4 sit at white-A black-A white-B black-B · c create

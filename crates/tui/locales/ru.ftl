@@ -99,6 +99,8 @@ rule-A1a = король и ладья меняются местами («ниж�
 rule-A2 = решение судьи
 rule-A3 = во время партии говорят только партнёры
 rule-A4 = запись партии
+rule-A5 = неправильная расстановка фигур
+rule-A6 = подсказка со стороны
 
 ## Результаты
 
@@ -221,6 +223,8 @@ seat-taken = { $name } садится за доску: { $seat }
 seat-taken-bot = за доску садится бот: { $seat } — { $name }
 seat-left = освободилось место: { $seat }
 arbiter-called = { $seat }: часы остановлены, вызван судья (K5)
+arbiter-called-replay = { $seat }: часы остановлены, судью просят о переигровке: { $reason }
+arbiter-why = /arbiter — позвать судью; /arbiter setup, /arbiter hint или /arbiter other — попросить его о переигровке
 arbiter-words = судья: { $text }
 arbiter-paused = судья остановил часы
 arbiter-resumed = судья снова пустил часы
@@ -230,6 +234,11 @@ arbiter-position = судья исправил позицию
 arbiter-declared-win = судья объявил результат: победила { $team } ({ $reason })
 arbiter-declared-draw = судья объявил результат: ничья ({ $reason })
 arbiter-annulled = судья аннулировал матч: { $reason }
+arbiter-replayed = судья назначил переигровку: { $reason }; партия начинается заново
+arbiter-replayed-note = судья назначил переигровку: { $reason } ({ $note }); партия начинается заново
+replay-wrong-setup = неправильная расстановка фигур (A5)
+replay-outside-hint = подсказка со стороны (A6)
+replay-other = другая причина (A2)
 draw-declined = { $seat }: ничья отклонена
 match-found = матч { $id } найден{ $rated ->
     [yes] {" "}(рейтинговый)
@@ -402,7 +411,7 @@ lang-not-saved = выбор языка не удалось запомнить в
 help-moves = ходы: e4, Nf3, N@f3 (выставление), e8=Qd1 (проведение пешки со снятием) или e8 и затем выбор снимаемой фигуры; Enter — отправить
 help-pieces = фигуры обозначены латинскими буквами, как в записи ходов: K король, Q ферзь, R ладья, B слон, N конь, P пешка (белые — заглавные, чёрные — строчные)
 help-match = /ready /unready /leave · /draw (предложить или принять ничью) /decline · /claim rep|50|flag МЕСТО (white-A … black-B)
-help-resign = /resign (дважды: переспросит) · /arbiter — позвать судью · /t ТЕКСТ — команде · /say ТЕКСТ — всем · /need n|b|r|q|p
+help-resign = /resign (дважды: переспросит) · /arbiter [setup|hint|other] — позвать судью · /t ТЕКСТ — команде · /say ТЕКСТ — всем · /need n|b|r|q|p
 help-rematch = /rematch или /norematch после матча: если согласны все четверо — тот же матч, цвета на каждой доске меняются
 help-keys = F1–F5 — нужен конь, слон, ладья, ферзь, пешка · F6 — сиди · F7 — ходи · F8 — не меняйся · /lobby · /quit (Ctrl-C)
 help-lobby = лобби: ↑↓ — выбрать · Enter или w — смотреть · 1–4 — сесть: белые A, чёрные A, белые B, чёрные B · c — создать

@@ -1,6 +1,6 @@
 //! What the interface asks of the server; the run loop turns each into a request.
 
-use shvedka_proto::{Board, ChatScope, ClaimKind, MatchId, SeatId, TdChoice};
+use shvedka_proto::{Board, ChatScope, ClaimKind, MatchId, ReplayReason, SeatId, TdChoice};
 
 /// One request the player made.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -41,8 +41,8 @@ pub enum Action {
     Claim(ClaimKind),
     /// Resign for the team.
     Resign,
-    /// Stop the clocks and call the arbiter.
-    CallArbiter,
+    /// Stop the clocks and call the arbiter; with a reason, asking for a replay (A5, A6).
+    CallArbiter(Option<ReplayReason>),
     /// A chat message.
     Chat(ChatScope, String),
     /// A team's S3 choice for a tournament game.

@@ -9,7 +9,7 @@ use ratatui::crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
 use shvedka_client::{MatchModel, rules_seat, wire_board};
 use shvedka_proto::{
     ChatScope, ClaimKind, EventView, MatchEvent, MatchId, MatchSummary, PhaseView, PlayerKind, RatingView,
-    RematchView, SeatId, SeekPool, SeekRequest, SeekView, ServerMsg, TdChoice,
+    RematchView, ReplayReason, SeatId, SeekPool, SeekRequest, SeekView, ServerMsg, TdChoice,
 };
 
 use crate::Action;
@@ -425,9 +425,15 @@ impl App {
                 seat = speak::seat(lang, *seat)
             ),
             EventView::SeatLeft { seat } => t!(lang, "seat-left", seat = speak::seat(lang, *seat)),
-            EventView::ArbiterCalled { seat } => {
+            EventView::ArbiterCalled { seat, replay: None } => {
                 t!(lang, "arbiter-called", seat = speak::seat(lang, *seat))
             }
+            EventView::ArbiterCalled { seat, replay: Some(why) } => t!(
+                lang,
+                "arbiter-called-replay",
+                seat = speak::seat(lang, *seat),
+                reason = speak::replay_reason(lang, *why)
+            ),
             EventView::ArbiterActed { act, .. } => speak::arbiter_act(lang, act),
             // What older servers sent: words only, shown as they are.
             EventView::Arbiter { act } => t!(lang, "arbiter-words", text = act.as_str()),
@@ -670,7 +676,17 @@ impl App {
                 self.info(t!(lang, "resign-confirm"));
                 Vec::new()
             }
-            "arbiter" => vec![Action::CallArbiter],
+            // `/arbiter` calls the arbiter; `/arbiter setup|hint|other` asks him for a replay (A5, A6).
+            "arbiter" => match rest {
+                "" => vec![Action::CallArbiter(None)],
+                "setup" => vec![Action::CallArbiter(Some(ReplayReason::WrongSetup))],
+                "hint" => vec![Action::CallArbiter(Some(ReplayReason::OutsideHint))],
+                "other" | "replay" => vec![Action::CallArbiter(Some(ReplayReason::Other))],
+                _ => {
+                    self.error(t!(lang, "arbiter-why"));
+                    Vec::new()
+                }
+            },
             // `/rematch` (or `/norematch`) after the match one played is over.
             "rematch" | "norematch" => match &self.model {
                 Some(m) if m.result().is_some() || m.phase() == PhaseView::Annulled => {

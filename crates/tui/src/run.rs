@@ -257,7 +257,7 @@ async fn perform(client: &Client, app: &mut App, settings: &Settings, action: Ac
         Action::DeclineDraw => client.decline_draw().await,
         Action::Claim(kind) => client.claim(kind).await,
         Action::Resign => client.resign().await,
-        Action::CallArbiter => client.call_arbiter().await,
+        Action::CallArbiter(replay) => client.call_arbiter(replay).await,
         Action::Chat(scope, text) => client.chat(scope, &text).await,
         Action::Choose { tournament, round, game, choice } => {
             client.choose(tournament, round, game, choice).await.map(|()| app.info(t!(lang, "choice-taken")))

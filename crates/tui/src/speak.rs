@@ -17,8 +17,8 @@ use shvedka_client::ClientError;
 use shvedka_proto::{
     ArbiterRequest, Board, Busy, ChoiceKind, ClaimRefusal, ClosedReason, Colour, DrawHow, ErrorCode,
     ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, PauseReason, PhaseView,
-    PieceKind, PlayerKind, PositionRefusal, RatingChange, ResultCause, ResultView, SeatId, SeekEnd,
-    SessionEnd, SessionRefusal, TakeBackRefusal, TeamId, TourGame, TourRefusal,
+    PieceKind, PlayerKind, PositionRefusal, RatingChange, ReplayReason, ResultCause, ResultView, SeatId,
+    SeekEnd, SessionEnd, SessionRefusal, TakeBackRefusal, TeamId, TourGame, TourRefusal,
 };
 
 use crate::Action;
@@ -193,6 +193,8 @@ pub fn rule_title(lang: Lang, rule: &str) -> Option<String> {
         "A2" => t!(lang, "rule-A2"),
         "A3" => t!(lang, "rule-A3"),
         "A4" => t!(lang, "rule-A4"),
+        "A5" => t!(lang, "rule-A5"),
+        "A6" => t!(lang, "rule-A6"),
         _ => return None,
     })
 }
@@ -676,6 +678,21 @@ pub fn arbiter_act(lang: Lang, act: &ArbiterRequest) -> String {
             t!(lang, "arbiter-declared-draw", reason = reason.as_str())
         }
         ArbiterRequest::Annul { reason } => t!(lang, "arbiter-annulled", reason = reason.as_str()),
+        ArbiterRequest::Replay { reason, note } if note.is_empty() => {
+            t!(lang, "arbiter-replayed", reason = replay_reason(lang, *reason))
+        }
+        ArbiterRequest::Replay { reason, note } => {
+            t!(lang, "arbiter-replayed-note", reason = replay_reason(lang, *reason), note = note.as_str())
+        }
+    }
+}
+
+/// Why a game is played again, with its rule: `wrong initial setup (A5)`.
+pub fn replay_reason(lang: Lang, reason: ReplayReason) -> String {
+    match reason {
+        ReplayReason::WrongSetup => t!(lang, "replay-wrong-setup"),
+        ReplayReason::OutsideHint => t!(lang, "replay-outside-hint"),
+        ReplayReason::Other => t!(lang, "replay-other"),
     }
 }
 

@@ -304,7 +304,7 @@ fn a3_team_chat_quick_messages_and_commands() {
     assert_eq!(typed(&mut app, "/resign"), vec![], "and the next asks again");
     assert_eq!(typed(&mut app, "/draw"), vec![Action::OfferDraw], "another command withdraws the question");
     assert_eq!(typed(&mut app, "/resign"), vec![]);
-    assert_eq!(typed(&mut app, "/arbiter"), vec![Action::CallArbiter]);
+    assert_eq!(typed(&mut app, "/arbiter"), vec![Action::CallArbiter(None)]);
     assert_eq!(
         typed(&mut app, "/choose 1 2 1 crossed"),
         vec![Action::Choose { tournament: 1, round: 2, game: 1, choice: shvedka_proto::TdChoice::Crossed }]
@@ -522,4 +522,74 @@ fn a_partners_invitation_is_shown_and_accepted_and_partner_invites_after_a_match
     let actions = typed(&mut app, "/partner");
     let [Action::Seek(request)] = &actions[..] else { panic!("{actions:?}") };
     assert_eq!((request.partner.as_deref(), request.time_control.as_str()), (Some("dave"), "3+0"));
+}
+
+/// A5, A6: a player asks for a replay with `/arbiter setup|hint|other`; every follower reads the
+/// call with its reason, and the arbiter's replay clears the annulled game's moves and sets both
+/// boards back at the start.
+#[test]
+fn a5_a6_a_call_for_a_replay_and_the_replay_itself_are_shown() {
+    use shvedka_proto::{ArbiterRequest, OfficialView, ReplayReason};
+    let now = Instant::now();
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
+    assert_eq!(typed(&mut app, "/arbiter setup"), vec![Action::CallArbiter(Some(ReplayReason::WrongSetup))]);
+    assert_eq!(typed(&mut app, "/arbiter hint"), vec![Action::CallArbiter(Some(ReplayReason::OutsideHint))]);
+    assert_eq!(typed(&mut app, "/arbiter other"), vec![Action::CallArbiter(Some(ReplayReason::Other))]);
+    assert_eq!(typed(&mut app, "/arbiter because"), vec![], "an unknown reason is refused with a hint");
+    let after = "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b KQkq - 0 1 | \
+                 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
+    let event = |seq, kind, bfen: Option<&str>| {
+        ServerMsg::Event(MatchEvent {
+            match_id: MatchId(7),
+            seq,
+            at_ms: 500,
+            kind,
+            clocks_ms: [179_370, 180_000, 9_370, 180_000],
+            running: [false; 4],
+            bfen: bfen.map(String::from),
+            server_time_us: 0,
+        })
+    };
+    let moved = EventView::Moved {
+        seat: SeatId::WhiteA,
+        uci: "e2e4".into(),
+        san: "e4".into(),
+        charged_ms: 500,
+        credit_ms: 0,
+    };
+    app.on_server(event(11, moved, Some(after)), now);
+    app.on_server(
+        event(
+            12,
+            EventView::ArbiterCalled { seat: SeatId::WhiteB, replay: Some(ReplayReason::WrongSetup) },
+            None,
+        ),
+        now,
+    );
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("1A. e4"), "{text}");
+    assert!(
+        text.contains(
+            "white-B stopped the clocks and asks the arbiter for a replay: wrong initial setup (A5)"
+        ),
+        "{text}"
+    );
+    let replay = EventView::ArbiterActed {
+        act: ArbiterRequest::Replay { reason: ReplayReason::WrongSetup, note: String::new() },
+        text: "THE SERVER'S WORDS".into(),
+        by: Some(OfficialView::Account("olga".into())),
+    };
+    app.on_server(event(13, replay, Some(START)), now);
+    let (lines, terminal) = screen(&app, now);
+    let text = lines.join("\n");
+    assert!(
+        text.contains("the arbiter ordered a replay: wrong initial setup (A5); the game starts again"),
+        "{text}"
+    );
+    assert!(!text.contains("1A. e4"), "the annulled move left the list: {text}");
+    assert!(!text.contains("THE SERVER'S WORDS"), "{text}");
+    let (ax, ay) = find(&lines, "Board A").unwrap();
+    // e2 on board A from White's side holds its pawn again.
+    let (x, y) = (ax + 2 + 4 * 3 + 1, ay + 2 + 6);
+    assert_eq!(terminal.backend().buffer()[(x as u16, y as u16)].symbol(), "P");
 }

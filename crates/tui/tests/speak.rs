@@ -10,8 +10,8 @@ use shvedka_client::ClientError;
 use shvedka_proto::{
     ArbiterRequest, Board, Busy, ChoiceKind, ClaimRefusal, ClosedReason, Colour, DrawHow, ErrorCode,
     ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, PauseReason, PhaseView,
-    PieceKind, PositionRefusal, ResultCause, ResultView, SeatId, SeekEnd, SessionEnd, SessionRefusal, Square,
-    TakeBackRefusal, TeamId, TourGame, TourRefusal,
+    PieceKind, PositionRefusal, ReplayReason, ResultCause, ResultView, SeatId, SeekEnd, SessionEnd,
+    SessionRefusal, Square, TakeBackRefusal, TeamId, TourGame, TourRefusal,
 };
 use shvedka_tui::{Action, Lang, speak};
 
@@ -740,6 +740,8 @@ fn pauses_ends_closures_arbiter_acts_seats_and_phases_have_words() {
             ArbiterRequest::DeclareResult { winner: Some(TeamId::One), reason: "его слова".into() },
             ArbiterRequest::DeclareResult { winner: None, reason: "his words".into() },
             ArbiterRequest::Annul { reason: "his words".into() },
+            ArbiterRequest::Replay { reason: ReplayReason::OutsideHint, note: String::new() },
+            ArbiterRequest::Replay { reason: ReplayReason::Other, note: "his words".into() },
         ];
         for act in &acts {
             check(lang, &format!("{act:?}"), &speak::arbiter_act(lang, act));
@@ -775,4 +777,32 @@ fn pauses_ends_closures_arbiter_acts_seats_and_phases_have_words() {
     assert_eq!(speak::team_with_seats(Lang::Ru, TeamId::Two), "команда 2: чёрные A + белые B");
     assert_eq!(speak::quick(Lang::Ru, "need a knight").as_deref(), Some("нужен конь"));
     assert_eq!(speak::quick(Lang::Ru, "hello"), None, "free text is the writer's");
+}
+
+/// A5, A6: the arbiter's replay and the reasons of a call for one, in both languages, with the
+/// rule each rests on; the arbiter's own words, if any, as he wrote them.
+#[test]
+fn a5_a6_a_replay_is_said_with_its_reason_and_rule_in_both_languages() {
+    let replay = |reason, note: &str| ArbiterRequest::Replay { reason, note: note.into() };
+    assert_eq!(
+        speak::arbiter_act(Lang::En, &replay(ReplayReason::WrongSetup, "")),
+        "the arbiter ordered a replay: wrong initial setup (A5); the game starts again"
+    );
+    assert_eq!(
+        speak::arbiter_act(Lang::Ru, &replay(ReplayReason::OutsideHint, "")),
+        "судья назначил переигровку: подсказка со стороны (A6); партия начинается заново"
+    );
+    assert_eq!(
+        speak::arbiter_act(Lang::En, &replay(ReplayReason::Other, "the clock was broken")),
+        "the arbiter ordered a replay: another reason (A2) (the clock was broken); the game starts again"
+    );
+    for lang in Lang::ALL {
+        for (reason, rule) in
+            [(ReplayReason::WrongSetup, "A5"), (ReplayReason::OutsideHint, "A6"), (ReplayReason::Other, "A2")]
+        {
+            let said = speak::replay_reason(lang, reason);
+            check(lang, "replay reason", &said);
+            assert!(said.ends_with(&format!("({rule})")), "{lang:?}: {said}");
+        }
+    }
 }

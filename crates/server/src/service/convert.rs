@@ -3,11 +3,29 @@
 use std::time::Duration;
 
 use bughouse::{Adjudication, BoardId, DrawKind, MatchResult, Reason, Seat, Team};
-use bughouse_match::{ArbiterAct, Claim, Official, Phase};
+use bughouse_match::{ArbiterAct, Claim, Official, Phase, ReplayReason};
 use shvedka_proto::{
     ArbiterRequest, Board, ClaimKind, DrawHow, ErrorCode, ErrorMsg, OfficialView, PhaseView, ResultCause,
     ResultView, SeatId, TeamId,
 };
+
+/// The wire's replay reason as the match machine's (A5, A6).
+pub(crate) fn replay_reason(r: shvedka_proto::ReplayReason) -> ReplayReason {
+    match r {
+        shvedka_proto::ReplayReason::WrongSetup => ReplayReason::WrongSetup,
+        shvedka_proto::ReplayReason::OutsideHint => ReplayReason::OutsideHint,
+        shvedka_proto::ReplayReason::Other => ReplayReason::Other,
+    }
+}
+
+/// The match machine's replay reason as the wire's.
+pub(crate) fn wire_replay_reason(r: ReplayReason) -> shvedka_proto::ReplayReason {
+    match r {
+        ReplayReason::WrongSetup => shvedka_proto::ReplayReason::WrongSetup,
+        ReplayReason::OutsideHint => shvedka_proto::ReplayReason::OutsideHint,
+        ReplayReason::Other => shvedka_proto::ReplayReason::Other,
+    }
+}
 
 pub(crate) fn seat_id(seat: Seat) -> SeatId {
     SeatId::ALL[seat.index()]
@@ -118,6 +136,10 @@ pub(crate) fn describe_act(act: &ArbiterAct) -> String {
         ArbiterAct::SetPosition { bfen } => format!("set the position {bfen}"),
         ArbiterAct::DeclareResult { note, .. } => format!("declared the result: {note}"),
         ArbiterAct::Annul { note } => format!("annulled the match: {note}"),
+        ArbiterAct::Replay { reason, note } => {
+            let said = if note.is_empty() { String::new() } else { format!(": {note}") };
+            format!("replayed the match ({reason}, {}){said}", reason.rule())
+        }
     }
 }
 
@@ -150,6 +172,9 @@ pub(crate) fn arbiter_request(act: &ArbiterAct) -> ArbiterRequest {
             reason: note.clone(),
         },
         ArbiterAct::Annul { note } => ArbiterRequest::Annul { reason: note.clone() },
+        ArbiterAct::Replay { reason, note } => {
+            ArbiterRequest::Replay { reason: wire_replay_reason(*reason), note: note.clone() }
+        }
     }
 }
 
@@ -184,5 +209,10 @@ pub(crate) fn arbiter_act(req: ArbiterRequest) -> Result<ArbiterAct, String> {
             note: note(reason)?,
         },
         ArbiterRequest::Annul { reason } => ArbiterAct::Annul { note: note(reason)? },
+        // The arbiter's words are optional here: the reason is typed.
+        ArbiterRequest::Replay { reason, note: words } => ArbiterAct::Replay {
+            reason: replay_reason(reason),
+            note: if words.is_empty() { words } else { note(words)? },
+        },
     })
 }

@@ -1,6 +1,8 @@
 //! A match's record as BPGN (RULES.md A4), built from the machine's own log: every move with the
 //! mover's clock after it, in the order the moves happened on both boards, the arbiter's acts as
-//! commentary, and the result with its reason and rule.
+//! commentary, and the result with its reason and rule. A game the arbiter had played again
+//! (A2, A5, A6) is the record's game; the annulled one is named in the comment before its first
+//! move.
 
 use bughouse::Game;
 use bughouse_match::{ArbiterAct, EventKind, Match, Official, Ruling};
@@ -65,9 +67,32 @@ pub(crate) fn record(
                     }
                     game = replayed(&start, &r).unwrap_or(game);
                 }
+                if let ArbiterAct::Replay { .. } = act {
+                    // A2, A5, A6: the annulled game leaves the record, which goes on with the
+                    // game played again from the start; its moves (and what was said about
+                    // them) are named in the comment before the first move.
+                    let annulled: Vec<String> = r
+                        .moves
+                        .drain(..)
+                        .map(|m| match &m.comment {
+                            Some(c) => format!("{} ({c})", m.label()),
+                            None => m.label(),
+                        })
+                        .collect();
+                    if !annulled.is_empty() {
+                        text = format!("{text}; the annulled game: {}", annulled.join(" "));
+                    }
+                    game = start;
+                }
                 comment(&mut r, &text);
             }
-            EventKind::ArbiterCalled { seat, .. } => comment(&mut r, &format!("{seat} called the arbiter")),
+            EventKind::ArbiterCalled { seat, replay: None, .. } => {
+                comment(&mut r, &format!("{seat} called the arbiter"))
+            }
+            EventKind::ArbiterCalled { seat, replay: Some(why), .. } => comment(
+                &mut r,
+                &format!("{seat} called the arbiter asking for a replay ({why}, {})", why.rule()),
+            ),
             EventKind::Ended(adj) => {
                 r.result = Some(RecordResult {
                     outcome: adj.result,

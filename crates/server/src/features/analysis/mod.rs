@@ -1,5 +1,5 @@
 //! The engine's analysis of a position for review and for the arbiter (`ClientMsg::Analyse`,
-//! PROTOCOL.md item 22): both boards searched under the position's rules by the bot's engine.
+//! PROTOCOL.md item 23): both boards searched under the position's rules by the bot's engine.
 //!
 //! Analysis must never delay a move, and nothing one address does may shut others out, so:
 //! - the search runs on one thread of its own at the lowest priority (`engine`), never on the

@@ -505,7 +505,7 @@ impl Room {
             ClientMsg::DeclineDraw => Command::DeclineDraw,
             ClientMsg::Claim(kind) => Command::Claim(convert::claim(kind)),
             ClientMsg::Resign => Command::Resign,
-            ClientMsg::CallArbiter if !self.arbiters => {
+            ClientMsg::CallArbiter { .. } if !self.arbiters => {
                 return Err(ErrorMsg {
                     code: ErrorCode::Match(shvedka_proto::MatchRefusal::NoArbiter),
                     rule: Some("K5".into()),
@@ -514,7 +514,9 @@ impl Room {
                             .into(),
                 });
             }
-            ClientMsg::CallArbiter => Command::CallArbiter,
+            ClientMsg::CallArbiter { replay } => {
+                Command::CallArbiter { replay: replay.map(convert::replay_reason) }
+            }
             ClientMsg::Chat { scope, text } => return self.chat(session, scope, text),
             _ => return Err(error(ErrorCode::BadRequest, "not a match command")),
         };

@@ -47,7 +47,10 @@ impl Room {
                 EventView::Claimed { seat: seat_id(*seat), claim: convert::claim_kind(*claim) }
             }
             EventKind::Resigned { seat, .. } => EventView::Resigned { seat: seat_id(*seat) },
-            EventKind::ArbiterCalled { seat, .. } => EventView::ArbiterCalled { seat: seat_id(*seat) },
+            EventKind::ArbiterCalled { seat, replay, .. } => EventView::ArbiterCalled {
+                seat: seat_id(*seat),
+                replay: replay.map(convert::wire_replay_reason),
+            },
             EventKind::FlagFell { seat } => EventView::FlagFell { seat: seat_id(*seat) },
             // The server's own pauses say why; the arbiter's are the arbiter's acts.
             EventKind::Arbiter(Ruling { act: ArbiterAct::Pause, .. }) if self.server_pause.is_some() => {
@@ -68,7 +71,9 @@ impl Room {
             EventKind::Moved { .. }
                 | EventKind::CountdownStarted { chess960: Some(_), .. }
                 | EventKind::Arbiter(Ruling {
-                    act: ArbiterAct::TakeBack { .. } | ArbiterAct::SetPosition { .. },
+                    act: ArbiterAct::TakeBack { .. }
+                        | ArbiterAct::SetPosition { .. }
+                        | ArbiterAct::Replay { .. },
                     ..
                 })
         );
