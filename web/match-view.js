@@ -336,7 +336,7 @@ export class MatchView {
     $("draw-offer").textContent = t(offer === me ? "v.draw-offered" : "v.offer-draw");
     show("claim-repetition", Boolean(me) && playing, m.phase === "Running");
     show("claim-fifty", Boolean(me) && playing, m.phase === "Running");
-    show("call-arbiter", Boolean(me) && m.phase === "Running");
+    show("call-bar", Boolean(me) && m.phase === "Running");
     show("resign", Boolean(me) && playing);
     show("record", m.phase !== "Forming");
     // A finished match may be reviewed by its players; a match in play by its spectators.
