@@ -80,10 +80,15 @@ async function main() {
 
   // A player stops the clocks and calls the arbiter (K5): two presses, to be sure.
   const anna = players.get("anna").page;
+  // She says why: a hint from outside (A6), so she asks for the game to be played again.
+  await anna.locator("#call-reason").selectOption("OutsideHint");
   await anna.locator("#call-arbiter").click();
   await anna.locator("#call-arbiter").click();
   await allSee("clocks stopped for the arbiter", () => window.shvedka.phase === "Paused", null, () => window.shvedka.phase);
-  step("anna called the arbiter: paused everywhere");
+  await until(judge, "the arbiter reads the call's reason (in Russian)",
+    () => /просит судью о переигровке: подсказка со стороны \(A6\)/.test(document.querySelector("#log").innerText), null,
+    { seen: () => document.querySelector("#log").innerText.slice(0, 400) });
+  step("anna called the arbiter for a replay (a hint from outside, A6): paused everywhere, the reason in the arbiter's log");
 
   // A minute more for Black-A, then the clocks restart.
   await judge.locator("#arb-clock-seat").selectOption("BlackA");
@@ -115,6 +120,23 @@ async function main() {
   if (!annaNotes.includes("arbiter: took back the last move on board B")) fail("the acts in anna's move list, in English", "arbiter: took back the last move on board B", annaNotes);
   await expectRussian(judge, "the arbiter's page", "#match", NAMES);
   await shot(judge, "arbiter-panel.png", `the arbiter's page (in Russian) on a paused match: the acts in the move list, the panel (pause, resume, clock, take back, position, result, annul)`);
+
+  // The arbiter grants the replay (A6): the same match starts afresh for all four.
+  await judge.locator("#arb-replay-reason").selectOption("OutsideHint");
+  await judge.locator("#arb-replay-note").fill("подсказка из зала");
+  await judge.locator("#arb-replay").click();
+  await allSee("the game starts again: both boards at the start, no moves, four full clocks", () =>
+    window.shvedka.moves.length === 0
+      && window.shvedka.bfen.split("|").every((b) => /^rnbqkbnr\/pppppppp\/8\/8\/8\/8\/PPPPPPPP\/RNBQKBNR\[\] w/.test(b.trim()))
+      && ["Running", "Countdown"].includes(window.shvedka.phase)
+      && document.querySelector('[data-clock="BlackA"]').textContent === "3:00", null,
+    () => ({ moves: window.shvedka.moves, bfen: window.shvedka.bfen, phase: window.shvedka.phase, clock: document.querySelector('[data-clock="BlackA"]').textContent }));
+  await until(judge, "the replay is in the arbiter's log, in Russian",
+    () => /назначил переигровку: подсказка со стороны \(A6\) \(подсказка из зала\)/.test(document.querySelector("#log").innerText), null,
+    { seen: () => document.querySelector("#log").innerText.slice(0, 400) });
+  await allSee("the replayed game is running", () => window.shvedka.phase === "Running", null, () => window.shvedka.phase);
+  step("arbiter replayed the game (A6): the same seats, both boards and all four clocks afresh");
+  await shot(judge, "arbiter-replayed.png", "the arbiter's page after the replay: both boards at the start, four full clocks");
 
   // The result, with a reason.
   await judge.locator("#arb-winner").selectOption("One");
