@@ -98,7 +98,35 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { FollowTournament: { tournament: number | null } }
  *   | { TournamentRound: { tournament: number, round: number } }
  *   | { Entry: EntryRequest } | "Roles"
- *   | { Analyse: AnalysisRequest }} ClientMsg
+ *   | { Analyse: AnalysisRequest } | { ReviewRecord: RecordReviewRequest }} ClientMsg
+ */
+
+/**
+ * A BPGN record to replay and check (`ClientMsg::ReviewRecord`, version 10).
+ * @typedef {{ bpgn: string, game: number, rules: string | null, from: number }} RecordReviewRequest
+ */
+
+/**
+ * A1 on an impossible move noticed later (`LaterView`).
+ * @typedef {"Stands" | { LegalAgain: { index: number } } | "ArbiterDecides"} LaterView
+ */
+
+/**
+ * An impossible move of a reviewed record (`ImpossibleView`): its index, type 1 or 2, its rule.
+ * @typedef {{ index: number, kind: number, rule: string, later: LaterView }} ImpossibleView
+ */
+
+/**
+ * One move of a reviewed record (`ReviewedMove`).
+ * @typedef {{ seat: Seat, number: number, text: string, bfen: string, clocks_ms: (number | null)[],
+ *   comment: string | null }} ReviewedMove
+ */
+
+/**
+ * `Reply::RecordReview`: one page of a record's moves and the check of A1.
+ * @typedef {{ games: number, rules: string, time_control: string | null, players: (string | null)[],
+ *   start: string, total: number, moves: ReviewedMove[], stopped: number | null, next: number | null,
+ *   impossible: ImpossibleView[], unreadable: "Start" | { Move: { index: number } } | null }} RecordReview
  */
 
 /**
@@ -217,6 +245,8 @@ export const msg = {
   roles: () => "Roles",
   /** The engine's analysis of a position (`Reply::Analysis`). */
   analyse: (/** @type {AnalysisRequest} */ req) => ({ Analyse: req }),
+  /** A record's text replayed and checked (`Reply::RecordReview`). */
+  reviewRecord: (/** @type {RecordReviewRequest} */ req) => ({ ReviewRecord: req }),
   /** A director's command (`td.*` below builds them). */
   td: (/** @type {TdRequest} */ req) => ({ Td: req }),
   /** A player's entry request (`entry.*` below builds them). */
@@ -553,7 +583,7 @@ function badReply(message) {
  *   | { TournamentPage: { tournaments: TournamentSummary[], next: number | null } }
  *   | { TournamentRound: RoundView }
  *   | { Roles: { roles: string[] } }
- *   | { Analysis: AnalysisView }} Reply
+ *   | { Analysis: AnalysisView } | { RecordReview: RecordReview }} Reply
  */
 
 /**

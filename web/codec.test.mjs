@@ -72,6 +72,7 @@ const built = {
     rules: "classic",
     clocks_ms: [61000, 9500, 180000, 2000],
   })),
+  "review-record": frame(71, msg.reviewRecord({ bpgn: "[Rules \"classic\"]\n\n1A. e4 {179.000} 1a. P@e5 *\n", game: 1, rules: null, from: 0 })),
   "call-arbiter-replay": frame(70, msg.callArbiter("WrongSetup")),
   "call-arbiter": frame(71, msg.callArbiter()),
   "arbiter-replay": frame(72, msg.arbiterAct(3, act.replay("OutsideHint", "a spectator"))),

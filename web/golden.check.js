@@ -327,6 +327,12 @@ export const replyAnalysisLines = {"Reply":{"req":67,"result":{"Ok":{"Analysis":
 /** @type {ServerMsg} */
 export const replyAnalysisDrawnMateAgainst = {"Reply":{"req":68,"result":{"Ok":{"Analysis":{"bfen":"start | start","boards":[{"board":"A","to_move":"Black","evaluation":"Drawn","best":null,"line":[],"depth":0,"nodes":0,"wish":null,"short_of_time":false},{"board":"B","to_move":"Black","evaluation":{"MateIn":{"white":-3}},"best":{"san":"O-O","from":60,"to":62,"drop":null,"removal":null},"line":[],"depth":7,"nodes":12,"wish":null,"short_of_time":false}]}}}}};
 
+/** @type {ClientFrame} */
+export const reviewRecord = {"req":71,"msg":{"ReviewRecord":{"bpgn":"[Rules \"classic\"]\n\n1A. e4 {179.000} 1a. P@e5 *\n","game":1,"rules":null,"from":0}}};
+
+/** @type {ServerMsg} */
+export const replyRecordReview = {"Reply":{"req":71,"result":{"Ok":{"RecordReview":{"games":1,"rules":"classic","time_control":"180+0","players":["Anna",null,"Вера",null],"start":"start | start","total":2,"moves":[{"seat":"WhiteA","number":1,"text":"e4","bfen":"after | start","clocks_ms":[179000,180000,null,null],"comment":"a good start"}],"stopped":1,"next":null,"impossible":[{"index":1,"kind":1,"rule":"P1","later":"ArbiterDecides"},{"index":5,"kind":2,"rule":"A1a","later":{"LegalAgain":{"index":7}}},{"index":9,"kind":2,"rule":"P2","later":"Stands"}],"unreadable":{"Move":{"index":12}}}}}}};
+
 /** @type {ServerMsg} */
 export const refusedAnalyses = {"Reply":{"req":69,"result":{"Err":{"code":{"Limit":"Analyses"},"rule":null,"message":"the server's engine is busy; ask again in a moment"}}}};
 

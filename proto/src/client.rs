@@ -324,6 +324,11 @@ pub enum ClientMsg {
     /// to a session seated in a match in play, `Limit(Analyses)` when the server's queue, or this
     /// address's share of it, is full.
     Analyse(crate::AnalysisRequest),
+    /// Replay and check a BPGN record given as text (version 10), answered
+    /// `Reply::RecordReview` by pages of moves (`from`: the `next` of the last page, 0 first).
+    /// Refused `Invalid(Record)` for a text that is not BPGN or has no such game,
+    /// `Invalid(RulePreset)`, `TooLarge` past 64 KiB of text.
+    ReviewRecord(crate::RecordReviewRequest),
 }
 
 /// A tournament director's command.

@@ -17,6 +17,7 @@ mod analysis;
 mod client;
 mod codec;
 mod ratings;
+mod record_review;
 mod refusals;
 mod seeks;
 mod server;
@@ -31,6 +32,9 @@ pub use client::{
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use ratings::{
     CategoryProfile, HistoryPoint, LeaderRow, PartnerView, ProfileView, RatingChange, RatingView,
+};
+pub use record_review::{
+    ImpossibleView, LaterView, RecordReview, RecordReviewRequest, ReviewedMove, UnreadableAt,
 };
 pub use refusals::{
     Busy, ClaimRefusal, Colour, IllegalMove, Invalid, MatchRefusal, MoveText, PieceKind, PositionRefusal,

@@ -389,6 +389,8 @@ pub enum Invalid {
     BotTooLate,
     /// A position that does not read as BFEN, or is no legal bughouse position (version 10).
     Position,
+    /// A text that is not a BPGN record, or has no game of the number asked (version 10).
+    Record,
 }
 
 /// Why a session was not opened (`ServerMsg::SessionRefused`).

@@ -279,6 +279,8 @@ pub enum Reply {
     },
     /// The engine's analysis of a position (`ClientMsg::Analyse`, version 10).
     Analysis(crate::AnalysisView),
+    /// A record replayed and checked (`ClientMsg::ReviewRecord`, version 10).
+    RecordReview(Box<crate::RecordReview>),
 }
 
 /// One of a player's recent matches.

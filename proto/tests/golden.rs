@@ -803,6 +803,48 @@ fn samples() -> Vec<(&'static str, Sample)> {
             }),
         ),
         (
+            "review-record",
+            c(
+                71,
+                ClientMsg::ReviewRecord(RecordReviewRequest {
+                    bpgn: "[Rules \"classic\"]\n\n1A. e4 {179.000} 1a. P@e5 *\n".into(),
+                    game: 1,
+                    rules: None,
+                    from: 0,
+                }),
+            ),
+        ),
+        (
+            "reply-record-review",
+            s(ServerMsg::Reply {
+                req: 71,
+                result: Ok(Reply::RecordReview(Box::new(RecordReview {
+                    games: 1,
+                    rules: "classic".into(),
+                    time_control: Some("180+0".into()),
+                    players: [Some("Anna".into()), None, Some("Вера".into()), None],
+                    start: "start | start".into(),
+                    total: 2,
+                    moves: vec![ReviewedMove {
+                        seat: SeatId::WhiteA,
+                        number: 1,
+                        text: "e4".into(),
+                        bfen: "after | start".into(),
+                        clocks_ms: [Some(179_000), Some(180_000), None, None],
+                        comment: Some("a good start".into()),
+                    }],
+                    stopped: Some(1),
+                    next: None,
+                    impossible: vec![
+                        ImpossibleView { index: 1, kind: 1, rule: "P1".into(), later: LaterView::ArbiterDecides },
+                        ImpossibleView { index: 5, kind: 2, rule: "A1a".into(), later: LaterView::LegalAgain { index: 7 } },
+                        ImpossibleView { index: 9, kind: 2, rule: "P2".into(), later: LaterView::Stands },
+                    ],
+                    unreadable: Some(UnreadableAt::Move { index: 12 }),
+                }))),
+            }),
+        ),
+        (
             "refused-analyses",
             s(ServerMsg::Reply {
                 req: 69,

@@ -574,6 +574,7 @@ export default {
   "x.invalid.RatingCategory": "no such rating category",
   "x.invalid.BotTooLate": "say you are a bot before following a match",
   "x.invalid.Position": "the position does not read (BFEN: both boards and the reserves)",
+  "x.invalid.Record": "the text is not a BPGN record, or has no such game",
   "x.session.NotHello": "the session did not open",
   "x.session.UnknownToken": "the saved session is unknown; a new one starts",
   "x.session.Expired": { one: "the saved session went unused for {days} day; a new one starts", other: "the saved session went unused for {days} days; a new one starts" },

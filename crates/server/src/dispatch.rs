@@ -42,6 +42,7 @@ pub(crate) async fn dispatch(
             | ClientMsg::Leaderboard { .. }
             | ClientMsg::Profile { .. }
             | ClientMsg::Review { .. }
+            | ClientMsg::ReviewRecord(_)
     );
     let _turn = if costly { Some(lobby.rooms.reads.turn().await) } else { None };
     match msg {
@@ -240,6 +241,7 @@ pub(crate) async fn dispatch(
             }
             lobby.analyst.analyse(req, remote).await.map(Reply::Analysis)
         }
+        ClientMsg::ReviewRecord(req) => crate::features::record_review::review(&req),
         ClientMsg::Review { match_id, after } => {
             crate::features::review::page(&lobby.rooms, session, match_id, after).await
         }

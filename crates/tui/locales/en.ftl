@@ -461,6 +461,7 @@ invalid-note-length = at most { $max } characters
 invalid-rating-category = no rating category has this name (bullet, blitz, rapid)
 invalid-bot-too-late = a bot says it is one before it follows a match
 invalid-position = the position does not read (BFEN: both boards and the reserves)
+invalid-record = the text is not a BPGN record, or has no such game
 session-not-hello = the session did not open
 session-unknown-token = the session is unknown: a new one starts
 session-expired = the session went unused for { $days ->

@@ -500,6 +500,7 @@ invalid-note-length = не больше { $max } { $max ->
 invalid-rating-category = такой рейтинговой категории нет (bullet, blitz, rapid)
 invalid-bot-too-late = бот должен назваться ботом до того, как следить за матчем
 invalid-position = позиция не читается (BFEN: обе доски и запасы)
+invalid-record = текст не запись BPGN или в нём нет такой партии
 session-not-hello = сеанс не открылся
 session-unknown-token = сеанс неизвестен: начинается новый
 session-expired = сеансом не пользовались { $days } { $days ->

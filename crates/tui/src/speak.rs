@@ -465,6 +465,7 @@ pub fn invalid(lang: Lang, r: Invalid) -> String {
         Invalid::RatingCategory => t!(lang, "invalid-rating-category"),
         Invalid::BotTooLate => t!(lang, "invalid-bot-too-late"),
         Invalid::Position => t!(lang, "invalid-position"),
+        Invalid::Record => t!(lang, "invalid-record"),
     }
 }
 

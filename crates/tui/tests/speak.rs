@@ -314,6 +314,7 @@ fn invalids() -> Vec<Invalid> {
             Invalid::RatingCategory => 9,
             Invalid::BotTooLate => 10,
             Invalid::Position => 11,
+            Invalid::Record => 12,
         }
     }
     every(
@@ -330,6 +331,7 @@ fn invalids() -> Vec<Invalid> {
             Invalid::RatingCategory,
             Invalid::BotTooLate,
             Invalid::Position,
+            Invalid::Record,
         ],
         index,
         "Invalid",

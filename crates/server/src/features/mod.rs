@@ -8,6 +8,7 @@ pub(crate) mod outcomes;
 pub(crate) mod played;
 pub(crate) mod profiles;
 pub(crate) mod rater;
+pub(crate) mod record_review;
 pub(crate) mod rematch;
 pub(crate) mod remote;
 pub(crate) mod review;

@@ -1,0 +1,114 @@
+//! A record reviewed from its text (`ClientMsg::ReviewRecord`, PROTOCOL.md item 24): the BPGN an
+//! arbiter or a player pastes or uploads, replayed by the rules crates and checked for impossible
+//! moves (RULES.md A1) — what `shvedka arbiter show` and `check-record` do on the command line,
+//! for the web client's review. Nothing is stored: the answer is computed from the text each time,
+//! in pages of [`PAGE`] moves so that it fits a frame.
+
+use bughouse::{Game, RuleOptions};
+use shvedka_proto::{
+    ErrorCode, ErrorMsg, ImpossibleView, Invalid, LaterView, RecordReview, RecordReviewRequest, Reply,
+    ReviewedMove, SeatId, UnreadableAt,
+};
+use shvedka_records::{Later, Record, ReplayError, check_record, parse_bpgn};
+
+use crate::service::convert::{error, seat_id};
+
+/// Moves in one page of the answer (each carries a BFEN: the page stays well within a frame).
+pub(crate) const PAGE: usize = 200;
+
+/// The most impossible moves one answer lists.
+pub(crate) const MOST_FINDINGS: usize = 100;
+
+/// The longest record text taken, in bytes (a frame carries at most 64 KiB).
+pub(crate) const MOST_TEXT: usize = 60 * 1024;
+
+/// The review of `req`'s record: one page of its moves from `req.from`, and the check of A1.
+///
+/// # Errors
+/// `TooLarge`, `Invalid(Record)`, `Invalid(RulePreset)`.
+pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
+    if req.bpgn.len() > MOST_TEXT {
+        return Err(error(ErrorCode::TooLarge, format!("a record of at most {MOST_TEXT} bytes")));
+    }
+    let bad = |why: String| error(ErrorCode::Invalid(Invalid::Record), why);
+    let mut records = parse_bpgn(&req.bpgn).map_err(|e| bad(format!("not BPGN: {e}")))?;
+    let games = records.len();
+    if req.game == 0 || req.game as usize > games {
+        return Err(bad(format!("no game {} (the text has {games})", req.game)));
+    }
+    let record = records.swap_remove(req.game as usize - 1);
+    let preset = match &req.rules {
+        Some(name) => name.clone(),
+        None => record.tag("Rules").unwrap_or(bughouse::PRESETS[0]).to_owned(),
+    };
+    let rules = RuleOptions::preset(&preset)
+        .and_then(|o| o.rules())
+        .map_err(|_| error(ErrorCode::Invalid(Invalid::RulePreset), format!("no rules preset {preset:?}")))?;
+    let (replay, stopped) = match record.replay(rules) {
+        Ok(replay) => (replay, None),
+        Err(ReplayError::Start(e)) => return Err(bad(format!("start position (BFEN tag): {e}"))),
+        Err(ReplayError::Move { index, .. } | ReplayError::OutOfTurn { index, .. }) => {
+            let mut prefix = record.clone();
+            prefix.moves.truncate(index);
+            (prefix.replay(rules).map_err(|e| bad(e.to_string()))?, Some(index))
+        }
+    };
+    let from = (req.from as usize).min(replay.len());
+    let to = (from + PAGE).min(replay.len());
+    let moves = (from..to).map(|i| reviewed(&record, &replay, i)).collect();
+    let report = check_record(&record, rules);
+    Ok(Reply::RecordReview(Box::new(RecordReview {
+        games: count(games),
+        rules: preset,
+        time_control: record.tag("TimeControl").map(str::to_owned),
+        players: SeatId::ALL.map(|seat| {
+            record
+                .player(crate::service::convert::seat(seat))
+                .filter(|p| !p.is_empty() && *p != "?")
+                .map(str::to_owned)
+        }),
+        start: replay.game_after(0).map(Game::bfen).unwrap_or_default(),
+        total: count(record.moves.len()),
+        moves,
+        stopped: stopped.map(count),
+        next: (to < replay.len()).then(|| count(to)),
+        impossible: report.impossible.iter().take(MOST_FINDINGS).map(finding).collect(),
+        unreadable: report.unreadable.map(|u| match u.index {
+            Some(i) => UnreadableAt::Move { index: count(i) },
+            None => UnreadableAt::Start,
+        }),
+    })))
+}
+
+/// Move `i` of the record (played in the replay) with the position and clocks after it.
+fn reviewed(record: &Record, replay: &shvedka_records::Replay, i: usize) -> ReviewedMove {
+    let rm = &record.moves[i];
+    ReviewedMove {
+        seat: seat_id(rm.seat()),
+        number: rm.number,
+        text: rm.text.clone(),
+        bfen: replay.position_after(i + 1).unwrap_or_default(),
+        clocks_ms: replay.clocks_after(i + 1).map(|c| c.0).unwrap_or([None; 4]),
+        comment: rm.comment.clone(),
+    }
+}
+
+fn finding(f: &shvedka_records::Impossible) -> ImpossibleView {
+    ImpossibleView {
+        index: count(f.index),
+        kind: f.kind.number(),
+        rule: f.rule.clone(),
+        later: match &f.later {
+            Later::Stands => LaterView::Stands,
+            Later::LegalAgain { index, .. } => LaterView::LegalAgain { index: count(*index) },
+            Later::ArbiterDecides { .. } => LaterView::ArbiterDecides,
+        },
+    }
+}
+
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+#[cfg(test)]
+mod tests;

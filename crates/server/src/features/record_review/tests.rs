@@ -1,0 +1,129 @@
+//! A record's text reviewed: its moves with positions and clocks, page by page, and the check of
+//! A1 as codes; bad text refused with what is wrong.
+
+use shvedka_proto::{ErrorCode, Invalid, LaterView, RecordReview, RecordReviewRequest, Reply, SeatId};
+
+use super::{PAGE, review};
+
+/// The scholar's mate on board A (10 moves, clock comments, mate on board by 4A. Qxf7#).
+const SCHOLAR: &str = r#"[Event "review"]
+[WhiteA "Anna"]
+[BlackA "Boris"]
+[WhiteB "Vera"]
+[BlackB "Gleb"]
+[TimeControl "180+0"]
+[Rules "mgimo-2017"]
+[Result "1-0"]
+
+1A. e4 {178.000} 1B. Nf3 {177.000} 1a. e5 {177.000} 2A. Bc4 {176.000}
+1b. d5 {175.000} 2a. Nc6 {175.000} 3A. Qh5 {174.000} 2B. d4 {173.000}
+3a. Nf6 {172.000} 4A. Qxf7# {173.000} {BlackA checkmated} 1-0
+"#;
+
+/// White-A drops a pawn on the seventh rank (type 2 under MGIMO, P2), then a queen he does not
+/// hold (type 1, P1).
+const TWO_IMPOSSIBLE: &str = r#"[Event "A1"]
+[TimeControl "180+0"]
+[Rules "mgimo-2017"]
+[SetUp "1"]
+[BFEN "4k3/8/8/8/8/8/8/4K3[PR] w - - 0 1 | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1"]
+[Result "*"]
+
+1A. P@a7 {179.000} 1a. Kd7 {178.000} 2A. R@h1 {177.000} 2a. Kc6 {176.000}
+3A. Q@d1 {175.000} 3a. Kb6 {174.000} *
+"#;
+
+fn ask(bpgn: &str, from: u32) -> Result<RecordReview, ErrorCode> {
+    let req = RecordReviewRequest { bpgn: bpgn.into(), game: 1, rules: None, from };
+    match review(&req) {
+        Ok(Reply::RecordReview(r)) => Ok(*r),
+        Ok(other) => panic!("expected RecordReview, got {other:?}"),
+        Err(e) => Err(e.code),
+    }
+}
+
+#[test]
+fn a4_m1_a_clean_record_is_replayed_move_by_move_with_its_clocks() {
+    let r = ask(SCHOLAR, 0).unwrap();
+    assert_eq!(
+        (r.games, r.rules.as_str(), r.time_control.as_deref(), r.total),
+        (1, "mgimo-2017", Some("180+0"), 10)
+    );
+    assert_eq!(
+        r.players,
+        [Some("Anna".into()), Some("Boris".into()), Some("Vera".into()), Some("Gleb".into())]
+    );
+    assert!(r.start.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq"));
+    assert_eq!(r.moves.len(), 10);
+    assert_eq!((r.stopped, r.next, r.impossible.len(), r.unreadable), (None, None, 0, None));
+    let first = &r.moves[0];
+    assert_eq!((first.seat, first.number, first.text.as_str()), (SeatId::WhiteA, 1, "e4"));
+    assert!(first.bfen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b"), "{}", first.bfen);
+    assert_eq!(first.clocks_ms, [Some(178_000), Some(180_000), Some(180_000), Some(180_000)]);
+    let last = &r.moves[9];
+    assert_eq!((last.seat, last.text.as_str()), (SeatId::WhiteA, "Qxf7#"));
+    assert!(last.bfen.starts_with("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR"), "{}", last.bfen);
+}
+
+#[test]
+fn a1_impossible_moves_come_as_codes_and_the_replay_stops_at_the_first_it_cannot_play() {
+    let r = ask(TWO_IMPOSSIBLE, 0).unwrap();
+    assert_eq!((r.total, r.moves.len(), r.stopped, r.next), (6, 0, Some(0), None));
+    let found: Vec<_> = r.impossible.iter().map(|f| (f.index, f.kind, f.rule.as_str())).collect();
+    assert_eq!(found, [(0, 2, "P2"), (4, 1, "P1")]);
+    assert!(r.impossible.iter().all(|f| f.later != LaterView::Stands || f.kind == 2), "{:?}", r.impossible);
+    // Under classic a pawn may be dropped on the seventh rank: only the queen is impossible, and
+    // the replay plays the first four moves.
+    let req =
+        RecordReviewRequest { bpgn: TWO_IMPOSSIBLE.into(), game: 1, rules: Some("classic".into()), from: 0 };
+    let Ok(Reply::RecordReview(r)) = review(&req) else { panic!("a review") };
+    assert_eq!((r.rules.as_str(), r.moves.len(), r.stopped), ("classic", 4, Some(4)));
+    assert_eq!(
+        r.impossible.iter().map(|f| (f.index, f.kind, f.rule.as_str())).collect::<Vec<_>>(),
+        [(4, 1, "P1")]
+    );
+}
+
+#[test]
+fn a4_a_long_record_comes_in_pages() {
+    // Knights out and back on both boards (8 moves a round), and for the first 12 rounds a pawn
+    // step each (4 more): 30 rounds make 288 moves. Records are replayed move by move; repeated
+    // positions end nothing here.
+    let mut text = String::from("[Event \"long\"]\n[Rules \"classic\"]\n\n");
+    // Not the f- and g-pawns: a pawn on f3 would take the knight's square.
+    let files = ["a", "b", "c", "d", "e", "h"];
+    let mut n = 1;
+    for round in 0..30 {
+        for (white, black) in [("Nf3", "Nf6"), ("Ng1", "Ng8")] {
+            text.push_str(&format!("{n}A. {white} {n}a. {black} {n}B. {white} {n}b. {black} "));
+            n += 1;
+        }
+        if round < 12 {
+            let (file, [w, b]) = (files[round % 6], if round < 6 { ["3", "6"] } else { ["4", "5"] });
+            text.push_str(&format!("{n}A. {file}{w} {n}a. {file}{b} {n}B. {file}{w} {n}b. {file}{b} "));
+            n += 1;
+        }
+    }
+    text.push_str("*\n");
+    let first = ask(&text, 0).unwrap();
+    assert!(first.total as usize > PAGE, "{}", first.total);
+    assert_eq!((first.moves.len(), first.next, first.stopped), (PAGE, Some(PAGE as u32), None));
+    let second = ask(&text, PAGE as u32).unwrap();
+    assert_eq!(second.moves.len() as u32, first.total - PAGE as u32);
+    assert_eq!(second.next, None);
+    assert_eq!(second.moves[0].text, "Nf3", "page two starts at move {PAGE}");
+}
+
+#[test]
+fn bad_text_is_refused_with_what_is_wrong() {
+    assert_eq!(ask("this is not a record [", 0).unwrap_err(), ErrorCode::Invalid(Invalid::Record));
+    let req = RecordReviewRequest { bpgn: SCHOLAR.into(), game: 2, rules: None, from: 0 };
+    assert_eq!(review(&req).unwrap_err().code, ErrorCode::Invalid(Invalid::Record));
+    let req =
+        RecordReviewRequest { bpgn: SCHOLAR.into(), game: 1, rules: Some("blitz-9000".into()), from: 0 };
+    assert_eq!(review(&req).unwrap_err().code, ErrorCode::Invalid(Invalid::RulePreset));
+    assert_eq!(ask(&"x".repeat(super::MOST_TEXT + 1), 0).unwrap_err(), ErrorCode::TooLarge);
+    // A page past the end is empty, not an error.
+    let r = ask(SCHOLAR, 500).unwrap();
+    assert_eq!((r.moves.len(), r.next), (0, None));
+}

@@ -1,0 +1,108 @@
+//! A record reviewed from its text (`ClientMsg::ReviewRecord` → `Reply::RecordReview`, version
+//! 10): a BPGN record pasted or uploaded by an arbiter or a player, replayed by the server's rules
+//! crates — the position and the recorded clocks after each move, for stepping through it as
+//! through a stored match — and checked for impossible moves (RULES.md A1), each finding given as
+//! codes (its move, type, rule and what A1 says when it is noticed later), never as prose.
+
+use serde::{Deserialize, Serialize};
+
+use crate::SeatId;
+
+/// A record to review.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordReviewRequest {
+    /// The BPGN text (one or more games).
+    pub bpgn: String,
+    /// Which game of the text, from 1.
+    pub game: u32,
+    /// The rules preset; `None`: the record's `Rules` tag, else `mgimo-2017`.
+    pub rules: Option<String>,
+    /// The first move wanted (an index into the record's moves): answers come in pages.
+    pub from: u32,
+}
+
+/// The record replayed and checked, one page of its moves.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RecordReview {
+    /// How many games the text holds.
+    pub games: u32,
+    /// The preset it was read under.
+    pub rules: String,
+    /// Its `TimeControl` tag, if any.
+    pub time_control: Option<String>,
+    /// The players by seat, in the order of `SeatId::ALL`, as its tags name them.
+    pub players: [Option<String>; 4],
+    /// The position it starts from (BFEN).
+    pub start: String,
+    /// How many moves the record writes.
+    pub total: u32,
+    /// The moves from `from` on, as far as the rules could play them (at most a page).
+    pub moves: Vec<ReviewedMove>,
+    /// The first move the rules could not play (an impossible move is shown up to it); `None`
+    /// when every move was played.
+    pub stopped: Option<u32>,
+    /// The `from` of the next page; `None` at the end of what could be played.
+    pub next: Option<u32>,
+    /// The impossible moves the check of A1 found, in the order played (at most 100).
+    pub impossible: Vec<ImpossibleView>,
+    /// What the check could not read (the check stops there), if anything.
+    pub unreadable: Option<UnreadableAt>,
+}
+
+/// What a record's check could not read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum UnreadableAt {
+    /// Its start position (the `BFEN` or `FEN` tag).
+    Start,
+    /// A move that does not read as one move (malformed or ambiguous), by index.
+    Move {
+        /// Its index among the record's moves.
+        index: u32,
+    },
+}
+
+/// One move of a reviewed record.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewedMove {
+    /// Who moved.
+    pub seat: SeatId,
+    /// Its full-move number on its board.
+    pub number: u32,
+    /// The move as the record writes it.
+    pub text: String,
+    /// The position after it (BFEN).
+    pub bfen: String,
+    /// The four clocks the record knows after it (clock comments; the base before a seat's
+    /// first), milliseconds.
+    pub clocks_ms: [Option<u64>; 4],
+    /// The record's comment after it, as written there.
+    pub comment: Option<String>,
+}
+
+/// An impossible move (RULES.md A1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ImpossibleView {
+    /// Its index among the record's moves.
+    pub index: u32,
+    /// Type 1 (illegal in chess too: the mover's team loses) or 2 (illegal in this variant: taken
+    /// back, a minute to the other team).
+    pub kind: u8,
+    /// The rule it breaks (`P3`, `R1`, `A1a` …), or `FIDE`.
+    pub rule: String,
+    /// What A1 says had it been noticed only later.
+    pub later: LaterView,
+}
+
+/// A1 on a move noticed later.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum LaterView {
+    /// The position it produced is legal: it stands.
+    Stands,
+    /// The board became legal again after the move at this index: it stands.
+    LegalAgain {
+        /// The index of that move.
+        index: u32,
+    },
+    /// Still no legal position, or the record cannot be followed past it: the arbiter decides.
+    ArbiterDecides,
+}
