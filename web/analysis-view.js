@@ -163,10 +163,11 @@ class BoardAnalysisView {
     parts[0].dataset.white = bar.white > 0.5 ? "1" : bar.white < 0.5 ? "0" : "";
     if (b.best) parts.push(span("an-best", t("v.an.best", { san: b.best.san })));
     else if (typeof b.evaluation === "object" && "Centipawns" in b.evaluation) parts.push(span("an-best", t("v.an.no-move")));
-    if (b.line.length) parts.push(span("an-pv", t("v.an.line", { moves: lineText(b.line) })));
     if (b.wish && WISH[b.wish]) parts.push(span("an-wish", t(WISH[b.wish]), t("v.an.wish-title")));
     if (short) parts.push(span("an-short", t("v.an.short"), t("v.an.short-title")));
     if (removal !== null) parts.push(span("an-removal", "✕", t("v.an.removal")));
+    // The line on a row of its own, last.
+    if (b.line.length) parts.push(span("an-pv", t("v.an.line", { moves: lineText(b.line) })));
     this.line.hidden = false;
     this.line.replaceChildren(...parts);
   }

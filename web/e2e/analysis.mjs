@@ -1,12 +1,14 @@
-// End to end: the engine's analysis in the review (issue 35). Four pages play a short match in
-// which White-A leaves her queen to be taken (1A. e4 d5 2A. Qg4?? Bxg4) and resigns. Anna reviews
-// it with the Analysis switch on: an evaluation bar beside each board (growing from White's side
-// of the board as drawn: the bottom of her board A, the top of her partner's board B, which she
-// sees from Black's side), the best move's arrow whose tip lies on the square the engine names on
-// each board, the line under each board, and in the background every position of the match
-// analysed ("analysed 7 of 7 moves") with 2A. Qg4 marked "??" in the move list. The switch is
-// remembered when the review is opened again. Gleb reviews on a 390 px phone in Russian: the
-// analysis' words are Russian and nothing sticks out of the screen.
+// End to end: the engine's analysis in the review (issue 35). Four pages play a short classic
+// match in which White-A leaves her queen to be taken (1A. e4 d5 2A. Qg4?? Bxg4), and on board B
+// Black-B has opened his king to a drop of that queen (1B. d4 f6 2B. Nf3 g5: Q@h5+); White-A
+// resigns. Anna reviews it with the Analysis switch on: an evaluation bar beside each board
+// (growing from White's side of the board as drawn: the bottom of her board A, the top of her
+// partner's board B, which she sees from Black's side), the best move's arrow — or a drop's
+// ringed target — on the square the engine names on each board, the line under each board, and
+// in the background every position of the match analysed ("analysed 8 of 8 moves") with 2A. Qg4
+// marked "??" in the move list. The switch is remembered when the review is opened
+// again. Gleb reviews on a 390 px phone in Russian: the analysis' words are Russian and nothing
+// sticks out of the screen.
 //
 //   node web/e2e/analysis.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket --out DIR
 //
@@ -51,6 +53,8 @@ const arrowTargets = (page) => page.evaluate(() => {
     if (poly) [x, y] = poly.getAttribute("points").split(" ")[3].split(",").map(Number);
     else if (ring) [x, y] = [Number(ring.getAttribute("cx")), Number(ring.getAttribute("cy"))];
     else continue;
+    // A point off the screen is under nothing: the board first comes into view.
+    layer.parentElement.scrollIntoView({ block: "nearest" });
     const m = layer.getScreenCTM();
     const pt = new DOMPoint(x, y).matrixTransform(m);
     const under = document.elementFromPoint(pt.x, pt.y)?.closest("[data-square]");
@@ -96,16 +100,19 @@ async function main() {
     { name: "vera", seat: "WhiteB" },
     { name: "gleb", seat: "BlackB", phone: true, locale: "ru-RU" },
   ]);
+  // Classic rules: a drop may mate (MGIMO's P3 forbids it).
+  await players.get("anna").page.locator("#rules").selectOption("classic");
   await seatAndStart(players);
   const page = (name) => players.get(name).page;
   const plan = [
+    ["vera", "B", "d2", "d4"],
+    ["gleb", "B", "f7", "f6"],
     ["anna", "A", "e2", "e4"],
     ["boris", "A", "d7", "d5"],
-    ["vera", "B", "d2", "d4"],
-    ["anna", "A", "d1", "g4"], // leaves the queen to the bishop on c8
-    ["boris", "A", "c8", "g4"], // takes it: a queen for White-B
-    ["gleb", "B", "g8", "f6"],
     ["vera", "B", "g1", "f3"],
+    ["gleb", "B", "g7", "g5"],
+    ["anna", "A", "d1", "g4"], // 2A. Qg4??: leaves the queen to the bishop on c8
+    ["boris", "A", "c8", "g4"], // takes it: a queen for White-B, to drop on h5
   ];
   for (const [k, [who, board, from, to]] of plan.entries()) {
     await clickMove(page(who), sq(board, from), board, to);
@@ -119,7 +126,7 @@ async function main() {
 
   // Anna reviews with the analysis on: the last position first.
   await anna.locator("#review-open").click();
-  await until(anna, "anna reviews", () => window.shvedka.review?.move === 7, null, { seen: () => window.shvedka.review });
+  await until(anna, "anna reviews", () => window.shvedka.review?.move === 8, null, { seen: () => window.shvedka.review });
   if ((await report(anna)).analysis.on) fail("the analysis is off until switched on", false, true);
   if (await anna.locator(".evalbar:visible").count()) fail("no bar while the analysis is off", 0, await anna.locator(".evalbar:visible").count());
   await anna.locator("#review-analysis").click();
@@ -127,41 +134,48 @@ async function main() {
   await analysisShown(anna, "the end");
   const atEnd = await expectDrawn(anna, "anna at the end", { A: true, B: false });
   step(`at the end: A ${atEnd.boards[0].evaluation} ${atEnd.boards[0].best}, B ${atEnd.boards[1].evaluation} ${atEnd.boards[1].best}`);
+  // White-B holds the queen: the engine drops it (Q@h5 checks; a drop may be blocked in bughouse, so no mate).
+  if (!/^Q@/.test(atEnd.boards[1].best ?? "") || !atEnd.boards[1].evaluation.startsWith("+")) fail("at the end White-B drops the queen, winning", { best: "Q@…", evaluation: "+…" }, atEnd.boards[1]);
+  const drop = await anna.locator('svg[data-arrows="B"] image.drop-piece').getAttribute("href");
+  if (drop !== "/pieces/wQ.svg") fail("the drop's target shows a white queen", "/pieces/wQ.svg", drop);
+  const bLine = await anna.locator('[data-an-line="B"]').innerText();
+  if (!bLine.startsWith(atEnd.boards[1].evaluation) || !bLine.includes(`best: ${atEnd.boards[1].best}`)) fail("board B's line: the number and the drop", `${atEnd.boards[1].evaluation} best: ${atEnd.boards[1].best}`, bLine);
+  await shot(anna, "analysis-drop.png", `anna at the end (move 8): board B's best move is the drop ${atEnd.boards[1].best}, its target ringed with a white queen; ${atEnd.boards[1].evaluation} under the board, wish ${atEnd.boards[1].wish}`);
 
   // Every position of the match, in the background; the queen left to be taken is a blunder.
   await until(anna, "every move analysed", () => {
     const a = window.shvedka.analysis;
-    return a.count === 7 && a.done === 7;
+    return a.count === 8 && a.done === 8;
   }, null, { timeout: 90000, seen: () => ({ analysis: window.shvedka.analysis, status: document.getElementById("analysis-status")?.textContent }) });
   const status = await anna.locator("#analysis-status").innerText();
-  if (status !== "analysed 7 of 7 moves") fail("the progress in the review bar", "analysed 7 of 7 moves", status);
+  if (status !== "analysed 8 of 8 moves") fail("the progress in the review bar", "analysed 8 of 8 moves", status);
   const swings = (await report(anna)).analysis.swings;
-  const qg4 = swings.find((s) => s.k === 4);
-  if (!qg4 || qg4.board !== "A" || qg4.mover !== "White" || qg4.mark !== "??") fail("2A. Qg4 is a blunder", { k: 4, board: "A", mover: "White", mark: "??" }, swings);
-  const li = anna.locator('#moves li[data-k="4"]');
+  const qg4 = swings.find((s) => s.k === 7);
+  if (!qg4 || qg4.board !== "A" || qg4.mover !== "White" || qg4.mark !== "??") fail("2A. Qg4 is a blunder", { k: 7, board: "A", mover: "White", mark: "??" }, swings);
+  const li = anna.locator('#moves li[data-k="7"]');
   const mark = { mark: await li.getAttribute("data-mark"), title: await li.getAttribute("title") };
   if (mark.mark !== "??" || !/^blunder: White's chances fell from \d+% to \d+%$/.test(mark.title ?? "")) {
     fail("the move list marks 2A. Qg4", { mark: "??", title: "blunder: White's chances fell from …% to …%" }, mark);
   }
-  if (await anna.locator('#moves li[data-k="1"][data-mark]').count()) fail("1A. e4 is not marked", "no mark", await anna.locator('#moves li[data-k="1"]').getAttribute("data-mark"));
+  if (await anna.locator('#moves li[data-k="3"][data-mark]').count()) fail("1A. e4 is not marked", "no mark", await anna.locator('#moves li[data-k="3"]').getAttribute("data-mark"));
   step(`turning points: ${swings.map((s) => `${s.k}${s.mark} (${s.board}, ${s.mover})`).join(", ")}; ${mark.title}`);
 
   // At the blunder: after 2A. Qg4 the engine takes the queen.
-  await anna.locator('#moves li[data-k="4"]').click();
-  await until(anna, "the review at move 4", () => window.shvedka.review?.move === 4, null);
-  await analysisShown(anna, "move 4");
-  const at4 = await expectDrawn(anna, "anna at move 4", { A: true, B: false });
+  await anna.locator('#moves li[data-k="7"]').click();
+  await until(anna, "the review at move 7", () => window.shvedka.review?.move === 7, null);
+  await analysisShown(anna, "move 7");
+  const at4 = await expectDrawn(anna, "anna at move 7", { A: true, B: false });
   if (at4.boards[0].best !== "Bxg4" || !at4.boards[0].evaluation.startsWith("\u2212")) fail("after 2A. Qg4 Black is better and takes the queen", { best: "Bxg4", evaluation: "−…" }, at4.boards[0]);
   const line = await anna.locator('[data-an-line="A"]').innerText();
   if (!line.includes("best: Bxg4")) fail("board A's line says the best move", "best: Bxg4", line);
-  await shot(anna, "analysis-desktop.png", `anna reviews move 4 (2A. Qg4??) with the analysis on: board A ${at4.boards[0].evaluation}, an arrow c8–g4 (Bxg4); board B ${at4.boards[1].evaluation} with its arrow; bars beside both boards (B's White share from the top); Qg4 marked ?? in the list`);
+  await shot(anna, "analysis-desktop.png", `anna reviews move 7 (2A. Qg4??) with the analysis on: board A ${at4.boards[0].evaluation}, an arrow c8–g4 (Bxg4); board B ${at4.boards[1].evaluation} with its arrow; bars beside both boards (B's White share from the top); Qg4 marked ?? in the list`);
 
-  // Stepping on: the arrow follows the position shown.
-  await anna.keyboard.press("ArrowRight");
-  await until(anna, "the review at move 5", () => window.shvedka.review?.move === 5, null);
-  await analysisShown(anna, "move 5");
-  await expectDrawn(anna, "anna at move 5", { A: true, B: false });
-  step("move 5: bars and arrows of the new position");
+  // Stepping back: the arrows follow the position shown.
+  await anna.keyboard.press("ArrowLeft");
+  await until(anna, "the review at move 6", () => window.shvedka.review?.move === 6, null);
+  await analysisShown(anna, "move 6");
+  const at6 = await expectDrawn(anna, "anna at move 6", { A: true, B: false });
+  step(`move 6: A ${at6.boards[0].evaluation} ${at6.boards[0].best}, B ${at6.boards[1].evaluation} ${at6.boards[1].best}`);
 
   // The switch is remembered: closing and opening the review again keeps it on.
   await anna.locator("#review-exit").click();
@@ -177,21 +191,21 @@ async function main() {
   await gleb.locator("#review-open").click();
   await until(gleb, "gleb reviews", () => window.shvedka.review !== null, null);
   await gleb.locator("#review-analysis").click();
-  await gleb.locator('#moves li[data-k="4"]').click();
-  await until(gleb, "gleb at move 4", () => window.shvedka.review?.move === 4, null);
-  await analysisShown(gleb, "gleb at move 4");
+  await gleb.locator('#moves li[data-k="7"]').click();
+  await until(gleb, "gleb at move 7", () => window.shvedka.review?.move === 7, null);
+  await analysisShown(gleb, "gleb at move 7");
   // Gleb (Black-B) sees board B from Black's side at the top of his screen, board A from White's.
-  await expectDrawn(gleb, "gleb at move 4", { A: true, B: false });
+  await expectDrawn(gleb, "gleb at move 7", { A: true, B: false });
   const ruLine = await gleb.locator('[data-an-line="A"]').innerText();
   if (!ruLine.includes("лучший ход: Bxg4")) fail("gleb's line in Russian", "лучший ход: Bxg4", ruLine);
-  await until(gleb, "the turning points on gleb's page", () => window.shvedka.analysis.done === 7, null, { timeout: 60000, seen: () => window.shvedka.analysis });
-  const ruTitle = await gleb.locator('#moves li[data-k="4"]').getAttribute("title");
+  await until(gleb, "the turning points on gleb's page", () => window.shvedka.analysis.done === 8, null, { timeout: 60000, seen: () => window.shvedka.analysis });
+  const ruTitle = await gleb.locator('#moves li[data-k="7"]').getAttribute("title");
   if (!/^ошибка: шансы белых упали с \d+\s?% до \d+\s?%$/.test(ruTitle ?? "")) fail("gleb's blunder mark in Russian", "ошибка: шансы белых упали с …% до …%", ruTitle);
   const ruStatus = await gleb.locator("#analysis-status").innerText();
-  if (ruStatus !== "проанализировано 7 из 7 ходов") fail("gleb's progress in Russian", "проанализировано 7 из 7 ходов", ruStatus);
+  if (ruStatus !== "проанализировано 8 из 8 ходов") fail("gleb's progress in Russian", "проанализировано 8 из 8 ходов", ruStatus);
   await expectRussian(gleb, "gleb's review with the analysis", "#match", ["anna", "boris", "vera", "gleb"]);
   await gleb.evaluate(() => window.scrollTo(0, 0));
-  await shot(gleb, "analysis-phone.png", "gleb's phone in Russian at move 4: both boards with their bars (B from Black's side), arrows, the lines under the boards");
+  await shot(gleb, "analysis-phone.png", "gleb's phone in Russian at move 7: both boards with their bars (B from Black's side), arrows, the lines under the boards");
   await gleb.locator("#moves").scrollIntoViewIfNeeded();
   await shot(gleb, "analysis-phone-list.png", "gleb's phone: the review bar with the switch and the progress, the move list with 2A. Qg4 marked ??");
   step("gleb's phone: Russian words, nothing cut off");
