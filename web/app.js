@@ -24,6 +24,7 @@ import { Entry } from "./entry.js";
 import { Wall } from "./wall.js";
 import { LANGUAGES, applyStatic, language, onLanguage, setLanguage, t as tr } from "./i18n.js";
 import { RecentMatches } from "./recent.js";
+import { ReviewAnalysis } from "./analysis-view.js";
 import { showRules } from "./rules.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
@@ -157,6 +158,7 @@ function reviewStep(/** @type {number | "start" | "end"} */ how) {
 
 function closeReview() {
   review = null;
+  reviewAnalysis.show(null);
   view.shownList = null; // the live list is drawn again
   if (model) render();
   else showScreen("lobby");
@@ -219,6 +221,15 @@ const view = new MatchView(
     },
   },
   msg,
+);
+
+/**
+ * The review's analysis (analysis-view.js): its requests go out quietly (a busy engine is asked
+ * again later, a refusal is said in the review bar, not as a notice), and may wait for the engine.
+ */
+const reviewAnalysis = new ReviewAnalysis(
+  (req) => session ? session.request(msg.analyse(req), 30000) : Promise.resolve({ err: { code: "Offline", rule: null, message: "" } }),
+  view.panels,
 );
 
 /** @type {Gestures} */
@@ -397,6 +408,7 @@ function showScreen(next) {
   $("match").hidden = next !== "match";
   $("tournament").hidden = next !== "tournament";
   $("back-to-match").hidden = !model;
+  if (next !== "match") reviewAnalysis.show(null);
   if (next === "lobby") {
     void lobby.refresh();
     void quick.refresh();
@@ -418,6 +430,7 @@ function pageTitle() {
 function render() {
   if (!model) {
     if (review && screen === "match") view.show(modelAt(review.r, review.i, review.t, performance.now()));
+    reviewAnalysis.show(review && screen === "match" ? review : null);
     return;
   }
   const mine = Boolean(model.yourSeat && yourTurn(model, boardOf(model.yourSeat)));
@@ -428,6 +441,7 @@ function render() {
   listenRematch();
   gestures.revalidate();
   if (screen === "match") view.show(review ? modelAt(review.r, review.i, review.t, performance.now()) : model);
+  reviewAnalysis.show(review && screen === "match" ? review : null);
   renderChanges(ratingChanges.matchId === model.matchId && !review ? ratingChanges.changes : []);
   arbiter.render(model);
 }
@@ -898,6 +912,7 @@ installReport(
       clocks: reviewClocks(review.r, review.i, review.t),
       running: review.r.points[review.i].running.slice(),
     } : null,
+    analysis: reviewAnalysis.report(),
   }),
   () => session?.drop(),
 );

@@ -115,6 +115,8 @@ export class BoardPanel {
     const wrap = document.createElement("div");
     wrap.className = "board-wrap";
     wrap.append(this.grid, reserves);
+    /** The board and its reserves' column (the review's analysis adds its bar and arrows here). */
+    this.wrap = wrap;
     this.el.append(this.title, this.top.el, wrap, this.bottom.el);
     this.layout(true);
   }

@@ -18,7 +18,7 @@ const read = (name) => readFileSync(new URL(name, here), "utf8");
 
 /** The files of the match screen, its review, the arbiter's panel and the chat. */
 const FILES = ["match-view.js", "match-state.js", "arbiter.js", "chat.js", "review.js", "board-view.js", "gestures.js",
-  "premove.js", "moves.js", "clocks.js", "sound.js", "report.js"];
+  "premove.js", "moves.js", "clocks.js", "sound.js", "report.js", "analysis.js", "analysis-view.js"];
 
 /**
  * The source without comments, its string literals replaced by `\0N\0` (N: the index in

@@ -15,6 +15,11 @@
 //   premove   the queued premove or pre-drop as move text ("e2e4", "N@f3"), or null
 //   sounds    the page's last sounds ("move", "capture", "check (muted)", …), oldest first
 //   muted     whether the mute switch is on (remembered across reloads)
+//   review    the review shown: { matchId, move, t, bfen, clocks, running }, or null
+//   analysis  the review's analysis (analysis-view.js): { on, shown: { bfen, boards: [{ board,
+//             evaluation ("+0.3", "#-2" …), best (SAN or null), wish }] } or null, done, count
+//             (positions after the moves analysed, of all), swings: [{ k, board, mover, mark }],
+//             busy, refused, sent }
 // and one action: dropConnection() closes the current link abruptly, without a goodbye, so the
 // page's own reconnect-and-resume logic runs.
 
@@ -34,6 +39,8 @@
  * @property {string | null} premove
  * @property {string[]} sounds
  * @property {boolean} muted
+ * @property {any} [review]
+ * @property {any} [analysis]
  */
 
 /**

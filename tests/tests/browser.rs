@@ -197,6 +197,15 @@ async fn a4_a_finished_match_is_reviewed_step_by_step_and_by_time() {
     run_script("review.mjs", "", "review", "webtransport", &[]).await;
 }
 
+/// Issue 35: a finished match reviewed with the engine's analysis: a bar beside each board, the
+/// best move's arrow on the square it names, every position analysed in the background and the
+/// queen left to be taken marked in the move list; on a Russian phone too. The engine searches
+/// 20,000 nodes a board, so the debug build answers in a moment.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a35_a_finished_match_is_reviewed_with_the_engines_analysis() {
+    run_script("analysis.mjs", "analysis_nodes = 20000", "analysis", "websocket", &[]).await;
+}
+
 /// Issue 18: quick pairing in one click, the seek bar (waiting time, widening range, cancel), a
 /// match found for four pages, and "play again with my partner" accepted on the partner's page.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -22,6 +22,8 @@ macro_rules! svg {
 pub(crate) const FILES: &[(&str, &str, &str)] = &[
     ("/", "text/html; charset=utf-8", include_str!("../../../../web/index.html")),
     ("/style.css", "text/css; charset=utf-8", include_str!("../../../../web/style.css")),
+    js!("analysis.js"),
+    js!("analysis-view.js"),
     js!("app.js"),
     js!("arbiter.js"),
     js!("board.js"),
