@@ -118,7 +118,7 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 
 /**
  * One move of a reviewed record (`ReviewedMove`).
- * @typedef {{ seat: Seat, number: number, text: string, bfen: string, clocks_ms: (number | null)[],
+ * @typedef {{ seat: Seat, number: number, text: string, san: string, uci: string, bfen: string, clocks_ms: (number | null)[],
  *   comment: string | null }} ReviewedMove
  */
 

@@ -331,7 +331,7 @@ export const replyAnalysisDrawnMateAgainst = {"Reply":{"req":68,"result":{"Ok":{
 export const reviewRecord = {"req":71,"msg":{"ReviewRecord":{"bpgn":"[Rules \"classic\"]\n\n1A. e4 {179.000} 1a. P@e5 *\n","game":1,"rules":null,"from":0}}};
 
 /** @type {ServerMsg} */
-export const replyRecordReview = {"Reply":{"req":71,"result":{"Ok":{"RecordReview":{"games":1,"rules":"classic","time_control":"180+0","players":["Anna",null,"Вера",null],"start":"start | start","total":2,"moves":[{"seat":"WhiteA","number":1,"text":"e4","bfen":"after | start","clocks_ms":[179000,180000,null,null],"comment":"a good start"}],"stopped":1,"next":null,"impossible":[{"index":1,"kind":1,"rule":"P1","later":"ArbiterDecides"},{"index":5,"kind":2,"rule":"A1a","later":{"LegalAgain":{"index":7}}},{"index":9,"kind":2,"rule":"P2","later":"Stands"}],"unreadable":{"Move":{"index":12}}}}}}};
+export const replyRecordReview = {"Reply":{"req":71,"result":{"Ok":{"RecordReview":{"games":1,"rules":"classic","time_control":"180+0","players":["Anna",null,"Вера",null],"start":"start | start","total":2,"moves":[{"seat":"WhiteA","number":1,"text":"e4","san":"e4","uci":"e2e4","bfen":"after | start","clocks_ms":[179000,180000,null,null],"comment":"a good start"}],"stopped":1,"next":null,"impossible":[{"index":1,"kind":1,"rule":"P1","later":"ArbiterDecides"},{"index":5,"kind":2,"rule":"A1a","later":{"LegalAgain":{"index":7}}},{"index":9,"kind":2,"rule":"P2","later":"Stands"}],"unreadable":{"Move":{"index":12}}}}}}};
 
 /** @type {ServerMsg} */
 export const refusedAnalyses = {"Reply":{"req":69,"result":{"Err":{"code":{"Limit":"Analyses"},"rule":null,"message":"the server's engine is busy; ask again in a moment"}}}};

@@ -70,6 +70,10 @@ pub struct ReviewedMove {
     pub number: u32,
     /// The move as the record writes it.
     pub text: String,
+    /// The move in SAN, as the server writes it (`N@f3`, `e8=Qd1`).
+    pub san: String,
+    /// The move in long notation (`e2e4`, `e7e8qd1`), for marking its squares.
+    pub uci: String,
     /// The position after it (BFEN).
     pub bfen: String,
     /// The four clocks the record knows after it (clock comments; the base before a seat's

@@ -829,6 +829,8 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         seat: SeatId::WhiteA,
                         number: 1,
                         text: "e4".into(),
+                        san: "e4".into(),
+                        uci: "e2e4".into(),
                         bfen: "after | start".into(),
                         clocks_ms: [Some(179_000), Some(180_000), None, None],
                         comment: Some("a good start".into()),

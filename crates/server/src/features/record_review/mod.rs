@@ -83,10 +83,16 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
 /// Move `i` of the record (played in the replay) with the position and clocks after it.
 fn reviewed(record: &Record, replay: &shvedka_records::Replay, i: usize) -> ReviewedMove {
     let rm = &record.moves[i];
+    let (san, uci) = match (replay.game_after(i), replay.moves().get(i)) {
+        (Some(before), Some(m)) => (before.san(m), before.uci(m)),
+        _ => (rm.text.clone(), String::new()),
+    };
     ReviewedMove {
         seat: seat_id(rm.seat()),
         number: rm.number,
         text: rm.text.clone(),
+        san,
+        uci,
         bfen: replay.position_after(i + 1).unwrap_or_default(),
         clocks_ms: replay.clocks_after(i + 1).map(|c| c.0).unwrap_or([None; 4]),
         comment: rm.comment.clone(),

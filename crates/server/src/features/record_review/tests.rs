@@ -57,7 +57,10 @@ fn a4_m1_a_clean_record_is_replayed_move_by_move_with_its_clocks() {
     assert_eq!(r.moves.len(), 10);
     assert_eq!((r.stopped, r.next, r.impossible.len(), r.unreadable), (None, None, 0, None));
     let first = &r.moves[0];
-    assert_eq!((first.seat, first.number, first.text.as_str()), (SeatId::WhiteA, 1, "e4"));
+    assert_eq!(
+        (first.seat, first.number, first.text.as_str(), first.san.as_str(), first.uci.as_str()),
+        (SeatId::WhiteA, 1, "e4", "e4", "e2e4")
+    );
     assert!(first.bfen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b"), "{}", first.bfen);
     assert_eq!(first.clocks_ms, [Some(178_000), Some(180_000), Some(180_000), Some(180_000)]);
     let last = &r.moves[9];
