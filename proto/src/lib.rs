@@ -34,7 +34,7 @@ pub use ratings::{
     CategoryProfile, HistoryPoint, LeaderRow, PartnerView, ProfileView, RatingChange, RatingView,
 };
 pub use record_review::{
-    ImpossibleView, LaterView, RecordReview, RecordReviewRequest, ReviewedMove, UnreadableAt,
+    ImpossibleView, LaterView, NamedMove, RecordReview, RecordReviewRequest, ReviewedMove, UnreadableAt,
 };
 pub use refusals::{
     Busy, ClaimRefusal, Colour, IllegalMove, Invalid, MatchRefusal, MoveText, PieceKind, PositionRefusal,

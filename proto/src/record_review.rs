@@ -47,6 +47,19 @@ pub struct RecordReview {
     pub impossible: Vec<ImpossibleView>,
     /// What the check could not read (the check stops there), if anything.
     pub unreadable: Option<UnreadableAt>,
+    /// The moves the answer names by index (findings, `stopped`, `unreadable`) as the record
+    /// writes them (`14a. Q@g8`), in index order: a move the replay could not reach has no other
+    /// place in the answer.
+    pub named: Vec<NamedMove>,
+}
+
+/// A move of the record named by its index.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct NamedMove {
+    /// Its index among the record's moves.
+    pub index: u32,
+    /// Its number and text as written, `14a. Q@g8`.
+    pub label: String,
 }
 
 /// What a record's check could not read.

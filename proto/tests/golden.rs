@@ -843,6 +843,10 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         ImpossibleView { index: 9, kind: 2, rule: "P2".into(), later: LaterView::Stands },
                     ],
                     unreadable: Some(UnreadableAt::Move { index: 12 }),
+                    named: vec![
+                        NamedMove { index: 1, label: "1a. P@e5".into() },
+                        NamedMove { index: 5, label: "3A. Kxh1".into() },
+                    ],
                 }))),
             }),
         ),

@@ -6,8 +6,8 @@
 
 use bughouse::{Game, RuleOptions};
 use shvedka_proto::{
-    ErrorCode, ErrorMsg, ImpossibleView, Invalid, LaterView, RecordReview, RecordReviewRequest, Reply,
-    ReviewedMove, SeatId, UnreadableAt,
+    ErrorCode, ErrorMsg, ImpossibleView, Invalid, LaterView, NamedMove, RecordReview, RecordReviewRequest,
+    Reply, ReviewedMove, SeatId, UnreadableAt,
 };
 use shvedka_records::{Later, Record, ReplayError, check_record, parse_bpgn};
 
@@ -57,6 +57,29 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
     let to = (from + PAGE).min(replay.len());
     let moves = (from..to).map(|i| reviewed(&record, &replay, i)).collect();
     let report = check_record(&record, rules);
+    let impossible: Vec<ImpossibleView> = report.impossible.iter().take(MOST_FINDINGS).map(finding).collect();
+    let unreadable = report.unreadable.map(|u| match u.index {
+        Some(i) => UnreadableAt::Move { index: count(i) },
+        None => UnreadableAt::Start,
+    });
+    let mut indices: Vec<u32> = impossible
+        .iter()
+        .flat_map(|f| match f.later {
+            LaterView::LegalAgain { index } => vec![f.index, index],
+            _ => vec![f.index],
+        })
+        .chain(stopped.map(count))
+        .chain(match unreadable {
+            Some(UnreadableAt::Move { index }) => Some(index),
+            _ => None,
+        })
+        .collect();
+    indices.sort_unstable();
+    indices.dedup();
+    let named = indices
+        .into_iter()
+        .filter_map(|i| record.moves.get(i as usize).map(|m| NamedMove { index: i, label: m.label() }))
+        .collect();
     Ok(Reply::RecordReview(Box::new(RecordReview {
         games: count(games),
         rules: preset,
@@ -72,11 +95,9 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
         moves,
         stopped: stopped.map(count),
         next: (to < replay.len()).then(|| count(to)),
-        impossible: report.impossible.iter().take(MOST_FINDINGS).map(finding).collect(),
-        unreadable: report.unreadable.map(|u| match u.index {
-            Some(i) => UnreadableAt::Move { index: count(i) },
-            None => UnreadableAt::Start,
-        }),
+        impossible,
+        unreadable,
+        named,
     })))
 }
 

@@ -74,6 +74,9 @@ fn a1_impossible_moves_come_as_codes_and_the_replay_stops_at_the_first_it_cannot
     assert_eq!((r.total, r.moves.len(), r.stopped, r.next), (6, 0, Some(0), None));
     let found: Vec<_> = r.impossible.iter().map(|f| (f.index, f.kind, f.rule.as_str())).collect();
     assert_eq!(found, [(0, 2, "P2"), (4, 1, "P1")]);
+    // Moves the replay never reached are named as written.
+    let named: Vec<_> = r.named.iter().map(|n| (n.index, n.label.as_str())).collect();
+    assert_eq!(named, [(0, "1A. P@a7"), (4, "3A. Q@d1")]);
     assert!(r.impossible.iter().all(|f| f.later != LaterView::Stands || f.kind == 2), "{:?}", r.impossible);
     // Under classic a pawn may be dropped on the seventh rank: only the queen is impossible, and
     // the replay plays the first four moves.
