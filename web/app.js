@@ -25,6 +25,7 @@ import { Wall } from "./wall.js";
 import { LANGUAGES, applyStatic, language, onLanguage, setLanguage, t as tr } from "./i18n.js";
 import { RecentMatches } from "./recent.js";
 import { ReviewAnalysis } from "./analysis-view.js";
+import { findingText, labeler, recordEvents, verdictText } from "./record-review.js";
 import { showRules } from "./rules.js";
 import { Ratings, renderChanges } from "./ratings.js";
 import { Chat } from "./chat.js";
@@ -127,6 +128,52 @@ async function openReview(matchId, k) {
   review = { r: built, i: 0, t: 0 };
   showScreen("match");
   reviewGo(k === undefined ? built.points.length - 1 : moveIndex(built, k));
+}
+
+/**
+ * Reviews a BPGN record given as text (PROTOCOL.md item 24): the server replays and checks it,
+ * page by page; the review then steps through it as through a stored match (the engine's
+ * analysis included), with the check of A1 beside the moves.
+ * @param {string} bpgn
+ * @param {string | null} rules
+ */
+async function openRecordReview(bpgn, rules) {
+  /** @type {import("./codec.js").RecordReview | null} */
+  let first = null;
+  /** @type {import("./codec.js").ReviewedMove[]} */
+  const moves = [];
+  for (let from = 0; ;) {
+    const r = await ask(msg.reviewRecord({ bpgn, game: 1, rules, from }));
+    if (r.err) return;
+    const page = r.ok?.RecordReview;
+    if (!page) return;
+    first ??= page;
+    moves.push(...page.moves);
+    if (page.next === null || page.next <= from) break;
+    from = page.next;
+  }
+  if (!first) return;
+  const { head, events } = recordEvents(first, moves);
+  const built = buildReview(head, events, null);
+  const label = labeler(first, moves);
+  // The check beside the moves: each finding after its move (or at the end, past the replay).
+  /** @param {string} text @returns {import("./match-state.js").MoveEntry} */
+  const note = (text) => ({ seq: -1, board: null, san: text, label: text, uci: "" });
+  const head0 = first;
+  /** @type {import("./match-state.js").MoveEntry[]} */
+  const list = [note(verdictText(head0, label))];
+  let k = 0;
+  for (const entry of built.list) {
+    list.push(entry);
+    if (!entry.board) continue;
+    for (const f of head0.impossible.filter((f) => f.index === k)) list.push(note(findingText(f, label)));
+    k += 1;
+  }
+  for (const f of head0.impossible.filter((f) => f.index >= k)) list.push(note(findingText(f, label)));
+  built.list = list;
+  review = { r: built, i: 0, t: 0 };
+  showScreen("match");
+  reviewGo(built.points.length - 1);
 }
 
 /**
@@ -855,6 +902,19 @@ document.addEventListener("keydown", (e) => {
     e.preventDefault();
     reviewStep(/** @type {number | "start" | "end"} */ (step));
   }
+});
+$("record-file").addEventListener("change", async (e) => {
+  const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
+  if (!file) return;
+  if (file.size > 61440) return showError(tr("l.record-file-big"));
+  /** @type {HTMLTextAreaElement} */ ($("record-text")).value = await file.text();
+});
+$("record-form").addEventListener("submit", (e) => {
+  e.preventDefault();
+  const text = /** @type {HTMLTextAreaElement} */ ($("record-text")).value;
+  if (!text.trim()) return showError(tr("l.record-empty"));
+  const rules = /** @type {HTMLSelectElement} */ ($("record-rules")).value || null;
+  void openRecordReview(text, rules);
 });
 $("review-open").addEventListener("click", () => {
   if (model) void openReview(model.matchId);

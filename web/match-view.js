@@ -205,8 +205,11 @@ export class MatchView {
   renderHead() {
     const m = /** @type {MatchModel} */ (this.model);
     const me = m.yourSeat;
-    $("match-title").textContent = `${t("v.title", { id: m.matchId, rules: rulesText(m.rules), clock: m.timeControl })} · ` +
-      (me ? t("v.you-play", { seat: seatLabel(me), team: teamLabel(teamOf(me)), partner: seatLabel(partnerOf(me)) }) : t("v.watching"));
+    // Match 0 is no match: a record reviewed from its text (record-review.js).
+    $("match-title").textContent = m.matchId === 0
+      ? t("v.record-heading", { rules: rulesText(m.rules), clock: m.timeControl || "—" })
+      : `${t("v.title", { id: m.matchId, rules: rulesText(m.rules), clock: m.timeControl })} · ` +
+        (me ? t("v.you-play", { seat: seatLabel(me), team: teamLabel(teamOf(me)), partner: seatLabel(partnerOf(me)) }) : t("v.watching"));
     // The invitation code of a private match this page created, while it is on.
     $("invite").hidden = $("invite").dataset.match !== String(m.matchId) || m.phase === "Ended" || m.phase === "Annulled";
     const reviewing = this.actions.reviewing();

@@ -197,6 +197,13 @@ async fn a4_a_finished_match_is_reviewed_step_by_step_and_by_time() {
     run_script("review.mjs", "", "review", "webtransport", &[]).await;
 }
 
+/// Issue 35: an over-the-board record pasted (and, on a Russian phone, uploaded as a file) is
+/// reviewed move by move with the check of A1 beside its moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a1_a4_an_over_the_board_record_is_reviewed_with_its_check_beside_the_moves() {
+    run_script("record.mjs", "", "record", "websocket", &[]).await;
+}
+
 /// Issue 35: a finished match reviewed with the engine's analysis: a bar beside each board, the
 /// best move's arrow on the square it names, every position analysed in the background and the
 /// queen left to be taken marked in the move list; on a Russian phone too. The engine searches

@@ -55,6 +55,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("ratings.js"),
     js!("recent.js"),
     js!("report.js"),
+    js!("record-review.js"),
     js!("review.js"),
     js!("seats.js"),
     js!("session.js"),

@@ -1,0 +1,94 @@
+// End to end: an over-the-board record reviewed in the browser (issue 35; PROTOCOL.md item 24).
+// An arbiter pastes a BPGN record of a game played on real boards into the lobby's "Review a
+// record" form: the page steps through it as through a stored match — both boards, the clocks
+// from the record's comments — with the check of A1 beside the moves (an impossible drop of a
+// pawn on its player's seventh rank, type 2, P2). A Russian reader on a phone uploads the same record as a
+// file and reads the check in Russian; the engine's analysis works on the record as on a match.
+//
+//   node web/e2e/record.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket --out DIR
+//
+// Exit 0 only if everything held; prints one line per screenshot.
+
+import { writeFileSync } from "node:fs";
+import { join } from "node:path";
+
+import { fail, launch, openPlayer, run, until } from "./browser.mjs";
+import { script } from "./script.mjs";
+import { expectRussian } from "./russian.mjs";
+
+const { args, step, shot } = script("record.mjs");
+let browser;
+const players = new Map();
+
+/** Six moves played, the seventh Black-B's pawn (from 2A. exd5) dropped on his seventh rank
+ * (MGIMO allows pawn drops up to the sixth: type 2, P2). */
+const RECORD = `[Event "Autumn cup, round 2"]
+[WhiteA "Anna"]
+[BlackA "Boris"]
+[WhiteB "Vera"]
+[BlackB "Gleb"]
+[TimeControl "180+0"]
+[Rules "mgimo-2017"]
+[Result "*"]
+
+1A. e4 {178.000} 1a. d5 {177.000} 2A. exd5 {176.000} 1B. d4 {179.000}
+1b. e5 {178.500} 2B. dxe5 {175.000} 2b. P@d2+ {170.000} *
+`;
+
+async function main() {
+  browser = await launch();
+  const judge = { name: "judge", ...(await openPlayer(browser, "judge")) };
+  players.set("judge", judge);
+  await judge.page.goto(`${args.url}?name=judge&transport=${args.transport}`);
+  await until(judge.page, "judge connected", () => window.shvedka?.connected, null);
+  await judge.page.locator("#record-text").fill(RECORD);
+  await judge.page.locator("#record-review").click();
+  await until(judge.page, "the record is reviewed at its last playable move",
+    () => window.shvedka.review?.matchId === 0 && window.shvedka.review?.move === 6 && !document.getElementById("match").hidden, null,
+    { seen: () => window.shvedka.review });
+  const list = await judge.page.locator("#moves").innerText();
+  for (const want of [
+    "record check (A1): 1 impossible move · the boards are shown up to 2b. P@d2+, which the rules cannot play",
+    "2b. P@d2+: impossible move, type 2 (P2): taken back, and the other team gets a minute on both clocks",
+  ]) {
+    if (!list.includes(want)) fail("the check beside the moves", want, list);
+  }
+  // The position at the end, and Black-B's clock as the record has it.
+  const r = await judge.page.evaluate(() => window.shvedka.review);
+  // Board A after 2A. exd5, Black-A holding the pawn White-B took on e5 (C1).
+  if (!/^rnbqkbnr\/ppp1pppp\/8\/3P4\/8\/8\/PPPP1PPP\/RNBQKBNR\[p\] b/.test(r.bfen.split("|")[0].trim())) fail("board A at the end", "…/3P4/…[p] b", r.bfen);
+  const clock = await judge.page.locator('[data-clock="BlackB"]').textContent();
+  if (clock !== "2:58") fail("Black-B's clock from the record", "2:58", clock);
+  // Back to the first move, then the engine on the record.
+  await judge.page.locator("#review-first").click();
+  await judge.page.keyboard.press("ArrowRight");
+  await until(judge.page, "the record at its first move", () => window.shvedka.review?.move === 1, null, { seen: () => window.shvedka.review });
+  await shot(judge.page, "record-review.png", "an over-the-board record pasted into the lobby, reviewed at its first move: the A1 check beside the moves");
+  step("a pasted record reviewed move by move, the A1 finding beside its move, clocks from the record");
+
+  // On a phone, in Russian, from a file.
+  const path = join(String(args.out), "cup-round-2.bpgn");
+  writeFileSync(path, RECORD);
+  const ru = { name: "рита", ...(await openPlayer(browser, "rita", { viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, locale: "ru-RU" })) };
+  players.set("rita", ru);
+  await ru.page.goto(`${args.url}?name=rita&transport=${args.transport}`);
+  await until(ru.page, "rita connected", () => window.shvedka?.connected, null);
+  await ru.page.locator("#record-file").setInputFiles(path);
+  await until(ru.page, "the file's text is in the form", () => document.getElementById("record-text").value.includes("P@d2"), null);
+  await ru.page.locator("#record-review").click();
+  await until(ru.page, "the uploaded record is reviewed", () => window.shvedka.review?.matchId === 0 && window.shvedka.review?.move === 6, null,
+    { seen: () => window.shvedka.review });
+  const ruList = await ru.page.locator("#moves").innerText();
+  for (const want of ["проверка записи (A1): 1 невозможный ход", "2b. P@d2+: невозможный ход 2-го типа (P2): ход возвращается"]) {
+    if (!ruList.includes(want)) fail("the check in Russian", want, ruList);
+  }
+  await expectRussian(ru.page, "the record's review on a phone", "#match", ["Anna", "Boris", "Vera", "Gleb", "rita"]);
+  await ru.page.locator("#moves").scrollIntoViewIfNeeded();
+  await shot(ru.page, "record-review-phone.png", "the same record uploaded as a file on a phone, the check in Russian");
+  step("an uploaded record reviewed on a phone, the check in Russian");
+  const errors = [...players.values()].flatMap((p) => p.errors);
+  if (errors.length) fail("no console errors", [], errors);
+  console.log(`PASS: a record reviewed in the browser over ${args.transport}`);
+}
+
+await run(main, args.out, () => ({ browser, players }));

@@ -1,0 +1,123 @@
+// @ts-check
+// A record reviewed from its text (PROTOCOL.md item 24, `ReviewRecord`): the server replays a
+// pasted or uploaded BPGN record and checks it for impossible moves (RULES.md A1); this module
+// turns its pages into the events a stored match's review is built from (review.js), so the same
+// review — boards, clocks, stepping, the engine's analysis — serves a record, and says the A1
+// findings beside the moves. Pure; tested by record-review.test.mjs.
+
+import { t } from "./i18n.js";
+
+/** @typedef {import("./codec.js").RecordReview} RecordReview */
+/** @typedef {import("./codec.js").ImpossibleView} ImpossibleView */
+/** @typedef {import("./match-state.js").EventMsg} EventMsg */
+/** @typedef {import("./seats.js").Seat} Seat */
+
+/** The seats in the protocol's order (`SeatId::ALL`). */
+const SEATS = /** @type {Seat[]} */ (["WhiteA", "BlackA", "WhiteB", "BlackB"]);
+
+/** A record has no match id: its review uses 0, which no match has. */
+export const RECORD_MATCH = 0;
+
+/** A move's time when the record's clocks do not give it, ms. */
+const NO_CLOCK_STEP = 1000;
+
+/**
+ * The events of a record's replay, as a stored match's review has them: the players seated, the
+ * start (with the record's start position), then every move with the position and the clocks the
+ * record knows after it. A move's match time adds the mover's thinking time (his clock before
+ * less his clock after; a second where the record does not say).
+ * @param {RecordReview} first  the first page (its header)
+ * @param {import("./codec.js").ReviewedMove[]} moves  every page's moves, in order
+ * @returns {{ head: { match_id: number, rules: string, time_control: string }, events: EventMsg[] }}
+ */
+export function recordEvents(first, moves) {
+  /** @type {EventMsg[]} */
+  const events = [];
+  const base = (first.moves[0]?.clocks_ms ?? []).map((c) => c ?? 0);
+  const start = SEATS.map((_, i) => clockBefore(first, i) ?? base[i] ?? 0);
+  /** @param {any} kind @param {number} at @param {number[]} clocks @param {string | null} bfen */
+  const push = (kind, at, clocks, bfen) => events.push({
+    match_id: RECORD_MATCH, seq: events.length, at_ms: at, kind, clocks_ms: clocks,
+    running: [false, false, false, false], bfen, server_time_us: 0,
+  });
+  first.players.forEach((name, i) => {
+    // Who they are (an account, a guest) the record does not say.
+    if (name) push({ SeatTaken: { seat: SEATS[i], name, kind: null } }, 0, start, null);
+  });
+  push("Started", 0, start, first.start);
+  let at = 0;
+  let clocks = start;
+  for (const mv of moves) {
+    const i = SEATS.indexOf(mv.seat);
+    const after = mv.clocks_ms.map((c, k) => c ?? clocks[k]);
+    const thought = mv.clocks_ms[i] !== null && clocks[i] >= after[i] ? clocks[i] - after[i] : NO_CLOCK_STEP;
+    at += thought;
+    push({ Moved: { seat: mv.seat, san: mv.san, uci: mv.uci, credit_ms: 0, charged_ms: 0 } }, at, after, mv.bfen);
+    clocks = after;
+  }
+  return { head: { match_id: RECORD_MATCH, rules: first.rules, time_control: first.time_control ?? "" }, events };
+}
+
+/**
+ * A seat's clock before its first move: the record's base time, which every seat shows until it
+ * moves (the first page's first move carries the other three unchanged).
+ * @param {RecordReview} first
+ * @param {number} i
+ */
+function clockBefore(first, i) {
+  const mv = first.moves[0];
+  if (!mv) return null;
+  if (SEATS.indexOf(mv.seat) !== i) return mv.clocks_ms[i];
+  // The mover's own clock before: another seat's (all start alike).
+  return mv.clocks_ms[(i + 1) % 4];
+}
+
+/**
+ * A record's move by index as written (`14a. Q@g8`): a move the answer names, else one replayed.
+ * @param {RecordReview} first
+ * @param {import("./codec.js").ReviewedMove[]} moves
+ * @returns {(index: number) => string}
+ */
+export function labeler(first, moves) {
+  const named = new Map(first.named.map((n) => [n.index, n.label]));
+  return (index) => {
+    const known = named.get(index);
+    if (known) return known;
+    const mv = moves[index];
+    if (!mv) return `#${index + 1}`;
+    const board = mv.seat.endsWith("A") ? "A" : "B";
+    return `${mv.number}${mv.seat.startsWith("White") ? board : board.toLowerCase()}. ${mv.text}`;
+  };
+}
+
+/**
+ * What A1 says of one impossible move, in the reader's language: its type, rule and
+ * consequence, and what holds had it been noticed only later.
+ * @param {ImpossibleView} f
+ * @param {(index: number) => string} label  a move of the record by index, `14a. Q@g8`
+ */
+export function findingText(f, label) {
+  const now = t(f.kind === 1 ? "v.a1.type1" : "v.a1.type2");
+  const later = f.later === "Stands"
+    ? t("v.a1.stands")
+    : f.later === "ArbiterDecides"
+      ? t("v.a1.arbiter")
+      : t("v.a1.legal-again", { move: label(f.later.LegalAgain.index) });
+  return t("v.a1.finding", { move: label(f.index), kind: f.kind, rule: f.rule, now, later });
+}
+
+/**
+ * The record's whole verdict in one line: clean, or how many impossible moves, and where the
+ * replay had to stop.
+ * @param {RecordReview} first
+ * @param {(index: number) => string} label
+ */
+export function verdictText(first, label) {
+  const parts = [first.impossible.length === 0 && first.unreadable === null
+    ? t("v.a1.clean")
+    : t("v.a1.found", { count: first.impossible.length })];
+  if (first.stopped !== null) parts.push(t("v.a1.stopped", { move: label(first.stopped), shown: first.stopped }));
+  if (first.unreadable === "Start") parts.push(t("v.a1.unreadable-start"));
+  else if (first.unreadable) parts.push(t("v.a1.unreadable", { move: label(first.unreadable.Move.index) }));
+  return parts.join(" · ");
+}
