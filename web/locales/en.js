@@ -249,6 +249,7 @@ export default {
   "l.record-review": "Review a record",
   "l.record-paste": "paste a BPGN record, or choose its file",
   "l.record-file": "a BPGN file",
+  "l.record-choose": "Open a file…",
   "l.record-rules-tag": "rules: as the record says",
   "l.record-empty": "paste a record or choose its file first",
   "l.record-file-big": "the file is larger than a record may be (60 KB)",

@@ -248,6 +248,7 @@ export default {
   "l.record-review": "Разбор записи",
   "l.record-paste": "вставьте запись BPGN или выберите её файл",
   "l.record-file": "файл BPGN",
+  "l.record-choose": "Открыть файл…",
   "l.record-rules-tag": "правила: как в записи",
   "l.record-empty": "сначала вставьте запись или выберите её файл",
   "l.record-file-big": "файл больше, чем может быть запись (60 КБ)",
