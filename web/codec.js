@@ -125,7 +125,7 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 /**
  * `Reply::RecordReview`: one page of a record's moves and the check of A1.
  * @typedef {{ games: number, rules: string, time_control: string | null, players: (string | null)[],
- *   start: string, total: number, moves: ReviewedMove[], stopped: number | null, next: number | null,
+ *   start: string, start_clocks_ms: (number | null)[], total: number, moves: ReviewedMove[], stopped: number | null, next: number | null,
  *   impossible: ImpossibleView[], unreadable: "Start" | { Move: { index: number } } | null,
  *   named: { index: number, label: string }[] }} RecordReview
  */

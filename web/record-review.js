@@ -23,7 +23,7 @@ const NO_CLOCK_STEP = 1000;
 
 /**
  * The events of a record's replay, as a stored match's review has them: the players seated, the
- * start (with the record's start position), then every move with the position and the clocks the
+ * start (with the record's start position and the clocks its time control starts them at), then every move with the position and the clocks the
  * record knows after it. A move's match time adds the mover's thinking time (his clock before
  * less his clock after; a second where the record does not say).
  * @param {RecordReview} first  the first page (its header)
@@ -33,8 +33,7 @@ const NO_CLOCK_STEP = 1000;
 export function recordEvents(first, moves) {
   /** @type {EventMsg[]} */
   const events = [];
-  const base = (first.moves[0]?.clocks_ms ?? []).map((c) => c ?? 0);
-  const start = SEATS.map((_, i) => clockBefore(first, i) ?? base[i] ?? 0);
+  const start = first.start_clocks_ms.map((c) => c ?? 0);
   /** @param {any} kind @param {number} at @param {number[]} clocks @param {string | null} bfen */
   const push = (kind, at, clocks, bfen) => events.push({
     match_id: RECORD_MATCH, seq: events.length, at_ms: at, kind, clocks_ms: clocks,
@@ -56,20 +55,6 @@ export function recordEvents(first, moves) {
     clocks = after;
   }
   return { head: { match_id: RECORD_MATCH, rules: first.rules, time_control: first.time_control ?? "" }, events };
-}
-
-/**
- * A seat's clock before its first move: the record's base time, which every seat shows until it
- * moves (the first page's first move carries the other three unchanged).
- * @param {RecordReview} first
- * @param {number} i
- */
-function clockBefore(first, i) {
-  const mv = first.moves[0];
-  if (!mv) return null;
-  if (SEATS.indexOf(mv.seat) !== i) return mv.clocks_ms[i];
-  // The mover's own clock before: another seat's (all start alike).
-  return mv.clocks_ms[(i + 1) % 4];
 }
 
 /**

@@ -15,7 +15,7 @@ function page() {
   return {
     games: 1, rules: "mgimo-2017", time_control: "180+0",
     players: ["Anna", "Boris", null, null],
-    start: `${START} | ${START}`, total: 3,
+    start: `${START} | ${START}`, start_clocks_ms: [180000, 180000, 180000, 180000], total: 3,
     moves: [
       { seat: "WhiteA", number: 1, text: "e4", san: "e4", uci: "e2e4", bfen: `${AFTER_E4} | ${START}`, clocks_ms: [178000, 180000, 180000, 180000], comment: null },
       { seat: "WhiteB", number: 1, text: "d2d4", san: "d4", uci: "d2d4", bfen: `${AFTER_E4} | ${START}`, clocks_ms: [178000, 180000, 175000, 180000], comment: null },

@@ -34,6 +34,8 @@ pub struct RecordReview {
     pub players: [Option<String>; 4],
     /// The position it starts from (BFEN).
     pub start: String,
+    /// The four clocks at the start: the `TimeControl` tag's base time (none without one).
+    pub start_clocks_ms: [Option<u64>; 4],
     /// How many moves the record writes.
     pub total: u32,
     /// The moves from `from` on, as far as the rules could play them (at most a page).

@@ -824,6 +824,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                     time_control: Some("180+0".into()),
                     players: [Some("Anna".into()), None, Some("Вера".into()), None],
                     start: "start | start".into(),
+                    start_clocks_ms: [Some(180_000), Some(180_000), Some(180_000), Some(180_000)],
                     total: 2,
                     moves: vec![ReviewedMove {
                         seat: SeatId::WhiteA,

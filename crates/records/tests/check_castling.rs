@@ -4,30 +4,16 @@
 
 mod common;
 
-use common::one;
-use shvedka_records::{CheckReport, check_record};
+use common::{a1_check, report_lines};
+use shvedka_records::CheckReport;
 
-const HEAD: &str = r#"[Event "A1 check: castling"]
-[Site "shvedka tests"]
-[Date "2025.04.01"]
-[WhiteA "Anna"]
-[BlackA "Boris"]
-[WhiteB "Vera"]
-[BlackB "Gleb"]
-[TimeControl "180+0"]
-[Rules "mgimo-2017"]
-[Result "*"]
-
-"#;
-
-/// The check of a record: [`HEAD`], then its moves.
+/// The check of a record: the shared tags, then its moves.
 fn report(moves: &str) -> CheckReport {
-    let rec = one(&format!("{HEAD}{moves}"));
-    check_record(&rec, rec.rules().unwrap())
+    a1_check(&format!("[Result \"*\"]\n\n{moves}"))
 }
 
 fn lines(report: &CheckReport) -> Vec<String> {
-    report.to_string().lines().map(str::to_owned).collect()
+    report_lines(report)
 }
 
 #[test]

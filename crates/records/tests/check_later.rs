@@ -5,29 +5,17 @@
 
 mod common;
 
-use common::one;
-use shvedka_records::{CheckReport, ImpossibleKind, Later, check_record};
+use common::{a1_check, report_lines};
+use shvedka_records::{CheckReport, ImpossibleKind, Later};
 
-const HEAD: &str = r#"[Event "A1 check: noticed later"]
-[Site "shvedka tests"]
-[Date "2025.04.01"]
-[WhiteA "Anna"]
-[BlackA "Boris"]
-[WhiteB "Vera"]
-[BlackB "Gleb"]
-[TimeControl "180+0"]
-[Rules "mgimo-2017"]
-"#;
-
-/// The check of a record: [`HEAD`], then `bpgn` (its own tags, moves and result).
+/// The check of a record: the shared tags, then `bpgn` (its own tags, moves and result).
 fn report(bpgn: &str) -> CheckReport {
-    let rec = one(&format!("{HEAD}{bpgn}"));
-    check_record(&rec, rec.rules().unwrap())
+    a1_check(bpgn)
 }
 
 /// The report's lines, one per finding.
 fn lines(report: &CheckReport) -> Vec<String> {
-    report.to_string().lines().map(str::to_owned).collect()
+    report_lines(report)
 }
 
 const BLACK_A_LOSES: &str = "the team of black-A loses the game (A1)";

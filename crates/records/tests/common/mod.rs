@@ -23,6 +23,29 @@ pub(crate) fn one(text: &str) -> Record {
     games.remove(0)
 }
 
+/// The tags of the A1 checks' records (MGIMO rules, four players, 3+0), without a result.
+pub(crate) const A1_TAGS: &str = r#"[Event "A1 check"]
+[Site "shvedka tests"]
+[Date "2025.04.01"]
+[WhiteA "Anna"]
+[BlackA "Boris"]
+[WhiteB "Vera"]
+[BlackB "Gleb"]
+[TimeControl "180+0"]
+[Rules "mgimo-2017"]
+"#;
+
+/// The check of A1 on a record: [`A1_TAGS`], then `bpgn` (its own tags, moves and result).
+pub(crate) fn a1_check(bpgn: &str) -> shvedka_records::CheckReport {
+    let rec = one(&format!("{A1_TAGS}{bpgn}"));
+    shvedka_records::check_record(&rec, rec.rules().unwrap())
+}
+
+/// A check's report, a line per finding.
+pub(crate) fn report_lines(report: &shvedka_records::CheckReport) -> Vec<String> {
+    report.to_string().lines().map(str::to_owned).collect()
+}
+
 /// A game played by random legal moves on both boards, recorded as it went.
 pub(crate) struct Played {
     pub(crate) record: Record,

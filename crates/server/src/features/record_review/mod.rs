@@ -91,6 +91,7 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
                 .map(str::to_owned)
         }),
         start: replay.game_after(0).map(Game::bfen).unwrap_or_default(),
+        start_clocks_ms: replay.clocks_after(0).map(|c| c.0).unwrap_or([None; 4]),
         total: count(record.moves.len()),
         moves,
         stopped: stopped.map(count),

@@ -54,6 +54,7 @@ fn a4_m1_a_clean_record_is_replayed_move_by_move_with_its_clocks() {
         [Some("Anna".into()), Some("Boris".into()), Some("Vera".into()), Some("Gleb".into())]
     );
     assert!(r.start.starts_with("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq"));
+    assert_eq!(r.start_clocks_ms, [Some(180_000); 4]);
     assert_eq!(r.moves.len(), 10);
     assert_eq!((r.stopped, r.next, r.impossible.len(), r.unreadable), (None, None, 0, None));
     let first = &r.moves[0];
