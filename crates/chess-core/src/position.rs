@@ -413,6 +413,23 @@ impl Position {
         captured
     }
 
+    /// Passes the turn without a move (a "null move"), for a search's null-move pruning: the side
+    /// to move changes, the en passant right goes, nothing else does. Not a move of the game.
+    ///
+    /// Only meaningful when the side to move is not in check (the search never passes in check);
+    /// in check the position afterwards has the old checkers forgotten, which is not a position of
+    /// any game.
+    pub fn play_null(&mut self) {
+        self.ep_target = None;
+        self.halfmoves = self.halfmoves.saturating_add(1);
+        if self.turn == Color::Black {
+            self.fullmoves = self.fullmoves.saturating_add(1);
+        }
+        self.turn = !self.turn;
+        self.hash ^= zobrist::black_to_move();
+        self.checkers = self.compute_checkers();
+    }
+
     /// Gives the rook of `color` on `rook` a castling right where one can stand: the king never
     /// moved, king and rook on the back rank, the rook on the file its side's castling rooks start
     /// on. Returns whether the rook has the right afterwards.

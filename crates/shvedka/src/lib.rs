@@ -20,6 +20,7 @@ mod perft_cmd;
 mod serve_cmd;
 mod strength_cmd;
 mod strength_match;
+mod strength_speed;
 mod td_cmd;
 
 /// Swedish chess (bughouse): server, clients and arbiter tools.

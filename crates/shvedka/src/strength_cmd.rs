@@ -25,6 +25,7 @@ use shvedka_uci::{Go, UciEngine, UciSettings};
 
 use crate::elo::{Tally, show};
 use crate::strength_match::play;
+use crate::strength_speed::compare;
 
 /// Arguments of `shvedka bench-strength`.
 #[derive(Debug, Args)]
@@ -48,6 +49,17 @@ pub(crate) struct StrengthArgs {
     /// Fairy-Stockfish's hash table per process, in MiB.
     #[arg(long, default_value_t = 16, value_parser = clap::value_parser!(u32).range(1..=4096))]
     hash_mb: u32,
+    /// Before the matches, each level's search speed beside the engine's on fixed positions, this
+    /// many milliseconds a position (0: no speed table).
+    #[arg(long, default_value_t = 1_000, value_parser = clap::value_parser!(u64).range(0..=60_000))]
+    speed_ms: u64,
+    /// Matches played at once, each with its own four players (at most the machine's cores: every
+    /// player thinks its full time per move, so more would starve them all alike).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=64))]
+    jobs: u32,
+    /// Only the speed table: no matches.
+    #[arg(long)]
+    speed_only: bool,
 }
 
 pub(crate) fn run(args: &StrengthArgs, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -55,6 +67,15 @@ pub(crate) fn run(args: &StrengthArgs, out: &mut dyn Write) -> anyhow::Result<()
     runtime.block_on(async {
         let settings = UciSettings { hash_mb: args.hash_mb, ..UciSettings::default() };
         check_engine(&args.uci, &settings, out).await?;
+        if args.speed_ms > 0 {
+            let mut engine = UciEngine::start(&args.uci, &[], &settings).await?;
+            for &level in &args.levels {
+                compare(&mut engine, level, Duration::from_millis(args.speed_ms), out).await?;
+            }
+        }
+        if args.speed_only {
+            return Ok(());
+        }
         let mut rows = Vec::new();
         for &level in &args.levels {
             for &ms in &args.movetime_ms {
@@ -89,7 +110,8 @@ pub(crate) fn run(args: &StrengthArgs, out: &mut dyn Write) -> anyhow::Result<()
     })
 }
 
-/// One row: `args.matches` matches of shvedka at `level` against the engine, `per_move` each move.
+/// One row: `args.matches` matches of shvedka at `level` against the engine, `per_move` each move,
+/// `args.jobs` at a time (each with its own players), printed as they end.
 async fn measure(
     args: &StrengthArgs,
     settings: &UciSettings,
@@ -97,34 +119,32 @@ async fn measure(
     per_move: Duration,
     out: &mut dyn Write,
 ) -> anyhow::Result<(Tally, u32)> {
-    writeln!(out, "\nlevel {level}, {} ms per move, {} matches", per_move.as_millis(), args.matches)?;
-    // Per board: shvedka's chooser and the engine's, kept from match to match.
-    let mut ours = [Some(Chooser::search(level)), Some(Chooser::search(level))];
-    let mut theirs = [None, None];
-    for slot in &mut theirs {
-        let engine = UciEngine::start(&args.uci, &[], settings).await?;
-        *slot = Some(Chooser::uci(engine, None, level));
+    writeln!(
+        out,
+        "\nlevel {level}, {} ms per move, {} matches, {} at a time",
+        per_move.as_millis(),
+        args.matches,
+        args.jobs
+    )?;
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let mut jobs = tokio::task::JoinSet::new();
+    for job in 0..args.jobs {
+        let share = Share {
+            first: job,
+            step: args.jobs,
+            matches: args.matches,
+            level,
+            per_move,
+            base: per_move * args.clock_moves,
+        };
+        let (uci, settings, tx) = (args.uci.clone(), settings.clone(), tx.clone());
+        jobs.spawn(async move { share.play(&uci, &settings, &tx).await });
     }
-    let base = per_move * args.clock_moves;
+    drop(tx);
     let mut tally = Tally::default();
-    for i in 0..args.matches {
-        let team = if i % 2 == 0 { Team::One } else { Team::Two };
-        for chooser in theirs.iter_mut().flatten() {
-            chooser.new_game().await;
-        }
-        let mut seats: [Option<Chooser>; 4] = [None, None, None, None];
-        for seat in Seat::ALL {
-            let side = if seat.team() == team { &mut ours } else { &mut theirs };
-            seats[seat.index()] = side[seat.board.index()].take();
-        }
-        let started = Instant::now();
-        let played = play(&mut seats, per_move, base).await?;
-        for seat in Seat::ALL {
-            let side = if seat.team() == team { &mut ours } else { &mut theirs };
-            side[seat.board.index()] = seats[seat.index()].take();
-        }
-        let outcome = match played.result.result {
-            MatchResult::Win(winner) if winner == team => {
+    while let Some(ended) = rx.recv().await {
+        let outcome = match ended.played.result.result {
+            MatchResult::Win(winner) if winner == ended.team => {
                 tally.wins += 1;
                 "win"
             }
@@ -140,17 +160,81 @@ async fn measure(
         writeln!(
             out,
             "match {:>3}: shvedka as team {} — {outcome} ({} {:?}), {} moves, {:.1} s of match time, {:.1} s",
-            i + 1,
-            if team == Team::One { "1 (White A, Black B)" } else { "2 (Black A, White B)" },
-            played.result.reason.rule(),
-            played.result.reason,
-            played.moves,
-            played.length.as_secs_f64(),
-            started.elapsed().as_secs_f64(),
+            ended.number,
+            if ended.team == Team::One { "1 (White A, Black B)" } else { "2 (Black A, White B)" },
+            ended.played.result.reason.rule(),
+            ended.played.result.reason,
+            ended.played.moves,
+            ended.played.length.as_secs_f64(),
+            ended.took.as_secs_f64(),
         )?;
     }
-    let fallbacks = theirs.iter().flatten().map(Chooser::fallbacks).sum();
+    let mut fallbacks = 0;
+    while let Some(done) = jobs.join_next().await {
+        fallbacks += done.context("a job of matches panicked")??;
+    }
     Ok((tally, fallbacks))
+}
+
+/// The matches one job plays: numbers `first`, `first + step`, … below `matches`.
+#[derive(Clone, Copy, Debug)]
+struct Share {
+    first: u32,
+    step: u32,
+    matches: u32,
+    level: u8,
+    per_move: Duration,
+    base: Duration,
+}
+
+/// A match that ended, for the table.
+#[derive(Debug)]
+struct Ended {
+    number: u32,
+    /// shvedka's team.
+    team: Team,
+    played: crate::strength_match::Played,
+    took: Duration,
+}
+
+impl Share {
+    /// Plays the share, sending each match as it ends; returns the engine's fallbacks.
+    async fn play(
+        self,
+        uci: &Path,
+        settings: &UciSettings,
+        tx: &tokio::sync::mpsc::UnboundedSender<Ended>,
+    ) -> anyhow::Result<u32> {
+        // Per board: shvedka's chooser and the engine's, kept from match to match.
+        let mut ours = [Some(Chooser::search(self.level)), Some(Chooser::search(self.level))];
+        let mut theirs = [None, None];
+        for slot in &mut theirs {
+            let engine = UciEngine::start(uci, &[], settings).await?;
+            *slot = Some(Chooser::uci(engine, None, self.level));
+        }
+        for i in (self.first..self.matches).step_by(self.step as usize) {
+            let team = if i % 2 == 0 { Team::One } else { Team::Two };
+            for chooser in theirs.iter_mut().flatten() {
+                chooser.new_game().await;
+            }
+            let mut seats: [Option<Chooser>; 4] = [None, None, None, None];
+            for seat in Seat::ALL {
+                let side = if seat.team() == team { &mut ours } else { &mut theirs };
+                seats[seat.index()] = side[seat.board.index()].take();
+            }
+            let started = Instant::now();
+            let played = play(&mut seats, self.per_move, self.base).await?;
+            for seat in Seat::ALL {
+                let side = if seat.team() == team { &mut ours } else { &mut theirs };
+                side[seat.board.index()] = seats[seat.index()].take();
+            }
+            // The table is gone only when the run failed elsewhere: nothing left to report to.
+            if tx.send(Ended { number: i + 1, team, played, took: started.elapsed() }).is_err() {
+                break;
+            }
+        }
+        Ok(theirs.iter().flatten().map(Chooser::fallbacks).sum())
+    }
 }
 
 /// Checks the real engine on positions whose answers are known (on board A; B at its start).

@@ -97,6 +97,7 @@ pub(crate) struct Metrics {
     relayed_in: Gauge,
     relayed_seekers: Gauge,
     analyses: Counter,
+    analysis_failures: Counter,
 }
 
 impl Metrics {
@@ -123,6 +124,7 @@ impl Metrics {
             relayed_in: Gauge::default(),
             relayed_seekers: Gauge::default(),
             analyses: Counter::default(),
+            analysis_failures: Counter::default(),
             registry: Registry::default(),
         };
         registry.register(
@@ -207,6 +209,11 @@ impl Metrics {
             "Positions the engine began to analyse for review (ClientMsg::Analyse; answers from the cache not counted)",
             m.analyses.clone(),
         );
+        registry.register(
+            "analysis_failures",
+            "Positions on which the engine failed (panicked); the analysis thread goes on with a fresh engine",
+            m.analysis_failures.clone(),
+        );
         Metrics { registry, ..m }
     }
 
@@ -274,6 +281,17 @@ impl Metrics {
     /// The analysis thread took a position.
     pub(crate) fn analysing(&self) {
         self.analyses.inc();
+    }
+
+    /// The engine failed on a position.
+    pub(crate) fn analysis_failed(&self) {
+        self.analysis_failures.inc();
+    }
+
+    /// Positions the engine failed on.
+    #[cfg(test)]
+    pub(crate) fn analysis_failures(&self) -> u64 {
+        self.analysis_failures.get()
     }
 
     /// Positions the analysis thread has taken.

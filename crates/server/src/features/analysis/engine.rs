@@ -1,7 +1,12 @@
 //! The analysis thread: the engine's search over both boards of a position, on a thread of its
 //! own at the lowest scheduling priority, so that however many analyses wait, the match tasks
 //! (and the runtime's threads that carry moves) are served first by the kernel.
+//!
+//! A fault of the engine on one position (a panic: a bug, never expected) must not end analysis
+//! for everyone: the thread catches it, answers that position's asker with a failure, counts it
+//! (`shvedka_analysis_failures_total`), logs the position, and goes on with a fresh engine.
 
+use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::mpsc::{Receiver, SyncSender, sync_channel};
 
@@ -20,29 +25,56 @@ pub(super) const LEVEL: u8 = 5;
 /// One position to analyse, and where its answer goes.
 pub(super) struct Job {
     pub(super) game: Game,
-    pub(super) reply: oneshot::Sender<[BoardAnalysis; 2]>,
+    pub(super) reply: oneshot::Sender<Result<[BoardAnalysis; 2], Failed>>,
 }
+
+/// The engine failed on a position (it panicked); the thread goes on with a fresh one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) struct Failed;
+
+/// What the thread does with one position: an engine's analysis of both boards.
+pub(super) type Work = Box<dyn FnMut(&Game) -> [BoardAnalysis; 2] + Send>;
 
 /// Starts the analysis thread with room for `queue` waiting jobs; each board is searched to at
 /// most `nodes` nodes. The thread ends when the sender is dropped.
 pub(super) fn spawn(queue: usize, nodes: u64, metrics: Arc<Metrics>) -> std::io::Result<SyncSender<Job>> {
+    spawn_with(queue, metrics, move || {
+        let mut engine = Engine::new(LEVEL);
+        let limits = Limits { time: None, nodes: Some(nodes), depth: None };
+        Box::new(move |game: &Game| analyse_game(&mut engine, game, limits))
+    })
+}
+
+/// [`spawn`] with the work made by `fresh` — once at the start and again after each failure.
+pub(super) fn spawn_with(
+    queue: usize,
+    metrics: Arc<Metrics>,
+    fresh: impl Fn() -> Work + Send + 'static,
+) -> std::io::Result<SyncSender<Job>> {
     let (tx, rx) = sync_channel(queue.max(1));
-    std::thread::Builder::new().name("analysis".into()).spawn(move || run(&rx, nodes, &metrics))?;
+    std::thread::Builder::new().name("analysis".into()).spawn(move || run(&rx, &fresh, &metrics))?;
     Ok(tx)
 }
 
-fn run(jobs: &Receiver<Job>, nodes: u64, metrics: &Metrics) {
+fn run(jobs: &Receiver<Job>, fresh: &dyn Fn() -> Work, metrics: &Metrics) {
     // The lowest priority (nice 19) for this thread alone: on Linux the nice value is per thread.
     if let Err(e) = rustix::process::nice(19) {
         tracing::warn!(error = %e, "the analysis thread cannot lower its priority");
     }
-    let mut engine = Engine::new(LEVEL);
-    let limits = Limits { time: None, nodes: Some(nodes), depth: None };
+    let mut work = fresh();
     while let Ok(job) = jobs.recv() {
         metrics.analysing();
-        let boards = analyse_game(&mut engine, &job.game, limits);
+        let answer = catch_unwind(AssertUnwindSafe(|| work(&job.game))).map_err(|_| {
+            tracing::error!(bfen = %job.game.bfen(), "the engine failed analysing a position; a fresh engine goes on");
+            metrics.analysis_failed();
+            Failed
+        });
+        if answer.is_err() {
+            // Whatever the engine held when it failed is not trusted again.
+            work = fresh();
+        }
         // The asker may have gone (its connection closed): nothing to do then.
-        let _ = job.reply.send(boards);
+        let _ = job.reply.send(answer);
     }
 }
 

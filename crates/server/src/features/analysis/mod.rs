@@ -58,12 +58,21 @@ impl Analyst {
     /// # Errors
     /// When the thread cannot be started.
     pub(crate) fn start(limits: AnalysisLimits, metrics: Arc<Metrics>) -> std::io::Result<Analyst> {
-        Ok(Analyst {
-            jobs: engine::spawn(limits.queued, limits.nodes, metrics.clone())?,
+        let jobs = engine::spawn(limits.queued, limits.nodes, metrics.clone())?;
+        Ok(Analyst::with_thread(jobs, limits, metrics))
+    }
+
+    fn with_thread(
+        jobs: std::sync::mpsc::SyncSender<engine::Job>,
+        limits: AnalysisLimits,
+        metrics: Arc<Metrics>,
+    ) -> Analyst {
+        Analyst {
+            jobs,
             metrics,
             per_address: AtOnce::new(limits.per_address.max(1)),
             cache: Mutex::new(Cache::default()),
-        })
+        }
     }
 
     /// The analysis of `req`'s position, for a client at `remote`.
@@ -96,7 +105,9 @@ impl Analyst {
             std::sync::mpsc::TrySendError::Full(_) => full(),
             std::sync::mpsc::TrySendError::Disconnected(_) => gone(),
         })?;
-        let boards = answer.await.map_err(|_| gone())?;
+        let boards = answer.await.map_err(|_| gone())?.map_err(|engine::Failed| {
+            error(ErrorCode::Unavailable, "the server's engine failed on this position")
+        })?;
         drop(held);
         self.cache.lock().unwrap_or_else(PoisonError::into_inner).put(key, boards.clone());
         Ok(view(req, &game, boards))

@@ -136,3 +136,47 @@ async fn a_flood_is_refused_past_the_queue_and_past_one_addresss_share() {
         task.abort();
     }
 }
+
+/// An analyst whose engine panics on the first `panics` positions, then analyses as the real one
+/// does; with the count of engines made (one at the start, one after each failure).
+fn failing_analyst(panics: usize) -> (Analyst, Arc<std::sync::atomic::AtomicUsize>) {
+    use std::sync::atomic::{AtomicUsize, Ordering};
+    let metrics = Arc::new(Metrics::new());
+    let left = Arc::new(AtomicUsize::new(panics));
+    let made = Arc::new(AtomicUsize::new(0));
+    let fresh = {
+        let made = made.clone();
+        move || -> super::engine::Work {
+            made.fetch_add(1, Ordering::SeqCst);
+            let left = left.clone();
+            let mut engine = shvedka_engine::Engine::new(super::engine::LEVEL);
+            Box::new(move |game: &bughouse::Game| {
+                if left.load(Ordering::SeqCst) > 0 {
+                    left.fetch_sub(1, Ordering::SeqCst);
+                    panic!("a fault of the engine, for the test");
+                }
+                let limits = shvedka_engine::Limits { time: None, nodes: Some(20_000), depth: None };
+                super::engine::analyse_game(&mut engine, game, limits)
+            })
+        }
+    };
+    let jobs = super::engine::spawn_with(4, metrics.clone(), fresh).unwrap();
+    let limits = AnalysisLimits { queued: 4, per_address: 4, nodes: 20_000 };
+    (Analyst::with_thread(jobs, limits, metrics), made)
+}
+
+#[tokio::test]
+async fn an_engine_that_fails_on_a_position_is_answered_unavailable_and_the_next_position_is_analysed() {
+    let (a, made) = failing_analyst(1);
+    let failed = a.analyse(request(SMOTHER, "classic"), ip("10.0.0.1")).await.unwrap_err();
+    assert_eq!(failed.code, ErrorCode::Unavailable);
+    assert_eq!(a.metrics.analysis_failures(), 1);
+    // The same position again (a failure is not cached) and another one: both analysed.
+    let again = a.analyse(request(SMOTHER, "classic"), ip("10.0.0.1")).await.unwrap();
+    assert_eq!(again.boards[0].evaluation, Evaluation::MateIn { white: 1 });
+    let other = a.analyse(request(MATED, "classic"), ip("10.0.0.2")).await.unwrap();
+    assert_eq!(other.boards[0].evaluation, Evaluation::Mated { winner: Colour::White });
+    assert_eq!(a.metrics.analysis_failures(), 1);
+    assert_eq!(a.metrics.analyses(), 3);
+    assert_eq!(made.load(std::sync::atomic::Ordering::SeqCst), 2, "a fresh engine after the failure");
+}
