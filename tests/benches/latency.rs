@@ -2,6 +2,11 @@
 //! have received its event, p50 and p99 over at least 1,000 moves — next to the round trip of a
 //! bare quinn echo (same machine, same run, same TLS) as the reference.
 //!
+//! The same moves are then timed again while the server's engine is flooded with analyses (issue
+//! 35: analysis must never delay a move): one search that never ends keeps the analysis thread
+//! busy, and four askers from four addresses ask for a fresh position as fast as they are
+//! answered (refused `Limit(Analyses)` past the queue). The ratio flood ÷ quiet is the figure.
+//!
 //! `cargo bench -p shvedka-tests --bench latency` (`SHVEDKA_LATENCY_MOVES` sets the count).
 
 use std::sync::Arc;
@@ -9,7 +14,7 @@ use std::time::{Duration, Instant};
 
 use bughouse::{BoardId, Game, RuleOptions};
 use shvedka_client::quinn;
-use shvedka_proto::{Board, EventView};
+use shvedka_proto::{AnalysisRequest, Board, ClientMsg, EventView};
 use shvedka_tests::{TestServer, wait_event};
 use testkit::SplitMix;
 
@@ -98,9 +103,42 @@ fn disk_flushes(n: usize) -> Vec<Duration> {
         .collect()
 }
 
+/// The server's settings for the latency runs (no rate limit in the way of a fast client).
+const UNLIMITED: &str = "rate_per_second = 100000\nrate_burst = 100000";
+
+/// Askers that keep the server's engine busy until dropped: the first position's search never
+/// ends (`analysis_nodes` is huge in the flood's settings), later ones wait or are refused.
+/// Returns the askers' tasks and the count of their requests (answered or refused).
+async fn flood(server: &TestServer) -> (Vec<tokio::task::JoinHandle<()>>, Arc<std::sync::atomic::AtomicU64>) {
+    let asked = Arc::new(std::sync::atomic::AtomicU64::new(0));
+    let mut askers = Vec::new();
+    for n in 0..4u8 {
+        let asker = server.client_from([127, 0, 0, 30 + n].into(), &format!("asker{n}")).await;
+        let asked = asked.clone();
+        askers.push(tokio::spawn(async move {
+            for i in 0u32.. {
+                // A distinct position each time (pawns in a reserve, counted in base 8 over the
+                // two reserves of board B), so none is answered from the cache.
+                let white = "P".repeat((i % 8) as usize);
+                let black = "p".repeat(((i / 8) % 8) as usize);
+                let bfen = format!(
+                    "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{}] w KQkq - 0 1 | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[{white}{black}] w KQkq - 0 1",
+                    "N".repeat(usize::from(n))
+                );
+                let msg = ClientMsg::Analyse(AnalysisRequest { bfen, rules: "mgimo-2017".into(), clocks_ms: None });
+                // Answered, refused, or still waiting after 20 ms: ask again (what waits stays
+                // queued on the server, holding its place in the address's share).
+                let _ = tokio::time::timeout(Duration::from_millis(20), asker.request(msg)).await;
+                asked.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                tokio::time::sleep(Duration::from_millis(1)).await;
+            }
+        }));
+    }
+    (askers, asked)
+}
+
 /// Random legal moves in matches between four clients until `n` moves are timed.
-async fn match_moves(n: usize) -> Vec<Duration> {
-    let server = TestServer::start("rate_per_second = 100000\nrate_burst = 100000").await;
+async fn match_moves(server: &TestServer, n: usize) -> Vec<Duration> {
     let rules = RuleOptions::mgimo_2017().rules().unwrap();
     let mut rng = SplitMix(0x1a7e);
     let mut times = Vec::with_capacity(n);
@@ -156,7 +194,6 @@ async fn match_moves(n: usize) -> Vec<Duration> {
         mean("shvedka_move_seconds"),
         mean("shvedka_commit_seconds")
     );
-    server.stop().await;
     times
 }
 
@@ -166,7 +203,9 @@ fn main() {
     rt.block_on(async {
         let (echo50, echo99) = report("bare quinn echo round trip", quinn_echo(n).await);
         let (flush50, flush99) = report("one disk flush (write + fdatasync)", disk_flushes(n));
-        let (move50, move99) = report("move sent -> event at all four", match_moves(n).await);
+        let server = TestServer::start(UNLIMITED).await;
+        let (move50, move99) = report("move sent -> event at all four", match_moves(&server, n).await);
+        server.stop().await;
         println!(
             "ratio to the echo round trip: p50 {:.1}x, p99 {:.1}x",
             move50.as_secs_f64() / echo50.as_secs_f64(),
@@ -178,5 +217,32 @@ fn main() {
             move50.as_secs_f64() / ref50.as_secs_f64(),
             move99.as_secs_f64() / ref99.as_secs_f64()
         );
+        let flooded = TestServer::start(&format!(
+            "{UNLIMITED}\nanalysis_nodes = 1000000000000\nmax_analyses_queued = 16\nanalyses_per_address = 4"
+        ))
+        .await;
+        let (askers, asked) = flood(&flooded).await;
+        let started = Instant::now();
+        let times = match_moves(&flooded, n).await;
+        let asked = asked.load(std::sync::atomic::Ordering::Relaxed);
+        let took = started.elapsed();
+        for asker in askers {
+            asker.abort();
+        }
+        let metrics = flooded.http_get("/metrics").await;
+        let line = |name: &str| metrics.lines().find(|l| l.starts_with(name)).unwrap_or("").to_string();
+        let (flood50, flood99) = report("the same, the engine flooded", times);
+        println!(
+            "the flood: {asked} analyses asked in {took:.1?} ({:.0}/s); {}; {}",
+            asked as f64 / took.as_secs_f64(),
+            line("shvedka_analyses_total"),
+            line("shvedka_refused_total{limit=\"Analyses\"}")
+        );
+        println!(
+            "flooded / quiet: p50 {:.2}x, p99 {:.2}x",
+            flood50.as_secs_f64() / move50.as_secs_f64(),
+            flood99.as_secs_f64() / move99.as_secs_f64()
+        );
+        flooded.stop().await;
     });
 }
