@@ -89,8 +89,8 @@ pub(crate) async fn compare(
     writeln!(
         out,
         "| mean | {:.0} | | {:.0} | | {:.1} |",
-        ours_total / 6.0,
-        theirs_total / 6.0,
+        ours_total / POSITIONS.len() as f64,
+        theirs_total / POSITIONS.len() as f64,
         theirs_total / ours_total.max(1.0)
     )?;
     Ok(())
