@@ -213,6 +213,15 @@ async fn a35_a_finished_match_is_reviewed_with_the_engines_analysis() {
     run_script("analysis.mjs", "analysis_nodes = 20000", "analysis", "websocket", &[]).await;
 }
 
+/// Issue 35: the analysis' marks of a chosen position, on a record that starts there (its BFEN
+/// tag): the engine's best move on board A a promotion (R1) that removes White-B's queen, crossed
+/// out on board B's c7, and board B's bar striped where Black-B has no move and waits for a piece
+/// (M3); both gone after the promotion; on a Russian phone too (`web/e2e/removal.mjs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a35_r1_m3_a_promotions_removal_is_crossed_out_and_a_waiting_board_striped_in_the_review() {
+    run_script("removal.mjs", "analysis_nodes = 20000", "removal", "websocket", &[]).await;
+}
+
 /// Issue 18: quick pairing in one click, the seek bar (waiting time, widening range, cancel), a
 /// match found for four pages, and "play again with my partner" accepted on the partner's page.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
