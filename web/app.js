@@ -13,7 +13,7 @@ import { msg, act, td, entry, fetchRecord, fetchReview } from "./codec.js";
 import { buildReview, clocksAt as reviewClocks, modelAt, moveIndex, movesBy, pointAt } from "./review.js";
 import { Session, storedSession } from "./session.js";
 import { logIn, logOut } from "./login.js";
-import { applyEvent, boardPos, closedText, describe, refresh, resync, yourTurn } from "./match-state.js";
+import { applyEvent, boardPos, closedText, describe, elsewhereText, refresh, resync, yourTurn } from "./match-state.js";
 import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
@@ -618,6 +618,11 @@ function push(kind, body) {
     }
   } else if (kind === "MatchClosed") {
     closed(body);
+  } else if (kind === "ResumeElsewhere") {
+    // This node let the match go: the link is dropped, and the session resumes (where the
+    // page's address leads now: behind a load balancer, a live node) from the last event.
+    showInfo(elsewhereText(body.reason, body.match_id));
+    session?.drop();
   } else if (quick.receive(kind, body)) {
     // A seek's news; the match it found comes as its own State.
   } else if (kind === "Rematch") {

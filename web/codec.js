@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 10;
+export const PROTOCOL_VERSION = 11;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -587,11 +587,14 @@ function badReply(message) {
  *   | { Analysis: AnalysisView } | { RecordReview: RecordReview }} Reply
  */
 
+/** @typedef {"LeaseLost"} ElsewhereReason  why a node of a cluster let the followed match go (version 11) */
+
 /**
  * `ServerMsg` of the protocol: what `decode` reads (as `{ kind, body }`).
  * @typedef {{ Welcome: { version: number, token: string, resumed: boolean, server_time_us: number } }
  *   | { Refused: { reason: string } }
  *   | { SessionRefused: ErrorMsg }
+ *   | { ResumeElsewhere: { match_id: number, reason: ElsewhereReason } }
  *   | { Pong: { nonce: number, server_time_us: number } }
  *   | { Reply: { req: number, result: { Ok: Reply } | { Err: ErrorMsg } } }
  *   | { State: import("./match-state.js").StateMsg }

@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":10,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":11,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":10,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":11,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":10,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":11,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -371,6 +371,9 @@ export const replyInvalid = {"Reply":{"req":70,"result":{"Err":{"code":{"Invalid
 
 /** @type {ServerMsg} */
 export const sessionRefused = {"SessionRefused":{"code":{"Session":{"Expired":{"days":30}}},"rule":null,"message":"the session expired after 30 days unused"}};
+
+/** @type {ServerMsg} */
+export const resumeElsewhere = {"ResumeElsewhere":{"match_id":12,"reason":"LeaseLost"}};
 
 /** @type {ServerMsg} */
 export const eventEndedDrawn = {"Event":{"match_id":7,"seq":90,"at_ms":100000,"kind":{"Ended":{"winner":null,"reason":"draw: board A drawn (Repetition) (E4)","rule":"E4","cause":{"BoardDrawn":{"board":"A","how":"Repetition"}}}},"clocks_ms":[1,2,3,4],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};

@@ -57,6 +57,7 @@ function serverCodes() {
     "m.pause.": variants("server.rs", "PauseReason"),
     "m.resume.": variants("server.rs", "PauseReason"),
     "m.closed.": variants("server.rs", "ClosedReason"),
+    "m.elsewhere.": variants("server.rs", "ElsewhereReason"),
     "m.piece.": variants("refusals.rs", "PieceKind"),
     "m.piece-of.": variants("refusals.rs", "PieceKind"),
     "m.colour.": variants("refusals.rs", "Colour"),

@@ -387,7 +387,7 @@ export function entryLabel(entry) {
 }
 
 // What the server reports is said by say.js, from codes (issue 31).
-export { closedText, describe, pauseText, resultHeadline, resultLine, resultReason, resumeText } from "./say.js";
+export { closedText, describe, elsewhereText, pauseText, resultHeadline, resultLine, resultReason, resumeText } from "./say.js";
 
 /**
  * The side to move on a board is the viewer's: whether the viewer may move there now.

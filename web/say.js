@@ -203,6 +203,15 @@ export function closedText(reason) {
 }
 
 /**
+ * Why the server let the followed match go (`ResumeElsewhere`, version 11).
+ * @param {import("./codec.js").ElsewhereReason} reason
+ * @param {number} id  the match
+ */
+export function elsewhereText(reason, id) {
+  return t(`m.elsewhere.${reason}`, { id });
+}
+
+/**
  * Why a game is played again (`ReplayReason`), with its rule: `wrong initial setup (A5)`.
  * @param {import("./codec.js").ReplayReason} reason
  */

@@ -42,9 +42,9 @@ pub use refusals::{
 };
 pub use seeks::{SeekEnd, SeekPool, SeekRequest, SeekView};
 pub use server::{
-    ClosedReason, DrawHow, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState, MatchSummary,
-    MoveView, PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultCause, ResultView, ServerMsg,
-    SessionEnd,
+    ClosedReason, DrawHow, ElsewhereReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState,
+    MatchSummary, MoveView, PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultCause, ResultView,
+    ServerMsg, SessionEnd,
 };
 pub use tournaments::{
     ChoiceKind, GameView, InvitationView, OfficialView, PairingView, RoundView, StandingView,
@@ -57,4 +57,4 @@ pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 10;
+pub const PROTOCOL_VERSION: u32 = 11;

@@ -122,6 +122,25 @@ pub enum ServerMsg {
     /// The session is refused, and why (version 9: a bad name, an unknown token, a disabled
     /// account, too many guests, storage down); the server closes the connection after it.
     SessionRefused(ErrorMsg),
+    /// This server (a node of a cluster) no longer runs the followed match (version 11): it
+    /// could not prove it still may, so it let the match go, and another node takes it over
+    /// within seconds. The session is not ended: the client resumes it at once on another of
+    /// its addresses (as after a lost connection), from the last event it has; with one address
+    /// only, it resumes there again once the server answers.
+    ResumeElsewhere {
+        /// The match let go.
+        match_id: MatchId,
+        /// Why.
+        reason: ElsewhereReason,
+    },
+}
+
+/// Why a node of a cluster let a match go (`ServerMsg::ResumeElsewhere`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum ElsewhereReason {
+    /// The node could not renew its lease in the cluster's database for the lease's length (it
+    /// is cut off from it): another node may take its matches over, so it runs none.
+    LeaseLost,
 }
 
 /// A decided match's rematch offer: who has accepted or declined, by seat of the decided match,

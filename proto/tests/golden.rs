@@ -934,6 +934,10 @@ fn samples() -> Vec<(&'static str, Sample)> {
             })),
         ),
         (
+            "resume-elsewhere",
+            s(ServerMsg::ResumeElsewhere { match_id: MatchId(12), reason: ElsewhereReason::LeaseLost }),
+        ),
+        (
             "event-ended-drawn",
             s(ServerMsg::Event(MatchEvent {
                 match_id: MatchId(7),

@@ -20,6 +20,7 @@ mod http_side;
 mod lifecycle;
 mod metrics;
 mod officials;
+mod partition;
 mod player_kinds;
 mod private_matches;
 mod ratings;

@@ -129,6 +129,9 @@ struct Shared {
     /// a resume), so that the read loop of an older connection neither reports a disconnection
     /// nor fails the new connection's requests (issue 32).
     generation: AtomicU64,
+    /// The server let the followed match go (`ServerMsg::ResumeElsewhere`): the next resume
+    /// starts at the next address.
+    elsewhere: std::sync::atomic::AtomicBool,
 }
 
 /// An update as the read loops send it: with the generation of the connection it came on, so a
@@ -543,6 +546,10 @@ impl Client {
     /// As [`Client::connect_any`].
     pub async fn resume(&mut self) -> Result<(), ClientError> {
         self.give_up(b"reconnecting");
+        // Told to go elsewhere: the current server runs the match no more.
+        if self.shared.elsewhere.swap(false, Ordering::SeqCst) {
+            self.servers.rotate_left(1);
+        }
         let match_id = *self.shared.followed.lock().expect("client lock");
         let resume = Resume { token: self.token.clone(), last_seq: self.last_seq(), match_id };
         self.open_any(Some(resume)).await
@@ -1149,6 +1156,13 @@ async fn read_loop(
     let reason = 'read: loop {
         loop {
             match decoder.next_message::<ServerMsg>() {
+                Ok(Some(msg @ ServerMsg::ResumeElsewhere { .. })) => {
+                    // Told, then lost: the client resumes, from the next address.
+                    shared.elsewhere.store(true, Ordering::SeqCst);
+                    route(&shared, &updates, generation, msg).await;
+                    conn.close(0u32.into(), b"resuming elsewhere");
+                    break 'read ELSEWHERE.to_owned();
+                }
                 Ok(Some(msg)) => route(&shared, &updates, generation, msg).await,
                 Ok(None) => break,
                 Err(e) => break 'read format!("protocol error: {e}"),
@@ -1160,7 +1174,10 @@ async fn read_loop(
             Err(e) => break e.to_string(),
         }
     };
-    let reason = conn.close_reason().map_or(reason, |r| r.to_string());
+    let reason = match conn.close_reason() {
+        Some(r) if reason != ELSEWHERE => r.to_string(),
+        _ => reason,
+    };
     {
         // Checked under the lock of the requests: a newer connection's requests are only made
         // after its generation was counted, so they are never failed here.
@@ -1173,6 +1190,9 @@ async fn read_loop(
     // Should the connection be given up before this is read, the reader leaves it out.
     let _ = updates.send((generation, Update::Disconnected(reason))).await;
 }
+
+/// Why a connection whose server let the followed match go ended.
+const ELSEWHERE: &str = "the server let the match go (its lease lost); resuming on another node";
 
 async fn route(shared: &Shared, updates: &mpsc::Sender<Tagged>, generation: u64, msg: ServerMsg) {
     match msg {

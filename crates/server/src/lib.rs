@@ -163,6 +163,8 @@ impl Server {
         let browsers = endpoint::browsers(&config, browser_certs)?;
         tracing::info!(store = store.kind(), "database open");
         let seeks = features::seeks::SeekSettings::of(&config, &clock)?;
+        // A single server always runs its matches; a node only while it holds its leases.
+        let (standing_tx, standing) = service::standing::channel();
         // A node of a cluster: its links to the others, and the nodes it hears.
         let node = match &config.cluster {
             Some(cluster) => {
@@ -214,6 +216,7 @@ impl Server {
                 Some((cluster, _)) => cluster.clone(),
                 None => Arc::new(features::remote::Alone),
             },
+            standing,
         };
         let lobby = Arc::new(Lobby::open(setup).await?);
         let node = match (&config.cluster, node) {
@@ -233,7 +236,7 @@ impl Server {
                         director: &config.director_token,
                     }),
                 });
-                Some(cluster::NodeTasks::spawn(store.clone(), settings, here, &cluster))
+                Some(cluster::NodeTasks::spawn(store.clone(), settings, here, &cluster, standing_tx))
             }
             _ => None,
         };

@@ -73,6 +73,8 @@ pub(crate) struct LobbySetup<'a> {
     pub(crate) rematches: (Duration, usize),
     /// The analysis settings.
     pub(crate) analysis: AnalysisLimits,
+    /// Whether this node may run matches now.
+    pub(crate) standing: crate::service::standing::Standing,
 }
 
 impl Lobby {
@@ -95,6 +97,7 @@ impl Lobby {
             seeks,
             rematches: (rematch_keep, max_rematch_offers),
             analysis,
+            standing,
         } = setup;
         let accounts = Arc::new(Accounts::new(store.clone(), login, login_failure_delay).await);
         let started = Instant::now();
@@ -123,6 +126,7 @@ impl Lobby {
                 ratings,
                 rematches: rematches.clone(),
             }),
+            standing,
         };
         // Tournament games keep their reserved seats across a restart.
         let rooms = Rooms::open(rooms_setup, tournaments.reservations().await).await?;

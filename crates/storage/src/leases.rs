@@ -114,6 +114,11 @@ impl Node {
         })
     }
 
+    /// How long its leases last, ms.
+    pub(crate) fn lease_ms(&self) -> i64 {
+        self.lease_ms
+    }
+
     pub(crate) fn fence(&self, match_id: u64) -> Option<u64> {
         self.fences.lock().expect("fences lock").get(&match_id).copied()
     }

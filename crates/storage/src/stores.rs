@@ -345,7 +345,13 @@ impl PgStore {
     }
 
     async fn connect_as(url: &str, node: Option<Node>) -> Result<PgStore, StoreError> {
-        let options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+        let mut options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+        if let Some(node) = &node {
+            // A node cut off in the middle of an append holds its transaction open, and with it
+            // the lock on the match's lease row that a take-over waits for: the database ends
+            // such a transaction after a lease (by then the node has let its matches go).
+            options = options.options([("idle_in_transaction_session_timeout", node.lease_ms().to_string())]);
+        }
         // No ping before each use (a round trip to the server on every commit): a connection the
         // server dropped fails its next statement, which is retried on a fresh one.
         let pool = PgPoolOptions::new()

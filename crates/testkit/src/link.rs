@@ -34,12 +34,13 @@
 use std::collections::VecDeque;
 use std::io;
 use std::net::{Ipv4Addr, Ipv6Addr, SocketAddr};
+use std::path::PathBuf;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
-use tokio::net::{TcpListener, TcpStream};
+use tokio::io::{AsyncRead, AsyncReadExt, AsyncWrite, AsyncWriteExt};
+use tokio::net::{TcpListener, TcpStream, UnixStream};
 use tokio::sync::watch;
 use tokio::task::{JoinHandle, JoinSet};
 use tokio::time::Instant;
@@ -101,6 +102,19 @@ impl Link {
         } else {
             (Ipv4Addr::LOCALHOST, 0).into()
         };
+        Link::listen(local, Upstream::Tcp(upstream)).await
+    }
+
+    /// Starts a link on a port of 127.0.0.1 to a server listening on the Unix socket `path` (the
+    /// tests' PostgreSQL listens on one only), in [`Mode::Pass`].
+    ///
+    /// # Errors
+    /// When the listener cannot be bound.
+    pub async fn start_unix(path: impl Into<PathBuf>) -> io::Result<Link> {
+        Link::listen((Ipv4Addr::LOCALHOST, 0).into(), Upstream::Unix(Arc::new(path.into()))).await
+    }
+
+    async fn listen(local: SocketAddr, upstream: Upstream) -> io::Result<Link> {
         let listener = TcpListener::bind(local).await?;
         let addr = listener.local_addr()?;
         let (state, watcher) = watch::channel(State { mode: Mode::Pass, cuts: 0 });
@@ -163,9 +177,35 @@ impl Drop for Open {
     }
 }
 
+/// Where a link's connections go.
+#[derive(Clone, Debug)]
+enum Upstream {
+    Tcp(SocketAddr),
+    Unix(Arc<PathBuf>),
+}
+
+/// A connection to the upstream server.
+enum Server {
+    Tcp(TcpStream),
+    Unix(UnixStream),
+}
+
+impl Upstream {
+    async fn connect(&self) -> io::Result<Server> {
+        Ok(match self {
+            Upstream::Tcp(addr) => {
+                let server = TcpStream::connect(addr).await?;
+                let _ = server.set_nodelay(true);
+                Server::Tcp(server)
+            }
+            Upstream::Unix(path) => Server::Unix(UnixStream::connect(path.as_path()).await?),
+        })
+    }
+}
+
 async fn accept_loop(
     listener: TcpListener,
-    upstream: SocketAddr,
+    upstream: Upstream,
     watcher: watch::Receiver<State>,
     open: Arc<AtomicUsize>,
 ) {
@@ -178,6 +218,7 @@ async fn accept_loop(
                     let cuts = watcher.borrow().cuts;
                     let counted = Open::new(&open);
                     let watcher = watcher.clone();
+                    let upstream = upstream.clone();
                     connections.spawn(async move {
                         connection(client, upstream, watcher, cuts).await;
                         drop(counted);
@@ -204,7 +245,12 @@ fn reset(stream: TcpStream) {
 }
 
 /// One proxied connection, from its accept to its close.
-async fn connection(client: TcpStream, upstream: SocketAddr, mut watcher: watch::Receiver<State>, cuts: u64) {
+async fn connection(
+    mut client: TcpStream,
+    upstream: Upstream,
+    mut watcher: watch::Receiver<State>,
+    cuts: u64,
+) {
     let _ = client.set_nodelay(true);
     // Wait out a blackhole before connecting upstream; a Refuse or a cut meanwhile resets.
     let server = loop {
@@ -219,7 +265,7 @@ async fn connection(client: TcpStream, upstream: SocketAddr, mut watcher: watch:
             continue;
         }
         tokio::select! {
-            connected = TcpStream::connect(upstream) => match connected {
+            connected = upstream.connect() => match connected {
                 Ok(server) => break server,
                 // The upstream refused: so does the link.
                 Err(_) => return reset(client),
@@ -229,8 +275,20 @@ async fn connection(client: TcpStream, upstream: SocketAddr, mut watcher: watch:
             },
         }
     };
-    let _ = server.set_nodelay(true);
-    pump(client, server, watcher, cuts).await;
+    let clean = match server {
+        Server::Tcp(mut server) => {
+            let clean = pump(&mut client, &mut server, watcher, cuts).await;
+            if !clean {
+                reset(server);
+            }
+            clean
+        }
+        // A Unix socket has no reset: it closes.
+        Server::Unix(mut server) => pump(&mut client, &mut server, watcher, cuts).await,
+    };
+    if !clean {
+        reset(client);
+    }
 }
 
 /// One direction of a connection: what was read and not yet delivered.
@@ -313,12 +371,18 @@ impl Held {
 
 /// Moves bytes both ways as the mode says, until both ends have closed (then closes normally) or
 /// the link resets the connection (Refuse, a cut, the link dropped, or an error on either side).
-async fn pump(mut client: TcpStream, mut server: TcpStream, mut watcher: watch::Receiver<State>, cuts: u64) {
+/// `true` when it ended cleanly (the caller resets both otherwise).
+async fn pump<S: AsyncRead + AsyncWrite + Unpin>(
+    client: &mut TcpStream,
+    server: &mut S,
+    mut watcher: watch::Receiver<State>,
+    cuts: u64,
+) -> bool {
     let (mut up, mut down) = (Held::new(), Held::new());
     let (mut up_buf, mut down_buf) = (vec![0; READ_SIZE], vec![0; READ_SIZE]);
-    let clean = {
+    {
         let (mut client_r, mut client_w) = client.split();
-        let (mut server_r, mut server_w) = server.split();
+        let (mut server_r, mut server_w) = tokio::io::split(server);
         loop {
             let state = *watcher.borrow_and_update();
             if closing(&state, cuts) {
@@ -350,9 +414,5 @@ async fn pump(mut client: TcpStream, mut server: TcpStream, mut watcher: watch::
                 break false;
             }
         }
-    };
-    if !clean {
-        reset(client);
-        reset(server);
     }
 }

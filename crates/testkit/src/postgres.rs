@@ -47,6 +47,12 @@ impl TempPostgres {
         server
     }
 
+    /// The Unix socket the server listens on (a throwaway cluster's; `None` for one given by
+    /// `SHVEDKA_TEST_DATABASE_URL`).
+    pub fn socket(&self) -> Option<std::path::PathBuf> {
+        self.cluster.as_ref().map(|(_, root)| root.join(".s.PGSQL.5432"))
+    }
+
     /// Stops the server (fast shutdown: open connections are cut), as an outage would; the
     /// cluster stays for [`TempPostgres::start_again`].
     ///

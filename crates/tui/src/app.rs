@@ -398,6 +398,10 @@ impl App {
                 self.screen = Screen::Lobby;
                 self.info(speak::closed(lang, match_id, reason));
             }
+            ServerMsg::ResumeElsewhere { match_id, reason } => {
+                // The client resumes on its next address once the connection ends.
+                self.info(speak::elsewhere(lang, match_id, reason));
+            }
             _ => {}
         }
         let my_turn = self.model.as_ref().is_some_and(|m| m.my_seat().is_some_and(|s| m.to_move(s)));

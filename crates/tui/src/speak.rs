@@ -15,10 +15,10 @@ use std::time::Duration;
 use chess_core::Role;
 use shvedka_client::ClientError;
 use shvedka_proto::{
-    ArbiterRequest, Board, Busy, ChoiceKind, ClaimRefusal, ClosedReason, Colour, DrawHow, ErrorCode,
-    ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, PauseReason, PhaseView,
-    PieceKind, PlayerKind, PositionRefusal, RatingChange, ReplayReason, ResultCause, ResultView, SeatId,
-    SeekEnd, SessionEnd, SessionRefusal, TakeBackRefusal, TeamId, TourGame, TourRefusal,
+    ArbiterRequest, Board, Busy, ChoiceKind, ClaimRefusal, ClosedReason, Colour, DrawHow, ElsewhereReason,
+    ErrorCode, ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, PauseReason,
+    PhaseView, PieceKind, PlayerKind, PositionRefusal, RatingChange, ReplayReason, ResultCause, ResultView,
+    SeatId, SeekEnd, SessionEnd, SessionRefusal, TakeBackRefusal, TeamId, TourGame, TourRefusal,
 };
 
 use crate::Action;
@@ -656,6 +656,13 @@ pub fn closed(lang: Lang, id: MatchId, reason: ClosedReason) -> String {
     match reason {
         ClosedReason::Expired => t!(lang, "match-closed-expired", id = id.0),
         ClosedReason::Failed => t!(lang, "match-closed-failed", id = id.0),
+    }
+}
+
+/// Why the server let the followed match go (the client resumes on another node).
+pub fn elsewhere(lang: Lang, id: MatchId, reason: ElsewhereReason) -> String {
+    match reason {
+        ElsewhereReason::LeaseLost => t!(lang, "match-elsewhere-lease-lost", id = id.0),
     }
 }
 

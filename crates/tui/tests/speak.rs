@@ -733,6 +733,11 @@ fn pauses_ends_closures_arbiter_acts_seats_and_phases_have_words() {
         for r in [ClosedReason::Expired, ClosedReason::Failed] {
             check(lang, "closed", &speak::closed(lang, MatchId(4), r));
         }
+        check(
+            lang,
+            "elsewhere",
+            &speak::elsewhere(lang, MatchId(4), shvedka_proto::ElsewhereReason::LeaseLost),
+        );
         let acts = [
             ArbiterRequest::Pause,
             ArbiterRequest::Resume,

@@ -15,6 +15,7 @@
 //! to the player's node (`wire.rs` has the messages). Who runs a match is never NATS's say: a
 //! node starts while NATS is down and connects when it can.
 
+mod lease;
 mod listings;
 mod owner;
 mod peers;
@@ -94,9 +95,10 @@ impl Cluster {
                 config.node.clone(),
                 nats.clone(),
                 store,
-                rematches.0,
-                rematches.1,
+                rematches,
                 roles,
+                peers.clone(),
+                config.lease(),
             )),
             listings: Arc::new(listings::Listings::new(
                 config.node.clone(),
@@ -140,6 +142,7 @@ impl NodeTasks {
         config: &ClusterConfig,
         here: Arc<Here>,
         cluster: &Cluster,
+        standing: crate::service::standing::StandingTx,
     ) -> NodeTasks {
         let every = config.lease_renew();
         let (stop, stopped) = watch::channel(false);
@@ -154,7 +157,16 @@ impl NodeTasks {
             stopped_taking,
         ));
         let tasks = vec![
-            tokio::spawn(heartbeats(store.clone(), every, stopped.clone())),
+            tokio::spawn(
+                lease::Keeper {
+                    store: store.clone(),
+                    every,
+                    lease: config.lease(),
+                    standing,
+                    here: weak.clone(),
+                }
+                .run(stopped.clone()),
+            ),
             tokio::spawn(seek_role(store.clone(), cluster.relays.clone(), every, stopped.clone())),
             tokio::spawn(peers::run(
                 cluster.nats.clone(),
@@ -271,23 +283,6 @@ async fn seek_role(
     }
 }
 
-/// Keeps the node alive in the database. A failure is logged and tried again next time: the
-/// node's leases last `lease_ms` after the last success.
-async fn heartbeats(store: Arc<dyn Store>, every: Duration, mut stopped: watch::Receiver<bool>) {
-    let mut tick = tokio::time::interval(every);
-    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
-    loop {
-        tokio::select! {
-            _ = tick.tick() => {}
-            _ = stopped.wait_for(|stop| *stop) => return,
-        }
-        let Some(leases) = store.leases() else { return };
-        if let Err(e) = leases.heartbeat().await {
-            tracing::error!(error = %e, "cannot renew this node's leases; trying again");
-        }
-    }
-}
-
 /// Takes over the matches no live node runs.
 async fn take_overs(
     store: Arc<dyn Store>,
@@ -304,6 +299,10 @@ async fn take_overs(
             _ = stopped.wait_for(|stop| *stop) => return,
         }
         let Some(leases) = store.leases() else { return };
+        if here.upgrade().is_none_or(|here| here.rooms.may_run().is_err()) {
+            // Its lease lost: this node takes nothing until it rejoins.
+            continue;
+        }
         let orphans = match leases.orphans().await {
             Ok(orphans) => orphans,
             Err(e) => {
@@ -311,12 +310,15 @@ async fn take_overs(
                 continue;
             }
         };
-        for id in orphans {
+        // The matches this node let go when it lost its lease are still its own in the database
+        // (no orphans): taken back unless another node took them over meanwhile.
+        let let_go = here.upgrade().map(|here| here.rooms.let_go()).unwrap_or_default();
+        let ids = orphans.into_iter().map(shvedka_proto::MatchId).chain(let_go.iter().copied());
+        for id in ids {
             if *stopped.borrow() {
                 return;
             }
             let Some(here) = here.upgrade() else { return };
-            let id = shvedka_proto::MatchId(id);
             // A tournament game keeps its reserved seats (as known to this node's tournaments:
             // the driver's are read back from the database when it takes the role).
             let reserved = here.tournaments.reservations().await.remove(&id);
@@ -331,7 +333,10 @@ async fn take_overs(
                 }
                 Ok(false) => {}
                 Err(e) => {
-                    tracing::warn!(match_id = %id, error = %e, "cannot take a match over; trying again")
+                    tracing::warn!(match_id = %id, error = %e, "cannot take a match over; trying again");
+                    if let_go.contains(&id) {
+                        here.rooms.keep_let_go(id);
+                    }
                 }
             }
         }

@@ -42,12 +42,25 @@ pub(crate) struct Peers {
     heard: Mutex<HashMap<String, (Instant, Beat)>>,
     forget: Duration,
     max: usize,
+    /// When this node began to listen.
+    born: Instant,
 }
 
 impl Peers {
     /// Keeps at most `max` nodes, each until it has been silent for `forget`.
     pub(crate) fn new(forget: Duration, max: usize) -> Peers {
-        Peers { heard: Mutex::new(HashMap::new()), forget, max }
+        Peers { heard: Mutex::new(HashMap::new()), forget, max, born: Instant::now() }
+    }
+
+    /// Whether `node` has not been heard within `within` of `now`, though this node has listened
+    /// that long: cut off from NATS, or this node is (its forwarded requests would go
+    /// unanswered: `relay::Relays::ask` refuses them at once instead).
+    pub(crate) fn quiet(&self, node: &str, now: Instant, within: Duration) -> bool {
+        if now.saturating_duration_since(self.born) < within {
+            return false;
+        }
+        let heard = self.heard.lock().expect("peers lock");
+        heard.get(node).is_none_or(|(at, _)| now.saturating_duration_since(*at) >= within)
     }
 
     /// Notes a heartbeat heard at `now`. `false` when it was ignored (too many nodes).
@@ -150,6 +163,17 @@ mod tests {
         assert_eq!(peers.alive(t0 + Duration::from_secs(4))[1], beat("b", 4), "the latest beat counts");
         assert_eq!(peers.alive(t0 + Duration::from_secs(6)), vec![beat("b", 4)], "a fell silent");
         assert!(peers.alive(t0 + Duration::from_secs(9)).is_empty());
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_node_is_quiet_once_unheard_for_the_window_but_not_before_this_one_listened_that_long() {
+        let peers = Peers::new(Duration::from_secs(5), 8);
+        let (t0, half) = (Instant::now(), Duration::from_millis(2500));
+        assert!(!peers.quiet("a", t0 + Duration::from_secs(1), half), "not listened long enough to say");
+        assert!(peers.quiet("a", t0 + Duration::from_secs(3), half), "never heard");
+        assert!(peers.hear(beat("a", 1), t0 + Duration::from_secs(3)));
+        assert!(!peers.quiet("a", t0 + Duration::from_secs(5), half), "heard 2 s ago");
+        assert!(peers.quiet("a", t0 + Duration::from_millis(5500), half), "silent for half a lease");
     }
 
     #[tokio::test(start_paused = true)]

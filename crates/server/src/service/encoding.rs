@@ -155,6 +155,7 @@ fn kind(msg: &ServerMsg) -> &'static str {
         ServerMsg::SeekEnded { .. } => "seek-ended",
         ServerMsg::MatchFound { .. } => "match-found",
         ServerMsg::Tournament { .. } => "tournament",
+        ServerMsg::ResumeElsewhere { .. } => "resume-elsewhere",
     }
 }
 

@@ -91,6 +91,7 @@ pub(crate) struct Metrics {
     behind: Counter,
     retries: Counter,
     cluster_nodes: Gauge,
+    lease_lost: Gauge,
     node_matches: Family<NodeLabels, Gauge>,
     node_connections: Family<NodeLabels, Gauge>,
     relayed_out: Gauge,
@@ -118,6 +119,7 @@ impl Metrics {
             behind: Counter::default(),
             retries: Counter::default(),
             cluster_nodes: Gauge::default(),
+            lease_lost: Gauge::default(),
             node_matches: Family::default(),
             node_connections: Family::default(),
             relayed_out: Gauge::default(),
@@ -180,6 +182,11 @@ impl Metrics {
             m.cluster_nodes.clone(),
         );
         registry.register(
+            "cluster_lease_lost",
+            "1 while this node cannot renew its leases in the cluster's database and runs no match (0 otherwise)",
+            m.lease_lost.clone(),
+        );
+        registry.register(
             "cluster_node_matches",
             "Live matches of each node of the cluster",
             m.node_matches.clone(),
@@ -215,6 +222,11 @@ impl Metrics {
             m.analysis_failures.clone(),
         );
         Metrics { registry, ..m }
+    }
+
+    /// Whether this node has lost its leases (it runs no match until it renews them).
+    pub(crate) fn set_lease_lost(&self, lost: bool) {
+        self.lease_lost.set(i64::from(lost));
     }
 
     /// The nodes of the cluster as last heard, each `(node, live matches, open connections)`

@@ -27,5 +27,6 @@ pub(crate) mod roles;
 pub(crate) mod room;
 pub(crate) mod rooms;
 pub(crate) mod session;
+pub(crate) mod standing;
 pub(crate) mod text;
 pub(crate) mod wall;

@@ -75,6 +75,15 @@ impl Relays {
                     t.out.raise_behind();
                 }
             }
+            Relay::Msg { key, match_id, msg: ServerMsg::ResumeElsewhere { .. } } => {
+                // The owner let the match go (its lease lost): the session is here, not there,
+                // so its client stays; it follows the match again where it is taken over.
+                if let Some(mut t) = self.targets.get_mut(&key).filter(|t| t.match_id == match_id) {
+                    t.attached = false;
+                    t.since = Instant::now();
+                }
+                self.owners.remove(&match_id);
+            }
             Relay::Msg { key, match_id, msg } => {
                 let next = match self.targets.get_mut(&key) {
                     Some(mut t) if t.match_id == match_id => step(&mut t, &msg),

@@ -114,6 +114,10 @@ pub(crate) struct Relays {
     ended: DashMap<MatchId, (String, Instant)>,
     keep: Duration,
     max_ended: usize,
+    /// The nodes heard on NATS: a node silent for [`Relays::quiet`] is not asked.
+    peers: Arc<super::Peers>,
+    /// Half a lease: a node unheard so long is cut off from NATS (or this one is).
+    quiet: Duration,
 }
 
 impl Relays {
@@ -123,9 +127,10 @@ impl Relays {
         node: String,
         nats: async_nats::Client,
         store: Arc<dyn Store>,
-        keep: Duration,
-        max_ended: usize,
+        (keep, max_ended): (Duration, usize),
         roles: Roles,
+        peers: Arc<super::Peers>,
+        lease: Duration,
     ) -> Relays {
         Relays {
             roles,
@@ -140,6 +145,8 @@ impl Relays {
             ended: DashMap::new(),
             keep,
             max_ended: max_ended.max(1),
+            peers,
+            quiet: lease / 2,
         }
     }
 
@@ -291,6 +298,11 @@ impl Relays {
         let payload = self.payload(session, About::Match(id, ask))?;
         for _ in 0..2 {
             let node = self.owner(id).await?;
+            if self.peers.quiet(&node, Instant::now(), self.quiet) {
+                // Asked, it would not answer within ANSWER_WAIT: said at once instead.
+                self.owners.remove(&id);
+                return Err(unheard(id, &node, self.quiet));
+            }
             match self.request(&node, &payload).await {
                 Ok(Answer::NotHere) => {
                     self.owners.remove(&id);
@@ -380,6 +392,14 @@ impl Relays {
                 Ok(h.node)
             }
             Some(h) if !h.alive => Err(moving(id, &h.node)),
+            // This node holds it but does not run it yet: taking it over (or back) now; the
+            // session follows it here once it runs (`taken_over`, `retry`).
+            Some(h) if h.node == self.node => Err(error(
+                ErrorCode::Unavailable,
+                format!(
+                    "match {id} is being taken over by this node; its players follow it here in a moment"
+                ),
+            )),
             _ => Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}"))),
         }
     }
@@ -421,6 +441,17 @@ fn moving(id: MatchId, node: &str) -> ErrorMsg {
         ErrorCode::Unavailable,
         format!(
             "node {node}, which ran match {id}, stopped; another node takes the match over within seconds: try again"
+        ),
+    )
+}
+
+fn unheard(id: MatchId, node: &str, quiet: Duration) -> ErrorMsg {
+    error(
+        ErrorCode::Unavailable,
+        format!(
+            "node {node}, which runs match {id}, has not been heard on NATS for {} ms (it or this node is cut \
+             off); if it is, another node takes the match over within seconds: try again",
+            quiet.as_millis()
         ),
     )
 }
@@ -488,7 +519,9 @@ mod tests {
         let session = Arc::new(Session::remote("k".into(), "anna".into(), 1, None));
         let keep = Duration::from_secs(60);
         let roles = Roles::new(&crate::service::roles::Secrets { arbiter: "", director: "" });
-        (Arc::new(Relays::new("b".into(), nats, store, keep, 2, roles)), session)
+        let peers = Arc::new(crate::cluster::Peers::new(Duration::from_secs(2), 8));
+        let lease = Duration::from_secs(2);
+        (Arc::new(Relays::new("b".into(), nats, store, (keep, 2), roles, peers, lease)), session)
     }
 
     fn relayed(key: &str, msg: ServerMsg) -> Relay {

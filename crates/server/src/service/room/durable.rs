@@ -15,6 +15,7 @@ use tokio::time::Instant;
 use super::{Closing, Room, RoomMsg, deliver};
 use crate::service::convert::error;
 use crate::service::hooks::Decided;
+use crate::service::standing::Standing;
 use crate::service::wall::unix_ms;
 
 /// The first wait before a failed write is tried again; it doubles up to [`MAX_BACKOFF`].
@@ -102,7 +103,18 @@ impl Room {
         let mut wait = FIRST_BACKOFF;
         let mut failures = 0u32;
         loop {
-            let error = match self.committer.append(self.id.0, rows(batch)).await {
+            if self.standing.lost() {
+                // Another node may run the match by now: nothing more is stored or told here.
+                self.let_go();
+                return false;
+            }
+            let appended = unless_lost(&self.standing, self.committer.append(self.id.0, rows(batch))).await;
+            let Some(appended) = appended else {
+                // Whether it was stored is the fence's say; nobody is told here.
+                self.let_go();
+                return false;
+            };
+            let error = match appended {
                 Ok(()) => {
                     if failures > 0 {
                         tracing::info!(match_id = %self.id, failures, "events stored after retries");
@@ -142,12 +154,20 @@ impl Room {
         loop {
             let (id, now) = (self.id.0, unix_ms());
             let stored = match write {
-                Write::Result(result) => self.store.finish(id, result, now).await,
-                Write::End(ending) => self.store.end_match(id, ending, now).await,
+                Write::Result(result) => {
+                    unless_lost(&self.standing, self.store.finish(id, result, now)).await
+                }
+                Write::End(ending) => {
+                    unless_lost(&self.standing, self.store.end_match(id, ending, now)).await
+                }
             };
             match stored {
-                Ok(()) => return true,
-                Err(e) => {
+                None => {
+                    self.let_go();
+                    return false;
+                }
+                Some(Ok(())) => return true,
+                Some(Err(e)) => {
                     tracing::error!(match_id = %self.id, error = %e, ?write, "cannot store how the match ended; retrying")
                 }
             }
@@ -160,12 +180,17 @@ impl Room {
 
     /// Waits `wait` while storage is failing, answering every request to the match with
     /// "unavailable" (a move cannot be accepted that cannot be stored). `false` when a
-    /// shutdown is asked for (it is answered once the task ends).
+    /// shutdown is asked for (it is answered once the task ends), or when this node must let its
+    /// matches go.
     async fn wait_refusing(&mut self, wait: Duration) -> bool {
         let until = Instant::now() + wait;
         loop {
             let msg = tokio::select! {
                 () = tokio::time::sleep_until(until) => return true,
+                () = self.standing.until_lost() => {
+                    self.let_go();
+                    return false;
+                }
                 msg = self.rx.recv() => msg,
             };
             let unavailable = || {
@@ -264,6 +289,16 @@ pub(super) enum Write<'a> {
     Result(&'a str),
     /// Annulled or expired.
     End(Ending),
+}
+
+/// `work`, unless this node must let its matches go first (`None`: it was dropped unfinished).
+async fn unless_lost<T>(standing: &Standing, work: impl Future<Output = T>) -> Option<T> {
+    let mut standing = standing.clone();
+    tokio::select! {
+        biased;
+        done = work => Some(done),
+        () = standing.until_lost() => None,
+    }
 }
 
 fn rows(batch: &[(Event, MatchEvent)]) -> Vec<EventRow> {

@@ -5,7 +5,7 @@
 //! the match was decided before their eyes).
 
 use bughouse_match::{ArbiterAct, Official, PlayerId};
-use shvedka_proto::{ClosedReason, PauseReason, ServerMsg};
+use shvedka_proto::{ClosedReason, ElsewhereReason, PauseReason, ServerMsg};
 use shvedka_storage::Ending;
 use tokio::time::Instant;
 
@@ -90,6 +90,14 @@ impl Room {
         taken
     }
 
+    /// This node may not run matches now (it lost its lease): the task ends where it is, storing
+    /// nothing more; its followers are told to resume elsewhere (`Drop`), where another node
+    /// takes the match over from its log.
+    pub(super) fn let_go(&mut self) {
+        tracing::warn!(match_id = %self.id, "this node lost its lease: the match is let go");
+        self.closing = Some(Closing::LetGo);
+    }
+
     /// A shutdown: a match in play is paused (stored, so the restart charges nobody for the
     /// time the server was down).
     pub(super) async fn shut_down(&mut self) {
@@ -106,26 +114,30 @@ impl Drop for Room {
     /// more, and leaves memory if nothing else holds it. Unless the match was decided or
     /// annulled before their eyes, or the server is shutting down, they are told why.
     fn drop(&mut self) {
+        let match_id = self.id;
         let told = match self.closing {
             Some(Closing::Over | Closing::Shutdown) => None,
-            Some(Closing::Expired) => Some(ClosedReason::Expired),
-            Some(Closing::Failed) | None => Some(ClosedReason::Failed),
+            Some(Closing::LetGo) => {
+                Some(ServerMsg::ResumeElsewhere { match_id, reason: ElsewhereReason::LeaseLost })
+            }
+            Some(Closing::Expired) => {
+                Some(ServerMsg::MatchClosed { match_id, reason: ClosedReason::Expired })
+            }
+            Some(Closing::Failed) | None => {
+                tracing::error!(%match_id, "the match task failed; the match stays as stored");
+                Some(ServerMsg::MatchClosed { match_id, reason: ClosedReason::Failed })
+            }
         };
-        if told == Some(ClosedReason::Failed) {
-            tracing::error!(match_id = %self.id, "the match task failed; the match stays as stored");
-        }
         for f in self.followers.values() {
             f.session.leave_room(self.id);
-            if let (Some(reason), Some(out), false) = (told, &f.out, f.spectator.is_some()) {
-                out.push(ServerMsg::MatchClosed { match_id: self.id, reason });
+            if let (Some(msg), Some(out), false) = (&told, &f.out, f.spectator.is_some()) {
+                out.push(msg.clone());
             }
             self.sessions.evict_if_idle(&f.session);
         }
         // The spectators are told once, after everything the gallery posted before.
-        if let Some(reason) = told {
-            let closed =
-                crate::service::encoding::Shared::new(ServerMsg::MatchClosed { match_id: self.id, reason });
-            self.gallery.post(&closed);
+        if let Some(msg) = told {
+            self.gallery.post(&crate::service::encoding::Shared::new(msg));
         }
         self.gallery.release_all();
     }

@@ -33,6 +33,7 @@ use crate::service::metrics::{Metrics, Outcome};
 use crate::service::outbound::Outbound;
 use crate::service::refusal;
 use crate::service::session::{Session, Sessions};
+use crate::service::standing::Standing;
 use recent::Recent;
 
 pub(crate) use view::paused_by_server;
@@ -104,6 +105,18 @@ enum Closing {
     Shutdown,
     /// The task cannot go on (its stored log is another's).
     Failed,
+    /// This node may not run matches now (a node of a cluster that lost its lease): nothing
+    /// more is stored, and the followers are told to resume elsewhere.
+    LetGo,
+}
+
+/// How a match task ended, for the registry.
+pub(crate) struct Ran {
+    /// What a rematch needs, if the match may have one.
+    pub(crate) finished: Option<Finished>,
+    /// Let go (the node lost its lease): its lease is kept, to be taken back on rejoining
+    /// should nobody have taken it over meanwhile.
+    pub(crate) let_go: bool,
 }
 
 pub(crate) struct Room {
@@ -165,6 +178,8 @@ pub(crate) struct Room {
     closing: Option<Closing>,
     /// A shutdown's answer, sent when the task ends.
     shutdown: Option<oneshot::Sender<()>>,
+    /// Whether this node may run matches now.
+    standing: Standing,
 }
 
 /// Who alone may take each seat of a match.
@@ -195,6 +210,8 @@ pub(crate) struct RoomSetup {
     pub(crate) restored: Option<Restored>,
     /// Posts each lane of its gallery keeps for spectators behind (`spectator_events_kept`).
     pub(crate) gallery: usize,
+    /// Whether this node may run matches now.
+    pub(crate) standing: Standing,
 }
 
 /// What a match restored from storage brings besides its machine.
@@ -232,6 +249,7 @@ impl Room {
             metrics,
             restored,
             gallery,
+            standing,
         } = setup;
         let rules = m.config().rules.name.clone();
         let time_control = m.config().time_control.to_string();
@@ -306,6 +324,7 @@ impl Room {
             unattended_since: None,
             closing: None,
             shutdown: None,
+            standing,
         };
         (room, RoomHandle { tx, summary, listed, creator, decided })
     }
@@ -322,8 +341,9 @@ impl Room {
     /// forming match; 2. apply it; 3. store and deliver the events it produced. It ends when the
     /// match is over and nothing more is asked of it, when it expires, or on shutdown. A match
     /// that ended decided or annulled with four players is returned, for its players' list of
-    /// matches and (unless its seats were reserved) its rematch offer.
-    pub(crate) async fn run(mut self) -> Option<Finished> {
+    /// matches and (unless its seats were reserved) its rematch offer. A node that may not run
+    /// matches now lets it go at once, wherever the task is.
+    pub(crate) async fn run(mut self) -> Ran {
         // A restored match's restart pause is stored before anything else happens.
         self.flush().await;
         self.load_rating_changes().await;
@@ -346,6 +366,10 @@ impl Room {
                 if self.frozen.is_some() { None } else { self.m.poll_timeout().map(|t| self.epoch + t) };
             let attend = self.attendance_wake();
             tokio::select! {
+                () = self.standing.until_lost() => {
+                    self.let_go();
+                    break;
+                }
                 msg = self.rx.recv() => match msg {
                     Some(msg) => self.handle(msg).await,
                     None => self.closing = Some(Closing::Shutdown),
@@ -368,7 +392,7 @@ impl Room {
         if let Some(reply) = self.shutdown.take() {
             let _ = reply.send(());
         }
-        self.finished()
+        Ran { finished: self.finished(), let_go: self.closing == Some(Closing::LetGo) }
     }
 
     /// What a rematch needs of the match, if it may have one.

@@ -28,7 +28,9 @@ struct Fixture {
     store: Arc<MemStore>,
     sessions: Arc<Sessions>,
     room: RoomHandle,
-    task: tokio::task::JoinHandle<Option<crate::service::hooks::Finished>>,
+    task: tokio::task::JoinHandle<super::Ran>,
+    /// This node's standing: lost, the task lets its match go.
+    standing: crate::service::standing::StandingTx,
 }
 
 /// A match task of a new classic 3+0 match (no countdown) over a fresh in-memory store.
@@ -55,6 +57,7 @@ async fn fixture() -> Fixture {
     };
     store.add_match(&created).await.unwrap();
     let sessions = Arc::new(Sessions::new(store.clone(), 0, Duration::from_secs(86_400)));
+    let (standing_tx, standing) = crate::service::standing::channel();
     let setup = RoomSetup {
         listed: true,
         rated: false,
@@ -74,10 +77,11 @@ async fn fixture() -> Fixture {
         metrics: Arc::new(crate::service::metrics::Metrics::new()),
         restored: None,
         gallery: 4,
+        standing,
     };
     let (room, handle) = Room::new(ID, Match::new(config).unwrap(), setup);
     let task = tokio::spawn(room.run());
-    Fixture { store, sessions, room: handle, task }
+    Fixture { store, sessions, room: handle, task, standing: standing_tx }
 }
 
 /// A player: a session with one connection.
@@ -140,7 +144,7 @@ async fn a_forming_match_nobody_attends_expires_and_is_stored_as_expired() {
     assert!(!f.task.is_finished(), "not before the expiry time");
     assert_eq!(f.store.ending(ID.0), None);
     tokio::time::sleep(Duration::from_secs(2)).await;
-    assert!(f.task.await.unwrap().is_none(), "an expired match has no rematch");
+    assert!(f.task.await.unwrap().finished.is_none(), "an expired match has no rematch");
     assert_eq!(f.store.ending(ID.0), Some(Ending::Expired), "stored as expired: never restored");
     let mut told = None;
     while let Some(msg) = watcher.rx.try_recv() {
@@ -397,7 +401,7 @@ async fn a_task_that_dies_frees_and_tells_its_followers() {
         RoomMsg::Command { session: p.session.clone(), out: p.out.clone(), msg: ClientMsg::Resign, reply };
     f.room.tx.send(msg).await.unwrap();
     assert!(rx.await.is_err(), "no answer from a dead task (the session says the match is gone)");
-    assert!(f.task.await.unwrap_err().is_panic());
+    assert!(f.task.await.err().expect("a panic").is_panic());
     assert_eq!(p.session.room(), None, "freed: it may watch or join another match");
     let mut told = None;
     while let Some(msg) = p.rx.try_recv() {
@@ -467,4 +471,64 @@ async fn a_crowd_arriving_at_once_shares_one_state_made_once_until_the_next_even
     assert!(!Arc::ptr_eq(&state, &states[0]));
     let ServerMsg::State(s) = state.msg() else { unreachable!() };
     assert_eq!(s.moves.len(), 1);
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_node_that_lost_its_lease_lets_the_match_go_storing_and_acknowledging_nothing_more() {
+    let f = fixture().await;
+    let mut players = f.running().await;
+    let mut fan = spectator(&f, "fan", 16).await;
+    f.ask(&players[0], ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: None }).await.unwrap();
+    let stored = f.store.log(ID.0).len();
+    for p in &mut players {
+        kinds(&mut p.rx);
+    }
+    // The database is cut off: the next move waits for its write, retried with back-off.
+    f.store.faults.refuse.store(true, Ordering::SeqCst);
+    let (reply, answer) = oneshot::channel();
+    let msg = ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None };
+    let asked =
+        RoomMsg::Command { session: players[1].session.clone(), out: players[1].out.clone(), msg, reply };
+    f.room.tx.send(asked).await.unwrap();
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    assert!(!f.task.is_finished(), "storage failing alone: the match waits for it");
+    // The lease is lost: the task ends where it is, whatever storage does after.
+    assert!(f.standing.set(false));
+    f.store.faults.refuse.store(false, Ordering::SeqCst);
+    let answer = answer.await.expect("answered");
+    assert_eq!(answer.unwrap_err().code, ErrorCode::Unavailable, "not acknowledged: not stored here");
+    let ran = f.task.await.expect("the task ends without a panic");
+    assert!(ran.let_go, "let go, so its lease is kept to be taken back");
+    assert!(ran.finished.is_none());
+    assert_eq!(f.store.log(ID.0).len(), stored, "nothing more stored");
+    for p in &mut players {
+        let mut told = Vec::new();
+        while let Some(msg) = p.rx.try_recv() {
+            told.push(msg.into_msg());
+        }
+        let moved = told
+            .iter()
+            .any(|m| matches!(m, ServerMsg::Event(e) if matches!(e.kind, EventView::Moved { .. })));
+        assert!(!moved, "nothing unstored is told: {told:?}");
+        assert!(
+            matches!(
+                told.last(),
+                Some(ServerMsg::ResumeElsewhere {
+                    match_id: ID,
+                    reason: shvedka_proto::ElsewhereReason::LeaseLost
+                })
+            ),
+            "told to resume elsewhere, last: {told:?}"
+        );
+        assert_eq!(p.session.room(), None, "it follows no match here any more");
+    }
+    let mut fan_told = Vec::new();
+    while let Some(msg) = fan.rx.try_recv() {
+        fan_told.push(msg.into_msg());
+    }
+    assert!(
+        fan_told.iter().any(|m| matches!(m, ServerMsg::ResumeElsewhere { .. })),
+        "the spectators too: {fan_told:?}"
+    );
+    assert!(f.store.ending(ID.0).is_none(), "not marked ended: another node runs it on");
 }

@@ -171,6 +171,7 @@ impl Rooms {
             .map_err(|e| error(ErrorCode::Invalid(shvedka_proto::Invalid::RulePreset), e.to_string()))?;
         rules.chess960 |= chess960;
         let tc = self.time_control(time_control)?;
+        self.may_run()?;
         if self.map.len() >= self.limits.max_matches {
             self.metrics.refused(Refusal::MaxMatches);
             return Err(error(

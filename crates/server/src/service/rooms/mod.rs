@@ -23,6 +23,7 @@ use crate::service::metrics::Metrics;
 use crate::service::outbound::Outbound;
 use crate::service::room::{Reserved, Restored, Room, RoomHandle, RoomMsg, RoomSetup};
 use crate::service::session::{Session, Sessions};
+use crate::service::standing::Standing;
 
 mod create;
 mod stored;
@@ -81,6 +82,11 @@ pub(crate) struct Rooms {
     metrics: Arc<Metrics>,
     /// What the layers above hear of decided and ended matches.
     hooks: Arc<dyn MatchHooks>,
+    /// Whether this node may run matches now.
+    standing: Standing,
+    /// The matches let go since the node lost its lease: their leases are still this node's,
+    /// and it takes back those nobody took over once it rejoins ([`Rooms::let_go`]).
+    let_go: std::sync::Mutex<std::collections::BTreeSet<MatchId>>,
     me: Weak<Rooms>,
 }
 
@@ -95,6 +101,8 @@ pub(crate) struct RoomsSetup {
     pub(crate) started: Instant,
     pub(crate) metrics: Arc<Metrics>,
     pub(crate) hooks: Arc<dyn MatchHooks>,
+    /// Whether this node may run matches now (a single server always may).
+    pub(crate) standing: Standing,
 }
 
 impl Rooms {
@@ -126,6 +134,8 @@ impl Rooms {
             started: setup.started,
             metrics: setup.metrics,
             hooks: setup.hooks,
+            standing: setup.standing,
+            let_go: std::sync::Mutex::default(),
             me: me.clone(),
         });
         for row in rooms.store.matches(true).await? {
@@ -160,6 +170,7 @@ impl Rooms {
             metrics: self.metrics.clone(),
             restored,
             gallery: self.limits.spectator_events_kept,
+            standing: self.standing.clone(),
         }
     }
 
@@ -175,11 +186,11 @@ impl Rooms {
         let task = tokio::spawn(room.run());
         let me = self.me.clone();
         tokio::spawn(async move {
-            let finished = match task.await {
-                Ok(finished) => finished,
+            let (finished, let_go) = match task.await {
+                Ok(ran) => (ran.finished, ran.let_go),
                 Err(e) => {
                     tracing::error!(match_id = %id, error = %e, "the match task died; its followers are freed");
-                    None
+                    (None, false)
                 }
             };
             if let Some(rooms) = me.upgrade() {
@@ -195,6 +206,11 @@ impl Rooms {
                 rooms.map.remove(&id);
                 rooms.private.remove(&id);
                 rooms.codes.remove(&id);
+                if let_go {
+                    // Its lease stays: released late, it could free a lease taken back since.
+                    rooms.let_go.lock().expect("let-go lock").insert(id);
+                    return;
+                }
                 // A node of a cluster lets the match go (a no-op when another took it over).
                 if let Some(leases) = rooms.store.leases()
                     && let Err(e) = leases.release_lease(id.0).await
@@ -204,6 +220,28 @@ impl Rooms {
             }
         });
         handle
+    }
+
+    /// Takes and forgets the matches let go since the node lost its lease (to be taken back
+    /// where nobody took them over: [`Rooms::take_over`]).
+    pub(crate) fn let_go(&self) -> Vec<MatchId> {
+        std::mem::take(&mut *self.let_go.lock().expect("let-go lock")).into_iter().collect()
+    }
+
+    /// Keeps a match let go for a later try to take it back.
+    pub(crate) fn keep_let_go(&self, id: MatchId) {
+        self.let_go.lock().expect("let-go lock").insert(id);
+    }
+
+    /// Whether this node may run matches now: `Unavailable` otherwise.
+    pub(crate) fn may_run(&self) -> Result<(), ErrorMsg> {
+        if self.standing.lost() {
+            return Err(error(
+                ErrorCode::Unavailable,
+                "this node cannot reach the cluster's database and runs no match now; try another node",
+            ));
+        }
+        Ok(())
     }
 
     /// Live matches now.

@@ -99,7 +99,7 @@ impl Rooms {
     /// `false` when it is live here already, decided, or another node was quicker, or when this
     /// node holds `max_matches` already.
     pub(crate) async fn take_over(&self, id: MatchId, reserved: Option<[String; 4]>) -> anyhow::Result<bool> {
-        if self.map.contains_key(&id) {
+        if self.map.contains_key(&id) || self.standing.lost() {
             return Ok(false);
         }
         if self.map.len() >= self.limits.max_matches {
