@@ -103,13 +103,20 @@ impl Player {
 /// Four players on node a (given node a, then node b), seated, the match started, one move on
 /// each board acknowledged.
 async fn started(c: &Cluster) -> (MatchId, Vec<Player>) {
-    let nodes = [c.a.addr, c.b.addr];
+    started_on(c, [true; 4]).await
+}
+
+/// As [`started`], each player on node a where `on_a` says so, else on node b (given node b, then
+/// node a); the match is created on node a.
+async fn started_on(c: &Cluster, on_a: [bool; 4]) -> (MatchId, Vec<Player>) {
     let mut players = Vec::new();
-    for seat in SeatId::ALL {
+    for (seat, on_a) in SeatId::ALL.into_iter().zip(on_a) {
+        let nodes = if on_a { [c.a.addr, c.b.addr] } else { [c.b.addr, c.a.addr] };
         let client = Client::connect_any(&nodes, Trust::Fingerprint(c.a.pin), seat.name()).await.unwrap();
         players.push(Player { client, seqs: Vec::new(), elsewhere: 0 });
     }
-    let id = players[0].client.create_match("classic", "blitz", true).await.unwrap();
+    let creator = c.a.client("creator").await;
+    let id = creator.create_match("classic", "blitz", true).await.unwrap();
     for (p, seat) in players.iter().zip(SeatId::ALL) {
         p.client.take_seat(id, seat).await.unwrap();
     }
@@ -255,4 +262,192 @@ async fn a_node_cut_off_from_postgresql_and_nats_lets_its_match_go_and_its_playe
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_node_cut_off_from_postgresql_alone_lets_its_match_go_and_its_players_move_on() {
     owner_cut_off(false).await;
+}
+
+/// Node a is cut from NATS alone: it still holds its leases, so it keeps its match and its own
+/// players play on; a player on node b is refused at once (`Unavailable`, naming node a), not
+/// left waiting, and plays again once NATS heals, having missed nothing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_cut_off_from_nats_alone_keeps_its_match_and_other_nodes_refuse_at_once() {
+    let c = cluster().await;
+    let (id, mut players) = started_on(&c, [true, true, false, false]).await;
+    for p in &mut players {
+        p.drain().await;
+    }
+    c.nats_link.set(Mode::Blackhole);
+    // Its own players play on: the leases are PostgreSQL's.
+    players[1].client.play(Board::A, "e5", None).await.expect("node a runs its match");
+    players[0].client.play(Board::A, "Nf3", None).await.expect("node a runs its match");
+    // Once node a has gone unheard for half a lease, node b says so at once.
+    tokio::time::sleep(Duration::from_millis(LEASE_MS / 2 + 300)).await;
+    let asked = Instant::now();
+    let refused = players[3].client.play(Board::B, "d5", None).await;
+    let took = asked.elapsed();
+    println!("a move through node b refused {} ms after it was asked", took.as_millis());
+    let Err(ClientError::Server(e)) = refused else { panic!("refused: {refused:?}") };
+    assert_eq!(e.code, shvedka_proto::ErrorCode::Unavailable, "{e:?}");
+    assert!(e.message.contains("node-a"), "names the node: {e:?}");
+    assert!(took < Duration::from_secs(1), "at once, not after the forwarding timeout: {took:?}");
+    assert_eq!(c.a.stats.live_matches(), 1, "node a keeps its match");
+    assert_eq!(c.b.stats.live_matches(), 0, "nobody takes it over");
+    assert!(players.iter().all(|p| p.elsewhere == 0), "nobody is told to move");
+
+    c.nats_link.set(Mode::Pass);
+    play_until_accepted(&mut players, 3, Board::B, "d5").await;
+    players[1].client.play(Board::A, "Nc6", None).await.unwrap();
+    check(&c, id, &mut players, &["e4", "d4", "e5", "Nf3", "d5", "Nc6"]).await;
+}
+
+/// Node a's link to PostgreSQL is slow — a second and a half each way, so no heartbeat gets
+/// through within the lease — but never cut: everything node a sends arrives, late. It lets its
+/// match go as if cut off, its players move on to node b, and what node a had on its way (the
+/// commit of the move it was storing, its heartbeats) reaches the database after the take-over
+/// and changes nothing: the move it could not store is not acknowledged and never appears.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_link_to_postgresql_slower_than_the_lease_lets_the_match_go_and_its_late_traffic_changes_nothing() {
+    let c = cluster().await;
+    let (id, mut players) = started(&c).await;
+    for p in &mut players {
+        p.drain().await;
+    }
+    let slow = Instant::now();
+    c.pg_link.set(Mode::Delay(Duration::from_millis(1500)));
+    let answer = players[1].client.play(Board::A, "e5", None).await;
+    match &answer {
+        Err(ClientError::Server(e)) => assert_eq!(e.code, shvedka_proto::ErrorCode::Unavailable, "{e:?}"),
+        Err(ClientError::Connection(_)) => {}
+        other => panic!("not acknowledged: {other:?}"),
+    }
+    for p in &mut players {
+        p.until("told to resume elsewhere", |u| {
+            matches!(u, Update::Server(ServerMsg::ResumeElsewhere { .. }))
+        })
+        .await;
+        p.until("the connection let go", |u| matches!(u, Update::Disconnected(_))).await;
+        p.client.resume().await.expect("resumed on node b");
+    }
+    play_until_accepted(&mut players, 1, Board::A, "c5").await;
+    println!(
+        "over a link 1500 ms slow each way, play went on on node b {} ms after it slowed",
+        slow.elapsed().as_millis()
+    );
+    // The late traffic arrives meanwhile; then the link is quick again and node a rejoins.
+    tokio::time::sleep(Duration::from_secs(4)).await;
+    c.pg_link.set(Mode::Pass);
+    metric_reads(&c.a, "shvedka_cluster_lease_lost", 0).await;
+    players[0].client.play(Board::A, "Nf3", None).await.expect("play goes on on node b");
+    check(&c, id, &mut players, &["e4", "d4", "c5", "Nf3"]).await;
+}
+
+/// Node a is cut from both for half a lease, then healed: nothing is let go. A move asked during
+/// the cut waits and is acknowledged once its commit gets through; play goes on where it was.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_cut_that_heals_before_the_lease_runs_out_lets_nothing_go() {
+    let c = cluster().await;
+    let (id, mut players) = started(&c).await;
+    for p in &mut players {
+        p.drain().await;
+    }
+    c.pg_link.set(Mode::Blackhole);
+    c.nats_link.set(Mode::Blackhole);
+    let cut = Instant::now();
+    let mover = players.remove(1);
+    let held = tokio::spawn(async move {
+        let asked = Instant::now();
+        let answer = mover.client.play(Board::A, "e5", None).await;
+        (mover, answer, asked.elapsed())
+    });
+    tokio::time::sleep(Duration::from_millis(LEASE_MS / 2)).await;
+    c.pg_link.set(Mode::Pass);
+    c.nats_link.set(Mode::Pass);
+    let (mover, answer, waited) = held.await.unwrap();
+    players.insert(1, mover);
+    println!(
+        "a move asked during a {} ms cut was answered after {} ms",
+        cut.elapsed().as_millis(),
+        waited.as_millis()
+    );
+    answer.expect("stored once the link healed, then acknowledged");
+    metric_reads(&c.a, "shvedka_cluster_lease_lost", 0).await;
+    players[0].client.play(Board::A, "Nf3", None).await.expect("play goes on on node a");
+    assert_eq!(c.b.stats.live_matches(), 0, "nobody took it over");
+    check(&c, id, &mut players, &["e4", "d4", "e5", "Nf3"]).await;
+    assert!(players.iter().all(|p| p.elsewhere == 0), "nobody is told to move");
+}
+
+/// Node a is cut while a move's commit is on its way: it lets the match go (the move is answered
+/// `Unavailable`), node b takes it over and play goes on there with another move. When the link
+/// heals, what node a had sent reaches the database late and stores nothing: its connection was
+/// closed when the commit was abandoned (`storage/careful.rs`), and an append that did get
+/// through late would meet the fence (`crates/storage/tests/leases.rs`). The log does not fork,
+/// nothing is stored twice, and node a rejoins.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_commit_held_by_the_cut_never_lands_after_the_take_over_and_the_log_does_not_fork() {
+    let c = cluster().await;
+    let (id, mut players) = started(&c).await;
+    for p in &mut players {
+        p.drain().await;
+    }
+    c.pg_link.set(Mode::Blackhole);
+    c.nats_link.set(Mode::Blackhole);
+    let answer = players[1].client.play(Board::A, "e5", None).await;
+    // Refused `Unavailable`, or its connection let go before the answer: never acknowledged.
+    match &answer {
+        Err(ClientError::Server(e)) => assert_eq!(e.code, shvedka_proto::ErrorCode::Unavailable, "{e:?}"),
+        Err(ClientError::Connection(_)) => {}
+        other => panic!("not acknowledged: {other:?}"),
+    }
+    for p in &mut players {
+        p.until("told to resume elsewhere", |u| {
+            matches!(u, Update::Server(ServerMsg::ResumeElsewhere { .. }))
+        })
+        .await;
+        p.until("the connection let go", |u| matches!(u, Update::Disconnected(_))).await;
+        p.client.resume().await.expect("resumed on node b");
+    }
+    // Another move than the one held: if the held commit got in, the log would fork here.
+    play_until_accepted(&mut players, 1, Board::A, "c5").await;
+    c.pg_link.set(Mode::Pass);
+    c.nats_link.set(Mode::Pass);
+    metric_reads(&c.a, "shvedka_cluster_lease_lost", 0).await;
+    // The held commit is answered by now (refused); a moment for it to play out all the same.
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    players[0].client.play(Board::A, "Nf3", None).await.expect("play goes on on node b");
+    check(&c, id, &mut players, &["e4", "d4", "c5", "Nf3"]).await;
+}
+
+/// Node a's link to PostgreSQL is slow — a quarter second each way, so a commit (four round
+/// trips) takes two seconds and more — but its heartbeats, a new one every `lease_renew_ms` on
+/// connections of their own, keep its lease: it keeps its match, play is slower, nobody moves,
+/// nothing is lost or repeated.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_slow_link_to_postgresql_slows_play_but_the_node_keeps_its_match() {
+    let c = cluster().await;
+    let (id, mut players) = started(&c).await;
+    for p in &mut players {
+        p.drain().await;
+    }
+    let delay = Duration::from_millis(250);
+    c.pg_link.set(Mode::Delay(delay));
+    let mut slowest = Duration::ZERO;
+    for (who, board, text) in [(1, Board::A, "e5"), (3, Board::B, "d5"), (0, Board::A, "Nf3")] {
+        let asked = Instant::now();
+        players[who].client.play(board, text, None).await.expect("accepted, late");
+        slowest = slowest.max(asked.elapsed());
+        for p in &mut players {
+            p.drain().await;
+        }
+    }
+    println!(
+        "moves over a link {} ms slow each way took up to {} ms",
+        delay.as_millis(),
+        slowest.as_millis()
+    );
+    assert!(slowest >= delay * 2, "each commit crossed the slow link: {slowest:?}");
+    metric_reads(&c.a, "shvedka_cluster_lease_lost", 0).await;
+    assert_eq!(c.a.stats.live_matches(), 1, "node a keeps its match");
+    assert_eq!(c.b.stats.live_matches(), 0, "nobody takes it over");
+    c.pg_link.set(Mode::Pass);
+    check(&c, id, &mut players, &["e4", "d4", "e5", "d5", "Nf3"]).await;
+    assert!(players.iter().all(|p| p.elsewhere == 0), "nobody is told to move");
 }

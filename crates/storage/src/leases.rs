@@ -206,7 +206,7 @@ impl Leases for PgStore {
         ))
         .bind(&node.name)
         .bind(node.lease_ms)
-        .execute(self.pool())
+        .execute(self.beats())
         .await?;
         Ok(())
     }

@@ -17,6 +17,7 @@
 //! `ratings.rs`) are applied once per rated match.
 
 mod accounts;
+mod careful;
 mod leases;
 mod migrate;
 mod ratings;
@@ -30,7 +31,7 @@ pub use accounts::{AccountRow, Accounts, NewAccount, Revoke, Role};
 pub use leases::{IdKind, Leases, NodeRow, Take};
 pub use ratings::{BoardRow, HistoryRow, PlayerChange, RatedMatch, RatingRow, Ratings};
 pub use rows::{Ending, EventRow, MatchRow, NewMatch, PlayerRow};
-pub use stores::{PgStore, SqliteStore};
+pub use stores::{BEAT_CONNECTIONS, PgStore, SqliteStore};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]

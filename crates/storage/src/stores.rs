@@ -316,6 +316,10 @@ async fn checkpoints(pool: SqlitePool, every: Duration) {
     }
 }
 
+/// Connections for a node's heartbeats, at most: as many as it may have on their way at once
+/// over a slow link (the server sends one every `lease_renew_ms`, at most four at a time).
+pub const BEAT_CONNECTIONS: u32 = 4;
+
 /// PostgreSQL at a URL (`postgres://user:pass@host/db`); with [`PgStore::connect_node`], one
 /// node of a cluster, whose appends are fenced by its leases (`leases.rs`).
 pub struct PgStore {
@@ -323,6 +327,10 @@ pub struct PgStore {
     /// The reads that may take long, on connections of their own ([`READ_CONNECTIONS`]): the
     /// appends and the leases' renewals never wait behind a crowd's reviews.
     reads: PgPool,
+    /// A node's heartbeats, on connections of their own (one kept open, up to
+    /// [`BEAT_CONNECTIONS`]): a renewal never waits for a connection busy with appends, and the
+    /// node may have several on their way at once over a slow link.
+    beats: Option<PgPool>,
     node: Option<Node>,
 }
 
@@ -364,9 +372,21 @@ impl PgStore {
             .max_connections(READ_CONNECTIONS)
             .acquire_timeout(Duration::from_secs(10))
             .test_before_acquire(false)
-            .connect_with(options)
+            .connect_with(options.clone())
             .await?;
-        let store = PgStore { pool, reads, node };
+        let beats = match &node {
+            Some(_) => Some(
+                PgPoolOptions::new()
+                    .max_connections(BEAT_CONNECTIONS)
+                    .min_connections(1)
+                    .acquire_timeout(Duration::from_secs(10))
+                    .test_before_acquire(false)
+                    .connect_with(options)
+                    .await?,
+            ),
+            None => None,
+        };
+        let store = PgStore { pool, reads, beats, node };
         store.migrate(migrate::POSTGRES).await?;
         Ok(store)
     }
@@ -383,6 +403,11 @@ impl PgStore {
 
     pub(crate) fn pool(&self) -> &PgPool {
         &self.pool
+    }
+
+    /// Where a node's heartbeats go (see `beats`).
+    pub(crate) fn beats(&self) -> &PgPool {
+        self.beats.as_ref().unwrap_or(&self.pool)
     }
 
     /// A node's appends are fenced: they take the careful path, in a transaction.
@@ -409,15 +434,18 @@ impl PgStore {
         // The usual commit: one statement, atomic and durable by itself, so one trip to
         // the database instead of three (begin, insert, commit). A row stored already makes it fail whole and untouched; the
         // careful path below then tells a retry from a fork.
-        let mut writer = self.writer().await?;
+        let mut writer = crate::careful::Careful::new(self.writer().await?);
         if rows.len() <= ROWS_PER_INSERT && !self.fenced() {
-            match insert(rows).build().execute(&mut *writer).await {
-                Ok(_) => return Ok(()),
+            match insert(rows).build().execute(&mut **writer).await {
+                Ok(_) => {
+                    writer.done();
+                    return Ok(());
+                }
                 Err(sqlx::Error::Database(e)) if e.is_unique_violation() => {}
                 Err(e) => return Err(e.into()),
             }
         }
-        let mut tx = sqlx::Connection::begin(&mut *writer).await?;
+        let mut tx = sqlx::Connection::begin(&mut **writer).await?;
         // A node of a cluster: its fences, checked and held until the commit.
         self.check_fences(&mut tx, batch).await?;
         // One statement per chunk of rows, not one per row: each statement is a trip to
@@ -451,6 +479,7 @@ impl PgStore {
             }
         }
         tx.commit().await?;
+        writer.done();
         Ok(())
     }
 }

@@ -263,3 +263,48 @@ async fn a_role_is_held_by_one_live_node_and_passes_on_when_it_stops() {
     assert_eq!(leases(&a).take_role("tournaments").await.unwrap(), Take::Held { node: "b".into() });
     assert_eq!(b.tournaments().await.unwrap(), [(1, "by b".to_owned())], "only the drivers' saves are kept");
 }
+
+/// Sessions of the database with a transaction open and idle, as the server itself counts them.
+async fn idle_in_transaction(url: &str) -> i64 {
+    use sqlx::Connection;
+    let mut conn = sqlx::PgConnection::connect(url).await.unwrap();
+    sqlx::query_scalar("SELECT count(*) FROM pg_stat_activity WHERE state = 'idle in transaction'")
+        .fetch_one(&mut conn)
+        .await
+        .unwrap()
+}
+
+/// A node's append abandoned while its `BEGIN` is on a cut link (its match task let the match go)
+/// leaves no transaction open on a pooled connection once the link heals: the connection is
+/// closed, so later appends are committed, not swallowed by a transaction nobody ends.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a4_an_append_abandoned_on_a_cut_link_leaves_no_transaction_open_and_later_appends_are_committed() {
+    use testkit::link::{Link, Mode};
+    let pg = TempPostgres::start();
+    let link = Link::start_unix(pg.socket().expect("a throwaway PostgreSQL")).await.unwrap();
+    let linked = format!("postgres://postgres@{}/postgres", link.addr());
+    // A long lease: the database would end the open transaction only after it.
+    let store = node(&linked, "node-a", Duration::from_secs(60)).await;
+    store.add_match(&new_match(1)).await.unwrap();
+    assert!(matches!(leases(&store).take_lease(1).await.unwrap(), Take::Taken { .. }));
+    store.append(1, &[event(0)]).await.unwrap();
+
+    link.set(Mode::Blackhole);
+    let abandoned = tokio::time::timeout(Duration::from_millis(300), store.append(1, &[event(1)])).await;
+    assert!(abandoned.is_err(), "held by the cut link, then abandoned");
+    link.set(Mode::Pass);
+    // The held `BEGIN` lands now; the connection it came on must not be given to anyone.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(idle_in_transaction(&pg.url).await, 0, "no pooled connection holds a transaction open");
+    // A statement that commits by itself (a decision; a heartbeat is another) is committed.
+    store.finish(1, "{}", 1234).await.unwrap();
+    let check = PgStore::connect(&pg.url).await.unwrap();
+    let row = check.find_match(1).await.unwrap().expect("the match");
+    assert_eq!(row.finished_ms, Some(1234), "a write acknowledged is committed");
+    for seq in 1..=8 {
+        store.append(1, &[event(seq)]).await.unwrap();
+    }
+    let stored: Vec<u64> = check.events(1).await.unwrap().iter().map(|e| e.seq).collect();
+    assert_eq!(stored, (0..=8).collect::<Vec<_>>(), "every acknowledged append is committed");
+    assert_eq!(idle_in_transaction(&pg.url).await, 0, "still none");
+}

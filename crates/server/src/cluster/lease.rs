@@ -14,7 +14,8 @@
 //! The next heartbeat that succeeds rejoins: matches may run again, and those let go that
 //! nobody took over meanwhile (their leases are still this node's) are taken back by the next
 //! look for orphaned matches.
-//! Each heartbeat is given at most `lease_ms` (a cut link can hold a statement for ever).
+//! Each heartbeat is given at most `lease_ms` (a cut link can hold a statement for ever), and
+//! up to [`BEATS_IN_FLIGHT`] are on their way at once, on connections of their own.
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -37,47 +38,46 @@ pub(super) struct Keeper {
     pub(super) here: Weak<Here>,
 }
 
+/// Heartbeats on their way at once, at most: a new one is sent every `lease_renew_ms` whether or
+/// not the last was answered, so a slow database (a round trip near `lease_renew_ms` or beyond)
+/// still renews the lease every `lease_renew_ms`.
+pub(crate) const BEATS_IN_FLIGHT: usize = shvedka_storage::BEAT_CONNECTIONS as usize;
+
 impl Keeper {
     /// Renews the node's leases every `every` and watches their expiry, until `stopped`.
     pub(super) async fn run(self, mut stopped: watch::Receiver<bool>) {
+        use futures_util::StreamExt;
         let Some(leases) = self.store.leases() else { return };
         // The heartbeat at start-up (`open_store`) was sent before this.
         let mut renewed = Instant::now();
         let mut tick = tokio::time::interval(self.every);
         tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut beats = futures_util::stream::FuturesUnordered::new();
         loop {
             let expiry = renewed + self.lease;
             let lost = self.lost();
             tokio::select! {
-                _ = tick.tick() => {}
-                () = tokio::time::sleep_until(expiry), if !lost => {
-                    self.lose(renewed.elapsed());
-                    continue;
-                }
-                _ = stopped.wait_for(|stop| *stop) => return,
-            }
-            let sent = Instant::now();
-            let beat = tokio::time::timeout(self.lease, leases.heartbeat());
-            // The expiry is watched while the heartbeat is on its way.
-            let answered = tokio::select! {
-                answered = beat => answered,
-                () = tokio::time::sleep_until(expiry), if !lost => {
-                    self.lose(renewed.elapsed());
-                    continue;
-                }
-            };
-            match answered {
-                Ok(Ok(())) => {
-                    renewed = sent;
-                    if lost {
-                        self.rejoin();
+                _ = tick.tick() => {
+                    if beats.len() < BEATS_IN_FLIGHT {
+                        let (sent, lease) = (Instant::now(), self.lease);
+                        beats.push(async move { (sent, tokio::time::timeout(lease, leases.heartbeat()).await) });
                     }
                 }
-                Ok(Err(e)) => tracing::error!(error = %e, "cannot renew this node's leases; trying again"),
-                Err(_) => tracing::error!(
-                    lease_ms = self.lease.as_millis(),
-                    "the database did not answer this node's heartbeat within a lease; trying again"
-                ),
+                Some((sent, answered)) = beats.next(), if !beats.is_empty() => match answered {
+                    Ok(Ok(())) => {
+                        renewed = renewed.max(sent);
+                        if lost && renewed + self.lease > Instant::now() {
+                            self.rejoin();
+                        }
+                    }
+                    Ok(Err(e)) => tracing::error!(error = %e, "cannot renew this node's leases; trying again"),
+                    Err(_) => tracing::error!(
+                        lease_ms = self.lease.as_millis(),
+                        "the database did not answer a heartbeat of this node within a lease"
+                    ),
+                },
+                () = tokio::time::sleep_until(expiry), if !lost => self.lose(renewed.elapsed()),
+                _ = stopped.wait_for(|stop| *stop) => return,
             }
         }
     }
