@@ -193,27 +193,10 @@ impl Room {
                 }
                 msg = self.rx.recv() => msg,
             };
-            let unavailable = || {
-                error(
-                    ErrorCode::Unavailable,
-                    "the server's storage refuses writes; the match is paused until it recovers",
-                )
-            };
-            match msg {
-                None => return true,
-                Some(RoomMsg::Shutdown { reply }) => {
-                    self.shutdown = Some(reply);
-                    return false;
-                }
-                Some(RoomMsg::Follow { reply, .. } | RoomMsg::Unfollow { reply, .. }) => {
-                    let _ = reply.send(Err(unavailable()));
-                }
-                Some(RoomMsg::Command { reply, .. } | RoomMsg::Arbiter { reply, .. }) => {
-                    let _ = reply.send(Err(unavailable()));
-                }
-                Some(RoomMsg::Legal { reply, .. }) => {
-                    let _ = reply.send(Vec::new());
-                }
+            let Some(msg) = msg else { return true };
+            if let Some(reply) = refuse(msg, STORAGE_DOWN) {
+                self.shutdown = Some(reply);
+                return false;
             }
         }
     }
@@ -289,6 +272,32 @@ pub(super) enum Write<'a> {
     Result(&'a str),
     /// Annulled or expired.
     End(Ending),
+}
+
+/// Why a request is refused while storage refuses writes.
+const STORAGE_DOWN: &str = "the server's storage refuses writes; the match is paused until it recovers";
+
+/// Why a request is refused by a match this node let go.
+pub(super) const LET_GO: &str =
+    "this node lost touch with the cluster's database and let the match go; it resumes on another node";
+
+/// Answers a request the task cannot serve now: `Unavailable` (`why`; the legal moves: none).
+/// A shutdown is given back, to be answered when the task ends.
+pub(super) fn refuse(msg: RoomMsg, why: &'static str) -> Option<tokio::sync::oneshot::Sender<()>> {
+    let unavailable = || error(ErrorCode::Unavailable, why);
+    match msg {
+        RoomMsg::Shutdown { reply } => return Some(reply),
+        RoomMsg::Follow { reply, .. } | RoomMsg::Unfollow { reply, .. } => {
+            let _ = reply.send(Err(unavailable()));
+        }
+        RoomMsg::Command { reply, .. } | RoomMsg::Arbiter { reply, .. } => {
+            let _ = reply.send(Err(unavailable()));
+        }
+        RoomMsg::Legal { reply, .. } => {
+            let _ = reply.send(Vec::new());
+        }
+    }
+    None
 }
 
 /// `work`, unless this node must let its matches go first (`None`: it was dropped unfinished).

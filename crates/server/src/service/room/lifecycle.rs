@@ -11,6 +11,16 @@ use tokio::time::Instant;
 
 use super::durable::Write;
 use super::{Closing, Room};
+use crate::service::hooks::Finished;
+
+/// How a match task ended, for the registry.
+pub(crate) struct Ran {
+    /// What a rematch needs, if the match may have one.
+    pub(crate) finished: Option<Finished>,
+    /// Let go (the node lost its lease): its lease is kept, to be taken back on rejoining
+    /// should nobody have taken it over meanwhile.
+    pub(crate) let_go: bool,
+}
 
 impl Room {
     /// Whether a seated player of the match is connected and follows it.
@@ -96,6 +106,17 @@ impl Room {
     pub(super) fn let_go(&mut self) {
         tracing::warn!(match_id = %self.id, "this node lost its lease: the match is let go");
         self.closing = Some(Closing::LetGo);
+    }
+
+    /// The match let go: whatever was asked of it meanwhile is answered `Unavailable`, not
+    /// dropped unanswered.
+    pub(super) fn refuse_the_rest(&mut self) {
+        self.rx.close();
+        while let Ok(msg) = self.rx.try_recv() {
+            if let Some(reply) = super::durable::refuse(msg, super::durable::LET_GO) {
+                let _ = reply.send(());
+            }
+        }
     }
 
     /// A shutdown: a match in play is paused (stored, so the restart charges nobody for the

@@ -36,6 +36,7 @@ use crate::service::session::{Session, Sessions};
 use crate::service::standing::Standing;
 use recent::Recent;
 
+pub(crate) use lifecycle::Ran;
 pub(crate) use view::paused_by_server;
 
 /// Messages a match task holds before senders wait.
@@ -108,15 +109,6 @@ enum Closing {
     /// This node may not run matches now (a node of a cluster that lost its lease): nothing
     /// more is stored, and the followers are told to resume elsewhere.
     LetGo,
-}
-
-/// How a match task ended, for the registry.
-pub(crate) struct Ran {
-    /// What a rematch needs, if the match may have one.
-    pub(crate) finished: Option<Finished>,
-    /// Let go (the node lost its lease): its lease is kept, to be taken back on rejoining
-    /// should nobody have taken it over meanwhile.
-    pub(crate) let_go: bool,
 }
 
 pub(crate) struct Room {
@@ -388,6 +380,9 @@ impl Room {
             }
             self.flush().await;
             self.check_attendance();
+        }
+        if self.closing == Some(Closing::LetGo) {
+            self.refuse_the_rest();
         }
         if let Some(reply) = self.shutdown.take() {
             let _ = reply.send(());
