@@ -283,7 +283,12 @@ export class Session {
         window.clearTimeout(this.helloTimer);
         // `Refused` now means only another protocol version (the page is older than the server).
         this.problem = m.kind === "Refused" ? t("x.version") : errorText(m.body);
-        if (this.triedResume && m.kind === "SessionRefused") {
+        if (m.kind === "SessionRefused" && m.body.code === "Unavailable") {
+          // The server cannot reach its storage now (a node cut off from its database): the
+          // session is not in question. Keep the token and try again, as after a lost link.
+          link.close();
+          this.lost(link, this.problem);
+        } else if (this.triedResume && m.kind === "SessionRefused") {
           // The token is unknown (the server forgot it): start a new session under the name.
           this.token = null;
           store(null);

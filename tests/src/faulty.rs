@@ -20,6 +20,8 @@ pub struct FaultyStore {
     pub appends: AtomicUsize,
     /// Panic in the next `apply_rated` (the match task dies rating its match).
     pub panic_rating: AtomicBool,
+    /// Refuse to read sessions by their token while set (the database unreachable).
+    pub refuse_sessions: AtomicBool,
 }
 
 impl FaultyStore {
@@ -31,6 +33,7 @@ impl FaultyStore {
             panic: AtomicBool::new(false),
             appends: AtomicUsize::new(0),
             panic_rating: AtomicBool::new(false),
+            refuse_sessions: AtomicBool::new(false),
         })
     }
 
@@ -52,6 +55,9 @@ impl Store for FaultyStore {
         self.inner.add_player(p).await
     }
     async fn player_by_token(&self, hash: &str) -> Result<Option<PlayerRow>, StoreError> {
+        if self.refuse_sessions.load(Ordering::SeqCst) {
+            return Err(StoreError::Range("injected: the database does not answer".into()));
+        }
         self.inner.player_by_token(hash).await
     }
     async fn player(&self, id: u64) -> Result<Option<PlayerRow>, StoreError> {

@@ -117,6 +117,114 @@ async fn e1_four_browser_pages_on_two_nodes_of_a_cluster_play_a_match_to_mate() 
     b.stop().await;
 }
 
+/// Issue 36: a spectator's page (Russian) on node a of a cluster follows a match; node a is cut
+/// off from PostgreSQL and NATS and lets the match go; the page says so in Russian, keeps its
+/// session while node a cannot reach its storage, and once the links heal follows the match again
+/// with the move played on node b meanwhile (`web/e2e/elsewhere.mjs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_told_its_match_moved_says_so_in_russian_and_follows_it_again_after_the_heal() {
+    use shvedka_proto::{Board, ServerMsg};
+    use testkit::link::Mode;
+    assert!(Path::new(CHROMIUM).exists(), "the browser tests need Debian's Chromium at {CHROMIUM}");
+    ensure_node_modules();
+    let c = crate::partition::cluster().await;
+    let (id, mut players) = crate::partition::started(&c).await;
+    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/elsewhere");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    std::fs::create_dir_all(&out_dir).expect("the screenshot directory");
+    let url = format!("http://{}/", c.a.http);
+    let child = tokio::process::Command::new("node")
+        .arg(web_dir().join("e2e/elsewhere.mjs"))
+        .args(["--url", &url, "--transport", "websocket", "--out"])
+        .arg(&out_dir)
+        .args(["--match", &id.0.to_string(), "--then", "c5"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node runs");
+    // The page follows the match: node a is cut off.
+    marker(&out_dir.join("watching")).await;
+    for p in &mut players {
+        p.drain().await;
+    }
+    c.pg_link.set(Mode::Blackhole);
+    c.nats_link.set(Mode::Blackhole);
+    for p in &mut players {
+        p.until("told to resume elsewhere", |u| {
+            matches!(u, shvedka_client::Update::Server(ServerMsg::ResumeElsewhere { .. }))
+        })
+        .await;
+        p.until("the connection let go", |u| matches!(u, shvedka_client::Update::Disconnected(_))).await;
+        p.client.resume().await.expect("resumed on node b");
+    }
+    crate::partition::play_until_accepted(&mut players, 1, Board::A, "c5").await;
+    // A few seconds of node a refusing the page's resumes, then the heal.
+    tokio::time::sleep(Duration::from_secs(3)).await;
+    c.pg_link.set(Mode::Pass);
+    c.nats_link.set(Mode::Pass);
+    let output = tokio::time::timeout(Duration::from_secs(180), child.wait_with_output())
+        .await
+        .expect("the browser test ends within 3 minutes")
+        .expect("node's output");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}");
+    assert!(output.status.success(), "the browser test failed:\n{stdout}\n{stderr}");
+}
+
+/// Waits (bounded: 60 s) for the marker file `path` a browser script writes.
+async fn marker(path: &Path) {
+    for _ in 0..600 {
+        if path.exists() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("the browser script never wrote {}", path.display());
+}
+
+/// Issue 36: a page whose session cannot be read back (the database does not answer) keeps it:
+/// refused `Unavailable` on resuming, it says why and tries again, and resumes the same session
+/// once the database answers, instead of starting a new one (`web/e2e/outage.mjs`).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_refused_while_the_database_does_not_answer_keeps_its_session_and_resumes_it() {
+    use std::sync::atomic::Ordering;
+    assert!(Path::new(CHROMIUM).exists(), "the browser tests need Debian's Chromium at {CHROMIUM}");
+    ensure_node_modules();
+    let dir = tempfile::tempdir().unwrap();
+    let inner = shvedka_storage::open(None, dir.path()).await.unwrap();
+    let store = shvedka_tests::FaultyStore::new(inner);
+    let server = TestServer::start_with_store("", store.clone()).await;
+    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/outage");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    std::fs::create_dir_all(&out_dir).expect("the screenshot directory");
+    let url = format!("http://{}/", server.http);
+    let child = tokio::process::Command::new("node")
+        .arg(web_dir().join("e2e/outage.mjs"))
+        .args(["--url", &url, "--transport", "websocket", "--out"])
+        .arg(&out_dir)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("node runs");
+    marker(&out_dir.join("entered")).await;
+    store.refuse_sessions.store(true, Ordering::SeqCst);
+    std::fs::write(out_dir.join("refusing"), "").unwrap();
+    marker(&out_dir.join("refused")).await;
+    store.refuse_sessions.store(false, Ordering::SeqCst);
+    let output = tokio::time::timeout(Duration::from_secs(120), child.wait_with_output())
+        .await
+        .expect("the browser test ends within 2 minutes")
+        .expect("node's output");
+    let stdout = String::from_utf8_lossy(&output.stdout);
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    println!("{stdout}");
+    assert!(output.status.success(), "the browser test failed:\n{stdout}\n{stderr}");
+    server.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e1_four_browser_pages_play_a_match_to_mate_over_webtransport() {
     run_e2e("webtransport", "webtransport", &[]).await;

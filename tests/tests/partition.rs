@@ -34,16 +34,16 @@ fn node(db: &str, nats: &TempNats, nats_url: &str, name: &str, cert: Option<&Tes
 }
 
 /// The services and two nodes; node a reaches PostgreSQL and NATS through `links`.
-struct Cluster {
-    pg: TempPostgres,
+pub(crate) struct Cluster {
+    pub(crate) pg: TempPostgres,
     _nats: TempNats,
-    pg_link: Link,
-    nats_link: Link,
-    a: TestServer,
-    b: TestServer,
+    pub(crate) pg_link: Link,
+    pub(crate) nats_link: Link,
+    pub(crate) a: TestServer,
+    pub(crate) b: TestServer,
 }
 
-async fn cluster() -> Cluster {
+pub(crate) async fn cluster() -> Cluster {
     if std::env::var_os("SHVEDKA_TEST_LOG").is_some() {
         let _ = tracing_subscriber::fmt().with_env_filter("info").with_test_writer().try_init();
     }
@@ -60,8 +60,8 @@ async fn cluster() -> Cluster {
 }
 
 /// A client and the sequence numbers of every event it was told, across connections.
-struct Player {
-    client: Client,
+pub(crate) struct Player {
+    pub(crate) client: Client,
     seqs: Vec<u64>,
     elsewhere: usize,
 }
@@ -82,7 +82,7 @@ impl Player {
     }
 
     /// Takes everything until `f` holds for an update (bounded: 15 s).
-    async fn until(&mut self, what: &str, f: impl Fn(&Update) -> bool) {
+    pub(crate) async fn until(&mut self, what: &str, f: impl Fn(&Update) -> bool) {
         let deadline = Instant::now() + Duration::from_secs(15);
         while Instant::now() < deadline {
             if let Some(u) = self.take(Duration::from_millis(100)).await
@@ -95,14 +95,14 @@ impl Player {
     }
 
     /// Takes whatever is waiting.
-    async fn drain(&mut self) {
+    pub(crate) async fn drain(&mut self) {
         while self.take(Duration::from_millis(200)).await.is_some() {}
     }
 }
 
 /// Four players on node a (given node a, then node b), seated, the match started, one move on
 /// each board acknowledged.
-async fn started(c: &Cluster) -> (MatchId, Vec<Player>) {
+pub(crate) async fn started(c: &Cluster) -> (MatchId, Vec<Player>) {
     started_on(c, [true; 4]).await
 }
 
@@ -137,7 +137,7 @@ async fn started_on(c: &Cluster, on_a: [bool; 4]) -> (MatchId, Vec<Player>) {
 
 /// Plays `text` as `p` until it is accepted (refusals while the match moves are expected),
 /// bounded: 20 s. Takes the updates meanwhile.
-async fn play_until_accepted(players: &mut [Player], who: usize, board: Board, text: &str) {
+pub(crate) async fn play_until_accepted(players: &mut [Player], who: usize, board: Board, text: &str) {
     let deadline = Instant::now() + Duration::from_secs(20);
     loop {
         match players[who].client.play(board, text, None).await {
