@@ -198,11 +198,13 @@ async fn metric_reads(node: &TestServer, name: &str, value: i64) -> Duration {
     }
 }
 
-/// The owner is cut off (from `links`): its players are told to resume elsewhere, resume on node
-/// b, and play on there once node b took the match over; healed, node a rejoins.
+/// The owner is cut off (from PostgreSQL, and from NATS when `cut_nats`): its players are told to
+/// resume elsewhere, resume on node b, and all four play on there once node b took the match
+/// over; healed, node a rejoins and takes new matches again.
 async fn owner_cut_off(cut_nats: bool) {
     let c = cluster().await;
-    let (id, mut players) = started(&c).await;
+    // White-A and Black-A on node a, the match's; White-B and Black-B on node b.
+    let (id, mut players) = started_on(&c, [true, true, false, false]).await;
     for p in &mut players {
         p.drain().await;
     }
@@ -211,8 +213,9 @@ async fn owner_cut_off(cut_nats: bool) {
     if cut_nats {
         c.nats_link.set(Mode::Blackhole);
     }
-    // Each is told to go, loses the connection, and resumes on the next node.
-    for p in &mut players {
+    // Node a's players are told to go, lose the connection, and resume on the next node; node
+    // b's stay where they are.
+    for p in &mut players[..2] {
         p.until("told to resume elsewhere", |u| {
             matches!(u, Update::Server(ServerMsg::ResumeElsewhere { .. }))
         })
@@ -238,7 +241,10 @@ async fn owner_cut_off(cut_nats: bool) {
     );
     metric_reads(&c.a, "shvedka_cluster_lease_lost", 1).await;
     assert_eq!(c.a.stats.live_matches(), 0, "node a runs nothing while cut off");
+    // Every player moves again there, node a still cut off.
     play_until_accepted(&mut players, 3, Board::B, "d5").await;
+    play_until_accepted(&mut players, 0, Board::A, "Nf3").await;
+    play_until_accepted(&mut players, 2, Board::B, "c4").await;
 
     // Healed: node a rejoins by itself; the match stays where it is.
     c.pg_link.set(Mode::Pass);
@@ -246,9 +252,10 @@ async fn owner_cut_off(cut_nats: bool) {
     let rejoined = metric_reads(&c.a, "shvedka_cluster_lease_lost", 0).await;
     println!("node a rejoined {} ms after the links healed", rejoined.as_millis());
     assert_eq!(c.b.stats.live_matches(), 1);
-    players[0].client.play(Board::A, "Nf3", None).await.expect("play goes on");
-    check(&c, id, &mut players, &["e4", "d4", "e5", "d5", "Nf3"]).await;
-    assert!(players.iter().all(|p| p.elsewhere == 1), "each told once");
+    players[1].client.play(Board::A, "Nc6", None).await.expect("play goes on");
+    check(&c, id, &mut players, &["e4", "d4", "e5", "d5", "Nf3", "c4", "Nc6"]).await;
+    let told: Vec<usize> = players.iter().map(|p| p.elsewhere).collect();
+    assert_eq!(told, [1, 1, 0, 0], "node a's players told once; node b's never had to move");
     // Node a takes new matches again.
     let other = c.a.client("other").await;
     other.create_match("classic", "blitz", true).await.expect("node a creates matches again");
