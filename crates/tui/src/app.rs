@@ -119,6 +119,9 @@ pub struct App {
     pub invitation: Option<(SeekView, Instant)>,
     /// The quick pools' time controls, on F1–F4 in the lobby.
     pub pools: Vec<String>,
+    /// The server let the match go (`ResumeElsewhere`, said already): the connection's end that
+    /// follows is the move to another node, not a fault.
+    pub moving: bool,
 }
 
 /// The quick pools until the server has said which it has.
@@ -161,6 +164,7 @@ impl App {
             seek: None,
             invitation: None,
             pools: QUICK_POOLS.map(String::from).to_vec(),
+            moving: false,
         }
     }
 
@@ -401,6 +405,7 @@ impl App {
             ServerMsg::ResumeElsewhere { match_id, reason } => {
                 // The client resumes on its next address once the connection ends.
                 self.info(speak::elsewhere(lang, match_id, reason));
+                self.moving = true;
             }
             _ => {}
         }

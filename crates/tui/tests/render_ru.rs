@@ -409,3 +409,23 @@ fn lang_switches_the_language_at_once_and_asks_to_remember_it() {
     assert_eq!(typed(&mut app, "/lang de"), vec![], "an unknown language is refused");
     assert!(flow(&screen(&app, now, (100, 30))).contains("какой язык? /lang ru или /lang en"));
 }
+
+/// Issue 36: the node let the match go; the player reads why in Russian, and the end of the
+/// connection that follows is the move to another node, not a fault to report in the client's
+/// own (English) words.
+#[test]
+fn a_match_moving_to_another_node_is_said_in_russian_and_its_connection_end_is_no_fault() {
+    let now = Instant::now();
+    let mut app = app_with(state(Some(SeatId::WhiteA), PhaseView::Running), now);
+    assert!(!app.moving);
+    app.on_server(
+        ServerMsg::ResumeElsewhere {
+            match_id: MatchId(4),
+            reason: shvedka_proto::ElsewhereReason::LeaseLost,
+        },
+        now,
+    );
+    let text = flow(&screen(&app, now, (80, 24)));
+    assert!(text.contains("матч 4 переходит на другой узел"), "{text}");
+    assert!(app.moving, "the connection's end that follows is expected");
+}
