@@ -331,6 +331,11 @@ async fn take_overs(
                         tracing::debug!(error = %e, "cannot say a match was taken over");
                     }
                 }
+                // Not taken back because this node lost its lease again while it looked (a
+                // link about as slow as the lease makes a node lose and renew by turns): kept.
+                Ok(false) if let_go.contains(&id) && here.rooms.take_back_later(id) => {
+                    here.rooms.keep_let_go(id)
+                }
                 Ok(false) => {}
                 Err(e) => {
                     tracing::warn!(match_id = %id, error = %e, "cannot take a match over; trying again");

@@ -233,6 +233,14 @@ impl Rooms {
         self.let_go.lock().expect("let-go lock").insert(id);
     }
 
+    /// Whether a match let go that a look did not take back must wait for the next look: it is
+    /// not live here, and this node could not take anything now (its lease lost again since the
+    /// look began, or `max_matches` reached). Its lease is still this node's in the database, so
+    /// while this node lives no other takes it over: forgotten here, it would run nowhere.
+    pub(crate) fn take_back_later(&self, id: MatchId) -> bool {
+        !self.map.contains_key(&id) && (self.standing.lost() || self.map.len() >= self.limits.max_matches)
+    }
+
     /// Whether this node may run matches now: `Unavailable` otherwise.
     pub(crate) fn may_run(&self) -> Result<(), ErrorMsg> {
         if self.standing.lost() {
