@@ -186,7 +186,19 @@ impl Owner {
     ) -> Answer {
         let rooms = &here.rooms;
         let Ok(room) = rooms.room(id) else { return Answer::NotHere };
-        let gone = || Answer::Refused(error(ErrorCode::NoSuchMatch, "the match is gone"));
+        // Its task ended as it was asked: over, the match is gone; not over, it was let go (this
+        // node lost its lease) or failed, and the asker looks for where it runs next — never told
+        // it closed for good on the strength of a registry entry about to be removed.
+        let over = room.summary.lock().is_ok_and(|s| {
+            matches!(s.phase, shvedka_proto::PhaseView::Ended | shvedka_proto::PhaseView::Annulled)
+        });
+        let gone = || {
+            if over {
+                Answer::Refused(error(ErrorCode::NoSuchMatch, "the match is gone"))
+            } else {
+                Answer::NotHere
+            }
+        };
         let (reply, rx) = oneshot::channel();
         let unfollow = matches!(ask, Ask::Unfollow);
         let msg = match ask {
