@@ -78,6 +78,9 @@ pub trait Leases: Send + Sync {
     async fn take_role(&self, role: &str) -> Result<Take, StoreError>;
     /// Gives up the lease on a match this node holds (it ended); nothing when it is not held.
     async fn release_lease(&self, match_id: u64) -> Result<(), StoreError>;
+    /// Gives up the lease a match task took under `fence`, and only that one: a task that ends
+    /// after its node took the match again (a later fence) leaves the later lease alone.
+    async fn release_lease_taken(&self, match_id: u64, fence: u64) -> Result<(), StoreError>;
     /// The fence this node took a match with, if it did.
     fn fence(&self, match_id: u64) -> Option<u64>;
     /// The undecided matches nobody alive runs: without a lease, or with an expired holder.
@@ -97,6 +100,19 @@ pub(crate) struct Node {
     fences: Mutex<HashMap<u64, u64>>,
     /// The roles this node took, with their fences.
     roles: Mutex<HashMap<String, u64>>,
+}
+
+/// Forgets a key only while it still maps to the value given.
+trait RemoveIfEq {
+    fn remove_if_eq(&mut self, key: u64, value: u64);
+}
+
+impl RemoveIfEq for HashMap<u64, u64> {
+    fn remove_if_eq(&mut self, key: u64, value: u64) {
+        if self.get(&key) == Some(&value) {
+            self.remove(&key);
+        }
+    }
 }
 
 /// The role whose holder alone saves the tournaments.
@@ -284,12 +300,17 @@ impl Leases for PgStore {
     async fn release_lease(&self, match_id: u64) -> Result<(), StoreError> {
         let node = self.node_or_err()?;
         let Some(fence) = node.fence(match_id) else { return Ok(()) };
+        self.release_lease_taken(match_id, fence).await
+    }
+
+    async fn release_lease_taken(&self, match_id: u64, fence: u64) -> Result<(), StoreError> {
+        let node = self.node_or_err()?;
         sqlx::query("DELETE FROM match_leases WHERE match_id = $1 AND fence = $2")
             .bind(to_i64(match_id)?)
             .bind(to_i64(fence)?)
             .execute(self.pool())
             .await?;
-        node.fences.lock().expect("fences lock").remove(&match_id);
+        node.fences.lock().expect("fences lock").remove_if_eq(match_id, fence);
         Ok(())
     }
 

@@ -308,3 +308,26 @@ async fn a4_an_append_abandoned_on_a_cut_link_leaves_no_transaction_open_and_lat
     assert_eq!(stored, (0..=8).collect::<Vec<_>>(), "every acknowledged append is committed");
     assert_eq!(idle_in_transaction(&pg.url).await, 0, "still none");
 }
+
+/// A match task ends after its node took the match again under a later fence (it lost its lease,
+/// rejoined and took the match back, while the old task was still ending): releasing the old
+/// task's lease must leave the later one alone. Released by "whatever fence this node holds now",
+/// the later lease was deleted, another node took the match with a fence counted from 1 again,
+/// and two nodes ran it (found by the fault benchmark).
+#[tokio::test]
+async fn releasing_an_older_lease_of_a_match_leaves_the_nodes_later_one() {
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", Duration::from_secs(60)).await;
+    let b = node(&pg.url, "b", Duration::from_secs(60)).await;
+    a.add_match(&new_match(9)).await.unwrap();
+    assert_eq!(leases(&a).take_lease(9).await.unwrap(), Take::Taken { fence: 1 });
+    assert_eq!(leases(&a).take_lease(9).await.unwrap(), Take::Taken { fence: 2 }, "taken again");
+    leases(&a).release_lease_taken(9, 1).await.unwrap();
+    let holder = leases(&a).holder(9).await.unwrap().expect("still held");
+    assert_eq!(holder.node, "a");
+    assert_eq!(leases(&a).fence(9), Some(2), "the later fence is still this node's");
+    assert_eq!(leases(&b).take_lease(9).await.unwrap(), Take::Held { node: "a".into() });
+    leases(&a).release_lease_taken(9, 2).await.unwrap();
+    assert_eq!(leases(&a).holder(9).await.unwrap(), None, "its own lease released");
+    assert_eq!(leases(&a).fence(9), None);
+}

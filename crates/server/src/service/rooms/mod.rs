@@ -183,6 +183,8 @@ impl Rooms {
             let _ = handle.tx.try_send(msg);
         }
         self.map.insert(id, handle.clone());
+        // The lease this task runs under (cluster mode): released when it ends, and no later one.
+        let fence = self.store.leases().and_then(|l| l.fence(id.0));
         let task = tokio::spawn(room.run());
         let me = self.me.clone();
         tokio::spawn(async move {
@@ -212,8 +214,8 @@ impl Rooms {
                     return;
                 }
                 // A node of a cluster lets the match go (a no-op when another took it over).
-                if let Some(leases) = rooms.store.leases()
-                    && let Err(e) = leases.release_lease(id.0).await
+                if let (Some(leases), Some(fence)) = (rooms.store.leases(), fence)
+                    && let Err(e) = leases.release_lease_taken(id.0, fence).await
                 {
                     tracing::warn!(match_id = %id, error = %e, "cannot release a match's lease; it runs out");
                 }
