@@ -123,7 +123,7 @@ async fn e1_four_browser_pages_on_two_nodes_of_a_cluster_play_a_match_to_mate() 
 /// with the move played on node b meanwhile (`web/e2e/elsewhere.mjs`).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_page_told_its_match_moved_says_so_in_russian_and_follows_it_again_after_the_heal() {
-    use shvedka_proto::{Board, ServerMsg};
+    use shvedka_proto::Board;
     use testkit::link::Mode;
     assert!(Path::new(CHROMIUM).exists(), "the browser tests need Debian's Chromium at {CHROMIUM}");
     ensure_node_modules();
@@ -151,18 +151,19 @@ async fn a_page_told_its_match_moved_says_so_in_russian_and_follows_it_again_aft
     c.pg_link.set(Mode::Blackhole);
     c.nats_link.set(Mode::Blackhole);
     for p in &mut players {
-        p.until("told to resume elsewhere", |u| {
-            matches!(u, shvedka_client::Update::Server(ServerMsg::ResumeElsewhere { .. }))
-        })
-        .await;
-        p.until("the connection let go", |u| matches!(u, shvedka_client::Update::Disconnected(_))).await;
-        p.client.resume().await.expect("resumed on node b");
+        p.move_on().await;
     }
     crate::partition::play_until_accepted(&mut players, 1, Board::A, "c5").await;
     // A few seconds of node a refusing the page's resumes, then the heal.
     tokio::time::sleep(Duration::from_secs(3)).await;
     c.pg_link.set(Mode::Pass);
     c.nats_link.set(Mode::Pass);
+    script_passed(child).await;
+}
+
+/// Waits (bounded: 3 minutes) for a browser script started by a test and fails with its output
+/// unless it passed.
+async fn script_passed(child: tokio::process::Child) {
     let output = tokio::time::timeout(Duration::from_secs(180), child.wait_with_output())
         .await
         .expect("the browser test ends within 3 minutes")
@@ -214,14 +215,7 @@ async fn a_page_refused_while_the_database_does_not_answer_keeps_its_session_and
     std::fs::write(out_dir.join("refusing"), "").unwrap();
     marker(&out_dir.join("refused")).await;
     store.refuse_sessions.store(false, Ordering::SeqCst);
-    let output = tokio::time::timeout(Duration::from_secs(120), child.wait_with_output())
-        .await
-        .expect("the browser test ends within 2 minutes")
-        .expect("node's output");
-    let stdout = String::from_utf8_lossy(&output.stdout);
-    let stderr = String::from_utf8_lossy(&output.stderr);
-    println!("{stdout}");
-    assert!(output.status.success(), "the browser test failed:\n{stdout}\n{stderr}");
+    script_passed(child).await;
     server.stop().await;
 }
 

@@ -94,6 +94,17 @@ impl Player {
         panic!("never: {what}");
     }
 
+    /// Waits to be told to resume elsewhere, for the connection's end, and resumes (the client
+    /// picks the next address).
+    pub(crate) async fn move_on(&mut self) {
+        self.until("told to resume elsewhere", |u| {
+            matches!(u, Update::Server(ServerMsg::ResumeElsewhere { .. }))
+        })
+        .await;
+        self.until("the connection let go", |u| matches!(u, Update::Disconnected(_))).await;
+        self.client.resume().await.expect("resumed on another node");
+    }
+
     /// Takes whatever is waiting.
     pub(crate) async fn drain(&mut self) {
         while self.take(Duration::from_millis(200)).await.is_some() {}
@@ -151,6 +162,15 @@ pub(crate) async fn play_until_accepted(players: &mut [Player], who: usize, boar
             p.take(Duration::from_millis(20)).await;
         }
         tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A move refused `Unavailable`, or whose connection let go before its answer: never acknowledged.
+fn not_acknowledged(answer: &Result<(), ClientError>) {
+    match answer {
+        Err(ClientError::Server(e)) => assert_eq!(e.code, shvedka_proto::ErrorCode::Unavailable, "{e:?}"),
+        Err(ClientError::Connection(_)) => {}
+        other => panic!("not acknowledged: {other:?}"),
     }
 }
 
@@ -216,12 +236,7 @@ async fn owner_cut_off(cut_nats: bool) {
     // Node a's players are told to go, lose the connection, and resume on the next node; node
     // b's stay where they are.
     for p in &mut players[..2] {
-        p.until("told to resume elsewhere", |u| {
-            matches!(u, Update::Server(ServerMsg::ResumeElsewhere { .. }))
-        })
-        .await;
-        p.until("the connection let go", |u| matches!(u, Update::Disconnected(_))).await;
-        p.client.resume().await.expect("resumed on node b");
+        p.move_on().await;
         assert_eq!(p.client.server(), c.b.addr, "the next node, at once");
     }
     let told = cut.elapsed();
@@ -320,18 +335,9 @@ async fn a_link_to_postgresql_slower_than_the_lease_lets_the_match_go_and_its_la
     let slow = Instant::now();
     c.pg_link.set(Mode::Delay(Duration::from_millis(1500)));
     let answer = players[1].client.play(Board::A, "e5", None).await;
-    match &answer {
-        Err(ClientError::Server(e)) => assert_eq!(e.code, shvedka_proto::ErrorCode::Unavailable, "{e:?}"),
-        Err(ClientError::Connection(_)) => {}
-        other => panic!("not acknowledged: {other:?}"),
-    }
+    not_acknowledged(&answer);
     for p in &mut players {
-        p.until("told to resume elsewhere", |u| {
-            matches!(u, Update::Server(ServerMsg::ResumeElsewhere { .. }))
-        })
-        .await;
-        p.until("the connection let go", |u| matches!(u, Update::Disconnected(_))).await;
-        p.client.resume().await.expect("resumed on node b");
+        p.move_on().await;
     }
     play_until_accepted(&mut players, 1, Board::A, "c5").await;
     println!(
@@ -399,18 +405,9 @@ async fn a_commit_held_by_the_cut_never_lands_after_the_take_over_and_the_log_do
     c.nats_link.set(Mode::Blackhole);
     let answer = players[1].client.play(Board::A, "e5", None).await;
     // Refused `Unavailable`, or its connection let go before the answer: never acknowledged.
-    match &answer {
-        Err(ClientError::Server(e)) => assert_eq!(e.code, shvedka_proto::ErrorCode::Unavailable, "{e:?}"),
-        Err(ClientError::Connection(_)) => {}
-        other => panic!("not acknowledged: {other:?}"),
-    }
+    not_acknowledged(&answer);
     for p in &mut players {
-        p.until("told to resume elsewhere", |u| {
-            matches!(u, Update::Server(ServerMsg::ResumeElsewhere { .. }))
-        })
-        .await;
-        p.until("the connection let go", |u| matches!(u, Update::Disconnected(_))).await;
-        p.client.resume().await.expect("resumed on node b");
+        p.move_on().await;
     }
     // Another move than the one held: if the held commit got in, the log would fork here.
     play_until_accepted(&mut players, 1, Board::A, "c5").await;
