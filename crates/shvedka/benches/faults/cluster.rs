@@ -15,23 +15,13 @@ use testkit::link::{Link, Mode};
 use testkit::nats::TempNats;
 use testkit::postgres::TempPostgres;
 
-/// The nodes' clock settings: the tests' (no countdown), with a time control long enough that
-/// nobody flags during a ten-minute run (`long`, an hour each).
-const CLOCK: &str = r#"
-countdown_ms = 0
-[lag]
-gain_base_ms = 150
-estimate_moves = 40
-gain_divisor = 250
-gain_max_ms = 1000
-start_gains = 3
-max_gains = 7
-max_grace_ms = 2000
-[time_controls]
-long = "60+0"
-"#;
+/// The nodes' clock settings: the tests' (`shvedka_tests::TEST_CLOCK`, no countdown) with a time
+/// control long enough that nobody flags during a ten-minute run (`long`, an hour each).
+fn clock() -> String {
+    format!("{}long = \"60+0\"\n", shvedka_tests::TEST_CLOCK)
+}
 
-/// The time control the matches are created with (an hour each, [`CLOCK`]).
+/// The time control the matches are created with (an hour each, [`clock`]).
 pub(crate) const TIME_CONTROL: &str = "long";
 
 /// One node: its process (none while killed), its addresses, and its two links.
@@ -84,7 +74,7 @@ impl Cluster {
             let name = format!("node-{}", (b'a' + i as u8) as char);
             let dir = logs.join(&name);
             std::fs::create_dir_all(&dir).unwrap();
-            std::fs::write(dir.join("clock.toml"), CLOCK).unwrap();
+            std::fs::write(dir.join("clock.toml"), clock()).unwrap();
             let pg_link = Link::start_unix(socket.clone()).await.unwrap();
             let nats_link = Link::start(nats_addr).await.unwrap();
             let settings = nats.node_settings().replace(&nats.url, &format!("tls://{}", nats_link.addr()));
