@@ -621,8 +621,9 @@ function push(kind, body) {
   } else if (kind === "ResumeElsewhere") {
     // This node let the match go: the link is dropped, and the session resumes (where the
     // page's address leads now: behind a load balancer, a live node) from the last event.
-    showInfo(elsewhereText(body.reason, body.match_id));
-    session?.drop();
+    const why = elsewhereText(body.reason, body.match_id);
+    showInfo(why);
+    session?.drop(why, true);
   } else if (quick.receive(kind, body)) {
     // A seek's news; the match it found comes as its own State.
   } else if (kind === "Rematch") {
@@ -696,7 +697,7 @@ function status() {
   let state = tr("l.not-connected");
   let detail = "";
   if (s?.state === "connecting") state = tr("l.connecting");
-  else if (s?.state === "lost") state = tr(s.losses > 0 ? "l.reconnecting" : "l.unreachable");
+  else if (s?.state === "lost") state = tr(s.moving ? "l.moving" : s.losses > 0 ? "l.reconnecting" : "l.unreachable");
   else if (s?.state === "refused") state = tr("l.refused", { problem: s.problem });
   else if (s) {
     state = tr(s.resumed ? "l.resumed" : "l.connected");

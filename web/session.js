@@ -80,6 +80,8 @@ export class Session {
     this.losses = 0;
     /** The refusal or link error last seen. */
     this.problem = "";
+    /** Whether the link was dropped because the match moved to another node (until connected). */
+    this.moving = false;
     /** Round trip of the last ping, ms. */
     this.rttMs = /** @type {number | null} */ (null);
     const saved = storedSession();
@@ -271,6 +273,7 @@ export class Session {
           if (this.link === link) this.attempt = 0;
         }, STABLE_AFTER_MS);
         this.problem = "";
+        this.moving = false;
         this.pingsSent.clear();
         this.sync(m.body.server_time_us, this.helloSent, performance.now());
         this.startPings();
@@ -371,12 +374,17 @@ export class Session {
     });
   }
 
-  /** Closes the link abruptly, without a goodbye: the reconnect-and-resume logic takes over. */
-  drop() {
+  /**
+   * Closes the link abruptly, without a goodbye: the reconnect-and-resume logic takes over.
+   * @param {string} [problem] why, in the reader's language (the status's title says it)
+   * @param {boolean} [moving] the match moved to another node: the status says so until connected
+   */
+  drop(problem = t("l.problem.dropped"), moving = false) {
     const link = this.link;
     if (!link) return;
+    this.moving = moving;
     // Let the link go at once: its close event may never come on a dead network.
-    this.lost(link, t("l.problem.dropped"));
+    this.lost(link, problem);
     link.close();
   }
 }

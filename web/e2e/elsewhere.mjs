@@ -47,7 +47,10 @@ async function main() {
   await shot(fan.page, "resume-elsewhere-ru.png", "the notice: the match moves to another node (this one lost its database), reconnecting");
   await until(fan.page, "the link was dropped to resume", (n) => window.shvedka.losses > n, before.losses,
     { seen: () => window.shvedka.losses });
-  step("told to resume elsewhere; the link dropped");
+  await until(fan.page, "the status says the match moves, in Russian, while reconnecting",
+    () => /партия переходит на другой узел/.test(document.querySelector("#link .state")?.textContent ?? ""), null,
+    { seen: () => document.getElementById("link")?.textContent });
+  step("told to resume elsewhere; the link dropped; the status says why");
 
   // Healed: the page resumes (its session kept through node a's refusals meanwhile) and follows
   // the match again, with the move played on node b.

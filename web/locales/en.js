@@ -269,6 +269,7 @@ export default {
   "l.ratings": "Ratings",
   "l.profile-of": "profile of",
   "l.connecting": "connecting…",
+  "l.moving": "the match moves to another node — reconnecting…",
   "l.reconnecting": "connection lost — reconnecting…",
   "l.unreachable": "cannot reach the server — retrying…",
   "l.refused": "refused: {problem}",

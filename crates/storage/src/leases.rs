@@ -160,18 +160,22 @@ impl PgStore {
         let ids = wanted.iter().map(|&(id, _)| to_i64(id)).collect::<Result<Vec<_>, _>>()?;
         // In id order, so two appends lock their rows in one order and never deadlock.
         let rows = sqlx::query(
-            "SELECT match_id, fence FROM match_leases WHERE match_id = ANY($1) ORDER BY match_id FOR SHARE",
+            "SELECT match_id, fence, node FROM match_leases WHERE match_id = ANY($1) ORDER BY match_id FOR SHARE",
         )
         .bind(&ids)
         .fetch_all(&mut *conn)
         .await?;
         let mut current = HashMap::new();
         for r in &rows {
-            current.insert(to_u64(r.try_get(0)?)?, to_u64(r.try_get(1)?)?);
+            // A released lease (no node) is nobody's: no fence is current for it.
+            if let Some(holder) = r.try_get::<Option<String>, _>(2)? {
+                current.insert(to_u64(r.try_get(0)?)?, (to_u64(r.try_get(1)?)?, holder));
+            }
         }
         for (match_id, fence) in wanted {
-            let now = current.get(&match_id).copied();
-            if fence.is_none() || fence != now {
+            let held = current.get(&match_id);
+            let now = held.map(|(f, _)| *f);
+            if fence.is_none() || fence != now || held.is_some_and(|(_, n)| *n != node.name) {
                 return Err(StoreError::Fenced { match_id, fence, current: now });
             }
         }
@@ -260,7 +264,7 @@ impl Leases for PgStore {
             return Ok(Take::Taken { fence });
         }
         node.fences.lock().expect("fences lock").remove(&match_id);
-        let holder = sqlx::query("SELECT node FROM match_leases WHERE match_id = $1")
+        let holder = sqlx::query("SELECT COALESCE(node, '') FROM match_leases WHERE match_id = $1")
             .bind(id)
             .fetch_optional(self.pool())
             .await?;
@@ -305,7 +309,8 @@ impl Leases for PgStore {
 
     async fn release_lease_taken(&self, match_id: u64, fence: u64) -> Result<(), StoreError> {
         let node = self.node_or_err()?;
-        sqlx::query("DELETE FROM match_leases WHERE match_id = $1 AND fence = $2")
+        // The row stays, without a node: the next taker raises the fence above this one.
+        sqlx::query("UPDATE match_leases SET node = NULL WHERE match_id = $1 AND fence = $2")
             .bind(to_i64(match_id)?)
             .bind(to_i64(fence)?)
             .execute(self.pool())
@@ -371,7 +376,8 @@ impl Leases for PgStore {
             now_ms!(),
             ", false), \
                (SELECT COUNT(*) FROM match_leases o WHERE o.node = l.node) \
-             FROM match_leases l LEFT JOIN cluster_nodes n ON n.node = l.node WHERE l.match_id = $1"
+             FROM match_leases l LEFT JOIN cluster_nodes n ON n.node = l.node \
+             WHERE l.match_id = $1 AND l.node IS NOT NULL"
         ))
         .bind(to_i64(match_id)?)
         .fetch_optional(self.pool())

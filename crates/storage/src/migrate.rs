@@ -25,6 +25,7 @@ pub(crate) const POSTGRES: &[(i64, &str)] = &[
     (8, include_str!("../migrations/postgres/0008_rated.sql")),
     // 9 is PostgreSQL's alone: leases exist only in cluster mode, which needs PostgreSQL.
     (9, include_str!("../migrations/postgres/0009_leases.sql")),
+    (10, include_str!("../migrations/postgres/0010_released_leases.sql")),
 ];
 
 /// The table that records applied scripts.

@@ -331,3 +331,36 @@ async fn releasing_an_older_lease_of_a_match_leaves_the_nodes_later_one() {
     assert_eq!(leases(&a).holder(9).await.unwrap(), None, "its own lease released");
     assert_eq!(leases(&a).fence(9), None);
 }
+
+/// A released lease keeps its row without a node: the next node to take the match raises the
+/// fence above every fence it had. Deleted, the next take counted from 1 again, and a node that
+/// still held the match's old fence 1 in memory (cut off when it was taken over) was let append
+/// beside the node that runs it.
+#[tokio::test]
+async fn a_released_lease_is_taken_next_under_a_higher_fence_and_an_old_fence_never_counts_again() {
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", LONG).await;
+    let b = node(&pg.url, "b", LONG).await;
+    let c = node(&pg.url, "c", LONG).await;
+    a.add_match(&new_match(5)).await.unwrap();
+    assert_eq!(leases(&a).take_lease(5).await.unwrap(), Take::Taken { fence: 1 });
+    // Node a is cut off (its lease runs out, it still believes it holds fence 1); b takes the
+    // match over and later releases it.
+    leases(&a).leave().await.unwrap();
+    assert_eq!(leases(&b).take_lease(5).await.unwrap(), Take::Taken { fence: 2 });
+    leases(&b).release_lease_taken(5, 2).await.unwrap();
+    assert_eq!(leases(&c).holder(5).await.unwrap(), None, "a released lease has no holder");
+    assert_eq!(leases(&c).orphans().await.unwrap(), vec![5], "and its match is an orphan at once");
+    let refused = b.append(5, &[event(0)]).await;
+    assert!(matches!(refused, Err(StoreError::Fenced { fence: None, current: None, .. })), "{refused:?}");
+    assert_eq!(leases(&c).take_lease(5).await.unwrap(), Take::Taken { fence: 3 }, "never 1 again");
+    c.append(5, &[event(0)]).await.unwrap();
+    assert_eq!(leases(&a).fence(5), Some(1), "node a still believes");
+    let refused = a.append(5, &[event(1)]).await;
+    assert!(
+        matches!(refused, Err(StoreError::Fenced { match_id: 5, fence: Some(1), current: Some(3) })),
+        "the old fence is refused: {refused:?}"
+    );
+    let stored: Vec<u64> = c.events(5).await.unwrap().iter().map(|e| e.seq).collect();
+    assert_eq!(stored, vec![0]);
+}

@@ -108,7 +108,8 @@ impl Room {
                 self.let_go();
                 return false;
             }
-            let appended = unless_lost(&self.standing, self.committer.append(self.id.0, rows(batch))).await;
+            let appended =
+                unless_lost(&mut self.standing, self.committer.append(self.id.0, rows(batch))).await;
             let Some(appended) = appended else {
                 // Whether it was stored is the fence's say; nobody is told here.
                 self.let_go();
@@ -155,10 +156,10 @@ impl Room {
             let (id, now) = (self.id.0, unix_ms());
             let stored = match write {
                 Write::Result(result) => {
-                    unless_lost(&self.standing, self.store.finish(id, result, now)).await
+                    unless_lost(&mut self.standing, self.store.finish(id, result, now)).await
                 }
                 Write::End(ending) => {
-                    unless_lost(&self.standing, self.store.end_match(id, ending, now)).await
+                    unless_lost(&mut self.standing, self.store.end_match(id, ending, now)).await
                 }
             };
             match stored {
@@ -301,8 +302,7 @@ pub(super) fn refuse(msg: RoomMsg, why: &'static str) -> Option<tokio::sync::one
 }
 
 /// `work`, unless this node must let its matches go first (`None`: it was dropped unfinished).
-async fn unless_lost<T>(standing: &Standing, work: impl Future<Output = T>) -> Option<T> {
-    let mut standing = standing.clone();
+async fn unless_lost<T>(standing: &mut Standing, work: impl Future<Output = T>) -> Option<T> {
     tokio::select! {
         biased;
         done = work => Some(done),
