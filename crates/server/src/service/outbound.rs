@@ -29,16 +29,13 @@ pub(crate) struct Outbound {
     behind: Arc<Notify>,
 }
 
-/// What goes through a connection's queue.
+/// What goes through a connection's queue: small (16 bytes), since the queue's slots are
+/// allocated 32 at a time for every connection (see [`Outgoing`]).
 #[derive(Debug)]
-#[expect(
-    clippy::large_enum_variant,
-    reason = "a message is queued as it was before galleries (see `Outgoing`); boxing would allocate per reply"
-)]
 enum Queued {
     Msg(Outgoing),
     /// From now on, also what this gallery posts.
-    Watch(GalleryRx),
+    Watch(Box<GalleryRx>),
     /// No gallery any more, once its posts before this mark are taken.
     Unwatch {
         mark: u64,
@@ -56,7 +53,7 @@ impl Outbound {
     /// Hands the writer a gallery to take posts from, after everything queued before (`false`:
     /// the queue is full, raising the signal, or gone).
     pub(crate) fn watch(&self, gallery: GalleryRx) -> bool {
-        self.push_queued(Queued::Watch(gallery))
+        self.push_queued(Queued::Watch(Box::new(gallery)))
     }
 
     /// Takes the gallery back once its posts before `mark` are taken (`false` as for
@@ -68,7 +65,7 @@ impl Outbound {
     /// Queues without waiting. A full queue raises the connection's signal; a closed one (the
     /// connection is gone) does not. Either way the message is not queued: `false`.
     pub(crate) fn push(&self, msg: ServerMsg) -> bool {
-        self.push_outgoing(Outgoing::Own(msg))
+        self.push_outgoing(Outgoing::Own(Box::new(msg)))
     }
 
     /// As [`Outbound::push`], a message shared with other connections.
@@ -96,7 +93,7 @@ impl Outbound {
     /// # Errors
     /// The message back when the connection's writer is gone.
     pub(crate) async fn send(&self, msg: ServerMsg) -> Result<(), Box<ServerMsg>> {
-        self.tx.send(Queued::Msg(Outgoing::Own(msg))).await.map_err(|e| match e.0 {
+        self.tx.send(Queued::Msg(Outgoing::Own(Box::new(msg)))).await.map_err(|e| match e.0 {
             Queued::Msg(out) => Box::new(out.msg().clone()),
             Queued::Watch(_) | Queued::Unwatch { .. } => unreachable!("sent a message"),
         })
@@ -171,7 +168,7 @@ impl OutboundRx {
         match queued {
             Queued::Msg(msg) => Some(msg),
             Queued::Watch(gallery) => {
-                self.gallery = Some(gallery);
+                self.gallery = Some(*gallery);
                 None
             }
             Queued::Unwatch { mark } => {
@@ -190,6 +187,14 @@ mod tests {
 
     fn pong(nonce: u64) -> ServerMsg {
         ServerMsg::Pong { nonce, server_time_us: 0 }
+    }
+
+    /// Every connection holds a block of 32 queue slots from its first message on: 352 bytes a
+    /// slot (the message inline) made it 11 KiB a connection, 44 KiB a match (issue 34).
+    #[test]
+    fn a_queue_slot_is_two_words_so_an_idle_connections_queue_holds_half_a_kib() {
+        assert_eq!(std::mem::size_of::<Queued>(), 16);
+        assert_eq!(std::mem::size_of::<Outgoing>(), 16);
     }
 
     #[tokio::test]

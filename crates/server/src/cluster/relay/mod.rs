@@ -531,10 +531,12 @@ mod tests {
     fn seqs(rx: &mut crate::service::outbound::OutboundRx) -> Vec<u64> {
         let mut seqs = Vec::new();
         while let Some(msg) = rx.try_recv() {
-            match msg {
-                Outgoing::Own(ServerMsg::Event(e)) => seqs.push(e.seq),
-                Outgoing::Own(ServerMsg::State(s)) => seqs.push(1000 + s.last_seq.unwrap_or(0)),
-                other => panic!("unexpected {:?}", other.msg()),
+            match msg.msg() {
+                ServerMsg::Event(e) if matches!(msg, Outgoing::Own(_)) => seqs.push(e.seq),
+                ServerMsg::State(s) if matches!(msg, Outgoing::Own(_)) => {
+                    seqs.push(1000 + s.last_seq.unwrap_or(0))
+                }
+                _ => panic!("unexpected {:?}", msg.msg()),
             }
         }
         seqs

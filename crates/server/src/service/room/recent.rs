@@ -7,8 +7,11 @@ use std::collections::VecDeque;
 
 use shvedka_proto::MatchEvent;
 
-/// The most events a resuming follower is sent one by one; beyond it, the whole state.
-pub(super) const MAX_CATCH_UP: usize = 256;
+/// The most events a resuming follower is sent one by one; beyond it, the whole state. Every
+/// live match keeps this many views (a view with its position is about 300 bytes): 256 of them
+/// were 77 KiB a match, the largest part of a match's own memory (heap profile, issue 34). 64 is
+/// half a minute of a match at its fastest; a follower away longer gets the state, one message.
+pub(super) const MAX_CATCH_UP: usize = 64;
 
 /// The last [`MAX_CATCH_UP`] views, in log order.
 #[derive(Debug, Default)]
