@@ -432,6 +432,31 @@ async fn a4_sqlite_log_is_checkpointed_in_the_background_and_stays_short() {
     assert_eq!(store.events(1).await.unwrap().len(), 8000);
 }
 
+/// A4: under steady writes no passive checkpoint ever finds the whole log copied (commits land
+/// while it copies), so SQLite never writes the log from its start again: at 2,000 matches it grew
+/// by 35 MB a second without end. Past its reserve (16 MiB) a restarting checkpoint follows, and
+/// the log stays about that long however much is written.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a4_the_sqlite_log_is_reused_from_its_start_under_writes_that_never_pause() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("shvedka.db");
+    let wal = dir.path().join("shvedka.db-wal");
+    let store =
+        SqliteStore::open_checkpointing(&path, std::time::Duration::from_millis(50), 0).await.unwrap();
+    store.add_match(&new_match(1)).await.unwrap();
+    let mut longest = 0;
+    let rounds = 64u64;
+    for round in 0..rounds {
+        // About a megabyte a round, in commits back to back.
+        for chunk in padded(round * 1000, 1000).chunks(50) {
+            store.append(1, chunk).await.unwrap();
+        }
+        longest = longest.max(size(&wal));
+    }
+    assert!(longest < 28 << 20, "the log grew to {longest} bytes with {rounds} MB written");
+    assert_eq!(store.events(1).await.unwrap().len(), 64_000, "every event reads back");
+}
+
 /// A4: the SQLite log is given its size on opening (a commit that grows the file flushes the
 /// file system's record of it too), by a transaction rolled back: nothing is stored by it, and
 /// the first commits write over the reserve instead of growing the log.
