@@ -1,4 +1,5 @@
-//! The data directory holds the database (password and token hashes) and the TLS private key: a
+//! The data directory holds the database (password and token hashes), the TLS private key and the
+//! QUIC stateless-reset key: a
 //! server that creates it makes it readable by its own user alone, whatever the umask (issue 32).
 
 #![cfg(unix)]
@@ -19,5 +20,6 @@ async fn a_data_directory_the_server_creates_is_its_users_alone() {
     let mode = |p: &std::path::Path| std::fs::metadata(p).expect("it exists").permissions().mode() & 0o777;
     assert_eq!(mode(&dir), 0o700, "the data directory");
     assert_eq!(mode(&dir.join("key.pem")) & 0o077, 0, "the private key");
+    assert_eq!(mode(&dir.join("stateless-reset.key")) & 0o077, 0, "the QUIC reset key");
     drop(server);
 }

@@ -148,3 +148,37 @@ async fn a4_k5_sigkill_mid_match_loses_no_acknowledged_move_postgres() {
     let pg = TempPostgres::start();
     killed_and_restarted(&pg.url).await;
 }
+
+/// A server killed and restarted on its data directory ends its old connections at once: the
+/// first packet a client sends to the new process is answered with a stateless reset (the key is
+/// kept in the data directory), so the client learns it must resume within a round trip, not
+/// when its idle timeout runs out (10 s; 30 s before, the longest stalls of the fault benchmark).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_of_a_killed_server_is_reset_by_the_restarted_one_at_its_next_request() {
+    let dir = tempfile::tempdir().unwrap();
+    let addr = free_udp_port();
+    let (mut server, pin) = serve(dir.path(), addr, "");
+    let mut c = Client::connect(addr, Trust::Fingerprint(pin), "reset").await.unwrap();
+    c.ping().await.expect("connected");
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let (mut server, _) = serve(dir.path(), addr, "");
+    let asked = std::time::Instant::now();
+    let refused = c.ping().await;
+    let took = asked.elapsed();
+    assert!(refused.is_err(), "the old connection is gone");
+    assert!(took < std::time::Duration::from_secs(2), "the client learned it in {took:?}: {refused:?}");
+    let lost = tokio::time::timeout(std::time::Duration::from_secs(2), async {
+        loop {
+            if let Update::Disconnected(_) = next(&mut c).await {
+                break;
+            }
+        }
+    })
+    .await;
+    assert!(lost.is_ok(), "the client was told its connection is lost");
+    c.resume().await.expect("and resumes on the restarted server");
+    c.ping().await.expect("connected again");
+    server.kill().unwrap();
+    server.wait().unwrap();
+}
