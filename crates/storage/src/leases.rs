@@ -83,7 +83,8 @@ pub trait Leases: Send + Sync {
     async fn release_lease_taken(&self, match_id: u64, fence: u64) -> Result<(), StoreError>;
     /// The fence this node took a match with, if it did.
     fn fence(&self, match_id: u64) -> Option<u64>;
-    /// The undecided matches nobody alive runs: without a lease, or with an expired holder.
+    /// The undecided matches nobody alive runs: without a lease, with an expired holder, or held
+    /// in this node's name by an earlier process of it (this process never took them).
     async fn orphans(&self) -> Result<Vec<u64>, StoreError>;
     /// The nodes, by name.
     async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError>;
@@ -328,18 +329,31 @@ impl Leases for PgStore {
         // A match without a lease is an orphan only once it is older than a lease: its node
         // stores its row first and takes its lease next, and a scan in between must not take
         // it from under its creator.
+        //
+        // A lease in this node's name that this process never took is an orphan too: the node
+        // was restarted (a process of the same name ran it before, killed) and, renewing its
+        // row, keeps every other node from taking it; nobody else will run it.
+        let taken: Vec<i64> = node
+            .fences
+            .lock()
+            .expect("fences lock")
+            .keys()
+            .map(|&id| to_i64(id))
+            .collect::<Result<_, _>>()?;
         let rows = sqlx::query(concat!(
             "SELECT m.id FROM matches m \
              LEFT JOIN match_leases l ON l.match_id = m.id \
              LEFT JOIN cluster_nodes n ON n.node = l.node \
-             WHERE m.finished_ms IS NULL AND (n.node IS NULL OR n.expires_ms <= ",
+             WHERE m.finished_ms IS NULL AND (((n.node IS NULL OR n.expires_ms <= ",
             now_ms!(),
             ") AND (l.match_id IS NOT NULL OR m.created_ms <= ",
             now_ms!(),
-            " - $1) \
+            " - $1)) OR (l.node = $2 AND NOT (m.id = ANY($3)))) \
              ORDER BY m.id"
         ))
         .bind(node.lease_ms)
+        .bind(&node.name)
+        .bind(&taken)
         .fetch_all(self.pool())
         .await?;
         rows.iter().map(|r| to_u64(r.try_get(0)?)).collect()

@@ -364,3 +364,24 @@ async fn a_released_lease_is_taken_next_under_a_higher_fence_and_an_old_fence_ne
     let stored: Vec<u64> = c.events(5).await.unwrap().iter().map(|e| e.seq).collect();
     assert_eq!(stored, vec![0]);
 }
+
+/// A node killed and restarted under its name renews its row at once, so no other node ever
+/// finds the matches its earlier process ran orphaned: the restarted process must take them
+/// back itself. They are its orphans (leases in its name it never took); the ones it took are not.
+#[tokio::test]
+async fn a_restarted_nodes_leases_from_its_earlier_process_are_its_orphans() {
+    let pg = TempPostgres::start();
+    let before = node(&pg.url, "a", LONG).await;
+    let other = node(&pg.url, "b", LONG).await;
+    before.add_match(&new_match(3)).await.unwrap();
+    before.add_match(&new_match(4)).await.unwrap();
+    assert_eq!(leases(&before).take_lease(3).await.unwrap(), Take::Taken { fence: 1 });
+    assert_eq!(leases(&before).orphans().await.unwrap(), vec![4], "its own lease is no orphan to it");
+    // Killed, and started again under the same name before the lease ran out.
+    drop(before);
+    let after = node(&pg.url, "a", LONG).await;
+    assert_eq!(leases(&other).orphans().await.unwrap(), vec![4], "node a is alive: not b's to take");
+    assert_eq!(leases(&after).orphans().await.unwrap(), vec![3, 4], "but the new process's to take back");
+    assert_eq!(leases(&after).take_lease(3).await.unwrap(), Take::Taken { fence: 2 });
+    assert_eq!(leases(&after).orphans().await.unwrap(), vec![4], "taken back: no orphan any more");
+}

@@ -153,10 +153,11 @@ impl Rooms {
         let row = self.store.find_match(id.0).await.map_err(|e| unavailable(e.to_string()))?;
         let row = row.ok_or_else(|| error(ErrorCode::NoSuchMatch, format!("no match {id}")))?;
         let rebuilt = restore::rebuild(&*self.store, &row).await.map_err(|e| unavailable(e.to_string()))?;
+        let mut taken = None;
         if let Some(leases) = self.store.leases() {
             // An arbiter's act on a finished match is appended to its log: by its lease holder.
             match leases.take_lease(id.0).await.map_err(|e| unavailable(e.to_string()))? {
-                Take::Taken { .. } => {}
+                Take::Taken { fence } => taken = Some(fence),
                 Take::Held { node } => {
                     return Err(error(
                         ErrorCode::Unavailable,
@@ -166,6 +167,13 @@ impl Rooms {
             }
         }
         if !matches!(rebuilt.m.phase(), Phase::Ended(_) | Phase::Annulled) {
+            // Not run here: the lease just taken is given back, or no other node could take the
+            // match over while this one lives (and this one runs it only after a restart).
+            if let (Some(leases), Some(fence)) = (self.store.leases(), taken)
+                && let Err(e) = leases.release_lease_taken(id.0, fence).await
+            {
+                tracing::warn!(match_id = %id, error = %e, "cannot give back a lease taken in vain; it runs out");
+            }
             // Undecided but not live (its task failed): it comes back on the next start.
             return Err(error(
                 ErrorCode::Unavailable,
