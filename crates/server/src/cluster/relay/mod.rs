@@ -392,15 +392,28 @@ impl Relays {
                 Ok(h.node)
             }
             Some(h) if !h.alive => Err(moving(id, &h.node)),
+            // Nobody holds it: a match that is not over waits for a node to take it over (its
+            // lease was given back, or its node has just created it); its followers here ask
+            // again. Told `NoSuchMatch`, they were told it closed for good (the fault benchmark).
+            None => match self.store.find_match(id.0).await {
+                Ok(Some(row)) if row.finished_ms.is_none() => Err(error(
+                    ErrorCode::Unavailable,
+                    format!("match {id} waits for a node to take it over; try again in a moment"),
+                )),
+                Ok(_) => Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}"))),
+                Err(e) => {
+                    tracing::error!(match_id = %id, error = %e, "cannot read a match");
+                    Err(error(ErrorCode::Unavailable, "the database cannot be read now; try again"))
+                }
+            },
             // This node holds it but does not run it yet: taking it over (or back) now; the
             // session follows it here once it runs (`taken_over`, `retry`).
-            Some(h) if h.node == self.node => Err(error(
+            Some(_) => Err(error(
                 ErrorCode::Unavailable,
                 format!(
                     "match {id} is being taken over by this node; its players follow it here in a moment"
                 ),
             )),
-            _ => Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}"))),
         }
     }
 }
