@@ -15,7 +15,6 @@
 
 use std::net::SocketAddr;
 use std::sync::Arc;
-use std::time::Duration;
 
 use anyhow::Context;
 use rustls::server::ResolvesServerCert;
@@ -118,11 +117,8 @@ fn bind(
     server_config.transport_config(Arc::new(transport(config, kind)?));
     let socket = udp_socket(addr, config.udp_recv_buffer).with_context(|| format!("cannot bind {addr}"))?;
     let runtime = quinn::default_runtime().context("no async runtime")?;
-    // The reset key outlives the process (`reset.rs`); resets at most every 100 µs (quinn's 20 ms
-    // would let a restarted server reset 50 connections a second, and its clients found out one
-    // by one over minutes). A reset is always smaller than the packet that asked for it.
-    let mut endpoint_config = super::reset::endpoint_config(&config.data_dir)?;
-    endpoint_config.min_reset_interval(Duration::from_micros(100));
+    // The reset and connection-id keys outlive the process (`reset.rs`).
+    let endpoint_config = super::reset::endpoint_config(&config.data_dir)?;
     Ok(quinn::Endpoint::new(endpoint_config, Some(server_config), socket, runtime)?)
 }
 
