@@ -67,7 +67,7 @@ impl std::error::Error for ClientError {}
 
 /// How long a client of several server addresses waits for one of them to answer (the QUIC
 /// handshake and the session's `Welcome`) before it tries the next: an address that is dead or
-/// refused never answers, and QUIC alone would wait for its idle timeout ([`IDLE_TIMEOUT`]). A client of one
+/// refused never answers, and QUIC alone would wait for its idle timeout (10 s). A client of one
 /// address has nothing else to try and waits as long as QUIC does.
 pub const CONNECT_TIMEOUT: Duration = Duration::from_secs(3);
 
