@@ -264,10 +264,11 @@ async function teamSignal() {
   await gleb.locator("#sig-need-b").click();
   await until(anna, "anna sees her partner's signal, in English", () => document.getElementById("partner-says").textContent === "gleb: need a bishop", null,
     { expected: "gleb: need a bishop", seen: () => document.getElementById("partner-says").textContent });
-  const glebLog = await gleb.locator("#chat-log").innerText();
-  if (!/anna \(гость\) \(белые A\): нужен конь/.test(glebLog) || !/gleb \(гость\) \(чёрные B\): нужен слон/.test(glebLog)) {
-    fail("gleb's chat log, in Russian", "партнёр anna (гость) (белые A): нужен конь … gleb (гость) (чёрные B): нужен слон", glebLog);
-  }
+  // Gleb's own line comes back to his page on its own way, not with Anna's copy: wait for it.
+  await until(gleb, "gleb's chat log, in Russian", () => {
+    const log = document.getElementById("chat-log").innerText;
+    return /anna \(гость\) \(белые A\): нужен конь/.test(log) && /gleb \(гость\) \(чёрные B\): нужен слон/.test(log);
+  }, null, { expected: "партнёр anna (гость) (белые A): нужен конь … gleb (гость) (чёрные B): нужен слон", seen: () => document.getElementById("chat-log").innerText });
   step("anna signalled 'need a knight' to gleb (and only to him), read 'нужен конь'; gleb's 'нужен слон' reached her as 'need a bishop'");
 }
 
