@@ -445,7 +445,11 @@ async fn a4_the_sqlite_log_is_reused_from_its_start_under_writes_that_never_paus
         SqliteStore::open_checkpointing(&path, std::time::Duration::from_millis(50), 0).await.unwrap();
     store.add_match(&new_match(1)).await.unwrap();
     let mut longest = 0;
-    let rounds = 64u64;
+    // Without the restarting checkpoint the log holds everything written (about 240 MB for
+    // these 128 MB of events); with it, how far it overshoots its reserve depends on how fast
+    // this machine writes between two checkpoints (36 MB seen on a fast one): half of what was
+    // written is the line between the two.
+    let rounds = 128u64;
     for round in 0..rounds {
         // About a megabyte a round, in commits back to back.
         for chunk in padded(round * 1000, 1000).chunks(50) {
@@ -453,8 +457,8 @@ async fn a4_the_sqlite_log_is_reused_from_its_start_under_writes_that_never_paus
         }
         longest = longest.max(size(&wal));
     }
-    assert!(longest < 28 << 20, "the log grew to {longest} bytes with {rounds} MB written");
-    assert_eq!(store.events(1).await.unwrap().len(), 64_000, "every event reads back");
+    assert!(longest < 64 << 20, "the log grew to {longest} bytes with {rounds} MB written");
+    assert_eq!(store.events(1).await.unwrap().len(), 128_000, "every event reads back");
 }
 
 /// A4: the SQLite log is given its size on opening (a commit that grows the file flushes the
