@@ -142,20 +142,17 @@ impl Node {
 }
 
 impl PgStore {
-    /// Refuses a batch unless this node's fence is still each match's current one, and holds the
-    /// lease rows locked until the transaction `conn` is in commits. Nothing when this store is
-    /// not a node of a cluster.
+    /// Refuses a batch unless the fence each append names is still its match's current one,
+    /// and this node's, and holds the lease rows locked until the transaction `conn` is in
+    /// commits. Nothing when this store is not a node of a cluster.
     pub(crate) async fn check_fences(
         &self,
         conn: &mut sqlx::PgConnection,
-        batch: &[(u64, &[crate::EventRow])],
+        batch: &[crate::Appending<'_>],
     ) -> Result<(), StoreError> {
         let Some(node) = self.cluster_node() else { return Ok(()) };
-        let mut wanted: Vec<(u64, Option<u64>)> = batch
-            .iter()
-            .filter(|(_, events)| !events.is_empty())
-            .map(|&(id, _)| (id, node.fence(id)))
-            .collect();
+        let mut wanted: Vec<(u64, Option<u64>)> =
+            batch.iter().filter(|a| !a.events.is_empty()).map(|a| (a.match_id, a.fence)).collect();
         wanted.sort_unstable();
         wanted.dedup();
         let ids = wanted.iter().map(|&(id, _)| to_i64(id)).collect::<Result<Vec<_>, _>>()?;

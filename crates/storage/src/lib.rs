@@ -30,7 +30,7 @@ use std::sync::Arc;
 pub use accounts::{AccountRow, Accounts, NewAccount, Revoke, Role};
 pub use leases::{IdKind, Leases, NodeRow, Take};
 pub use ratings::{BoardRow, HistoryRow, PlayerChange, RatedMatch, RatingRow, Ratings};
-pub use rows::{Ending, EventRow, MatchRow, NewMatch, PlayerRow};
+pub use rows::{Appending, Ending, EventRow, MatchRow, NewMatch, PlayerRow};
 pub use stores::{BEAT_CONNECTIONS, PgStore, SqliteStore};
 
 /// A storage failure.
@@ -128,15 +128,17 @@ pub trait Store: Accounts + Ratings + Send + Sync {
     /// Appends events to a match's log, all or none; returns once they are durable. Idempotent:
     /// an event stored already with the same content (a commit whose acknowledgement was lost,
     /// retried) is taken as written; one stored with other content is a
-    /// [`StoreError::Conflict`].
+    /// [`StoreError::Conflict`]. A node of a cluster appends under the fence it holds for the
+    /// match now.
     async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError>;
     /// Appends to the logs of several matches in one transaction, all or none, as
     /// [`Store::append`] does for one: one disk flush for every match's pending events (group
-    /// commit). The default appends match by match (not atomic across matches), for stores that
-    /// have no transactions.
-    async fn append_batch(&self, batch: &[(u64, &[EventRow])]) -> Result<(), StoreError> {
-        for (match_id, events) in batch {
-            self.append(*match_id, events).await?;
+    /// commit). A node of a cluster checks each under the fence it names
+    /// ([`Appending::fence`]). The default appends match by match (not atomic across matches),
+    /// for stores that have no transactions (and no fences).
+    async fn append_batch(&self, batch: &[Appending<'_>]) -> Result<(), StoreError> {
+        for a in batch {
+            self.append(a.match_id, a.events).await?;
         }
         Ok(())
     }

@@ -82,6 +82,21 @@ impl Ending {
     }
 }
 
+/// One match's events in an append ([`Store::append_batch`](crate::Store::append_batch)).
+#[derive(Clone, Copy, Debug)]
+pub struct Appending<'a> {
+    /// The match.
+    pub match_id: u64,
+    /// The lease fence its appender took the match under (a node of a cluster), `None` if it
+    /// holds none. A node refuses the append unless this is still the match's current fence and
+    /// the lease its own: a match task that was let go is refused even when its node has taken
+    /// the match back since, under a newer fence, for a new task that read the log without the
+    /// old one's last events. Other stores have no fences and ignore it.
+    pub fence: Option<u64>,
+    /// Its events, in order.
+    pub events: &'a [EventRow],
+}
+
 /// One event of a match's log.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EventRow {

@@ -15,8 +15,8 @@ use crate::accounts::{AccountKey, sql_accounts};
 use crate::leases::{Leases, Node};
 use crate::ratings::{history_row, rating_row, sql_ratings};
 use crate::{
-    AccountRow, Accounts, BoardRow, Ending, EventRow, HistoryRow, MatchRow, NewAccount, NewMatch, PlayerRow,
-    RatedMatch, RatingRow, Ratings, Revoke, Role, Store, StoreError, migrate, to_i64, to_u64,
+    AccountRow, Accounts, Appending, BoardRow, Ending, EventRow, HistoryRow, MatchRow, NewAccount, NewMatch,
+    PlayerRow, RatedMatch, RatingRow, Ratings, Revoke, Role, Store, StoreError, migrate, to_i64, to_u64,
 };
 
 /// Milliseconds since the Unix epoch.
@@ -130,7 +130,7 @@ impl SqliteStore {
     /// write lock's holder may be a transaction of the pool (a session's row) whose next
     /// statement needs a task of this very runtime, which a thread held in place does not run
     /// (on one thread; and on several, when that task is queued behind this one).
-    async fn append_rows(&self, _: &[(u64, &[EventRow])], rows: &[Params<'_>]) -> Result<(), StoreError> {
+    async fn append_rows(&self, _: &[Appending<'_>], rows: &[Params<'_>]) -> Result<(), StoreError> {
         let started = std::time::Instant::now();
         loop {
             match on_this_thread(|| self.appender.append(rows)) {
@@ -453,7 +453,7 @@ impl PgStore {
 
 impl PgStore {
     /// Appends `rows` (those of `batch`), atomically and durably.
-    async fn append_rows(&self, batch: &[(u64, &[EventRow])], rows: &[Params<'_>]) -> Result<(), StoreError> {
+    async fn append_rows(&self, batch: &[Appending<'_>], rows: &[Params<'_>]) -> Result<(), StoreError> {
         let insert = |chunk: &[Params<'_>]| {
             let mut insert =
                 sqlx::QueryBuilder::new("INSERT INTO events (match_id, seq, at_us, event, view) ");
@@ -670,15 +670,16 @@ macro_rules! sql_store {
             }
 
             async fn append(&self, match_id: u64, events: &[EventRow]) -> Result<(), StoreError> {
-                self.append_batch(&[(match_id, events)]).await
+                let fence = self.leases().and_then(|l| l.fence(match_id));
+                self.append_batch(&[Appending { match_id, fence, events }]).await
             }
 
-            async fn append_batch(&self, batch: &[(u64, &[EventRow])]) -> Result<(), StoreError> {
-                if batch.iter().all(|(_, events)| events.is_empty()) {
+            async fn append_batch(&self, batch: &[Appending<'_>]) -> Result<(), StoreError> {
+                if batch.iter().all(|a| a.events.is_empty()) {
                     return Ok(());
                 }
                 let mut rows = Vec::new();
-                for &(match_id, events) in batch {
+                for &Appending { match_id, events, .. } in batch {
                     for e in events {
                         rows.push((to_i64(match_id)?, to_i64(e.seq)?, to_i64(e.at_us)?, e));
                     }

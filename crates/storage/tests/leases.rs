@@ -3,7 +3,9 @@
 
 use std::time::Duration;
 
-use shvedka_storage::{EventRow, IdKind, Leases, NewMatch, NodeRow, PgStore, Store, StoreError, Take};
+use shvedka_storage::{
+    Appending, EventRow, IdKind, Leases, NewMatch, NodeRow, PgStore, Store, StoreError, Take,
+};
 use testkit::postgres::TempPostgres;
 
 const LONG: Duration = Duration::from_secs(60);
@@ -78,11 +80,39 @@ async fn a_stale_owner_cannot_append_once_another_node_took_the_match_over() {
     // A group commit with one stale match is refused whole, and the good match alone goes through.
     leases(&a).heartbeat().await.unwrap();
     assert_eq!(leases(&a).take_lease(2).await.unwrap(), Take::Taken { fence: 1 });
-    let refused = a.append_batch(&[(2, &[event(0)][..]), (1, &[event(3)][..])]).await;
+    let stale = Appending { match_id: 1, fence: Some(1), events: &[event(3)] };
+    let refused =
+        a.append_batch(&[Appending { match_id: 2, fence: Some(1), events: &[event(0)] }, stale]).await;
     assert!(matches!(refused, Err(StoreError::Fenced { match_id: 1, .. })), "{refused:?}");
     assert!(a.events(2).await.unwrap().is_empty(), "all or none");
     a.append(2, &[event(0)]).await.unwrap();
     assert_eq!(leases(&a).take_lease(1).await.unwrap(), Take::Held { node: "b".into() }, "b is alive");
+}
+
+/// A node let a match go (it lost its standing) while an append of the match's task waited
+/// to be committed, and took the match back before that commit ran, for a new task that read
+/// the log without those events: the old task's append names the fence it took and is refused,
+/// though the node holds the match again; the new task's goes through.
+#[tokio::test]
+async fn an_append_of_a_let_go_task_is_refused_after_its_node_took_the_match_back() {
+    let pg = TempPostgres::start();
+    let a = node(&pg.url, "a", LONG).await;
+    a.add_match(&new_match(1)).await.unwrap();
+    assert_eq!(leases(&a).take_lease(1).await.unwrap(), Take::Taken { fence: 1 });
+    a.append(1, &[event(0)]).await.unwrap();
+    leases(&a).release_lease(1).await.unwrap();
+    assert_eq!(leases(&a).take_lease(1).await.unwrap(), Take::Taken { fence: 2 });
+    let old_task = EventRow { event: "{\"old\":true}".into(), ..event(1) };
+    let refused = a.append_batch(&[Appending { match_id: 1, fence: Some(1), events: &[old_task] }]).await;
+    assert!(
+        matches!(refused, Err(StoreError::Fenced { match_id: 1, fence: Some(1), current: Some(2) })),
+        "the let-go task is refused: {refused:?}"
+    );
+    a.append_batch(&[Appending { match_id: 1, fence: Some(2), events: &[event(1)] }]).await.unwrap();
+    assert_eq!(a.events(1).await.unwrap(), vec![event(0), event(1)], "the new task's event alone");
+    // An appender that holds no fence is refused too.
+    let none = a.append_batch(&[Appending { match_id: 1, fence: None, events: &[event(2)] }]).await;
+    assert!(matches!(none, Err(StoreError::Fenced { .. })), "{none:?}");
 }
 
 #[tokio::test]

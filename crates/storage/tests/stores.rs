@@ -3,8 +3,8 @@
 use std::sync::Arc;
 
 use shvedka_storage::{
-    Ending, EventRow, NewAccount, NewMatch, PgStore, PlayerChange, PlayerRow, RatedMatch, RatingRow, Revoke,
-    Role, SqliteStore, Store, StoreError,
+    Appending, Ending, EventRow, NewAccount, NewMatch, PgStore, PlayerChange, PlayerRow, RatedMatch,
+    RatingRow, Revoke, Role, SqliteStore, Store, StoreError,
 };
 use testkit::postgres::TempPostgres;
 
@@ -28,6 +28,11 @@ fn event(seq: u64) -> EventRow {
         event: format!("{{\"seq\":{seq}}}"),
         view: format!("view {seq} ünïcode"),
     }
+}
+
+/// One match's events in a batch, under no fence (a store that is no node of a cluster).
+fn one(match_id: u64, events: &[EventRow]) -> Appending<'_> {
+    Appending { match_id, fence: None, events }
 }
 
 /// Everything the server relies on.
@@ -86,11 +91,11 @@ async fn suite(store: Arc<dyn Store>) {
     let log = store.events(1).await.unwrap();
     assert_eq!(log, (0..5).map(event).collect::<Vec<_>>(), "a retried batch is stored once");
     // Group commit: the events of several matches in one transaction, all or none.
-    store.append_batch(&[(1, &[event(5)][..]), (2, &[event(0), event(1)][..])]).await.unwrap();
+    store.append_batch(&[one(1, &[event(5)]), one(2, &[event(0), event(1)])]).await.unwrap();
     assert_eq!(store.events(1).await.unwrap().len(), 6);
     assert_eq!(store.events(2).await.unwrap(), vec![event(0), event(1)]);
     let forked = EventRow { event: "{\"other\":true}".into(), ..event(0) };
-    let refused = store.append_batch(&[(1, &[event(6)][..]), (2, &[forked][..])]).await;
+    let refused = store.append_batch(&[one(1, &[event(6)]), one(2, std::slice::from_ref(&forked))]).await;
     assert!(matches!(refused, Err(StoreError::Conflict { match_id: 2, seq: 0 })), "{refused:?}");
     assert_eq!(store.events(1).await.unwrap().len(), 6, "nothing of a refused batch, of any match");
     store.append_batch(&[]).await.unwrap();
@@ -98,10 +103,10 @@ async fn suite(store: Arc<dyn Store>) {
     // and a conflict in its last statement takes back the statements before it.
     let many: Vec<EventRow> = (2..1202).map(event).collect();
     let forked = EventRow { event: "{\"other\":true}".into(), ..event(5) };
-    let refused = store.append_batch(&[(2, &many[..]), (1, &[forked][..])]).await;
+    let refused = store.append_batch(&[one(2, &many), one(1, std::slice::from_ref(&forked))]).await;
     assert!(matches!(refused, Err(StoreError::Conflict { match_id: 1, seq: 5 })), "{refused:?}");
     assert_eq!(store.events(2).await.unwrap().len(), 2, "nothing of the refused statements");
-    store.append_batch(&[(2, &many[..600]), (1, &[event(6)][..]), (2, &many[600..])]).await.unwrap();
+    store.append_batch(&[one(2, &many[..600]), one(1, &[event(6)]), one(2, &many[600..])]).await.unwrap();
     assert_eq!(store.events(2).await.unwrap(), (0..1202).map(event).collect::<Vec<_>>());
     assert_eq!(store.events(1).await.unwrap().len(), 7);
     // A page of a long log, read on the reads' own connections: only the rows asked for.

@@ -17,7 +17,7 @@ use std::pin::Pin;
 use std::sync::Arc;
 use std::task::{Context, Poll};
 
-use shvedka_storage::{EventRow, Store, StoreError};
+use shvedka_storage::{Appending, EventRow, Store, StoreError};
 use tokio::sync::{Mutex, mpsc, oneshot};
 use tokio::time::Instant;
 
@@ -31,6 +31,7 @@ pub(crate) const MAX_BATCH: usize = 512;
 
 struct Job {
     match_id: u64,
+    fence: Option<u64>,
     rows: Vec<EventRow>,
     done: oneshot::Sender<Result<(), StoreError>>,
 }
@@ -66,19 +67,25 @@ impl Committer {
         (Committer { tx, writer: writer.clone() }, write(writer, rx))
     }
 
-    /// Appends a match's events; returns once they are durable (or why not).
-    pub(crate) async fn append(&self, match_id: u64, rows: Vec<EventRow>) -> Result<(), StoreError> {
+    /// Appends a match's events under the lease fence its task took it under (a node of a
+    /// cluster; [`Appending::fence`]); returns once they are durable (or why not).
+    pub(crate) async fn append(
+        &self,
+        match_id: u64,
+        fence: Option<u64>,
+        rows: Vec<EventRow>,
+    ) -> Result<(), StoreError> {
         // Nothing under way and nothing queued: nothing to gather, commit here.
         if self.tx.capacity() == self.tx.max_capacity()
             && let Ok(writing) = self.writer.writing.try_lock()
         {
-            let result = self.writer.commit(&[(match_id, rows)]).await;
+            let result = self.writer.commit(&[(match_id, fence, rows)]).await;
             drop(writing);
             return result.unwrap_or_else(|Panicked| Err(panicked()));
         }
         let (done, answer) = oneshot::channel();
         let gone = || StoreError::Range("the storage writer has stopped".into());
-        self.tx.send(Job { match_id, rows, done }).await.map_err(|_| gone())?;
+        self.tx.send(Job { match_id, fence, rows, done }).await.map_err(|_| gone())?;
         answer.await.map_err(|_| gone())?
     }
 }
@@ -93,9 +100,15 @@ fn panicked() -> StoreError {
 impl Writer {
     /// One commit of every match's rows in `jobs`, timed; a panic is caught in place (a task per
     /// commit to catch it would be a task hop, and a wake-up, per flush).
-    async fn commit(&self, jobs: &[(u64, Vec<EventRow>)]) -> Result<Result<(), StoreError>, Panicked> {
+    async fn commit(
+        &self,
+        jobs: &[(u64, Option<u64>, Vec<EventRow>)],
+    ) -> Result<Result<(), StoreError>, Panicked> {
         let started = Instant::now();
-        let refs: Vec<(u64, &[EventRow])> = jobs.iter().map(|(id, rows)| (*id, &rows[..])).collect();
+        let refs: Vec<Appending<'_>> = jobs
+            .iter()
+            .map(|(id, fence, rows)| Appending { match_id: *id, fence: *fence, events: rows })
+            .collect();
         let Ok(result) = CatchUnwind(self.store.append_batch(&refs)).await else {
             tracing::error!("a group commit panicked; its appends are answered with an error");
             self.metrics.storage_error();
@@ -120,8 +133,8 @@ async fn write(writer: Arc<Writer>, mut rx: mpsc::Receiver<Job>) {
         {
             queued.push(job);
         }
-        for Job { match_id, rows, done } in queued.drain(..) {
-            jobs.push((match_id, rows));
+        for Job { match_id, fence, rows, done } in queued.drain(..) {
+            jobs.push((match_id, fence, rows));
             answers.push(done);
         }
         match writer.commit(&jobs).await {
@@ -141,9 +154,10 @@ async fn write(writer: Arc<Writer>, mut rx: mpsc::Receiver<Job>) {
             }
             Ok(Err(e)) => {
                 tracing::warn!(error = %e, matches = jobs.len(), "a group commit failed; committing match by match");
-                for ((match_id, rows), done) in jobs.iter().zip(answers.drain(..)) {
+                for ((match_id, fence, rows), done) in jobs.iter().zip(answers.drain(..)) {
                     let one = Instant::now();
-                    let result = writer.store.append(*match_id, rows).await;
+                    let alone = Appending { match_id: *match_id, fence: *fence, events: rows };
+                    let result = writer.store.append_batch(&[alone]).await;
                     match &result {
                         Ok(()) => writer.metrics.committed(1, one.elapsed().as_secs_f64()),
                         Err(_) => writer.metrics.storage_error(),
@@ -198,7 +212,7 @@ mod tests {
         let tasks: Vec<_> = (1..=50u64)
             .map(|m| {
                 let c = committer.clone();
-                tokio::spawn(async move { c.append(m, vec![row(0, "a"), row(1, "b")]).await })
+                tokio::spawn(async move { c.append(m, None, vec![row(0, "a"), row(1, "b")]).await })
             })
             .collect();
         tokio::time::sleep(std::time::Duration::from_millis(1)).await;
@@ -225,8 +239,8 @@ mod tests {
         let metrics = Arc::new(Metrics::new());
         // The writer task is never started: only the appending task itself can commit.
         let (committer, _writer_task) = Committer::new(store.clone(), metrics.clone());
-        committer.append(7, vec![row(0, "a")]).await.unwrap();
-        committer.append(7, vec![row(1, "b")]).await.unwrap();
+        committer.append(7, None, vec![row(0, "a")]).await.unwrap();
+        committer.append(7, None, vec![row(1, "b")]).await.unwrap();
         assert_eq!(store.log(7).len(), 2);
         let text = metrics.encode(0, 0);
         assert_eq!(value(&text, "shvedka_commit_batch_matches_count"), 2.0, "a commit each, of one match");
@@ -236,12 +250,12 @@ mod tests {
     async fn a_conflict_fails_only_its_own_match() {
         let store = Arc::new(MemStore::default());
         let committer = Committer::spawn(store.clone(), Arc::new(Metrics::new()));
-        committer.append(1, vec![row(0, "a")]).await.unwrap();
+        committer.append(1, None, vec![row(0, "a")]).await.unwrap();
         // Both wait behind a commit under way, so they meet in one batch, which then fails.
         let writing = committer.writer.writing.lock().await;
         let (c1, c2) = (committer.clone(), committer.clone());
-        let forked = tokio::spawn(async move { c1.append(1, vec![row(0, "other")]).await });
-        let fine = tokio::spawn(async move { c2.append(2, vec![row(0, "x")]).await });
+        let forked = tokio::spawn(async move { c1.append(1, None, vec![row(0, "other")]).await });
+        let fine = tokio::spawn(async move { c2.append(2, None, vec![row(0, "x")]).await });
         tokio::time::sleep(std::time::Duration::from_millis(1)).await;
         drop(writing);
         assert!(matches!(forked.await.unwrap(), Err(StoreError::Conflict { match_id: 1, seq: 0 })));

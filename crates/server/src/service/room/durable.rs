@@ -109,7 +109,8 @@ impl Room {
                 return false;
             }
             let appended =
-                unless_lost(&mut self.standing, self.committer.append(self.id.0, rows(batch))).await;
+                unless_lost(&mut self.standing, self.committer.append(self.id.0, self.fence, rows(batch)))
+                    .await;
             let Some(appended) = appended else {
                 // Whether it was stored is the fence's say; nobody is told here.
                 self.let_go();
@@ -126,10 +127,17 @@ impl Room {
             };
             failures += 1;
             tracing::error!(match_id = %self.id, error = %error, failures, "cannot store events; retrying");
-            if matches!(error, StoreError::Conflict { .. } | StoreError::Fenced { .. }) {
-                // Another writer's log, or another node's match now (cluster mode: its lease was
-                // taken over): retrying cannot help, and nothing may be told. The task ends; the
-                // match stays as stored.
+            if matches!(error, StoreError::Fenced { .. }) {
+                // Cluster mode: its lease was taken over (by another node, or by this one for
+                // another task) since this task took it. Retrying cannot help, and nothing unstored
+                // may be told: the task ends, and its followers are sent to whoever runs the match
+                // now.
+                self.let_go();
+                return false;
+            }
+            if matches!(error, StoreError::Conflict { .. }) {
+                // Another writer's log: retrying cannot help, and nothing may be told. The task
+                // ends; the match stays as stored.
                 tracing::error!(match_id = %self.id, "the stored log is another writer's; the task ends");
                 self.closing = Some(Closing::Failed);
                 return false;

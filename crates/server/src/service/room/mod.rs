@@ -143,6 +143,10 @@ pub(crate) struct Room {
     store: Arc<dyn Store>,
     /// The group-commit writer the match's events go through.
     committer: Committer,
+    /// The lease fence this task runs the match under (a node of a cluster: the one its node
+    /// took just before it was made), named by each of its appends so that none is stored once
+    /// it was let go, even if its node takes the match back for another task.
+    fence: Option<u64>,
     /// Restored after a restart and paused: the clocks restart when all four players are back.
     restart_pause: bool,
     /// Paused because storage refused writes: the clocks restart when it takes them again.
@@ -245,6 +249,7 @@ impl Room {
         } = setup;
         let rules = m.config().rules.name.clone();
         let time_control = m.config().time_control.to_string();
+        let fence = store.leases().and_then(|l| l.fence(id.0));
         let summary = Arc::new(Mutex::new(MatchSummary {
             match_id: id,
             rules: rules.clone(),
@@ -301,6 +306,7 @@ impl Room {
             summary: summary.clone(),
             store,
             committer,
+            fence,
             restart_pause,
             storage_paused: false,
             records_dir,

@@ -414,7 +414,7 @@ async fn a_task_that_dies_frees_and_tells_its_followers() {
 }
 
 #[tokio::test(start_paused = true)]
-async fn a_fenced_append_ends_the_task_as_a_conflict_does_and_nothing_is_told() {
+async fn a_fenced_append_ends_the_task_and_its_players_are_sent_to_whoever_runs_the_match_now() {
     let f = fixture().await;
     let mut players = f.running().await;
     f.ask(&players[0], ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: None }).await.unwrap();
@@ -442,9 +442,13 @@ async fn a_fenced_append_ends_the_task_as_a_conflict_does_and_nothing_is_told() 
         }
         assert!(!told.iter().any(|m| matches!(m, ServerMsg::Event(_))), "nothing unstored is told: {told:?}");
         assert!(
-            told.iter().any(|m| matches!(m, ServerMsg::MatchClosed { reason: ClosedReason::Failed, .. })),
-            "{told:?}"
+            told.iter().any(|m| matches!(
+                m,
+                ServerMsg::ResumeElsewhere { reason: shvedka_proto::ElsewhereReason::LeaseLost, .. }
+            )),
+            "told to follow it where it runs now, not that it closed: {told:?}"
         );
+        assert!(!told.iter().any(|m| matches!(m, ServerMsg::MatchClosed { .. })), "{told:?}");
     }
     assert!(f.store.ending(ID.0).is_none(), "not marked ended: the new owner runs it on");
 }
