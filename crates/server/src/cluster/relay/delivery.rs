@@ -177,6 +177,9 @@ impl Relays {
         for mut t in self.targets.iter_mut() {
             if t.match_id == id {
                 t.attached = false;
+                // Waiting from now: one who followed it longer than `GIVE_UP` must not be
+                // given up on before the new owner even answers.
+                t.since = Instant::now();
                 again.push(t.key().clone());
             }
         }
@@ -226,9 +229,41 @@ impl Relays {
                     }
                 }
                 Err(e) if e.code == ErrorCode::Unavailable => {}
+                Err(e) if e.code == ErrorCode::NoSuchMatch && relays.give_the_end(&key, id).await => {}
                 Err(_) => relays.close(&key, id),
             }
         });
+    }
+
+    /// Nobody runs the session's match any more: if it was decided (or annulled) meanwhile, its
+    /// last events stored by a node that could not deliver them (it lost its lease while they
+    /// were committed), he is given them — the end included — and follows it no more, as if he
+    /// had seen it end. `false` when it did not end, or he was given nothing of it yet (no
+    /// events to add to): the caller says it is gone.
+    pub(super) async fn give_the_end(&self, key: &str, id: MatchId) -> bool {
+        let Some(Seen::Upto(after)) = self.targets.get(key).filter(|t| t.match_id == id).map(|t| t.seen)
+        else {
+            return false;
+        };
+        let ended = match self.store.find_match(id.0).await {
+            Ok(Some(row)) => row.finished_ms.is_some() || row.ending.is_some(),
+            Ok(None) => false,
+            Err(e) => {
+                tracing::warn!(match_id = %id, error = %e, "cannot read a match that nobody runs");
+                false
+            }
+        };
+        if !ended {
+            return false;
+        }
+        let missed = self.missed(id, after, u64::MAX).await;
+        if let Some((_, t)) = self.targets.remove_if(key, |_, t| t.match_id == id) {
+            for view in missed {
+                t.out.push(ServerMsg::Event(view));
+            }
+            t.session.leave_room(id);
+        }
+        true
     }
 
     /// The session's match is gone for good: it is told so and follows nothing.

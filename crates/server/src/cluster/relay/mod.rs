@@ -254,6 +254,8 @@ impl Relays {
                 true
             }
             Err(e) if e.code == ErrorCode::Unavailable => true,
+            // Decided while the session was away: what it missed, the end included.
+            Err(e) if e.code == ErrorCode::NoSuchMatch && self.give_the_end(&session.key, id).await => false,
             Err(_) => {
                 self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
                 session.leave_room(id);
@@ -276,6 +278,10 @@ impl Relays {
             if !t.out.same(out) || matches!(ask, Ask::Follow { .. }) {
                 t.out = out.clone();
                 t.seen = seen;
+            }
+            if !t.attached {
+                // Asked again now: its wait for the match to be taken over starts again.
+                t.since = Instant::now();
             }
             return false;
         }
@@ -652,5 +658,71 @@ mod tests {
         assert_eq!(relays.ran_elsewhere(MatchId(8)), None);
         relays.retry();
         assert!(relays.ended.is_empty(), "forgotten, not only hidden");
+    }
+
+    /// Waits (a bounded number of turns) until the relays no longer route match 4 to anna.
+    async fn until_released(relays: &Relays, anna: &Session) {
+        for _ in 0..200 {
+            if !relays.follows(anna, MatchId(4)) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        panic!("anna still follows match 4");
+    }
+
+    /// The fault benchmark (issue 36): a node lost its lease while its commit of a match's
+    /// last move and end went through; the players following it on another node were told the
+    /// match closed (`Failed`) instead of how it ended. Nobody runs it now and it is decided:
+    /// each is given the events he missed, the end included, from the database.
+    #[tokio::test]
+    async fn a_follower_of_a_match_decided_while_nobody_could_tell_him_is_given_its_end_from_the_database() {
+        let (relays, anna) = relays().await;
+        let (out, mut rx) = Outbound::channel(64);
+        relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(3) });
+        relays.store.finish(4, "{}", 9).await.unwrap();
+        relays.spawn_follow("k".into());
+        until_released(&relays, &anna).await;
+        assert_eq!(seqs(&mut rx), [4, 5], "what he missed, to the last event stored; no MatchClosed");
+    }
+
+    /// A match that is gone and not decided (no row): the follower is told it closed.
+    #[tokio::test]
+    async fn a_follower_of_a_match_that_is_gone_undecided_is_told_it_closed() {
+        let (relays, anna) = relays().await;
+        let (out, mut rx) = Outbound::channel(64);
+        relays.register(&anna, &out, MatchId(9), &Ask::Follow { last_seq: Some(3) });
+        relays.spawn_follow("k".into());
+        for _ in 0..200 {
+            if !relays.follows(&anna, MatchId(9)) {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(5)).await;
+        }
+        let told = rx.try_recv().map(|m| m.msg().clone());
+        assert!(
+            matches!(told, Some(ServerMsg::MatchClosed { reason: shvedka_proto::ClosedReason::Failed, .. })),
+            "{told:?}"
+        );
+    }
+
+    /// The fault benchmark (issue 36): four players who had followed a match for more than
+    /// [`GIVE_UP`] were given up on (told it closed) the moment it was taken over, before the
+    /// new owner could answer. Their wait starts when the match moves, not when they came.
+    #[tokio::test(start_paused = true)]
+    async fn a_follower_is_given_up_on_only_after_waiting_for_the_take_over_itself() {
+        let (relays, anna) = relays().await;
+        let (out, _rx) = Outbound::channel(64);
+        relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(5) });
+        relays.targets.get_mut("k").unwrap().attached = true;
+        tokio::time::advance(GIVE_UP + Duration::from_secs(1)).await;
+        relays.taken_over(MatchId(4));
+        let waited = relays.targets.get("k").map(|t| t.since.elapsed()).expect("still a follower");
+        assert!(waited < GIVE_UP / 2, "waiting since the take-over, not since he came: {waited:?}");
+        // Asked again while unattached (he resumed): the wait starts again too.
+        tokio::time::advance(GIVE_UP + Duration::from_secs(1)).await;
+        relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(5) });
+        let waited = relays.targets.get("k").map(|t| t.since.elapsed()).expect("still a follower");
+        assert!(waited < GIVE_UP / 2, "{waited:?}");
     }
 }

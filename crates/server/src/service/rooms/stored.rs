@@ -66,6 +66,7 @@ impl Rooms {
             _ => false,
         };
         if ended {
+            tracing::info!(match_id = %id, events = rebuilt.views.len(), "the match's log ends it: recorded as over, not run");
             if let Some(leases) = self.store.leases() {
                 leases.release_lease(id.0).await?;
             }
