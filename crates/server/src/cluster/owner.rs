@@ -42,8 +42,25 @@ const CHECK: Duration = Duration::from_secs(2);
 struct Remote {
     node: String,
     match_id: MatchId,
+    /// The match task it follows: a match let go and taken back is another task, whose
+    /// followers need relays of their own (the old one's ends with the old task).
+    room: tokio::sync::mpsc::WeakSender<RoomMsg>,
     session: Arc<Session>,
     out: Outbound,
+}
+
+impl Remote {
+    /// Whether this stand-in still serves node `from`'s session in the task `room` runs match
+    /// `id` in. One made for an earlier task of the match would be used while its relay ends
+    /// (within [`CHECK`]), and then the new task would hold a closed queue for the player: absent
+    /// for good, the match paused waiting for him (the fault benchmark: a node that let its match
+    /// go and took it back within 2 s, 20 s of stall).
+    fn serves(&self, from: &str, id: MatchId, room: &tokio::sync::mpsc::Sender<RoomMsg>) -> bool {
+        self.node == from
+            && self.match_id == id
+            && !self.out.is_closed()
+            && self.room.upgrade().is_some_and(|tx| tx.same_channel(room))
+    }
 }
 
 /// A session of another node seeking a game through this node (which runs the seeks).
@@ -312,15 +329,18 @@ impl Owner {
         rooms: &Arc<Rooms>,
     ) -> (Arc<Session>, Outbound) {
         if let Some(r) = self.remote.get(&session.key)
-            && r.node == from
-            && r.match_id == id
-            && !r.out.is_closed()
+            && r.serves(from, id, &room.tx)
         {
             return (r.session.clone(), r.out.clone());
         }
         let out = self.relay(from, &session.key, Some((id, room)), rooms);
-        let remote =
-            Remote { node: from.to_owned(), match_id: id, session: session.clone(), out: out.clone() };
+        let remote = Remote {
+            node: from.to_owned(),
+            match_id: id,
+            room: room.tx.downgrade(),
+            session: session.clone(),
+            out: out.clone(),
+        };
         self.remote.insert(session.key.clone(), remote);
         (session.clone(), out)
     }
@@ -514,5 +534,33 @@ async fn publish_answer(nats: &async_nats::Client, reply: async_nats::Subject, a
             }
         }
         Err(e) => tracing::error!(error = %e, "cannot encode an answer"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A stand-in made for one task of a match serves its session in that task only: after the
+    /// match is let go and taken back by this node (a new task, a new channel), the session gets
+    /// a new relay, not the one ending with the old task.
+    #[test]
+    fn a_followers_stand_in_serves_only_the_task_it_was_made_for() {
+        let (old_task, _old_rx) = tokio::sync::mpsc::channel::<RoomMsg>(1);
+        let (new_task, _new_rx) = tokio::sync::mpsc::channel::<RoomMsg>(1);
+        let (out, _rx) = Outbound::channel(4);
+        let remote = Remote {
+            node: "b".into(),
+            match_id: MatchId(75),
+            room: old_task.downgrade(),
+            session: Arc::new(Session::remote("k".into(), "anna".into(), 1, None)),
+            out,
+        };
+        assert!(remote.serves("b", MatchId(75), &old_task));
+        assert!(!remote.serves("b", MatchId(75), &new_task), "the match's next task needs its own relay");
+        assert!(!remote.serves("c", MatchId(75), &old_task), "the session moved to another node");
+        assert!(!remote.serves("b", MatchId(76), &old_task));
+        drop(old_task);
+        assert!(!remote.serves("b", MatchId(75), &new_task), "the old task is gone");
     }
 }
