@@ -660,15 +660,15 @@ mod tests {
         assert!(relays.ended.is_empty(), "forgotten, not only hidden");
     }
 
-    /// Waits (a bounded number of turns) until the relays no longer route match 4 to anna.
-    async fn until_released(relays: &Relays, anna: &Session) {
+    /// Waits (a bounded number of turns) until the relays no longer route match `id` to anna.
+    async fn until_released(relays: &Relays, anna: &Session, id: MatchId) {
         for _ in 0..200 {
-            if !relays.follows(anna, MatchId(4)) {
+            if !relays.follows(anna, id) {
                 return;
             }
             tokio::time::sleep(Duration::from_millis(5)).await;
         }
-        panic!("anna still follows match 4");
+        panic!("anna still follows match {id}");
     }
 
     /// The fault benchmark (issue 36): a node lost its lease while its commit of a match's
@@ -682,7 +682,7 @@ mod tests {
         relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(3) });
         relays.store.finish(4, "{}", 9).await.unwrap();
         relays.spawn_follow("k".into());
-        until_released(&relays, &anna).await;
+        until_released(&relays, &anna, MatchId(4)).await;
         assert_eq!(seqs(&mut rx), [4, 5], "what he missed, to the last event stored; no MatchClosed");
     }
 
@@ -693,12 +693,7 @@ mod tests {
         let (out, mut rx) = Outbound::channel(64);
         relays.register(&anna, &out, MatchId(9), &Ask::Follow { last_seq: Some(3) });
         relays.spawn_follow("k".into());
-        for _ in 0..200 {
-            if !relays.follows(&anna, MatchId(9)) {
-                break;
-            }
-            tokio::time::sleep(Duration::from_millis(5)).await;
-        }
+        until_released(&relays, &anna, MatchId(9)).await;
         let told = rx.try_recv().map(|m| m.msg().clone());
         assert!(
             matches!(told, Some(ServerMsg::MatchClosed { reason: shvedka_proto::ClosedReason::Failed, .. })),

@@ -223,6 +223,11 @@ pub(crate) struct Restored {
 }
 
 impl Room {
+    /// The lease fence this task runs the match under (cluster mode; read once, when it is made).
+    pub(crate) fn fence(&self) -> Option<u64> {
+        self.fence
+    }
+
     /// A match task, to be run by [`Room::run`]. A restored match resumes at the match time of
     /// its last logged event, so the outage is charged to nobody: every clock reads what it read
     /// at that event; a match in play is paused there (as is one the server paused itself before

@@ -184,7 +184,7 @@ impl Rooms {
         }
         self.map.insert(id, handle.clone());
         // The lease this task runs under (cluster mode): released when it ends, and no later one.
-        let fence = self.store.leases().and_then(|l| l.fence(id.0));
+        let fence = room.fence();
         let task = tokio::spawn(room.run());
         let me = self.me.clone();
         tokio::spawn(async move {
