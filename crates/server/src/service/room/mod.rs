@@ -146,7 +146,7 @@ pub(crate) struct Room {
     /// The lease fence this task runs the match under (a node of a cluster: the one its node
     /// took just before it was made), named by each of its appends so that none is stored once
     /// it was let go, even if its node takes the match back for another task.
-    fence: Option<u64>,
+    pub(crate) fence: Option<u64>,
     /// Restored after a restart and paused: the clocks restart when all four players are back.
     restart_pause: bool,
     /// Paused because storage refused writes: the clocks restart when it takes them again.
@@ -223,11 +223,6 @@ pub(crate) struct Restored {
 }
 
 impl Room {
-    /// The lease fence this task runs the match under (cluster mode; read once, when it is made).
-    pub(crate) fn fence(&self) -> Option<u64> {
-        self.fence
-    }
-
     /// A match task, to be run by [`Room::run`]. A restored match resumes at the match time of
     /// its last logged event, so the outage is charged to nobody: every clock reads what it read
     /// at that event; a match in play is paused there (as is one the server paused itself before

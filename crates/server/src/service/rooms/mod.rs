@@ -184,7 +184,7 @@ impl Rooms {
         }
         self.map.insert(id, handle.clone());
         // The lease this task runs under (cluster mode): released when it ends, and no later one.
-        let fence = room.fence();
+        let fence = room.fence;
         let task = tokio::spawn(room.run());
         let me = self.me.clone();
         tokio::spawn(async move {
