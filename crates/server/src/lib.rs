@@ -368,8 +368,10 @@ impl Server {
                 let connected = incoming.await;
                 drop(handshake);
                 match connected {
-                    Ok(conn) if browser => webtransport::serve(conn, connections).await,
-                    Ok(conn) => transport::native::serve(conn, connections).await,
+                    // Boxed: the task holds only the branch it takes (a connection's task lives
+                    // as long as the connection, and both inline cost every one the larger).
+                    Ok(conn) if browser => Box::pin(webtransport::serve(conn, connections)).await,
+                    Ok(conn) => Box::pin(transport::native::serve(conn, connections)).await,
                     Err(e) => tracing::debug!(error = %e, "handshake failed"),
                 }
             });

@@ -343,8 +343,8 @@ impl Room {
     /// matches now lets it go at once, wherever the task is.
     pub(crate) async fn run(mut self) -> Ran {
         // A restored match's restart pause is stored before anything else happens.
-        self.flush().await;
-        self.load_rating_changes().await;
+        Box::pin(self.flush()).await;
+        Box::pin(self.load_rating_changes()).await;
         self.check_attendance();
         while self.closing.is_none() {
             if matches!(self.m.phase(), Phase::Ended(_) | Phase::Annulled) && self.rx.is_empty() {
@@ -353,8 +353,8 @@ impl Room {
                 // A sender finding it closed gets its message back (`Rooms::revive_with`).
                 self.rx.close();
                 while let Ok(msg) = self.rx.try_recv() {
-                    self.handle(msg).await;
-                    self.flush().await;
+                    Box::pin(self.handle(msg)).await;
+                    Box::pin(self.flush()).await;
                 }
                 // A drained request may have ended it otherwise (its log another node's).
                 self.closing.get_or_insert(Closing::Over);
@@ -369,7 +369,7 @@ impl Room {
                     break;
                 }
                 msg = self.rx.recv() => match msg {
-                    Some(msg) => self.handle(msg).await,
+                    Some(msg) => Box::pin(self.handle(msg)).await,
                     None => self.closing = Some(Closing::Shutdown),
                 },
                 () = sleep_until(wake) => {
@@ -378,13 +378,13 @@ impl Room {
                 }
                 () = sleep_until(attend) => {
                     if self.check_attendance() {
-                        self.expire().await;
+                        Box::pin(self.expire()).await;
                     }
                 }
                 () = self.gallery.asked() => self.answer_spectators(),
                 () = sleep_until(self.gallery.due()) => self.gallery.release(),
             }
-            self.flush().await;
+            Box::pin(self.flush()).await;
             self.check_attendance();
         }
         if self.closing == Some(Closing::LetGo) {
