@@ -64,9 +64,19 @@ fn parse_board(text: &str, board: BoardId, start: Option<&Position>) -> Result<P
 
 fn print_board(pos: &Position) -> String {
     let fen = pos.fen();
-    let mut fields: Vec<String> = fen.split(' ').map(str::to_owned).collect();
-    fields[2] = castling_field::write(pos, &fields[2]);
-    fields.join(" ")
+    // The castling field is the third: between the second and the third space. It is written
+    // in place (every event of a match prints a board, so no splitting into owned fields).
+    let mut spaces = fen.match_indices(' ').map(|(at, _)| at);
+    let (Some(from), Some(to)) = (spaces.nth(1), spaces.next()) else { return fen };
+    let castling = castling_field::write(pos, &fen[from + 1..to]);
+    if castling == fen[from + 1..to] {
+        return fen;
+    }
+    let mut out = String::with_capacity(fen.len() + castling.len());
+    out.push_str(&fen[..=from]);
+    out.push_str(&castling);
+    out.push_str(&fen[to..]);
+    out
 }
 
 impl Game {
