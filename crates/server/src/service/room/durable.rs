@@ -76,7 +76,10 @@ impl Room {
             }
         }
         let mut summary = self.summary.lock().expect("summary lock");
-        summary.seats = self.names.clone();
+        // Compared first: names change a few times a match, flushes come with every move.
+        if summary.seats != self.names {
+            summary.seats = self.names.clone();
+        }
         summary.kinds = self.kinds;
         summary.phase = crate::service::convert::phase(self.m.phase());
         true
