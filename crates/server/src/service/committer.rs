@@ -265,9 +265,13 @@ mod tests {
         let metrics = Arc::new(Metrics::new());
         // The writer task is never started: only the appending task itself can commit.
         let (committer, _writer_task) = Committer::new(store.clone(), metrics.clone());
-        committer.append(7, None, vec![row(0, "a")]).await.unwrap();
+        // Bounded: an append handed to the writer would wait for ever, and fail the test here.
+        let alone = |seq, text| {
+            tokio::time::timeout(Duration::from_secs(1), committer.append(7, None, vec![row(seq, text)]))
+        };
+        alone(0, "a").await.expect("committed by its own task").unwrap();
         tokio::time::sleep(GATHER).await;
-        committer.append(7, None, vec![row(1, "b")]).await.unwrap();
+        alone(1, "b").await.expect("committed by its own task").unwrap();
         assert_eq!(store.log(7).len(), 2);
         let text = metrics.encode(0, 0);
         assert_eq!(value(&text, "shvedka_commit_batch_matches_count"), 2.0, "a commit each, of one match");
