@@ -14,7 +14,7 @@ use testkit::postgres::TempPostgres;
 
 /// A node's overrides: the shared database, its name, quick leases, and (from the second node
 /// on) the first node's certificate, which all nodes of a cluster share.
-fn node(pg: &TempPostgres, nats: &TempNats, name: &str, cert: Option<&TestServer>) -> String {
+pub(crate) fn node(pg: &TempPostgres, nats: &TempNats, name: &str, cert: Option<&TestServer>) -> String {
     let shared = cert.map_or_else(String::new, |first| {
         let dir = first.data_dir();
         format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
@@ -28,7 +28,7 @@ fn node(pg: &TempPostgres, nats: &TempNats, name: &str, cert: Option<&TestServer
 }
 
 /// A throwaway PostgreSQL and NATS, and two nodes over them (node b with node a's certificate).
-async fn two_nodes() -> (TempPostgres, TempNats, TestServer, TestServer) {
+pub(crate) async fn two_nodes() -> (TempPostgres, TempNats, TestServer, TestServer) {
     let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
     let b = TestServer::start(&node(&pg, &nats, "node-b", Some(&a))).await;
@@ -36,7 +36,7 @@ async fn two_nodes() -> (TempPostgres, TempNats, TestServer, TestServer) {
 }
 
 /// Waits (bounded: 10 s) until `f` holds.
-async fn eventually(what: &str, f: impl Fn() -> bool) {
+pub(crate) async fn eventually(what: &str, f: impl Fn() -> bool) {
     for _ in 0..400 {
         if f() {
             return;
@@ -98,7 +98,7 @@ async fn a_match_runs_on_one_node_and_another_takes_it_over_when_that_node_stops
 }
 
 /// The value of a metric line `name` in a metrics page, if there is one.
-fn metric(page: &str, name: &str) -> Option<i64> {
+pub(crate) fn metric(page: &str, name: &str) -> Option<i64> {
     page.lines().find(|l| l.starts_with(&format!("{name} "))).and_then(|l| l.rsplit(' ').next()?.parse().ok())
 }
 
@@ -680,7 +680,10 @@ mod forged {
 }
 
 /// A NATS client of the test's server as `user` (`None`: no credentials).
-async fn nats_client(nats: &TempNats, user: Option<(&str, &str)>) -> Result<async_nats::Client, String> {
+pub(crate) async fn nats_client(
+    nats: &TempNats,
+    user: Option<(&str, &str)>,
+) -> Result<async_nats::Client, String> {
     let options = match user {
         Some((user, password)) => {
             async_nats::ConnectOptions::with_user_and_password(user.into(), password.into())

@@ -14,6 +14,7 @@ mod chess960;
 mod cli_perft;
 mod client_addresses;
 mod cluster;
+mod cluster_gallery;
 mod data_dir;
 mod fill_with_bots;
 mod http_side;

@@ -251,7 +251,7 @@ pub(crate) async fn dispatch(
             let room = match place {
                 Place::Here(room) => room,
                 Place::Elsewhere => {
-                    let ask = Ask::Follow { last_seq: None };
+                    let ask = Ask::Watch { last_seq: None };
                     return lobby.placement.forward(session, out, match_id, ask).await.map(|_| Reply::Ok);
                 }
             };

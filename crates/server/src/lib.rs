@@ -175,8 +175,15 @@ impl Server {
                     director: &config.director_token,
                 });
                 Some((
-                    cluster::Cluster::connect(cluster, store.clone(), rematches, peers.clone(), roles)
-                        .await?,
+                    cluster::Cluster::connect(
+                        cluster,
+                        store.clone(),
+                        rematches,
+                        peers.clone(),
+                        roles,
+                        config.spectator_events_kept,
+                    )
+                    .await?,
                     peers,
                 ))
             }

@@ -71,7 +71,8 @@ pub(crate) struct Cluster {
 
 impl Cluster {
     /// Connects to NATS (in the background: NATS may be down at start). Where other nodes'
-    /// ended matches ran is kept as long and as many as rematch offers (`rematches`).
+    /// ended matches ran is kept as long and as many as rematch offers (`rematches`); this
+    /// node's galleries of other nodes' matches keep `spectator_events_kept` posts a lane.
     ///
     /// # Errors
     /// A NATS URL the client cannot read.
@@ -81,6 +82,7 @@ impl Cluster {
         rematches: (Duration, usize),
         peers: Arc<Peers>,
         roles: crate::service::roles::Roles,
+        spectator_events_kept: usize,
     ) -> anyhow::Result<Arc<Cluster>> {
         let nats = config
             .nats_options()?
@@ -91,15 +93,18 @@ impl Cluster {
             .with_context(|| format!("cannot use the NATS server at {}", config.nats_url))?;
         Ok(Arc::new(Cluster {
             owner: owner::Owner::new(nats.clone()),
-            relays: Arc::new(relay::Relays::new(
-                config.node.clone(),
-                nats.clone(),
-                store,
-                rematches,
-                roles,
-                peers.clone(),
-                config.lease(),
-            )),
+            relays: Arc::new(
+                relay::Relays::new(
+                    config.node.clone(),
+                    nats.clone(),
+                    store,
+                    rematches,
+                    roles,
+                    peers.clone(),
+                    config.lease(),
+                )
+                .with_gallery_kept(spectator_events_kept),
+            ),
             listings: Arc::new(listings::Listings::new(
                 config.node.clone(),
                 config.lease(),

@@ -22,7 +22,7 @@ use shvedka_storage::Role;
 use tokio::sync::{Semaphore, oneshot, watch};
 
 use super::Peers;
-use super::wire::{About, Answer, Ask, Forward, Relay, Who, ask_subject, relay_subject};
+use super::wire::{About, Answer, Ask, Forward, Relay, Who, ask_subject, gallery_key, relay_subject};
 use crate::features::tournaments::{TourAsk, Tournaments};
 use crate::service::accounts::Accounts;
 use crate::service::convert::{self, error};
@@ -131,8 +131,21 @@ impl Owner {
             }
             return Answer::Done;
         }
+        if let About::Match(id, ask) = &f.about
+            && f.who.key == gallery_key(&f.from, *id)
+        {
+            return self.answer_gallery(&f.from, &f.who.key, *id, ask.clone(), here).await;
+        }
         let session = match self.verify(&f.from, &f.who, here).await {
             Ok(session) => session,
+            // A session this node cannot find yet (its row is still being written) sits in no
+            // match: he watches, as anyone may, from his node's gallery.
+            Err(e)
+                if e.code == ErrorCode::Forbidden
+                    && matches!(f.about, About::Match(_, Ask::Watch { .. })) =>
+            {
+                return Answer::Spectator;
+            }
             Err(e) => return Answer::Refused(e),
         };
         match f.about {
@@ -166,6 +179,20 @@ impl Owner {
                 }
             }
         }
+    }
+
+    /// A request of node `from`'s follower serving its spectators of match `id`: it may follow
+    /// the match and stop, as a spectator who is nobody (no account, no player, no role).
+    async fn answer_gallery(&self, from: &str, key: &str, id: MatchId, ask: Ask, here: &Here) -> Answer {
+        if !matches!(ask, Ask::Follow { .. } | Ask::Unfollow | Ask::Away) {
+            return Answer::Refused(error(
+                ErrorCode::Forbidden,
+                "a node's spectators' follower only follows",
+            ));
+        }
+        let session = (self.remote.get(key).filter(|r| r.node == from).map(|r| r.session.clone()))
+            .unwrap_or_else(|| Arc::new(Session::nobody(key.to_owned())));
+        self.answer_match(from, &session, id, ask, here).await
     }
 
     /// The session a request of node `from` acts for, as this node knows it: the stand-in it
@@ -254,6 +281,24 @@ impl Owner {
                 _ => return Answer::Done,
             },
             Ask::Follow { last_seq } => {
+                let (session, out) = self.follower(from, session, id, &room, rooms);
+                RoomMsg::Follow { session, out, last_seq, reply }
+            }
+            Ask::Watch { last_seq } => {
+                let (seated, rx) = oneshot::channel();
+                let player = session.player;
+                if room.tx.send(RoomMsg::Seated { player, reply: seated }).await.is_err() {
+                    return gone();
+                }
+                match rx.await {
+                    Ok(true) => {}
+                    Ok(false) => {
+                        // Served by his node's follower from now: one it had for him here goes.
+                        self.remote.remove_if(&session.key, |_, r| r.match_id == id && r.node == from);
+                        return Answer::Spectator;
+                    }
+                    Err(_) => return gone(),
+                }
                 let (session, out) = self.follower(from, session, id, &room, rooms);
                 RoomMsg::Follow { session, out, last_seq, reply }
             }

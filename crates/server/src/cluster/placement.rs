@@ -26,6 +26,11 @@ impl Placement for Cluster {
     ) -> Result<Forwarded, ErrorMsg> {
         Ok(match self.relays.forward(session, out, id, ask).await? {
             Answer::Legal(moves) => Forwarded::Legal(moves),
+            // Nobody there: served from this node's gallery of the match.
+            Answer::Spectator => {
+                self.relays.watch_here(session, out, id).await?;
+                Forwarded::Done
+            }
             _ => Forwarded::Done,
         })
     }

@@ -23,6 +23,13 @@ pub(crate) fn relay_subject(node: &str) -> String {
     format!("shvedka.node.{node}.relay")
 }
 
+/// The key of node `node`'s one follower of match `id`, which serves every spectator of the match
+/// on that node (`relay/galleries.rs`). No session has it (theirs are SHA-256 in hex), and the
+/// owner lets it only follow and stop: it acts for nobody.
+pub(crate) fn gallery_key(node: &str, id: MatchId) -> String {
+    format!("gallery:{node}:{}", id.0)
+}
+
 /// Where a node that took a match over says so.
 pub(crate) const TAKEN: &str = "shvedka.taken";
 
@@ -90,6 +97,9 @@ pub(crate) enum Answer {
     NotHere,
     /// Refused, as a local request would be.
     Refused(ErrorMsg),
+    /// `Watch`: the session plays no part in the match, so it was not followed: its node serves
+    /// it from that node's one follower of the match (`relay/galleries.rs`).
+    Spectator,
 }
 
 /// What an owner sends a follower on another node.

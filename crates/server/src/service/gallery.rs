@@ -279,6 +279,14 @@ impl GalleryRx {
         }
     }
 
+    /// A spectator who has nothing yet: his first message is the next snapshot (a match task
+    /// queues a newcomer his state itself; another node's gallery of the match has none to give
+    /// and asks its owner, `cluster/relay/galleries.rs`).
+    pub(crate) fn starting_with_a_snapshot(mut self) -> GalleryRx {
+        self.waiting = Some(self.ask());
+        self
+    }
+
     /// The posts made before `mark` that this spectator has not taken, without waiting: he takes
     /// a seat or stops watching, and what the match told the crowd until then still reaches him.
     pub(crate) fn before(&mut self, mark: u64) -> Vec<Arc<Shared>> {

@@ -35,6 +35,11 @@ pub(crate) enum Ask {
     Arbiter(ArbiterRequest),
     /// Seat the match's process's own bots at this level in the empty seats.
     FillWithBots(u8),
+    /// Watch the match: a player of it follows it (as `Follow`); anyone else is answered that
+    /// he is a spectator, not followed, and his own process serves him, with its other
+    /// spectators of the match, from one follower of its own (one copy of each event per
+    /// process, however many watch there).
+    Watch { last_seq: Option<u64> },
 }
 
 /// What a forwarded request gave back.

@@ -75,8 +75,13 @@ impl Session {
         }
     }
 
-    /// A session for tests, as the store would give it back.
-    #[cfg(test)]
+    /// A spectator who is nobody: no account, and a player id no player has, so he sits in no
+    /// match (a node's follower serving its spectators of another node's match).
+    pub(crate) fn nobody(key: String) -> Session {
+        Session::remote(key, "spectators".into(), u64::MAX, None)
+    }
+
+    /// A session as the store would give it back (for tests, and for [`Session::nobody`]).
     pub(crate) fn remote(key: String, name: String, player: u64, account: Option<u64>) -> Session {
         let row = PlayerRow {
             id: player,

@@ -12,7 +12,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 
 use super::*;
-use crate::cluster::wire::{Ask, Relay, TAKEN, relay_subject};
+use crate::cluster::wire::{Answer, Ask, Relay, TAKEN, gallery_key, relay_subject};
 use crate::service::room::RoomMsg;
 
 impl Relays {
@@ -190,9 +190,11 @@ impl Relays {
 
     /// Asks the owner again for a session whose match was waiting to be taken over.
     pub(super) fn spawn_follow(self: &Arc<Self>, key: String) {
-        let Some((session, out, id, seen)) =
-            self.targets.get(&key).map(|t| (t.session.clone(), t.out.clone(), t.match_id, t.seen))
-        else {
+        // Not while it is being asked already (its answer decides).
+        let Some((session, out, id, seen)) = self.targets.get_mut(&key).filter(|t| !t.asking).map(|mut t| {
+            t.asking = true;
+            (t.session.clone(), t.out.clone(), t.match_id, t.seen)
+        }) else {
             return;
         };
         if out.is_closed() {
@@ -219,8 +221,24 @@ impl Relays {
             });
             return;
         }
+        // A gallery's follower follows; a session asks to watch, and a spectator is served from
+        // this node's gallery of the match.
+        let ask = if key == gallery_key(&self.node, id) {
+            Ask::Follow { last_seq }
+        } else {
+            Ask::Watch { last_seq }
+        };
         tokio::spawn(async move {
-            match relays.ask(&session, id, Ask::Follow { last_seq }).await {
+            let answer = relays.ask(&session, id, ask).await;
+            relays.asked(&key, id);
+            match answer {
+                Ok(Answer::Spectator) => {
+                    relays.targets.remove_if(&key, |_, t| t.match_id == id && t.out.same(&out));
+                    if let Err(e) = relays.watch_here(&session, &out, id).await {
+                        tracing::debug!(match_id = %id, error = %e.message, "a spectator cannot watch again");
+                        session.leave_room(id);
+                    }
+                }
                 Ok(_) => {
                     if let Some(mut t) = relays.targets.get_mut(&key)
                         && t.match_id == id
@@ -282,10 +300,11 @@ impl Relays {
         let followed: std::collections::HashSet<MatchId> = self.targets.iter().map(|t| t.match_id).collect();
         self.owners.retain(|id, _| followed.contains(id));
         self.ended.retain(|_, e| e.1.elapsed() < self.keep);
+        self.galleries.sweep();
         let waiting: Vec<(String, MatchId, bool)> = self
             .targets
             .iter()
-            .filter(|t| !t.attached)
+            .filter(|t| !t.attached && !t.asking)
             .map(|t| (t.key().clone(), t.match_id, t.since.elapsed() > GIVE_UP))
             .collect();
         for (key, id, expired) in waiting {

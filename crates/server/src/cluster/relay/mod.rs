@@ -35,6 +35,7 @@ use crate::service::rooms::Rooms;
 use crate::service::session::Session;
 
 mod delivery;
+mod galleries;
 mod seeking;
 
 pub(crate) use delivery::run;
@@ -64,6 +65,9 @@ struct Target {
     /// The owner accepted the follow; `false` while its match waits to be taken over.
     attached: bool,
     since: Instant,
+    /// This node is asking its owner to follow it now: not asked again meanwhile (`retry`), or
+    /// a spectator's `Watch` would be answered twice, and he would join the gallery twice.
+    asking: bool,
 }
 
 /// A session here that another node pushes messages to: seeking through the node that runs the
@@ -118,6 +122,8 @@ pub(crate) struct Relays {
     peers: Arc<super::Peers>,
     /// Half a lease: a node unheard so long is cut off from NATS (or this one is).
     quiet: Duration,
+    /// This node's spectators of other nodes' matches, served from one follower per match.
+    galleries: galleries::Galleries,
 }
 
 impl Relays {
@@ -147,7 +153,15 @@ impl Relays {
             max_ended: max_ended.max(1),
             peers,
             quiet: lease / 2,
+            galleries: galleries::Galleries::new(256),
         }
+    }
+
+    /// Relays whose galleries of other nodes' matches keep `kept` posts a lane
+    /// (`spectator_events_kept`).
+    pub(crate) fn with_gallery_kept(mut self, kept: usize) -> Relays {
+        self.galleries = galleries::Galleries::new(kept);
+        self
     }
 
     /// Where this node's own matches are (set once, when the node starts its tasks).
@@ -157,7 +171,7 @@ impl Relays {
 
     /// Sessions here following matches of other nodes now.
     pub(crate) fn followed(&self) -> usize {
-        self.targets.len()
+        self.targets.len() + self.galleries.spectators()
     }
 
     /// Whether `session` follows a match of another node through this node.
@@ -188,6 +202,13 @@ impl Relays {
                 }
             });
         }
+        // A spectator of a gallery here: its task lets him go.
+        if let Some((_, (id, out))) =
+            self.galleries.watching.remove_if(&session.key, |_, (_, from)| from.same(out))
+        {
+            let (relays, key) = (self.clone(), session.key.clone());
+            tokio::spawn(async move { relays.leave_gallery(&key, id, Some(out)).await });
+        }
         let Some((_, t)) = self.targets.remove_if(&session.key, |_, t| t.out.same(out)) else { return };
         let (relays, session) = (self.clone(), session.clone());
         tokio::spawn(async move {
@@ -201,8 +222,10 @@ impl Relays {
     }
 
     /// Forwards a request of `session` (connected here through `out`) about match `id` to the
-    /// node that runs it. Following it (`Follow`, a seat) routes what the match sends the
-    /// session to `out` from then on. `NoSuchMatch` when no node runs it.
+    /// node that runs it. Following it (`Follow`, `Watch` by a player, a seat) routes what the
+    /// match sends the session to `out` from then on; a spectator's `Watch` is answered
+    /// `Spectator`, and the caller serves him from this node's gallery of the match
+    /// ([`Relays::watch_here`]). `NoSuchMatch` when no node runs it.
     pub(crate) async fn forward(
         &self,
         session: &Arc<Session>,
@@ -210,11 +233,22 @@ impl Relays {
         id: MatchId,
         ask: Ask,
     ) -> Result<Answer, ErrorMsg> {
-        let follows = matches!(ask, Ask::Follow { .. } | Ask::Command(ClientMsg::TakeSeat { .. }));
+        let follows =
+            matches!(ask, Ask::Follow { .. } | Ask::Watch { .. } | Ask::Command(ClientMsg::TakeSeat { .. }));
+        if follows {
+            // Watching from a gallery here: he leaves it (with what it owes him) first.
+            self.unwatch(session, Some(id), None).await;
+        }
         let registered = follows && self.register(session, out, id, &ask);
         let unfollow = matches!(ask, Ask::Unfollow);
         let answer = self.ask(session, id, ask).await;
+        if follows {
+            self.asked(&session.key, id);
+        }
         match &answer {
+            Ok(Answer::Spectator) => {
+                self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
+            }
             Ok(_) if follows => {
                 if let Some(mut t) = self.targets.get_mut(&session.key) {
                     t.attached = true;
@@ -237,16 +271,23 @@ impl Relays {
     /// client names). While the match waits to be taken over the session stays with it, and
     /// follows it once another node runs it. `false` when no node runs it or will.
     pub(crate) async fn follow_again(
-        &self,
+        self: &Arc<Self>,
         session: &Arc<Session>,
         out: &Outbound,
         id: MatchId,
         last_seq: Option<u64>,
     ) -> bool {
-        let ask = Ask::Follow { last_seq };
+        let ask = Ask::Watch { last_seq };
         self.register(session, out, id, &ask);
         session.set_room(Some(id));
-        match self.ask(session, id, ask).await {
+        let answer = self.ask(session, id, ask).await;
+        self.asked(&session.key, id);
+        match answer {
+            Ok(Answer::Spectator) => {
+                // A spectator: his state comes from this node's gallery of the match.
+                self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
+                self.watch_here(session, out, id).await.is_ok()
+            }
             Ok(_) => {
                 if let Some(mut t) = self.targets.get_mut(&session.key) {
                     t.attached = true;
@@ -264,18 +305,29 @@ impl Relays {
         }
     }
 
+    /// The owner of `id` answered (or did not) this node's ask to follow it for session `key`.
+    fn asked(&self, key: &str, id: MatchId) {
+        if let Some(mut t) = self.targets.get_mut(key)
+            && t.match_id == id
+        {
+            t.asking = false;
+        }
+    }
+
     /// Notes where what the match sends the session goes, before the owner is asked (its first
     /// message may come before its answer). `true` when a new target was made.
     fn register(&self, session: &Arc<Session>, out: &Outbound, id: MatchId, ask: &Ask) -> bool {
         let seen = match ask {
-            Ask::Follow { last_seq: Some(seq) } => Seen::Upto(Some(*seq)),
+            Ask::Follow { last_seq: Some(seq) } | Ask::Watch { last_seq: Some(seq) } => {
+                Seen::Upto(Some(*seq))
+            }
             _ => Seen::Unknown,
         };
         if let Some(mut t) = self.targets.get_mut(&session.key)
             && t.match_id == id
         {
             // Watching already and now taking a seat: the events go on where they are.
-            if !t.out.same(out) || matches!(ask, Ask::Follow { .. }) {
+            if !t.out.same(out) || matches!(ask, Ask::Follow { .. } | Ask::Watch { .. }) {
                 t.out = out.clone();
                 t.seen = seen;
             }
@@ -283,6 +335,7 @@ impl Relays {
                 // Asked again now: its wait for the match to be taken over starts again.
                 t.since = Instant::now();
             }
+            t.asking = true;
             return false;
         }
         let target = Target {
@@ -292,6 +345,7 @@ impl Relays {
             seen,
             attached: false,
             since: Instant::now(),
+            asking: true,
         };
         self.targets.insert(session.key.clone(), target);
         true
@@ -680,6 +734,7 @@ mod tests {
         let (relays, anna) = relays().await;
         let (out, mut rx) = Outbound::channel(64);
         relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(3) });
+        relays.asked("k", MatchId(4));
         relays.store.finish(4, "{}", 9).await.unwrap();
         relays.spawn_follow("k".into());
         until_released(&relays, &anna, MatchId(4)).await;
@@ -692,6 +747,13 @@ mod tests {
         let (relays, anna) = relays().await;
         let (out, mut rx) = Outbound::channel(64);
         relays.register(&anna, &out, MatchId(9), &Ask::Follow { last_seq: Some(3) });
+        // While his node's own ask is under way, nobody asks again: its answer decides (asked
+        // twice, a spectator was answered twice and joined his gallery twice).
+        relays.spawn_follow("k".into());
+        relays.retry();
+        tokio::time::sleep(Duration::from_millis(100)).await;
+        assert!(relays.follows(&anna, MatchId(9)) && rx.try_recv().is_none(), "asked again while asking");
+        relays.asked("k", MatchId(9));
         relays.spawn_follow("k".into());
         until_released(&relays, &anna, MatchId(9)).await;
         let told = rx.try_recv().map(|m| m.msg().clone());

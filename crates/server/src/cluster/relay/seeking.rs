@@ -161,6 +161,11 @@ impl Relays {
     /// `session` stops following the match `id` another node runs (or ran). Refused only by a
     /// match that keeps him (he plays in it); one that is over, gone or being taken over lets go.
     pub(crate) async fn let_go(&self, session: &Arc<Session>, id: MatchId) -> Result<(), ErrorMsg> {
+        if self.unwatch(session, Some(id), None).await {
+            // A spectator of a gallery here: the owner never followed him.
+            session.leave_room(id);
+            return Ok(());
+        }
         if !self.ended.contains_key(&id) {
             // Nothing is relayed for an unfollow: its queue is never read.
             let (out, _) = Outbound::channel(1);

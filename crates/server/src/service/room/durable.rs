@@ -12,7 +12,8 @@ use shvedka_proto::{ErrorCode, ErrorMsg, MatchEvent, PauseReason, ServerMsg};
 use shvedka_storage::{Ending, EventRow, StoreError};
 use tokio::time::Instant;
 
-use super::{Closing, Room, RoomMsg, deliver};
+use super::followers::deliver;
+use super::{Closing, Room, RoomMsg};
 use crate::service::convert::error;
 use crate::service::hooks::Decided;
 use crate::service::standing::Standing;
@@ -308,6 +309,8 @@ pub(super) fn refuse(msg: RoomMsg, why: &'static str) -> Option<tokio::sync::one
         RoomMsg::Legal { reply, .. } => {
             let _ = reply.send(Vec::new());
         }
+        // Not answered: the asker finds the match gone from here.
+        RoomMsg::Seated { .. } => {}
     }
     None
 }

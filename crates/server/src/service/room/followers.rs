@@ -10,7 +10,7 @@ use bughouse::Seat;
 use bughouse_match::{Command, Phase, PlayerId};
 use shvedka_proto::{ChatScope, ErrorCode, ErrorMsg, Limit, MatchState, MoveView, ServerMsg};
 
-use super::{Follower, MAX_CHAT, Room, SpectatorsState, deliver};
+use super::{Follower, MAX_CHAT, Room, SpectatorsState};
 use crate::service::convert::{self, error, seat_id};
 use crate::service::encoding::Shared;
 use crate::service::gallery;
@@ -210,5 +210,17 @@ impl Room {
             .filter(|(_, fl)| f(self.m.seat_of(fl.session.player)))
             .map(|(t, _)| t.clone())
             .collect()
+    }
+}
+
+/// Queues a message for a follower who is not a spectator (a spectator takes it from the
+/// gallery); a follower whose connection is gone or cannot keep up loses its connection here
+/// and catches up when it resumes.
+pub(super) fn deliver(f: &mut Follower, msg: &Arc<Shared>) {
+    if let Some(out) = &f.out
+        && f.spectator.is_none()
+        && !out.push_shared(msg)
+    {
+        f.out = None;
     }
 }

@@ -60,6 +60,9 @@ pub(crate) enum RoomMsg {
     Arbiter { act: ArbiterAct, by: Official, reply: Reply },
     /// The legal moves on one board, in long notation (none unless the clocks run).
     Legal { board: bughouse::BoardId, reply: oneshot::Sender<Vec<String>> },
+    /// Whether the player sits in the match (a watcher on another node who does not is served
+    /// there, from that node's one follower of the match).
+    Seated { player: PlayerId, reply: oneshot::Sender<bool> },
     /// The server shuts down: pause play, store it, end the task; answered when it has ended.
     Shutdown { reply: oneshot::Sender<()> },
 }
@@ -467,6 +470,7 @@ impl Room {
                 }
                 let _ = reply.send(result);
             }
+            RoomMsg::Seated { player, reply } => drop(reply.send(self.m.seat_of(player).is_some())),
             RoomMsg::Shutdown { reply } => {
                 self.shutdown = Some(reply);
                 self.shut_down().await;
@@ -577,18 +581,6 @@ impl Room {
             &crate::service::wall::today(),
         )
         .to_bpgn()
-    }
-}
-
-/// Queues a message for a follower who is not a spectator (a spectator takes it from the
-/// gallery); a follower whose connection is gone or cannot keep up loses its connection here
-/// and catches up when it resumes.
-fn deliver(f: &mut Follower, msg: &Arc<Shared>) {
-    if let Some(out) = &f.out
-        && f.spectator.is_none()
-        && !out.push_shared(msg)
-    {
-        f.out = None;
     }
 }
 
