@@ -6,7 +6,7 @@ use std::time::Duration;
 
 use futures_util::StreamExt;
 use shvedka_client::{Client, Update};
-use shvedka_proto::{Board, EventView, MatchId, PhaseView, SeatId, ServerMsg};
+use shvedka_proto::{Board, ChatScope, EventView, MatchId, PhaseView, SeatId, ServerMsg};
 use shvedka_tests::{TestServer, next, wait_event, wait_msg};
 
 use crate::cluster::{metric, nats_client, two_nodes};
@@ -132,6 +132,18 @@ async fn spectators_on_another_node_are_served_from_one_follower_with_one_copy_o
     // One copy of each event for the crowd and one for the player on node b; relayed one by one
     // it would be a copy per spectator (160 and more).
     assert!(copies <= 2 * moves.len() + 2, "{copies} messages relayed for {} moves", moves.len());
+
+    // A spectator's word to the match's spectators (RULES.md A3: the players do not hear it in
+    // play) reaches the whole crowd through its one follower, and makes no follower of him.
+    crowd[0].chat(ChatScope::Match, "bravo").await.expect("a spectator chats");
+    for fan in &mut crowd {
+        let heard = wait_msg(fan, |m| matches!(m, ServerMsg::Chat { .. })).await;
+        assert!(
+            matches!(heard, ServerMsg::Chat { ref text, ref from, .. } if text == "bravo" && from == "fan-0")
+        );
+    }
+    let page = a.http_get("/metrics").await;
+    assert_eq!(metric(&page, "shvedka_cluster_relayed_followers"), Some(2), "{page}");
 
     // The crowd goes: its follower on node a goes with it, and the player's stays.
     for c in &mut crowd {

@@ -17,7 +17,7 @@ use std::time::Duration;
 
 use dashmap::DashMap;
 use futures_util::StreamExt;
-use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, ServerMsg};
+use shvedka_proto::{ClientMsg, ErrorCode, ErrorMsg, MatchId, ServerMsg};
 use shvedka_storage::Role;
 use tokio::sync::{Semaphore, oneshot, watch};
 
@@ -303,7 +303,17 @@ impl Owner {
                 RoomMsg::Follow { session, out, last_seq, reply }
             }
             Ask::Command(msg) => {
-                let (session, out) = self.follower(from, session, id, &room, rooms);
+                let following = (self.remote.get(&session.key).filter(|r| r.serves(from, id, &room.tx)))
+                    .map(|r| (r.session.clone(), r.out.clone()));
+                let (session, out) = match following {
+                    Some(following) => following,
+                    None if matches!(msg, ClientMsg::TakeSeat { .. }) => {
+                        self.follower(from, session, id, &room, rooms)
+                    }
+                    // Nobody followed here (a spectator served by his node's gallery chatting, a
+                    // command refused): nothing is relayed back but the answer.
+                    None => (session.clone(), Outbound::channel(1).0),
+                };
                 RoomMsg::Command { session, out, msg, reply }
             }
         };

@@ -81,6 +81,11 @@ impl Session {
         Session::remote(key, "spectators".into(), u64::MAX, None)
     }
 
+    /// Whether this is [`Session::nobody`].
+    pub(crate) fn is_nobody(&self) -> bool {
+        self.player.0 == u64::MAX && self.account.is_none()
+    }
+
     /// A session as the store would give it back (for tests, and for [`Session::nobody`]).
     pub(crate) fn remote(key: String, name: String, player: u64, account: Option<u64>) -> Session {
         let row = PlayerRow {

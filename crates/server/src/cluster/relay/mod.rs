@@ -169,9 +169,11 @@ impl Relays {
         let _ = self.rooms.set(rooms);
     }
 
-    /// Sessions here following matches of other nodes now.
+    /// Sessions here following matches of other nodes now: each relayed, or a spectator of this
+    /// node's gallery of the match (whose follower, nobody's, is not counted).
     pub(crate) fn followed(&self) -> usize {
-        self.targets.len() + self.galleries.spectators()
+        let galleries = self.targets.iter().filter(|t| t.session.is_nobody()).count();
+        self.targets.len() - galleries + self.galleries.spectators()
     }
 
     /// Whether `session` follows a match of another node through this node.
