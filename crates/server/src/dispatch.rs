@@ -274,8 +274,12 @@ pub(crate) async fn dispatch(
                 }
             };
             let (reply, rx) = oneshot::channel();
-            ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
-                .await
+            ask(
+                &room.tx,
+                rx,
+                RoomMsg::Command { session: session.clone(), out: out.clone(), msg: Box::new(msg), reply },
+            )
+            .await
         }
         msg => {
             let id = session.room().ok_or_else(|| match session.closed_room() {
@@ -292,8 +296,12 @@ pub(crate) async fn dispatch(
                 }
             };
             let (reply, rx) = oneshot::channel();
-            ask(&room.tx, rx, RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
-                .await
+            ask(
+                &room.tx,
+                rx,
+                RoomMsg::Command { session: session.clone(), out: out.clone(), msg: Box::new(msg), reply },
+            )
+            .await
         }
     }
 }

@@ -314,7 +314,7 @@ impl Owner {
                     // command refused): nothing is relayed back but the answer.
                     None => (session.clone(), Outbound::channel(1).0),
                 };
-                RoomMsg::Command { session, out, msg, reply }
+                RoomMsg::Command { session, out, msg: Box::new(msg), reply }
             }
         };
         if room.tx.send(msg).await.is_err() {

@@ -93,18 +93,25 @@ pub(crate) async fn over_stream(
 
 /// The most bytes taken from a connection's stream at a time. A client's frames are small (a
 /// move is under 100 bytes), and the buffer is held by every connection for its life: 16 KiB of
-/// it was 64 KiB a match (heap profile, issue 34). A larger frame is read in several takes.
-const READ_CHUNK: usize = 1024;
+/// it was 64 KiB a match (heap profile, issue 34), 1 KiB still 4 KiB. A larger frame is read in
+/// several takes.
+const READ_CHUNK: usize = 512;
 
 /// The most bytes of frames gathered into one write.
 const WRITE_BATCH: usize = 64 * 1024;
+
+/// The most bytes a connection's writer keeps between writes. It is held for the connection's
+/// life: 4 KiB of it from the start was 16 KiB a match, and a batch is mostly a reply and an
+/// event of a few hundred bytes (heap profile, issue 34). A larger batch (a state, a record)
+/// gets its buffer back after its write.
+const WRITE_KEPT: usize = 2 * 1024;
 
 /// Writes each queued message as one frame; what is queued at once goes out in one write (one
 /// wake-up of the QUIC connection, often one packet: a move's reply and its event). A reply too
 /// large for a frame has already become a refusal (`Encoding::payload`); any other message that
 /// cannot be encoded ends the connection (logged there), and the client resumes.
 async fn write_loop(mut send: impl AsyncWrite + Unpin, encoding: Encoding, mut rx: OutboundRx) {
-    let mut buf = Vec::with_capacity(4 * 1024);
+    let mut buf = Vec::new();
     while let Some(first) = rx.recv().await {
         buf.clear();
         let mut next = Some(first);
@@ -118,6 +125,9 @@ async fn write_loop(mut send: impl AsyncWrite + Unpin, encoding: Encoding, mut r
         }
         if send.write_all(&buf).await.is_err() {
             return;
+        }
+        if buf.capacity() > WRITE_KEPT {
+            buf = Vec::new();
         }
     }
     let _ = send.shutdown().await;

@@ -55,7 +55,7 @@ pub(crate) enum RoomMsg {
     /// Stop following (refused while the session plays in the running match).
     Unfollow { session: Arc<Session>, reply: Reply },
     /// A match command from a player (or the seat request).
-    Command { session: Arc<Session>, out: Outbound, msg: ClientMsg, reply: Reply },
+    Command { session: Arc<Session>, out: Outbound, msg: Box<ClientMsg>, reply: Reply },
     /// An arbiter's act, by `by` (known to be an arbiter).
     Arbiter { act: ArbiterAct, by: Official, reply: Reply },
     /// The legal moves on one board, in long notation (none unless the clocks run).
@@ -457,9 +457,9 @@ impl Room {
                 let _ = reply.send(moves);
             }
             RoomMsg::Command { session, out, msg, reply } => {
-                let is_move = matches!(msg, ClientMsg::Move { .. });
+                let is_move = matches!(*msg, ClientMsg::Move { .. });
                 let asked = Instant::now();
-                let result = self.command(&session, out, msg).await;
+                let result = self.command(&session, out, *msg).await;
                 // Write-ahead: the reply waits until the events it caused are durable, and is
                 // an acknowledgement only if they are.
                 let stored = self.flush().await;

@@ -100,7 +100,8 @@ impl Fixture {
 
     async fn ask(&self, p: &Player, msg: ClientMsg) -> Result<(), shvedka_proto::ErrorMsg> {
         let (reply, rx) = oneshot::channel();
-        let msg = RoomMsg::Command { session: p.session.clone(), out: p.out.clone(), msg, reply };
+        let msg =
+            RoomMsg::Command { session: p.session.clone(), out: p.out.clone(), msg: Box::new(msg), reply };
         self.room.tx.send(msg).await.expect("the task runs");
         rx.await.expect("an answer")
     }
@@ -324,7 +325,7 @@ async fn k5_a_storage_outage_pauses_the_match_charges_nobody_and_it_resumes_by_i
     let b = &players[1];
     f.room
         .tx
-        .send(RoomMsg::Command { session: b.session.clone(), out: b.out.clone(), msg, reply })
+        .send(RoomMsg::Command { session: b.session.clone(), out: b.out.clone(), msg: Box::new(msg), reply })
         .await
         .unwrap();
     tokio::time::sleep(Duration::from_secs(1)).await;
@@ -397,8 +398,12 @@ async fn a_task_that_dies_frees_and_tells_its_followers() {
     assert_eq!(p.session.room(), Some(ID));
     f.store.faults.panic_finish.store(true, Ordering::SeqCst);
     let (reply, rx) = oneshot::channel();
-    let msg =
-        RoomMsg::Command { session: p.session.clone(), out: p.out.clone(), msg: ClientMsg::Resign, reply };
+    let msg = RoomMsg::Command {
+        session: p.session.clone(),
+        out: p.out.clone(),
+        msg: Box::new(ClientMsg::Resign),
+        reply,
+    };
     f.room.tx.send(msg).await.unwrap();
     assert!(rx.await.is_err(), "no answer from a dead task (the session says the match is gone)");
     assert!(f.task.await.err().expect("a panic").is_panic());
@@ -491,8 +496,12 @@ async fn a_node_that_lost_its_lease_lets_the_match_go_storing_and_acknowledging_
     f.store.faults.refuse.store(true, Ordering::SeqCst);
     let (reply, answer) = oneshot::channel();
     let msg = ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None };
-    let asked =
-        RoomMsg::Command { session: players[1].session.clone(), out: players[1].out.clone(), msg, reply };
+    let asked = RoomMsg::Command {
+        session: players[1].session.clone(),
+        out: players[1].out.clone(),
+        msg: Box::new(msg),
+        reply,
+    };
     f.room.tx.send(asked).await.unwrap();
     tokio::time::sleep(Duration::from_secs(3)).await;
     assert!(!f.task.is_finished(), "storage failing alone: the match waits for it");
@@ -548,4 +557,11 @@ fn a_waiting_match_task_holds_its_room_and_little_more() {
     }
     let beside = of_task(Room::run) - std::mem::size_of::<Room>();
     assert!(beside <= 3584, "a match task holds {beside} bytes besides its room");
+}
+
+/// Every match's queue allocates its first 32 slots when it is made: a command inline (96
+/// bytes) made each slot 128 bytes, 4 KiB a match waiting in every match (heap profile).
+#[test]
+fn a_match_queue_slot_is_small() {
+    assert!(std::mem::size_of::<RoomMsg>() <= 64, "a RoomMsg is {} bytes", std::mem::size_of::<RoomMsg>());
 }

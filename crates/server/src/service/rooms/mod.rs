@@ -312,7 +312,12 @@ impl Rooms {
         for msg in [ClientMsg::TakeSeat { match_id: id, seat }, ClientMsg::Ready { ready: true }] {
             let (reply, rx) = oneshot::channel();
             room.tx
-                .send(RoomMsg::Command { session: session.clone(), out: out.clone(), msg, reply })
+                .send(RoomMsg::Command {
+                    session: session.clone(),
+                    out: out.clone(),
+                    msg: Box::new(msg),
+                    reply,
+                })
                 .await
                 .map_err(|_| error(ErrorCode::Unavailable, "the new match"))?;
             rx.await.map_err(|_| error(ErrorCode::Unavailable, "the new match"))??;
