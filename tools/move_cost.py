@@ -27,16 +27,16 @@ import tempfile
 # The parts of a move's path: (label, a pattern of the function whose inclusive cost counts).
 PARTS = [
     ("storage: the SQLite worker thread (sqlx + SQLite)", r"sqlx-sqlite-[0-9.]+/src/connection/worker\.rs:std::sys::backtrace::__rust_begin_short_backtrace$"),
-    ("match task: everything (below: parts of it)", r"room/mod\.rs:shvedka_server::room::Room::run::\{\{closure\}\}$"),
+    ("match task: everything (below: parts of it)", r"room/mod\.rs:shvedka_server::service::room::Room::run::\{\{closure\}\}$"),
     ("  the rules: apply the command (Match::handle_command)", r"bughouse_match::machine::Match::handle_command$"),
     ("  the rules: read the move text (Game::parse_move)", r"bughouse::notation::<impl bughouse::game::Game>::parse_move$"),
     ("  wire views of the events, with BFEN (poll_batch)", r"Room>::poll_batch$"),
-    ("  events as JSON rows for the store (durable::rows)", r"shvedka_server::room::durable::rows$"),
-    ("group-commit task (committer::write)", r"committer\.rs:shvedka_server::committer::write::\{\{closure\}\}$"),
+    ("  events as JSON rows for the store (durable::rows)", r"shvedka_server::service::room::durable::rows$"),
+    ("group-commit task (committer::write)", r"committer\.rs:shvedka_server::service::committer::write::\{\{closure\}\}$"),
     ("QUIC: connection drivers (quinn)", r"quinn-[0-9.]+/src/connection\.rs:<quinn::connection::ConnectionDriver as core::future::future::Future>::poll$"),
     ("QUIC: endpoint driver (UDP in, quinn)", r"quinn-[0-9.]+/src/endpoint\.rs:<quinn::endpoint::EndpointDriver as core::future::future::Future>::poll$"),
-    ("connection writers (encode once, frame, write)", r"connection\.rs:shvedka_server::connection::write_loop::\{\{closure\}\}$"),
-    ("encoding a message (Encoding::payload)", r"encoding\.rs:shvedka_server::encoding::Encoding::payload$"),
+    ("connection writers (encode once, frame, write)", r"frames\.rs:shvedka_server::transport::frames::write_loop(::<.*>)?::\{\{closure\}\}$"),
+    ("encoding a message (Encoding::payload)", r"encoding\.rs:shvedka_server::service::encoding::Encoding::payload$"),
 ]
 
 
@@ -46,6 +46,7 @@ def main():
     parser.add_argument("--duration", type=int, default=20)
     parser.add_argument("--bin", default="target/release/shvedka")
     parser.add_argument("--port", type=int, default=18575)
+    parser.add_argument("--annotated", help="also write callgrind_annotate's inclusive listing here")
     args = parser.parse_args()
     parent = "/dev/shm" if os.path.isdir("/dev/shm") else None
     work = tempfile.mkdtemp(prefix="shvedka-move-cost-", dir=parent)
@@ -89,6 +90,9 @@ def main():
         capture_output=True, text=True,
     ).stdout
     shutil.rmtree(work, ignore_errors=True)
+    if args.annotated:
+        with open(args.annotated, "w") as f:
+            f.write(annotated)
     if not served:
         sys.exit("no move was served")
     rows = []

@@ -409,3 +409,133 @@ async fn until(t: Option<tokio::time::Instant>) {
         None => std::future::pending().await,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::cluster::relay::tests::{relays, view};
+    use shvedka_proto::{MatchState, PhaseView};
+
+    fn state(last_seq: u64) -> ServerMsg {
+        ServerMsg::State(MatchState {
+            match_id: MatchId(4),
+            rules: "classic".into(),
+            time_control: "3+0".into(),
+            seats: Default::default(),
+            kinds: Default::default(),
+            ready: [false; 4],
+            phase: PhaseView::Running,
+            bfen: String::new(),
+            clocks_ms: [0; 4],
+            running: [false; 4],
+            last_seq: Some(last_seq),
+            result: None,
+            your_seat: None,
+            server_time_us: 0,
+            moves: Vec::new(),
+            rated: false,
+            rating_changes: Vec::new(),
+        })
+    }
+
+    /// A gallery's task for match 4, fed by hand (nothing is relayed).
+    async fn task() -> Task {
+        let (relays, _) = relays().await;
+        let key = gallery_key("b", MatchId(4));
+        let (out, _rx) = Outbound::channel(16);
+        Task {
+            id: MatchId(4),
+            nobody: Arc::new(Session::nobody(key.clone())),
+            key,
+            out,
+            relays,
+            gallery: Gallery::new(16),
+            watchers: HashMap::new(),
+            known: None,
+            refresh: None,
+            state: None,
+            over: false,
+        }
+    }
+
+    /// A spectator joined to the task: his connection's queue (held open, as his connection
+    /// holds it) and what it is given.
+    fn join(task: &mut Task, name: &str) -> (Outbound, OutboundRx) {
+        let (out, rx) = Outbound::channel(16);
+        let session = Arc::new(Session::remote(name.into(), name.into(), 1, None));
+        task.obey(Cmd::Join { session, out: out.clone(), done: oneshot::channel().0 });
+        (out, rx)
+    }
+
+    /// What a connection was given, as `seq`s (a state: 1000 + its last `seq`).
+    fn told(rx: &mut OutboundRx) -> Vec<u64> {
+        let mut seqs = Vec::new();
+        while let Some(msg) = rx.try_recv() {
+            match msg.msg() {
+                ServerMsg::Event(e) => seqs.push(e.seq),
+                ServerMsg::State(s) => seqs.push(1000 + s.last_seq.unwrap_or(0)),
+                other => panic!("unexpected {other:?}"),
+            }
+        }
+        seqs
+    }
+
+    #[tokio::test]
+    async fn newcomers_are_given_one_state_then_every_event_once() {
+        let mut task = task().await;
+        let ((_a, mut anna), (_b, mut boris)) = (join(&mut task, "anna"), join(&mut task, "boris"));
+        assert!(task.gallery.wanted(), "both wait for a state");
+        assert!(told(&mut anna).is_empty(), "nothing before his state");
+        task.take(Outgoing::Own(Box::new(state(3))));
+        task.take(Outgoing::Own(Box::new(ServerMsg::Event(view(4)))));
+        assert_eq!(told(&mut anna), [1003, 4]);
+        assert_eq!(told(&mut boris), [1003, 4]);
+        // One who comes after an event waits for the owner's next state (the last one is older
+        // than the event); one who comes while the last state is current (nothing posted since,
+        // within a round) is given it at once.
+        let (_v, mut vera) = join(&mut task, "vera");
+        task.ask_state();
+        assert!(task.refresh.is_some(), "the owner is asked afresh");
+        task.refresh.take().map(|r| r.abort());
+        task.take(Outgoing::Own(Box::new(state(4))));
+        let (_g, mut gleb) = join(&mut task, "gleb");
+        task.ask_state();
+        assert!(task.refresh.is_none(), "the state of a moment ago answers him");
+        task.take(Outgoing::Own(Box::new(ServerMsg::Event(view(5)))));
+        assert_eq!(told(&mut vera), [1004, 5]);
+        assert_eq!(told(&mut gleb), [1004, 5]);
+        assert_eq!(told(&mut anna), [5], "a state that is where he is, is not his");
+    }
+
+    #[tokio::test]
+    async fn a_state_past_what_the_spectators_have_is_given_to_everyone() {
+        let mut task = task().await;
+        let (_a, mut anna) = join(&mut task, "anna");
+        task.take(Outgoing::Own(Box::new(state(3))));
+        task.take(Outgoing::Own(Box::new(ServerMsg::Event(view(4)))));
+        assert_eq!(told(&mut anna), [1003, 4]);
+        // Its follower missed 5 to 8 and could not fill them (the owner dropped it, it
+        // follows afresh): the state it is given is everybody's next message.
+        task.take(Outgoing::Own(Box::new(state(8))));
+        task.take(Outgoing::Own(Box::new(ServerMsg::Event(view(9)))));
+        assert_eq!(told(&mut anna), [1008, 9]);
+    }
+
+    #[tokio::test]
+    async fn the_end_of_the_match_is_posted_and_ends_the_task() {
+        let mut task = task().await;
+        let (_a, mut anna) = join(&mut task, "anna");
+        task.take(Outgoing::Own(Box::new(state(3))));
+        let result = shvedka_proto::ResultView {
+            winner: None,
+            reason: "agreed".into(),
+            rule: "E5".into(),
+            cause: None,
+        };
+        let ended = shvedka_proto::MatchEvent { seq: 4, kind: EventView::Ended(result), ..view(4) };
+        task.take(Outgoing::Own(Box::new(ServerMsg::Event(ended))));
+        assert!(task.over, "the task ends after it");
+        task.end();
+        assert_eq!(told(&mut anna), [1003, 4]);
+    }
+}

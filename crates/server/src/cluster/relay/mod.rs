@@ -549,7 +549,7 @@ mod tests {
     use shvedka_proto::{EventView, MatchEvent, MatchState, PhaseView};
     use shvedka_storage::{EventRow, NewMatch};
 
-    fn view(seq: u64) -> MatchEvent {
+    pub(super) fn view(seq: u64) -> MatchEvent {
         MatchEvent {
             match_id: MatchId(4),
             seq,
@@ -564,7 +564,7 @@ mod tests {
 
     /// A node's relays over a store holding events 0 to 5 of match 4, and a session following
     /// it; NATS is never reached (delivery needs none).
-    async fn relays() -> (Arc<Relays>, Arc<Session>) {
+    pub(super) async fn relays() -> (Arc<Relays>, Arc<Session>) {
         let store = Arc::new(MemStore::default());
         let created = NewMatch {
             id: 4,
