@@ -496,7 +496,9 @@ mod tests {
         let (_v, mut vera) = join(&mut task, "vera");
         task.ask_state();
         assert!(task.refresh.is_some(), "the owner is asked afresh");
-        task.refresh.take().map(|r| r.abort());
+        if let Some(refresh) = task.refresh.take() {
+            refresh.abort();
+        }
         task.take(Outgoing::Own(Box::new(state(4))));
         let (_g, mut gleb) = join(&mut task, "gleb");
         task.ask_state();
