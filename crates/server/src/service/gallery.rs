@@ -263,8 +263,11 @@ impl GalleryRx {
                 if let Some(snapshot) = self.answer(ticket) {
                     return Some(snapshot);
                 }
-                // The task gone, no answer comes: what it posted last has been missed anyway.
-                self.snapshots.changed().await.ok()?;
+                if self.snapshots.changed().await.is_err() {
+                    // The task is gone and no state comes: what it posted last (its end, or why
+                    // it closed) is still given, after whatever of the rest the lane kept.
+                    self.waiting = None;
+                }
                 continue;
             }
             match self.posts.recv().await {
@@ -392,6 +395,18 @@ mod tests {
             assert_eq!(*seen, (0..=10).collect::<Vec<_>>());
             assert!(rx.recv().await.is_none(), "closed after its last post");
         }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_spectator_waiting_for_a_state_when_the_match_ends_is_still_given_its_end() {
+        let mut g = Gallery::new(16);
+        let mut rx = g.subscribe().1.starting_with_a_snapshot();
+        assert!(has(&mut rx).is_empty(), "he waits for a state");
+        g.post(&pong(1));
+        g.release_all();
+        drop(g);
+        assert_eq!(has(&mut rx), [1], "no state comes: the last post does");
+        assert!(rx.recv().await.is_none(), "closed after it");
     }
 
     #[test]
