@@ -524,6 +524,23 @@ mod tests {
     }
 
     #[tokio::test]
+    async fn a_follower_the_owner_dropped_follows_afresh_and_its_state_goes_to_everyone() {
+        let mut task = task().await;
+        let (_a, mut anna) = join(&mut task, "anna");
+        task.take(Outgoing::Own(Box::new(state(3))));
+        task.take(Outgoing::Own(Box::new(ServerMsg::Event(view(4)))));
+        assert_eq!(told(&mut anna), [1003, 4]);
+        // The owner stopped relaying (`Relay::Behind`): the follower is registered afresh, from
+        // a whole state, and nothing relayed before that state is taken for the next event.
+        task.follow_afresh();
+        let seen = task.relays.targets.get(&task.key).map(|t| (t.seen, t.out.same(&task.out)));
+        assert_eq!(seen, Some((super::super::Seen::Unknown, true)));
+        task.take(Outgoing::Own(Box::new(state(9))));
+        task.take(Outgoing::Own(Box::new(ServerMsg::Event(view(10)))));
+        assert_eq!(told(&mut anna), [1009, 10], "the state is his next message");
+    }
+
+    #[tokio::test]
     async fn the_end_of_the_match_is_posted_and_ends_the_task() {
         let mut task = task().await;
         let (_a, mut anna) = join(&mut task, "anna");
