@@ -774,6 +774,13 @@ async fn only_the_nodes_speak_on_nats_and_the_owner_acts_for_no_identity_it_cann
         other => panic!("a player paused the match as an arbiter: {other:?}"),
     }
 
+    // … and the key of a node's follower for its spectators (issue 34) may follow, never act.
+    let gallery = format!("gallery:node-b:{}", id.0);
+    match forge(&node_creds, &gallery, resign()).await {
+        forged::Answer::Refused(e) => assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}"),
+        other => panic!("a spectators' follower resigned: {other:?}"),
+    }
+
     // The match went on untouched: the next move is played and nobody resigned.
     c[1].play(Board::A, "e5", None).await.expect("the match runs");
     let record = c[2].record(id).await.unwrap();

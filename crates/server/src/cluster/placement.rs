@@ -28,7 +28,7 @@ impl Placement for Cluster {
             Answer::Legal(moves) => Forwarded::Legal(moves),
             // Nobody there: served from this node's gallery of the match.
             Answer::Spectator => {
-                self.relays.watch_here(session, out, id).await?;
+                self.relays.spectate_here(session, out, id).await?;
                 Forwarded::Done
             }
             _ => Forwarded::Done,

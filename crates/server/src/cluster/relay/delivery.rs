@@ -12,7 +12,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 
 use super::*;
-use crate::cluster::wire::{Answer, Ask, Relay, TAKEN, gallery_key, relay_subject};
+use crate::cluster::wire::{Answer, Ask, Relay, TAKEN, relay_subject};
 use crate::service::room::RoomMsg;
 
 impl Relays {
@@ -223,18 +223,13 @@ impl Relays {
         }
         // A gallery's follower follows; a session asks to watch, and a spectator is served from
         // this node's gallery of the match.
-        let ask = if key == gallery_key(&self.node, id) {
-            Ask::Follow { last_seq }
-        } else {
-            Ask::Watch { last_seq }
-        };
+        let ask = if session.is_nobody() { Ask::Follow { last_seq } } else { Ask::Watch { last_seq } };
         tokio::spawn(async move {
             let answer = relays.ask(&session, id, ask).await;
             relays.asked(&key, id);
             match answer {
                 Ok(Answer::Spectator) => {
-                    relays.targets.remove_if(&key, |_, t| t.match_id == id && t.out.same(&out));
-                    if let Err(e) = relays.watch_here(&session, &out, id).await {
+                    if let Err(e) = relays.spectate_here(&session, &out, id).await {
                         tracing::debug!(match_id = %id, error = %e.message, "a spectator cannot watch again");
                         session.leave_room(id);
                     }

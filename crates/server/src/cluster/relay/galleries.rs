@@ -120,6 +120,21 @@ impl Relays {
         ))
     }
 
+    /// The owner answered `session`'s ask `Spectator`: the target registered for the ask goes,
+    /// and he watches from this node's gallery of the match.
+    ///
+    /// # Errors
+    /// As [`Relays::watch_here`].
+    pub(crate) async fn spectate_here(
+        self: &Arc<Self>,
+        session: &Arc<Session>,
+        out: &Outbound,
+        id: MatchId,
+    ) -> Result<(), ErrorMsg> {
+        self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
+        self.watch_here(session, out, id).await
+    }
+
     /// `session` stops watching match `id` (any, if `None`) from a gallery here; from connection
     /// `out` only, if given. `false` when he did not.
     pub(super) async fn unwatch(
@@ -187,6 +202,7 @@ impl Relays {
             gallery: Gallery::new(self.galleries.kept),
             watchers: HashMap::new(),
             known: None,
+            gap: false,
             refresh: None,
             state: None,
             over: false,
@@ -217,6 +233,9 @@ struct Task {
     watchers: HashMap<String, Watcher>,
     /// The last event posted (`None`: no state yet; `Some(None)`: the match had no event).
     known: Option<Option<u64>>,
+    /// The follower follows afresh after the owner dropped it: events may be missing, and the
+    /// state that comes is every spectator's.
+    gap: bool,
     /// The owner asked for the state afresh, until it answers.
     refresh: Option<JoinHandle<Result<Answer, ErrorMsg>>>,
     /// The last state relayed, while nothing was posted after it, and when it came: given to
@@ -277,9 +296,10 @@ impl Task {
             ServerMsg::State(s) => {
                 // A state that is not where the spectators are (the follower missed events it
                 // could not fill) is everybody's: each starts again from it.
-                if self.known.is_some_and(|known| known != s.last_seq) {
+                if self.gap || self.known.is_some_and(|known| known != s.last_seq) {
                     self.gallery.post(&msg);
                 }
+                self.gap = false;
                 self.known = Some(s.last_seq);
                 self.state = Some((msg.clone(), Instant::now()));
                 self.gallery.answer(msg);
@@ -339,20 +359,21 @@ impl Task {
             self.gallery.answer(state.clone());
             return;
         }
+        self.refresh = Some(self.ask_owner(Ask::Follow { last_seq: None }));
+    }
+
+    /// Asks the owner about the match for the follower, in the background.
+    fn ask_owner(&self, ask: Ask) -> JoinHandle<Result<Answer, ErrorMsg>> {
         let (relays, nobody, id) = (self.relays.clone(), self.nobody.clone(), self.id);
-        self.refresh =
-            Some(tokio::spawn(async move { relays.ask(&nobody, id, Ask::Follow { last_seq: None }).await }));
+        tokio::spawn(async move { relays.ask(&nobody, id, ask).await })
     }
 
     /// The owner stopped relaying to the follower (it fell behind there): it follows again from
     /// the whole state, which every spectator is then given.
     fn follow_afresh(&mut self) {
         self.relays.register(&self.nobody, &self.out, self.id, &Ask::Follow { last_seq: None });
-        // No event has this `seq`: the state that comes is posted to all (`take`).
-        self.known = Some(Some(u64::MAX));
-        let (relays, nobody, id) = (self.relays.clone(), self.nobody.clone(), self.id);
-        self.refresh =
-            Some(tokio::spawn(async move { relays.ask(&nobody, id, Ask::Follow { last_seq: None }).await }));
+        self.gap = true;
+        self.refresh = Some(self.ask_owner(Ask::Follow { last_seq: None }));
     }
 
     /// Forgets spectators whose connection closed, and says whether the task goes on: not
@@ -395,10 +416,7 @@ impl Task {
         }
         let followed = self.relays.targets.remove_if(&self.key, |_, t| t.out.same(&self.out)).is_some();
         if followed && !self.over {
-            let (relays, nobody, id) = (self.relays.clone(), self.nobody.clone(), self.id);
-            tokio::spawn(async move {
-                let _ = relays.ask(&nobody, id, Ask::Away).await;
-            });
+            drop(self.ask_owner(Ask::Away));
         }
     }
 }
@@ -414,28 +432,10 @@ async fn until(t: Option<tokio::time::Instant>) {
 mod tests {
     use super::*;
     use crate::cluster::relay::tests::{relays, view};
-    use shvedka_proto::{MatchState, PhaseView};
+    use shvedka_proto::PhaseView;
 
     fn state(last_seq: u64) -> ServerMsg {
-        ServerMsg::State(MatchState {
-            match_id: MatchId(4),
-            rules: "classic".into(),
-            time_control: "3+0".into(),
-            seats: Default::default(),
-            kinds: Default::default(),
-            ready: [false; 4],
-            phase: PhaseView::Running,
-            bfen: String::new(),
-            clocks_ms: [0; 4],
-            running: [false; 4],
-            last_seq: Some(last_seq),
-            result: None,
-            your_seat: None,
-            server_time_us: 0,
-            moves: Vec::new(),
-            rated: false,
-            rating_changes: Vec::new(),
-        })
+        ServerMsg::State(crate::cluster::relay::tests::state(last_seq, PhaseView::Running))
     }
 
     /// A gallery's task for match 4, fed by hand (nothing is relayed).
@@ -452,6 +452,7 @@ mod tests {
             gallery: Gallery::new(16),
             watchers: HashMap::new(),
             known: None,
+            gap: false,
             refresh: None,
             state: None,
             over: false,

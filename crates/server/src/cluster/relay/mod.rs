@@ -248,9 +248,8 @@ impl Relays {
             self.asked(&session.key, id);
         }
         match &answer {
-            Ok(Answer::Spectator) => {
-                self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
-            }
+            // The caller hands him to this node's gallery (`spectate_here`).
+            Ok(Answer::Spectator) => {}
             Ok(_) if follows => {
                 if let Some(mut t) = self.targets.get_mut(&session.key) {
                     t.attached = true;
@@ -285,11 +284,8 @@ impl Relays {
         let answer = self.ask(session, id, ask).await;
         self.asked(&session.key, id);
         match answer {
-            Ok(Answer::Spectator) => {
-                // A spectator: his state comes from this node's gallery of the match.
-                self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
-                self.watch_here(session, out, id).await.is_ok()
-            }
+            // A spectator: his state comes from this node's gallery of the match.
+            Ok(Answer::Spectator) => self.spectate_here(session, out, id).await.is_ok(),
             Ok(_) => {
                 if let Some(mut t) = self.targets.get_mut(&session.key) {
                     t.attached = true;
@@ -599,6 +595,29 @@ mod tests {
         (Arc::new(Relays::new("b".into(), nats, store, (keep, 2), roles, peers, lease)), session)
     }
 
+    /// A whole state of match 4 up to event `last_seq`.
+    pub(super) fn state(last_seq: u64, phase: PhaseView) -> MatchState {
+        MatchState {
+            match_id: MatchId(4),
+            rules: "classic".into(),
+            time_control: "3+0".into(),
+            seats: Default::default(),
+            kinds: Default::default(),
+            ready: [false; 4],
+            phase,
+            bfen: String::new(),
+            clocks_ms: [0; 4],
+            running: [false; 4],
+            last_seq: Some(last_seq),
+            result: None,
+            your_seat: None,
+            server_time_us: 0,
+            moves: Vec::new(),
+            rated: false,
+            rating_changes: Vec::new(),
+        }
+    }
+
     fn relayed(key: &str, msg: ServerMsg) -> Relay {
         Relay::Msg { key: key.into(), match_id: MatchId(4), msg }
     }
@@ -639,25 +658,7 @@ mod tests {
         relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: None });
         relays.deliver(relayed("k", ServerMsg::Event(view(3)))).await;
         assert!(seqs(&mut rx).is_empty(), "an event before the state it follows is not told");
-        let state = MatchState {
-            match_id: MatchId(4),
-            rules: "classic".into(),
-            time_control: "3+0".into(),
-            seats: Default::default(),
-            kinds: Default::default(),
-            ready: [false; 4],
-            phase: PhaseView::Forming,
-            bfen: String::new(),
-            clocks_ms: [0; 4],
-            running: [false; 4],
-            last_seq: Some(3),
-            result: None,
-            your_seat: None,
-            server_time_us: 0,
-            moves: Vec::new(),
-            rated: false,
-            rating_changes: Vec::new(),
-        };
+        let state = state(3, PhaseView::Forming);
         relays.deliver(relayed("k", ServerMsg::State(state))).await;
         relays.deliver(relayed("k", ServerMsg::Event(view(4)))).await;
         assert_eq!(seqs(&mut rx), [1003, 4]);
