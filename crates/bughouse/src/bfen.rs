@@ -62,21 +62,19 @@ fn parse_board(text: &str, board: BoardId, start: Option<&Position>) -> Result<P
     Ok(pos)
 }
 
-fn print_board(pos: &Position) -> String {
+/// Appends a board's FEN with the castling field's extensions.
+fn print_board(pos: &Position, out: &mut String) {
     let fen = pos.fen();
     // The castling field is the third: between the second and the third space. It is written
-    // in place (every event of a match prints a board, so no splitting into owned fields).
+    // in place (every event of a match prints both boards, so no splitting into owned fields).
     let mut spaces = fen.match_indices(' ').map(|(at, _)| at);
-    let (Some(from), Some(to)) = (spaces.nth(1), spaces.next()) else { return fen };
-    let castling = castling_field::write(pos, &fen[from + 1..to]);
-    if castling == fen[from + 1..to] {
-        return fen;
-    }
-    let mut out = String::with_capacity(fen.len() + castling.len());
+    let (Some(from), Some(to)) = (spaces.nth(1), spaces.next()) else {
+        out.push_str(&fen);
+        return;
+    };
     out.push_str(&fen[..=from]);
-    out.push_str(&castling);
+    castling_field::write(pos, &fen[from + 1..to], out);
     out.push_str(&fen[to..]);
-    out
 }
 
 impl Game {
@@ -115,6 +113,10 @@ impl Game {
 
     /// Writes the game as BFEN.
     pub fn bfen(&self) -> String {
-        format!("{} | {}", print_board(self.board(BoardId::A)), print_board(self.board(BoardId::B)))
+        let mut out = String::with_capacity(192);
+        print_board(self.board(BoardId::A), &mut out);
+        out.push_str(" | ");
+        print_board(self.board(BoardId::B), &mut out);
+        out
     }
 }

@@ -89,10 +89,10 @@ impl Extensions {
     }
 }
 
-/// The BFEN castling field of `pos`, given the field its FEN has.
-pub(crate) fn write(pos: &Position, fen_field: &str) -> String {
+/// Appends the BFEN castling field of `pos`, given the field its FEN has.
+pub(crate) fn write(pos: &Position, fen_field: &str, field: &mut String) {
     let castling = pos.castling();
-    let mut field = String::new();
+    let start = field.len();
     for color in Color::ALL {
         let white = color == Color::White;
         field
@@ -101,7 +101,7 @@ pub(crate) fn write(pos: &Position, fen_field: &str) -> String {
             field.push(color.fold('U', 'u'));
         }
     }
-    if field.is_empty() {
+    if field.len() == start {
         field.push('-');
     }
     // FEN's rights alone give the files of the sides they name (White's first, as `from_fen`
@@ -114,7 +114,6 @@ pub(crate) fn write(pos: &Position, fen_field: &str) -> String {
         field.extend(files.map(|f| f.char()));
         field.push(')');
     }
-    field
 }
 
 /// The sides in the order the start files are written: queen side, king side.

@@ -198,9 +198,45 @@ impl Game {
         is_mate_on_board(&after)
     }
 
-    /// Whether a move is legal now.
+    /// Whether a move is legal now: exactly whether [`Game::legal_moves`] lists it, decided for
+    /// this move alone (the core's check of one move, the drop-mate and removal rules applied to
+    /// it only), so checking a move does not list and filter every move of the board.
     pub fn is_legal(&self, m: &BughouseMove) -> bool {
-        self.legal_moves(m.board).contains(m)
+        let pos = self.board(m.board);
+        match m.mv {
+            Move::Normal { role: Role::Pawn, from, capture, to, promotion }
+                if self.rules.promotion == Promotion::Removal && Bitboard::BACK_RANKS.contains(to) =>
+            {
+                // The core's queen promotion stands for the move (R1–R4, as `legal_moves`).
+                let as_queen =
+                    Move::Normal { role: Role::Pawn, from, capture, to, promotion: Some(Role::Queen) };
+                if !pos.is_legal(&as_queen) {
+                    return false;
+                }
+                let squares = self.removable(Seat::new(m.board.other(), pos.turn()));
+                match m.removal {
+                    None => {
+                        squares.is_empty()
+                            && promotion.is_none()
+                            && vanishing_promotion_is_safe(pos, as_queen)
+                    }
+                    Some(sq) => {
+                        squares.contains(&sq) && promotion == self.board(m.board.other()).board().role_at(sq)
+                    }
+                }
+            }
+            _ if m.removal.is_some() => false,
+            Move::Drop { role, to } if self.rules.drop_mate == DropMate::Forbidden => {
+                pos.is_legal(&m.mv) && {
+                    let occupied = pos.board().occupied().with(to);
+                    let checks = pos.board().king_of(!pos.turn()).is_some_and(|k| {
+                        chess_core::attacks::attacks(role, pos.turn(), to, occupied).contains(k)
+                    });
+                    !checks || !self.drop_gives_mate_on_board(pos, m.mv)
+                }
+            }
+            _ => pos.is_legal(&m.mv),
+        }
     }
 
     /// Plays a move on its board with every transfer: a capture goes to the capturer's partner

@@ -369,22 +369,33 @@ impl Position {
     }
 }
 
-/// Writes a position as FEN.
+/// Writes a position as FEN. Every event a server sends carries two of these, so it is built by
+/// pushing characters into one string, without the formatting machinery.
 pub(crate) fn to_fen(pos: &Position) -> String {
     let mut s = String::with_capacity(96);
     let board = pos.board();
+    let marks_promoted = pos.pockets().is_some();
+    // Each square's letter (`None`: empty), from the piece sets: cheaper than asking every square.
+    let mut letters = [None; 64];
+    for color in Color::ALL {
+        for role in Role::ALL {
+            for sq in board.by_piece(role.of(color)) {
+                letters[sq.index()] = Some(role.of(color).char());
+            }
+        }
+    }
     for rank in Rank::all().rev() {
         let mut empty = 0;
         for file in File::all() {
             let sq = Square::from_coords(file, rank);
-            match board.piece_at(sq) {
-                Some(p) => {
+            match letters[sq.index()] {
+                Some(letter) => {
                     if empty > 0 {
                         s.push(char::from_digit(empty, 10).expect("digit"));
                         empty = 0;
                     }
-                    s.push(p.char());
-                    if pos.pockets().is_some() && board.promoted().contains(sq) {
+                    s.push(letter);
+                    if marks_promoted && board.promoted().contains(sq) {
                         s.push('~');
                     }
                 }
@@ -400,25 +411,47 @@ pub(crate) fn to_fen(pos: &Position) -> String {
     }
     if let Some(pockets) = pos.pockets() {
         s.push('[');
-        s.push_str(&pockets.to_string());
+        pockets.push_letters(&mut s);
         s.push(']');
     }
     s.push(' ');
     s.push(pos.turn().char());
     s.push(' ');
-    s.push_str(&castling_field(pos));
+    push_castling_field(pos, &mut s);
     s.push(' ');
     match pos.ep_square() {
-        Some(sq) => s.push_str(&sq.to_string()),
+        Some(sq) => {
+            s.push(sq.file().char());
+            s.push(sq.rank().char());
+        }
         None => s.push('-'),
     }
-    s.push_str(&format!(" {} {}", pos.halfmoves(), pos.fullmoves()));
+    s.push(' ');
+    push_decimal(&mut s, pos.halfmoves());
+    s.push(' ');
+    push_decimal(&mut s, pos.fullmoves());
     s
 }
 
-fn castling_field(pos: &Position) -> String {
+/// Appends a number in decimal.
+fn push_decimal(s: &mut String, n: u32) {
+    let mut digits = [0u8; 10];
+    let mut at = digits.len();
+    let mut n = n;
+    loop {
+        at -= 1;
+        digits[at] = b'0' + (n % 10) as u8;
+        n /= 10;
+        if n == 0 {
+            break;
+        }
+    }
+    s.push_str(std::str::from_utf8(&digits[at..]).expect("ASCII digits"));
+}
+
+fn push_castling_field(pos: &Position, s: &mut String) {
     let castling = pos.castling();
-    let mut s = String::new();
+    let start = s.len();
     for color in Color::ALL {
         let Some(king) = pos.board().king_of(color) else { continue };
         let rooks = castling.rooks_of(color);
@@ -435,10 +468,9 @@ fn castling_field(pos: &Position) -> String {
             s.push(color.fold(letter.to_ascii_uppercase(), letter));
         }
     }
-    if s.is_empty() {
+    if s.len() == start {
         s.push('-');
     }
-    s
 }
 
 impl FromStr for Position {

@@ -120,6 +120,81 @@ impl Visitor for Lister<'_> {
     }
 }
 
+/// Tells whether one given move is among the legal ones, without listing them: each group the
+/// generator reports is a bitboard test, so checking a move costs the generation's set
+/// arithmetic alone (a server checks every move it is sent, twice: reading it and playing it).
+struct Finder<'a> {
+    board: &'a Board,
+    wanted: Move,
+    found: bool,
+}
+
+impl Finder<'_> {
+    /// Whether the wanted move is the pawn move `from`–`to` as the generator lists it: capturing
+    /// what stands on `to`, promoting (to one of [`Role::PROMOTION`]) exactly on the last rank.
+    #[inline]
+    fn is_pawn_move(&self, from: Square, to: Square) -> bool {
+        let Move::Normal { role: Role::Pawn, from: f, capture, to: t, promotion } = self.wanted else {
+            return false;
+        };
+        f == from
+            && t == to
+            && capture == self.board.role_at(to)
+            && match promotion {
+                Some(role) => Bitboard::BACK_RANKS.contains(to) && Role::PROMOTION.contains(&role),
+                None => !Bitboard::BACK_RANKS.contains(to),
+            }
+    }
+}
+
+impl Visitor for Finder<'_> {
+    #[inline]
+    fn piece(&mut self, role: Role, from: Square, targets: Bitboard) {
+        if let Move::Normal { role: r, from: f, capture, to, promotion: None } = self.wanted
+            && r == role
+            && f == from
+            && targets.contains(to)
+            && capture == self.board.role_at(to)
+        {
+            self.found = true;
+        }
+    }
+    #[inline]
+    fn pawns(&mut self, targets: Bitboard, delta: i32) {
+        if let Move::Normal { to, .. } = self.wanted
+            && targets.contains(to)
+        {
+            let from = Square::from_index((to.index() as i32 - delta) as u32);
+            self.found |= self.is_pawn_move(from, to);
+        }
+    }
+    #[inline]
+    fn pawn(&mut self, from: Square, targets: Bitboard) {
+        if let Move::Normal { to, .. } = self.wanted
+            && targets.contains(to)
+        {
+            self.found |= self.is_pawn_move(from, to);
+        }
+    }
+    #[inline]
+    fn en_passant(&mut self, from: Square, to: Square) {
+        self.found |= self.wanted == Move::EnPassant { from, to };
+    }
+    #[inline]
+    fn castle(&mut self, king: Square, rook: Square) {
+        self.found |= self.wanted == Move::Castle { king, rook };
+    }
+    #[inline]
+    fn drops(&mut self, role: Role, targets: Bitboard) {
+        if let Move::Drop { role: r, to } = self.wanted
+            && r == role
+            && targets.contains(to)
+        {
+            self.found = true;
+        }
+    }
+}
+
 impl Position {
     /// Pieces of the side to move that are pinned to their king.
     pub(crate) fn pinned(&self, king: Square) -> Bitboard {
@@ -294,6 +369,8 @@ impl Position {
 
     /// Whether a move is legal in this position.
     pub fn is_legal(&self, m: &Move) -> bool {
-        self.legal_moves().contains(m)
+        let mut finder = Finder { board: self.board(), wanted: *m, found: false };
+        self.visit_legal(&mut finder);
+        finder.found
     }
 }

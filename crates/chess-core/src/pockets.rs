@@ -94,14 +94,22 @@ impl fmt::Display for Pockets {
     /// The crazyhouse-style letters without brackets: White's pieces upper case first, strongest
     /// first (`QRBNPqrbnp` order).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let mut letters = String::new();
+        self.push_letters(&mut letters);
+        f.write_str(&letters)
+    }
+}
+
+impl Pockets {
+    /// Appends the letters [`Pockets`]' `Display` writes (a FEN's pockets, written for every
+    /// event a server sends, without the formatting machinery).
+    pub(crate) fn push_letters(&self, out: &mut String) {
         for color in Color::ALL {
             for role in Role::POCKET.into_iter().rev() {
-                for _ in 0..self.count(role.of(color)) {
-                    write!(f, "{}", role.of(color).char())?;
-                }
+                let letter = role.of(color).char();
+                out.extend(std::iter::repeat_n(letter, usize::from(self.count(role.of(color)))));
             }
         }
-        Ok(())
     }
 }
 

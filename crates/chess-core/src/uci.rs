@@ -2,7 +2,7 @@
 
 use std::fmt;
 
-use crate::{CastlingSide, Move, Position, Role, Square};
+use crate::{Bitboard, CastlingSide, Move, Position, Role, Square};
 
 /// Long notation that could not be read or names no legal move.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -131,22 +131,30 @@ impl Position {
 
     /// The legal move matching an already read long-notation move, if any.
     pub fn resolve_uci(&self, uci: &UciMove) -> Option<Move> {
-        self.legal_moves().into_iter().find(|m| match (*uci, *m) {
-            (UciMove::Drop { role, to }, Move::Drop { role: r, to: t }) => role == r && to == t,
-            (UciMove::Normal { from, to, promotion }, Move::Normal { from: f, to: t, promotion: p, .. }) => {
-                from == f && to == t && promotion == p
+        // The one move of each kind the text can name, each checked alone (a server resolves
+        // every move it is sent): the piece's move, en passant, or castling with a rook on the
+        // king's rank.
+        let board = self.board();
+        let legal = |m: Move| self.is_legal(&m).then_some(m);
+        match *uci {
+            UciMove::Drop { role, to } => legal(Move::Drop { role, to }),
+            UciMove::Normal { from, to, promotion } => {
+                let role = board.role_at(from)?;
+                let normal = Move::Normal { role, from, capture: board.role_at(to), to, promotion };
+                if promotion.is_some() {
+                    return legal(normal);
+                }
+                legal(normal).or_else(|| legal(Move::EnPassant { from, to })).or_else(|| {
+                    let rooks = board.by_piece(Role::Rook.of(self.turn())) & Bitboard::rank(from.rank());
+                    rooks.into_iter().find_map(|rook| {
+                        let names = to == rook
+                            || (!self.castling().is_chess960()
+                                && to == CastlingSide::of(from, rook).king_to(self.turn()));
+                        if names { legal(Move::Castle { king: from, rook }) } else { None }
+                    })
+                })
             }
-            (UciMove::Normal { from, to, promotion: None }, Move::EnPassant { from: f, to: t }) => {
-                from == f && to == t
-            }
-            (UciMove::Normal { from, to, promotion: None }, Move::Castle { king, rook }) => {
-                from == king
-                    && (to == rook
-                        || (!self.castling().is_chess960()
-                            && to == CastlingSide::of(king, rook).king_to(self.turn())))
-            }
-            _ => false,
-        })
+        }
     }
 
     /// Writes a move in long notation: castling as the king's step in standard chess, as king
