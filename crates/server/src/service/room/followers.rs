@@ -18,6 +18,9 @@ use crate::service::outbound::Outbound;
 use crate::service::refusal;
 use crate::service::session::Session;
 
+/// Followers a match holds before it first sweeps out those whose connection is gone.
+pub(super) const SWEEP_MIN: usize = 64;
+
 impl Room {
     pub(super) fn follow(&mut self, session: Arc<Session>, out: Outbound, last_seq: Option<u64>) {
         // Whatever connection he watched from leaves the gallery, with what it posted so far.
@@ -47,6 +50,23 @@ impl Room {
             None
         };
         self.followers.insert(session.key.clone(), Follower { session, out: Some(out), spectator });
+        if self.followers.len() > self.sweep_at {
+            self.sweep();
+        }
+    }
+
+    /// Forgets the followers without a seat whose connection is gone: a spectator who closed his
+    /// page is not told so, and a final's crowd coming and going would otherwise leave the match
+    /// one entry (and that connection's queue) per session that ever watched. Swept whenever the
+    /// followers double since the last sweep, so they stay under twice the most connected at once
+    /// (or [`SWEEP_MIN`]), at a cost shared among the follows. A seated player stays, connected
+    /// or not; a spectator swept out who comes back follows again as anyone does.
+    fn sweep(&mut self) {
+        let m = &self.m;
+        self.followers.retain(|_, f| {
+            m.seat_of(f.session.player).is_some() || f.out.as_ref().is_some_and(|out| !out.is_closed())
+        });
+        self.sweep_at = (2 * self.followers.len()).max(SWEEP_MIN);
     }
 
     /// A spectator's connection stops taking the gallery's posts: it takes those its lane gave

@@ -130,6 +130,8 @@ pub(crate) struct Room {
     /// The seated players' kinds, beside `names`.
     kinds: [Option<PlayerKind>; 4],
     followers: HashMap<String, Follower>,
+    /// How many followers make the next follow sweep out those whose connection is gone.
+    sweep_at: usize,
     /// What the spectators are told, posted once for all of them.
     gallery: Gallery,
     /// The state last made for spectators (`Room::spectators_state`).
@@ -300,6 +302,7 @@ impl Room {
             names,
             kinds,
             followers,
+            sweep_at: followers::SWEEP_MIN,
             gallery: Gallery::new(gallery),
             spectators_state: None,
             sessions,

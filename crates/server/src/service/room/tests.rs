@@ -483,6 +483,40 @@ async fn a_crowd_arriving_at_once_shares_one_state_made_once_until_the_next_even
 }
 
 #[tokio::test(start_paused = true)]
+async fn a_crowd_coming_and_going_leaves_the_match_no_follower_per_spectator_gone() {
+    let f = fixture().await;
+    let mut players = f.running().await;
+    // A player whose connection drops stays a follower: his seat is his (he resumes).
+    let gone_player = players.pop().unwrap();
+    let gone_player_session = gone_player.session.clone();
+    let held = |s: &Arc<Session>| Arc::strong_count(s);
+    let player_before = held(&gone_player_session);
+    drop(gone_player);
+    // A crowd four times the sweep's threshold, each spectator closing his page after watching.
+    let mut left = Vec::new();
+    for i in 0..4 * super::followers::SWEEP_MIN {
+        let fan = spectator(&f, &format!("fan{i}"), 4).await;
+        let watching = held(&fan.session);
+        left.push((fan.session.clone(), watching));
+        drop(fan);
+    }
+    // One more, still watching.
+    let mut stays = spectator(&f, "stays", 4).await;
+    let room_holds = |s: &Arc<Session>, watching: usize| held(s) == watching;
+    let still_held = left.iter().filter(|(s, watching)| room_holds(s, *watching)).count();
+    assert!(
+        still_held <= super::followers::SWEEP_MIN,
+        "{still_held} of {} spectators gone still held by the match",
+        left.len()
+    );
+    assert_eq!(held(&gone_player_session), player_before - 1, "the seated player's follower is kept");
+    // The one still watching is served as before.
+    play_a(&f, &players, &MOVES[..1]).await;
+    let seen = taken(&mut stays.rx).await;
+    assert_eq!(seqs(&seen).len(), 1, "{seen:?}");
+}
+
+#[tokio::test(start_paused = true)]
 async fn a_node_that_lost_its_lease_lets_the_match_go_storing_and_acknowledging_nothing_more() {
     let f = fixture().await;
     let mut players = f.running().await;
