@@ -12,13 +12,21 @@
 //! the child's resident set (`VmRSS`) from a few warm connections to `N` more, divided by `N`.
 //! Both children run as the `shvedka` binary does: mimalloc, no transparent huge pages.
 //!
+//! Then the CPU a move costs the bare server, the reference for issue 34's 120 µs a move: groups
+//! of four connections ("matches"), a move a second on each of a group's two boards, each move 64
+//! bytes from one client answered by 256 bytes to all four (the shape of a move's traffic, with
+//! no rules, no storage, no sessions), the child's CPU time over 20 s divided by the moves.
+//!
 //! `cargo bench -p shvedka-tests --bench connection_memory` (`SHVEDKA_MEMORY_CONNECTIONS` sets `N`,
-//! default 2,000). Loopback only; each child ends when its stdin closes.
+//! default 2,000; `SHVEDKA_TRAFFIC_MATCHES` the groups, default 2,000). Loopback only; each child
+//! ends when its stdin closes.
 
+use std::collections::HashMap;
 use std::io::{BufRead, Write};
 use std::net::SocketAddr;
 use std::process::{Child, Command, Stdio};
 use std::sync::Arc;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use shvedka_client::{Client, Trust, quinn};
@@ -93,21 +101,47 @@ async fn bare_server() -> String {
     config.transport_config(Arc::new(transport));
     let server = quinn::Endpoint::server(config, "127.0.0.1:0".parse().unwrap()).unwrap();
     let addr = server.local_addr().unwrap();
+    let groups = Groups::default();
     tokio::spawn(async move {
         while let Some(incoming) = server.accept().await {
-            tokio::spawn(async move {
-                let Ok(conn) = incoming.await else { return };
-                let Ok((mut send, mut recv)) = conn.accept_bi().await else { return };
-                let mut byte = [0u8; 1];
-                if recv.read_exact(&mut byte).await.is_ok() && send.write_all(&byte).await.is_ok() {
-                    // Held, stream and all, until the client goes.
-                    conn.closed().await;
-                }
-            });
+            tokio::spawn(bare_connection(incoming, groups.clone()));
         }
     });
     format!("{addr} {}", hex(&der))
 }
+
+/// The bare server's connections by group (a "match" of four), each's stream to write to.
+type Groups = Arc<std::sync::Mutex<HashMap<u32, Vec<Arc<tokio::sync::Mutex<quinn::SendStream>>>>>>;
+
+/// One connection of the bare server: its hello (its group), answered with one byte; then each
+/// [`MOVE`] bytes it sends are [`EVENT`] bytes written to every stream of its group, its own
+/// included: the shape of a move's traffic in a match, without the match.
+async fn bare_connection(incoming: quinn::Incoming, groups: Groups) {
+    let Ok(conn) = incoming.await else { return };
+    let Ok((mut send, mut recv)) = conn.accept_bi().await else { return };
+    let mut hello = [0u8; HELLO];
+    if recv.read_exact(&mut hello).await.is_err() || send.write_all(&[1]).await.is_err() {
+        return;
+    }
+    let group = u32::from_le_bytes(hello[1..].try_into().unwrap());
+    groups.lock().unwrap().entry(group).or_default().push(Arc::new(tokio::sync::Mutex::new(send)));
+    let mut mv = [0u8; MOVE];
+    let event = [7u8; EVENT];
+    // Held, stream and all, until the client goes.
+    while recv.read_exact(&mut mv).await.is_ok() {
+        let members = groups.lock().unwrap()[&group].clone();
+        for member in members {
+            let _ = member.lock().await.write_all(&event).await;
+        }
+    }
+    drop(conn);
+}
+
+/// A client's first bytes: one, then its group (`u32`, little-endian).
+const HELLO: usize = 5;
+/// What a client sends for a move, and what each of its group is sent for it.
+const MOVE: usize = 64;
+const EVENT: usize = 256;
 
 /// shvedka's server: `ADDR PIN`. Its limits per address let one address open every connection.
 async fn shvedka_server() -> String {
@@ -145,13 +179,23 @@ fn spawn(role: &str) -> (Child, String) {
 /// live until the reading is taken.
 type Held = Box<dyn std::any::Any + Send>;
 
-async fn bare_client(endpoint: quinn::Endpoint, addr: SocketAddr) -> Held {
+async fn bare_client(endpoint: quinn::Endpoint, addr: SocketAddr, group: u32) -> Held {
+    Box::new(bare_connect(&endpoint, addr, group).await)
+}
+
+async fn bare_connect(
+    endpoint: &quinn::Endpoint,
+    addr: SocketAddr,
+    group: u32,
+) -> (quinn::Connection, quinn::SendStream, quinn::RecvStream) {
     let conn = endpoint.connect(addr, "localhost").unwrap().await.unwrap();
     let (mut send, mut recv) = conn.open_bi().await.unwrap();
-    send.write_all(&[1]).await.unwrap();
+    let mut hello = [1u8; HELLO];
+    hello[1..].copy_from_slice(&group.to_le_bytes());
+    send.write_all(&hello).await.unwrap();
     let mut byte = [0u8; 1];
     recv.read_exact(&mut byte).await.unwrap();
-    Box::new((conn, send))
+    (conn, send, recv)
 }
 
 fn bare_endpoint(cert: &[u8]) -> quinn::Endpoint {
@@ -187,7 +231,7 @@ async fn open(role: &str, line: &str, n: usize, from: usize, held: &mut Vec<Held
         }
         match &endpoint {
             Some(endpoint) => {
-                tasks.spawn(bare_client(endpoint.clone(), addr));
+                tasks.spawn(bare_client(endpoint.clone(), addr, i as u32 / 4));
             }
             None => {
                 let pin: [u8; 32] = key.clone().try_into().unwrap();
@@ -222,6 +266,70 @@ async fn per_connection(role: &str, n: usize) -> f64 {
     (after - before) as f64 / n as f64
 }
 
+/// CPU time of a process so far, in clock ticks of 10 ms (`USER_HZ`, 100 on Linux).
+fn cpu_ticks(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    let fields: Vec<&str> = stat.rsplit_once(')').unwrap().1.split_whitespace().collect();
+    fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
+}
+
+/// The bare server's CPU per move: `matches` groups of four connections, [`MOVES_PER_SECOND`] in
+/// each group (as `tools/capacity.py`: a move a second on each board), each reaching all four;
+/// the child's CPU time over [`WINDOW`] after a warm-up, over the moves sent: (share of a core,
+/// µs a move).
+async fn bare_cpu_per_move(matches: usize) -> (f64, f64) {
+    let (mut child, line) = spawn("bare");
+    let (addr, cert) = line.split_once(' ').unwrap();
+    let addr: SocketAddr = addr.parse().unwrap();
+    let endpoints: Vec<quinn::Endpoint> = (0..8).map(|_| bare_endpoint(&unhex(cert))).collect();
+    let sent = Arc::new(AtomicU64::new(0));
+    let mut tasks = tokio::task::JoinSet::new();
+    for group in 0..matches as u32 {
+        let mut streams = Vec::new();
+        for i in 0..4 {
+            let endpoint = &endpoints[(group as usize * 4 + i) % endpoints.len()];
+            let (conn, send, mut recv) = bare_connect(endpoint, addr, group).await;
+            // Every event read and dropped, as a client does.
+            tasks.spawn(async move {
+                let mut event = [0u8; EVENT];
+                while recv.read_exact(&mut event).await.is_ok() {}
+                drop(conn);
+            });
+            streams.push(send);
+        }
+        let sent = sent.clone();
+        tasks.spawn(async move {
+            let every = Duration::from_secs_f64(1.0 / MOVES_PER_SECOND);
+            // Spread over the first period, as players are.
+            let offset = every.mul_f64(f64::from(group % 97) / 97.0);
+            let mut next = tokio::time::Instant::now() + offset;
+            for turn in 0usize.. {
+                tokio::time::sleep_until(next).await;
+                if streams[turn % 4].write_all(&[0u8; MOVE]).await.is_err() {
+                    return;
+                }
+                sent.fetch_add(1, Ordering::Relaxed);
+                next += every;
+            }
+        });
+    }
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    let (ticks, moves) = (cpu_ticks(child.id()), sent.load(Ordering::Relaxed));
+    tokio::time::sleep(WINDOW).await;
+    let ticks = cpu_ticks(child.id()) - ticks;
+    let moves = sent.load(Ordering::Relaxed) - moves;
+    tasks.abort_all();
+    drop(child.stdin.take());
+    child.wait().unwrap();
+    let cpu = ticks as f64 / 100.0;
+    (cpu / WINDOW.as_secs_f64(), cpu * 1e6 / moves as f64)
+}
+
+/// Moves a second in each group: one a second on each of a match's two boards.
+const MOVES_PER_SECOND: f64 = 2.0;
+/// How long the CPU is measured.
+const WINDOW: Duration = Duration::from_secs(20);
+
 fn measure() {
     let n: usize =
         std::env::var("SHVEDKA_MEMORY_CONNECTIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
@@ -238,6 +346,15 @@ fn measure() {
         println!(
             "four connections of bare quinn: {:.0} KiB (issue 34's target for a whole match: 150 KiB)",
             4.0 * bare
+        );
+        let matches: usize =
+            std::env::var("SHVEDKA_TRAFFIC_MATCHES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
+        let (share, per_move) = bare_cpu_per_move(matches).await;
+        println!();
+        println!(
+            "bare quinn, {matches} groups of four, {MOVES_PER_SECOND} moves a second each, each move's {EVENT} bytes to all \
+             four: server CPU {:.0} % of a core, {per_move:.0} µs a move (issue 34's target for shvedka: 120 µs)",
+            share * 100.0
         );
     });
 }
