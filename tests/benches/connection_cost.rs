@@ -1,5 +1,6 @@
-//! What one connection costs a server in memory, against a reference in the same run (issue 34:
-//! a live match is four connections, and its memory target is 150 KiB).
+//! What one connection costs a server in memory, and what a move costs a bare quinn server in
+//! CPU: the references for issue 34's targets (150 KiB a match of four connections, 120 µs a
+//! move), measured in the same run as shvedka's own figures.
 //!
 //! - **bare quinn:** a quinn server whose clients each open one bidirectional stream and keep it
 //!   (the stream counts and windows of shvedka's native endpoint, `transport/endpoint.rs`): what
@@ -17,7 +18,7 @@
 //! bytes from one client answered by 256 bytes to all four (the shape of a move's traffic, with
 //! no rules, no storage, no sessions), the child's CPU time over 20 s divided by the moves.
 //!
-//! `cargo bench -p shvedka-tests --bench connection_memory` (`SHVEDKA_MEMORY_CONNECTIONS` sets `N`,
+//! `cargo bench -p shvedka-tests --bench connection_cost` (`SHVEDKA_MEMORY_CONNECTIONS` sets `N`,
 //! default 2,000; `SHVEDKA_TRAFFIC_MATCHES` the groups, default 2,000). Loopback only; each child
 //! ends when its stdin closes.
 
