@@ -10,6 +10,7 @@ line per run::
     python3 tools/capacity.py --matches 1000 --duration 600 --rss-every 30   # RSS over ten minutes
     python3 tools/capacity.py --matches 1000 --database-url 'postgres://postgres@localhost/postgres?host=/tmp/pg'
     python3 tools/capacity.py --matches 500 --spectators 5000      # a crowd of 5,000 watching one match
+    python3 tools/capacity.py --matches 500 --spectators 5000 --crowd-apart   # the crowd in a generator of its own
 
 The binary is ``target/release/shvedka`` (``cargo build --release`` first) unless ``--bin``
 says otherwise. Everything runs on loopback (127.0.0.1) and stops by itself.
@@ -27,6 +28,10 @@ import time
 import urllib.request
 
 TICK = os.sysconf("SC_CLK_TCK")
+
+# How much longer a crowd apart plays than the others (it starts first, and must outlast their
+# set-up and their run).
+CROWD_SLACK_S = 20
 
 
 def cpu_ticks(pid):
@@ -118,13 +123,39 @@ def run(args, matches):
             break
     if not fingerprint:
         sys.exit("the server printed no certificate fingerprint")
-    load = subprocess.Popen(
-        [args.bin, "load", "--server", f"127.0.0.1:{args.port}", "--fingerprint", fingerprint,
-         "--matches", str(matches), "--duration", str(args.duration), "--pace-ms", str(args.pace_ms),
-         "--time-control", args.time_control, "--spectators", str(args.spectators)],
-        stdout=subprocess.PIPE,
-        text=True,
-    )
+    def load_process(matches, duration, spectators):
+        return subprocess.Popen(
+            [args.bin, "load", "--server", f"127.0.0.1:{args.port}", "--fingerprint", fingerprint,
+             "--matches", str(matches), "--duration", str(duration), "--pace-ms", str(args.pace_ms),
+             "--time-control", args.time_control, "--spectators", str(spectators)],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+
+    crowd = ""
+    apart = None
+    if args.spectators and args.crowd_apart:
+        # The watched match and its crowd in a process of their own, playing through the others'
+        # set-up and their whole run: the others' latencies are then not queued behind the
+        # crowd's work in the same generator.
+        apart = load_process(1, args.duration + CROWD_SLACK_S, args.spectators)
+        for line in apart.stdout:
+            print("    crowd " + line.rstrip(), flush=True)
+            if "playing for" in line:
+                break
+        crowd_lines = []
+
+        def read_apart():
+            for line in apart.stdout:
+                print("    crowd " + line.rstrip(), flush=True)
+                if line.startswith("crowd:"):
+                    crowd_lines.append(" " + line.strip())
+
+        reader = threading.Thread(target=read_apart, daemon=True)
+        reader.start()
+        load = load_process(matches - 1, args.duration, 0)
+    else:
+        load = load_process(matches, args.duration, args.spectators)
     started = server_ticks = load_ticks = None
     summary = ""
     rss = []
@@ -135,13 +166,13 @@ def run(args, matches):
             print(f"    rss at {rss[-1][0]:5.0f} s: {rss[-1][1] // 1024} MiB", flush=True)
             time.sleep(args.rss_every)
 
-    crowd = ""
     for line in load.stdout:
         print("    " + line.rstrip(), flush=True)
         if line.startswith("crowd:"):
             crowd = " " + line.strip()
         if "playing for" in line:
             started, server_ticks, load_ticks = time.time(), cpu_ticks(server.pid), cpu_ticks(load.pid)
+            apart_ticks = cpu_ticks(apart.pid) if apart else 0
             drops_before = udp_drops(args.port)
             if args.rss_every:
                 threading.Thread(target=sample, daemon=True).start()
@@ -150,8 +181,15 @@ def run(args, matches):
             elapsed = time.time() - started
             server_cpu = (cpu_ticks(server.pid) - server_ticks) / TICK / elapsed * 100
             load_cpu = (cpu_ticks(load.pid) - load_ticks) / TICK / elapsed * 100
+            if apart:
+                apart_cpu = (cpu_ticks(apart.pid) - apart_ticks) / TICK / elapsed * 100
+                crowd_lines.append(f" crowd_load_cpu={apart_cpu:.0f}%")
             drops_after = udp_drops(args.port)
     load.wait()
+    if apart:
+        apart.wait()
+        reader.join()
+        crowd = "".join(sorted(crowd_lines, key=lambda c: c.startswith(" crowd_load_cpu")))
     text = urllib.request.urlopen(f"http://127.0.0.1:{args.port + 1}/metrics").read().decode()
     commits = metric(text, "shvedka_commit_seconds_count")
     commit_ms = metric(text, "shvedka_commit_seconds_sum") / max(commits, 1) * 1000
@@ -192,6 +230,10 @@ def main():
     parser.add_argument("--rss-every", type=int, default=0, help="sample RSS every N seconds")
     parser.add_argument("--spectators", type=int, default=0,
                         help="sessions watching the first match (shvedka load --spectators)")
+    parser.add_argument("--crowd-apart", action="store_true",
+                        help="the watched match and its spectators in a load process of their own "
+                             f"(playing {CROWD_SLACK_S} s longer, through the others' set-up); "
+                             "the load CPU is then the others' process's")
     args = parser.parse_args()
     for matches in [int(m) for m in args.matches.split(",")]:
         run(args, matches)

@@ -39,7 +39,11 @@ pub(crate) const LANES: usize = 64;
 const PER_LANE: usize = 80;
 
 /// The longest a post waits for the spectators' lanes: every lane is released once within it.
-pub(crate) const ROUND: Duration = Duration::from_millis(100);
+/// The spectators may wait 250 ms for an event (issue 34); the wider the round, the thinner the
+/// crowd's waves in front of other matches' players. 500 matches beside 5,000 spectators of one,
+/// alternated (docs/benchmarks.md): the other players' p99 30.8–65.0 ms (median 36.7) at 160 ms
+/// against 41.8–100.6 ms (median 63) at 100 ms; the spectators' p99 163–170 ms against 135–168.
+pub(crate) const ROUND: Duration = Duration::from_millis(160);
 
 /// One message for every spectator: its place in the gallery's order, and its event's `seq`.
 #[derive(Clone, Debug)]
