@@ -132,7 +132,7 @@ def run(args, matches):
             text=True,
         )
 
-    crowd = ""
+    crowd = apart_load = ""
     apart = None
     if args.spectators and args.crowd_apart:
         # The watched match and its crowd in a process of their own, playing through the others'
@@ -183,13 +183,13 @@ def run(args, matches):
             load_cpu = (cpu_ticks(load.pid) - load_ticks) / TICK / elapsed * 100
             if apart:
                 apart_cpu = (cpu_ticks(apart.pid) - apart_ticks) / TICK / elapsed * 100
-                crowd_lines.append(f" crowd_load_cpu={apart_cpu:.0f}%")
+                apart_load = f" crowd_load_cpu={apart_cpu:.0f}%"
             drops_after = udp_drops(args.port)
     load.wait()
     if apart:
         apart.wait()
         reader.join()
-        crowd = "".join(sorted(crowd_lines, key=lambda c: c.startswith(" crowd_load_cpu")))
+        crowd = "".join(crowd_lines) + apart_load
     text = urllib.request.urlopen(f"http://127.0.0.1:{args.port + 1}/metrics").read().decode()
     commits = metric(text, "shvedka_commit_seconds_count")
     commit_ms = metric(text, "shvedka_commit_seconds_sum") / max(commits, 1) * 1000

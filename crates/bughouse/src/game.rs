@@ -175,14 +175,7 @@ impl Game {
                     }
                 }
                 Move::Drop { role, to } if self.rules.drop_mate == DropMate::Forbidden => {
-                    // A drop only blocks lines, so it checks only by its own attack; most drops
-                    // give no check and need no closer look.
-                    let occupied = pos.board().occupied().with(to);
-                    let checks = pos
-                        .board()
-                        .king_of(!mover)
-                        .is_some_and(|k| chess_core::attacks::attacks(role, mover, to, occupied).contains(k));
-                    if !checks || !self.drop_gives_mate_on_board(pos, mv) {
+                    if !drop_mates(pos, role, to) {
                         out.push(bm);
                     }
                 }
@@ -190,12 +183,6 @@ impl Game {
             }
         }
         out
-    }
-
-    fn drop_gives_mate_on_board(&self, pos: &Position, mv: Move) -> bool {
-        let mut after = *pos;
-        after.play_unchecked(mv);
-        is_mate_on_board(&after)
     }
 
     /// Whether a move is legal now: exactly whether [`Game::legal_moves`] lists it, decided for
@@ -227,13 +214,7 @@ impl Game {
             }
             _ if m.removal.is_some() => false,
             Move::Drop { role, to } if self.rules.drop_mate == DropMate::Forbidden => {
-                pos.is_legal(&m.mv) && {
-                    let occupied = pos.board().occupied().with(to);
-                    let checks = pos.board().king_of(!pos.turn()).is_some_and(|k| {
-                        chess_core::attacks::attacks(role, pos.turn(), to, occupied).contains(k)
-                    });
-                    !checks || !self.drop_gives_mate_on_board(pos, m.mv)
-                }
+                pos.is_legal(&m.mv) && !drop_mates(pos, role, to)
             }
             _ => pos.is_legal(&m.mv),
         }
@@ -380,6 +361,23 @@ fn removal_is_legal(pos: &Position, owner: Color, sq: Square) -> bool {
 }
 
 /// R4: a pawn that promotes and vanishes must not uncover its own king.
+/// P3: whether dropping `role` on `to` (a legal drop in chess terms) mates on the board. A drop
+/// only blocks lines, so it checks only by its own attack; most drops give no check and need no
+/// closer look.
+fn drop_mates(pos: &Position, role: Role, to: Square) -> bool {
+    let mover = pos.turn();
+    let occupied = pos.board().occupied().with(to);
+    let checks = pos
+        .board()
+        .king_of(!mover)
+        .is_some_and(|k| chess_core::attacks::attacks(role, mover, to, occupied).contains(k));
+    checks && {
+        let mut after = *pos;
+        after.play_unchecked(Move::Drop { role, to });
+        is_mate_on_board(&after)
+    }
+}
+
 fn vanishing_promotion_is_safe(pos: &Position, as_queen: Move) -> bool {
     let mover = pos.turn();
     let mut after = *pos;

@@ -7,6 +7,17 @@ use bughouse::{BoardId, BughouseMove, Game, RuleOptions};
 use chess_core::{Bitboard, Color, Move, Rank, Role, Square};
 use testkit::SplitMix;
 
+/// A random legal move on a board that has one (`None`: the game is over, by mate on a board or
+/// with both boards waiting).
+fn random_move(g: &Game, rng: &mut SplitMix) -> Option<BughouseMove> {
+    let boards: Vec<BoardId> = BoardId::ALL.into_iter().filter(|&b| !g.legal_moves(b).is_empty()).collect();
+    if boards.is_empty() || BoardId::ALL.iter().any(|&b| g.is_mate_on_board(b)) {
+        return None;
+    }
+    let moves = g.legal_moves(boards[rng.below(boards.len())]);
+    Some(moves[rng.below(moves.len())])
+}
+
 #[test]
 fn c2_random_games_conserve_colours_and_round_trip_bfen() {
     let mut checked = 0;
@@ -20,15 +31,8 @@ fn c2_random_games_conserve_colours_and_round_trip_bfen() {
         for _game in 0..40 {
             let mut g = Game::new(rules);
             for _ply in 0..300 {
-                // Pick a board with a move; the match ends at mate on board or when both wait.
-                let boards: Vec<BoardId> =
-                    BoardId::ALL.into_iter().filter(|&b| !g.legal_moves(b).is_empty()).collect();
-                if boards.is_empty() || BoardId::ALL.iter().any(|&b| g.is_mate_on_board(b)) {
-                    break;
-                }
-                let board = boards[rng.below(boards.len())];
-                let moves = g.legal_moves(board);
-                let m = moves[rng.below(moves.len())];
+                let Some(m) = random_move(&g, &mut rng) else { break };
+                let board = m.board;
                 captures_seen += usize::from(m.mv.is_capture());
                 drops_seen += usize::from(m.mv.is_drop());
                 removals_seen += usize::from(m.removal.is_some());
@@ -117,11 +121,7 @@ fn r1_r4_p3_is_legal_says_exactly_what_the_legal_move_list_says() {
         for _game in 0..12 {
             let mut g = Game::new(rules);
             for ply in 0..300 {
-                let boards: Vec<BoardId> =
-                    BoardId::ALL.into_iter().filter(|&b| !g.legal_moves(b).is_empty()).collect();
-                if boards.is_empty() || BoardId::ALL.iter().any(|&b| g.is_mate_on_board(b)) {
-                    break;
-                }
+                let Some(next) = random_move(&g, &mut rng) else { break };
                 // Every legal move is legal; every sixth position, every near miss too.
                 for board in BoardId::ALL {
                     let legal = g.legal_moves(board);
@@ -146,9 +146,7 @@ fn r1_r4_p3_is_legal_says_exactly_what_the_legal_move_list_says() {
                         checked += 1;
                     }
                 }
-                let board = boards[rng.below(boards.len())];
-                let moves = g.legal_moves(board);
-                g.play(moves[rng.below(moves.len())]).unwrap();
+                g.play(next).unwrap();
             }
         }
     }

@@ -411,7 +411,7 @@ pub(crate) fn to_fen(pos: &Position) -> String {
     }
     if let Some(pockets) = pos.pockets() {
         s.push('[');
-        pockets.push_letters(&mut s);
+        s.extend(pockets.letters());
         s.push(']');
     }
     s.push(' ');

@@ -1,6 +1,6 @@
 //! Pockets (reserves): pieces a side holds off the board and may drop.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use crate::{ByColor, Color, Piece, Role};
 
@@ -94,22 +94,20 @@ impl fmt::Display for Pockets {
     /// The crazyhouse-style letters without brackets: White's pieces upper case first, strongest
     /// first (`QRBNPqrbnp` order).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let mut letters = String::new();
-        self.push_letters(&mut letters);
-        f.write_str(&letters)
+        self.letters().try_for_each(|letter| f.write_char(letter))
     }
 }
 
 impl Pockets {
-    /// Appends the letters [`Pockets`]' `Display` writes (a FEN's pockets, written for every
-    /// event a server sends, without the formatting machinery).
-    pub(crate) fn push_letters(&self, out: &mut String) {
-        for color in Color::ALL {
-            for role in Role::POCKET.into_iter().rev() {
-                let letter = role.of(color).char();
-                out.extend(std::iter::repeat_n(letter, usize::from(self.count(role.of(color)))));
-            }
-        }
+    /// The letters [`Pockets`]' `Display` writes, one a piece (a FEN's pockets, written for
+    /// every event a server sends, are pushed from here without the formatting machinery).
+    pub(crate) fn letters(&self) -> impl Iterator<Item = char> + '_ {
+        Color::ALL.into_iter().flat_map(move |color| {
+            Role::POCKET.into_iter().rev().flat_map(move |role| {
+                let piece = role.of(color);
+                std::iter::repeat_n(piece.char(), usize::from(self.count(piece)))
+            })
+        })
     }
 }
 

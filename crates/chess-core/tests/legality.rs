@@ -20,6 +20,29 @@ fn perft_fens() -> Vec<String> {
     fens
 }
 
+/// Every perft position, and the positions along `lines` random lines of `plies` from each.
+fn positions(lines: usize, plies: usize) -> Vec<Position> {
+    let (seed, _say) = testkit::seeded(0);
+    let mut rng = SplitMix(seed);
+    let mut out = Vec::new();
+    for fen in perft_fens() {
+        let root = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
+        out.push(root);
+        for _line in 0..lines {
+            let mut pos = root;
+            for _ply in 0..plies {
+                let moves = pos.legal_moves();
+                if moves.is_empty() {
+                    break;
+                }
+                pos.play_unchecked(moves[rng.below(moves.len())]);
+                out.push(pos);
+            }
+        }
+    }
+    out
+}
+
 fn squares() -> impl Iterator<Item = Square> {
     (0..64).map(|i| Square::new(i).unwrap())
 }
@@ -90,30 +113,13 @@ fn check(pos: &Position, fen: &str, seen: &mut Seen) -> usize {
 
 #[test]
 fn is_legal_says_exactly_what_the_legal_move_list_says() {
-    let (seed, _say) = testkit::seeded(0);
-    let mut rng = SplitMix(seed);
-    let mut positions = 0;
+    let positions = positions(4, 6);
     let mut checked = 0;
     let mut seen = Seen::default();
-    for fen in perft_fens() {
-        let root = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        checked += check(&root, &fen, &mut seen);
-        positions += 1;
-        // A few random lines from it, checking each position on the way.
-        for _line in 0..4 {
-            let mut pos = root;
-            for _ply in 0..6 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
-                    break;
-                }
-                pos.play_unchecked(moves[rng.below(moves.len())]);
-                checked += check(&pos, &pos.fen(), &mut seen);
-                positions += 1;
-            }
-        }
+    for pos in &positions {
+        checked += check(pos, &pos.fen(), &mut seen);
     }
-    assert!(positions > 500, "{positions} positions");
+    assert!(positions.len() > 500, "{} positions", positions.len());
     assert!(checked > 1_000_000, "{checked} moves checked");
     // Every kind of move was among the legal ones checked.
     assert!(seen.0.iter().all(|&n| n > 0), "castles, en passant, promotions, drops: {:?}", seen.0);
@@ -124,38 +130,26 @@ fn is_legal_says_exactly_what_the_legal_move_list_says() {
 /// with that notation), for every text `from`–`to` (each promotion) and every drop.
 #[test]
 fn resolve_uci_finds_what_the_legal_move_list_finds() {
-    let (seed, _say) = testkit::seeded(0);
-    let mut rng = SplitMix(seed);
-    let mut resolved = 0;
-    let mut positions = 0;
-    for fen in perft_fens() {
-        let mut pos = Position::from_fen(&fen).unwrap_or_else(|e| panic!("{fen}: {e}"));
-        for _ply in 0..8 {
-            let legal = pos.legal_moves();
-            let mut texts: Vec<UciMove> = Role::ALL
-                .iter()
-                .flat_map(|&role| squares().map(move |to| UciMove::Drop { role, to }))
-                .collect();
-            for from in squares() {
-                for to in squares() {
-                    for promotion in [None, Some(Role::Queen), Some(Role::Knight), Some(Role::King)] {
-                        texts.push(UciMove::Normal { from, to, promotion });
-                    }
-                }
+    let mut texts: Vec<UciMove> =
+        Role::ALL.iter().flat_map(|&role| squares().map(move |to| UciMove::Drop { role, to })).collect();
+    for from in squares() {
+        for to in squares() {
+            for promotion in [None, Some(Role::Queen), Some(Role::Knight), Some(Role::King)] {
+                texts.push(UciMove::Normal { from, to, promotion });
             }
-            for uci in texts {
-                let by_list = legal.iter().copied().find(|m| names(&pos, &uci, m));
-                assert_eq!(pos.resolve_uci(&uci), by_list, "{uci:?} in {}", pos.fen());
-                resolved += usize::from(by_list.is_some());
-            }
-            positions += 1;
-            if legal.is_empty() {
-                break;
-            }
-            pos.play_unchecked(legal[rng.below(legal.len())]);
         }
     }
-    assert!(positions > 200 && resolved > 5_000, "{positions} positions, {resolved} resolved");
+    let positions = positions(1, 7);
+    let mut resolved = 0;
+    for pos in &positions {
+        let legal = pos.legal_moves();
+        for uci in &texts {
+            let by_list = legal.iter().copied().find(|m| names(pos, uci, m));
+            assert_eq!(pos.resolve_uci(uci), by_list, "{uci:?} in {}", pos.fen());
+            resolved += usize::from(by_list.is_some());
+        }
+    }
+    assert!(positions.len() > 200 && resolved > 5_000, "{} positions, {resolved} resolved", positions.len());
 }
 
 /// Whether long notation `uci` names `m`, as the list search the resolver replaced read it: the
