@@ -274,12 +274,23 @@ fn cpu_ticks(pid: u32) -> u64 {
     fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
 
-/// The bare server's CPU per move: `matches` groups of four connections, [`MOVES_PER_SECOND`] in
+/// What the bare server costs under a match's traffic.
+struct Traffic {
+    /// Its CPU time over [`WINDOW`], as a share of a core.
+    share: f64,
+    /// The same, µs a move.
+    per_move: f64,
+    /// Its resident set at the end less the idle server's, KiB a group of four.
+    kib_a_group: f64,
+}
+
+/// The bare server under traffic: `matches` groups of four connections, [`MOVES_PER_SECOND`] in
 /// each group (as `tools/capacity.py`: a move a second on each board), each reaching all four;
-/// the child's CPU time over [`WINDOW`] after a warm-up, over the moves sent: (share of a core,
-/// µs a move).
-async fn bare_cpu_per_move(matches: usize) -> (f64, f64) {
+/// the child's CPU time over [`WINDOW`] after a warm-up, over the moves sent, and its resident
+/// set then against the idle server's.
+async fn bare_under_traffic(matches: usize) -> Traffic {
     let (mut child, line) = spawn("bare");
+    let idle = rss_kib(child.id());
     let (addr, cert) = line.split_once(' ').unwrap();
     let addr: SocketAddr = addr.parse().unwrap();
     let endpoints: Vec<quinn::Endpoint> = (0..8).map(|_| bare_endpoint(&unhex(cert))).collect();
@@ -319,11 +330,16 @@ async fn bare_cpu_per_move(matches: usize) -> (f64, f64) {
     tokio::time::sleep(WINDOW).await;
     let ticks = cpu_ticks(child.id()) - ticks;
     let moves = sent.load(Ordering::Relaxed) - moves;
+    let busy = rss_kib(child.id());
     tasks.abort_all();
     drop(child.stdin.take());
     child.wait().unwrap();
     let cpu = ticks as f64 / 100.0;
-    (cpu / WINDOW.as_secs_f64(), cpu * 1e6 / moves as f64)
+    Traffic {
+        share: cpu / WINDOW.as_secs_f64(),
+        per_move: cpu * 1e6 / moves as f64,
+        kib_a_group: busy.saturating_sub(idle) as f64 / matches as f64,
+    }
 }
 
 /// Moves a second in each group: one a second on each of a match's two boards.
@@ -350,12 +366,15 @@ fn measure() {
         );
         let matches: usize =
             std::env::var("SHVEDKA_TRAFFIC_MATCHES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
-        let (share, per_move) = bare_cpu_per_move(matches).await;
+        let traffic = bare_under_traffic(matches).await;
         println!();
         println!(
             "bare quinn, {matches} groups of four, {MOVES_PER_SECOND} moves a second each, each move's {EVENT} bytes to all \
-             four: server CPU {:.0} % of a core, {per_move:.0} µs a move (issue 34's target for shvedka: 120 µs)",
-            share * 100.0
+             four: server CPU {:.0} % of a core, {:.0} µs a move (issue 34's target for shvedka: 120 µs); \
+             {:.1} KiB a group of four above the idle server (the target for a whole match: 150 KiB)",
+            traffic.share * 100.0,
+            traffic.per_move,
+            traffic.kib_a_group,
         );
     });
 }
