@@ -163,7 +163,8 @@ def run(args, matches):
     def sample():
         while load.poll() is None:
             rss.append((time.time() - started, rss_kib(server.pid)))
-            print(f"    rss at {rss[-1][0]:5.0f} s: {rss[-1][1] // 1024} MiB", flush=True)
+            dropped = udp_drops(args.port)[0] - drops_before[0]
+            print(f"    rss at {rss[-1][0]:5.0f} s: {rss[-1][1] // 1024} MiB, server socket drops so far {dropped}", flush=True)
             time.sleep(args.rss_every)
 
     for line in load.stdout:

@@ -215,10 +215,12 @@ pub struct Event {
     /// Its position in the log, from 0.
     pub seq: u64,
     /// The match time it took effect (for a flag, the instant the clock reached zero).
+    #[serde(with = "crate::nanos::one")]
     pub at: Duration,
     /// What happened.
     pub kind: EventKind,
     /// The four clock readings just after it, in the order of [`Seat::ALL`].
+    #[serde(with = "crate::nanos::four")]
     pub clocks: [Duration; 4],
 }
 
@@ -258,10 +260,13 @@ pub enum EventKind {
         /// The move.
         mv: BughouseMove,
         /// The client's measure of the thinking time.
+        #[serde(with = "crate::nanos::option")]
         client_time: Option<Duration>,
         /// The time charged to his clock (before the increment).
+        #[serde(with = "crate::nanos::one")]
         charged: Duration,
         /// The lag credit given (K3).
+        #[serde(with = "crate::nanos::one")]
         credit: Duration,
     },
     /// A draw offered, or accepted.
@@ -310,6 +315,7 @@ pub enum EventKind {
     /// countdown when the match starts from a Chess960 position, to carry it.
     CountdownStarted {
         /// The start.
+        #[serde(with = "crate::nanos::one")]
         starts_at: Duration,
         /// The Chess960 position both boards start from (0–959), fixed now; `None` for a match
         /// that does not start from one. [`crate::Match::replay`] reads it back from the log.

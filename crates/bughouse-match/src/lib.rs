@@ -19,6 +19,7 @@ mod event;
 mod history;
 mod lag;
 mod machine;
+mod nanos;
 mod reject;
 mod replay;
 mod time_control;
