@@ -599,3 +599,26 @@ fn a_waiting_match_task_holds_its_room_and_little_more() {
 fn a_match_queue_slot_is_small() {
     assert!(std::mem::size_of::<RoomMsg>() <= 64, "a RoomMsg is {} bytes", std::mem::size_of::<RoomMsg>());
 }
+
+/// K3: a client's thinking time is evidence for lag credit, read as at most a year; one past
+/// what the log's whole nanoseconds hold (`u64::MAX` ms) neither fails the move's store nor ends
+/// the match.
+#[tokio::test(start_paused = true)]
+async fn k3_a_thinking_time_past_any_clock_is_read_as_a_year_and_the_move_is_stored() {
+    let f = fixture().await;
+    let players = f.running().await;
+    let e4 = ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: Some(u64::MAX) };
+    f.ask(&players[0], e4).await.expect("the move is played and stored");
+    let log = f.store.log(ID.0);
+    let moved = log
+        .iter()
+        .map(|row| serde_json::from_str::<bughouse_match::Event>(&row.event).expect("the log reads"))
+        .find_map(|e| match e.kind {
+            bughouse_match::EventKind::Moved { client_time, credit, .. } => Some((client_time, credit)),
+            _ => None,
+        });
+    assert_eq!(moved, Some((Some(crate::service::convert::MOST_THINK), Duration::ZERO)));
+    let e5 = ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None };
+    f.ask(&players[1], e5).await.expect("the match goes on");
+    assert!(!f.task.is_finished());
+}
