@@ -26,6 +26,13 @@ pub enum Claim {
     Flag(Seat),
 }
 
+/// The longest thinking time a client's measure is read as: a year, far past what any clock can
+/// read (a base of at most a day, bonuses of at most ten minutes, an arbiter's adjustments of a
+/// day). The measure is evidence for lag credit (K3: the match's time less it, never below
+/// zero), so a longer one would give no more credit; and the log writes its times in whole
+/// nanoseconds (`u64`, 584 years), which a client's `u64::MAX` milliseconds would not fit.
+pub const MOST_CLIENT_TIME: Duration = Duration::from_secs(365 * 24 * 3600);
+
 /// What a player asks of the match.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize, serde::Deserialize)]
 pub enum Command {
@@ -40,7 +47,7 @@ pub enum Command {
     Move {
         /// The move.
         mv: BughouseMove,
-        /// How long the client saw its player think.
+        /// How long the client saw its player think; read as at most [`MOST_CLIENT_TIME`].
         client_time: Option<Duration>,
     },
     /// E3: offer a draw, or accept the standing offer.

@@ -27,7 +27,8 @@ mod window;
 
 pub use config::{ClockConfig, ConfigError, MatchConfig};
 pub use event::{
-    ArbiterAct, Claim, Command, Event, EventKind, Input, Official, PlayerId, ReplayReason, Ruling,
+    ArbiterAct, Claim, Command, Event, EventKind, Input, MOST_CLIENT_TIME, Official, PlayerId, ReplayReason,
+    Ruling,
 };
 pub use lag::{LagQuota, LagSettings};
 pub use machine::{Match, Phase};

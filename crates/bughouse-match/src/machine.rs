@@ -13,8 +13,8 @@ use crate::clocks::Clocks;
 use crate::history::History;
 use crate::window::Window;
 use crate::{
-    ArbiterAct, Claim, ClaimFailure, Command, ConfigError, Event, EventKind, Input, LagQuota, MatchConfig,
-    Official, PlayerId, PositionFailure, Rejection, Ruling,
+    ArbiterAct, Claim, ClaimFailure, Command, ConfigError, Event, EventKind, Input, LagQuota,
+    MOST_CLIENT_TIME, MatchConfig, Official, PlayerId, PositionFailure, Rejection, Ruling,
 };
 
 /// E5: halfmoves a player may claim a draw after (50 moves).
@@ -270,7 +270,9 @@ impl Match {
             Command::TakeSeat(seat) => self.take_seat(now, player, seat),
             Command::LeaveSeat => self.leave_seat(now, player),
             Command::Ready(ready) => self.set_ready(now, player, ready),
-            Command::Move { mv, client_time } => self.play(now, player, mv, client_time),
+            Command::Move { mv, client_time } => {
+                self.play(now, player, mv, client_time.map(|t| t.min(MOST_CLIENT_TIME)))
+            }
             Command::OfferDraw => self.offer_draw(now, player),
             Command::DeclineDraw => self.decline_draw(now, player),
             Command::Claim(claim) => self.claim(now, player, claim),

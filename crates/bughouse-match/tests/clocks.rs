@@ -5,7 +5,7 @@ mod common;
 
 use std::time::Duration;
 
-use bughouse_match::{ClockConfig, EventKind, LagSettings, TimeControl};
+use bughouse_match::{ClockConfig, Event, EventKind, LagSettings, Match, TimeControl};
 use common::*;
 use testkit::SplitMix;
 
@@ -95,6 +95,21 @@ fn k3_no_client_time_or_negative_lag_gives_no_credit() {
     t.try_play(secs(10), BA, "e5", Some(secs(9))).unwrap();
     assert_eq!(t.clock(secs(10), BA), secs(55), "a client claiming more time than passed gets nothing back");
     assert_eq!(t.m.lag_quota(BA).remaining(), ms(1170 + 390));
+}
+
+/// K3, A4: a client's measure past any clock (`u64::MAX` ms) is read as a year: no credit, and
+/// the move's event still fits the log's whole nanoseconds and replays to the same match.
+#[test]
+fn k3_a_client_time_past_any_clock_is_read_as_a_year_and_the_log_still_replays() {
+    let mut t = Table::new(config("mgimo-2017", "1+0"));
+    t.try_play(secs(5), WA, "e4", Some(Duration::from_millis(u64::MAX))).unwrap();
+    assert_eq!(t.clock(secs(5), WA), secs(55), "no credit");
+    let moved = t.m.events().last().unwrap().clone();
+    let EventKind::Moved { client_time, credit, .. } = moved.kind else { panic!("{moved:?}") };
+    assert_eq!((client_time, credit), (Some(bughouse_match::MOST_CLIENT_TIME), Duration::ZERO));
+    let json = serde_json::to_string(t.m.events()).expect("the log is written");
+    let log: Vec<Event> = serde_json::from_str(&json).unwrap();
+    assert_eq!(Match::replay(t.m.config().clone(), &log).unwrap().events(), t.m.events());
 }
 
 #[test]

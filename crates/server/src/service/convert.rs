@@ -102,18 +102,6 @@ pub(crate) fn millis(d: Duration) -> u64 {
     d.as_millis() as u64
 }
 
-/// The longest thinking time a client's report is read as: a year, far past what any clock can
-/// read (a base of at most a day, bonuses of at most ten minutes, an arbiter's adjustments of a
-/// day). The report is evidence for lag credit (K3: the server's time less it, never below zero),
-/// so a longer one would give no more credit; and the log's times must fit its whole nanoseconds
-/// (`u64`, 584 years), which `think_ms` near `u64::MAX` would not.
-pub(crate) const MOST_THINK: Duration = Duration::from_secs(365 * 24 * 3600);
-
-/// A move's reported thinking time, as the match machine takes it.
-pub(crate) fn think_time(think_ms: Option<u64>) -> Option<Duration> {
-    think_ms.map(|ms| Duration::from_millis(ms).min(MOST_THINK))
-}
-
 pub(crate) fn clocks(c: [Duration; 4]) -> [u64; 4] {
     c.map(millis)
 }

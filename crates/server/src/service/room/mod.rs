@@ -531,7 +531,7 @@ impl Room {
                 let game = self.m.game();
                 let mv = game.parse_move(board, &text).map_err(|e| refusal::move_text(&e, board))?;
                 self.pending_move = Some((game.uci(&mv), game.san(&mv)));
-                Command::Move { mv, client_time: convert::think_time(think_ms) }
+                Command::Move { mv, client_time: think_ms.map(Duration::from_millis) }
             }
             ClientMsg::OfferDraw => Command::OfferDraw,
             ClientMsg::DeclineDraw => Command::DeclineDraw,

@@ -617,7 +617,7 @@ async fn k3_a_thinking_time_past_any_clock_is_read_as_a_year_and_the_move_is_sto
             bughouse_match::EventKind::Moved { client_time, credit, .. } => Some((client_time, credit)),
             _ => None,
         });
-    assert_eq!(moved, Some((Some(crate::service::convert::MOST_THINK), Duration::ZERO)));
+    assert_eq!(moved, Some((Some(bughouse_match::MOST_CLIENT_TIME), Duration::ZERO)));
     let e5 = ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None };
     f.ask(&players[1], e5).await.expect("the match goes on");
     assert!(!f.task.is_finished());
