@@ -4,6 +4,7 @@
 //! pinned to its certificate, and bounded waits for updates.
 
 mod faulty;
+pub mod process;
 
 use std::net::SocketAddr;
 use std::time::Duration;

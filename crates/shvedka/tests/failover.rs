@@ -6,16 +6,15 @@
 //! outage charged to nobody. Prints the failover time (SIGKILL to the first move accepted on the
 //! new node).
 
-use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
 use bughouse::{BoardId, Game, RuleOptions};
-use shvedka_client::{Client, Trust, Update, parse_fingerprint};
+use shvedka_client::{Client, Trust, Update};
 use shvedka_proto::{Board, ChatScope, EventView, MatchEvent, PauseReason, SeatId, ServerMsg};
 use shvedka_tests::next;
+use shvedka_tests::process::{self, Served};
 use testkit::nats::TempNats;
 use testkit::postgres::TempPostgres;
 
@@ -29,39 +28,24 @@ fn leases() -> (u64, u64) {
     (ms("SHVEDKA_FAILOVER_LEASE_MS", 2000), ms("SHVEDKA_FAILOVER_LEASE_RENEW_MS", 250))
 }
 
-/// `shvedka serve` as node `name` of a cluster on `addr`, with `dir` as its data directory and,
-/// when given, the certificate and key of another node (the nodes share one); gives the process
-/// and the certificate's fingerprint.
+/// `shvedka serve` as node `name` of a cluster on a port of its own choosing, with `dir` as its
+/// data directory and, when given, the certificate and key of another node (the nodes share one);
+/// gives the process, its address and the certificate's fingerprint.
 /// Leases of 2 s by default: short for a quick test, long enough that a node starved by a busy
 /// machine (the whole suite at once) does not lose its matches.
-fn node(
-    dir: &Path,
-    name: &str,
-    addr: SocketAddr,
-    urls: (&str, &str),
-    cert: Option<&Path>,
-) -> (Child, [u8; 32]) {
-    node_at(dir, name, (addr, "127.0.0.1:0"), urls, cert)
-}
-
-/// As [`node`], with its HTTP side (metrics) on `http`.
-fn node_at(
-    dir: &Path,
-    name: &str,
-    (addr, http): (SocketAddr, &str),
-    (database_url, nats): (&str, &str),
-    cert: Option<&Path>,
-) -> (Child, [u8; 32]) {
+fn node(dir: &Path, name: &str, (database_url, nats): (&str, &str), cert: Option<&Path>) -> Served {
     let config = dir.join("server.toml");
     let (lease_ms, renew_ms) = leases();
     std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
     let shared = cert.map_or_else(String::new, |d| {
         format!("cert = {:?}\nkey = {:?}\n", d.join("data/cert.pem"), d.join("data/key.pem"))
     });
+    // Every address is the kernel's choice, read back from what the node prints: an address
+    // reserved beforehand could be handed to another node's socket before this one binds it.
     std::fs::write(
         &config,
         format!(
-            "listen = \"{addr}\"\nhttp_listen = \"{http}\"\nwebtransport_listen = \"127.0.0.1:0\"\n\
+            "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\n\
              data_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n{shared}\
              [cluster]\nnode = {name:?}\n{nats}lease_ms = {lease_ms}\nlease_renew_ms = {renew_ms}\n",
             dir.join("data"),
@@ -69,23 +53,7 @@ fn node_at(
         ),
     )
     .unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_shvedka"))
-        .args(["serve", "--config"])
-        .arg(&config)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("shvedka serve starts");
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let _address = lines.next().unwrap().unwrap();
-    let cert = lines.next().unwrap().unwrap();
-    let pin = parse_fingerprint(cert.trim_start_matches("certificate sha256 ")).unwrap();
-    std::thread::spawn(move || lines.for_each(drop));
-    (child, pin)
-}
-
-fn free_udp_port() -> SocketAddr {
-    std::net::UdpSocket::bind("127.0.0.1:0").unwrap().local_addr().unwrap()
+    process::serve(env!("CARGO_BIN_EXE_shvedka"), &config, &dir.join("stderr.log"))
 }
 
 /// A client, the numbers of the events it was told in the order told, and the chat it heard.
@@ -142,10 +110,10 @@ async fn retried<T, F: std::future::Future<Output = Result<T, shvedka_client::Cl
 async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_is_lost() {
     let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let (addr_a, addr_b) = (free_udp_port(), free_udp_port());
-    let (mut a, pin) = node(dir_a.path(), "node-a", addr_a, (&pg.url, &nats.node_settings()), None);
-    let (mut b, pin_b) =
-        node(dir_b.path(), "node-b", addr_b, (&pg.url, &nats.node_settings()), Some(dir_a.path()));
+    let Served { child: mut a, addr: addr_a, pin, .. } =
+        node(dir_a.path(), "node-a", (&pg.url, &nats.node_settings()), None);
+    let Served { child: mut b, addr: addr_b, pin: pin_b, .. } =
+        node(dir_b.path(), "node-b", (&pg.url, &nats.node_settings()), Some(dir_a.path()));
     assert_eq!(pin_b, pin, "the nodes share one certificate");
 
     let mut seats = Vec::new();
@@ -256,12 +224,14 @@ async fn sigkill_of_the_owning_node_the_other_takes_the_match_over_and_nothing_i
 async fn a3_four_players_on_three_nodes_finish_their_match_after_sigkill_of_its_node() {
     let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let dirs = [tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap()];
-    let addrs = [free_udp_port(), free_udp_port(), free_udp_port()];
     let settings = nats.node_settings();
     let urls = (pg.url.as_str(), settings.as_str());
-    let (mut a, pin) = node(dirs[0].path(), "node-a", addrs[0], urls, None);
-    let (mut b, _) = node(dirs[1].path(), "node-b", addrs[1], urls, Some(dirs[0].path()));
-    let (mut c, _) = node(dirs[2].path(), "node-c", addrs[2], urls, Some(dirs[0].path()));
+    let Served { child: mut a, addr: addr_a, pin, .. } = node(dirs[0].path(), "node-a", urls, None);
+    let Served { child: mut b, addr: addr_b, .. } =
+        node(dirs[1].path(), "node-b", urls, Some(dirs[0].path()));
+    let Served { child: mut c, addr: addr_c, .. } =
+        node(dirs[2].path(), "node-c", urls, Some(dirs[0].path()));
+    let addrs = [addr_a, addr_b, addr_c];
     // white-A, black-A, white-B, black-B: on a, b, c, b.
     let homes = [0, 1, 2, 1];
     let mut seats = Vec::new();
@@ -389,12 +359,11 @@ async fn metric(http: SocketAddr, name: &str) -> Option<i64> {
 async fn the_rematch_listeners_of_a_killed_node_are_forgotten_by_the_node_that_ran_the_match() {
     let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
-    let (addr_a, addr_b) = (free_udp_port(), free_udp_port());
-    let http_a = std::net::TcpListener::bind("127.0.0.1:0").unwrap().local_addr().unwrap();
     let settings = nats.node_settings();
     let urls = (pg.url.as_str(), settings.as_str());
-    let (mut a, pin) = node_at(dir_a.path(), "node-a", (addr_a, &http_a.to_string()), urls, None);
-    let (mut b, _) = node(dir_b.path(), "node-b", addr_b, urls, Some(dir_a.path()));
+    let Served { child: mut a, addr: addr_a, pin, http } = node(dir_a.path(), "node-a", urls, None);
+    let http_a = http.expect("node a serves HTTP (its metrics)");
+    let Served { child: mut b, addr: addr_b, .. } = node(dir_b.path(), "node-b", urls, Some(dir_a.path()));
     // White-A and Black-A on node a, which runs the match; White-B and Black-B on node b.
     let mut seats = Vec::new();
     for (i, seat) in SeatId::ALL.into_iter().enumerate() {

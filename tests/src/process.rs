@@ -1,0 +1,60 @@
+//! `shvedka serve` as a child process, for the tests that kill it (SIGKILL) and start it again or
+//! run several nodes of a cluster. The process is read for the two lines it prints on start (its
+//! address and its certificate's fingerprint); its standard error goes to a file, which a test that
+//! sees the process die before it printed them is shown.
+
+use std::io::{BufRead, BufReader};
+use std::net::SocketAddr;
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+use shvedka_client::parse_fingerprint;
+
+/// A running `shvedka serve`.
+pub struct Served {
+    /// The process.
+    pub child: Child,
+    /// Where it listens (QUIC): read from what it printed, so `listen = "127.0.0.1:0"` works.
+    pub addr: SocketAddr,
+    /// Its certificate's SHA-256.
+    pub pin: [u8; 32],
+    /// Where its HTTP side listens, if it has one.
+    pub http: Option<SocketAddr>,
+}
+
+/// Starts `bin serve --config config` with its standard error written to `stderr`, and waits for
+/// it to print its addresses and fingerprint. Panics with the process's exit status and standard
+/// error when it ends before printing them (a bind that failed, a database not there).
+pub fn serve(bin: &str, config: &Path, stderr: &Path) -> Served {
+    let mut child = Command::new(bin)
+        .args(["serve", "--config"])
+        .arg(config)
+        .stdout(Stdio::piped())
+        .stderr(std::fs::File::create(stderr).expect("the test's stderr file"))
+        .spawn()
+        .expect("shvedka serve starts");
+    let mut lines = BufReader::new(child.stdout.take().expect("piped")).lines();
+    let mut line = || match lines.next() {
+        Some(Ok(line)) => line,
+        _ => {
+            let status = child.wait().map_or_else(|e| e.to_string(), |s| s.to_string());
+            let said = std::fs::read_to_string(stderr).unwrap_or_default();
+            panic!("shvedka serve ended before it printed its address ({status}); its stderr:\n{said}");
+        }
+    };
+    let address = line();
+    let cert = line();
+    let addr = address
+        .strip_prefix("shvedka listening on ")
+        .and_then(|rest| rest.split_whitespace().next())
+        .and_then(|a| a.parse().ok())
+        .unwrap_or_else(|| panic!("not an address line: {address:?}"));
+    let pin = parse_fingerprint(cert.trim_start_matches("certificate sha256 ")).expect("a fingerprint line");
+    let web = line();
+    let http = web
+        .strip_prefix("web client on http://")
+        .and_then(|rest| rest.split('/').next())
+        .map(|a| a.parse().unwrap_or_else(|_| panic!("not a web client line: {web:?}")));
+    std::thread::spawn(move || lines.for_each(drop));
+    Served { child, addr, pin, http }
+}
