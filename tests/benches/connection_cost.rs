@@ -18,9 +18,15 @@
 //! bytes from one client answered by 256 bytes to all four (the shape of a move's traffic, with
 //! no rules, no storage, no sessions), the child's CPU time over 20 s divided by the moves.
 //!
+//! The same run measures the clients too, as a load generator made of bare quinn clients would
+//! cost beside the server (this process's CPU time over the window), the time from a move sent
+//! to each of its events read, and the datagrams the server's socket dropped: the floor of
+//! `tools/capacity.py`'s knee on this machine.
+//!
 //! `cargo bench -p shvedka-tests --bench connection_cost` (`SHVEDKA_MEMORY_CONNECTIONS` sets `N`,
-//! default 2,000; `SHVEDKA_TRAFFIC_MATCHES` the groups, default 2,000). Loopback only; each child
-//! ends when its stdin closes.
+//! default 2,000, 0 for no memory part; `SHVEDKA_TRAFFIC_MATCHES` the groups, default 2,000, or a
+//! list such as `2000,3000,3500` for a run each). Loopback only; each child ends when its stdin
+//! closes.
 
 use std::collections::HashMap;
 use std::io::{BufRead, Write};
@@ -127,9 +133,11 @@ async fn bare_connection(incoming: quinn::Incoming, groups: Groups) {
     let group = u32::from_le_bytes(hello[1..].try_into().unwrap());
     groups.lock().unwrap().entry(group).or_default().push(Arc::new(tokio::sync::Mutex::new(send)));
     let mut mv = [0u8; MOVE];
-    let event = [7u8; EVENT];
+    let mut event = [7u8; EVENT];
     // Held, stream and all, until the client goes.
     while recv.read_exact(&mut mv).await.is_ok() {
+        // The move's stamp (when its client sent it) goes back in each event, for its latency.
+        event[..STAMP].copy_from_slice(&mv[..STAMP]);
         let members = groups.lock().unwrap()[&group].clone();
         for member in members {
             let _ = member.lock().await.write_all(&event).await;
@@ -140,6 +148,9 @@ async fn bare_connection(incoming: quinn::Incoming, groups: Groups) {
 
 /// A client's first bytes: one, then its group (`u32`, little-endian).
 const HELLO: usize = 5;
+/// A move's and its events' first bytes: when the move was sent, µs since [`Clock`]'s start
+/// (`u64`, little-endian).
+const STAMP: usize = 8;
 /// What a client sends for a move, and what each of its group is sent for it.
 const MOVE: usize = 64;
 const EVENT: usize = 256;
@@ -274,14 +285,63 @@ fn cpu_ticks(pid: u32) -> u64 {
     fields[11].parse::<u64>().unwrap() + fields[12].parse::<u64>().unwrap()
 }
 
-/// What the bare server costs under a match's traffic.
+/// What the bare server and its clients cost under a match's traffic.
 struct Traffic {
-    /// Its CPU time over [`WINDOW`], as a share of a core.
+    /// The server's CPU time over [`WINDOW`], as a share of a core.
     share: f64,
     /// The same, µs a move.
     per_move: f64,
+    /// The clients' (this process's) CPU time over the window, as a share of a core: what a load
+    /// generator made of bare quinn clients costs beside the server.
+    clients_share: f64,
+    /// The same, µs a move.
+    clients_per_move: f64,
+    /// Moves sent over the window, a second, against those offered ([`MOVES_PER_SECOND`] a group).
+    sent_per_second: f64,
+    /// From a move sent to each of its four events read, over the window: the 50th and 99th
+    /// percentiles, ms (each event counted, so not longer than `shvedka load`'s "until all four
+    /// saw it").
+    p50_ms: f64,
+    p99_ms: f64,
+    /// Datagrams the server's socket dropped over the window (its receive buffer full).
+    drops: u64,
     /// Its resident set at the end less the idle server's, KiB a group of four.
     kib_a_group: f64,
+}
+
+/// Datagrams dropped so far by the UDP socket on `port` (IPv4 loopback): `/proc/net/udp`'s last
+/// column.
+fn udp_drops(port: u16) -> u64 {
+    let table = std::fs::read_to_string("/proc/net/udp").unwrap();
+    table
+        .lines()
+        .skip(1)
+        .filter_map(|line| {
+            let fields: Vec<&str> = line.split_whitespace().collect();
+            let local = u16::from_str_radix(fields.get(1)?.rsplit_once(':')?.1, 16).ok()?;
+            (local == port).then(|| fields.last()?.parse::<u64>().ok()).flatten()
+        })
+        .sum()
+}
+
+/// The clients' clock for the stamps: µs since the bench started.
+struct Clock(std::time::Instant);
+
+impl Clock {
+    fn micros(&self) -> u64 {
+        u64::try_from(self.0.elapsed().as_micros()).unwrap_or(u64::MAX)
+    }
+}
+
+/// The latencies read while the window is open (`None` before and after).
+type Latencies = Arc<std::sync::Mutex<Option<Vec<u32>>>>;
+
+fn percentile(sorted: &[u32], p: f64) -> f64 {
+    if sorted.is_empty() {
+        return f64::NAN;
+    }
+    let i = ((sorted.len() - 1) as f64 * p).round() as usize;
+    f64::from(sorted[i]) / 1000.0
 }
 
 /// The bare server under traffic: `matches` groups of four connections, [`MOVES_PER_SECOND`] in
@@ -295,21 +355,30 @@ async fn bare_under_traffic(matches: usize) -> Traffic {
     let addr: SocketAddr = addr.parse().unwrap();
     let endpoints: Vec<quinn::Endpoint> = (0..8).map(|_| bare_endpoint(&unhex(cert))).collect();
     let sent = Arc::new(AtomicU64::new(0));
+    let clock = Arc::new(Clock(std::time::Instant::now()));
+    let latencies = Latencies::default();
     let mut tasks = tokio::task::JoinSet::new();
     for group in 0..matches as u32 {
         let mut streams = Vec::new();
         for i in 0..4 {
             let endpoint = &endpoints[(group as usize * 4 + i) % endpoints.len()];
             let (conn, send, mut recv) = bare_connect(endpoint, addr, group).await;
-            // Every event read and dropped, as a client does.
+            // Every event read, its latency noted while the window is open, and dropped.
+            let (clock, latencies) = (clock.clone(), latencies.clone());
             tasks.spawn(async move {
                 let mut event = [0u8; EVENT];
-                while recv.read_exact(&mut event).await.is_ok() {}
+                while recv.read_exact(&mut event).await.is_ok() {
+                    let stamp = u64::from_le_bytes(event[..STAMP].try_into().unwrap());
+                    let us = clock.micros().saturating_sub(stamp);
+                    if let Some(seen) = latencies.lock().unwrap().as_mut() {
+                        seen.push(u32::try_from(us).unwrap_or(u32::MAX));
+                    }
+                }
                 drop(conn);
             });
             streams.push(send);
         }
-        let sent = sent.clone();
+        let (sent, clock) = (sent.clone(), clock.clone());
         tasks.spawn(async move {
             let every = Duration::from_secs_f64(1.0 / MOVES_PER_SECOND);
             // Spread over the first period, as players are.
@@ -317,7 +386,9 @@ async fn bare_under_traffic(matches: usize) -> Traffic {
             let mut next = tokio::time::Instant::now() + offset;
             for turn in 0usize.. {
                 tokio::time::sleep_until(next).await;
-                if streams[turn % 4].write_all(&[0u8; MOVE]).await.is_err() {
+                let mut mv = [0u8; MOVE];
+                mv[..STAMP].copy_from_slice(&clock.micros().to_le_bytes());
+                if streams[turn % 4].write_all(&mv).await.is_err() {
                     return;
                 }
                 sent.fetch_add(1, Ordering::Relaxed);
@@ -326,18 +397,34 @@ async fn bare_under_traffic(matches: usize) -> Traffic {
         });
     }
     tokio::time::sleep(Duration::from_secs(5)).await;
-    let (ticks, moves) = (cpu_ticks(child.id()), sent.load(Ordering::Relaxed));
+    let me = std::process::id();
+    let port = addr.port();
+    let (ticks, own, moves, dropped) =
+        (cpu_ticks(child.id()), cpu_ticks(me), sent.load(Ordering::Relaxed), udp_drops(port));
+    *latencies.lock().unwrap() = Some(Vec::new());
     tokio::time::sleep(WINDOW).await;
+    let mut seen = latencies.lock().unwrap().take().unwrap_or_default();
     let ticks = cpu_ticks(child.id()) - ticks;
+    let own = cpu_ticks(me) - own;
     let moves = sent.load(Ordering::Relaxed) - moves;
+    let drops = udp_drops(port) - dropped;
     let busy = rss_kib(child.id());
+    seen.sort_unstable();
     tasks.abort_all();
     drop(child.stdin.take());
     child.wait().unwrap();
     let cpu = ticks as f64 / 100.0;
+    let clients = own as f64 / 100.0;
+    let window = WINDOW.as_secs_f64();
     Traffic {
-        share: cpu / WINDOW.as_secs_f64(),
+        share: cpu / window,
         per_move: cpu * 1e6 / moves as f64,
+        clients_share: clients / window,
+        clients_per_move: clients * 1e6 / moves as f64,
+        sent_per_second: moves as f64 / window,
+        p50_ms: percentile(&seen, 0.50),
+        p99_ms: percentile(&seen, 0.99),
+        drops,
         kib_a_group: busy.saturating_sub(idle) as f64 / matches as f64,
     }
 }
@@ -352,29 +439,46 @@ fn measure() {
         std::env::var("SHVEDKA_MEMORY_CONNECTIONS").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
     let rt = tokio::runtime::Builder::new_multi_thread().worker_threads(2).enable_all().build().unwrap();
     rt.block_on(async {
-        let bare = per_connection("bare", n).await;
-        let ours = per_connection("shvedka", n).await;
-        println!();
-        println!("| server | KiB a connection | ratio to bare quinn |");
-        println!("|---|---|---|");
-        println!("| bare quinn, one stream held | {bare:.1} | 1.00 |");
-        println!("| shvedka, an idle guest session | {ours:.1} | {:.2} |", ours / bare);
-        println!();
-        println!(
-            "four connections of bare quinn: {:.0} KiB (issue 34's target for a whole match: 150 KiB)",
-            4.0 * bare
-        );
-        let matches: usize =
-            std::env::var("SHVEDKA_TRAFFIC_MATCHES").ok().and_then(|v| v.parse().ok()).unwrap_or(2000);
-        let traffic = bare_under_traffic(matches).await;
-        println!();
-        println!(
-            "bare quinn, {matches} groups of four, {MOVES_PER_SECOND} moves a second each, each move's {EVENT} bytes to all \
-             four: server CPU {:.0} % of a core, {:.0} µs a move (issue 34's target for shvedka: 120 µs); \
-             {:.1} KiB a group of four above the idle server (the target for a whole match: 150 KiB)",
-            traffic.share * 100.0,
-            traffic.per_move,
-            traffic.kib_a_group,
-        );
+        // 0: the traffic part alone.
+        if n > 0 {
+            let bare = per_connection("bare", n).await;
+            let ours = per_connection("shvedka", n).await;
+            println!();
+            println!("| server | KiB a connection | ratio to bare quinn |");
+            println!("|---|---|---|");
+            println!("| bare quinn, one stream held | {bare:.1} | 1.00 |");
+            println!("| shvedka, an idle guest session | {ours:.1} | {:.2} |", ours / bare);
+            println!();
+            println!(
+                "four connections of bare quinn: {:.0} KiB (issue 34's target for a whole match: 150 KiB)",
+                4.0 * bare
+            );
+        }
+        let counts = std::env::var("SHVEDKA_TRAFFIC_MATCHES").unwrap_or_else(|_| "2000".into());
+        for matches in counts.split(',').map(|m| m.trim().parse::<usize>().expect("SHVEDKA_TRAFFIC_MATCHES: numbers")) {
+            let t = bare_under_traffic(matches).await;
+            println!();
+            println!(
+                "bare quinn, {matches} groups of four, {MOVES_PER_SECOND} moves a second each, each move's {EVENT} bytes to all \
+                 four: server CPU {:.0} % of a core, {:.0} µs a move (issue 34's target for shvedka: 120 µs); \
+                 {:.1} KiB a group of four above the idle server (the target for a whole match: 150 KiB)",
+                t.share * 100.0,
+                t.per_move,
+                t.kib_a_group,
+            );
+            println!(
+                "  its clients (this process, as a load generator): CPU {:.0} % of a core, {:.0} µs a move; \
+                 together {:.0} % of the machine's cores; moves sent {:.0} a second of {:.0} offered; \
+                 each event from its move p50 {:.1} ms, p99 {:.1} ms; server socket drops {}",
+                t.clients_share * 100.0,
+                t.clients_per_move,
+                (t.share + t.clients_share) * 100.0 / std::thread::available_parallelism().map_or(1.0, |n| n.get() as f64),
+                t.sent_per_second,
+                matches as f64 * MOVES_PER_SECOND,
+                t.p50_ms,
+                t.p99_ms,
+                t.drops,
+            );
+        }
     });
 }
