@@ -1,7 +1,8 @@
 //! `shvedka serve` as a child process, for the tests that kill it (SIGKILL) and start it again or
 //! run several nodes of a cluster. The process is read for the two lines it prints on start (its
 //! address and its certificate's fingerprint); its standard error goes to a file, which a test that
-//! sees the process die before it printed them is shown.
+//! sees the process die before it printed them is shown. The process is killed when its handle
+//! is dropped, so a test that fails midway leaves no server running.
 
 use std::io::{BufRead, BufReader};
 use std::net::SocketAddr;
@@ -12,8 +13,8 @@ use shvedka_client::parse_fingerprint;
 
 /// A running `shvedka serve`.
 pub struct Served {
-    /// The process.
-    pub child: Child,
+    /// The process, killed when dropped (a test that panics leaves no server behind).
+    pub child: Killed,
     /// Where it listens (QUIC): read from what it printed, so `listen = "127.0.0.1:0"` works.
     pub addr: SocketAddr,
     /// Its certificate's SHA-256.
@@ -56,5 +57,30 @@ pub fn serve(bin: &str, config: &Path, stderr: &Path) -> Served {
         .and_then(|rest| rest.split('/').next())
         .map(|a| a.parse().unwrap_or_else(|_| panic!("not a web client line: {web:?}")));
     std::thread::spawn(move || lines.for_each(drop));
-    Served { child, addr, pin, http }
+    Served { child: Killed(child), addr, pin, http }
+}
+
+/// A child process that is killed (SIGKILL) and reaped when dropped, whether the test ends or
+/// panics; otherwise used as the [`Child`] it holds.
+pub struct Killed(pub Child);
+
+impl std::ops::Deref for Killed {
+    type Target = Child;
+    fn deref(&self) -> &Child {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for Killed {
+    fn deref_mut(&mut self) -> &mut Child {
+        &mut self.0
+    }
+}
+
+impl Drop for Killed {
+    fn drop(&mut self) {
+        // Already gone when the test killed it: both fail quietly then.
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
 }

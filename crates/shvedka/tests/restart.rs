@@ -5,19 +5,18 @@
 
 use std::net::SocketAddr;
 use std::path::Path;
-use std::process::Child;
 
 use bughouse::{BoardId, Game, RuleOptions};
 use shvedka_client::{Client, Trust, Update};
 use shvedka_proto::{Board, EventView, MatchEvent, MatchState, PauseReason, PhaseView, SeatId, ServerMsg};
-use shvedka_tests::process;
+use shvedka_tests::process::{self, Killed};
 use shvedka_tests::{next, wait_event};
 use testkit::postgres::TempPostgres;
 
 /// `shvedka serve` on `listen` (`127.0.0.1:0` for a first start: the kernel's choice, read back;
 /// the address it printed to start it again where its clients knew it) with `dir` as its data
 /// directory; gives the process, its address and the certificate's fingerprint.
-fn serve(dir: &Path, listen: &str, database_url: &str) -> (Child, SocketAddr, [u8; 32]) {
+fn serve(dir: &Path, listen: &str, database_url: &str) -> (Killed, SocketAddr, [u8; 32]) {
     let config = dir.join("server.toml");
     std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
     std::fs::write(
