@@ -15,6 +15,10 @@ use shvedka_storage::{
 pub(crate) struct Faults {
     /// Refuse every write.
     pub(crate) refuse: AtomicBool,
+    /// Refuse every read of a match's row.
+    pub(crate) refuse_match_reads: AtomicBool,
+    /// Refuse every read of a match's events.
+    pub(crate) refuse_event_reads: AtomicBool,
     /// Store the next append, then report a failure (its acknowledgement is lost).
     pub(crate) lose_ack: AtomicBool,
     /// Panic in the next append (a bug in the task).
@@ -58,6 +62,10 @@ fn injected() -> StoreError {
 impl MemStore {
     fn write(&self) -> Result<(), StoreError> {
         if self.faults.refuse.load(Ordering::SeqCst) { Err(injected()) } else { Ok(()) }
+    }
+
+    fn readable(&self, refused: &AtomicBool) -> Result<(), StoreError> {
+        if refused.load(Ordering::SeqCst) { Err(injected()) } else { Ok(()) }
     }
 
     pub(crate) fn ending(&self, id: u64) -> Option<Ending> {
@@ -151,9 +159,11 @@ impl Store for MemStore {
         Ok(all.values().filter(|m| !unfinished_only || m.finished_ms.is_none()).cloned().collect())
     }
     async fn find_match(&self, id: u64) -> Result<Option<MatchRow>, StoreError> {
+        self.readable(&self.faults.refuse_match_reads)?;
         Ok(self.matches.lock().unwrap().get(&id).cloned())
     }
     async fn events(&self, id: u64) -> Result<Vec<EventRow>, StoreError> {
+        self.readable(&self.faults.refuse_event_reads)?;
         Ok(self.log(id))
     }
     async fn add_match_players(&self, id: u64, names: &[String; 4]) -> Result<(), StoreError> {

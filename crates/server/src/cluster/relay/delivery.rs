@@ -15,6 +15,17 @@ use super::*;
 use crate::cluster::wire::{Answer, Ask, Relay, TAKEN, relay_subject};
 use crate::service::room::RoomMsg;
 
+/// What [`Relays::give_the_end`] found of a match nobody runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum TheEnd {
+    /// It was decided: the follower was given its last events, the end included.
+    Given,
+    /// Not decided (or the follower had nothing of it): it is gone.
+    NotDecided,
+    /// The database could not be read: the follower keeps waiting.
+    Unread,
+}
+
 impl Relays {
     /// What another node pushed a session of this node: from the seeks, or from a rematch offer.
     /// A match found, or a rematch made, is sat in here, through the match's node, before the
@@ -90,7 +101,8 @@ impl Relays {
                     _ => return,
                 };
                 if let Step::Fill { after, upto } = next {
-                    let missed = self.missed(match_id, after, upto).await;
+                    // Unread, it is as if the database had fewer: the follower resumes.
+                    let missed = self.missed(match_id, after, upto).await.unwrap_or_default();
                     let Some(mut t) = self.targets.get_mut(&key).filter(|t| t.match_id == match_id) else {
                         return;
                     };
@@ -146,28 +158,22 @@ impl Relays {
     }
 
     /// The events of `id` after `after` and before `upto`, from the database (the owner stores
-    /// an event before it relays it). None when it cannot be read: the follower resumes then.
+    /// an event before it relays it). `None` when they cannot be read.
     pub(super) async fn missed(
         &self,
         id: MatchId,
         after: Option<u64>,
         upto: u64,
-    ) -> Vec<shvedka_proto::MatchEvent> {
-        let rows = match self.store.events(id.0).await {
-            Ok(rows) => rows,
-            Err(e) => {
-                tracing::warn!(match_id = %id, error = %e, "cannot read missed events");
-                return Vec::new();
-            }
+    ) -> Option<Vec<shvedka_proto::MatchEvent>> {
+        let read = match self.store.events(id.0).await {
+            Ok(rows) => rows
+                .iter()
+                .filter(|r| after.is_none_or(|a| r.seq > a) && r.seq < upto)
+                .map(|r| crate::service::restore::view_of(r, None))
+                .collect::<anyhow::Result<Vec<_>>>(),
+            Err(e) => Err(e.into()),
         };
-        rows.iter()
-            .filter(|r| after.is_none_or(|a| r.seq > a) && r.seq < upto)
-            .map(|r| crate::service::restore::view_of(r, None))
-            .collect::<anyhow::Result<Vec<_>>>()
-            .unwrap_or_else(|e| {
-                tracing::warn!(match_id = %id, error = %e, "cannot read missed events");
-                Vec::new()
-            })
+        read.inspect_err(|e| tracing::warn!(match_id = %id, error = %e, "cannot read missed events")).ok()
     }
 
     /// Another node took `id` over: its followers here follow it there, from what they have.
@@ -242,7 +248,10 @@ impl Relays {
                     }
                 }
                 Err(e) if e.code == ErrorCode::Unavailable => {}
-                Err(e) if e.code == ErrorCode::NoSuchMatch && relays.give_the_end(&key, id).await => {}
+                Err(e) if e.code == ErrorCode::NoSuchMatch => match relays.give_the_end(&key, id).await {
+                    TheEnd::Given | TheEnd::Unread => {}
+                    TheEnd::NotDecided => relays.close(&key, id),
+                },
                 Err(_) => relays.close(&key, id),
             }
         });
@@ -251,32 +260,35 @@ impl Relays {
     /// Nobody runs the session's match any more: if it was decided (or annulled) meanwhile, its
     /// last events stored by a node that could not deliver them (it lost its lease while they
     /// were committed), he is given them — the end included — and follows it no more, as if he
-    /// had seen it end. `false` when it did not end, or he was given nothing of it yet (no
-    /// events to add to): the caller says it is gone.
-    pub(super) async fn give_the_end(&self, key: &str, id: MatchId) -> bool {
+    /// had seen it end ([`TheEnd::Given`]). [`TheEnd::NotDecided`] when it did not end, or he was
+    /// given nothing of it yet (no events to add to): the caller says it is gone.
+    /// [`TheEnd::Unread`] when the database could not be read: he keeps following it, and is
+    /// asked about again at the next retry (at most until [`GIVE_UP`]), never told it closed, nor
+    /// left without its end, on the strength of a failed read.
+    pub(super) async fn give_the_end(&self, key: &str, id: MatchId) -> TheEnd {
         let Some(Seen::Upto(after)) = self.targets.get(key).filter(|t| t.match_id == id).map(|t| t.seen)
         else {
-            return false;
+            return TheEnd::NotDecided;
         };
         let ended = match self.store.find_match(id.0).await {
             Ok(Some(row)) => row.finished_ms.is_some() || row.ending.is_some(),
             Ok(None) => false,
             Err(e) => {
                 tracing::warn!(match_id = %id, error = %e, "cannot read a match that nobody runs");
-                false
+                return TheEnd::Unread;
             }
         };
         if !ended {
-            return false;
+            return TheEnd::NotDecided;
         }
-        let missed = self.missed(id, after, u64::MAX).await;
+        let Some(missed) = self.missed(id, after, u64::MAX).await else { return TheEnd::Unread };
         if let Some((_, t)) = self.targets.remove_if(key, |_, t| t.match_id == id) {
             for view in missed {
                 t.out.push(ServerMsg::Event(view));
             }
             t.session.leave_room(id);
         }
-        true
+        TheEnd::Given
     }
 
     /// The session's match is gone for good: it is told so and follows nothing.

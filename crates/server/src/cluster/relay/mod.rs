@@ -35,6 +35,8 @@ use crate::service::rooms::Rooms;
 use crate::service::session::Session;
 
 mod delivery;
+
+use delivery::TheEnd;
 mod galleries;
 mod seeking;
 
@@ -293,14 +295,23 @@ impl Relays {
                 true
             }
             Err(e) if e.code == ErrorCode::Unavailable => true,
-            // Decided while the session was away: what it missed, the end included.
-            Err(e) if e.code == ErrorCode::NoSuchMatch && self.give_the_end(&session.key, id).await => false,
-            Err(_) => {
-                self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
-                session.leave_room(id);
-                false
-            }
+            // Decided while the session was away: what it missed, the end included. Unread, it
+            // stays with the match, as while the match waits to be taken over.
+            Err(e) if e.code == ErrorCode::NoSuchMatch => match self.give_the_end(&session.key, id).await {
+                TheEnd::Given => false,
+                TheEnd::Unread => true,
+                TheEnd::NotDecided => self.stop_following(session, out, id),
+            },
+            Err(_) => self.stop_following(session, out, id),
         }
+    }
+
+    /// The session follows match `id` no more (through `out`): `false`, for
+    /// [`Relays::follow_again`].
+    fn stop_following(&self, session: &Session, out: &Outbound, id: MatchId) -> bool {
+        self.targets.remove_if(&session.key, |_, t| t.match_id == id && t.out.same(out));
+        session.leave_room(id);
+        false
     }
 
     /// The owner of `id` answered (or did not) this node's ask to follow it for session `key`.
@@ -561,7 +572,11 @@ mod tests {
     /// A node's relays over a store holding events 0 to 5 of match 4, and a session following
     /// it; NATS is never reached (delivery needs none).
     pub(super) async fn relays() -> (Arc<Relays>, Arc<Session>) {
-        let store = Arc::new(MemStore::default());
+        relays_over(Arc::new(MemStore::default())).await
+    }
+
+    /// As [`relays`], over `store`.
+    async fn relays_over(store: Arc<MemStore>) -> (Arc<Relays>, Arc<Session>) {
         let created = NewMatch {
             id: 4,
             rules: "classic".into(),
@@ -742,6 +757,54 @@ mod tests {
         relays.spawn_follow("k".into());
         until_released(&relays, &anna, MatchId(4)).await;
         assert_eq!(seqs(&mut rx), [4, 5], "what he missed, to the last event stored; no MatchClosed");
+    }
+
+    /// A decided match nobody runs whose row or events cannot be read: the follower is neither
+    /// told it closed nor let go without its end on the strength of a failed read. He keeps
+    /// following it, and the next retry, the database readable again, gives him what he missed.
+    #[tokio::test]
+    async fn a_follower_of_a_decided_match_whose_end_cannot_be_read_waits_and_is_given_it_once_it_can() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let store = Arc::new(MemStore::default());
+        let (relays, anna) = relays_over(store.clone()).await;
+        let (out, mut rx) = Outbound::channel(64);
+        relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(3) });
+        relays.asked("k", MatchId(4));
+        relays.store.finish(4, "{}", 9).await.unwrap();
+        let faults = &store.faults;
+        for (refused, fault) in
+            [("the match's row", &faults.refuse_match_reads), ("its events", &faults.refuse_event_reads)]
+        {
+            fault.store(true, SeqCst);
+            relays.spawn_follow("k".into());
+            tokio::time::sleep(Duration::from_millis(100)).await;
+            assert!(relays.follows(&anna, MatchId(4)), "let go when {refused} could not be read");
+            assert!(rx.try_recv().is_none(), "told something when {refused} could not be read");
+            relays.asked("k", MatchId(4));
+            fault.store(false, SeqCst);
+        }
+        relays.spawn_follow("k".into());
+        until_released(&relays, &anna, MatchId(4)).await;
+        assert_eq!(seqs(&mut rx), [4, 5], "what he missed, to the last event stored; no MatchClosed");
+    }
+
+    /// The same on a resume: a session resuming on this node into a decided match nobody runs,
+    /// the database unreadable, still follows it (`true`, as while it waits to be taken over);
+    /// readable, it is given the end and follows it no more (`false`).
+    #[tokio::test]
+    async fn a_resumed_session_whose_decided_match_cannot_be_read_still_follows_it() {
+        use std::sync::atomic::Ordering::SeqCst;
+        let store = Arc::new(MemStore::default());
+        let (relays, anna) = relays_over(store.clone()).await;
+        let (out, mut rx) = Outbound::channel(64);
+        relays.store.finish(4, "{}", 9).await.unwrap();
+        store.faults.refuse_event_reads.store(true, SeqCst);
+        assert!(relays.follow_again(&anna, &out, MatchId(4), Some(3)).await, "given up on a failed read");
+        assert!(relays.follows(&anna, MatchId(4)) && rx.try_recv().is_none());
+        store.faults.refuse_event_reads.store(false, SeqCst);
+        assert!(!relays.follow_again(&anna, &out, MatchId(4), Some(3)).await);
+        assert!(!relays.follows(&anna, MatchId(4)));
+        assert_eq!(seqs(&mut rx), [4, 5], "what he missed, the end included");
     }
 
     /// A match that is gone and not decided (no row): the follower is told it closed.
