@@ -481,6 +481,23 @@ mod tests {
         seqs
     }
 
+    /// A spectator asking to watch a match no node runs or will (no row: `NoSuchMatch` from the
+    /// owner's lookup) is refused with that code; the gallery's follower is not left registered,
+    /// no task runs, he watches nothing, and the empty slot goes at the next sweep.
+    #[tokio::test]
+    async fn watching_a_match_that_does_not_exist_is_refused_and_leaves_nothing_behind() {
+        let (relays, _) = relays().await;
+        let bob = Arc::new(Session::remote("bob".into(), "bob".into(), 1, None));
+        let (out, mut rx) = Outbound::channel(16);
+        let refused = relays.watch_here(&bob, &out, MatchId(9)).await.expect_err("no match 9");
+        assert_eq!(refused.code, ErrorCode::NoSuchMatch, "{refused:?}");
+        assert!(relays.targets.get(&gallery_key("b", MatchId(9))).is_none(), "the gallery's follower stayed");
+        assert!(!relays.galleries.watching.contains_key("bob"), "watching a refused match");
+        assert!(rx.try_recv().is_none(), "told something");
+        relays.galleries.sweep();
+        assert!(relays.galleries.tasks.lock().unwrap().is_empty(), "a slot kept for a refused match");
+    }
+
     #[tokio::test]
     async fn newcomers_are_given_one_state_then_every_event_once() {
         let mut task = task().await;
