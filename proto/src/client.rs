@@ -76,7 +76,9 @@ pub enum ClientMsg {
         board: Board,
         /// Long notation (`e2e4`, `e7e8qd1`, `N@f3`) or SAN (`Nf3`, `e8=Qd1`).
         text: String,
-        /// The client's own measure of the player's thinking time, for lag credit.
+        /// The client's own measure of the player's thinking time, for lag credit (K3: the
+        /// server's measure less this, never below zero). Read as at most a year: any longer
+        /// figure gives no more credit.
         think_ms: Option<u64>,
     },
     /// Offer a draw, or accept the standing offer.
