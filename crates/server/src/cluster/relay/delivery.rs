@@ -263,8 +263,9 @@ impl Relays {
     /// had seen it end ([`TheEnd::Given`]). [`TheEnd::NotDecided`] when it did not end, or he was
     /// given nothing of it yet (no events to add to): the caller says it is gone.
     /// [`TheEnd::Unread`] when the database could not be read: he keeps following it, and is
-    /// asked about again at the next retry (at most until [`GIVE_UP`]), never told it closed, nor
-    /// left without its end, on the strength of a failed read.
+    /// asked about again at each retry, not left without its end on the strength of a failed
+    /// read; a read that keeps failing (or a stored row that does not decode) has him told it
+    /// closed after [`GIVE_UP`], as any match nobody takes over.
     pub(super) async fn give_the_end(&self, key: &str, id: MatchId) -> TheEnd {
         let Some(Seen::Upto(after)) = self.targets.get(key).filter(|t| t.match_id == id).map(|t| t.seen)
         else {
