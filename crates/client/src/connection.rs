@@ -153,10 +153,18 @@ impl Updates {
     /// The next pushed message or disconnection; `None` once the client is gone (or the stream
     /// was taken from it).
     pub async fn recv(&mut self) -> Option<Update> {
+        std::future::poll_fn(|cx| self.poll_recv(cx)).await
+    }
+
+    /// As [`Updates::recv`], polled: for a task that waits on several clients' updates at once
+    /// (`shvedka load` reads a match's four from one task).
+    pub fn poll_recv(&mut self, cx: &mut std::task::Context<'_>) -> std::task::Poll<Option<Update>> {
         loop {
-            let tagged = self.rx.recv().await?;
+            let Some(tagged) = std::task::ready!(self.rx.poll_recv(cx)) else {
+                return std::task::Poll::Ready(None);
+            };
             if let Some(update) = self.current(tagged) {
-                return Some(update);
+                return std::task::Poll::Ready(Some(update));
             }
         }
     }

@@ -20,9 +20,9 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
-use shvedka_client::{Client, ClientError, MatchModel, Update};
+use shvedka_client::{Client, ClientError, MatchModel, Update, Updates};
 use shvedka_proto::{Board, EventView, MatchId, PhaseView, SeatId, ServerMsg};
-use tokio::sync::{Mutex, mpsc};
+use tokio::sync::Mutex;
 use tokio::time::Instant;
 
 use crate::client_cmds::ConnectArgs;
@@ -349,6 +349,24 @@ struct Game {
     until: Instant,
 }
 
+/// The next update of any of a match's clients, with the client's index; `None` once every
+/// client is gone. A client whose updates ended is not polled again.
+async fn next_update(updates: &mut [Option<Updates>]) -> Option<(usize, Update)> {
+    std::future::poll_fn(|cx| {
+        let mut open = false;
+        for (i, slot) in updates.iter_mut().enumerate() {
+            let Some(u) = slot else { continue };
+            match u.poll_recv(cx) {
+                std::task::Poll::Ready(Some(update)) => return std::task::Poll::Ready(Some((i, update))),
+                std::task::Poll::Ready(None) => *slot = None,
+                std::task::Poll::Pending => open = true,
+            }
+        }
+        if open { std::task::Poll::Pending } else { std::task::Poll::Ready(None) }
+    })
+    .await
+}
+
 /// Plays one match: each board moves once per `pace`, a random legal move of the side to move.
 /// When the match is decided, the same four start another, so the server holds `--matches`
 /// live matches all along (and releases the decided ones, as on a tournament night).
@@ -360,31 +378,8 @@ async fn play(
     crowd: Option<Arc<Crowd>>,
 ) {
     let Game { pace, until, .. } = game;
-    let (tx, mut rx) = mpsc::channel::<(usize, ServerMsg)>(4096);
-    for (i, c) in clients.iter_mut().enumerate() {
-        let mut updates = c.take_updates();
-        let (tx, totals) = (tx.clone(), totals.clone());
-        tokio::spawn(async move {
-            while let Some(u) = updates.recv().await {
-                match u {
-                    Update::Server(msg) => {
-                        if tx.send((i, msg)).await.is_err() {
-                            return;
-                        }
-                    }
-                    // Counted, not resumed: a server that closes connections under load (one
-                    // that fell behind its events) should show it in the figures.
-                    Update::Disconnected(why) if Instant::now() < until => {
-                        totals.disconnected.fetch_add(1, Ordering::Relaxed);
-                        totals.note(format_args!("D {why}"));
-                        *totals.disconnect_reasons.lock().expect("reasons lock").entry(why).or_default() += 1;
-                    }
-                    Update::Disconnected(_) => {}
-                }
-            }
-        });
-    }
-    drop(tx);
+    // The four clients' updates are read by this task itself: no task between a client and it.
+    let mut updates: Vec<Option<Updates>> = clients.iter_mut().map(|c| Some(c.take_updates())).collect();
     let clients: Vec<Arc<Client>> = clients.into_iter().map(Arc::new).collect();
     let pending: Arc<Mutex<[Option<Pending>; 2]>> = Arc::default();
     let mut model: Option<MatchModel> = None;
@@ -397,8 +392,21 @@ async fn play(
     loop {
         tokio::select! {
             () = tokio::time::sleep_until(until) => return,
-            msg = rx.recv() => {
-                let Some((i, msg)) = msg else { return };
+            update = next_update(&mut updates) => {
+                let Some((i, update)) = update else { return };
+                let msg = match update {
+                    Update::Server(msg) => msg,
+                    // Counted, not resumed: a server that closes connections under load (one
+                    // that fell behind its events) should show it in the figures.
+                    Update::Disconnected(why) => {
+                        if Instant::now() < until {
+                            totals.disconnected.fetch_add(1, Ordering::Relaxed);
+                            totals.note(format_args!("D {why}"));
+                            *totals.disconnect_reasons.lock().expect("reasons lock").entry(why).or_default() += 1;
+                        }
+                        continue;
+                    }
+                };
                 if i == 0 {
                     let _ = MatchModel::follow(&mut model, &msg, std::time::Instant::now(), Duration::ZERO);
                     // A board's turn starts when the clocks start and with each move on it.
