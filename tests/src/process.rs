@@ -27,7 +27,7 @@ pub struct Served {
 
 /// How long a starting server may take to print its lines (a migration of a throwaway database,
 /// on a machine running the whole suite).
-const START_WAIT: Duration = Duration::from_secs(60);
+pub const START_WAIT: Duration = Duration::from_secs(60);
 
 /// Starts `bin serve --config config` with its standard error written to `stderr`, and waits for
 /// it to print its addresses and fingerprint. Panics with the process's exit status and standard
