@@ -1,7 +1,7 @@
 //! `shvedka serve` as a child process, for the tests that kill it (SIGKILL) and start it again or
-//! run several nodes of a cluster. The process is read for the two lines it prints on start (its
-//! address and its certificate's fingerprint); its standard error goes to a file, which a test that
-//! sees the process die before it printed them is shown. The process is killed when its handle
+//! run several nodes of a cluster. The process is read for the lines it prints on start (its
+//! address, its certificate's fingerprint, its web client's address); its standard error goes to a
+//! file, which a test that sees the process die before it printed them is shown. The process is killed when its handle
 //! is dropped, so a test that fails midway leaves no server running.
 
 use std::io::{BufRead, BufReader};

@@ -3,20 +3,19 @@
 //! — with no acknowledged move lost and every clock restored to no less than its reading at the
 //! last recorded event (the outage is charged to nobody).
 
-use std::net::SocketAddr;
 use std::path::Path;
 
 use bughouse::{BoardId, Game, RuleOptions};
 use shvedka_client::{Client, Trust, Update};
 use shvedka_proto::{Board, EventView, MatchEvent, MatchState, PauseReason, PhaseView, SeatId, ServerMsg};
-use shvedka_tests::process::{self, Killed};
+use shvedka_tests::process::{self, Served};
 use shvedka_tests::{next, wait_event};
 use testkit::postgres::TempPostgres;
 
 /// `shvedka serve` on `listen` (`127.0.0.1:0` for a first start: the kernel's choice, read back;
 /// the address it printed to start it again where its clients knew it) with `dir` as its data
-/// directory; gives the process, its address and the certificate's fingerprint.
-fn serve(dir: &Path, listen: &str, database_url: &str) -> (Killed, SocketAddr, [u8; 32]) {
+/// directory.
+fn serve(dir: &Path, listen: &str, database_url: &str) -> Served {
     let config = dir.join("server.toml");
     std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
     std::fs::write(
@@ -28,8 +27,7 @@ fn serve(dir: &Path, listen: &str, database_url: &str) -> (Killed, SocketAddr, [
         ),
     )
     .unwrap();
-    let served = process::serve(env!("CARGO_BIN_EXE_shvedka"), &config, &dir.join("stderr.log"));
-    (served.child, served.addr, served.pin)
+    process::serve(env!("CARGO_BIN_EXE_shvedka"), &config, &dir.join("stderr.log"))
 }
 
 /// Resumes after the restart: the events missed (the restart pause), then the whole state.
@@ -46,7 +44,7 @@ async fn resumed(c: &mut Client, id: shvedka_proto::MatchId) -> (MatchEvent, Mat
 
 async fn killed_and_restarted(database_url: &str) {
     let dir = tempfile::tempdir().unwrap();
-    let (mut server, addr, pin) = serve(dir.path(), "127.0.0.1:0", database_url);
+    let Served { child: mut server, addr, pin, .. } = serve(dir.path(), "127.0.0.1:0", database_url);
     let mut c = Vec::new();
     for seat in SeatId::ALL {
         c.push(Client::connect(addr, Trust::Fingerprint(pin), seat.name()).await.unwrap());
@@ -81,7 +79,7 @@ async fn killed_and_restarted(database_url: &str) {
     // SIGKILL: no chance to flush or say goodbye.
     server.kill().unwrap();
     server.wait().unwrap();
-    let (mut server, _, pin_again) = serve(dir.path(), &addr.to_string(), database_url);
+    let Served { child: mut server, pin: pin_again, .. } = serve(dir.path(), &addr.to_string(), database_url);
     assert_eq!(pin_again, pin, "the same certificate after the restart");
 
     let mut states = Vec::new();
@@ -110,7 +108,7 @@ async fn killed_and_restarted(database_url: &str) {
     // A4: after yet another restart the decided match's record still comes from the database.
     server.kill().unwrap();
     server.wait().unwrap();
-    let (mut server, ..) = serve(dir.path(), &addr.to_string(), database_url);
+    let Served { child: mut server, .. } = serve(dir.path(), &addr.to_string(), database_url);
     let reader = Client::connect(addr, Trust::Fingerprint(pin), "reader").await.unwrap();
     let bpgn = reader.record(id).await.expect("the record of a decided match");
     let record = &shvedka_records::parse_bpgn(&bpgn).unwrap()[0];
@@ -140,12 +138,12 @@ async fn a4_k5_sigkill_mid_match_loses_no_acknowledged_move_postgres() {
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_client_of_a_killed_server_is_reset_by_the_restarted_one_at_its_next_request() {
     let dir = tempfile::tempdir().unwrap();
-    let (mut server, addr, pin) = serve(dir.path(), "127.0.0.1:0", "");
+    let Served { child: mut server, addr, pin, .. } = serve(dir.path(), "127.0.0.1:0", "");
     let mut c = Client::connect(addr, Trust::Fingerprint(pin), "reset").await.unwrap();
     c.ping().await.expect("connected");
     server.kill().unwrap();
     server.wait().unwrap();
-    let (mut server, ..) = serve(dir.path(), &addr.to_string(), "");
+    let Served { child: mut server, .. } = serve(dir.path(), &addr.to_string(), "");
     let asked = std::time::Instant::now();
     let refused = c.ping().await;
     let took = asked.elapsed();

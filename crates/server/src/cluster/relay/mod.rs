@@ -35,10 +35,10 @@ use crate::service::rooms::Rooms;
 use crate::service::session::Session;
 
 mod delivery;
-
-use delivery::TheEnd;
 mod galleries;
 mod seeking;
+
+use delivery::TheEnd;
 
 pub(crate) use delivery::run;
 
@@ -746,24 +746,11 @@ mod tests {
     /// The fault benchmark (issue 36): a node lost its lease while its commit of a match's
     /// last move and end went through; the players following it on another node were told the
     /// match closed (`Failed`) instead of how it ended. Nobody runs it now and it is decided:
-    /// each is given the events he missed, the end included, from the database.
+    /// each is given the events he missed, the end included, from the database — once it can
+    /// be read: while its row or its events cannot, he is neither told it closed nor let go
+    /// without its end, and keeps following it until a retry reads them.
     #[tokio::test]
     async fn a_follower_of_a_match_decided_while_nobody_could_tell_him_is_given_its_end_from_the_database() {
-        let (relays, anna) = relays().await;
-        let (out, mut rx) = Outbound::channel(64);
-        relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(3) });
-        relays.asked("k", MatchId(4));
-        relays.store.finish(4, "{}", 9).await.unwrap();
-        relays.spawn_follow("k".into());
-        until_released(&relays, &anna, MatchId(4)).await;
-        assert_eq!(seqs(&mut rx), [4, 5], "what he missed, to the last event stored; no MatchClosed");
-    }
-
-    /// A decided match nobody runs whose row or events cannot be read: the follower is neither
-    /// told it closed nor let go without its end on the strength of a failed read. He keeps
-    /// following it, and the next retry, the database readable again, gives him what he missed.
-    #[tokio::test]
-    async fn a_follower_of_a_decided_match_whose_end_cannot_be_read_waits_and_is_given_it_once_it_can() {
         use std::sync::atomic::Ordering::SeqCst;
         let store = Arc::new(MemStore::default());
         let (relays, anna) = relays_over(store.clone()).await;
