@@ -139,6 +139,45 @@ async fn every_node_shows_the_nodes_their_matches_and_connections_within_a_heart
     a.stop().await;
 }
 
+/// The cluster's wire version: a node of another build (here an older one, whose heartbeat names
+/// no version, as builds before it did) is shown, and counted apart for the operator, since
+/// nothing can be asked of it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_of_another_build_is_shown_and_counted_apart() {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let old = nats_client(&nats, Some(("node", &nats.password))).await.expect("the nodes' credentials");
+    let beat = br#"{"node":"node-old","matches":3,"connections":12}"#;
+    let asked = std::time::Instant::now();
+    let page = loop {
+        old.publish("shvedka.nodes", beat.as_slice().into()).await.unwrap();
+        let page = a.http_get("/metrics").await;
+        if metric(&page, "shvedka_cluster_nodes") == Some(2) {
+            break page;
+        }
+        assert!(asked.elapsed() < Duration::from_secs(5), "node a does not show the old node:\n{page}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(metric(&page, "shvedka_cluster_nodes_other_wire"), Some(1), "{page}");
+    assert_eq!(metric(&page, "shvedka_cluster_node_matches{node=\"node-old\"}"), Some(3), "{page}");
+    // Of this build, it counts as one of them.
+    let beat = format!(
+        r#"{{"node":"node-old","matches":3,"connections":12,"wire":"{}"}}"#,
+        shvedka_server::cluster_wire_version()
+    );
+    let page = loop {
+        old.publish("shvedka.nodes", beat.clone().into()).await.unwrap();
+        let page = a.http_get("/metrics").await;
+        if metric(&page, "shvedka_cluster_nodes_other_wire") == Some(0) {
+            break page;
+        }
+        assert!(asked.elapsed() < Duration::from_secs(10), "the upgraded node still counts apart:\n{page}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    };
+    assert_eq!(metric(&page, "shvedka_cluster_nodes"), Some(2), "{page}");
+    a.stop().await;
+}
+
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn one_node_runs_the_tournaments_for_directors_on_every_node_and_another_takes_them_over_when_it_stops()
 {
@@ -699,6 +738,11 @@ pub(crate) async fn nats_client(
         .map_err(|e| e.to_string())
 }
 
+/// Where `node` hears forwarded requests (the subject names the cluster's wire version).
+fn ask_subject(node: &str) -> String {
+    format!("shvedka.{}.node.{node}.ask", shvedka_server::cluster_wire_version())
+}
+
 /// Sends a forged request to node a and gives its answer.
 async fn forge(nats: &async_nats::Client, key: &str, about: forged::About) -> forged::Answer {
     let forward = forged::Forward {
@@ -707,7 +751,7 @@ async fn forge(nats: &async_nats::Client, key: &str, about: forged::About) -> fo
         about,
     };
     let payload = shvedka_proto::encode(&forward).unwrap();
-    let asked = nats.request("shvedka.node.node-a.ask", payload.into());
+    let asked = nats.request(ask_subject("node-a"), payload.into());
     let reply =
         tokio::time::timeout(Duration::from_secs(10), asked).await.expect("an answer").expect("a reply");
     shvedka_proto::decode(&reply.payload).expect("an answer node a sent")
@@ -750,11 +794,9 @@ async fn only_the_nodes_speak_on_nats_and_the_owner_acts_for_no_identity_it_cann
         about: resign(),
     })
     .unwrap();
-    let asked = tokio::time::timeout(
-        Duration::from_secs(5),
-        visitor.request("shvedka.node.node-a.ask", payload.into()),
-    )
-    .await;
+    let asked =
+        tokio::time::timeout(Duration::from_secs(5), visitor.request(ask_subject("node-a"), payload.into()))
+            .await;
     assert!(!matches!(asked, Ok(Ok(_))), "a visitor's request is answered: {asked:?}");
 
     // With the nodes' credentials, a request naming no session acts for nobody …

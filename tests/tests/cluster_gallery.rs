@@ -82,7 +82,10 @@ async fn spectators_on_another_node_are_served_from_one_follower_with_one_copy_o
     }
     // What node a relays to node b, heard beside node b with the nodes' credentials.
     let monitor = nats_client(&nats, Some(("node", &nats.password))).await.expect("the nodes' credentials");
-    let mut relayed = monitor.subscribe("shvedka.node.node-b.relay").await.unwrap();
+    let mut relayed = monitor
+        .subscribe(format!("shvedka.{}.node.node-b.relay", shvedka_server::cluster_wire_version()))
+        .await
+        .unwrap();
     monitor.flush().await.unwrap();
 
     let mut crowd = Vec::new();

@@ -49,6 +49,14 @@ pub fn hash_password(password: &str) -> Result<String, String> {
     accounts::hash_now(password).ok_or_else(|| "the password cannot be hashed".to_owned())
 }
 
+/// The cluster's wire version (`w<cluster messages>-p<client protocol>`): the nodes of a cluster
+/// name it in the NATS subjects of their bincode messages and in their heartbeats, so that two
+/// builds never misread each other; a node logs a warning when it hears one of another version.
+#[must_use]
+pub fn cluster_wire_version() -> String {
+    cluster::wire::version()
+}
+
 use crate::lobby::Lobby;
 
 /// A bound server, ready to run.

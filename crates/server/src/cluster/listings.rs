@@ -1,6 +1,6 @@
 //! The lobby across nodes: every node publishes the summaries of its live matches on
-//! [`SUBJECT`] every [`EVERY`] (in parts of at most [`PART`]), and keeps the latest whole listing
-//! of every other node, so a player on any node sees every node's matches within a second of a
+//! [`lobby_subject`] every [`EVERY`] (in parts of at most [`PART`]), and keeps the latest whole
+//! listing of every other node, so a player on any node sees every node's matches within a second of a
 //! change. A node not heard for the lease time is dropped from the list (its matches reappear
 //! once another node has taken them over). Parts that do not decode or name too many matches
 //! are ignored; at most `max_nodes` nodes are kept.
@@ -15,10 +15,8 @@ use shvedka_proto::{MatchId, MatchSummary};
 use tokio::sync::watch;
 use tokio::time::Instant;
 
+use super::wire::lobby_subject;
 use crate::service::rooms::Rooms;
-
-/// The subject of the listings.
-pub(crate) const SUBJECT: &str = "shvedka.lobby";
 
 /// How often a node publishes its listing.
 pub(crate) const EVERY: Duration = Duration::from_millis(500);
@@ -129,7 +127,7 @@ pub(crate) async fn run(
     listings: std::sync::Arc<Listings>,
     mut stopped: watch::Receiver<bool>,
 ) {
-    let mut heard = match nats.subscribe(SUBJECT).await {
+    let mut heard = match nats.subscribe(lobby_subject()).await {
         Ok(sub) => sub,
         Err(e) => {
             tracing::error!(error = %e, "cannot hear the other nodes' lobbies");
@@ -150,7 +148,7 @@ pub(crate) async fn run(
                 count += 1;
                 for part in parts(&node, count, rooms.summaries()) {
                     let Ok(payload) = shvedka_proto::encode(&part) else { continue };
-                    if let Err(e) = nats.publish(SUBJECT, payload.into()).await {
+                    if let Err(e) = nats.publish(lobby_subject(), payload.into()).await {
                         tracing::debug!(error = %e, "cannot publish this node's lobby");
                         break;
                     }

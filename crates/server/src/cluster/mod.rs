@@ -21,7 +21,9 @@ mod owner;
 mod peers;
 mod placement;
 mod relay;
-mod wire;
+pub(crate) mod wire;
+#[cfg(test)]
+mod wire_golden;
 
 use std::sync::{Arc, Weak};
 use std::time::Duration;
@@ -51,7 +53,8 @@ pub(crate) async fn open_store(
         .context("cannot open the database")?;
     let leases = store.leases().expect("a node's store has leases");
     leases.heartbeat().await.context("cannot register this node in the database")?;
-    tracing::info!(node = %cluster.node, lease_ms = cluster.lease_ms, "cluster node registered");
+    let wire = wire::version();
+    tracing::info!(node = %cluster.node, lease_ms = cluster.lease_ms, %wire, "cluster node registered");
     Ok(Arc::new(store))
 }
 
@@ -332,7 +335,7 @@ async fn take_overs(
                     tracing::info!(match_id = %id, "match taken over from a stopped node");
                     // The nodes whose players follow it ask this node from now on.
                     let said = shvedka_proto::encode(&id).expect("an id encodes");
-                    if let Err(e) = nats.publish(wire::TAKEN, said.into()).await {
+                    if let Err(e) = nats.publish(wire::taken_subject(), said.into()).await {
                         tracing::debug!(error = %e, "cannot say a match was taken over");
                     }
                 }

@@ -1,13 +1,19 @@
 //! The nodes of a cluster as NATS tells them: every node publishes a heartbeat on
-//! [`SUBJECT`] every `lease_renew_ms` (its name, its live matches, its open connections) and
-//! listens to everyone's, so each node knows the others within one heartbeat. A node not heard
-//! for `lease_ms` is forgotten (its leases in the database run out as long after). At most
-//! `max_nodes` are kept; beats beyond that, and beats that do not parse or exceed
-//! [`MAX_BEAT`] bytes, are ignored.
+//! [`SUBJECT`] every `lease_renew_ms` (its name, its live matches, its open connections, the wire
+//! version it speaks) and listens to everyone's, so each node knows the others within one
+//! heartbeat. A node not heard for `lease_ms` is forgotten (its leases in the database run out as
+//! long after). At most `max_nodes` are kept; beats beyond that, and beats that do not parse or
+//! exceed [`MAX_BEAT`] bytes, are ignored.
+//!
+//! The heartbeats are JSON on a subject of no version, so nodes of two builds still hear each
+//! other's: a node that speaks another wire ([`super::wire::version`]) is shown, logged once as a
+//! warning, and never asked anything (its subjects are not this node's; `relay::Relays` refuses
+//! at once).
 //!
 //! This is what an operator sees (`/metrics`: `shvedka_cluster_nodes`,
-//! `shvedka_cluster_node_matches{node}`, `shvedka_cluster_node_connections{node}`); who runs a
-//! match is decided by the leases in PostgreSQL alone, never by what NATS says.
+//! `shvedka_cluster_node_matches{node}`, `shvedka_cluster_node_connections{node}`,
+//! `shvedka_cluster_nodes_other_wire`); who runs a match is decided by the leases in PostgreSQL
+//! alone, never by what NATS says.
 
 use std::collections::HashMap;
 use std::sync::{Mutex, Weak};
@@ -35,6 +41,10 @@ pub(crate) struct Beat {
     pub(crate) matches: u64,
     /// Its open connections, over every transport.
     pub(crate) connections: u64,
+    /// The wire version it speaks ([`super::wire::version`]); empty from a build before there was
+    /// one.
+    #[serde(default)]
+    pub(crate) wire: String,
 }
 
 /// The nodes heard lately, this one included.
@@ -44,12 +54,27 @@ pub(crate) struct Peers {
     max: usize,
     /// When this node began to listen.
     born: Instant,
+    /// The wire version this node speaks.
+    wire: String,
 }
 
 impl Peers {
     /// Keeps at most `max` nodes, each until it has been silent for `forget`.
     pub(crate) fn new(forget: Duration, max: usize) -> Peers {
-        Peers { heard: Mutex::new(HashMap::new()), forget, max, born: Instant::now() }
+        Peers {
+            heard: Mutex::new(HashMap::new()),
+            forget,
+            max,
+            born: Instant::now(),
+            wire: super::wire::version(),
+        }
+    }
+
+    /// The wire version `node` speaks, if it was heard and it is not this node's: this node
+    /// cannot ask it anything, nor hear what it relays.
+    pub(crate) fn other_wire(&self, node: &str) -> Option<String> {
+        let heard = self.heard.lock().expect("peers lock");
+        heard.get(node).map(|(_, beat)| &beat.wire).filter(|wire| **wire != self.wire).cloned()
     }
 
     /// Whether `node` has not been heard within `within` of `now`, though this node has listened
@@ -69,6 +94,16 @@ impl Peers {
         heard.retain(|_, (at, _)| now.duration_since(*at) < self.forget);
         if !heard.contains_key(&beat.node) && heard.len() >= self.max {
             return false;
+        }
+        let known = heard.get(&beat.node).map(|(_, b)| &b.wire);
+        if beat.wire != self.wire && known != Some(&beat.wire) {
+            tracing::warn!(
+                node = %beat.node,
+                its_wire = %if beat.wire.is_empty() { "none (an older build)" } else { &beat.wire },
+                this_wire = %self.wire,
+                "a node of another build is heard: the two cannot ask each other anything, so requests \
+                 about its matches are refused here until every node runs the same build"
+            );
         }
         heard.insert(beat.node.clone(), (now, beat));
         true
@@ -117,6 +152,7 @@ pub(crate) async fn run(
                     node: node.clone(),
                     matches: here.rooms.len() as u64,
                     connections: here.metrics.open_connections(),
+                    wire: super::wire::version(),
                 };
                 let payload = serde_json::to_vec(&beat).expect("a beat serializes");
                 // Not heard back when NATS is down: this node still counts itself.
@@ -149,7 +185,7 @@ mod tests {
     use super::*;
 
     fn beat(node: &str, matches: u64) -> Beat {
-        Beat { node: node.into(), matches, connections: 2 * matches }
+        Beat { node: node.into(), matches, connections: 2 * matches, wire: super::super::wire::version() }
     }
 
     #[tokio::test(start_paused = true)]
@@ -186,5 +222,25 @@ mod tests {
         assert!(peers.hear(beat("a", 2), t0), "a known node is still heard");
         assert!(peers.hear(beat("c", 1), t0 + Duration::from_secs(5)), "room once the others are forgotten");
         assert_eq!(peers.alive(t0 + Duration::from_secs(5)), vec![beat("c", 1)]);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_node_of_another_wire_version_is_shown_and_known_as_such() {
+        let peers = Peers::new(Duration::from_secs(5), 8);
+        let t0 = Instant::now();
+        assert!(peers.hear(beat("a", 1), t0));
+        let older = Beat { wire: "w0-p10".into(), ..beat("b", 2) };
+        assert!(peers.hear(older.clone(), t0));
+        assert_eq!(peers.alive(t0).len(), 2, "both are shown");
+        assert_eq!(peers.other_wire("a"), None, "the same build");
+        assert_eq!(peers.other_wire("b").as_deref(), Some("w0-p10"));
+        assert_eq!(peers.other_wire("c"), None, "never heard: nothing known against it");
+        // A beat from a build before the version: it parses, and speaks another wire.
+        let before: Beat = serde_json::from_str(r#"{"node":"d","matches":0,"connections":0}"#).unwrap();
+        assert!(peers.hear(before, t0));
+        assert_eq!(peers.other_wire("d").as_deref(), Some(""));
+        // Upgraded: the same node, now of this build.
+        assert!(peers.hear(beat("b", 2), t0 + Duration::from_secs(1)));
+        assert_eq!(peers.other_wire("b"), None);
     }
 }

@@ -66,11 +66,12 @@ impl Placement for Cluster {
     }
 
     fn set_metrics(&self, metrics: &Metrics) {
-        let nodes: Vec<(String, u64, u64)> = (self.peers.alive(tokio::time::Instant::now()).into_iter())
-            .map(|beat| (beat.node, beat.matches, beat.connections))
-            .collect();
+        let alive = self.peers.alive(tokio::time::Instant::now());
+        let other_wire = alive.iter().filter(|beat| beat.wire != super::wire::version()).count();
+        let nodes: Vec<(String, u64, u64)> =
+            alive.into_iter().map(|beat| (beat.node, beat.matches, beat.connections)).collect();
         let relayed = (self.owner.followers(), self.relays.followed(), self.owner.seekers());
-        metrics.set_cluster(&nodes, relayed);
+        metrics.set_cluster(&nodes, other_wire, relayed);
     }
 }
 

@@ -4,23 +4,51 @@
 //! [`ask_subject`], NATS request/reply, answered with an [`Answer`]); the owner sends what the
 //! match has for a follower on another node to that node ([`Relay`] on [`relay_subject`]: one
 //! publisher, one subscriber, so NATS keeps their order); a node that takes a match over says so
-//! on [`TAKEN`], so that nodes whose players follow it ask the new owner. All of it is bincode
-//! (`shvedka_proto::encode`), bounded by the protocol's frame limit.
+//! on [`taken_subject`], so that nodes whose players follow it ask the new owner. All of it is
+//! bincode (`shvedka_proto::encode`), bounded by the protocol's frame limit.
+//!
+//! bincode carries no field names and no version, so two builds whose messages differ would
+//! misread each other. Every subject whose payload is bincode therefore names the wire's version
+//! ([`version`]: [`WIRE`] and the client protocol's version, whose messages ride inside): a node
+//! never hears a message of another build, and knows from the heartbeats (JSON, on a subject of no
+//! version, `peers.rs`) which nodes speak another wire, so that it refuses at once to ask them
+//! rather than wait for an answer that cannot come. The test below holds the bytes of a sample of
+//! every message of this file: a change to them fails it until [`WIRE`] is raised.
 
 use serde::{Deserialize, Serialize};
-use shvedka_proto::{ClientMsg, ErrorMsg, MatchId, RematchView, Reply, SeatId, ServerMsg};
+use shvedka_proto::{ClientMsg, ErrorMsg, MatchId, PROTOCOL_VERSION, RematchView, Reply, SeatId, ServerMsg};
 
 use crate::features::tournaments::TourAsk;
 pub(crate) use crate::service::placement::Ask;
 
+/// The version of this file's messages: raised whenever their bincode changes (the golden test
+/// below fails until it is).
+pub(crate) const WIRE: u32 = 1;
+
+/// The wire version a node speaks, as its subjects and heartbeats name it: this file's messages
+/// and the client protocol's, which they carry.
+pub(crate) fn version() -> String {
+    format!("w{WIRE}-p{PROTOCOL_VERSION}")
+}
+
 /// Where a node hears the requests forwarded to it.
 pub(crate) fn ask_subject(node: &str) -> String {
-    format!("shvedka.node.{node}.ask")
+    format!("shvedka.{}.node.{node}.ask", version())
 }
 
 /// Where a node hears what the matches of other nodes send its sessions.
 pub(crate) fn relay_subject(node: &str) -> String {
-    format!("shvedka.node.{node}.relay")
+    format!("shvedka.{}.node.{node}.relay", version())
+}
+
+/// Where a node that took a match over says so (the match's id).
+pub(crate) fn taken_subject() -> String {
+    format!("shvedka.{}.taken", version())
+}
+
+/// Where the nodes tell each other the matches they list (`listings.rs`).
+pub(crate) fn lobby_subject() -> String {
+    format!("shvedka.{}.lobby", version())
 }
 
 /// The key of node `node`'s one follower of match `id`, which serves every spectator of the match
@@ -30,10 +58,8 @@ pub(crate) fn gallery_key(node: &str, id: MatchId) -> String {
     format!("gallery:{node}:{}", id.0)
 }
 
-/// Where a node that took a match over says so.
-pub(crate) const TAKEN: &str = "shvedka.taken";
-
-/// Where a node says it ended sessions in the database (a log-out, a password change).
+/// Where a node says it ended sessions in the database (a log-out, a password change). Its
+/// payload is empty, so it names no version: every node, of any build, looks again.
 pub(crate) const SESSIONS_ENDED: &str = "shvedka.sessions.ended";
 
 /// A session of another node, as the node it is on names it. The owner takes none of it on
@@ -141,6 +167,6 @@ mod tests {
         };
         let back: Relay = shvedka_proto::decode(&shvedka_proto::encode(&relay).unwrap()).unwrap();
         assert!(matches!(back, Relay::Msg { msg: ServerMsg::Pong { nonce: 1, .. }, .. }));
-        assert_eq!(ask_subject("node-a"), "shvedka.node.node-a.ask");
+        assert_eq!(ask_subject("node-a"), format!("shvedka.w{WIRE}-p{PROTOCOL_VERSION}.node.node-a.ask"));
     }
 }

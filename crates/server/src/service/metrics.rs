@@ -91,6 +91,7 @@ pub(crate) struct Metrics {
     behind: Counter,
     retries: Counter,
     cluster_nodes: Gauge,
+    cluster_nodes_other_wire: Gauge,
     lease_lost: Gauge,
     node_matches: Family<NodeLabels, Gauge>,
     node_connections: Family<NodeLabels, Gauge>,
@@ -119,6 +120,7 @@ impl Metrics {
             behind: Counter::default(),
             retries: Counter::default(),
             cluster_nodes: Gauge::default(),
+            cluster_nodes_other_wire: Gauge::default(),
             lease_lost: Gauge::default(),
             node_matches: Family::default(),
             node_connections: Family::default(),
@@ -182,6 +184,11 @@ impl Metrics {
             m.cluster_nodes.clone(),
         );
         registry.register(
+            "cluster_nodes_other_wire",
+            "Of those, nodes of another build (another cluster wire version): nothing is asked of them (0 outside cluster mode)",
+            m.cluster_nodes_other_wire.clone(),
+        );
+        registry.register(
             "cluster_lease_lost",
             "1 while this node cannot renew its leases in the cluster's database and runs no match (0 otherwise)",
             m.lease_lost.clone(),
@@ -230,8 +237,14 @@ impl Metrics {
     }
 
     /// The nodes of the cluster as last heard, each `(node, live matches, open connections)`
-    /// (replacing what was shown before).
-    pub(crate) fn set_cluster(&self, nodes: &[(String, u64, u64)], relayed: (usize, usize, usize)) {
+    /// (replacing what was shown before), and how many of them speak another wire.
+    pub(crate) fn set_cluster(
+        &self,
+        nodes: &[(String, u64, u64)],
+        other_wire: usize,
+        relayed: (usize, usize, usize),
+    ) {
+        self.cluster_nodes_other_wire.set(i64::try_from(other_wire).unwrap_or(i64::MAX));
         self.relayed_out.set(i64::try_from(relayed.0).unwrap_or(i64::MAX));
         self.relayed_in.set(i64::try_from(relayed.1).unwrap_or(i64::MAX));
         self.relayed_seekers.set(i64::try_from(relayed.2).unwrap_or(i64::MAX));

@@ -138,6 +138,6 @@ impl Placement for Local {
     }
 
     fn set_metrics(&self, metrics: &Metrics) {
-        metrics.set_cluster(&[], (0, 0, 0));
+        metrics.set_cluster(&[], 0, (0, 0, 0));
     }
 }

@@ -7,10 +7,11 @@
 //! once and in order, whichever node runs the match.
 //!
 //! When the owner stops, a request to it gets `Unavailable`; the session stays with its match,
-//! and once another node has taken the match over (it says so on [`TAKEN`]; or this node finds
-//! the new holder every `lease_renew_ms`) the session follows it there again from the last event
-//! it has. A session whose match is taken over by nobody within [`GIVE_UP`] is told the match
-//! closed.
+//! and once another node has taken the match over (it says so on
+//! [`super::wire::taken_subject`]; or this node finds the new holder every `lease_renew_ms`) the
+//! session follows it there again from the last event it has. A session whose match is taken
+//! over by nobody within [`GIVE_UP`] is told the match closed. A node that speaks another wire
+//! version (another build, `peers.rs`) is never asked: its requests are refused at once.
 //!
 //! A decided match's rematch offer stays on the node that ran it: this node remembers, for
 //! `rematch_offer_s` after it saw a match it relayed end, which node that was, forwards its
@@ -378,9 +379,16 @@ impl Relays {
                 }
                 Ok(Answer::Refused(e)) => return Err(e),
                 Ok(answer) => return Ok(answer),
-                Err(unheard) => {
+                Err(Unreached::OtherWire(wire)) => {
+                    return Err(other_wire(&node, &wire, &format!("runs match {id}")));
+                }
+                Err(unreached) => {
                     self.owners.remove(&id);
-                    return Err(if unheard { moving(id, &node) } else { unanswered(id, &node) });
+                    return Err(if matches!(unreached, Unreached::Gone) {
+                        moving(id, &node)
+                    } else {
+                        unanswered(id, &node)
+                    });
                 }
             }
         }
@@ -405,8 +413,9 @@ impl Relays {
             Ok(Answer::Reply(reply)) => Ok(reply),
             Ok(Answer::Refused(e)) => Err(e),
             Ok(_) => Err(unavailable("does not run them any more")),
-            Err(true) => Err(unavailable("stopped")),
-            Err(false) => Err(unavailable("did not answer in time")),
+            Err(Unreached::OtherWire(wire)) => Err(other_wire(node, &wire, "runs the tournaments")),
+            Err(Unreached::Gone) => Err(unavailable("stopped")),
+            Err(Unreached::Unanswered) => Err(unavailable("did not answer in time")),
         }
     }
 
@@ -422,24 +431,28 @@ impl Relays {
             .map_err(|e| error(ErrorCode::TooLarge, format!("the request cannot be forwarded: {e}")))
     }
 
-    /// One request to `node`, answered within [`ANSWER_WAIT`]. `Err(true)` when nobody heard it
-    /// (the node is gone: nothing was done), `Err(false)` when it went unanswered (it may have
-    /// been done).
-    async fn request(&self, node: &str, payload: &[u8]) -> Result<Answer, bool> {
+    /// One request to `node`, answered within [`ANSWER_WAIT`]; not sent to a node that speaks
+    /// another wire (it would never hear it).
+    async fn request(&self, node: &str, payload: &[u8]) -> Result<Answer, Unreached> {
+        if let Some(wire) = self.peers.other_wire(node) {
+            return Err(Unreached::OtherWire(wire));
+        }
         let asked =
             tokio::time::timeout(ANSWER_WAIT, self.nats.request(ask_subject(node), payload.to_vec().into()));
         let reply = match asked.await {
             Ok(Ok(reply)) => reply,
-            Ok(Err(e)) if e.kind() == async_nats::RequestErrorKind::NoResponders => return Err(true),
+            Ok(Err(e)) if e.kind() == async_nats::RequestErrorKind::NoResponders => {
+                return Err(Unreached::Gone);
+            }
             Ok(Err(e)) => {
                 tracing::warn!(node, error = %e, "a forwarded request failed");
-                return Err(false);
+                return Err(Unreached::Unanswered);
             }
-            Err(_) => return Err(false),
+            Err(_) => return Err(Unreached::Unanswered),
         };
         shvedka_proto::decode::<Answer>(&reply.payload).map_err(|e| {
             tracing::error!(node, error = %e, "an answer that does not decode");
-            false
+            Unreached::Unanswered
         })
     }
 
@@ -516,6 +529,35 @@ impl PartialEq for Step {
     fn eq(&self, other: &Step) -> bool {
         matches!((self, other), (Step::Deliver, Step::Deliver) | (Step::Drop, Step::Drop))
     }
+}
+
+/// Why a forwarded request has no answer.
+#[derive(Debug)]
+pub(super) enum Unreached {
+    /// Nobody heard it (the node is gone): nothing was done.
+    Gone,
+    /// It went unanswered in time: it may have been done.
+    Unanswered,
+    /// The node speaks this wire version, not this node's (another build): it was not sent.
+    OtherWire(String),
+}
+
+/// Refused at once: node `node`, which `does` (runs match 7, the tournaments …), speaks another
+/// wire version.
+pub(super) fn other_wire(node: &str, wire: &str, does: &str) -> ErrorMsg {
+    let its = if wire.is_empty() {
+        "an older build, of no wire version".to_owned()
+    } else {
+        format!("wire version {wire}")
+    };
+    error(
+        ErrorCode::Unavailable,
+        format!(
+            "node {node}, which {does}, runs another build of shvedka ({its}; this node {}): the two cannot \
+             ask each other anything until every node of the cluster runs the same build",
+            super::wire::version()
+        ),
+    )
 }
 
 fn moving(id: MatchId, node: &str) -> ErrorMsg {
@@ -834,5 +876,47 @@ mod tests {
         relays.register(&anna, &out, MatchId(4), &Ask::Follow { last_seq: Some(5) });
         let waited = relays.targets.get("k").map(|t| t.since.elapsed()).expect("still a follower");
         assert!(waited < GIVE_UP / 2, "{waited:?}");
+    }
+
+    /// The cluster's wire version (`wire::version`): a node of another build is never asked —
+    /// not about a match it runs, not about the tournaments it drives — and the player is told
+    /// why at once, not after waiting for an answer that cannot come.
+    #[tokio::test(start_paused = true)]
+    async fn a_node_of_another_build_is_never_asked_and_the_player_is_told_why_at_once() {
+        let (relays, anna) = relays().await;
+        let (out, _rx) = Outbound::channel(64);
+        relays.owners.insert(MatchId(4), "a".into());
+        let older = crate::cluster::peers::Beat {
+            node: "a".into(),
+            matches: 1,
+            connections: 4,
+            wire: "w0-p10".into(),
+        };
+        assert!(relays.peers.hear(older, Instant::now()));
+        let asked = Instant::now();
+        let e4 = Ask::Command(ClientMsg::Move {
+            board: shvedka_proto::Board::A,
+            text: "e4".into(),
+            think_ms: None,
+        });
+        let e = relays.forward(&anna, &out, MatchId(4), e4).await.unwrap_err();
+        assert_eq!(e.code, ErrorCode::Unavailable);
+        assert!(e.message.contains("runs match 4") && e.message.contains("w0-p10"), "{}", e.message);
+        let e = relays.ask_driver(&anna, "a", TourAsk::List { after: None, limit: 10 }).await.unwrap_err();
+        assert!(
+            e.message.contains("runs the tournaments") && e.message.contains("another build"),
+            "{}",
+            e.message
+        );
+        assert_eq!(asked.elapsed(), Duration::ZERO, "nothing sent, so nothing waited for");
+        // Once it runs this build, it is asked (here: NATS is unreachable, so unanswered).
+        let upgraded = crate::cluster::peers::Beat {
+            wire: crate::cluster::wire::version(),
+            ..relays.peers.alive(Instant::now())[0].clone()
+        };
+        assert!(relays.peers.hear(upgraded, Instant::now()));
+        let e = relays.ask_driver(&anna, "a", TourAsk::List { after: None, limit: 10 }).await.unwrap_err();
+        assert!(e.message.contains("did not answer in time"), "{}", e.message);
+        assert_eq!(asked.elapsed(), ANSWER_WAIT);
     }
 }

@@ -66,8 +66,9 @@ impl Relays {
             }
             Ok(Answer::Refused(e)) => Err(e),
             Ok(_) => Err(unavailable("does not run them any more")),
-            Err(true) => Err(unavailable("stopped")),
-            Err(false) => Err(unavailable("did not answer in time")),
+            Err(Unreached::OtherWire(wire)) => Err(other_wire(node, &wire, "runs the seeks")),
+            Err(Unreached::Gone) => Err(unavailable("stopped")),
+            Err(Unreached::Unanswered) => Err(unavailable("did not answer in time")),
         }
     }
 
@@ -105,13 +106,16 @@ impl Relays {
         let (view, seat) = match self.request(node, &payload).await {
             Ok(Answer::Rematch { view, seat }) => (view, seat),
             Ok(Answer::Refused(e)) => return Err(e),
-            Ok(_) | Err(true) => {
+            Err(Unreached::OtherWire(wire)) => {
+                return Err(other_wire(node, &wire, &format!("ran match {id}")));
+            }
+            Ok(_) | Err(Unreached::Gone) => {
                 return Err(error(
                     ErrorCode::NoSuchMatch,
                     format!("node {node}, which ran match {id}, stopped: its rematch offer is gone"),
                 ));
             }
-            Err(false) => {
+            Err(Unreached::Unanswered) => {
                 return Err(error(
                     ErrorCode::Unavailable,
                     format!("node {node}, which ran match {id}, did not answer in time; try again"),
