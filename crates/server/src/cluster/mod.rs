@@ -335,7 +335,7 @@ async fn take_overs(
                     tracing::info!(match_id = %id, "match taken over from a stopped node");
                     // The nodes whose players follow it ask this node from now on.
                     let said = shvedka_proto::encode(&id).expect("an id encodes");
-                    if let Err(e) = nats.publish(wire::taken_subject(), said.into()).await {
+                    if let Err(e) = nats.publish(wire::TAKEN, said.into()).await {
                         tracing::debug!(error = %e, "cannot say a match was taken over");
                     }
                 }

@@ -102,12 +102,13 @@ impl Owner {
         self.seekers.len()
     }
 
-    /// Forgets the seekers of nodes no longer heard (killed, or cut off): their connections went
-    /// with their node, which will never say `SeekGone` for them; their seeks end as a closing
-    /// connection's do. Nothing is concluded while this node does not hear itself (NATS is down).
+    /// Forgets the seekers of nodes no longer heard (killed, or cut off) or heard speaking another
+    /// wire (restarted on another build): their connections went with their node's process, which
+    /// will never say `SeekGone` for them; their seeks end as a closing connection's do. Nothing
+    /// is concluded while this node does not hear itself (NATS is down).
     async fn sweep(&self, node: &str, here: &Here) {
         let alive: std::collections::HashSet<String> =
-            here.peers.alive(tokio::time::Instant::now()).into_iter().map(|b| b.node).collect();
+            here.peers.reachable(tokio::time::Instant::now()).into_iter().map(|b| b.node).collect();
         if !alive.contains(node) {
             return;
         }
@@ -115,7 +116,8 @@ impl Owner {
             self.seekers.iter().filter(|s| !alive.contains(&s.node)).map(|s| s.key().clone()).collect();
         for key in gone {
             if let Some((_, s)) = self.seekers.remove_if(&key, |_, s| !alive.contains(&s.node)) {
-                tracing::info!(node = %s.node, "a seeker of a node no longer heard is forgotten");
+                let why = "a seeker of a node no longer heard, or of another build, is forgotten";
+                tracing::info!(node = %s.node, "{why}");
                 here.seeks.disconnected(&s.session, &s.out).await;
             }
         }

@@ -109,6 +109,14 @@ impl Peers {
         true
     }
 
+    /// Of the nodes heard within `forget` of `now`, those that speak this node's wire: the ones
+    /// it can ask and be asked by, by name.
+    pub(crate) fn reachable(&self, now: Instant) -> Vec<Beat> {
+        let mut alive = self.alive(now);
+        alive.retain(|beat| beat.wire == self.wire);
+        alive
+    }
+
     /// The nodes heard within `forget` of `now`, by name.
     pub(crate) fn alive(&self, now: Instant) -> Vec<Beat> {
         let heard = self.heard.lock().expect("peers lock");
@@ -185,7 +193,7 @@ mod tests {
     use super::*;
 
     fn beat(node: &str, matches: u64) -> Beat {
-        Beat { node: node.into(), matches, connections: 2 * matches, wire: super::super::wire::version() }
+        Beat { node: node.into(), matches, connections: 2 * matches, wire: crate::cluster::wire::version() }
     }
 
     #[tokio::test(start_paused = true)]
@@ -232,6 +240,7 @@ mod tests {
         let older = Beat { wire: "w0-p10".into(), ..beat("b", 2) };
         assert!(peers.hear(older.clone(), t0));
         assert_eq!(peers.alive(t0).len(), 2, "both are shown");
+        assert_eq!(peers.reachable(t0), vec![beat("a", 1)], "one can be asked");
         assert_eq!(peers.other_wire("a"), None, "the same build");
         assert_eq!(peers.other_wire("b").as_deref(), Some("w0-p10"));
         assert_eq!(peers.other_wire("c"), None, "never heard: nothing known against it");

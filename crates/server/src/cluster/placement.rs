@@ -66,8 +66,9 @@ impl Placement for Cluster {
     }
 
     fn set_metrics(&self, metrics: &Metrics) {
-        let alive = self.peers.alive(tokio::time::Instant::now());
-        let other_wire = alive.iter().filter(|beat| beat.wire != super::wire::version()).count();
+        let now = tokio::time::Instant::now();
+        let alive = self.peers.alive(now);
+        let other_wire = alive.len().saturating_sub(self.peers.reachable(now).len());
         let nodes: Vec<(String, u64, u64)> =
             alive.into_iter().map(|beat| (beat.node, beat.matches, beat.connections)).collect();
         let relayed = (self.owner.followers(), self.relays.followed(), self.owner.seekers());

@@ -4,16 +4,21 @@
 //! [`ask_subject`], NATS request/reply, answered with an [`Answer`]); the owner sends what the
 //! match has for a follower on another node to that node ([`Relay`] on [`relay_subject`]: one
 //! publisher, one subscriber, so NATS keeps their order); a node that takes a match over says so
-//! on [`taken_subject`], so that nodes whose players follow it ask the new owner. All of it is
-//! bincode (`shvedka_proto::encode`), bounded by the protocol's frame limit.
+//! on [`TAKEN`], so that nodes whose players follow it ask the new owner. All of it is bincode
+//! (`shvedka_proto::encode`), bounded by the protocol's frame limit.
 //!
 //! bincode carries no field names and no version, so two builds whose messages differ would
-//! misread each other. Every subject whose payload is bincode therefore names the wire's version
-//! ([`version`]: [`WIRE`] and the client protocol's version, whose messages ride inside): a node
-//! never hears a message of another build, and knows from the heartbeats (JSON, on a subject of no
-//! version, `peers.rs`) which nodes speak another wire, so that it refuses at once to ask them
-//! rather than wait for an answer that cannot come. The test below holds the bytes of a sample of
-//! every message of this file: a change to them fails it until [`WIRE`] is raised.
+//! misread each other. Every subject whose payload is one of this file's messages therefore names
+//! the wire's version ([`version`]: [`WIRE`] and the client protocol's version, whose messages
+//! ride inside): a node never hears such a message of another build, and knows from the
+//! heartbeats (JSON, on a subject of no version, `peers.rs`) which nodes speak another wire, so
+//! that it refuses at once to ask them rather than wait for an answer that cannot come.
+//! `wire_golden.rs` holds the bytes of a sample of every variant of every message sent on NATS:
+//! a change to them fails it until [`WIRE`] is raised.
+//!
+//! Messages the client protocol appends without a new version (PROTOCOL.md allows it) reach a
+//! node of the build before as a relayed message it cannot decode: it logs and drops it, as its
+//! clients could not read it either; nothing is misread.
 
 use serde::{Deserialize, Serialize};
 use shvedka_proto::{ClientMsg, ErrorMsg, MatchId, PROTOCOL_VERSION, RematchView, Reply, SeatId, ServerMsg};
@@ -21,8 +26,8 @@ use shvedka_proto::{ClientMsg, ErrorMsg, MatchId, PROTOCOL_VERSION, RematchView,
 use crate::features::tournaments::TourAsk;
 pub(crate) use crate::service::placement::Ask;
 
-/// The version of this file's messages: raised whenever their bincode changes (the golden test
-/// below fails until it is).
+/// The version of the messages sent on NATS: raised whenever their bincode changes
+/// (`wire_golden.rs` fails until it is).
 pub(crate) const WIRE: u32 = 1;
 
 /// The wire version a node speaks, as its subjects and heartbeats name it: this file's messages
@@ -41,11 +46,6 @@ pub(crate) fn relay_subject(node: &str) -> String {
     format!("shvedka.{}.node.{node}.relay", version())
 }
 
-/// Where a node that took a match over says so (the match's id).
-pub(crate) fn taken_subject() -> String {
-    format!("shvedka.{}.taken", version())
-}
-
 /// Where the nodes tell each other the matches they list (`listings.rs`).
 pub(crate) fn lobby_subject() -> String {
     format!("shvedka.{}.lobby", version())
@@ -61,6 +61,12 @@ pub(crate) fn gallery_key(node: &str, id: MatchId) -> String {
 /// Where a node says it ended sessions in the database (a log-out, a password change). Its
 /// payload is empty, so it names no version: every node, of any build, looks again.
 pub(crate) const SESSIONS_ENDED: &str = "shvedka.sessions.ended";
+
+/// Where a node that took a match over says so. Its payload is the match's id alone (one varint,
+/// read alike by every build, and by builds before the version), so it names no version: a node
+/// of another build hears it too, and stops waiting on the match's old node (its followers ask
+/// the new one, and are refused at once if that one speaks another wire).
+pub(crate) const TAKEN: &str = "shvedka.taken";
 
 /// A session of another node, as the node it is on names it. The owner takes none of it on
 /// trust: it reads who the session is from the database by its key, and gives it a role only for
@@ -167,6 +173,15 @@ mod tests {
         };
         let back: Relay = shvedka_proto::decode(&shvedka_proto::encode(&relay).unwrap()).unwrap();
         assert!(matches!(back, Relay::Msg { msg: ServerMsg::Pong { nonce: 1, .. }, .. }));
-        assert_eq!(ask_subject("node-a"), format!("shvedka.w{WIRE}-p{PROTOCOL_VERSION}.node.node-a.ask"));
+    }
+
+    #[test]
+    fn the_subjects_of_bincode_name_the_wire_version_and_the_others_do_not() {
+        let v = format!("w{WIRE}-p{PROTOCOL_VERSION}");
+        assert_eq!(ask_subject("node-a"), format!("shvedka.{v}.node.node-a.ask"));
+        assert_eq!(relay_subject("node-a"), format!("shvedka.{v}.node.node-a.relay"));
+        assert_eq!(lobby_subject(), format!("shvedka.{v}.lobby"));
+        // A bare match id and an empty payload: every build reads them.
+        assert!(!TAKEN.contains(&v) && !SESSIONS_ENDED.contains(&v));
     }
 }

@@ -185,7 +185,8 @@ impl Metrics {
         );
         registry.register(
             "cluster_nodes_other_wire",
-            "Of those, nodes of another build (another cluster wire version): nothing is asked of them (0 outside cluster mode)",
+            "Of those, nodes of another build (another cluster wire version): nothing is asked of them \
+             (0 outside cluster mode)",
             m.cluster_nodes_other_wire.clone(),
         );
         registry.register(

@@ -12,7 +12,7 @@ use tokio::sync::{oneshot, watch};
 use tokio::time::Instant;
 
 use super::*;
-use crate::cluster::wire::{Answer, Ask, Relay, relay_subject, taken_subject};
+use crate::cluster::wire::{Answer, Ask, Relay, TAKEN, relay_subject};
 use crate::service::room::RoomMsg;
 
 /// What [`Relays::give_the_end`] found of a match nobody runs.
@@ -330,7 +330,7 @@ impl Relays {
 pub(crate) async fn run(relays: Arc<Relays>, every: Duration, mut stopped: watch::Receiver<bool>) {
     let subscribed = async {
         let relayed = relays.nats.subscribe(relay_subject(&relays.node)).await?;
-        let taken = relays.nats.subscribe(taken_subject()).await?;
+        let taken = relays.nats.subscribe(TAKEN).await?;
         Ok::<_, async_nats::SubscribeError>((relayed, taken))
     };
     let (mut relayed, mut taken) = match subscribed.await {

@@ -8,7 +8,7 @@
 //!
 //! When the owner stops, a request to it gets `Unavailable`; the session stays with its match,
 //! and once another node has taken the match over (it says so on
-//! [`super::wire::taken_subject`]; or this node finds the new holder every `lease_renew_ms`) the
+//! [`super::wire::TAKEN`]; or this node finds the new holder every `lease_renew_ms`) the
 //! session follows it there again from the last event it has. A session whose match is taken
 //! over by nobody within [`GIVE_UP`] is told the match closed. A node that speaks another wire
 //! version (another build, `peers.rs`) is never asked: its requests are refused at once.
@@ -38,8 +38,10 @@ use crate::service::session::Session;
 mod delivery;
 mod galleries;
 mod seeking;
+mod unreached;
 
 use delivery::TheEnd;
+use unreached::{Unreached, moving, other_wire, unanswered, unheard};
 
 pub(crate) use delivery::run;
 
@@ -380,6 +382,9 @@ impl Relays {
                 Ok(Answer::Refused(e)) => return Err(e),
                 Ok(answer) => return Ok(answer),
                 Err(Unreached::OtherWire(wire)) => {
+                    // Asked of the database again next time: the match may be taken over by a
+                    // node of this build, or this one restarted on it, unheard of here.
+                    self.owners.remove(&id);
                     return Err(other_wire(&node, &wire, &format!("runs match {id}")));
                 }
                 Err(unreached) => {
@@ -529,64 +534,6 @@ impl PartialEq for Step {
     fn eq(&self, other: &Step) -> bool {
         matches!((self, other), (Step::Deliver, Step::Deliver) | (Step::Drop, Step::Drop))
     }
-}
-
-/// Why a forwarded request has no answer.
-#[derive(Debug)]
-pub(super) enum Unreached {
-    /// Nobody heard it (the node is gone): nothing was done.
-    Gone,
-    /// It went unanswered in time: it may have been done.
-    Unanswered,
-    /// The node speaks this wire version, not this node's (another build): it was not sent.
-    OtherWire(String),
-}
-
-/// Refused at once: node `node`, which `does` (runs match 7, the tournaments …), speaks another
-/// wire version.
-pub(super) fn other_wire(node: &str, wire: &str, does: &str) -> ErrorMsg {
-    let its = if wire.is_empty() {
-        "an older build, of no wire version".to_owned()
-    } else {
-        format!("wire version {wire}")
-    };
-    error(
-        ErrorCode::Unavailable,
-        format!(
-            "node {node}, which {does}, runs another build of shvedka ({its}; this node {}): the two cannot \
-             ask each other anything until every node of the cluster runs the same build",
-            super::wire::version()
-        ),
-    )
-}
-
-fn moving(id: MatchId, node: &str) -> ErrorMsg {
-    error(
-        ErrorCode::Unavailable,
-        format!(
-            "node {node}, which ran match {id}, stopped; another node takes the match over within seconds: try again"
-        ),
-    )
-}
-
-fn unheard(id: MatchId, node: &str, quiet: Duration) -> ErrorMsg {
-    error(
-        ErrorCode::Unavailable,
-        format!(
-            "node {node}, which runs match {id}, has not been heard on NATS for {} ms (it or this node is cut \
-             off); if it is, another node takes the match over within seconds: try again",
-            quiet.as_millis()
-        ),
-    )
-}
-
-fn unanswered(id: MatchId, node: &str) -> ErrorMsg {
-    error(
-        ErrorCode::Unavailable,
-        format!(
-            "node {node}, which runs match {id}, did not answer in time; if it was a move, its event tells"
-        ),
-    )
 }
 
 #[cfg(test)]
@@ -902,6 +849,13 @@ mod tests {
         let e = relays.forward(&anna, &out, MatchId(4), e4).await.unwrap_err();
         assert_eq!(e.code, ErrorCode::Unavailable);
         assert!(e.message.contains("runs match 4") && e.message.contains("w0-p10"), "{}", e.message);
+        assert!(relays.owners.get(&MatchId(4)).is_none(), "asked of the database again next time");
+        let e = relays.ask_seeks(&anna, &out, "a", ClientMsg::SeekPools).await.unwrap_err();
+        assert_eq!(e.code, ErrorCode::Unavailable);
+        assert!(e.message.contains("runs the seeks") && e.message.contains("another build"), "{}", e.message);
+        // The node that ran a decided match restarted on another build: its rematch offer is gone.
+        let e = relays.ask_rematch(&anna, &out, "a", MatchId(3), Some(true)).await.unwrap_err();
+        assert_eq!(e.code, ErrorCode::NoSuchMatch, "{e:?}");
         let e = relays.ask_driver(&anna, "a", TourAsk::List { after: None, limit: 10 }).await.unwrap_err();
         assert!(
             e.message.contains("runs the tournaments") && e.message.contains("another build"),

@@ -106,8 +106,14 @@ impl Relays {
         let (view, seat) = match self.request(node, &payload).await {
             Ok(Answer::Rematch { view, seat }) => (view, seat),
             Ok(Answer::Refused(e)) => return Err(e),
-            Err(Unreached::OtherWire(wire)) => {
-                return Err(other_wire(node, &wire, &format!("ran match {id}")));
+            // It runs another build now: restarted, so the offer it kept is gone.
+            Err(Unreached::OtherWire(_)) => {
+                return Err(error(
+                    ErrorCode::NoSuchMatch,
+                    format!(
+                        "node {node}, which ran match {id}, now runs another build: its rematch offer is gone"
+                    ),
+                ));
             }
             Ok(_) | Err(Unreached::Gone) => {
                 return Err(error(
