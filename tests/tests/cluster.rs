@@ -823,6 +823,14 @@ async fn only_the_nodes_speak_on_nats_and_the_owner_acts_for_no_identity_it_cann
         other => panic!("a spectators' follower resigned: {other:?}"),
     }
 
+    // A real session asking about a match node a does not run is told so (`NotHere`: its node
+    // asks the database for the match's holder again), not refused as if the match were gone.
+    let elsewhere = shvedka_proto::MatchId(id.0 + 1000);
+    match forge(&node_creds, &key, forged::About::Match(elsewhere, forged::Ask::Legal(Board::A))).await {
+        forged::Answer::NotHere => {}
+        other => panic!("a match node a does not run: {other:?}"),
+    }
+
     // The match went on untouched: the next move is played and nobody resigned.
     c[1].play(Board::A, "e5", None).await.expect("the match runs");
     let record = c[2].record(id).await.unwrap();
