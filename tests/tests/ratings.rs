@@ -285,7 +285,8 @@ async fn a_swiss_is_seeded_by_its_teams_mean_ratings_before_the_start() {
 }
 
 /// A match task that dies while rating its decided match leaves the decision in its log only:
-/// the next start rates it (once) and records it. A second restart changes nothing more.
+/// the next start rates it (once) and records it, its BPGN file too (RULES.md A4). A second
+/// restart changes nothing more.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_rated_match_whose_task_died_rating_it_is_rated_once_at_the_next_start() {
     use shvedka_storage::{Ratings, SqliteStore, Store};
@@ -305,6 +306,8 @@ async fn a_rated_match_whose_task_died_rating_it_is_rated_once_at_the_next_start
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
     drop(c);
+    let file = format!("match-{}.bpgn", id.0);
+    assert!(!server.data_dir().join("records").join(&file).exists(), "no record file: the task died first");
     server.stop().await;
     let unrated = SqliteStore::open(&path).await.unwrap();
     assert!(unrated.find_match(id.0).await.unwrap().unwrap().result.is_none(), "decided in the log only");
@@ -319,6 +322,16 @@ async fn a_rated_match_whose_task_died_rating_it_is_rated_once_at_the_next_start
         let blitz = anna.profile("boris").await.unwrap().categories.remove(0).rating;
         assert_eq!(blitz.games, 1, "rated once, whatever the restarts (start {start})");
         assert!((f64::from(blitz.rating) - winner_by_hand()).abs() <= 1.0, "boris won: {blitz:?}");
+        // Each start has a data directory of its own here: the first writes the file, as the
+        // task would have; the second finds the row decided and leaves the match alone.
+        let record = std::fs::read_to_string(server.data_dir().join("records").join(&file));
+        if start == 0 {
+            let record = record.expect("the record file, written at the start that recorded the decision");
+            assert!(record.contains("[Result \"0-1\"]"), "team 2 (boris and vera) won: {record}");
+            assert!(record.contains("[WhiteA \"anna\"]"), "the players named: {record}");
+        } else {
+            assert!(record.is_err(), "not written again by a start that finds the match decided");
+        }
         server.stop().await;
     }
 }

@@ -9,6 +9,16 @@ use bughouse_match::{ArbiterAct, EventKind, Match, Official, Ruling};
 use shvedka_proto::PlayerKind;
 use shvedka_records::{Record, RecordResult};
 
+/// Writes a decided match's BPGN file, `match-N.bpgn` in `dir`: a convenience beside the
+/// database, which stays the record of truth, so a failure is logged and nothing more.
+pub(crate) fn write_file(dir: &std::path::Path, id: u64, bpgn: &str) {
+    let path = dir.join(format!("match-{id}.bpgn"));
+    match std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, bpgn)) {
+        Ok(()) => tracing::info!(match_id = id, path = %path.display(), "match record written"),
+        Err(e) => tracing::warn!(match_id = id, error = %e, "cannot write the match record"),
+    }
+}
+
 /// The tags that say a seat's kind of player, in seat order.
 const TYPE_TAGS: [&str; 4] = ["WhiteAType", "BlackAType", "WhiteBType", "BlackBType"];
 

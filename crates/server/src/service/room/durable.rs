@@ -225,12 +225,7 @@ impl Room {
         self.durably(Write::Result(&result)).await;
         // The BPGN file is a convenience beside the database, which stays the record of truth.
         if let Some(dir) = &self.records_dir {
-            let path = dir.join(format!("match-{}.bpgn", self.id));
-            let written = std::fs::create_dir_all(dir).and_then(|()| std::fs::write(&path, self.bpgn()));
-            match written {
-                Ok(()) => tracing::info!(match_id = %self.id, path = %path.display(), "match record written"),
-                Err(e) => tracing::warn!(match_id = %self.id, error = %e, "cannot write the match record"),
-            }
+            crate::service::record::write_file(dir, self.id.0, &self.bpgn());
         }
     }
 }

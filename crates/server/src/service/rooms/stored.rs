@@ -67,6 +67,13 @@ impl Rooms {
         };
         if ended {
             tracing::info!(match_id = %id, events = rebuilt.views.len(), "the match's log ends it: recorded as over, not run");
+            // Its task died before writing the BPGN file too (a decided match's, as it would have).
+            if let (Phase::Ended(_), Some(dir)) = (rebuilt.m.phase(), &self.records_dir) {
+                let (names, kinds) = restore::names(&rebuilt.views);
+                let date = crate::service::wall::date_of(row.created.created_ms);
+                let bpgn = crate::service::record::record(id.0, &rebuilt.m, &names, &kinds, &date).to_bpgn();
+                crate::service::record::write_file(dir, id.0, &bpgn);
+            }
             if let Some(leases) = self.store.leases() {
                 leases.release_lease(id.0).await?;
             }
