@@ -27,6 +27,8 @@ use crate::service::standing::Standing;
 
 mod create;
 mod stored;
+#[cfg(test)]
+mod tests;
 
 /// The limits and settings of matches, from the server's configuration.
 #[derive(Clone, Copy, Debug)]
