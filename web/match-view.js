@@ -263,7 +263,7 @@ export class MatchView {
     /** @type {HTMLButtonElement} */ ($("rematch")).disabled = mine || declined.length > 0;
     /** @type {HTMLButtonElement} */ ($("rematch-decline")).hidden = declined.length > 0 || Boolean(view?.declined[i]);
     let text = t("v.rematch-same");
-    if (declined.length) text = t("v.rematch-declined", { names: declined.join(", ") });
+    if (declined.length) text = t("v.rematch-declined", { count: declined.length, names: declined.join(", ") });
     else if (accepted.length) text = t("v.rematch-want", { count: accepted.length, names: accepted.join(", ") });
     $("rematch-text").textContent = text;
     $("rematch").textContent = t(mine ? "v.rematch-asked" : "v.rematch");

@@ -306,7 +306,7 @@ export default {
   "v.no-rematch": "No rematch",
   "v.play-partner": "Play again with my partner",
   "v.rematch-same": "Same players, colours swapped on each board.",
-  "v.rematch-declined": "No rematch: {names} declined.",
+  "v.rematch-declined": { one: "No rematch: {names} declined.", other: "No rematch: {names} declined." },
   "v.rematch-want": { one: "{count} of 4 wants a rematch ({names}).", other: "{count} of 4 want a rematch ({names})." },
   "v.board": "Board {board}",
   "v.board-yours": "Board {board} — yours",

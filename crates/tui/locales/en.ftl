@@ -292,7 +292,7 @@ seek-ended-connection = your seek ended with the connection: seek again
 ## Rematch
 
 rematch-made = rematch: match { $id }, colours swapped on each board
-rematch-declined = no rematch of match { $id }: declined by { $names }
+rematch-declined = no rematch of match { $id }: declined by { $names } ({ $n } of 4)
 rematch-wait-others = waiting for the others
 rematch-how = /rematch to accept, /norematch to decline
 rematch-nobody = nobody accepted yet

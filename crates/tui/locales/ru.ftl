@@ -316,7 +316,10 @@ seek-ended-connection = поиск закончился вместе с соед
 ## Реванш
 
 rematch-made = реванш: матч { $id }, на каждой доске цвета поменялись
-rematch-declined = реванша в матче { $id } не будет: отказались { $names }
+rematch-declined = реванша в матче { $id } не будет: { $n ->
+    [one] отказывается
+   *[other] отказываются
+} { $names }
 rematch-wait-others = ждём остальных
 rematch-how = /rematch — согласиться, /norematch — отказаться
 rematch-nobody = пока никто не согласился
@@ -457,7 +460,7 @@ text-not-a-move = это не ход: пишите e2e4, Nf3 или N@f3
 text-removal-square-missing = при проведении пешки со снятием укажите поле снимаемой фигуры: e8=Qd1
 text-square-after-move = полем заканчивается только проведение пешки со снятием
 text-ambiguous = подходят несколько ходов: укажите поле, откуда ходит фигура
-claim-repetition = позиция на доске { $board } повторилась { $seen } { $seen ->
+claim-repetition = позиция на доске { $board } встречалась { $seen } { $seen ->
     [one] раз
     [few] раза
    *[many] раз

@@ -312,7 +312,13 @@ impl App {
         let text = if let Some(id) = view.rematch {
             t!(lang, "rematch-made", id = id.0)
         } else if view.declined.iter().any(|&d| d) {
-            t!(lang, "rematch-declined", id = view.match_id.0, names = named(&view.declined))
+            t!(
+                lang,
+                "rematch-declined",
+                id = view.match_id.0,
+                n = view.declined.iter().filter(|d| **d).count(),
+                names = named(&view.declined)
+            )
         } else {
             // Who accepted, and what is left for this player to do (nothing once he accepted).
             let mine =
@@ -678,6 +684,16 @@ impl App {
             "leave" => vec![Action::LeaveSeat],
             "draw" => vec![Action::OfferDraw],
             "decline" => vec![Action::DeclineDraw],
+            // A decided match is not resigned: said at once, not asked twice for a refusal.
+            "resign"
+                if self
+                    .model
+                    .as_ref()
+                    .is_some_and(|m| matches!(m.phase(), PhaseView::Ended | PhaseView::Annulled)) =>
+            {
+                self.error(t!(lang, "match-over-already"));
+                Vec::new()
+            }
             // Resigning loses the match for the team too: it is asked twice, as in the web client.
             "resign" if confirmed => vec![Action::Resign],
             "resign" => {

@@ -429,3 +429,40 @@ fn a_match_moving_to_another_node_is_said_in_russian_and_its_connection_end_is_n
     assert!(text.contains("матч 4 переходит на другой узел"), "{text}");
     assert!(app.moving, "the connection's end that follows is expected");
 }
+
+/// A declined rematch names who declines, the verb agreeing with how many (a verb in the present
+/// tense, so that it needs no gender: отказывается, отказываются).
+#[test]
+fn a_declined_rematch_agrees_with_the_number_of_players_who_decline() {
+    let now = Instant::now();
+    let mut app = app_with(state(Some(SeatId::WhiteA), PhaseView::Ended), now);
+    let mut view = shvedka_proto::RematchView {
+        match_id: MatchId(12),
+        players: ["аня".into(), "боря".into(), "вера".into(), "гена".into()],
+        kinds: [PlayerKind::Account; 4],
+        accepted: [false; 4],
+        declined: [false, true, false, false],
+        rematch: None,
+    };
+    app.rematch(&view);
+    let text = flow(&screen(&app, now, (100, 30)));
+    assert!(text.contains("реванша в матче 12 не будет: отказывается боря"), "{text}");
+    view.declined = [false, true, true, false];
+    app.rematch(&view);
+    let text = flow(&screen(&app, now, (100, 30)));
+    assert!(text.contains("не будет: отказываются боря, вера"), "{text}");
+}
+
+/// `/resign` in a decided match is answered at once, "the match is over", not asked to be typed
+/// twice for a refusal about not being in a match.
+#[test]
+fn resigning_a_decided_match_says_it_is_over() {
+    let now = Instant::now();
+    let mut app = app_with(state(Some(SeatId::WhiteA), PhaseView::Ended), now);
+    assert_eq!(typed(&mut app, "/resign"), vec![], "nothing is sent");
+    let text = flow(&screen(&app, now, (100, 30)));
+    assert!(text.contains("матч окончен") && !text.contains("наберите /resign"), "{text}");
+    let mut app = app_with(state(Some(SeatId::WhiteA), PhaseView::Running), now);
+    assert_eq!(typed(&mut app, "/resign"), vec![], "asked first");
+    assert_eq!(typed(&mut app, "/resign"), vec![Action::Resign], "then sent");
+}

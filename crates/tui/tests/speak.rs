@@ -593,7 +593,7 @@ fn a_refused_move_of_protocol_9_says_the_square_the_piece_and_the_rule() {
                 message: WORDS.into(),
             }
         ),
-        "отказано: позиция на доске A повторилась 2 раза; нужно 3 (E4)"
+        "отказано: позиция на доске A встречалась 2 раза; нужно 3 (E4)"
     );
     assert_eq!(
         speak::error(
