@@ -95,9 +95,30 @@ impl ConnectArgs {
     ) -> anyhow::Result<Client> {
         let (addrs, trust) = self.targets()?;
         login
-            .connect(&addrs, trust, guest, bot)
+            .connect(&addrs, trust, guest, bot, &|name| format!("password of {name}: "))
             .await
             .with_context(|| format!("cannot open a session with {}{}", self.server, self.hint()))
+    }
+
+    /// As [`ConnectArgs::connect_login`], asking and failing in `lang` (`shvedka play`, whose
+    /// reader may not read English): a refusal is said from its code, never in the server's words.
+    async fn connect_login_in(
+        &self,
+        login: &LoginArgs,
+        guest: &str,
+        lang: shvedka_tui::Lang,
+    ) -> anyhow::Result<Client> {
+        let (addrs, trust) = self.targets()?;
+        let question = |name: &str| shvedka_tui::speak::password_prompt(lang, name);
+        match login.connect(&addrs, trust, guest, false, &question).await {
+            Ok(client) => Ok(client),
+            Err(e) => {
+                let Some(failed) = e.downcast_ref::<shvedka_client::ClientError>() else { return Err(e) };
+                let fingerprint = self.fingerprint.is_some();
+                let message = shvedka_tui::speak::session_failed(lang, &self.server, failed, fingerprint);
+                Err(crate::Failure { code: crate::exit_code(&e), message }.into())
+            }
+        }
     }
 }
 
@@ -140,9 +161,9 @@ pub(crate) fn play(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let guest = args.name.clone().unwrap_or_default();
-        let client = args.connect.connect_login(&args.login, &guest, false).await?;
-        let name = args.login.account.clone().unwrap_or(guest);
         let settings = args.lang.settings();
+        let client = args.connect.connect_login_in(&args.login, &guest, settings.lang).await?;
+        let name = args.login.account.clone().unwrap_or(guest);
         let (result, lang) =
             shvedka_tui::run(client, &name, Mode::Play, settings).await.context("terminal")?;
         if let Some(r) = result {

@@ -86,7 +86,14 @@ impl std::error::Error for Failure {}
 
 /// The exit status for an error returned by [`run`].
 pub fn exit_code(error: &anyhow::Error) -> u8 {
-    error.downcast_ref::<Failure>().map_or(2, |f| f.code)
+    if let Some(f) = error.downcast_ref::<Failure>() {
+        return f.code;
+    }
+    // The server's refusal (a wrong password, a name taken) is 1, as a refused move.
+    match error.downcast_ref::<shvedka_client::ClientError>() {
+        Some(shvedka_client::ClientError::Server(_) | shvedka_client::ClientError::Refused(_)) => 1,
+        _ => 2,
+    }
 }
 
 /// Runs the command line `args` (the first item is the program name), writing to `out`.

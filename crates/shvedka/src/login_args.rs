@@ -33,29 +33,27 @@ pub(crate) struct LoginArgs {
 impl LoginArgs {
     /// Connects to the first of `addrs` that answers, logged in as the account when one is
     /// given, else as the guest `guest` (empty: the server names the guest).
+    /// A refusal by the server is a [`shvedka_client::ClientError`] in the error's chain (exit
+    /// status 1, [`crate::exit_code`]), for a caller to say in its reader's words.
     pub(crate) async fn connect(
         &self,
         addrs: &[std::net::SocketAddr],
         trust: Trust,
         guest: &str,
         bot: bool,
+        question: &dyn Fn(&str) -> String,
     ) -> anyhow::Result<Client> {
         let Some(name) = &self.account else {
             return Ok(Client::connect_any(addrs, trust, guest).await?);
         };
-        let password = self.password(name)?;
+        let password = read_password(self.password_file.as_deref(), &question(name))?;
         let mut client = Client::connect_any(addrs, trust, "").await?;
-        let refused = |e: shvedka_client::ClientError| Failure { code: 1, message: e.to_string() };
         if self.register {
-            client.register(name, &password, bot).await.map_err(refused)?;
+            client.register(name, &password, bot).await?;
         } else {
-            client.login(name, &password).await.map_err(refused)?;
+            client.login(name, &password).await?;
         }
         Ok(client)
-    }
-
-    fn password(&self, name: &str) -> anyhow::Result<String> {
-        read_password(self.password_file.as_deref(), &format!("password of {name}: "))
     }
 }
 

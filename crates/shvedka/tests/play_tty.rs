@@ -287,3 +287,53 @@ async fn a_russian_player_reads_the_lobby_the_boards_and_a_refused_move_in_russi
     quit(&mut tty).await;
     server.stop().await;
 }
+
+/// Waits (at most 10 s) for the client to end by itself; its exit status.
+async fn ended(tty: &mut Tty) -> portable_pty::ExitStatus {
+    let deadline = Instant::now() + Duration::from_secs(10);
+    loop {
+        if let Some(status) = tty.child.try_wait().expect("wait") {
+            return status;
+        }
+        assert!(Instant::now() < deadline, "the client ends by itself:\n{}", tty.text());
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+}
+
+/// A session that cannot be opened, before the client's screen: a Russian reader is asked for
+/// his password and told why in Russian, from the refusal's code — never the server's English
+/// words — and the client ends with status 1 (refused), as for a refused move.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_session_refused_before_the_screen_is_said_in_the_readers_language() {
+    let server = TestServer::start("").await;
+    drop(server.account("ivan").await);
+    let (addr, pin) = (server.addr.to_string(), hex(&server.pin));
+    let config = tempfile::tempdir().unwrap();
+    let russian = Locale { config: config.path(), lang: "ru_RU.UTF-8" };
+
+    // A guest asking for an account's name.
+    let mut tty =
+        Tty::spawn_in(&["play", "--server", &addr, "--fingerprint", &pin, "--name", "ivan"], &russian);
+    tty.wait_for("не удалось открыть сеанс с").await;
+    tty.wait_for("это имя принадлежит учётной записи: войдите или возьмите другое имя").await;
+    assert_eq!(ended(&mut tty).await.exit_code(), 1);
+    assert!(!tty.text().contains("registered"), "no English:\n{}", tty.text());
+
+    // The account with a wrong password, typed at a Russian prompt.
+    let mut tty =
+        Tty::spawn_in(&["play", "--server", &addr, "--fingerprint", &pin, "--account", "ivan"], &russian);
+    tty.wait_for("пароль ivan:").await;
+    tty.keys("not-the-password\r");
+    tty.wait_for("неверное имя или пароль").await;
+    assert_eq!(ended(&mut tty).await.exit_code(), 1);
+    assert!(!tty.text().contains("wrong name"), "no English:\n{}", tty.text());
+
+    // In English, the same refusal in English words.
+    let config = tempfile::tempdir().unwrap();
+    let english = Locale { config: config.path(), lang: "C.UTF-8" };
+    let mut tty =
+        Tty::spawn_in(&["play", "--server", &addr, "--fingerprint", &pin, "--name", "ivan"], &english);
+    tty.wait_for("cannot open a session with").await;
+    assert_eq!(ended(&mut tty).await.exit_code(), 1);
+    server.stop().await;
+}

@@ -590,6 +590,23 @@ pub fn client_error(lang: Lang, e: &ClientError) -> String {
     }
 }
 
+/// A session `shvedka play` could not open, before its screen: with whom, and why in the reader's
+/// words (the server's refusal by its code); with the hint about certificates when the
+/// connection itself failed and no fingerprint was given.
+pub fn session_failed(lang: Lang, server: &str, e: &ClientError, fingerprint: bool) -> String {
+    let text = t!(lang, "session-open-failed", server = server, detail = client_error(lang, e));
+    if matches!(e, ClientError::Connection(_)) && !fingerprint {
+        format!("{text} ({})", t!(lang, "session-open-hint"))
+    } else {
+        text
+    }
+}
+
+/// The question for an account's password on the terminal.
+pub fn password_prompt(lang: Lang, name: &str) -> String {
+    t!(lang, "password-prompt", name = name)
+}
+
 /// A refused request, said with what the player asked for: a refused move names the move and its
 /// board, a refused `/bots` says who may fill a match.
 pub fn refused(lang: Lang, action: &Action, e: &ClientError) -> String {
