@@ -126,6 +126,18 @@ async fn play_round(server: &TestServer, td: &Client, id: u64, teams: usize) -> 
         tokio::time::sleep(Duration::from_millis(200)).await;
     }
     while bots.join_next().await.is_some() {}
+    // S3 online: game 2's choices were open from game 1's result for the round's window, not
+    // due with game 1's at the pairing (while game 1 was still being played).
+    let t = state(td, id).await;
+    for (table, p) in t.round(round).expect("the round").pairings() {
+        let (one, two) = (&p.games[0], &p.games[1]);
+        assert!(
+            two.choices_due_ms > one.choices_due_ms,
+            "round {round} table {table}: game 2's window opened after game 1 ({} ≤ {})",
+            two.choices_due_ms,
+            one.choices_due_ms
+        );
+    }
     round
 }
 

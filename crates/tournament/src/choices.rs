@@ -110,13 +110,45 @@ impl Tournament {
     /// colours [`ColourChoice::WhiteOnA`] (the crate docs say why) — so
     /// the game is ready. Returns the games it touched.
     pub fn apply_defaults(&mut self, now_ms: u64) -> Vec<GameRef> {
+        self.defaults(now_ms, false)
+    }
+
+    /// As [`Tournament::apply_defaults`] for games played online, where game 2 is played after
+    /// game 1 and its choices are made after it: game 2's are not filled while game 1 has no
+    /// result (its window opens with that result, [`Tournament::open_game_two`]).
+    pub fn apply_defaults_in_play(&mut self, now_ms: u64) -> Vec<GameRef> {
+        self.defaults(now_ms, true)
+    }
+
+    /// Gives game 2 of a pairing its own window for its choices, the round's
+    /// [`crate::Round::choice_window_ms`] from `now_ms` (game 1's result, online), unless its
+    /// deadline is later already. `false` when nothing moved: the window is later, game 2 has
+    /// started, or its seats are known.
+    ///
+    /// # Errors
+    /// [`TournamentError::UnknownRound`], [`TournamentError::UnknownTable`],
+    /// [`TournamentError::Bye`].
+    pub fn open_game_two(&mut self, round: u32, table: u32, now_ms: u64) -> Result<bool, TournamentError> {
+        let window = self.round(round).ok_or(TournamentError::UnknownRound(round))?.choice_window_ms;
+        let Some(g) = self.pairing_mut(round, table)?.game_mut(2) else { return Ok(false) };
+        let due = now_ms.saturating_add(window);
+        if g.is_started() || g.seats.is_some() || g.choices_due_ms >= due {
+            return Ok(false);
+        }
+        g.choices_due_ms = due;
+        Ok(true)
+    }
+
+    fn defaults(&mut self, now_ms: u64, game_two_after_game_one: bool) -> Vec<GameRef> {
         let mut touched = Vec::new();
         for round in &mut self.rounds {
             for (table, fixture) in (1..).zip(&mut round.fixtures) {
                 let Fixture::Pairing(pairing) = fixture else { continue };
                 let (first, second) = (pairing.first, pairing.second);
+                let game_one_decided = pairing.games.first().is_some_and(|g| g.result.is_some());
                 for (game, g) in (1..).zip(&mut pairing.games) {
-                    if g.is_started()
+                    if (game_two_after_game_one && game == 2 && !game_one_decided)
+                        || g.is_started()
                         || now_ms < g.choices_due_ms
                         || (g.seating.is_some() && g.colours.is_some())
                     {

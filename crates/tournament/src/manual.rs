@@ -61,7 +61,7 @@ impl Tournament {
             .collect();
         fixtures.extend(byes.iter().map(|&t| Fixture::Bye(t)));
         let absent = self.active_teams().into_iter().filter(|t| !placed.contains(t)).collect();
-        self.rounds.push(Round { number, fixtures, note: None, absent, by_hand: Some(by) });
+        self.rounds.push(Round { number, fixtures, note: None, absent, by_hand: Some(by), choice_window_ms });
         self.checked_in.clear();
         Ok(number)
     }

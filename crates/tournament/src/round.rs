@@ -23,6 +23,11 @@ pub struct Round {
     /// The director who paired the round by hand (overruling the computer's pairing), if one did.
     #[serde(default)]
     pub by_hand: Option<crate::Director>,
+    /// How long a game's choices stay open: game 1's from the pairing, and online game 2's from
+    /// game 1's result ([`crate::Tournament::open_game_two`]). 0 in rounds stored before it was
+    /// kept (game 2's window then opens and closes at once, as before).
+    #[serde(default)]
+    pub choice_window_ms: u64,
 }
 
 impl Round {

@@ -294,7 +294,7 @@ impl Tournament {
         }
         fixtures.extend(byes);
         let absent = self.active_teams().into_iter().filter(|t| !field.contains(t)).collect();
-        self.rounds.push(Round { number, fixtures, note, absent, by_hand: None });
+        self.rounds.push(Round { number, fixtures, note, absent, by_hand: None, choice_window_ms });
         self.checked_in.clear();
         Ok(number)
     }

@@ -188,3 +188,38 @@ fn a_team_with_a_bye_has_no_choice_to_make() {
     assert_eq!(t.set_match(1, table, 1, 1), Err(TournamentError::Bye { round: 1, table }));
     assert_eq!(json(&t), before);
 }
+
+/// S3 online: game 2 is played after game 1, so its choices wait for game 1 — no defaults fill
+/// them while game 1 is played, however long it takes — and then have the round's whole window
+/// from game 1's result. Over the board the deadlines stay as paired.
+#[test]
+fn s3_online_game_two_choices_open_when_game_one_ends_with_a_window_of_their_own() {
+    let mut t = paired();
+    assert_eq!(t.round(1).unwrap().choice_window_ms, 600_000, "the round keeps its window");
+    assert_eq!(t.apply_defaults_in_play(DUE + 1), [GameRef { round: 1, table: 1, game: 1 }]);
+    t.set_match(1, 1, 1, 5).unwrap();
+    // Game 1 is long: game 2's deadline passes while it is played, and nothing is filled.
+    let game_one_ends = DUE + 3_600_000;
+    assert!(t.apply_defaults_in_play(game_one_ends).is_empty(), "game 2 waits for game 1");
+    assert_eq!(t.game_seats(1, 1, 2), None);
+    let win = GameResult::new(Outcome::FirstWins, ResultSource::Online, "");
+    t.record_result(1, 1, 1, win).unwrap();
+    assert_eq!(t.open_game_two(1, 1, game_one_ends), Ok(true));
+    assert_eq!(t.pairing_at(1, 1).unwrap().games[1].choices_due_ms, game_one_ends + 600_000);
+    assert_eq!(t.open_game_two(1, 1, game_one_ends), Ok(false), "a later window already");
+    // Game 2's seating is team 2's to choose (S3), within its window.
+    t.choose_seating(game_one_ends + 1, 1, TeamNo(2), 2, SeatingChoice::Crossed).unwrap();
+    assert!(t.apply_defaults_in_play(game_one_ends + 599_999).is_empty(), "open till its deadline");
+    assert_eq!(t.apply_defaults_in_play(game_one_ends + 600_000), [GameRef { round: 1, table: 1, game: 2 }]);
+    assert_eq!(
+        t.pairing_at(1, 1).unwrap().games[1].seating,
+        Some(SeatingChoice::Crossed),
+        "the choice made is kept, the missing one defaulted"
+    );
+    assert_eq!(t.open_game_two(1, 1, game_one_ends + 700_000), Ok(false), "its seats are known");
+    assert_eq!(t.open_game_two(9, 1, 0), Err(TournamentError::UnknownRound(9)));
+
+    // Over the board both games' deadlines are as paired: game 2's defaults come with game 1's.
+    let mut t = paired();
+    assert_eq!(t.apply_defaults(DUE).len(), 2);
+}

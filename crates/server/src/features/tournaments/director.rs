@@ -173,6 +173,8 @@ impl Tournaments {
                 );
                 let result =
                     GameResult::new(outcome_of(outcome), ResultSource::OverTheBoard, reason).by(by.clone());
+                // Online, game 2's choices open with game 1's result, however it came (S3).
+                let online = self.online(tournament);
                 self.change(
                     rooms,
                     tournament,
@@ -181,6 +183,9 @@ impl Tournaments {
                             t.correct_result(round, table, game, result).map_err(refused)?;
                         } else {
                             t.record_result(round, table, game, result).map_err(refused)?;
+                            if online && game == 1 {
+                                t.open_game_two(round, table, unix_ms()).map_err(refused)?;
+                            }
                         }
                         t.note_act(act(what));
                         Ok(())

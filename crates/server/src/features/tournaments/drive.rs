@@ -64,26 +64,36 @@ impl Tournaments {
                 break; // one game of a pairing at a time
             }
         }
+        // Online, game 2 is played after game 1 and chosen for after it (S3): its window opens
+        // with game 1's result, below.
+        let online = self.online(id);
         if defaults_due {
             self.change(
                 rooms,
                 id,
-                |t| Ok(t.apply_defaults(now)),
+                |t| Ok(if online { t.apply_defaults_in_play(now) } else { t.apply_defaults(now) }),
                 |games| (!games.is_empty()).then_some(TourChange::Defaulted),
             )
             .await?;
         }
         for (table, game, outcome, reason) in results {
             let result = GameResult::new(outcome, ResultSource::Online, reason);
+            let record = |t: &mut Tournament| {
+                t.record_result(number, table, game, result)?;
+                if game == 1 {
+                    t.open_game_two(number, table, unix_ms())?;
+                }
+                Ok(())
+            };
             self.change(
                 rooms,
                 id,
-                |t| t.record_result(number, table, game, result).map_err(refused),
+                |t| record(t).map_err(refused),
                 |()| Some(TourChange::Result { round: number, table, game }),
             )
             .await?;
         }
-        if !self.online(id) {
+        if !online {
             return Ok(()); // over the board: the director prints sheets and enters results
         }
         for (table, game, seats) in to_create {
