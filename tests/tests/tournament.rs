@@ -137,6 +137,15 @@ async fn play_round(server: &TestServer, td: &Client, id: u64, teams: usize) -> 
             two.choices_due_ms,
             one.choices_due_ms
         );
+        // An online game's reason is the rule that decided it, a code every language says alike
+        // (a Russian pairing sheet once printed the server's English description).
+        for g in &p.games {
+            let reason = &g.result.as_ref().expect("decided").reason;
+            let rule_id = reason.len() >= 2
+                && reason.starts_with(|c: char| c.is_ascii_uppercase())
+                && reason[1..].chars().all(|c| c.is_ascii_digit());
+            assert!(rule_id, "round {round} table {table}: {reason:?} is not a rule id");
+        }
     }
     round
 }

@@ -202,7 +202,8 @@ impl Rooms {
         Ok(())
     }
 
-    /// A match's decision: from its live task, or from the database.
+    /// A match's decision and the id of the rule that decided it (a code every reader's
+    /// language says alike, never the server's English): from its live task, or the database.
     pub(crate) async fn result_of(
         &self,
         id: MatchId,
@@ -210,7 +211,7 @@ impl Rooms {
         if let Ok(room) = self.room(id) {
             let decided = *room.decided.lock().expect("decided lock");
             if let Some(a) = decided {
-                return Ok(Some((a.result, a.to_string())));
+                return Ok(Some((a.result, a.reason.rule().to_owned())));
             }
             return Ok(None);
         }
@@ -219,7 +220,7 @@ impl Rooms {
         Ok(row
             .and_then(|r| r.result)
             .and_then(|json| serde_json::from_str::<bughouse::Adjudication>(&json).ok())
-            .map(|a| (a.result, a.to_string())))
+            .map(|a| (a.result, a.reason.rule().to_owned())))
     }
 
     /// A match's BPGN, rebuilt from the database — a match in play too, as far as it is stored
