@@ -277,7 +277,7 @@ test("a5_a6_a_call_for_a_replay_and_the_replay_are_said_and_start_the_game_again
   assert.equal(m.phase, "Running");
   assert.equal(yourTurn(m, "A"), true, "white-A moves first again");
   setLanguage("ru");
-  assert.equal(describe(names, call), "bb (гость) (чёрные B) остановил часы и просит судью о переигровке: подсказка со стороны (A6)");
+  assert.equal(describe(names, call), "bb (гость) (чёрные B): часы остановлены, судью просят о переигровке: подсказка со стороны (A6)");
   const noted = { ArbiterActed: { act: { Replay: { reason: "WrongSetup", note: "ладьи стояли не там" } }, text: "x", by: "Secret" } };
   assert.equal(describe(names, noted), "судья: назначил переигровку: неправильная расстановка фигур (A5) (ладьи стояли не там); партия начинается заново");
   setLanguage("en");

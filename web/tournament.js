@@ -44,7 +44,8 @@ export function points(quarters) {
   switch (quarters % 4) {
     case 0: return String(whole);
     case 2: return whole === 0 ? "½" : `${whole}½`;
-    default: return (quarters / 4).toFixed(2);
+    // Quarters (Sonneborn–Berger), in the page's language: 0,75 in Russian.
+    default: return new Intl.NumberFormat(language(), { minimumFractionDigits: 2 }).format(quarters / 4);
   }
 }
 

@@ -5,9 +5,16 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { countdown, crosstable, formatText, gameText, myGame, ordinal, points, roundOver } from "./tournament.js";
+import { setLanguage } from "./i18n.js";
 
-test("quarter points are written as halves, and Sonneborn–Berger's quarters as decimals", () => {
+test("quarter points are written as halves, and Sonneborn–Berger's quarters as decimals in the page's language", () => {
   assert.deepEqual([0, 2, 4, 6, 8, 3, 9].map(points), ["0", "½", "1", "1½", "2", "0.75", "2.25"]);
+  setLanguage("ru");
+  try {
+    assert.deepEqual([3, 9, 2].map(points), ["0,75", "2,25", "½"], "a decimal comma in Russian");
+  } finally {
+    setLanguage("en");
+  }
 });
 
 test("the format says round robin or the Swiss's rounds", () => {
