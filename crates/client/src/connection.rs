@@ -213,6 +213,8 @@ pub struct Client {
     server_name: String,
     name: String,
     token: String,
+    /// Whether the last `Welcome` resumed an earlier session (else the server opened a new one).
+    resumed: bool,
     live: Option<Live>,
     shared: Arc<Shared>,
     updates_tx: mpsc::Sender<Tagged>,
@@ -248,6 +250,30 @@ impl Client {
         let mut client = Client::new(endpoint, servers.to_vec(), &trust, name)?;
         client.open_any(None).await?;
         Ok(client)
+    }
+
+    /// Connects to the first of `servers` that answers and resumes the session of `token`, kept
+    /// from an earlier run of the program (as a browser keeps its tab's): the same player, in
+    /// the same seats. `Ok(None)` when the server no longer knows the session (expired, logged
+    /// out, ended by a password change): the new session the server opened instead is closed.
+    ///
+    /// # Errors
+    /// As [`Client::connect_any`].
+    pub async fn resume_token(
+        servers: &[SocketAddr],
+        trust: Trust,
+        token: &str,
+    ) -> Result<Option<Client>, ClientError> {
+        let endpoint = endpoint_at(local_for_all(servers).ok_or_else(no_address)?, &trust)?;
+        let mut client = Client::new(endpoint, servers.to_vec(), &trust, "")?;
+        let resume = Resume { token: token.to_owned(), last_seq: None, match_id: None };
+        client.open_any(Some(resume)).await?;
+        if client.resumed {
+            Ok(Some(client))
+        } else {
+            client.close().await;
+            Ok(None)
+        }
     }
 
     /// A client endpoint (one UDP socket) for `server`, trusting as `trust` says: several
@@ -337,6 +363,7 @@ impl Client {
             server_name,
             name: name.to_owned(),
             token: String::new(),
+            resumed: false,
             live: None,
             shared,
             updates_tx,
@@ -514,7 +541,10 @@ impl Client {
             }
         };
         match welcome {
-            ServerMsg::Welcome { token, .. } => self.token = token,
+            ServerMsg::Welcome { token, resumed, .. } => {
+                self.token = token;
+                self.resumed = resumed;
+            }
             ServerMsg::Refused { reason } => {
                 conn.close(0u32.into(), b"refused");
                 return Err(ClientError::Refused(ErrorMsg {

@@ -100,6 +100,13 @@ impl ConnectArgs {
             .with_context(|| format!("cannot open a session with {}{}", self.server, self.hint()))
     }
 
+    /// The session of `token`, kept from an earlier run, resumed on the first server that
+    /// answers; `None` when none knows it any more (or none answers: logging in says why).
+    async fn resume_kept(&self, token: &str) -> Option<Client> {
+        let (addrs, trust) = self.targets().ok()?;
+        Client::resume_token(&addrs, trust, token).await.ok().flatten()
+    }
+
     /// As [`ConnectArgs::connect_login`], asking and failing in `lang` (`shvedka play`, whose
     /// reader may not read English): a refusal is said from its code, never in the server's words.
     async fn connect_login_in(
@@ -162,7 +169,27 @@ pub(crate) fn play(args: &PlayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     runtime.block_on(async {
         let guest = args.name.clone().unwrap_or_default();
         let settings = args.lang.settings();
-        let client = args.connect.connect_login_in(&args.login, &guest, settings.lang).await?;
+        // An account's session is kept between runs, as a browser keeps its tab's: a player
+        // whose terminal closed mid-match comes back to his seat, not as a new player.
+        let kept = match (&args.login.account, &settings.store) {
+            (Some(account), Some(store)) if !args.login.registers() => {
+                Some((account, shvedka_tui::prefs::session_path(store, &args.connect.server, account)))
+            }
+            _ => None,
+        };
+        let token = kept.as_ref().and_then(|(account, path)| shvedka_tui::prefs::read_session(path, account));
+        let resumed = match &token {
+            Some(token) => args.connect.resume_kept(token).await,
+            None => None,
+        };
+        let client = match resumed {
+            Some(client) => client,
+            None => args.connect.connect_login_in(&args.login, &guest, settings.lang).await?,
+        };
+        if let Some((account, path)) = &kept {
+            // Not kept: the next run asks for the password again, nothing worse.
+            let _ = shvedka_tui::prefs::write_session(path, account, client.token());
+        }
         let name = args.login.account.clone().unwrap_or(guest);
         let (result, lang) =
             shvedka_tui::run(client, &name, Mode::Play, settings).await.context("terminal")?;

@@ -31,6 +31,11 @@ pub(crate) struct LoginArgs {
 }
 
 impl LoginArgs {
+    /// Whether the account is registered first (`--register`).
+    pub(crate) fn registers(&self) -> bool {
+        self.register
+    }
+
     /// Connects to the first of `addrs` that answers, logged in as the account when one is
     /// given, else as the guest `guest` (empty: the server names the guest).
     /// A refusal by the server is a [`shvedka_client::ClientError`] in the error's chain (exit

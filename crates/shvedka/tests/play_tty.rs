@@ -337,3 +337,70 @@ async fn a_session_refused_before_the_screen_is_said_in_the_readers_language() {
     assert_eq!(ended(&mut tty).await.exit_code(), 1);
     server.stop().await;
 }
+
+/// A player whose terminal closed mid-match runs `shvedka play` again and is back in his seat:
+/// the account's session is kept between runs in his own configuration directory (no password
+/// asked again), as a browser keeps its tab's; a kept session the server no longer knows is
+/// replaced by a log-in.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_player_whose_client_closed_mid_match_comes_back_to_his_seat() {
+    let server = TestServer::start("").await;
+    drop(server.account("ivan").await);
+    let mut others = Vec::new();
+    for name in ["bob", "carol", "dave"] {
+        others.push(server.client(name).await);
+    }
+    let id = others[0].create_match("mgimo-2017", "blitz", true).await.unwrap();
+    for (c, seat) in others.iter().zip([SeatId::BlackA, SeatId::WhiteB, SeatId::BlackB]) {
+        c.take_seat(id, seat).await.unwrap();
+        c.ready(true).await.unwrap();
+    }
+    let (addr, pin) = (server.addr.to_string(), hex(&server.pin));
+    let config = tempfile::tempdir().unwrap();
+    let english = Locale { config: config.path(), lang: "C.UTF-8" };
+    let password = config.path().join("password");
+    std::fs::write(&password, TestServer::password("ivan")).unwrap();
+    let password = password.to_str().unwrap();
+    let with_password =
+        ["play", "--server", &addr, "--fingerprint", &pin, "--account", "ivan", "--password-file", password];
+    let mut tty = Tty::spawn_in(&with_password, &english);
+    tty.wait_for("bob").await;
+    tty.keys("1");
+    tty.wait_for("you play white-A").await;
+    tty.keys("\r");
+    tty.wait_for("▶ ivan (you) white-A").await;
+    tty.keys("e4\r");
+    tty.wait_for("last: white-A e4").await;
+    // The terminal closes: the process is killed, its session left on the server.
+    tty.signal("-KILL");
+    let _ = ended(&mut tty).await;
+    others[0].play(Board::A, "e5", None).await.unwrap();
+
+    // Again, with no password anywhere: the kept session is resumed, and ivan plays on.
+    let without = ["play", "--server", &addr, "--fingerprint", &pin, "--account", "ivan"];
+    let mut tty = Tty::spawn_in(&without, &english);
+    tty.wait_for("bob").await;
+    assert!(!tty.text().contains("password of ivan"), "no password asked:\n{}", tty.text());
+    tty.keys("\r");
+    tty.wait_for("▶ ivan (you) white-A").await;
+    tty.keys("Nf3\r");
+    tty.wait_for("last: white-A Nf3").await;
+    let e =
+        wait_event(&mut others[0], |e| matches!(&e.kind, EventView::Moved { san, .. } if san == "Nf3")).await;
+    assert!(matches!(e.kind, EventView::Moved { seat: SeatId::WhiteA, .. }), "his seat's move: {e:?}");
+    quit(&mut tty).await;
+
+    // A kept session the server no longer knows (a restarted test server has another database):
+    // the client logs in as if none were kept, and keeps the new one.
+    let kept = std::fs::read_dir(config.path().join("shvedka").join("sessions")).unwrap().count();
+    assert_eq!(kept, 1, "one session kept, ivan's on this server");
+    let file =
+        std::fs::read_dir(config.path().join("shvedka").join("sessions")).unwrap().next().unwrap().unwrap();
+    std::fs::write(file.path(), "ivan\nnot-a-token-the-server-knows\n").unwrap();
+    let mut tty = Tty::spawn_in(&with_password, &english);
+    tty.wait_for("bob").await;
+    quit(&mut tty).await;
+    let token = std::fs::read_to_string(file.path()).unwrap();
+    assert!(token.starts_with("ivan\n") && !token.contains("not-a-token"), "the new session kept: {token:?}");
+    server.stop().await;
+}

@@ -60,6 +60,45 @@ pub fn write_choice(path: &Path, lang: Lang) -> std::io::Result<()> {
     std::fs::rename(&tmp, path)
 }
 
+/// Where an account's session on a server is kept between runs of `shvedka play`, beside the
+/// remembered language (`language` is [`store_path`]): `sessions/<server>-<account>`, the name
+/// reduced to letters, digits, `.` and `-` (the file itself says whose it is).
+pub fn session_path(language: &Path, server: &str, account: &str) -> PathBuf {
+    let clean = |s: &str| -> String {
+        s.chars().map(|c| if c.is_alphanumeric() || c == '.' || c == '-' { c } else { '_' }).collect()
+    };
+    let dir = language.parent().unwrap_or(language).join("sessions");
+    dir.join(format!("{}-{}", clean(server), clean(account)))
+}
+
+/// The session token kept in `path` for `account`, if the file is that account's.
+pub fn read_session(path: &Path, account: &str) -> Option<String> {
+    let text = std::fs::read_to_string(path).ok()?;
+    let mut lines = text.lines();
+    (lines.next()? == account).then(|| lines.next().map(str::to_owned)).flatten().filter(|t| !t.is_empty())
+}
+
+/// Keeps `account`'s session token in `path`, readable by its owner alone (a token resumes the
+/// session without a password, as a browser's kept one does).
+///
+/// # Errors
+/// The file system's.
+pub fn write_session(path: &Path, account: &str, token: &str) -> std::io::Result<()> {
+    use std::io::Write;
+    if let Some(dir) = path.parent() {
+        std::fs::create_dir_all(dir)?;
+    }
+    let tmp = path.with_extension("new");
+    let mut options = std::fs::OpenOptions::new();
+    options.write(true).create(true).truncate(true);
+    #[cfg(unix)]
+    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
+    let mut file = options.open(&tmp)?;
+    writeln!(file, "{account}\n{token}")?;
+    file.sync_all()?;
+    std::fs::rename(&tmp, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -86,6 +125,23 @@ mod tests {
             Some(PathBuf::from("/home/a/.config/shvedka/language"))
         );
         assert_eq!(store_path(env(&[])), None);
+    }
+
+    #[test]
+    fn a_session_kept_is_read_back_for_its_account_only_and_its_owner_alone_reads_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let language = dir.path().join("shvedka").join("language");
+        let path = session_path(&language, "127.0.0.1:7475", "иван/../x");
+        assert_eq!(path, dir.path().join("shvedka").join("sessions").join("127.0.0.1_7475-иван_.._x"));
+        assert_eq!(read_session(&path, "иван/../x"), None, "nothing kept yet");
+        write_session(&path, "иван/../x", "t0k3n").unwrap();
+        assert_eq!(read_session(&path, "иван/../x").as_deref(), Some("t0k3n"));
+        assert_eq!(read_session(&path, "other"), None, "another account's file is not used");
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt;
+            assert_eq!(std::fs::metadata(&path).unwrap().permissions().mode() & 0o777, 0o600);
+        }
     }
 
     #[test]
