@@ -253,8 +253,10 @@ export class MatchView {
     const over = m.phase === "Ended" || m.phase === "Annulled";
     const offer = this.actions.rematch();
     const view = offer && offer.match_id === m.matchId ? offer : null;
-    $("rematch-bar").hidden = !me || !over;
-    if (!me || !over) return;
+    // Only a match that has an offer (none for a tournament game, whose next game the
+    // tournament makes) shows the rematch's buttons.
+    $("rematch-bar").hidden = !me || !over || !view;
+    if (!me || !over || !view) return;
     const i = seatIndex(me);
     const shown = view ? view.players.map((name, k) => marked(name, view.kinds[k])) : [];
     const declined = view ? shown.filter((_, k) => view.declined[k]) : [];
