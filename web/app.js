@@ -120,11 +120,14 @@ async function openReview(matchId, k) {
   const r = await fetchReview(ask, matchId);
   if (r.err) return;
   const viewer = model && model.matchId === matchId ? model.yourSeat : null;
-  const built = buildReview(r.ok, r.ok.events, viewer);
+  // A match of his reviewed from the list of recent ones is drawn from his seat too.
+  const built = buildReview(r.ok, r.ok.events, viewer, session?.account ? session.name : null);
   if (built.points.length === 0) {
     showError(tr("l.nothing-to-review", { id: matchId }));
     return;
   }
+  // Another match than the one followed: its log and chat are not this one's.
+  if (!model || model.matchId !== matchId) chat.clear();
   review = { r: built, i: 0, t: 0 };
   showScreen("match");
   reviewGo(k === undefined ? built.points.length - 1 : moveIndex(built, k));

@@ -4,6 +4,7 @@
 // four clocks — so the page can show any move, or any instant between two events (the clocks
 // that ran since the last one count down from its readings). Pure; tested by review.test.mjs.
 
+import { SEATS } from "./codec.js";
 import { applyEvent, fromState } from "./match-state.js";
 import { reading } from "./clocks.js";
 
@@ -38,9 +39,12 @@ const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
  * @param {{ match_id: number, rules: string, time_control: string }} head
  * @param {EventMsg[]} events  the log from its first event
  * @param {Seat | null} viewer  the seat the boards are drawn for (null: as a spectator)
+ * @param {string | null} [viewerName]  without a seat: the reader's account name, whose seat in
+ *   the match (if he played in it) the boards are drawn for — a match reviewed from the list of
+ *   his recent ones, not followed
  * @returns {Review}
  */
-export function buildReview(head, events, viewer) {
+export function buildReview(head, events, viewer, viewerName = null) {
   const m = fromState({
     match_id: head.match_id,
     rules: head.rules,
@@ -72,6 +76,10 @@ export function buildReview(head, events, viewer) {
     if (k === "Started" || (typeof k === "object" && k.Moved)) moves.push(points.length - 1);
   }
   if (moves.length === 0 && points.length) moves.push(0);
+  const named = viewer === null && viewerName ? m.names.indexOf(viewerName) : -1;
+  if (named >= 0) {
+    for (const p of points) p.model.yourSeat = /** @type {Seat} */ (SEATS[named]);
+  }
   return { matchId: head.match_id, points, moves, list: m.moves, endMs: points.at(-1)?.atMs ?? 0 };
 }
 

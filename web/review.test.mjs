@@ -32,6 +32,13 @@ test("every move's position and the list, from the events", () => {
   assert.equal(r.endMs, 6000);
 });
 
+test("a match reviewed by one of its players, not followed, is drawn from his seat; by others as a spectator", () => {
+  const head = { match_id: 3, rules: "classic", time_control: "3+0" };
+  assert.ok(buildReview(head, events, null, "anna").points.every((p) => p.model.yourSeat === "WhiteA"));
+  assert.ok(buildReview(head, events, null, "boris").points.every((p) => p.model.yourSeat === null));
+  assert.ok(buildReview(head, events, "BlackA", "anna").points.every((p) => p.model.yourSeat === "BlackA"), "a seat given wins");
+});
+
 test("clocks between two moves count down for those that ran", () => {
   const r = buildReview({ match_id: 3, rules: "classic", time_control: "3+0" }, events, "BlackA");
   const i = pointAt(r, 3500);
