@@ -127,7 +127,10 @@ async function openReview(matchId, k) {
     return;
   }
   // Another match than the one followed: its log and chat are not this one's.
-  if (!model || model.matchId !== matchId) chat.clear();
+  if (!model || model.matchId !== matchId) {
+    clearLog();
+    chat.clear();
+  }
   review = { r: built, i: 0, t: 0 };
   showScreen("match");
   reviewGo(k === undefined ? built.points.length - 1 : moveIndex(built, k));
@@ -585,6 +588,7 @@ function push(kind, body) {
     wall?.render();
   } else if (kind === "Event") {
     if (!model) return;
+    const offerBefore = model.drawOffer;
     const applied = applyEvent(model, body, now, offset);
     if (applied === "gap" || applied === "other-match") {
       if (resyncing) return; // one Watch per gap
@@ -600,7 +604,7 @@ function push(kind, body) {
       return;
     }
     if (applied !== "applied") return;
-    const line = describe(model, body.kind);
+    const line = describe(model, body.kind, offerBefore);
     if (line) log(line);
     const k = body.kind;
     // The wall is silent: a hall does not hear every move of the match on the screen.

@@ -50,6 +50,11 @@ test("a_match_from_forming_to_mate_on_board", () => {
   applyEvent(m, ev({ DrawOffered: { seat: "BlackA" } }), 7);
   assert.equal(m.drawOffer, "BlackA");
   assert.match(describe(m, { DrawOffered: { seat: "BlackA" } }), /^ba \(black-A\) offers a draw$/);
+  // The other side's offer on the same board standing, an offer is its acceptance (E3); an offer
+  // standing on the other board, or one's own, is not.
+  assert.match(describe(m, { DrawOffered: { seat: "WhiteA" } }, "BlackA"), /^.* \(white-A\) accepts the draw$/);
+  assert.match(describe(m, { DrawOffered: { seat: "WhiteA" } }, "BlackB"), /offers a draw$/);
+  assert.match(describe(m, { DrawOffered: { seat: "BlackA" } }, "BlackA"), /offers a draw$/);
   applyEvent(m, ev({ DrawDeclined: { seat: "WhiteA" } }), 8);
   assert.equal(m.drawOffer, null);
   applyEvent(m, ev({ ArbiterActed: { act: "Pause", text: "paused the clocks" } }), 9);

@@ -7,7 +7,7 @@
 // "BadReply"), which it wrote itself.
 
 import { t } from "./i18n.js";
-import { marked, seatIndex } from "./seats.js";
+import { boardOf, marked, seatIndex } from "./seats.js";
 
 /** @typedef {import("./codec.js").ErrorMsg} ErrorMsg */
 /** @typedef {import("./seats.js").Seat} Seat */
@@ -243,15 +243,21 @@ export function actText(act) {
  * A line for the page's log about an event, or "" for events shown otherwise (moves, seats).
  * @param {{ names: (string | null)[], kinds: (import("./seats.js").PlayerKind | null)[] }} m
  * @param {any} k  the event's `EventKind`
+ * @param {Seat | null} [offerBefore]  the seat whose draw offer stood before this event: the other
+ *   side's offer on the same board is accepted, not offered again (E3)
  */
-export function describe(m, k) {
+export function describe(m, k, offerBefore = null) {
   /** @param {Seat} seat */
   const who = (seat) => {
     const name = m.names[seatIndex(seat)];
     return `${name === null || name === undefined ? "?" : marked(name, m.kinds[seatIndex(seat)])} (${seatName(seat)})`;
   };
   if (k === "Started") return t("m.ev.started");
-  if (k.DrawOffered) return t("m.ev.draw-offered", { who: who(k.DrawOffered.seat) });
+  if (k.DrawOffered) {
+    const seat = k.DrawOffered.seat;
+    const accepts = offerBefore !== null && offerBefore !== seat && boardOf(offerBefore) === boardOf(seat);
+    return t(accepts ? "m.ev.draw-accepted" : "m.ev.draw-offered", { who: who(seat) });
+  }
   if (k.DrawDeclined) return t("m.ev.draw-declined", { who: who(k.DrawDeclined.seat) });
   if (k.Claimed) {
     const c = k.Claimed.claim;

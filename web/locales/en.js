@@ -699,6 +699,7 @@ export default {
   "m.claim.Flag": "the flag of {seat_of}",
   "m.ev.started": "the clocks started",
   "m.ev.draw-offered": "{who} offers a draw",
+  "m.ev.draw-accepted": "{who} accepts the draw",
   "m.ev.draw-declined": "{who} declines the draw",
   "m.ev.claimed": "{who} claims {what}",
   "m.ev.resigned": "{who} resigns",

@@ -697,6 +697,7 @@ export default {
   "m.claim.Flag": "падение флага {seat_of}",
   "m.ev.started": "часы пущены",
   "m.ev.draw-offered": "{who} предлагает ничью",
+  "m.ev.draw-accepted": "{who} принимает ничью",
   "m.ev.draw-declined": "{who} отклоняет ничью",
   "m.ev.claimed": "{who} заявляет {what}",
   "m.ev.resigned": "{who} сдаётся",
