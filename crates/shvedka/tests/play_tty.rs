@@ -388,6 +388,13 @@ async fn a_player_whose_client_closed_mid_match_comes_back_to_his_seat() {
     let e =
         wait_event(&mut others[0], |e| matches!(&e.kind, EventView::Moved { san, .. } if san == "Nf3")).await;
     assert!(matches!(e.kind, EventView::Moved { seat: SeatId::WhiteA, .. }), "his seat's move: {e:?}");
+    // His team resigns; his profile lists the match with its result, as /help promises.
+    tty.keys("/resign\r");
+    tty.keys("/resign\r");
+    tty.wait_for("team 2 wins: white-A resigned (E10)").await;
+    tty.keys("/profile\r");
+    tty.wait_for("match 1 (mgimo-2017 3+0): team 1 (ivan, dave) against team 2 (bob, carol): team 2 wins")
+        .await;
     quit(&mut tty).await;
 
     // A kept session the server no longer knows (a restarted test server has another database):
@@ -398,7 +405,7 @@ async fn a_player_whose_client_closed_mid_match_comes_back_to_his_seat() {
         std::fs::read_dir(config.path().join("shvedka").join("sessions")).unwrap().next().unwrap().unwrap();
     std::fs::write(file.path(), "ivan\nnot-a-token-the-server-knows\n").unwrap();
     let mut tty = Tty::spawn_in(&with_password, &english);
-    tty.wait_for("bob").await;
+    tty.wait_for("shvedka · ivan · lobby").await;
     quit(&mut tty).await;
     let token = std::fs::read_to_string(file.path()).unwrap();
     assert!(token.starts_with("ivan\n") && !token.contains("not-a-token"), "the new session kept: {token:?}");

@@ -259,6 +259,7 @@ profile-category = {"  "}{ $category } { $rating } ±{ $deviation } in { $games 
     [one] { $games } game
    *[other] { $games } games
 }; last: { $last }
+profile-recent = {"  "}match { $id } ({ $rules } { $clock }): team 1 ({ $team1 }) against team 2 ({ $team2 }): { $result }
 profile-partner = {"    "}with { $name }: pair { $rating } in { $games ->
     [one] { $games } game
    *[other] { $games } games

@@ -282,6 +282,7 @@ profile-category = {"  "}{ $category } { $rating } ±{ $deviation }, { $games ->
     [few] { $games } партии
    *[many] { $games } партий
 }; последние: { $last }
+profile-recent = {"  "}матч { $id } ({ $rules } { $clock }): команда 1 ({ $team1 }) против команды 2 ({ $team2 }): { $result }
 profile-partner = {"    "}с партнёром { $name }: пара { $rating }, { $games ->
     [one] { $games } партия
     [few] { $games } партии

@@ -303,6 +303,24 @@ async fn perform(client: &Client, app: &mut App, settings: &Settings, action: Ac
                     ));
                 }
             }
+            // The recent matches, newest first, with their results (as /help promises).
+            for r in p.recent.iter().take(10) {
+                let [wa, ba, wb, bb] = &r.players;
+                let result = match &r.result {
+                    Some(view) => speak::result(lang, view),
+                    None => speak::phase(lang, shvedka_proto::PhaseView::Annulled),
+                };
+                app.info(t!(
+                    lang,
+                    "profile-recent",
+                    id = r.match_id.0,
+                    rules = r.rules.as_str(),
+                    clock = r.time_control.as_str(),
+                    team1 = format!("{wa}, {bb}"),
+                    team2 = format!("{ba}, {wb}"),
+                    result = result
+                ));
+            }
         }),
         Action::MyGame(t) => match client.assignment(t).await {
             Ok((Some((m, seat)), _)) => client.take_seat(m, seat).await,
