@@ -86,7 +86,7 @@ async function main() {
   await anna.locator("#call-arbiter").click();
   await allSee("clocks stopped for the arbiter", () => window.shvedka.phase === "Paused", null, () => window.shvedka.phase);
   await until(judge, "the arbiter reads the call's reason (in Russian)",
-    () => /просит судью о переигровке: подсказка со стороны \(A6\)/.test(document.querySelector("#log").innerText), null,
+    () => /судью просят о переигровке: подсказка со стороны \(A6\)/.test(document.querySelector("#log").innerText), null,
     { seen: () => document.querySelector("#log").innerText.slice(0, 400) });
   step("anna called the arbiter for a replay (a hint from outside, A6): paused everywhere, the reason in the arbiter's log");
 
