@@ -201,6 +201,17 @@ impl MatchModel {
                 ArbiterRequest::Pause => s.phase = PhaseView::Paused,
                 ArbiterRequest::Resume => s.phase = PhaseView::Running,
                 ArbiterRequest::Annul { .. } => s.phase = PhaseView::Annulled,
+                // The board's last move is undone (its position comes with the event): it leaves
+                // the list, and each board's last move is found again.
+                ArbiterRequest::TakeBack { board } => {
+                    let index = (*board == shvedka_proto::Board::B) as usize;
+                    if let Some(i) = self.last[index] {
+                        self.moves.remove(i);
+                        for (k, last) in self.last.iter_mut().enumerate() {
+                            *last = self.moves.iter().rposition(|m| m.seat.index() / 2 == k);
+                        }
+                    }
+                }
                 // A2, A5, A6: the game starts again (its position comes with the event); the
                 // countdown or the start follows.
                 ArbiterRequest::Replay { .. } => {

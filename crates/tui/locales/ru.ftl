@@ -530,11 +530,11 @@ busy-rematch-declined = от реванша отказались
 
 cause-mate-on-board = { $seat } поставили мат на доске
 cause-mutual-mate = мат на доске от обеих команд
-cause-draw-agreement = ничья по соглашению на доске { $board }
+cause-draw-agreement = по соглашению на доске { $board }
 cause-draw-repetition = троекратное повторение позиции на доске { $board }
 cause-draw-fifty-moves = 50 ходов без взятия, хода пешки или выставления на доске { $board }
 cause-draw-stalemate = на доске { $board } нет ходов и не может появиться
-cause-draw-arbiter = судья присудил ничью на доске { $board }
+cause-draw-arbiter = по решению судьи на доске { $board }
 cause-flag = у { $seat_of } упал флаг
 cause-flags-of-both-teams = упали флаги обеих команд
 cause-resignation = { $seat } сдались

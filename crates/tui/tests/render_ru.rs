@@ -466,3 +466,31 @@ fn resigning_a_decided_match_says_it_is_over() {
     assert_eq!(typed(&mut app, "/resign"), vec![], "asked first");
     assert_eq!(typed(&mut app, "/resign"), vec![Action::Resign], "then sent");
 }
+
+/// A2: the arbiter takes back the last move on board A. The header and the list no longer show
+/// it: the board's last move is the one before, and the list counts one move less.
+#[test]
+fn a_move_taken_back_by_the_arbiter_leaves_the_header_and_the_list() {
+    let now = Instant::now();
+    let mut app = app_with(state(Some(SeatId::WhiteA), PhaseView::Running), now);
+    let moved = |seat, uci: &str, san: &str| EventView::Moved {
+        seat,
+        uci: uci.into(),
+        san: san.into(),
+        charged_ms: 1000,
+        credit_ms: 0,
+    };
+    app.on_server(event(11, moved(SeatId::WhiteA, "g1f3", "Nf3")), now);
+    app.on_server(event(12, moved(SeatId::BlackA, "b8c6", "Nc6")), now);
+    let text = flow(&screen(&app, now, (160, 40)));
+    assert!(text.contains("последний ход: чёрные A Nc6") && text.contains("4 хода"), "{text}");
+    let take_back = EventView::ArbiterActed {
+        act: shvedka_proto::ArbiterRequest::TakeBack { board: Board::A },
+        text: String::new(),
+        by: None,
+    };
+    app.on_server(event(13, take_back), now);
+    let text = flow(&screen(&app, now, (160, 40)));
+    assert!(text.contains("последний ход: белые A Nf3") && text.contains("3 хода"), "{text}");
+    assert!(!text.contains("Nc6"), "the move taken back is gone:\n{text}");
+}
