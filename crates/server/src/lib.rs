@@ -128,6 +128,9 @@ impl Server {
     /// Unreadable or invalid certificate or clock files, a database that cannot be opened or
     /// migrated, or an address that cannot be bound.
     pub async fn bind(config: ServerConfig) -> anyhow::Result<Server> {
+        // Settings read only later are checked first: a bad one must not leave a database
+        // migrated and a certificate made behind it.
+        features::seeks::SeekSettings::of(&config, &config.clock_config()?)?;
         private_dir(&config.data_dir)?;
         let store = match &config.cluster {
             Some(cluster) => cluster::open_store(&config.database_url, cluster).await?,

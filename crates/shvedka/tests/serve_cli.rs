@@ -67,4 +67,25 @@ fn serve_refuses_a_bad_configuration_with_one_line() {
     assert_eq!(lines.len(), 1, "one line on stderr, nothing more: {err:?}");
     assert!(lines[0].contains("unknown field `max_conections`"), "{err}");
     assert!(out.stdout.is_empty(), "nothing on stdout: {:?}", String::from_utf8_lossy(&out.stdout));
+
+    // A value only the seeks read (a quick pool's time control) is refused before anything is
+    // made: no database migrated, no certificate generated in the data directory.
+    let data = dir.path().join("data");
+    std::fs::write(
+        &path,
+        format!(
+            "listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nquick_pools = [\"soon\"]\n",
+            data.to_str().unwrap()
+        ),
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .args(["serve", "--config", path.to_str().unwrap()])
+        .env("RUST_LOG", "info")
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(err.contains("quick pool \"soon\""), "{err}");
+    assert!(!data.join("shvedka.db").exists() && !data.join("cert.pem").exists(), "nothing made: {err}");
 }
