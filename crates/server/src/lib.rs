@@ -75,6 +75,8 @@ pub struct Server {
     stop_ticker: tokio::sync::watch::Sender<bool>,
     /// A node of a cluster: its heartbeat and take-overs.
     node: Option<cluster::NodeTasks>,
+    /// The data directory held for this process while it serves ([`hold_data_dir`]).
+    _data_dir: Option<std::fs::File>,
 }
 
 /// What a running server holds now: every count is bounded by what is live.
@@ -117,6 +119,45 @@ fn private_dir(dir: &std::path::Path) -> anyhow::Result<()> {
     builder.create(dir).with_context(|| format!("cannot create {}", dir.display()))
 }
 
+/// Holds the data directory for this process (an exclusive lock on its file `lock`, which the
+/// system releases when the process ends, however it ends): a second server started on the same
+/// directory — its SQLite database, records and certificate — is refused at once, naming the
+/// first one's process, rather than running matches of the same numbers beside it.
+fn hold_data_dir(dir: &std::path::Path) -> anyhow::Result<Option<std::fs::File>> {
+    use std::io::{Read, Seek, Write};
+    if dir.as_os_str().is_empty() {
+        return Ok(None);
+    }
+    let path = dir.join("lock");
+    let mut file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .read(true)
+        .write(true)
+        .open(&path)
+        .with_context(|| format!("cannot open {}", path.display()))?;
+    match file.try_lock() {
+        Ok(()) => {}
+        Err(std::fs::TryLockError::WouldBlock) => {
+            let mut pid = String::new();
+            let _ = file.read_to_string(&mut pid);
+            anyhow::bail!(
+                "the data directory {} is in use by another shvedka server (process {}): stop it, or give \
+                 this one another data_dir",
+                dir.display(),
+                pid.trim()
+            );
+        }
+        Err(std::fs::TryLockError::Error(e)) => {
+            return Err(e).with_context(|| format!("cannot lock {}", path.display()));
+        }
+    }
+    file.set_len(0)?;
+    file.rewind()?;
+    writeln!(file, "{}", std::process::id())?;
+    Ok(Some(file))
+}
+
 /// How long a shutdown waits for the match tasks to store their last events.
 const SHUTDOWN_WAIT: Duration = Duration::from_secs(10);
 
@@ -132,6 +173,7 @@ impl Server {
         // migrated and a certificate made behind it.
         features::seeks::SeekSettings::of(&config, &config.clock_config()?)?;
         private_dir(&config.data_dir)?;
+        let held = hold_data_dir(&config.data_dir)?;
         let store = match &config.cluster {
             Some(cluster) => cluster::open_store(&config.database_url, cluster).await?,
             None => {
@@ -139,7 +181,9 @@ impl Server {
                 shvedka_storage::open(url, &config.data_dir).await.context("cannot open the database")?
             }
         };
-        Server::bind_with_store(config, store).await
+        let mut server = Server::bind_with_store(config, store).await?;
+        server._data_dir = held;
+        Ok(server)
     }
 
     /// As [`Server::bind`], on a store opened by the caller (the configuration's database
@@ -280,6 +324,7 @@ impl Server {
             ticker,
             stop_ticker,
             node,
+            _data_dir: None,
         })
     }
 

@@ -49,6 +49,33 @@ fn serve_runs_on_defaults_keeps_its_certificate_and_stops_on_ctrl_c() {
 
     let (child, lines) = start(dir.path());
     assert_eq!(lines[1], format!("certificate sha256 {fingerprint}"), "the same certificate after a restart");
+
+    // A second server on the same data directory is refused at once, naming the first's process.
+    let mut second = Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .args(["serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"])
+        .args(["--webtransport-listen", "127.0.0.1:0"])
+        .current_dir(dir.path())
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(10);
+    while second.try_wait().unwrap().is_none() {
+        if Instant::now() > deadline {
+            let _ = second.kill();
+            panic!("a second server on the same data directory kept running");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    let second = second.wait_with_output().unwrap();
+    assert_eq!(second.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&second.stderr);
+    let first_pid = format!("in use by another shvedka server (process {})", child.id());
+    assert!(err.contains(&first_pid), "{err}");
+    assert!(interrupt_and_wait(child).success());
+    // Once it stopped, the directory is free again.
+    let (child, _) = start(dir.path());
     assert!(interrupt_and_wait(child).success());
 }
 
