@@ -95,14 +95,9 @@ impl Tty {
     }
 }
 
-fn hex(pin: &[u8; 32]) -> String {
-    pin.iter().map(|b| format!("{b:02x}")).collect()
-}
-
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_and_resigns() {
-    // A short idle timeout, so a stopped client is dropped by the server quickly.
-    let server = TestServer::start("idle_timeout_ms = 1500\nkeep_alive_ms = 500").await;
+/// bob, carol and dave in a listed blitz match, at black-A, white-B and black-B, ready: white-A
+/// is left for the client under test.
+async fn three_ready(server: &TestServer) -> Vec<shvedka_client::Client> {
     let mut others = Vec::new();
     for name in ["bob", "carol", "dave"] {
         others.push(server.client(name).await);
@@ -112,6 +107,18 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
         c.take_seat(id, seat).await.unwrap();
         c.ready(true).await.unwrap();
     }
+    others
+}
+
+fn hex(pin: &[u8; 32]) -> String {
+    pin.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_and_resigns() {
+    // A short idle timeout, so a stopped client is dropped by the server quickly.
+    let server = TestServer::start("idle_timeout_ms = 1500\nkeep_alive_ms = 500").await;
+    let mut others = three_ready(&server).await;
     let addr = server.addr.to_string();
     let pin = hex(&server.pin);
     let mut tty = Tty::spawn(&["play", "--server", &addr, "--fingerprint", &pin, "--name", "alice"]);
@@ -161,14 +168,7 @@ async fn s1_k1_a_player_sits_moves_is_refused_chats_survives_a_lost_connection_a
     tty.keys("/resign\r");
     tty.wait_for("team 2 wins: white-A resigned (E10)").await;
     tty.keys("\x03");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    let status = loop {
-        if let Some(status) = tty.child.try_wait().expect("wait") {
-            break status;
-        }
-        assert!(Instant::now() < deadline, "Ctrl-C ends the client");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    };
+    let status = ended(&mut tty).await;
     assert!(status.success(), "{status:?}");
     server.stop().await;
 }
@@ -199,26 +199,14 @@ async fn the_terminal_client_given_a_list_connects_to_the_first_node_that_answer
 /// Waits (at most 10 s) for the client to end after Ctrl-C.
 async fn quit(tty: &mut Tty) {
     tty.keys("\x03");
-    let deadline = Instant::now() + Duration::from_secs(10);
-    while tty.child.try_wait().expect("wait").is_none() {
-        assert!(Instant::now() < deadline, "Ctrl-C ends the client");
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
+    let _ = ended(tty).await;
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_russian_player_reads_the_lobby_the_boards_and_a_refused_move_in_russian_and_the_choice_is_remembered()
  {
     let server = TestServer::start("").await;
-    let mut others = Vec::new();
-    for name in ["bob", "carol", "dave"] {
-        others.push(server.client(name).await);
-    }
-    let id = others[0].create_match("mgimo-2017", "blitz", true).await.unwrap();
-    for (c, seat) in others.iter().zip([SeatId::BlackA, SeatId::WhiteB, SeatId::BlackB]) {
-        c.take_seat(id, seat).await.unwrap();
-        c.ready(true).await.unwrap();
-    }
+    let others = three_ready(&server).await;
     let addr = server.addr.to_string();
     let pin = hex(&server.pin);
     let config = tempfile::tempdir().unwrap();
@@ -346,15 +334,7 @@ async fn a_session_refused_before_the_screen_is_said_in_the_readers_language() {
 async fn a_player_whose_client_closed_mid_match_comes_back_to_his_seat() {
     let server = TestServer::start("").await;
     drop(server.account("ivan").await);
-    let mut others = Vec::new();
-    for name in ["bob", "carol", "dave"] {
-        others.push(server.client(name).await);
-    }
-    let id = others[0].create_match("mgimo-2017", "blitz", true).await.unwrap();
-    for (c, seat) in others.iter().zip([SeatId::BlackA, SeatId::WhiteB, SeatId::BlackB]) {
-        c.take_seat(id, seat).await.unwrap();
-        c.ready(true).await.unwrap();
-    }
+    let mut others = three_ready(&server).await;
     let (addr, pin) = (server.addr.to_string(), hex(&server.pin));
     let config = tempfile::tempdir().unwrap();
     let english = Locale { config: config.path(), lang: "C.UTF-8" };

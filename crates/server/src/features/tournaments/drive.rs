@@ -81,7 +81,7 @@ impl Tournaments {
             let record = |t: &mut Tournament| {
                 t.record_result(number, table, game, result)?;
                 if game == 1 {
-                    t.open_game_two(number, table, unix_ms())?;
+                    t.open_game_two(number, table, now)?;
                 }
                 Ok(())
             };
