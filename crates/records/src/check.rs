@@ -53,6 +53,7 @@ use crate::aftermath::{carry_out, illegal};
 use crate::classify::{Verdict, judge};
 use crate::record::Record;
 use crate::replay::start_game;
+use crate::timeline::act_position;
 
 /// The two kinds of impossible move of RULES.md A1.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -212,6 +213,29 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
             return report;
         }
     };
+    let (start, shadow_start) = (game, shadow);
+    // The acts after a move (or before the first) change the boards the next move is judged on:
+    // a take-back, a corrected position, a replay (A2). `false` when one cannot be applied.
+    let acts = |report: &mut CheckReport, game: &mut Game, shadow: &mut Game, index: Option<usize>| {
+        let list = index.map_or(&record.acts, |i| &record.moves[i].acts);
+        for act in list {
+            let after = (act_position(act, game, &start), act_position(act, shadow, &shadow_start));
+            match after {
+                (Some(Ok(g)), Some(Ok(s))) => (*game, *shadow) = (g, s),
+                (Some(Err(why)), _) | (_, Some(Err(why))) => {
+                    let after = index.map_or_else(|| "the start".to_owned(), |i| record.moves[i].label());
+                    report.unreadable =
+                        Some(Unreadable { index, label: format!("the act after {after}"), reason: why });
+                    return false;
+                }
+                _ => {}
+            }
+        }
+        true
+    };
+    if !acts(&mut report, &mut game, &mut shadow, None) {
+        return report;
+    }
     let mut open: Vec<Open> = Vec::new();
     for (index, rm) in record.moves.iter().enumerate() {
         match judge(&game, &shadow, rm) {
@@ -275,6 +299,9 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
                 report.unreadable = Some(Unreadable { index: Some(index), label: rm.label(), reason });
                 return report;
             }
+        }
+        if !acts(&mut report, &mut game, &mut shadow, Some(index)) {
+            return report;
         }
         // The impossible moves whose boards are all legal again stand.
         open.retain(|o| {

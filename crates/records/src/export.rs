@@ -4,9 +4,11 @@
 //! `1/2-1/2`, `*`), `Termination` (the reason) and `TerminationRule` (its RULES.md id); a blank
 //! line; the moves of both boards in the order they were made, each followed by the mover's
 //! clock with milliseconds and its commentary, `1A. e4 {179.870} {C:a fine move} 1a. Nc6
-//! {178.002}`; the reason again as a plain comment, and the result token. Lines are wrapped at 80
+//! {178.002}`, the match time it was made (`{[%mt 0.912]}`) and the acts after it (`{[%act …]}`,
+//! docs/bpgn.md); the reason again as a plain comment, and the result token. Lines are wrapped at 80
 //! columns between words.
 
+use crate::act_text::{write_act, write_mt};
 use crate::clock::format_seconds;
 use crate::parse::normalize;
 use crate::record::Record;
@@ -41,15 +43,24 @@ impl Record {
         out.push('\n');
         let mut text = Wrapper::default();
         if let Some(c) = &self.comment {
-            text.comment(&format!("C:{}", comment_text(c)));
+            text.comment(&format!("C:{}", note_text(c)));
+        }
+        for act in &self.acts {
+            text.comment(&comment_text(&write_act(act)));
         }
         for m in &self.moves {
             text.word(&format!("{} {}", m.number_label(), m.text));
             if let Some(ms) = m.clock_ms {
                 text.word(&format!("{{{}}}", format_seconds(ms)));
             }
+            if let Some(ms) = m.at_ms {
+                text.word(&format!("{{{}}}", write_mt(ms)));
+            }
             if let Some(c) = m.comment.as_deref().filter(|c| !c.is_empty()) {
-                text.comment(&format!("C:{}", comment_text(c)));
+                text.comment(&format!("C:{}", note_text(c)));
+            }
+            for act in &m.acts {
+                text.comment(&comment_text(&write_act(act)));
             }
         }
         if let Some(reason) = self.result.as_ref().and_then(|r| r.reason.as_deref())
@@ -70,6 +81,7 @@ fn is_plain_comment(text: &str) -> bool {
     !text.is_empty()
         && !text.starts_with("C:")
         && crate::clock::parse_seconds(text).is_none()
+        && !text.contains("[%")
         && normalize(text) == text
         && !text.contains('}')
 }
@@ -77,6 +89,12 @@ fn is_plain_comment(text: &str) -> bool {
 /// Comment text that cannot end its comment early: whitespace collapsed, `}` written `)`.
 pub(crate) fn comment_text(text: &str) -> String {
     normalize(&text.replace('}', ")"))
+}
+
+/// Commentary as written: as [`comment_text`], and never read back as a command (`[%` is written
+/// `[ %`).
+fn note_text(text: &str) -> String {
+    comment_text(&text.replace("[%", "[ %"))
 }
 
 /// `[Name "value"]` with PGN escapes; characters a tag name may not hold become `_`.

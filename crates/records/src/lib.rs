@@ -20,6 +20,8 @@
 //! The crate does no IO: text in, text out. No input makes it panic; every parse error names the
 //! line and column and what was expected there.
 
+mod act;
+mod act_text;
 mod aftermath;
 mod check;
 mod classify;
@@ -29,13 +31,17 @@ mod lexer;
 mod notation;
 mod parse;
 mod pgn;
+mod prose;
 mod record;
 mod replay;
 mod result;
+mod timeline;
 
+pub use act::{Act, ActKind, ReplayCause};
 pub use check::{CheckReport, Impossible, ImpossibleKind, Later, Unreadable, check_record};
 pub use clock::{Clocks, parse_seconds, time_control_ms};
 pub use parse::{ParseBpgnError, parse_bpgn};
 pub use record::{Record, RecordMove, Tag};
 pub use replay::{Replay, ReplayError};
 pub use result::RecordResult;
+pub use timeline::{Instant, Step, StepKind, Timeline};

@@ -23,9 +23,12 @@ use std::mem;
 use bughouse::{BoardId, MatchResult};
 use chess_core::Color;
 
+use crate::act::Act;
+use crate::act_text;
 use crate::clock::parse_seconds;
 use crate::lexer::{Lexer, Token};
 use crate::notation::{MOVE_EXPECTED, is_move_text};
+use crate::prose;
 use crate::record::{Record, RecordMove, Tag};
 use crate::result::{RecordResult, outcome_token, parse_token};
 
@@ -86,7 +89,9 @@ pub fn parse_bpgn(text: &str) -> Result<Vec<Record>, ParseBpgnError> {
                     draft.tags.push(Tag { name, value });
                 }
             }
-            Token::Comment(raw) if !after_result => draft.pending.push(normalize(&raw)),
+            Token::Comment(raw) if !after_result => {
+                draft.pending.push(Pending { text: normalize(&raw), line: sp.line, column: sp.column })
+            }
             Token::Comment(_) => {}
             Token::Symbol(sym) => match read_symbol(&sym).map_err(|(off, exp)| at(off, &exp, &sym))? {
                 Symbol::Nag => {}
@@ -103,16 +108,18 @@ pub fn parse_bpgn(text: &str) -> Result<Vec<Record>, ParseBpgnError> {
                     if let Some(prev) = &draft.awaiting {
                         return Err(at(0, &format!("a move after {}", prev.label), &sym));
                     }
-                    draft.flush();
+                    draft.flush()?;
                     let label = sym[..rest_at].to_owned();
                     draft.awaiting = Some(Awaiting { number, board, color, label });
                     let rest = &sym[rest_at..];
                     if !rest.is_empty() {
-                        draft.push_move(rest).map_err(|e| at(sym[..rest_at].chars().count(), e, rest))?;
+                        draft
+                            .push_move(rest)
+                            .map_err(|e| e.at(|t| at(sym[..rest_at].chars().count(), t, rest)))?;
                     }
                 }
                 Symbol::Move => {
-                    draft.push_move(&sym).map_err(|e| at(0, e, &sym))?;
+                    draft.push_move(&sym).map_err(|e| e.at(|t| at(0, t, &sym)))?;
                 }
             },
         }
@@ -203,9 +210,10 @@ struct Draft {
     tags: Vec<Tag>,
     tag_result: Option<Option<MatchResult>>,
     intro: Vec<String>,
+    intro_acts: Vec<Act>,
     moves: Vec<RecordMove>,
     /// Comments since the last move (or since the start).
-    pending: Vec<String>,
+    pending: Vec<Pending>,
     awaiting: Option<Awaiting>,
 }
 
@@ -218,47 +226,75 @@ impl Draft {
         self.tags.is_empty() && self.tag_result.is_none() && self.moves.is_empty()
     }
 
-    fn push_move(&mut self, text: &str) -> Result<(), &'static str> {
+    fn push_move(&mut self, text: &str) -> Result<(), PushError> {
         let Some(number) = self.awaiting.take() else {
-            return Err("a move number like 12A. or 12b. before the move");
+            return Err(PushError::Text("a move number like 12A. or 12b. before the move"));
         };
         if !is_move_text(text) {
-            return Err(MOVE_EXPECTED);
+            return Err(PushError::Text(MOVE_EXPECTED));
         }
-        self.flush();
+        self.flush().map_err(PushError::Comment)?;
         self.moves.push(RecordMove::new(number.board, number.color, number.number, text));
         Ok(())
     }
 
-    /// Gives the pending comments to the last move, or to the record before any move.
-    fn flush(&mut self) {
+    /// Gives the pending comments to the last move, or to the record before any move: a clock,
+    /// a match time and acts (`[%mt]`, `[%act]`, or the old prose), commentary.
+    fn flush(&mut self) -> Result<(), ParseBpgnError> {
         let group = mem::take(&mut self.pending);
-        match self.moves.last_mut() {
-            Some(m) => {
-                for c in group {
+        for c in group {
+            let mut parts = act_text::read_comment(&c.text).map_err(|expected| ParseBpgnError {
+                line: c.line,
+                column: c.column,
+                expected,
+                found: Some(format!("{{{}}}", c.text)),
+            })?;
+            if parts.acts.is_empty() && parts.mt.is_none() {
+                let (acts, rest) = prose::read(commentary(&parts.text));
+                if !acts.is_empty() {
+                    parts.acts = acts;
+                    parts.text = rest;
+                }
+            }
+            let acts = match self.moves.last_mut() {
+                Some(m) => &mut m.acts,
+                None => &mut self.intro_acts,
+            };
+            acts.extend(parts.acts);
+            match self.moves.last_mut() {
+                Some(m) => {
+                    if parts.mt.is_some() {
+                        m.at_ms = parts.mt;
+                    }
                     if m.clock_ms.is_none()
-                        && let Some(ms) = parse_seconds(&c)
+                        && let Some(ms) = parse_seconds(&parts.text)
                     {
                         m.clock_ms = Some(ms);
                     } else {
-                        append(&mut m.comment, commentary(&c));
+                        append(&mut m.comment, commentary(&parts.text));
                     }
                 }
+                None => self.intro.push(commentary(&parts.text).to_owned()),
             }
-            None => self.intro.extend(group.iter().map(|c| commentary(c).to_owned())),
         }
+        Ok(())
     }
 
     fn finish(mut self, token: Option<TokenResult>) -> Result<Record, ParseBpgnError> {
         // A plain comment right before a decisive result token is the game-end comment.
         let decisive_token = token.as_ref().is_some_and(|t| t.outcome.is_some());
         let end_comment = match self.pending.last() {
-            Some(last) if decisive_token && !last.starts_with("C:") && parse_seconds(last).is_none() => {
-                self.pending.pop()
+            Some(last)
+                if decisive_token
+                    && !last.text.starts_with("C:")
+                    && !last.text.contains("[%")
+                    && parse_seconds(&last.text).is_none() =>
+            {
+                self.pending.pop().map(|p| p.text)
             }
             _ => None,
         };
-        self.flush();
+        self.flush()?;
         let tagged = self.tag_result.flatten();
         let outcome = match (&token, tagged) {
             (Some(t), Some(tag)) if t.outcome.is_some_and(|o| o != tag) => {
@@ -292,7 +328,32 @@ impl Draft {
         for c in &self.intro {
             append(&mut comment, c);
         }
-        Ok(Record { tags: self.tags, comment, moves: self.moves, result })
+        Ok(Record { tags: self.tags, comment, acts: self.intro_acts, moves: self.moves, result })
+    }
+}
+
+/// A comment not yet given to a move, and where it stood.
+struct Pending {
+    text: String,
+    line: usize,
+    column: usize,
+}
+
+/// Why a move could not be added.
+enum PushError {
+    /// The move's text: what was expected instead.
+    Text(&'static str),
+    /// A comment before it did not read.
+    Comment(ParseBpgnError),
+}
+
+impl PushError {
+    /// The error, a text one placed by `at`.
+    fn at(self, at: impl FnOnce(&str) -> ParseBpgnError) -> ParseBpgnError {
+        match self {
+            PushError::Text(expected) => at(expected),
+            PushError::Comment(e) => e,
+        }
     }
 }
 

@@ -3,6 +3,7 @@
 use bughouse::{BoardId, BughouseMove, Game, OptionsError, RuleOptions, Rules, Seat};
 use chess_core::Color;
 
+use crate::act::{Act, ActKind};
 use crate::result::RecordResult;
 
 /// A tag pair, `[Name "value"]`.
@@ -36,12 +37,26 @@ pub struct RecordMove {
     pub clock_ms: Option<u64>,
     /// Commentary after the move (`{C:...}` in BPGN), whitespace collapsed.
     pub comment: Option<String>,
+    /// The match time it was made, in milliseconds from the start of the clocks (`{[%mt …]}`),
+    /// if recorded.
+    pub at_ms: Option<i64>,
+    /// What happened after it, before the next move of the record (`{[%act …]}`), in order.
+    pub acts: Vec<Act>,
 }
 
 impl RecordMove {
     /// A move without clock or comment.
     pub fn new(board: BoardId, color: Color, number: u32, text: impl Into<String>) -> RecordMove {
-        RecordMove { board, color, number, text: text.into(), clock_ms: None, comment: None }
+        RecordMove {
+            board,
+            color,
+            number,
+            text: text.into(),
+            clock_ms: None,
+            comment: None,
+            at_ms: None,
+            acts: Vec::new(),
+        }
     }
 
     /// The seat that made the move.
@@ -73,6 +88,8 @@ pub struct Record {
     pub tags: Vec<Tag>,
     /// Commentary before the first move.
     pub comment: Option<String>,
+    /// What happened before the first move of the record, in order.
+    pub acts: Vec<Act>,
     /// The moves of both boards, in the order they were made.
     pub moves: Vec<RecordMove>,
     /// The match result; `None` for an unfinished or unknown one (`*`).
@@ -106,6 +123,7 @@ impl Record {
         Record {
             tags: tags.iter().map(|(n, v)| Tag::new(*n, *v)).collect(),
             comment: None,
+            acts: Vec::new(),
             moves: Vec::new(),
             result: None,
         }
@@ -176,5 +194,36 @@ impl Record {
         let mut rm = RecordMove::new(m.board, pos.turn(), pos.fullmoves(), before.san(m));
         rm.clock_ms = clock_ms;
         self.moves.push(rm);
+    }
+
+    /// Appends an act after the last move (or before the first).
+    pub fn push_act(&mut self, act: Act) {
+        match self.moves.last_mut() {
+            Some(m) => m.acts.push(act),
+            None => self.acts.push(act),
+        }
+    }
+
+    /// Takes the move at `index` out of the moves and leaves it, as [`ActKind::Played`], at its
+    /// place among the acts: a move later taken back or annulled. What followed it stays in
+    /// order after it.
+    ///
+    /// # Panics
+    /// If there is no move at `index`.
+    pub fn unplay(&mut self, index: usize) {
+        let mut m = self.moves.remove(index);
+        let after = std::mem::take(&mut m.acts);
+        let at_ms = m.at_ms;
+        let slot = match index.checked_sub(1) {
+            Some(i) => &mut self.moves[i].acts,
+            None => &mut self.acts,
+        };
+        slot.push(Act { at_ms, ..Act::new(ActKind::Played(Box::new(m))) });
+        slot.extend(after);
+    }
+
+    /// Every act of the record, in order.
+    pub fn all_acts(&self) -> impl Iterator<Item = &Act> {
+        self.acts.iter().chain(self.moves.iter().flat_map(|m| m.acts.iter()))
     }
 }

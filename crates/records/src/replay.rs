@@ -5,6 +5,13 @@ use chess_core::Color;
 
 use crate::clock::{Clocks, base_ms};
 use crate::record::Record;
+use crate::timeline::act_position;
+
+/// An act's verb as the record writes it: `takeback`, `position`.
+fn act_verb(act: &crate::Act) -> String {
+    let text = crate::act_text::write_act(act);
+    text.split(' ').nth(1).unwrap_or("").trim_end_matches(']').to_owned()
+}
 
 /// A record that could not be replayed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -34,12 +41,25 @@ pub enum ReplayError {
         /// Why it cannot be played.
         error: MoveTextError,
     },
+    /// An act cannot be applied (a position that does not read, a taken-back move that cannot be
+    /// played).
+    #[error("after {after}: the act {act}: {why}")]
+    Act {
+        /// The index in [`Record::moves`] of the move it follows (`None`: before the first).
+        index: Option<usize>,
+        /// The move it follows as written, or `the start`.
+        after: String,
+        /// The act's verb.
+        act: String,
+        /// Why.
+        why: String,
+    },
 }
 
 /// A replayed record: the game after every prefix of its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Replay {
-    /// `games[n]` is the game after the first `n` moves.
+    /// `games[n]` is the game after the first `n` moves and the acts after them.
     games: Vec<Game>,
     moves: Vec<BughouseMove>,
     /// `clocks[n]`: the clocks known after the first `n` moves.
@@ -100,14 +120,31 @@ pub(crate) fn start_clocks(record: &Record) -> Clocks {
 }
 
 impl Record {
-    /// Plays the moves through the rules, from the `BFEN` tag or the standard start.
+    /// Plays the moves through the rules, from the `BFEN` tag or the standard start, each on
+    /// the boards as the acts before it left them (a take-back, a corrected position, a replay:
+    /// [`crate::Act`]). For the clocks and times of the acts too, see [`Record::timeline`].
     ///
     /// # Errors
-    /// [`ReplayError`] for a bad start position or the first move that cannot be played, named
-    /// as written (`14a. Q@g8`).
+    /// [`ReplayError`] for a bad start position, the first move that cannot be played, named
+    /// as written (`14a. Q@g8`), or an act that cannot be applied.
     pub fn replay(&self, rules: Rules) -> Result<Replay, ReplayError> {
-        let mut game = start_game(self, rules)?;
+        let start = start_game(self, rules)?;
+        let mut game = start;
         let mut clocks = start_clocks(self);
+        let apply = |game: &mut Game, acts: &[crate::Act], index: Option<usize>| {
+            for act in acts {
+                if let Some(after) = act_position(act, game, &start) {
+                    *game = after.map_err(|why| ReplayError::Act {
+                        index,
+                        after: index.map_or_else(|| "the start".to_owned(), |i| self.moves[i].label()),
+                        act: act_verb(act),
+                        why,
+                    })?;
+                }
+            }
+            Ok(())
+        };
+        apply(&mut game, &self.acts, None)?;
         let mut replay = Replay { games: vec![game], moves: Vec::new(), clocks: vec![clocks] };
         for (index, rm) in self.moves.iter().enumerate() {
             let turn = game.board(rm.board).turn();
@@ -120,6 +157,7 @@ impl Record {
                 error,
             })?;
             game.play_unchecked(m);
+            apply(&mut game, &rm.acts, Some(index))?;
             if let Some(ms) = rm.clock_ms {
                 clocks.set(rm.seat(), ms);
             }

@@ -37,10 +37,12 @@ pub(crate) struct ArbiterArgs {
 /// The arbiter's subcommands.
 #[derive(Debug, clap::Subcommand)]
 pub(crate) enum ArbiterCommand {
-    /// Check an over-the-board record for impossible moves (RULES.md A1): prints
-    /// `no impossible move` (exit 0) or the first one, its type, rule and consequence (exit 1).
+    /// Check a record for impossible moves (RULES.md A1), each on the boards as the arbiter's
+    /// acts before it left them: prints `no impossible move` (exit 0) or every one, its type,
+    /// rule and consequence (exit 1); exit 2 when a game cannot be checked to its end.
     CheckRecord(CheckRecordArgs),
-    /// Review a record at an instant: both boards, reserves, clocks, turns, mate on board, BFEN.
+    /// Review a record at an instant (by default its end): both boards, reserves, clocks, turns,
+    /// mate on board, the acts so far, BFEN.
     Show(show::ShowArgs),
     /// The same instant with the engine's analysis of both boards: evaluation, best move, the
     /// line after it, the piece the side to move wants from its partner, time trouble.

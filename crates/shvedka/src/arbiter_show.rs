@@ -1,38 +1,18 @@
 //! `shvedka arbiter show`: a record reviewed at an instant (RULES.md A4) — both boards, the four
-//! reserves and clocks, whose turn it is, mate on board (M1) and the BFEN.
+//! reserves and clocks, whose turn it is, mate on board (M1), the acts so far and the BFEN.
 //!
-//! # Placing moves in time
-//!
-//! A BPGN record gives each move the mover's remaining time after it (its clock comment) and the
-//! time control (tag `TimeControl`, `B+I`: base time B and Fischer increment I, in seconds; the
-//! base is read by the records crate, as [`shvedka_records::Replay::clocks_after`]`(0)`). From
-//! these the match time of every move follows, board by board (K1):
-//!
-//! - both boards start at match time 0 (the two White clocks start together; from a `BFEN` tag
-//!   with Black to move, Black's clock starts then);
-//! - on one board the clocks of its two players run in turn, so the board's moves follow one
-//!   another: a move is completed at the completion time of the board's previous move (0 for the
-//!   first) plus the mover's thinking time;
-//! - thinking time = the mover's remaining before the move (B for his first move, else his
-//!   previous clock comment) + I − his clock comment after it; a clock that went up by more than
-//!   the increment (an arbiter's added minute, a rounding) counts as no thinking at all;
-//! - the record lists moves in the order they were made, so a move is never placed before the
-//!   move written before it (on either board): its time is the larger of the two, and the board
-//!   goes on from there. For a consistent record this changes nothing; it keeps the times in
-//!   record order, so the moves made by an instant are always a prefix of the record.
-//!
-//! The clocks at an instant: each seat's remaining after its last move by then (B before its
-//! first), and the player to move on each board loses the time since that board's last move
-//! (never below zero). Mate on board ends the match (E1): from the move that gave it, no clock
-//! runs. Without a base time or with a move that has no clock comment, moves cannot be placed:
-//! `--at` is refused, and `--after-move` shows the clocks as last recorded.
+//! The instant is read on the records crate's one replay of moves and acts
+//! ([`shvedka_records::Timeline`]): the same match time (from the start of the clocks) and the
+//! same move count (the record's moves; one taken back is an act, not a move) as every other
+//! review. Without an instant, the end of the record is shown. An impossible move is shown as it
+//! was made and marked, and the record can be followed to its end.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use bughouse::{BoardId, Game, Seat};
 use chess_core::{File, Rank, Role, Square};
-use shvedka_records::{Record, Replay, ReplayError};
+use shvedka_records::{Act, ActKind, Record, StepKind};
 
 use super::{bad_input, read_records, record_rules};
 
@@ -111,48 +91,6 @@ fn format_clock(ms: u64) -> String {
     format!("{}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000)
 }
 
-/// The match time at which each move of the record was completed, in milliseconds (see the
-/// module documentation); `Err` says why the moves cannot be placed.
-fn place_moves(record: &Record, start: [Option<u64>; 4]) -> Result<Vec<u64>, String> {
-    let tc = record.tag("TimeControl").unwrap_or("-");
-    if start.iter().any(Option::is_none) {
-        return Err(format!("the TimeControl tag ({tc:?}) gives no base time"));
-    }
-    let (_, increment) = shvedka_records::time_control_ms(tc)
-        .ok_or_else(|| format!("the TimeControl tag ({tc:?}) gives no readable increment"))?;
-    let mut remaining = start.map(Option::unwrap_or_default);
-    let mut board_time = [0u64; 2];
-    let mut last = 0u64;
-    let mut times = Vec::with_capacity(record.moves.len());
-    for rm in &record.moves {
-        let clock = rm.clock_ms.ok_or_else(|| format!("{} has no clock comment", rm.label()))?;
-        let seat = rm.seat().index();
-        let thinking = remaining[seat].saturating_add(increment).saturating_sub(clock);
-        remaining[seat] = clock;
-        let board = rm.board.index();
-        let t = board_time[board].saturating_add(thinking).max(last);
-        board_time[board] = t;
-        last = t;
-        times.push(t);
-    }
-    Ok(times)
-}
-
-/// Replays as much of the record as the rules allow: the replay, and the error that stopped it
-/// early (a record with an impossible move can still be shown up to it).
-fn replay_prefix(record: &Record, rules: bughouse::Rules) -> anyhow::Result<(Replay, Option<ReplayError>)> {
-    match record.replay(rules) {
-        Ok(replay) => Ok((replay, None)),
-        Err(ReplayError::Start(e)) => Err(bad_input(format!("start position (BFEN tag): {e}"))),
-        Err(error @ (ReplayError::Move { index, .. } | ReplayError::OutOfTurn { index, .. })) => {
-            let mut prefix = record.clone();
-            prefix.moves.truncate(index);
-            let replay = prefix.replay(rules).map_err(bad_input)?;
-            Ok((replay, Some(error)))
-        }
-    }
-}
-
 pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     show(args, out, None)
 }
@@ -185,89 +123,108 @@ fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::
     }
     let record = records.swap_remove(args.game - 1);
     let rules = record_rules(&record, args.rules.as_deref())?;
-    let (replay, stopped) = replay_prefix(&record, rules)?;
+    let timeline = match record.timeline(rules) {
+        Ok(t) => t,
+        Err(e) => return Err(bad_input(format!("{name}: {e}"))),
+    };
     let total = record.moves.len();
-    let times = place_moves(&record, replay.clocks_after(0).unwrap_or_default().0);
+    let untimed = || untimed_why(&record);
 
-    let (n, instant, header) = match (args.after_move, args.at) {
+    let (index, clocks, instant, header) = match (args.after_move, args.at) {
         (Some(n), _) => {
-            if n > total {
+            let Some(index) = timeline.after_move(n) else {
                 return Err(bad_input(format!(
                     "{name}: no move {n}: the record has {total} move{}; use --after-move 0 to {total}",
                     if total == 1 { "" } else { "s" }
                 )));
-            }
+            };
             let label = if n == 0 { "the start".to_owned() } else { record.moves[n - 1].label() };
-            let instant = times.as_ref().ok().map(|t| if n == 0 { 0 } else { t[n - 1] });
-            (n, instant, format!("after move {n} ({label})"))
+            let step = &timeline.steps()[index];
+            (index, step.clocks.0, step.at_ms, format!("after move {n} ({label})"))
         }
         (None, Some(at)) => {
-            let times = times.as_ref().map_err(|why| {
+            let t = i64::try_from(at).unwrap_or(i64::MAX);
+            let instant = timeline.at(t).ok_or_else(|| {
                 bad_input(format!(
-                    "{name}: --at needs every move's clock comment and a base time: {why}; use --after-move N instead"
+                    "{name}: --at needs every move's clock comment and a base time: {}; use --after-move N instead",
+                    untimed()
                 ))
             })?;
-            (times.partition_point(|&t| t <= at), Some(at), format!("at {}", format_clock(at)))
+            (instant.index, instant.clocks.0, Some(t), format!("at {}", format_clock(at)))
         }
-        (None, None) => return Err(bad_input("show needs an instant: --after-move N or --at TIME")),
+        (None, None) => {
+            let index = timeline.steps().len() - 1;
+            let step = timeline.end();
+            (index, step.clocks.0, step.at_ms, "at the end of the record".to_owned())
+        }
     };
-    if n > replay.len() {
-        let why = stopped.map_or_else(String::new, |e| format!(": {e}"));
-        return Err(bad_input(format!(
-            "{name}: the record cannot be replayed past move {}{why}; it can be shown up to --after-move {}",
-            replay.len(),
-            replay.len()
-        )));
-    }
-    let game = replay.game_after(n).expect("n is within the replay");
+    let steps = &timeline.steps()[..=index];
+    let step = &steps[index];
+    let game = &step.game;
+    let n = step.moves_made;
 
     writeln!(out, "{header}")?;
     match n {
         0 => writeln!(out, "moves made: 0 of {total}")?,
         _ => writeln!(out, "moves made: {n} of {total}, the last {}", record.moves[n - 1].label())?,
     }
-    // What the record says after the moves made: the arbiters' acts, each naming who made it
-    // (`arbiter alice: …`, `arbiter (secret): …`), and calls of the arbiter.
-    for mv in &record.moves[..n] {
-        if let Some(c) = &mv.comment {
-            writeln!(out, "note after {}: {c}", mv.label())?;
+    // What happened up to the instant: what was said about the moves, the acts with who made
+    // them and when, and every move the rules refuse (shown as it was made).
+    for s in steps {
+        match &s.kind {
+            StepKind::Move(i) => {
+                let mv = &record.moves[*i];
+                if let Some(why) = &s.impossible {
+                    writeln!(out, "impossible move {}: {why}; shown as it was made (A1)", mv.label())?;
+                }
+                if let Some(c) = &mv.comment {
+                    writeln!(out, "note after {}: {c}", mv.label())?;
+                }
+            }
+            StepKind::Act(act) => {
+                let when = match s.at_ms {
+                    Some(t) => format!("act at {}", format_signed_clock(t)),
+                    None => "act".to_owned(),
+                };
+                writeln!(out, "{when}: {}", describe(act, &record))?;
+                if let Some(why) = &s.impossible {
+                    writeln!(out, "  it cannot be replayed: {why}")?;
+                }
+            }
+            StepKind::Start => {}
         }
     }
-    let mut clocks = replay.clocks_after(n).unwrap_or_default().0;
-    let mut running = [false; 4];
-    match (instant, &times) {
-        (Some(instant), Ok(times)) => {
-            // Mate on board stops every clock from the move that gave it (E1).
-            let mate_at = (0..=n).find(|&k| {
-                let g = replay.game_after(k).expect("k is within the replay");
-                BoardId::ALL.iter().any(|&b| g.is_mate_on_board(b))
-            });
-            let stop = match mate_at {
-                Some(k) => {
-                    let at = if k == 0 { 0 } else { times[k - 1] };
-                    writeln!(
-                        out,
-                        "match time: {} (clocks stopped at {} by mate on board, E1)",
-                        format_clock(instant),
-                        format_clock(at)
-                    )?;
-                    at.min(instant)
-                }
-                None => {
-                    writeln!(out, "match time: {}", format_clock(instant))?;
-                    instant
-                }
+    let mut running = step.running;
+    match instant {
+        Some(t) => {
+            let t = u64::try_from(t).unwrap_or(0);
+            // Why the clocks stand still, if they do: a mate on board in a record with no end
+            // (E1), the end, a pause or a call.
+            let no_end = !record.all_acts().any(|a| a.kind == ActKind::End);
+            let mate = no_end
+                .then(|| steps.iter().find(|s| BoardId::ALL.iter().any(|&b| s.game.is_mate_on_board(b))))
+                .flatten();
+            let since = |kind: fn(&shvedka_records::Step) -> bool| {
+                steps.iter().rev().take_while(|s| kind(s)).last().and_then(|s| s.at_ms)
             };
-            for board in BoardId::ALL {
-                let seat = game.to_move(board);
-                let since = (0..n).rev().find(|&i| record.moves[i].board == board).map_or(0, |i| times[i]);
-                let clock = &mut clocks[seat.index()];
-                *clock = clock.map(|c| c.saturating_sub(stop.saturating_sub(since)));
-                running[seat.index()] = mate_at.is_none();
-            }
+            let why = if let Some(m) = mate {
+                let at = u64::try_from(m.at_ms.unwrap_or(0)).unwrap_or(0);
+                format!(" (clocks stopped at {} by mate on board, E1)", format_clock(at))
+            } else if step.ended {
+                let at = since(|s| s.ended).unwrap_or(0);
+                format!(" (clocks stopped at {}: the match ended)", format_signed_clock(at))
+            } else if step.paused {
+                let at = since(|s| s.paused).unwrap_or(0);
+                format!(" (clocks stopped at {}: paused, K5)", format_signed_clock(at))
+            } else {
+                String::new()
+            };
+            writeln!(out, "match time: {}{why}", format_clock(t))?;
         }
-        (_, Err(why)) => writeln!(out, "match time: unknown ({why}); clocks as last recorded")?,
-        (None, Ok(_)) => unreachable!("an instant is known whenever the moves are placed"),
+        None => {
+            writeln!(out, "match time: unknown ({}); clocks as last recorded", untimed())?;
+            running = [false; 4];
+        }
     }
     for board in BoardId::ALL {
         write_board(out, game, board)?;
@@ -279,7 +236,8 @@ fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::
         };
         let clock = clocks[seat.index()].map_or_else(|| "?".to_owned(), format_clock);
         let running = if running[seat.index()] { " running" } else { "" };
-        writeln!(out, "{seat}{player}: clock {clock}{running}, reserve {}", reserve(game, seat))?;
+        let fallen = if clocks[seat.index()] == Some(0) { ", flag fell" } else { "" };
+        writeln!(out, "{seat}{player}: clock {clock}{running}{fallen}, reserve {}", reserve(game, seat))?;
     }
     writeln!(out, "bfen: {}", game.bfen())?;
     if let Some(nodes) = analysis {
@@ -289,6 +247,68 @@ fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::
         }
     }
     Ok(())
+}
+
+/// Why a record gives no match times.
+fn untimed_why(record: &Record) -> String {
+    let tc = record.tag("TimeControl").unwrap_or("-");
+    if shvedka_records::time_control_ms(tc).is_none() {
+        return format!("the TimeControl tag ({tc:?}) gives no base time");
+    }
+    match record.moves.iter().find(|m| m.clock_ms.is_none()) {
+        Some(m) => format!("{} has no clock comment", m.label()),
+        None => "the record's times are incomplete".to_owned(),
+    }
+}
+
+/// `-1500` → `-0:01.500`.
+fn format_signed_clock(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    format!("{sign}{}", format_clock(ms.unsigned_abs()))
+}
+
+/// An act in words: who did what.
+fn describe(act: &Act, record: &Record) -> String {
+    let who = match act.by.as_deref() {
+        None => "the arbiter".to_owned(),
+        Some("(server)") => "the server".to_owned(),
+        Some("(secret)") => "an arbiter (secret)".to_owned(),
+        Some(name) => format!("arbiter {name}"),
+    };
+    let said = |note: &str| if note.is_empty() { String::new() } else { format!(": {note}") };
+    match &act.kind {
+        ActKind::Played(m) => format!("{} was played, then taken back or annulled", m.label()),
+        ActKind::TakeBack { board, .. } => format!("{who} took back the last move on board {board} (A2)"),
+        ActKind::Adjust { seat, delta_ms } => {
+            let verb = if *delta_ms >= 0 { "added" } else { "removed" };
+            let secs = format_clock(delta_ms.unsigned_abs());
+            format!("{who} {verb} {secs} on {seat}'s clock (A2)")
+        }
+        ActKind::SetPosition { position } => format!("{who} set the position {position} (A2)"),
+        ActKind::Pause => format!("{who} stopped the clocks (K5)"),
+        ActKind::Resume => format!("{who} restarted the clocks"),
+        ActKind::Flag { seat } => format!("{seat}'s flag fell (K4)"),
+        ActKind::Call { seat, replay: None } => {
+            format!("{seat} stopped the clocks and called the arbiter (K5)")
+        }
+        ActKind::Call { seat, replay: Some(cause) } => format!(
+            "{seat} stopped the clocks and called the arbiter, asking for a replay ({})",
+            cause.rule()
+        ),
+        ActKind::Replay { cause, note } => {
+            format!("{who} had the game played again from the start ({}){}", cause.rule(), said(note))
+        }
+        ActKind::Start => "the clocks started".to_owned(),
+        ActKind::Result { outcome, note } => {
+            let r = shvedka_records::RecordResult::new(*outcome);
+            format!("{who} declared the result {} (A2){}", r.token(), said(note))
+        }
+        ActKind::Annul { note } => format!("{who} annulled the match (A2){}", said(note)),
+        ActKind::End => match &record.result {
+            Some(r) => format!("the match ended: {}", r.reason.as_deref().unwrap_or(r.token())),
+            None => "the match ended".to_owned(),
+        },
+    }
 }
 
 /// A player's reserve: `P2 N1` (upper case White, lower case Black), `-` when empty.

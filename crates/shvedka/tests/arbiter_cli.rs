@@ -329,7 +329,6 @@ fn a4_show_refuses_a_bad_time_or_a_missing_instant() {
         (vec!["--at", "soon"], "expected seconds"),
         (vec!["--at", "1:75"], "fewer than 60"),
         (vec!["--after-move", "-1"], "--after-move"),
-        (vec![], "--after-move N or --at TIME"),
         (vec!["--after-move", "1", "--at", "5"], "cannot be used with"),
     ] {
         let (code, out, err) = arbiter("show", "timed_opening.bpgn", &args);
@@ -352,29 +351,44 @@ fn a4_show_at_needs_clock_comments_after_move_does_not() {
 }
 
 #[test]
-fn a1_show_stops_before_an_impossible_move() {
-    // 2a. Nc6 leaves the black king in check: the record shows up to move 5, not past it.
+fn a1_show_follows_a_record_past_an_impossible_move_and_marks_it() {
+    // 2a. Nc6 leaves the black king in check: the record is shown up to its end, the impossible
+    // move as it was made (the knight on c6) and marked, so the arbiter sees what he decides on.
     let (code, out, err) = arbiter("show", "type1_king_left_in_check.bpgn", &["--after-move", "5"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.starts_with("after move 5 (1b. d5)\n"), "{out}");
-    let (code, _, err) = arbiter("show", "type1_king_left_in_check.bpgn", &["--after-move", "6"]);
-    assert_eq!(code, 2);
-    assert!(err.contains("past move 5") && err.contains("2a. Nc6"), "{err}");
+    assert!(!out.contains("impossible move"), "{out}");
+    let (code, out, err) = arbiter("show", "type1_king_left_in_check.bpgn", &["--after-move", "6"]);
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("\nimpossible move 2a. Nc6: "), "{out}");
+    assert!(out.contains("(FIDE); shown as it was made (A1)\n"), "{out}");
+    assert!(out.contains("\n6 . . n . . p . .\n"), "the knight stands on c6: {out}");
+    // Without an instant, the end of the record.
+    let (code, end, _) = arbiter("show", "type1_king_left_in_check.bpgn", &[]);
+    assert_eq!(code, 0);
+    assert!(end.starts_with("at the end of the record\nmoves made: 6 of 6, the last 2a. Nc6\n"), "{end}");
 }
 
 #[test]
 fn a4_show_prints_the_arbiters_acts_up_to_the_instant_with_who_made_them() {
+    // The record's acts are the old prose comments, read back as acts (the lenient reading).
     let (code, out, err) = arbiter("show", "arbiter_acts.bpgn", &["--after-move", "2"]);
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     assert!(
         out.contains(
-            "note after 1A. e4: arbiter alice: paused the clocks; arbiter (secret): restarted the clocks\n"
+            "act at 0:03.000: arbiter alice stopped the clocks (K5)\n\
+             act at 0:03.000: an arbiter (secret) restarted the clocks\n"
         ),
         "{out}"
     );
-    assert!(!out.contains("called the arbiter"), "a note after a later move is not yet made: {out}");
+    assert!(!out.contains("called the arbiter"), "an act after a later move is not yet made: {out}");
     let (_, out, _) = arbiter("show", "arbiter_acts.bpgn", &["--after-move", "3"]);
-    assert!(out.contains("note after 1a. d5: white-B called the arbiter\n"), "{out}");
+    assert!(
+        out.contains("act at 0:05.500: white-B stopped the clocks and called the arbiter (K5)\n"),
+        "{out}"
+    );
+    assert!(out.contains("match time: 0:05.500 (clocks stopped at 0:05.500: paused, K5)\n"), "{out}");
+    assert!(!out.contains(" running"), "the call stopped every clock: {out}");
 }
 
 #[test]

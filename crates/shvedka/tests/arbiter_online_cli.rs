@@ -78,7 +78,10 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     // Comments wrap at 80 columns: compare with the whitespace collapsed.
     let bpgn = stdout(&export).split_whitespace().collect::<Vec<_>>().join(" ");
     assert!(bpgn.contains("[Result \"1/2-1/2\"]") && bpgn.contains("power cut in the hall"), "{bpgn}");
-    assert!(bpgn.contains("removed 30000 ms on black-A's clock") && bpgn.contains("took back"), "{bpgn}");
+    // The acts in their machine-readable form (docs/bpgn.md), each naming who made it.
+    assert!(bpgn.contains("[%act adjust t=") && bpgn.contains("seat=black-A delta=-30.000"), "{bpgn}");
+    assert!(bpgn.contains("[%act takeback t=") && bpgn.contains("board=A position="), "{bpgn}");
+    assert!(bpgn.contains("by=(secret)"), "{bpgn}");
     let pgn = stdout(&arbiter(&server, "s3cret-whistle-of-arbiters", &["export", &id, "--pgn", "a"]));
     assert!(pgn.contains("[White \"white-A\"]") && pgn.contains("1. e4"), "{pgn}");
     server.stop().await;

@@ -52,6 +52,17 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
             prefix.moves.truncate(index);
             (prefix.replay(rules).map_err(|e| bad(e.to_string()))?, Some(index))
         }
+        Err(ReplayError::Act { index, .. }) => {
+            // The moves up to the act that cannot be applied, without it and what follows.
+            let mut prefix = record.clone();
+            let kept = index.map_or(0, |i| i + 1);
+            prefix.moves.truncate(kept);
+            match prefix.moves.last_mut() {
+                Some(m) => m.acts.clear(),
+                None => prefix.acts.clear(),
+            }
+            (prefix.replay(rules).map_err(|e| bad(e.to_string()))?, Some(kept))
+        }
     };
     let from = (req.from as usize).min(replay.len());
     let to = (from + PAGE).min(replay.len());

@@ -1,0 +1,147 @@
+//! What happened in a match besides its moves: the arbiter's acts (RULES.md A2, K5), a player's
+//! call, a flag's fall, the clocks' start and the end, and the moves that were played but later
+//! taken back or annulled. A record carries them so that every reader replays the match the
+//! players had, not only its moves (docs/bpgn.md gives the written form, `{[%act …]}`).
+
+use bughouse::{BoardId, MatchResult, Seat};
+
+use crate::record::RecordMove;
+
+/// Why a game was played again (RULES.md A2, A5, A6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum ReplayCause {
+    /// A5: the pieces were set up wrongly.
+    WrongSetup,
+    /// A6: a hint from outside the game.
+    OutsideHint,
+    /// A2: another reason the arbiter accepted.
+    Other,
+}
+
+impl ReplayCause {
+    /// The code the record writes: `wrong-setup`, `outside-hint`, `other`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            ReplayCause::WrongSetup => "wrong-setup",
+            ReplayCause::OutsideHint => "outside-hint",
+            ReplayCause::Other => "other",
+        }
+    }
+
+    /// The rule the replay rests on.
+    pub const fn rule(self) -> &'static str {
+        match self {
+            ReplayCause::WrongSetup => "A5",
+            ReplayCause::OutsideHint => "A6",
+            ReplayCause::Other => "A2",
+        }
+    }
+
+    /// Reads a code.
+    pub fn from_code(code: &str) -> Option<ReplayCause> {
+        [ReplayCause::WrongSetup, ReplayCause::OutsideHint, ReplayCause::Other]
+            .into_iter()
+            .find(|c| c.code() == code)
+    }
+}
+
+/// What happened.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum ActKind {
+    /// A move that was played here and later taken back or annulled with its game: it is not
+    /// among the record's moves, but the match went through it.
+    Played(Box<RecordMove>),
+    /// A2: the last move on a board taken back; `position` is the two boards after it (a record
+    /// written before positions were recorded has none: its move is simply missing).
+    TakeBack {
+        /// The board.
+        board: BoardId,
+        /// The BFEN after the take-back.
+        position: Option<String>,
+    },
+    /// A2: time added to (positive) or taken from (negative) one clock.
+    Adjust {
+        /// Whose clock.
+        seat: Seat,
+        /// Milliseconds added; negative removes (the reading stops at zero).
+        delta_ms: i64,
+    },
+    /// A2: a corrected two-board position.
+    SetPosition {
+        /// The BFEN.
+        position: String,
+    },
+    /// K5: the arbiter (or the server: a restart, an outage) stopped all four clocks.
+    Pause,
+    /// The clocks run again.
+    Resume,
+    /// K4: a clock reached zero.
+    Flag {
+        /// Whose.
+        seat: Seat,
+    },
+    /// K5: a player stopped the clocks and called the arbiter; with a cause when he asked for a
+    /// replay.
+    Call {
+        /// Who called.
+        seat: Seat,
+        /// The replay asked for, if any.
+        replay: Option<ReplayCause>,
+    },
+    /// A2, A5, A6: the game played so far is annulled (its moves are [`ActKind::Played`] before
+    /// this) and played again from the start with full clocks, which start at [`ActKind::Start`].
+    Replay {
+        /// Why.
+        cause: ReplayCause,
+        /// The arbiter's words (may be empty).
+        note: String,
+    },
+    /// K1: the clocks start again after a replay's countdown (the first start is match time 0).
+    Start,
+    /// A2: the arbiter declared (or corrected) the result.
+    Result {
+        /// The result.
+        outcome: MatchResult,
+        /// Why, in the arbiter's words.
+        note: String,
+    },
+    /// A2: the match is annulled.
+    Annul {
+        /// Why.
+        note: String,
+    },
+    /// The match ended (its result is the record's); no clock runs after it.
+    End,
+}
+
+/// One act, at its place among the moves.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct Act {
+    /// What happened.
+    pub kind: ActKind,
+    /// Match time in milliseconds from the start of the clocks (negative before it), if known.
+    pub at_ms: Option<i64>,
+    /// Who acted: an arbiter's account name, `(secret)` for the arbiters' secret, `(server)` for
+    /// the server itself; `None` when not recorded (a player's call names its seat instead).
+    pub by: Option<String>,
+    /// The four clocks just after it, in milliseconds, in [`Seat::ALL`] order, if recorded.
+    pub clocks: Option<[u64; 4]>,
+}
+
+impl Act {
+    /// An act with no time, author or clocks.
+    pub fn new(kind: ActKind) -> Act {
+        Act { kind, at_ms: None, by: None, clocks: None }
+    }
+
+    /// Whether the act changes the position on the boards.
+    pub fn moves_pieces(&self) -> bool {
+        matches!(
+            self.kind,
+            ActKind::Played(_)
+                | ActKind::TakeBack { position: Some(_), .. }
+                | ActKind::SetPosition { .. }
+                | ActKind::Replay { .. }
+        )
+    }
+}
