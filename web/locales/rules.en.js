@@ -323,7 +323,7 @@ export default [
         id: "A4",
         title: "Match records",
         source: "ours",
-        text: "A match record keeps every event with the server time it happened and the four clock readings, so the match can be replayed to any instant. It exports as BPGN: the moves of both boards interleaved in time order, `1A. e4 {179.870} 1a. Nc6 … 1B. d4`, capital board letter for White, small for Black, each move followed by its clock comment. A position is written as BFEN: the FEN of each board with its reserves in brackets after the placement (upper case White's, lower case Black's), the two joined by ` | `. A record that does not start from the standard position carries `[SetUp \"1\"]` and its start as `[FEN \"…\"]` (a BFEN).",
+        text: "A match record keeps every event with the server time it happened and the four clock readings, so the match can be replayed to any instant. It exports as BPGN: the moves of both boards interleaved in time order, `1A. e4 {179.870} 1a. Nc6 … 1B. d4`, capital board letter for White, small for Black, each move followed by its clock comment. A position is written as BFEN: the FEN of each board with its reserves in brackets after the placement (upper case White's, lower case Black's), the two joined by ` | `. A record that does not start from the standard position carries `[SetUp \"1\"]` and its start as `[FEN \"…\"]` (a BFEN). Each move also carries its match time (from the start of the clocks), and every act a reader must replay (the arbiter's with who made it, a call, a flag, a replay, the end) stands at its place as a machine-readable comment with its time and the four clocks after it; a move taken back stays in the record as played.",
       },
       {
         id: "A5",
