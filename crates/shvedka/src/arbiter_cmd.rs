@@ -32,6 +32,14 @@ pub(crate) fn bad_input(message: impl std::fmt::Display) -> anyhow::Error {
 pub(crate) struct ArbiterArgs {
     #[command(subcommand)]
     command: ArbiterCommand,
+    /// The language of what the acts print: ru or en. Without it: the one chosen with /lang in
+    /// the terminal client, else the locale (LC_ALL, LC_MESSAGES, LANG).
+    #[arg(long, global = true, value_name = "ru|en", value_parser = parse_lang)]
+    lang: Option<shvedka_tui::Lang>,
+}
+
+fn parse_lang(text: &str) -> Result<shvedka_tui::Lang, String> {
+    shvedka_tui::Lang::from_code(text).ok_or_else(|| format!("{text:?}: expected ru or en"))
 }
 
 /// The arbiter's subcommands.
@@ -82,6 +90,8 @@ pub(crate) struct CheckRecordArgs {
 }
 
 pub(crate) fn run(args: &ArbiterArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+    let lang = shvedka_tui::Settings::resolve(args.lang).lang;
+    let out = &mut online::Said { out, lang };
     match &args.command {
         ArbiterCommand::CheckRecord(args) => check(args, out),
         ArbiterCommand::Show(args) => show::run(args, out),

@@ -10,6 +10,7 @@ use anyhow::Context;
 use clap::Args;
 use shvedka_client::Client;
 use shvedka_proto::{ArbiterRequest, Board, MatchId, ReplayReason, SeatId, TeamId};
+use shvedka_tui::{Lang, speak};
 
 use crate::Failure;
 use crate::client_cmds::ConnectArgs;
@@ -137,19 +138,39 @@ fn with_arbiter<T>(online: &Online, f: impl AsyncFnOnce(&Client) -> anyhow::Resu
     })
 }
 
-/// One act on one match; prints `done: …`.
-fn act(on: &OnMatch, req: ArbiterRequest, out: &mut dyn Write) -> anyhow::Result<()> {
+/// Where the arbiter's commands write, and in which language (`--lang`, else the locale).
+pub(crate) struct Said<'a> {
+    pub(crate) out: &'a mut dyn Write,
+    pub(crate) lang: Lang,
+}
+
+impl Write for Said<'_> {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.out.write(buf)
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        self.out.flush()
+    }
+}
+
+/// One act on one match; prints what was done, in the reader's language. A refusal is said in
+/// it too, from its code (exit 1).
+fn act(on: &OnMatch, req: ArbiterRequest, out: &mut Said) -> anyhow::Result<()> {
     let id = MatchId(on.match_id);
-    let what = format!("{req:?}");
+    let lang = out.lang;
+    let done = speak::arbiter_done(lang, &req, id);
     with_arbiter(&on.online, async |c: &Client| {
-        c.arbiter_act(id, req).await.map_err(|e| Failure { code: 1, message: e.to_string() })?;
+        c.arbiter_act(id, req)
+            .await
+            .map_err(|e| Failure { code: 1, message: speak::client_error(lang, &e) })?;
         Ok(())
     })?;
-    writeln!(out, "done: {what} on match {id}")?;
+    writeln!(out, "{done}")?;
     Ok(())
 }
 
-pub(crate) fn list(online: &Online, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn list(online: &Online, out: &mut Said) -> anyhow::Result<()> {
     let matches = with_arbiter(online, async |c: &Client| Ok(c.list_live().await?))?;
     if matches.is_empty() {
         writeln!(out, "no live matches")?;
@@ -159,22 +180,22 @@ pub(crate) fn list(online: &Online, out: &mut dyn Write) -> anyhow::Result<()> {
             .iter()
             .map(|s| format!("{s}={}", m.seats[s.index()].as_deref().unwrap_or("-")))
             .collect();
-        writeln!(out, "{} {} {} {:?} {}", m.match_id, m.rules, m.time_control, m.phase, seats.join(" "))?;
+        let phase = speak::phase(out.lang, m.phase);
+        writeln!(out, "{} {} {} {phase} {}", m.match_id, m.rules, m.time_control, seats.join(" "))?;
     }
     Ok(())
 }
 
-pub(crate) fn pause(on: &OnMatch, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn pause(on: &OnMatch, out: &mut Said) -> anyhow::Result<()> {
     act(on, ArbiterRequest::Pause, out)
 }
 
-pub(crate) fn resume(on: &OnMatch, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn resume(on: &OnMatch, out: &mut Said) -> anyhow::Result<()> {
     act(on, ArbiterRequest::Resume, out)
 }
 
-pub(crate) fn adjust(args: &AdjustArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let seat = SeatId::from_name(&args.seat)
-        .ok_or_else(|| bad(format!("seat {:?}: expected white-A, black-A, white-B or black-B", args.seat)))?;
+pub(crate) fn adjust(args: &AdjustArgs, out: &mut Said) -> anyhow::Result<()> {
+    let seat = speak::parse_seat(&args.seat).ok_or_else(|| bad(speak::bad_seat(out.lang, &args.seat)))?;
     let seconds: f64 = args
         .seconds
         .trim_start_matches('+')
@@ -186,15 +207,15 @@ pub(crate) fn adjust(args: &AdjustArgs, out: &mut dyn Write) -> anyhow::Result<(
     act(&args.on, ArbiterRequest::AdjustClock { seat, delta_ms }, out)
 }
 
-pub(crate) fn take_back(args: &TakeBackArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn take_back(args: &TakeBackArgs, out: &mut Said) -> anyhow::Result<()> {
     act(&args.on, ArbiterRequest::TakeBack { board: board(&args.board)? }, out)
 }
 
-pub(crate) fn set_position(args: &SetPositionArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn set_position(args: &SetPositionArgs, out: &mut Said) -> anyhow::Result<()> {
     act(&args.on, ArbiterRequest::SetPosition { bfen: args.bfen.clone() }, out)
 }
 
-pub(crate) fn declare(args: &DeclareArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn declare(args: &DeclareArgs, out: &mut Said) -> anyhow::Result<()> {
     let winner = match args.result.as_str() {
         "team1" | "1" => Some(TeamId::One),
         "team2" | "2" => Some(TeamId::Two),
@@ -204,11 +225,11 @@ pub(crate) fn declare(args: &DeclareArgs, out: &mut dyn Write) -> anyhow::Result
     act(&args.on, ArbiterRequest::DeclareResult { winner, reason: args.reason.join(" ") }, out)
 }
 
-pub(crate) fn annul(args: &AnnulArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn annul(args: &AnnulArgs, out: &mut Said) -> anyhow::Result<()> {
     act(&args.on, ArbiterRequest::Annul { reason: args.reason.join(" ") }, out)
 }
 
-pub(crate) fn replay(args: &ReplayArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+pub(crate) fn replay(args: &ReplayArgs, out: &mut Said) -> anyhow::Result<()> {
     let reason = match args.reason.to_ascii_lowercase().as_str() {
         "setup" => ReplayReason::WrongSetup,
         "hint" => ReplayReason::OutsideHint,

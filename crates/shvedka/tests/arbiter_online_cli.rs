@@ -6,10 +6,16 @@ use shvedka_proto::{ArbiterRequest, Board, EventView};
 use shvedka_tests::{TestServer, wait_event};
 
 fn arbiter(server: &TestServer, token: &str, args: &[&str]) -> Output {
+    arbiter_in("en", server, token, args)
+}
+
+/// `shvedka arbiter … --lang LANG`.
+fn arbiter_in(lang: &str, server: &TestServer, token: &str, args: &[&str]) -> Output {
     let pin: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
     Command::new(env!("CARGO_BIN_EXE_shvedka"))
         .arg("arbiter")
         .args(args)
+        .args(["--lang", lang])
         .args(["--server", &server.addr.to_string(), "--fingerprint", &pin])
         .env("SHVEDKA_ARBITER_TOKEN", token)
         .output()
@@ -35,17 +41,25 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     let list = arbiter(&server, "s3cret-whistle-of-arbiters", &["list"]);
     assert!(list.status.success());
     assert!(
-        stdout(&list).starts_with(&format!("{id} mgimo-2017 3+0 Running white-A=white-A")),
+        stdout(&list).starts_with(&format!("{id} mgimo-2017 3+0 running white-A=white-A")),
         "{}",
         stdout(&list)
     );
 
-    assert!(arbiter(&server, "s3cret-whistle-of-arbiters", &["pause", &id]).status.success());
+    let pause = arbiter(&server, "s3cret-whistle-of-arbiters", &["pause", &id]);
+    assert!(pause.status.success());
+    assert_eq!(
+        stdout(&pause),
+        format!("done: the arbiter stopped the clocks (match {id})\n"),
+        "words, not Debug"
+    );
     wait_event(&mut c[2], |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::Pause, .. }))
         .await;
-    assert!(
-        arbiter(&server, "s3cret-whistle-of-arbiters", &["adjust", &id, "black-A", "-30"]).status.success()
-    );
+    // In Russian, with the seat typed in Russian.
+    let adjust = arbiter_in("ru", &server, "s3cret-whistle-of-arbiters", &["adjust", &id, "чёрные-A", "-30"]);
+    assert!(adjust.status.success(), "{}", String::from_utf8_lossy(&adjust.stderr));
+    assert!(stdout(&adjust).starts_with("сделано: судья изменил время: чёрные A -"), "{}", stdout(&adjust));
+    assert!(stdout(&adjust).ends_with(&format!("(матч {id})\n")), "{}", stdout(&adjust));
     let e = wait_event(
         &mut c[2],
         |e| matches!(&e.kind, EventView::ArbiterActed { act: ArbiterRequest::AdjustClock { delta_ms, .. }, .. } if *delta_ms < 0),
@@ -56,6 +70,9 @@ async fn a2_k5_arbiter_command_line_lists_pauses_adjusts_takes_back_shows_declar
     assert!(arbiter(&server, "s3cret-whistle-of-arbiters", &["resume", &id]).status.success());
     let bad = arbiter(&server, "s3cret-whistle-of-arbiters", &["adjust", &id, "a-purple", "10"]);
     assert_eq!(bad.status.code(), Some(2), "a bad seat is bad input");
+    let bad = arbiter_in("ru", &server, "s3cret-whistle-of-arbiters", &["adjust", &id, "синие-A", "10"]);
+    assert_eq!(bad.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&bad.stderr).contains("место «синие-A»: ожидается белые-A"), "{bad:?}");
 
     // Review the live match from the server's record: after move 1 (1A. e4).
     let show = arbiter(&server, "s3cret-whistle-of-arbiters", &["show", &id, "--after-move", "1"]);

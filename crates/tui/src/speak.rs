@@ -712,6 +712,43 @@ pub fn arbiter_act(lang: Lang, act: &ArbiterRequest) -> String {
     }
 }
 
+/// What `shvedka arbiter` did: the act in words and the match, `the arbiter stopped the clocks
+/// (match 4)`.
+pub fn arbiter_done(lang: Lang, act: &ArbiterRequest, id: MatchId) -> String {
+    t!(lang, "arbiter-done", act = arbiter_act(lang, act), id = id.0)
+}
+
+/// A seat as a person types it, in either language: `white-A`, `a-white` (the older spelling),
+/// «белые-A», «чёрные B», «черные-b» (a board letter typed in Cyrillic, А or В, too).
+pub fn parse_seat(text: &str) -> Option<SeatId> {
+    let text = text.trim().to_lowercase();
+    if let Some(seat) = SeatId::from_name(&text) {
+        return Some(seat);
+    }
+    let (colour, board) = text.rsplit_once(['-', ' '])?;
+    let board = match board {
+        "a" | "а" => Board::A,
+        "b" | "в" | "б" => Board::B,
+        _ => return None,
+    };
+    let white = match colour.trim() {
+        "белые" | "белых" | "white" => true,
+        "чёрные" | "черные" | "чёрных" | "черных" | "black" => false,
+        _ => return None,
+    };
+    Some(match (white, board) {
+        (true, Board::A) => SeatId::WhiteA,
+        (false, Board::A) => SeatId::BlackA,
+        (true, Board::B) => SeatId::WhiteB,
+        (false, Board::B) => SeatId::BlackB,
+    })
+}
+
+/// A seat that does not read, in words: `expected white-A, black-A, white-B or black-B`.
+pub fn bad_seat(lang: Lang, text: &str) -> String {
+    t!(lang, "arbiter-bad-seat", text = text)
+}
+
 /// Why a game is played again, with its rule: `wrong initial setup (A5)`.
 pub fn replay_reason(lang: Lang, reason: ReplayReason) -> String {
     match reason {

@@ -813,3 +813,22 @@ fn a5_a6_a_replay_is_said_with_its_reason_and_rule_in_both_languages() {
         }
     }
 }
+
+#[test]
+fn a2_a_seat_is_typed_in_either_language() {
+    use shvedka_proto::SeatId;
+    use shvedka_tui::speak::parse_seat;
+    for (text, seat) in [
+        ("white-A", SeatId::WhiteA),
+        ("a-black", SeatId::BlackA),
+        ("белые-B", SeatId::WhiteB),
+        ("Чёрные B", SeatId::BlackB),
+        ("черные-а", SeatId::BlackA),
+        ("белые-в", SeatId::WhiteB),
+    ] {
+        assert_eq!(parse_seat(text), Some(seat), "{text}");
+    }
+    for bad in ["", "white", "синие-A", "белые-C", "white-A-B"] {
+        assert_eq!(parse_seat(bad), None, "{bad}");
+    }
+}
