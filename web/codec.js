@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 11;
+export const PROTOCOL_VERSION = 12;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -119,7 +119,7 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 /**
  * One move of a reviewed record (`ReviewedMove`).
  * @typedef {{ seat: Seat, number: number, text: string, san: string, uci: string, bfen: string, clocks_ms: (number | null)[],
- *   comment: string | null }} ReviewedMove
+ *   comment: string | null, at_ms: number | null, running: boolean[] }} ReviewedMove
  */
 
 /**

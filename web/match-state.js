@@ -94,6 +94,8 @@ import { actText } from "./say.js";
  * @property {string} uci  "" for a note
  * @property {any} [act]  an arbiter's act (`ArbiterRequest`), said in the reader's language
  * @property {string} [words]  an arbiter's act as an old server's words only
+ * @property {boolean} [takenBack]  a move the arbiter took back (A2): listed as played, not
+ *   counted among the moves (as the record keeps it: docs/bpgn.md)
  */
 
 /**
@@ -306,6 +308,16 @@ export function applyEvent(m, e, now, offsetMs = null) {
       m.arbiterNote = act.Annul.reason;
       m.phase = "Annulled";
     } else if (m.phase === "Running" || m.phase === "Paused") m.phase = inPlay();
+    if (typeof act === "object" && "TakeBack" in act) {
+      // The move taken back stays in the list as played, marked.
+      const board = act.TakeBack.board;
+      for (let i = m.moves.length - 1; i >= 0; i -= 1) {
+        if (m.moves[i].board === board && !m.moves[i].takenBack) {
+          m.moves[i].takenBack = true;
+          break;
+        }
+      }
+    }
     if (typeof act === "object" && ("TakeBack" in act || "SetPosition" in act || "Replay" in act)) {
       m.lastMove = { A: "", B: "" };
       m.removedOn = { A: "", B: "" };

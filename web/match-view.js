@@ -317,7 +317,7 @@ export class MatchView {
       const time = /** @type {HTMLInputElement} */ ($("review-time"));
       time.max = String(reviewing.endMs);
       if (document.activeElement !== time) time.value = String(reviewing.t);
-      const at = reviewing.k === 0 ? t("v.review-start") : t("v.review-move", { k: reviewing.k, n: reviewing.list.filter((e) => e.board).length });
+      const at = reviewing.k === 0 ? t("v.review-start") : t("v.review-move", { k: reviewing.k, n: reviewing.list.filter((e) => e.board && !e.takenBack).length });
       $("review-at").textContent = `${at} · ${matchTime(reviewing.t, language())}`;
       return;
     }
@@ -411,7 +411,11 @@ export class MatchView {
     for (const entry of entries.slice(this.shownMoves)) {
       const li = document.createElement("li");
       li.textContent = entryLabel(entry);
-      if (entry.board) {
+      if (entry.takenBack) {
+        // Played, then taken back by the arbiter: shown as such, not counted.
+        li.dataset.board = entry.board ?? "";
+        li.className = "taken-back";
+      } else if (entry.board) {
         li.dataset.board = entry.board;
         // The k-th move: a click reviews the match there (when it may be reviewed).
         k += 1;

@@ -23,9 +23,11 @@ const NO_CLOCK_STEP = 1000;
 
 /**
  * The events of a record's replay, as a stored match's review has them: the players seated, the
- * start (with the record's start position and the clocks its time control starts them at), then every move with the position and the clocks the
- * record knows after it. A move's match time adds the mover's thinking time (his clock before
- * less his clock after; a second where the record does not say).
+ * start (with the record's start position and the clocks its time control starts them at), then
+ * every move with the position, the clocks after it and which of them run. A move's match time
+ * is the server's (`at_ms`, the records crate's one time axis, which `shvedka arbiter show --at`
+ * reads too: the record's own times, else placed by its clocks board by board); where the record
+ * gives none, a second after the move before.
  * @param {RecordReview} first  the first page (its header)
  * @param {import("./codec.js").ReviewedMove[]} moves  every page's moves, in order
  * @returns {{ head: { match_id: number, rules: string, time_control: string }, events: EventMsg[] }}
@@ -44,14 +46,15 @@ export function recordEvents(first, moves) {
     if (name) push({ SeatTaken: { seat: SEATS[i], name, kind: null } }, 0, start, null);
   });
   push("Started", 0, start, first.start);
+  // Both White clocks run from the start (K1).
+  events[events.length - 1].running = [true, false, true, false];
   let at = 0;
   let clocks = start;
   for (const mv of moves) {
-    const i = SEATS.indexOf(mv.seat);
     const after = mv.clocks_ms.map((c, k) => c ?? clocks[k]);
-    const thought = mv.clocks_ms[i] !== null && clocks[i] >= after[i] ? clocks[i] - after[i] : NO_CLOCK_STEP;
-    at += thought;
+    at = mv.at_ms ?? at + NO_CLOCK_STEP;
     push({ Moved: { seat: mv.seat, san: mv.san, uci: mv.uci, credit_ms: 0, charged_ms: 0 } }, at, after, mv.bfen);
+    events[events.length - 1].running = [...(mv.running ?? [false, false, false, false])];
     clocks = after;
   }
   return { head: { match_id: RECORD_MATCH, rules: first.rules, time_control: first.time_control ?? "" }, events };

@@ -17,8 +17,8 @@ function page() {
     players: ["Anna", "Boris", null, null],
     start: `${START} | ${START}`, start_clocks_ms: [180000, 180000, 180000, 180000], total: 3,
     moves: [
-      { seat: "WhiteA", number: 1, text: "e4", san: "e4", uci: "e2e4", bfen: `${AFTER_E4} | ${START}`, clocks_ms: [178000, 180000, 180000, 180000], comment: null },
-      { seat: "WhiteB", number: 1, text: "d2d4", san: "d4", uci: "d2d4", bfen: `${AFTER_E4} | ${START}`, clocks_ms: [178000, 180000, 175000, 180000], comment: null },
+      { seat: "WhiteA", number: 1, text: "e4", san: "e4", uci: "e2e4", bfen: `${AFTER_E4} | ${START}`, clocks_ms: [178000, 180000, 178000, 180000], comment: null, at_ms: 2000, running: [false, true, true, false] },
+      { seat: "WhiteB", number: 1, text: "d2d4", san: "d4", uci: "d2d4", bfen: `${AFTER_E4} | ${START}`, clocks_ms: [178000, 177000, 175000, 180000], comment: null, at_ms: 5000, running: [false, true, false, true] },
     ],
     stopped: 2, next: null,
     impossible: [{ index: 2, kind: 2, rule: "P2", later: { LegalAgain: { index: 1 } } }, { index: 0, kind: 1, rule: "FIDE", later: "ArbiterDecides" }],
@@ -36,12 +36,19 @@ test("a4_a_records_pages_become_the_events_of_a_review_with_positions_clocks_and
   assert.equal(r.moves.length, 3, "the start and two moves");
   const last = r.points.at(-1);
   assert.equal(last.model.bfen, `${AFTER_E4} | ${START}`);
-  assert.deepEqual(last.clocksMs, [178000, 180000, 175000, 180000]);
+  assert.deepEqual(last.clocksMs, [178000, 177000, 175000, 180000]);
+  assert.deepEqual(last.running, [false, true, false, true], "the server says which clocks run");
   assert.deepEqual(last.model.names.slice(0, 2), ["Anna", "Boris"]);
   assert.equal(last.model.lastMove.B, "d2d4");
-  // Match times from thinking: White-A 2 s, then White-B 5 s.
-  assert.deepEqual(r.points.slice(-2).map((p) => p.atMs), [2000, 7000]);
+  // The server's match times (one axis with `shvedka arbiter show`): the two boards run side by
+  // side, so White-B's move after 5 s of his own is at 5 s, not after White-A's 2 s.
+  assert.deepEqual(r.points.slice(-2).map((p) => p.atMs), [2000, 5000]);
   assert.equal(movesBy(r, r.points.length - 1), 2);
+  // A page without times (a server before version 12): a second after the move before.
+  const old = page();
+  for (const mv of old.moves) mv.at_ms = null;
+  const { events: untimed } = recordEvents(/** @type {any} */ (old), /** @type {any} */ (old.moves));
+  assert.deepEqual(untimed.slice(-2).map((e) => e.at_ms), [1000, 2000]);
 });
 
 test("a1_findings_and_the_verdict_are_said_in_english_and_russian_with_the_moves_as_written", () => {

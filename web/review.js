@@ -66,14 +66,37 @@ export function buildReview(head, events, viewer, viewerName = null) {
   const points = [];
   /** @type {number[]} */
   const moves = [];
+  // Match time counts from the start of the clocks (K1), as the record and `shvedka arbiter show`
+  // count it; what came before is negative.
+  const origin = events.find((e) => e.kind === "Started")?.at_ms ?? 0;
+  /** @type {string[]} the board of each move of `moves` (after the start) */
+  const boards = [];
   for (const e of events) {
     if (applyEvent(m, e, 0) !== "applied") continue;
     const k = e.kind;
     // A seat taken by the viewer's seat: the boards are drawn from his side.
     const model = /** @type {MatchModel} */ (structuredClone(m));
     model.yourSeat = viewer;
-    points.push({ seq: e.seq, atMs: e.at_ms, clocksMs: [...e.clocks_ms], running: [...e.running], model });
-    if (k === "Started" || (typeof k === "object" && k.Moved)) moves.push(points.length - 1);
+    points.push({ seq: e.seq, atMs: e.at_ms - origin, clocksMs: [...e.clocks_ms], running: [...e.running], model });
+    const act = typeof k === "object" && k.ArbiterActed ? k.ArbiterActed.act : null;
+    if (k === "Started") {
+      moves.push(points.length - 1);
+      boards.push("");
+    } else if (typeof k === "object" && k.Moved) {
+      moves.push(points.length - 1);
+      boards.push(k.Moved.seat.endsWith("A") ? "A" : "B");
+    } else if (typeof act === "object" && act && "TakeBack" in act) {
+      // A move taken back is a point of the match, no longer one of its moves (docs/bpgn.md).
+      const i = boards.lastIndexOf(act.TakeBack.board);
+      if (i > 0) {
+        moves.splice(i, 1);
+        boards.splice(i, 1);
+      }
+    } else if (typeof act === "object" && act && "Replay" in act) {
+      // The annulled game's moves are points, not moves: counting starts again.
+      moves.length = 0;
+      boards.length = 0;
+    }
   }
   if (moves.length === 0 && points.length) moves.push(0);
   const named = viewer === null && viewerName ? m.names.indexOf(viewerName) : -1;

@@ -50,3 +50,26 @@ test("clocks between two moves count down for those that ran", () => {
   assert.equal(pointAt(r, 0), 1, "at 0:00 the match has started");
   assert.equal(matchTime(65300), "1:05.3");
 });
+
+test("a4_a2_match_time_counts_from_the_clocks_start_and_a_taken_back_move_is_no_move", () => {
+  // The clocks start 3 s after the match was made; white-A's e4 is taken back and he plays d4.
+  const AFTER_D4 = "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR[] b KQkq - 0 1";
+  const log = [
+    ev(0, 0, { SeatTaken: { seat: "WhiteA", name: "anna" } }, [180000, 180000, 180000, 180000], [false, false, false, false]),
+    ev(1, 3000, "Started", [180000, 180000, 180000, 180000], [true, false, true, false]),
+    ev(2, 5000, { Moved: { seat: "WhiteA", uci: "e2e4", san: "e4", charged_ms: 2000, credit_ms: 0 } },
+      [178000, 180000, 178000, 180000], [false, true, true, false], `${AFTER_E4} | ${START}`),
+    ev(3, 6000, { ArbiterActed: { act: { TakeBack: { board: "A" } }, text: "", by: null } },
+      [178000, 179000, 177000, 180000], [true, false, true, false], `${START} | ${START}`),
+    ev(4, 8000, { Moved: { seat: "WhiteA", uci: "d2d4", san: "d4", charged_ms: 2000, credit_ms: 0 } },
+      [176000, 179000, 175000, 180000], [false, true, true, false], `${AFTER_D4} | ${START}`),
+  ];
+  const r = buildReview({ match_id: 3, rules: "classic", time_control: "3+0" }, log, null);
+  assert.deepEqual(r.points.map((p) => p.atMs), [-3000, 0, 2000, 3000, 5000], "from the start of the clocks");
+  assert.equal(r.endMs, 5000);
+  assert.equal(r.moves.length, 2, "the start and d4: the taken-back e4 is no move");
+  assert.equal(movesBy(r, r.points.length - 1), 1);
+  assert.equal(r.points[moveIndex(r, 1)].model.lastMove.A, "d2d4");
+  const list = r.list.filter((e) => e.board);
+  assert.deepEqual(list.map((e) => [e.label, Boolean(e.takenBack)]), [["1A. e4", true], ["1A. d4", false]]);
+});

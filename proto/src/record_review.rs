@@ -96,6 +96,13 @@ pub struct ReviewedMove {
     pub clocks_ms: [Option<u64>; 4],
     /// The record's comment after it, as written there.
     pub comment: Option<String>,
+    /// Its match time in milliseconds from the start of the clocks (version 12): the record's own
+    /// (`[%mt]`), or placed by the clocks and the time control; `None` when the record gives
+    /// neither. The same axis as `shvedka arbiter show --at`.
+    pub at_ms: Option<i64>,
+    /// Which clocks run after it (version 12): the side to move on each board, unless a pause,
+    /// a call, a mate on board or the end stopped them.
+    pub running: [bool; 4],
 }
 
 /// An impossible move (RULES.md A1).

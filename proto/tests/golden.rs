@@ -835,6 +835,8 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         bfen: "after | start".into(),
                         clocks_ms: [Some(179_000), Some(180_000), None, None],
                         comment: Some("a good start".into()),
+                        at_ms: Some(2_000),
+                        running: [false, true, true, false],
                     }],
                     stopped: Some(1),
                     next: None,

@@ -9,7 +9,7 @@ use shvedka_proto::{
     ErrorCode, ErrorMsg, ImpossibleView, Invalid, LaterView, NamedMove, RecordReview, RecordReviewRequest,
     Reply, ReviewedMove, SeatId, UnreadableAt,
 };
-use shvedka_records::{Later, Record, ReplayError, check_record, parse_bpgn};
+use shvedka_records::{Later, Record, Step, StepKind, Timeline, check_record, parse_bpgn};
 
 use crate::service::convert::{error, seat_id};
 
@@ -44,29 +44,18 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
     let rules = RuleOptions::preset(&preset)
         .and_then(|o| o.rules())
         .map_err(|_| error(ErrorCode::Invalid(Invalid::RulePreset), format!("no rules preset {preset:?}")))?;
-    let (replay, stopped) = match record.replay(rules) {
-        Ok(replay) => (replay, None),
-        Err(ReplayError::Start(e)) => return Err(bad(format!("start position (BFEN tag): {e}"))),
-        Err(ReplayError::Move { index, .. } | ReplayError::OutOfTurn { index, .. }) => {
-            let mut prefix = record.clone();
-            prefix.moves.truncate(index);
-            (prefix.replay(rules).map_err(|e| bad(e.to_string()))?, Some(index))
-        }
-        Err(ReplayError::Act { index, .. }) => {
-            // The moves up to the act that cannot be applied, without it and what follows.
-            let mut prefix = record.clone();
-            let kept = index.map_or(0, |i| i + 1);
-            prefix.moves.truncate(kept);
-            match prefix.moves.last_mut() {
-                Some(m) => m.acts.clear(),
-                None => prefix.acts.clear(),
-            }
-            (prefix.replay(rules).map_err(|e| bad(e.to_string()))?, Some(kept))
-        }
-    };
-    let from = (req.from as usize).min(replay.len());
-    let to = (from + PAGE).min(replay.len());
-    let moves = (from..to).map(|i| reviewed(&record, &replay, i)).collect();
+    let timeline = record.timeline(rules).map_err(|e| bad(e.to_string()))?;
+    // The step of each record move: the moves and acts replayed to the end (an impossible move
+    // carried out as it was made, and marked by the check below).
+    let at_move: Vec<&Step> =
+        timeline.steps().iter().filter(|s| matches!(s.kind, StepKind::Move(_))).collect();
+    let total = at_move.len();
+    let from = (req.from as usize).min(total);
+    let to = (from + PAGE).min(total);
+    let start_step = &timeline.steps()[0];
+    let moves = (from..to).map(|i| reviewed(&record, previous(&timeline, i), at_move[i], i)).collect();
+    // Since version 12 the review goes on past an impossible move; nothing stops it.
+    let stopped: Option<usize> = None;
     let report = check_record(&record, rules);
     let impossible: Vec<ImpossibleView> = report.impossible.iter().take(MOST_FINDINGS).map(finding).collect();
     let unreadable = report.unreadable.map(|u| match u.index {
@@ -101,24 +90,32 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
                 .filter(|p| !p.is_empty() && *p != "?")
                 .map(str::to_owned)
         }),
-        start: replay.game_after(0).map(Game::bfen).unwrap_or_default(),
-        start_clocks_ms: replay.clocks_after(0).map(|c| c.0).unwrap_or([None; 4]),
+        start: start_step.game.bfen(),
+        start_clocks_ms: start_step.clocks.0,
         total: count(record.moves.len()),
         moves,
         stopped: stopped.map(count),
-        next: (to < replay.len()).then(|| count(to)),
+        next: (to < total).then(|| count(to)),
         impossible,
         unreadable,
         named,
     })))
 }
 
-/// Move `i` of the record (played in the replay) with the position and clocks after it.
-fn reviewed(record: &Record, replay: &shvedka_records::Replay, i: usize) -> ReviewedMove {
+/// The game just before the record's move `i` (after the acts before it).
+fn previous(timeline: &Timeline, i: usize) -> &Game {
+    let index = timeline.after_move(i).unwrap_or(0);
+    &timeline.steps()[index].game
+}
+
+/// Move `i` of the record, from the boards before it and its step: the position, clocks and
+/// match time after it.
+fn reviewed(record: &Record, before: &Game, step: &Step, i: usize) -> ReviewedMove {
     let rm = &record.moves[i];
-    let (san, uci) = match (replay.game_after(i), replay.moves().get(i)) {
-        (Some(before), Some(m)) => (before.san(m), before.uci(m)),
-        _ => (rm.text.clone(), String::new()),
+    let legal = before.parse_move(rm.board, &rm.text).ok().filter(|_| step.impossible.is_none());
+    let (san, uci) = match legal {
+        Some(m) => (before.san(&m), before.uci(&m)),
+        None => (rm.text.clone(), String::new()),
     };
     ReviewedMove {
         seat: seat_id(rm.seat()),
@@ -126,9 +123,11 @@ fn reviewed(record: &Record, replay: &shvedka_records::Replay, i: usize) -> Revi
         text: rm.text.clone(),
         san,
         uci,
-        bfen: replay.position_after(i + 1).unwrap_or_default(),
-        clocks_ms: replay.clocks_after(i + 1).map(|c| c.0).unwrap_or([None; 4]),
+        bfen: step.game.bfen(),
+        clocks_ms: step.clocks.0,
         comment: rm.comment.clone(),
+        at_ms: step.at_ms,
+        running: step.running,
     }
 }
 

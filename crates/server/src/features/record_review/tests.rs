@@ -63,28 +63,39 @@ fn a4_m1_a_clean_record_is_replayed_move_by_move_with_its_clocks() {
         (SeatId::WhiteA, 1, "e4", "e4", "e2e4")
     );
     assert!(first.bfen.starts_with("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR[] b"), "{}", first.bfen);
-    assert_eq!(first.clocks_ms, [Some(178_000), Some(180_000), Some(180_000), Some(180_000)]);
+    // 1A. e4 at match time 2 s (placed by its clock): white-B's clock ran meanwhile too (K1),
+    // and after it black-A's and white-B's run.
+    assert_eq!(first.at_ms, Some(2_000));
+    assert_eq!(first.clocks_ms, [Some(178_000), Some(180_000), Some(178_000), Some(180_000)]);
+    assert_eq!(first.running, [false, true, true, false]);
     let last = &r.moves[9];
     assert_eq!((last.seat, last.text.as_str()), (SeatId::WhiteA, "Qxf7#"));
     assert!(last.bfen.starts_with("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR"), "{}", last.bfen);
 }
 
 #[test]
-fn a1_impossible_moves_come_as_codes_and_the_replay_stops_at_the_first_it_cannot_play() {
+fn a1_impossible_moves_come_as_codes_and_the_review_follows_the_record_to_its_end() {
     let r = ask(TWO_IMPOSSIBLE, 0).unwrap();
-    assert_eq!((r.total, r.moves.len(), r.stopped, r.next), (6, 0, Some(0), None));
+    assert_eq!((r.total, r.moves.len(), r.stopped, r.next), (6, 6, None, None));
+    // The impossible drop on the seventh rank as it was made: the pawn stands on a7, its SAN as
+    // written and no squares to mark.
+    let drop = &r.moves[0];
+    assert_eq!((drop.san.as_str(), drop.uci.as_str()), ("P@a7", ""));
+    assert!(drop.bfen.starts_with("4k3/P7/"), "{}", drop.bfen);
+    // The queen from nowhere cannot be carried out: the boards stay as they were.
+    assert_eq!(r.moves[4].bfen, r.moves[3].bfen);
     let found: Vec<_> = r.impossible.iter().map(|f| (f.index, f.kind, f.rule.as_str())).collect();
     assert_eq!(found, [(0, 2, "P2"), (4, 1, "P1")]);
     // Moves the replay never reached are named as written.
     let named: Vec<_> = r.named.iter().map(|n| (n.index, n.label.as_str())).collect();
     assert_eq!(named, [(0, "1A. P@a7"), (4, "3A. Q@d1")]);
     assert!(r.impossible.iter().all(|f| f.later != LaterView::Stands || f.kind == 2), "{:?}", r.impossible);
-    // Under classic a pawn may be dropped on the seventh rank: only the queen is impossible, and
-    // the replay plays the first four moves.
+    // Under classic a pawn may be dropped on the seventh rank: only the queen is impossible.
     let req =
         RecordReviewRequest { bpgn: TWO_IMPOSSIBLE.into(), game: 1, rules: Some("classic".into()), from: 0 };
     let Ok(Reply::RecordReview(r)) = review(&req) else { panic!("a review") };
-    assert_eq!((r.rules.as_str(), r.moves.len(), r.stopped), ("classic", 4, Some(4)));
+    assert_eq!((r.rules.as_str(), r.moves.len(), r.stopped), ("classic", 6, None));
+    assert_eq!(r.moves[0].uci, "P@a7", "a legal drop has its long notation");
     assert_eq!(
         r.impossible.iter().map(|f| (f.index, f.kind, f.rule.as_str())).collect::<Vec<_>>(),
         [(4, 1, "P1")]
