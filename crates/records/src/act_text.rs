@@ -47,9 +47,12 @@ pub(crate) fn parse_seat(text: &str) -> Option<Seat> {
     Seat::ALL.into_iter().find(|s| s.to_string() == text)
 }
 
-/// The command for a move's match time.
-pub(crate) fn write_mt(ms: i64) -> String {
-    format!("[%mt {}]", format_signed(ms))
+/// The command for a move's match time, and its lag credit when it has one.
+pub(crate) fn write_mt(ms: i64, credit_ms: Option<u64>) -> String {
+    match credit_ms {
+        Some(c) => format!("[%mt {} lag={}]", format_signed(ms), format_seconds(c)),
+        None => format!("[%mt {}]", format_signed(ms)),
+    }
 }
 
 /// The command for an act.
@@ -70,6 +73,9 @@ pub(crate) fn write_act(act: &Act) -> String {
             }
             if let Some(ms) = m.at_ms {
                 key("mt", format_signed(ms));
+            }
+            if let Some(ms) = m.credit_ms {
+                key("lag", format_seconds(ms));
             }
             if let Some(c) = &m.comment {
                 key("note", value(c));
@@ -142,6 +148,8 @@ fn verb(kind: &ActKind) -> &'static str {
 pub(crate) struct CommentParts {
     /// The `[%mt]` time, if any.
     pub(crate) mt: Option<i64>,
+    /// The `[%mt]` lag credit, if any.
+    pub(crate) lag: Option<u64>,
     /// The acts, in order.
     pub(crate) acts: Vec<Act>,
     /// The rest, whitespace collapsed (other commands included); empty if none.
@@ -164,10 +172,14 @@ pub(crate) fn read_comment(comment: &str) -> Result<CommentParts, String> {
         let (name, args) = body.split_once(' ').unwrap_or((body, ""));
         match name {
             "mt" => {
-                parts.mt = Some(
-                    parse_signed(args.trim())
-                        .ok_or_else(|| format!("seconds after [%mt, found {:?}", args.trim()))?,
-                );
+                let mut words = args.split_whitespace();
+                let time = words.next().unwrap_or("");
+                parts.mt =
+                    Some(parse_signed(time).ok_or_else(|| format!("seconds after [%mt, found {time:?}"))?);
+                for word in words {
+                    let lag = word.strip_prefix("lag=").and_then(parse_seconds);
+                    parts.lag = Some(lag.ok_or_else(|| format!("lag=SECONDS in [%mt], found {word:?}"))?);
+                }
             }
             "act" => parts.acts.push(read_act(args)?),
             _ => rest.push(whole),
@@ -368,6 +380,9 @@ fn read_played(pairs: &[(String, String)]) -> Result<RecordMove, String> {
     if let Some(t) = find(pairs, "mt") {
         m.at_ms = Some(parse_signed(t).ok_or_else(|| bad("played", "mt", "seconds", t))?);
     }
+    if let Some(l) = find(pairs, "lag") {
+        m.credit_ms = Some(parse_seconds(l).ok_or_else(|| bad("played", "lag", "seconds", l))?);
+    }
     m.comment = find(pairs, "note").map(str::to_owned);
     Ok(m)
 }
@@ -381,6 +396,7 @@ mod tests {
         let mut played = RecordMove::new(BoardId::B, Color::White, 5, "P@d5");
         played.clock_ms = Some(170_000);
         played.at_ms = Some(107_837);
+        played.credit_ms = Some(120);
         played.comment = Some("a \"quoted\" note ] here".to_owned());
         let kinds = [
             ActKind::Played(Box::new(played)),
@@ -426,5 +442,8 @@ mod tests {
         let parts = read_comment("[%clk 0:02:59] [%mt 1.5] fine").expect("reads");
         assert_eq!(parts.mt, Some(1_500));
         assert_eq!(parts.text, "[%clk 0:02:59] fine");
+        let lagged = read_comment(&write_mt(30_600, Some(380))).expect("reads");
+        assert_eq!((lagged.mt, lagged.lag), (Some(30_600), Some(380)));
+        assert!(read_comment("[%mt 1.5 lag=x]").is_err());
     }
 }

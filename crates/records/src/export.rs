@@ -54,7 +54,7 @@ impl Record {
                 text.word(&format!("{{{}}}", format_seconds(ms)));
             }
             if let Some(ms) = m.at_ms {
-                text.word(&format!("{{{}}}", write_mt(ms)));
+                text.comment(&write_mt(ms, m.credit_ms));
             }
             if let Some(c) = m.comment.as_deref().filter(|c| !c.is_empty()) {
                 text.comment(&format!("C:{}", note_text(c)));

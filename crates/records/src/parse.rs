@@ -265,6 +265,7 @@ impl Draft {
                 Some(m) => {
                     if parts.mt.is_some() {
                         m.at_ms = parts.mt;
+                        m.credit_ms = parts.lag;
                     }
                     if m.clock_ms.is_none()
                         && let Some(ms) = parse_seconds(&parts.text)

@@ -40,6 +40,9 @@ pub struct RecordMove {
     /// The match time it was made, in milliseconds from the start of the clocks (`{[%mt …]}`),
     /// if recorded.
     pub at_ms: Option<i64>,
+    /// The lag credit its mover was given (K3), in milliseconds, when the record says so
+    /// (`{[%mt 30.600 lag=0.380]}`) and it is not zero.
+    pub credit_ms: Option<u64>,
     /// What happened after it, before the next move of the record (`{[%act …]}`), in order.
     pub acts: Vec<Act>,
 }
@@ -55,6 +58,7 @@ impl RecordMove {
             clock_ms: None,
             comment: None,
             at_ms: None,
+            credit_ms: None,
             acts: Vec::new(),
         }
     }

@@ -55,6 +55,9 @@ pub(crate) enum ArbiterCommand {
     /// The same instant with the engine's analysis of both boards: evaluation, best move, the
     /// line after it, the piece the side to move wants from its partner, time trouble.
     Analyse(show::AnalyseArgs),
+    /// Why a decided match ended as it did (RULES.md E1–E10, K3, K4): the endings at their match
+    /// times, what a flag's grace window held, how E1–E9 weighed it, every rule that decided it.
+    Explain(show::Source),
     /// List the server's live matches, listed or not.
     List(online::Online),
     /// Stop all four clocks of a match (K5).
@@ -96,6 +99,7 @@ pub(crate) fn run(args: &ArbiterArgs, out: &mut dyn Write) -> anyhow::Result<()>
         ArbiterCommand::CheckRecord(args) => check(args, out),
         ArbiterCommand::Show(args) => show::run(args, out),
         ArbiterCommand::Analyse(args) => show::analyse(args, out),
+        ArbiterCommand::Explain(args) => show::explain(args, lang, out),
         ArbiterCommand::List(args) => online::list(args, out),
         ArbiterCommand::Pause(args) => online::pause(args, out),
         ArbiterCommand::Resume(args) => online::resume(args, out),

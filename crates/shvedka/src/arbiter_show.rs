@@ -20,30 +20,16 @@ use super::{bad_input, read_records, record_rules};
 #[derive(Debug, clap::Args)]
 #[command(group(clap::ArgGroup::new("instant").args(["after_move", "at"])))]
 pub(crate) struct ShowArgs {
-    /// The BPGN file; with `--server`, the id of a match on that server.
-    #[arg(value_name = "MATCH|FILE.bpgn")]
-    file: PathBuf,
-    /// Review a match of this server (HOST:PORT) instead of a file.
-    #[arg(long)]
-    server: Option<String>,
-    /// The server certificate's SHA-256 (with `--server`).
-    #[arg(long, requires = "server")]
-    fingerprint: Option<String>,
+    #[command(flatten)]
+    source: Source,
     /// Show the game after its first N moves (both boards counted together in record order;
-    /// 0 is the start).
+    /// 0 is the start; a move taken back is not counted).
     #[arg(long, value_name = "N", allow_hyphen_values = true)]
     after_move: Option<usize>,
-    /// Show the game at a match time: seconds (`95.3`, `95.3s`) or minutes and seconds
-    /// (`1:35.3`), placed by the clock comments.
+    /// Show the game at a match time from the start of the clocks: seconds (`95.3`, `95.3s`) or
+    /// minutes and seconds (`1:35.3`). Without --after-move or --at, the end of the record.
     #[arg(long, value_name = "TIME", allow_hyphen_values = true, value_parser = parse_match_time)]
     at: Option<u64>,
-    /// The rules preset (mgimo-2017 or classic); by default the record's `Rules` tag, or
-    /// mgimo-2017 when it has none.
-    #[arg(long)]
-    rules: Option<String>,
-    /// Which game of the file, from 1.
-    #[arg(long, default_value_t = 1, value_name = "K")]
-    game: usize,
 }
 
 /// Arguments of `shvedka arbiter analyse`: an instant as `show` takes it, and the search.
@@ -101,28 +87,68 @@ pub(crate) fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result
     show(&args.show, out, Some(args.nodes))
 }
 
-fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::Result<()> {
-    let name = args.file.display();
-    let mut records = match &args.server {
-        None => read_records(&args.file)?,
-        Some(server) => {
-            let id: u64 = args
-                .file
-                .to_str()
-                .and_then(|s| s.parse().ok())
-                .ok_or_else(|| bad_input(format!("{name}: with --server, give a match id")))?;
-            let connect = crate::client_cmds::ConnectArgs::new(server.clone(), args.fingerprint.clone());
-            let text = super::online::fetch_public_record(&connect, id)?;
-            shvedka_records::parse_bpgn(&text).map_err(|e| bad_input(format!("match {id}: {e}")))?
+/// Where a record comes from: a file, or a match of a server.
+#[derive(Debug, clap::Args)]
+pub(crate) struct Source {
+    /// The BPGN file; with `--server`, the id of a match on that server.
+    #[arg(value_name = "MATCH|FILE.bpgn")]
+    file: PathBuf,
+    /// Review a match of this server (HOST:PORT) instead of a file.
+    #[arg(long)]
+    server: Option<String>,
+    /// The server certificate's SHA-256 (with `--server`).
+    #[arg(long, requires = "server")]
+    fingerprint: Option<String>,
+    /// The rules preset (mgimo-2017 or classic); by default the record's `Rules` tag, or
+    /// mgimo-2017 when it has none.
+    #[arg(long)]
+    rules: Option<String>,
+    /// Which game of the file, from 1.
+    #[arg(long, default_value_t = 1, value_name = "K")]
+    game: usize,
+}
+
+impl Source {
+    /// The record and its rules.
+    pub(crate) fn load(&self) -> anyhow::Result<(Record, bughouse::Rules)> {
+        let name = self.file.display();
+        let mut records = match &self.server {
+            None => read_records(&self.file)?,
+            Some(server) => {
+                let id: u64 = self
+                    .file
+                    .to_str()
+                    .and_then(|s| s.parse().ok())
+                    .ok_or_else(|| bad_input(format!("{name}: with --server, give a match id")))?;
+                let connect = crate::client_cmds::ConnectArgs::new(server.clone(), self.fingerprint.clone());
+                let text = super::online::fetch_public_record(&connect, id)?;
+                shvedka_records::parse_bpgn(&text).map_err(|e| bad_input(format!("match {id}: {e}")))?
+            }
+        };
+        let count = records.len();
+        if self.game == 0 || self.game > count {
+            let games = if count == 1 { "1 game" } else { &format!("{count} games") };
+            return Err(bad_input(format!("{name}: no game {} (the file has {games})", self.game)));
         }
-    };
-    let count = records.len();
-    if args.game == 0 || args.game > count {
-        let games = if count == 1 { "1 game" } else { &format!("{count} games") };
-        return Err(bad_input(format!("{name}: no game {} (the file has {games})", args.game)));
+        let record = records.swap_remove(self.game - 1);
+        let rules = record_rules(&record, self.rules.as_deref())?;
+        Ok((record, rules))
     }
-    let record = records.swap_remove(args.game - 1);
-    let rules = record_rules(&record, args.rules.as_deref())?;
+}
+
+/// `explain`: why the match ended as it did, in the reader's language.
+pub(crate) fn explain(source: &Source, lang: shvedka_tui::Lang, out: &mut dyn Write) -> anyhow::Result<()> {
+    let (record, rules) = source.load()?;
+    let e = record.explain(rules).map_err(|e| bad_input(format!("{}: {e}", source.file.display())))?;
+    for line in shvedka_tui::explain::explanation(lang, &e) {
+        writeln!(out, "{line}")?;
+    }
+    Ok(())
+}
+
+fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::Result<()> {
+    let name = args.source.file.display();
+    let (record, rules) = args.source.load()?;
     let timeline = match record.timeline(rules) {
         Ok(t) => t,
         Err(e) => return Err(bad_input(format!("{name}: {e}"))),

@@ -412,3 +412,71 @@ fn m1_analyse_finds_the_mate_in_one_and_then_the_mate_on_board() {
     let (code, _, err) = arbiter("analyse", "scholar_mate.bpgn", &["--after-move", "9", "--nodes", "0"]);
     assert_eq!(code, 2, "{err}");
 }
+
+#[test]
+fn e1_e6_e9_k4_explain_a_mate_inside_a_flags_window_in_both_languages() {
+    let (code, out, err) = arbiter("explain", "explain_mate_in_window.bpgn", &["--lang", "en"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    assert_eq!(
+        out.lines().collect::<Vec<_>>(),
+        [
+            "result: team 1 wins (E1)",
+            "0:30.410 the flag of black-B fell (K4) · inside the flag's grace window (K4)",
+            "0:30.843 4A. Qxf7#: black-A is mated on board (M1) · inside the flag's grace window (K4)",
+            "0:30.843 the match ended · inside the flag's grace window (K4)",
+            "weighed: a mate on board counts, a flag in the same window does not (E6, E9)",
+            "rules that decided it: E1 (mate on board), K4 (the flag: time has run out), E6 (a flag counts only without a mate on board), E9 (mate on board beats a draw, a draw beats a flag)",
+        ]
+    );
+    let (code, out, _) = arbiter("explain", "explain_mate_in_window.bpgn", &["--lang", "ru"]);
+    assert_eq!(code, 0);
+    assert!(out.starts_with("результат: победила команда 1 (E1)\n0:30.410 у чёрных B упал флаг (K4) · внутри окна флага (K4)\n"), "{out}");
+    assert!(
+        out.contains("решение: мат на доске засчитывается, флаг в том же окне — нет (E6, E9)\n"),
+        "{out}"
+    );
+    assert!(out.contains("что решило исход: E1 (мат на доске), K4 ("), "{out}");
+}
+
+#[test]
+fn e7_k4_explain_flags_of_both_teams() {
+    let (code, out, _) = arbiter("explain", "explain_two_flags.bpgn", &["--lang", "en"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("0:10.000 the flag of black-A fell (K4) · inside the flag's grace window (K4)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("0:10.400 the flag of black-B fell (K4) · inside the flag's grace window (K4)\n"),
+        "{out}"
+    );
+    assert!(out.contains("weighed: flags of both teams make a draw (E7)\n"), "{out}");
+    assert!(
+        out.ends_with("rules that decided it: E7 (flag: time ran out), K4 (the flag: time has run out)\n"),
+        "{out}"
+    );
+    let (_, out, _) = arbiter("explain", "explain_two_flags.bpgn", &["--lang", "ru"]);
+    assert!(out.contains("решение: флаги у обеих команд — ничья (E7)\n"), "{out}");
+}
+
+#[test]
+fn k3_explain_lag_credit_that_takes_a_flag_back() {
+    let (code, out, _) = arbiter("explain", "explain_lag_credit.bpgn", &["--lang", "en"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("0:20.300 2a. Nc6: the lag credit of 0.550 s brought the move of black-A inside the time; the flag is withdrawn (K3)\n"),
+        "{out}"
+    );
+    assert!(!out.contains("grace window"), "the withdrawn flag decided nothing: {out}");
+    assert!(out.ends_with("rules that decided it: E10 (resignation), K3 (lag credit)\n"), "{out}");
+    let (_, out, _) = arbiter("explain", "explain_lag_credit.bpgn", &["--lang", "ru"]);
+    assert!(
+        out.contains(
+            "компенсация задержки связи (0.550 с) вернула ход чёрных A в пределы времени; флаг снят (K3)"
+        ),
+        "{out}"
+    );
+    // A file that is not there is bad input (exit 2).
+    let (code, _, err) = arbiter("explain", "no_such_file.bpgn", &[]);
+    assert_eq!(code, 2, "{err}");
+}

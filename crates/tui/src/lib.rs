@@ -17,6 +17,7 @@
 mod action;
 mod app;
 mod entry;
+pub mod explain;
 pub mod i18n;
 pub mod prefs;
 mod run;

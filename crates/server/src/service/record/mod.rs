@@ -83,10 +83,11 @@ pub(crate) fn record(
         let act =
             |kind: ActKind, by: Option<String>| Act { kind, at_ms: at_ms(e.at), by, clocks: Some(clocks(e)) };
         match &e.kind {
-            EventKind::Moved { seat, mv, .. } => {
+            EventKind::Moved { seat, mv, credit, .. } => {
                 r.push_played(&before, mv, Some(e.clocks[seat.index()].as_millis() as u64));
                 if let Some(last) = r.moves.last_mut() {
                     last.at_ms = at_ms(e.at);
+                    last.credit_ms = Some(credit.as_millis() as u64).filter(|&c| c > 0);
                 }
             }
             EventKind::Arbiter(Ruling { act: done, by }) => {

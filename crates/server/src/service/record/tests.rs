@@ -213,3 +213,58 @@ fn a4_a2_the_record_replays_every_event_as_the_match_had_it() {
     eprintln!("{matches} matches, {events} events, {acts} acts ({taken_back} moves taken back or annulled)");
     assert!(acts > 200 && taken_back > 20, "the random matches had acts: {acts}, {taken_back}");
 }
+
+/// E1, E6, E9, K4 from the server's own record: black-B's flag falls, and white-A's mate comes
+/// inside its grace window; the record explains the result with every rule that decided it.
+#[test]
+fn e1_e6_e9_k4_the_record_explains_a_mate_inside_a_flags_window() {
+    use shvedka_records::{Happening, Weighing};
+    let rules = RuleOptions::preset("mgimo-2017").unwrap();
+    let mut config = MatchConfig::new(rules, "30s+0".parse::<TimeControl>().unwrap());
+    config.countdown = Duration::ZERO;
+    let mut m = Match::new(config).unwrap();
+    for seat in Seat::ALL {
+        m.handle_command(Duration::ZERO, player(seat), Command::TakeSeat(seat)).unwrap();
+    }
+    for seat in Seat::ALL {
+        m.handle_command(Duration::ZERO, player(seat), Command::Ready(true)).unwrap();
+    }
+    let ms = Duration::from_millis;
+    let play = |m: &mut Match, at: u64, seat: Seat, text: &str| {
+        let mv = m.game().parse_move(seat.board, text).unwrap();
+        m.handle_command(ms(at), player(seat), Command::Move { mv, client_time: None }).unwrap();
+    };
+    let [wa, ba, wb, _bb] = Seat::ALL;
+    play(&mut m, 100, wb, "d4");
+    for (at, seat, text) in [
+        (200, wa, "e4"),
+        (300, ba, "e5"),
+        (400, wa, "Bc4"),
+        (500, ba, "Nc6"),
+        (600, wa, "Qh5"),
+        (700, ba, "Nf6"),
+    ] {
+        play(&mut m, at, seat, text);
+    }
+    // black-B's 30 s run out at 30.1 s; white-A mates 0.1 s later, inside the window.
+    m.handle_timeout(ms(30_150));
+    play(&mut m, 30_200, wa, "Qxf7#");
+    m.handle_timeout(ms(40_000));
+    let Phase::Ended(adj) = m.phase() else { panic!("decided: {:?}", m.phase()) };
+    assert_eq!(adj.reason.rule(), "E1");
+    let record = super::record(1, &m, &[None, None, None, None], &[None; 4], "2026.12.02");
+    let read = &parse_bpgn(&record.to_bpgn()).unwrap()[0];
+    let e = read.explain(m.config().rules.rules().unwrap()).unwrap();
+    let what: Vec<_> = e.lines.iter().map(|l| (l.what.clone(), l.in_window)).collect();
+    assert_eq!(
+        what,
+        [
+            (Happening::Flag { seat: Seat::ALL[3] }, true),
+            (Happening::Mate { mated: Seat::ALL[1], by: "4A. Qxf7#".into() }, true),
+            (Happening::Ended, true),
+        ]
+    );
+    assert_eq!(e.lines[0].at_ms, Some(30_100), "the flag at the instant the clock reached zero");
+    assert_eq!(e.weighing, Some(Weighing::MateOverFlag));
+    assert_eq!(e.rules, ["E1", "K4", "E6", "E9"]);
+}
