@@ -581,6 +581,15 @@ function push(kind, body) {
     }
     model = refresh(model, body, now, offset);
     if (body.rating_changes?.length) ratingChanges = { matchId: body.match_id, changes: body.rating_changes };
+    // K5: a match stopped by a call says who called and why to whoever opens it (an arbiter
+    // who comes in later reads it as the players did).
+    if (body.called && !wall) {
+      const line = describe(model, { ArbiterCalled: body.called }, null);
+      if (line) {
+        log(line);
+        showInfo(line);
+      }
+    }
     // The wall watches the matches it shows: it stays on the tournament.
     if ((fresh && !wall) || showOnState) showScreen("match");
     showOnState = false;

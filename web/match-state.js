@@ -25,6 +25,7 @@ import { actText } from "./say.js";
  * @property {string} reason  the server's words, for logs only: the page says `cause`
  * @property {string} rule
  * @property {any} [cause]  `ResultCause` of the protocol (version 9); absent from results stored before it
+ * @property {string | null} [note]  the arbiter's words on a declared result (version 12)
  */
 
 /**
@@ -47,6 +48,7 @@ import { actText } from "./say.js";
  * @property {{ seat: Seat, number: number, san: string }[]} [moves]  every move so far (version 3)
  * @property {boolean} [rated]  rated (version 5)
  * @property {import("./codec.js").RatingChange[]} [rating_changes]  what a decided rated match made of its players' ratings (version 5)
+ * @property {{ seat: Seat, replay: import("./codec.js").ReplayReason | null } | null} [called]  the call that keeps the clocks stopped (version 12)
  */
 
 /**
@@ -179,7 +181,8 @@ export function fromState(s, now, offsetMs = null) {
     drawOffer: null,
     countdown: null,
     flagged: [],
-    arbiterNote: "",
+    // The arbiter's words on a declared result reach a page that opens the match later too.
+    arbiterNote: s.result?.note ?? "",
     serverPause: null,
   };
 }
@@ -197,7 +200,7 @@ export function refresh(old, s, now, offsetMs = null) {
   const m = fromState(s, now, offsetMs);
   if (old && old.matchId === m.matchId) {
     if (!s.moves) m.moves = old.moves; // a server without the list: keep what was seen
-    m.arbiterNote = old.arbiterNote;
+    m.arbiterNote = m.arbiterNote || old.arbiterNote;
     if (old.lastSeq === m.lastSeq) {
       m.lastMove = old.lastMove;
       m.removedOn = old.removedOn;
@@ -340,6 +343,7 @@ export function applyEvent(m, e, now, offsetMs = null) {
   } else if (k.Ended) {
     m.phase = "Ended";
     m.result = k.Ended;
+    if (k.Ended.note) m.arbiterNote = k.Ended.note;
     m.drawOffer = null;
   } else if (k.Paused) {
     m.phase = "Paused";

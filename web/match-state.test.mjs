@@ -288,3 +288,20 @@ test("a5_a6_a_call_for_a_replay_and_the_replay_are_said_and_start_the_game_again
   setLanguage("en");
   assert.equal(describe(names, noted), "arbiter: ordered a replay: wrong initial setup (A5) (ладьи стояли не там); the game starts again");
 });
+
+test("a2_k5_a_page_that_opens_a_match_later_has_the_arbiters_words_and_the_call", () => {
+  setLanguage("en");
+  const decided = fromState(state({
+    phase: "Ended",
+    result: { winner: null, reason: "", rule: "A2", cause: "Arbiter", note: "a flag missed" },
+  }), 0);
+  assert.equal(decided.arbiterNote, "a flag missed");
+  // A corrected result on an open page: the new words replace the old result's.
+  const m = fromState(state({ phase: "Ended", result: { winner: "One", reason: "", rule: "E10", cause: null } }), 0);
+  applyEvent(m, { match_id: m.matchId, seq: (m.lastSeq ?? 0) + 1, at_ms: 0, kind: { Ended: { winner: null, reason: "", rule: "A2", cause: "Arbiter", note: "replayed later" } }, clocks_ms: [0, 0, 0, 0], running: [false, false, false, false], bfen: null, server_time_us: 0 }, 0);
+  assert.equal(m.result?.rule, "A2");
+  assert.equal(m.arbiterNote, "replayed later");
+  // The call a state carries is said as the event is.
+  const paused = fromState(state({ phase: "Paused" }), 0);
+  assert.match(describe(paused, { ArbiterCalled: { seat: "BlackB", replay: "OutsideHint" } }, null) ?? "", /replay/);
+});

@@ -42,9 +42,9 @@ pub use refusals::{
 };
 pub use seeks::{SeekEnd, SeekPool, SeekRequest, SeekView};
 pub use server::{
-    ClosedReason, DrawHow, ElsewhereReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent, MatchState,
-    MatchSummary, MoveView, PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultCause, ResultView,
-    ServerMsg, SessionEnd,
+    CallView, ClosedReason, DrawHow, ElsewhereReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent,
+    MatchState, MatchSummary, MoveView, PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultCause,
+    ResultView, ServerMsg, SessionEnd,
 };
 pub use tournaments::{
     ChoiceKind, GameView, InvitationView, OfficialView, PairingView, RoundView, StandingView,

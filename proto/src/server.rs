@@ -468,6 +468,10 @@ pub struct ResultView {
     /// rule).
     #[serde(default)]
     pub cause: Option<ResultCause>,
+    /// The arbiter's own words when he declared (or corrected) the result (A2; version 12),
+    /// shown as he wrote them.
+    #[serde(default)]
+    pub note: Option<String>,
 }
 
 /// How a match was decided.
@@ -560,6 +564,19 @@ pub struct MatchState {
     /// (version 5).
     #[serde(default)]
     pub rating_changes: Vec<RatingChange>,
+    /// K5: while a player's call keeps the clocks stopped, who called and the replay he asks
+    /// for, if any (version 12), so that an arbiter who opens the match later reads it.
+    #[serde(default)]
+    pub called: Option<CallView>,
+}
+
+/// A player's call of the arbiter (K5), as a match's state carries it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct CallView {
+    /// Who called.
+    pub seat: SeatId,
+    /// The replay he asks for (A5, A6), if any.
+    pub replay: Option<crate::ReplayReason>,
 }
 
 /// One move of a match's move list (`MatchState::moves`).

@@ -22,6 +22,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
         reason: "white-A lost on time".into(),
         rule: "E7".into(),
         cause: Some(ResultCause::Flag { seat: SeatId::WhiteA }),
+        note: None,
     };
     vec![
         ("hello", c(1, ClientMsg::Hello { version: PROTOCOL_VERSION, name: "anna".into(), resume: None })),
@@ -200,6 +201,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 ],
                 rated: true,
                 rating_changes: vec![change()],
+                called: Some(CallView { seat: SeatId::BlackB, replay: Some(ReplayReason::OutsideHint) }),
             })),
         ),
         (
@@ -435,6 +437,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         reason: "team 2 wins: white-A resigned (E10)".into(),
                         rule: "E10".into(),
                         cause: None,
+                        note: None,
                     }),
                     finished_ms: Some(1_790_000_000_000),
                 }])),
@@ -950,6 +953,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                     reason: "draw: board A drawn (Repetition) (E4)".into(),
                     rule: "E4".into(),
                     cause: Some(ResultCause::BoardDrawn { board: Board::A, how: DrawHow::Repetition }),
+                    note: Some("the arbiter's words".into()),
                 }),
                 clocks_ms: [1, 2, 3, 4],
                 running: [false; 4],

@@ -175,6 +175,14 @@ async fn a4_a_decided_matchs_record_shows_an_arbiters_correction_made_after_it_w
         .arbiter_act(id, ArbiterRequest::DeclareResult { winner: None, reason: "a flag missed".into() })
         .await
         .expect("a decided match's result is corrected");
+    // A page that reviews the match after the correction reads the result with the arbiter's
+    // words (the stored log's last event).
+    let reader = server.client("reader").await;
+    let review =
+        reader.request(shvedka_proto::ClientMsg::Review { match_id: id, after: None }).await.unwrap();
+    let shvedka_proto::Reply::Review { events, .. } = review else { panic!("a review: {review:?}") };
+    let Some(EventView::Ended(r)) = events.last().map(|e| e.kind.clone()) else { panic!("{events:?}") };
+    assert_eq!((r.winner, r.rule.as_str(), r.note.as_deref()), (None, "A2", Some("a flag missed")));
     let bpgn = arbiter.record(id).await.unwrap();
     let after = shvedka_records::parse_bpgn(&bpgn).unwrap()[0].result.clone();
     assert_ne!(after, before, "the kept record was stale:\n{bpgn}");
@@ -273,6 +281,20 @@ async fn a6_a_players_call_for_a_replay_reaches_the_arbiter_with_its_reason() {
     assert_eq!(call.running, [false; 4], "K5: the call stops all four clocks");
     let seen = wait_event(&mut c[1], |e| matches!(e.kind, EventView::ArbiterCalled { .. })).await;
     assert_eq!(seen.kind, call.kind, "every player reads the call with its reason");
+    // An arbiter who opens the match later reads who called and why from its state.
+    let late = server.client("late-arbiter").await;
+    late.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
+    late.watch(id).await.unwrap();
+    let mut late = late;
+    let shvedka_proto::ServerMsg::State(state) =
+        shvedka_tests::wait_msg(&mut late, |m| matches!(m, shvedka_proto::ServerMsg::State(_))).await
+    else {
+        unreachable!()
+    };
+    assert_eq!(
+        state.called,
+        Some(shvedka_proto::CallView { seat: SeatId::BlackB, replay: Some(ReplayReason::OutsideHint) })
+    );
     let live = arbiter.list_live().await.unwrap();
     assert!(live.iter().any(|m| m.match_id == id && m.phase == PhaseView::Paused));
 

@@ -102,8 +102,10 @@ rule-A6 = a hint from outside
 
 result-win = { $team } wins: { $why }
 result-draw = draw: { $why }
+result-with-note = { $result }: «{ $note }»
 result-leave = /lobby to leave
 match-over = match over: { $result }
+match-result-corrected = the result is corrected: { $result }
 last-match = last match: { $result }
 demo-result = result: { $result }
 demo-annulled = result: the match was annulled

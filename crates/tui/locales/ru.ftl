@@ -106,8 +106,10 @@ rule-A6 = подсказка со стороны
 
 result-win = победила { $team }: { $why }
 result-draw = ничья: { $why }
+result-with-note = { $result }: «{ $note }»
 result-leave = /lobby — выйти в лобби
 match-over = матч окончен: { $result }
+match-result-corrected = результат исправлен: { $result }
 last-match = последний матч: { $result }
 demo-result = результат: { $result }
 demo-annulled = результат: матч аннулирован

@@ -348,15 +348,33 @@ impl App {
     /// Takes a message the server pushed.
     pub fn on_server(&mut self, msg: ServerMsg, now: Instant) {
         let lang = self.lang;
-        let decided_before = self.model.as_ref().is_some_and(|m| m.result().is_some());
+        let result_before = self.model.as_ref().and_then(|m| m.result().cloned());
+        let decided_before = result_before.is_some();
         if let Err(e) = MatchModel::follow(&mut self.model, &msg, now, self.rtt) {
             self.error(t!(lang, "match-cannot-show", detail = e.to_string()));
         }
         match msg {
-            ServerMsg::State(_) if self.model.is_some() => self.screen = Screen::Match,
+            ServerMsg::State(state) if self.model.is_some() => {
+                self.screen = Screen::Match;
+                // K5: a match stopped by a call says who called and why to whoever opens it.
+                if let Some(call) = state.called
+                    && let Some(line) =
+                        self.event_line(&EventView::ArbiterCalled { seat: call.seat, replay: call.replay })
+                {
+                    self.info(line);
+                }
+            }
             ServerMsg::Event(MatchEvent { kind, .. }) => {
                 if let Some(line) = self.event_line(&kind) {
                     self.info(line);
+                }
+                // A corrected result (A2) is told as the first one was.
+                if let Some(now_decided) = self.model.as_ref().and_then(|m| m.result())
+                    && decided_before
+                    && result_before.as_ref() != Some(now_decided)
+                {
+                    let text = t!(lang, "match-result-corrected", result = speak::result(lang, now_decided));
+                    self.info(text);
                 }
                 if !decided_before && let Some(result) = self.model.as_ref().and_then(|m| m.result()) {
                     let text = t!(lang, "match-over", result = speak::result(lang, result));

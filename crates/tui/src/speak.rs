@@ -212,9 +212,14 @@ pub fn result(lang: Lang, r: &ResultView) -> String {
         Some(cause) => t!(lang, "rule-with-id", title = result_cause(lang, cause), rule = r.rule.as_str()),
         None => rule_reason(lang, &r.rule).unwrap_or_else(|| r.reason.clone()),
     };
-    match r.winner {
+    let said = match r.winner {
         Some(winner) => t!(lang, "result-win", team = team(lang, winner), why = why),
         None => t!(lang, "result-draw", why = why),
+    };
+    // The arbiter's own words, as he wrote them (A2).
+    match r.note.as_deref().filter(|n| !n.is_empty()) {
+        Some(note) => t!(lang, "result-with-note", result = said, note = note),
+        None => said,
     }
 }
 

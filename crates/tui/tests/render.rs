@@ -39,6 +39,7 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         moves: Vec::new(),
         rated: false,
         rating_changes: Vec::new(),
+        called: None,
     }
 }
 
@@ -251,6 +252,7 @@ fn e1_the_result_is_shown_with_its_reason_and_rule() {
         reason: "team 2 wins: mate on board by black-A (E1)".into(),
         rule: "E1".into(),
         cause: Some(ResultCause::MateOnBoard { seat: SeatId::BlackA }),
+        note: None,
     });
     let app = app_with(s, now);
     let text = screen(&app, now).0.join("\n");
@@ -386,6 +388,7 @@ fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
         reason: "team 2 wins".into(),
         rule: "E10".into(),
         cause: Some(ResultCause::Resignation { seat: SeatId::WhiteA }),
+        note: None,
     });
     let mut app = app_with(s, now);
     assert_eq!(typed(&mut app, "/rematch"), vec![Action::Rematch(MatchId(7), true)]);
@@ -517,6 +520,7 @@ fn a_partners_invitation_is_shown_and_accepted_and_partner_invites_after_a_match
         reason: "black-A resigned".into(),
         rule: "E10".into(),
         cause: Some(ResultCause::Resignation { seat: SeatId::BlackA }),
+        note: None,
     });
     let mut app = app_with(s, now);
     let actions = typed(&mut app, "/partner");
@@ -592,4 +596,67 @@ fn a5_a6_a_call_for_a_replay_and_the_replay_itself_are_shown() {
     // e2 on board A from White's side holds its pawn again.
     let (x, y) = (ax + 2 + 4 * 3 + 1, ay + 2 + 6);
     assert_eq!(terminal.backend().buffer()[(x as u16, y as u16)].symbol(), "P");
+}
+
+fn info_lines(app: &App) -> Vec<String> {
+    app.log
+        .iter()
+        .filter_map(|l| match l {
+            shvedka_tui::LogLine::Info(t) => Some(t.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn k5_a2_a_late_arbiter_reads_the_call_and_a_corrected_result_reaches_an_open_screen() {
+    use shvedka_proto::{ArbiterRequest, CallView, ReplayReason};
+    let now = Instant::now();
+    // An arbiter opens a match stopped by black-B's call for a replay.
+    let mut s = state(START, None, PhaseView::Paused);
+    s.called = Some(CallView { seat: SeatId::BlackB, replay: Some(ReplayReason::OutsideHint) });
+    let app = app_with(s, now);
+    let log = info_lines(&app);
+    assert!(
+        log.iter().any(|l| l.starts_with("black-B stopped the clocks and asks the arbiter for a replay: ")),
+        "{log:#?}"
+    );
+    // A player's open screen: the match ends, then the arbiter corrects the result with a reason.
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
+    let event = |seq, kind| {
+        ServerMsg::Event(MatchEvent {
+            match_id: MatchId(7),
+            seq,
+            at_ms: 1000,
+            kind,
+            clocks_ms: [1, 2, 3, 4],
+            running: [false; 4],
+            bfen: None,
+            server_time_us: 0,
+        })
+    };
+    let first = ResultView {
+        winner: Some(TeamId::Two),
+        reason: String::new(),
+        rule: "E10".into(),
+        cause: Some(ResultCause::Resignation { seat: SeatId::WhiteA }),
+        note: None,
+    };
+    app.on_server(event(11, EventView::Ended(first)), now);
+    let act = ArbiterRequest::DeclareResult { winner: None, reason: "a flag missed".into() };
+    app.on_server(event(12, EventView::ArbiterActed { act, text: String::new(), by: None }), now);
+    let corrected = ResultView {
+        winner: None,
+        reason: String::new(),
+        rule: "A2".into(),
+        cause: Some(ResultCause::Arbiter),
+        note: Some("a flag missed".into()),
+    };
+    app.on_server(event(13, EventView::Ended(corrected)), now);
+    let log = info_lines(&app);
+    let told = log
+        .iter()
+        .find(|l| l.starts_with("the result is corrected: draw: "))
+        .unwrap_or_else(|| panic!("{log:#?}"));
+    assert!(told.ends_with("(A2): «a flag missed»"), "{told}");
 }

@@ -53,6 +53,7 @@ fn state(me: Option<SeatId>, phase: PhaseView) -> MatchState {
         ],
         rated: false,
         rating_changes: Vec::new(),
+        called: None,
     }
 }
 
@@ -343,6 +344,7 @@ fn a_result_and_the_bots_that_sat_down_are_said_in_russian() {
                 reason: "team 2 wins: mate on board by black-A (E1)".into(),
                 rule: "E1".into(),
                 cause: Some(ResultCause::MateOnBoard { seat: SeatId::BlackA }),
+                note: None,
             }),
         ),
         now,

@@ -618,7 +618,8 @@ fn results_say_the_winner_and_the_rule_not_the_servers_words() {
     for rule in ["E1", "E2", "E3", "E4", "E5", "M3", "E7", "E10", "A2"] {
         for winner in [Some(TeamId::One), Some(TeamId::Two), None] {
             for lang in Lang::ALL {
-                let r = ResultView { winner, reason: WORDS.into(), rule: rule.into(), cause: None };
+                let r =
+                    ResultView { winner, reason: WORDS.into(), rule: rule.into(), cause: None, note: None };
                 let text = speak::result(lang, &r);
                 check(lang, rule, &text);
                 assert!(text.contains(&format!("({rule})")), "{text}");
@@ -626,12 +627,18 @@ fn results_say_the_winner_and_the_rule_not_the_servers_words() {
         }
     }
     // A result stored before protocol version 9 has no cause: the rule's title says why.
-    let r = ResultView { winner: Some(TeamId::Two), reason: WORDS.into(), rule: "E10".into(), cause: None };
+    let r = ResultView {
+        winner: Some(TeamId::Two),
+        reason: WORDS.into(),
+        rule: "E10".into(),
+        cause: None,
+        note: None,
+    };
     assert_eq!(speak::result(Lang::Ru, &r), "победила команда 2: сдача (E10)");
-    let draw = ResultView { winner: None, reason: WORDS.into(), rule: "E7".into(), cause: None };
+    let draw = ResultView { winner: None, reason: WORDS.into(), rule: "E7".into(), cause: None, note: None };
     assert_eq!(speak::result(Lang::Ru, &draw), "ничья: флаг: время истекло (E7)");
     // A rule without a title: the server's words are all there is.
-    let odd = ResultView { winner: None, reason: "odd".into(), rule: "Q1".into(), cause: None };
+    let odd = ResultView { winner: None, reason: "odd".into(), rule: "Q1".into(), cause: None, note: None };
     assert_eq!(speak::result(Lang::En, &odd), "draw: odd");
     // Its cause, with who and where.
     fn index(c: ResultCause) -> usize {
@@ -670,8 +677,13 @@ fn results_say_the_winner_and_the_rule_not_the_servers_words() {
     for lang in Lang::ALL {
         let mut texts = std::collections::BTreeSet::new();
         for (cause, rule) in &causes {
-            let r =
-                ResultView { winner: None, reason: WORDS.into(), rule: (*rule).into(), cause: Some(*cause) };
+            let r = ResultView {
+                winner: None,
+                reason: WORDS.into(),
+                rule: (*rule).into(),
+                cause: Some(*cause),
+                note: None,
+            };
             let text = speak::result(lang, &r);
             check(lang, rule, &text);
             assert!(texts.insert(text), "{lang:?}: each cause its own words");
@@ -680,7 +692,7 @@ fn results_say_the_winner_and_the_rule_not_the_servers_words() {
     let res = |winner, cause, rule: &str| {
         speak::result(
             Lang::Ru,
-            &ResultView { winner, reason: WORDS.into(), rule: rule.into(), cause: Some(cause) },
+            &ResultView { winner, reason: WORDS.into(), rule: rule.into(), cause: Some(cause), note: None },
         )
     };
     assert_eq!(

@@ -73,7 +73,44 @@ pub(crate) fn result(adj: &Adjudication) -> ResultView {
         reason: adj.to_string(),
         rule: adj.reason.rule().to_owned(),
         cause: Some(cause(&adj.reason)),
+        note: None,
     }
+}
+
+/// The result of the `Ended` event at `seq` of `m`'s log, with the arbiter's words when his
+/// declaration (the event before it) decided it (A2).
+pub(crate) fn result_at(m: &bughouse_match::Match, seq: u64, adj: &Adjudication) -> ResultView {
+    let mut view = result(adj);
+    let before = seq.checked_sub(1).and_then(|i| m.events().get(usize::try_from(i).ok()?));
+    if let Some(bughouse_match::Event {
+        kind:
+            bughouse_match::EventKind::Arbiter(bughouse_match::Ruling {
+                act: ArbiterAct::DeclareResult { note, .. },
+                ..
+            }),
+        ..
+    }) = before
+    {
+        view.note = Some(note.clone());
+    }
+    view
+}
+
+/// The result of a decided match (its last `Ended` event), with the arbiter's words.
+pub(crate) fn match_result(m: &bughouse_match::Match) -> Option<ResultView> {
+    let adj = m.result()?;
+    let seq = m.events().iter().rposition(|e| matches!(e.kind, bughouse_match::EventKind::Ended(_)))?;
+    Some(result_at(m, seq as u64, &adj))
+}
+
+/// K5: while a player's call keeps the clocks stopped, who called and why.
+pub(crate) fn call_of(m: &bughouse_match::Match) -> Option<shvedka_proto::CallView> {
+    let bughouse_match::Phase::Paused { by: Some(seat), .. } = m.phase() else { return None };
+    let replay = m.events().iter().rev().find_map(|e| match &e.kind {
+        bughouse_match::EventKind::ArbiterCalled { seat: s, replay, .. } if s == seat => Some(*replay),
+        _ => None,
+    });
+    Some(shvedka_proto::CallView { seat: seat_id(*seat), replay: replay.flatten().map(wire_replay_reason) })
 }
 
 /// How a match was decided, as the wire says it.

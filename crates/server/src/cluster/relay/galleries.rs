@@ -568,6 +568,7 @@ mod tests {
             reason: "agreed".into(),
             rule: "E5".into(),
             cause: None,
+            note: None,
         };
         let ended = shvedka_proto::MatchEvent { seq: 4, kind: EventView::Ended(result), ..view(4) };
         task.take(Outgoing::Own(Box::new(ServerMsg::Event(ended))));

@@ -619,6 +619,7 @@ mod tests {
             moves: Vec::new(),
             rated: false,
             rating_changes: Vec::new(),
+            called: None,
         }
     }
 
@@ -692,6 +693,7 @@ mod tests {
             reason: "agreed".into(),
             rule: "E5".into(),
             cause: None,
+            note: None,
         };
         let ended = MatchEvent { seq: 6, kind: EventView::Ended(result), ..view(6) };
         relays.deliver(relayed("k", ServerMsg::Event(ended))).await;

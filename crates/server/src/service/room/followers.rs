@@ -151,12 +151,13 @@ impl Room {
             clocks_ms: convert::clocks(self.m.clocks(now)),
             running: self.m.running(),
             last_seq: self.recent.last_seq(),
-            result: self.m.result().map(|a| convert::result(&a)),
+            result: convert::match_result(&self.m),
             your_seat: seat,
             server_time_us: self.server_time_us(),
             moves: self.move_list(),
             rated: self.rated,
             rating_changes: self.rating_changes.clone(),
+            called: convert::call_of(&self.m),
         }
     }
 

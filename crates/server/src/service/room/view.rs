@@ -64,7 +64,7 @@ impl Room {
                 text: convert::describe_act(act),
                 by: convert::official(by),
             },
-            EventKind::Ended(adj) => EventView::Ended(convert::result(adj)),
+            EventKind::Ended(adj) => EventView::Ended(convert::result_at(&self.m, e.seq, adj)),
         };
         let changes_position = matches!(
             e.kind,
