@@ -175,6 +175,11 @@ async fn a4_a_decided_matchs_record_shows_an_arbiters_correction_made_after_it_w
         .arbiter_act(id, ArbiterRequest::DeclareResult { winner: None, reason: "a flag missed".into() })
         .await
         .expect("a decided match's result is corrected");
+    // The corrected result, with the arbiter's words, reaches the players still on its end
+    // screen (the match came back from its log for the act, its watchers with it).
+    let corrected = wait_event(&mut c[1], |e| matches!(&e.kind, EventView::Ended(r) if r.rule == "A2")).await;
+    let EventView::Ended(r) = corrected.kind else { unreachable!() };
+    assert_eq!((r.winner, r.note.as_deref()), (None, Some("a flag missed")));
     // A page that reviews the match after the correction reads the result with the arbiter's
     // words (the stored log's last event).
     let reader = server.client("reader").await;

@@ -1,8 +1,9 @@
 // End to end: an over-the-board record reviewed in the browser (issue 35; PROTOCOL.md item 24).
 // An arbiter pastes a BPGN record of a game played on real boards into the lobby's "Review a
 // record" form: the page steps through it as through a stored match — both boards, the clocks
-// from the record's comments — with the check of A1 beside the moves (an impossible drop of a
-// pawn on its player's seventh rank, type 2, P2). A Russian reader on a phone uploads the same record as a
+// from the record's comments, on the records crate's one time axis — to its end, with the check
+// of A1 beside the moves (an impossible drop of a pawn on its player's seventh rank, type 2, P2,
+// shown as it was made: the arbiter sees the position he decides on). A Russian reader on a phone uploads the same record as a
 // file and reads the check in Russian; the engine's analysis works on the record as on a match.
 //
 //   node web/e2e/record.mjs --url http://127.0.0.1:HTTPPORT/ --transport webtransport|websocket --out DIR
@@ -43,12 +44,12 @@ async function main() {
   await until(judge.page, "judge connected", () => window.shvedka?.connected, null);
   await judge.page.locator("#record-text").fill(RECORD);
   await judge.page.locator("#record-review").click();
-  await until(judge.page, "the record is reviewed at its last playable move",
-    () => window.shvedka.review?.matchId === 0 && window.shvedka.review?.move === 6 && !document.getElementById("match").hidden, null,
+  await until(judge.page, "the record is reviewed at its end, the impossible move as it was made",
+    () => window.shvedka.review?.matchId === 0 && window.shvedka.review?.move === 7 && !document.getElementById("match").hidden, null,
     { seen: () => window.shvedka.review });
   const list = await judge.page.locator("#moves").innerText();
   for (const want of [
-    "record check (A1): 1 impossible move · the boards are shown up to 2b. P@d2+, which the rules cannot play",
+    "record check (A1): 1 impossible move",
     "2b. P@d2+: impossible move, type 2 (P2): taken back, and the other team gets a minute on both clocks",
   ]) {
     if (!list.includes(want)) fail("the check beside the moves", want, list);
@@ -57,8 +58,13 @@ async function main() {
   const r = await judge.page.evaluate(() => window.shvedka.review);
   // Board A after 2A. exd5, Black-A holding the pawn White-B took on e5 (C1).
   if (!/^rnbqkbnr\/ppp1pppp\/8\/3P4\/8\/8\/PPPP1PPP\/RNBQKBNR\[p\] b/.test(r.bfen.split("|")[0].trim())) fail("board A at the end", "…/3P4/…[p] b", r.bfen);
+  // Board B with the impossible drop as it was made: Black-B's pawn on d2.
+  if (!/\/PPPpPPPP\//.test(r.bfen.split("|")[1])) fail("board B as the drop was made", "…/PPPpPPPP/…", r.bfen);
+  // The last move's match time as `shvedka arbiter show` places it (the records crate's one time
+  // axis: thinking times board by board, never before the move written before it): 21 s.
+  if (r.t !== 21000) fail("the last move's match time", 21000, r.t);
   const clock = await judge.page.locator('[data-clock="BlackB"]').textContent();
-  if (clock !== "2:58") fail("Black-B's clock from the record", "2:58", clock);
+  if (clock !== "2:50") fail("Black-B's clock from the record", "2:50", clock);
   // Back to the first move, then the engine on the record.
   await judge.page.locator("#review-first").click();
   await judge.page.keyboard.press("ArrowRight");
@@ -76,7 +82,7 @@ async function main() {
   await ru.page.locator("#record-file").setInputFiles(path);
   await until(ru.page, "the file's text is in the form", () => document.getElementById("record-text").value.includes("P@d2"), null);
   await ru.page.locator("#record-review").click();
-  await until(ru.page, "the uploaded record is reviewed", () => window.shvedka.review?.matchId === 0 && window.shvedka.review?.move === 6, null,
+  await until(ru.page, "the uploaded record is reviewed", () => window.shvedka.review?.matchId === 0 && window.shvedka.review?.move === 7, null,
     { seen: () => window.shvedka.review });
   const ruList = await ru.page.locator("#moves").innerText();
   for (const want of ["проверка записи (A1): 1 невозможный ход", "2b. P@d2+: невозможный ход 2-го типа (P2): ход возвращается"]) {

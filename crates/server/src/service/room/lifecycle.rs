@@ -149,6 +149,12 @@ impl Drop for Room {
                 Some(ServerMsg::MatchClosed { match_id, reason: ClosedReason::Failed })
             }
         };
+        // A decided match's watchers are kept a while: a correction of its result reaches them.
+        if matches!(self.closing, Some(Closing::Over)) {
+            let watchers =
+                self.followers.values().filter_map(|f| Some((f.session.clone(), f.out.clone()?))).collect();
+            self.lingering.keep(match_id, watchers);
+        }
         for f in self.followers.values() {
             f.session.leave_room(self.id);
             if let (Some(msg), Some(out), false) = (&told, &f.out, f.spectator.is_some()) {

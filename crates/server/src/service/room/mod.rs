@@ -130,6 +130,8 @@ pub(crate) struct Room {
     /// The seated players' kinds, beside `names`.
     kinds: [Option<PlayerKind>; 4],
     followers: HashMap<String, Follower>,
+    /// Where the watchers of the decided match are kept when its task ends.
+    lingering: Arc<crate::service::rooms::lingering::Lingering>,
     /// How many followers make the next follow sweep out those whose connection is gone.
     sweep_at: usize,
     /// What the spectators are told, posted once for all of them.
@@ -213,6 +215,8 @@ pub(crate) struct RoomSetup {
     pub(crate) gallery: usize,
     /// Whether this node may run matches now.
     pub(crate) standing: Standing,
+    /// Where the watchers of a decided match are kept when its task ends.
+    pub(crate) lingering: Arc<crate::service::rooms::lingering::Lingering>,
 }
 
 /// What a match restored from storage brings besides its machine.
@@ -225,6 +229,9 @@ pub(crate) struct Restored {
     pub(crate) kinds: [Option<PlayerKind>; 4],
     /// The seated players' sessions (they follow the match once they are back).
     pub(crate) seated: Vec<Arc<Session>>,
+    /// The connections that watched it when it was decided (a decided match brought back for
+    /// an arbiter's act): they follow it again and are told what the act changes.
+    pub(crate) lingering: Vec<crate::service::rooms::lingering::Watcher>,
 }
 
 impl Room {
@@ -251,6 +258,7 @@ impl Room {
             restored,
             gallery,
             standing,
+            lingering,
         } = setup;
         let rules = m.config().rules.name.clone();
         let time_control = m.config().time_control.to_string();
@@ -270,7 +278,7 @@ impl Room {
         let resumed_at = m.events().last().map_or(Duration::ZERO, |e| e.at);
         let epoch = Instant::now().checked_sub(resumed_at).unwrap_or_else(Instant::now);
         let (mut restart_pause, mut frozen, mut server_pause) = (false, None, None);
-        let (views, names, kinds, seated) = match restored {
+        let (views, names, kinds, seated, watchers) = match restored {
             Some(r) => {
                 match m.phase() {
                     Phase::Running => {
@@ -282,14 +290,18 @@ impl Room {
                     Phase::Paused { .. } => restart_pause = paused_by_server(&m, &r.views),
                     _ => {}
                 }
-                (r.views, r.names, r.kinds, r.seated)
+                (r.views, r.names, r.kinds, r.seated, r.lingering)
             }
-            None => (Vec::new(), Default::default(), Default::default(), Vec::new()),
+            None => (Vec::new(), Default::default(), Default::default(), Vec::new(), Vec::new()),
         };
-        let followers = seated
+        let mut followers: HashMap<String, Follower> = seated
             .into_iter()
             .map(|session| (session.key.clone(), Follower { session, out: None, spectator: None }))
             .collect();
+        for (session, out) in watchers {
+            session.set_room(Some(id));
+            followers.insert(session.key.clone(), Follower { session, out: Some(out), spectator: None });
+        }
         let room = Room {
             id,
             m,
@@ -327,6 +339,7 @@ impl Room {
             metrics,
             unattended_since: None,
             closing: None,
+            lingering,
             shutdown: None,
             standing,
         };

@@ -78,6 +78,7 @@ async fn fixture() -> Fixture {
         restored: None,
         gallery: 4,
         standing,
+        lingering: Arc::default(),
     };
     let (room, handle) = Room::new(ID, Match::new(config).unwrap(), setup);
     let task = tokio::spawn(room.run());

@@ -26,6 +26,7 @@ use crate::service::session::{Session, Sessions};
 use crate::service::standing::Standing;
 
 mod create;
+pub(crate) mod lingering;
 mod stored;
 #[cfg(test)]
 mod tests;
@@ -86,6 +87,8 @@ pub(crate) struct Rooms {
     hooks: Arc<dyn MatchHooks>,
     /// Whether this node may run matches now.
     standing: Standing,
+    /// The watchers of recently decided matches, told a corrected result.
+    lingering: Arc<lingering::Lingering>,
     /// The matches let go since the node lost its lease: their leases are still this node's,
     /// and it takes back those nobody took over once it rejoins ([`Rooms::let_go`]).
     let_go: std::sync::Mutex<std::collections::BTreeSet<MatchId>>,
@@ -137,6 +140,7 @@ impl Rooms {
             metrics: setup.metrics,
             hooks: setup.hooks,
             standing: setup.standing,
+            lingering: Arc::default(),
             let_go: std::sync::Mutex::default(),
             me: me.clone(),
         });
@@ -173,6 +177,7 @@ impl Rooms {
             restored,
             gallery: self.limits.spectator_events_kept,
             standing: self.standing.clone(),
+            lingering: self.lingering.clone(),
         }
     }
 

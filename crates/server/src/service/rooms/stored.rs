@@ -87,7 +87,7 @@ impl Rooms {
         }
         let (names, kinds) = restore::names(&rebuilt.views);
         tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
-        let restored = Restored { views: rebuilt.views, names, kinds, seated };
+        let restored = Restored { views: rebuilt.views, names, kinds, seated, lingering: Vec::new() };
         if let Some(hash) = &row.created.invite_hash {
             self.private.insert(id, hash.clone());
         }
@@ -189,7 +189,9 @@ impl Rooms {
             ));
         }
         let (names, kinds) = restore::names(&rebuilt.views);
-        let restored = Restored { views: rebuilt.views, names, kinds, seated: Vec::new() };
+        // Whoever watched it when it was decided is told what the act changes (a corrected result).
+        let lingering = self.lingering.take(id);
+        let restored = Restored { views: rebuilt.views, names, kinds, seated: Vec::new(), lingering };
         if let Some(hash) = &row.created.invite_hash {
             self.private.insert(id, hash.clone());
         }
