@@ -151,6 +151,16 @@ export class ArbiterPanel {
     const panel = $("arbiter-panel");
     panel.hidden = !this.enabled || !m;
     if (panel.hidden || !m) return;
+    // Another match: nothing typed for the last one stays (a seat, a delta, a reason).
+    if (panel.dataset.match !== String(m.matchId)) {
+      panel.dataset.match = String(m.matchId);
+      for (const el of panel.querySelectorAll("input, textarea, select")) {
+        const field = /** @type {HTMLInputElement | HTMLTextAreaElement | HTMLSelectElement} */ (el);
+        if (field instanceof HTMLSelectElement) field.selectedIndex = 0;
+        else if (field.type !== "checkbox" && field.type !== "radio") field.value = "";
+      }
+      delete (/** @type {HTMLElement} */ ($("arb-bfen"))).dataset.shown;
+    }
     const bfen = /** @type {HTMLTextAreaElement} */ ($("arb-bfen"));
     if (document.activeElement !== bfen && bfen.dataset.shown !== m.bfen) {
       bfen.value = m.bfen;
@@ -158,7 +168,9 @@ export class ArbiterPanel {
     }
     const live = m.phase === "Running" || m.phase === "Paused";
     for (const id of ["arb-pause", "arb-resume", "arb-clock", "arb-takeback", "arb-position", "arb-declare", "arb-annul", "arb-replay"]) {
-      /** @type {HTMLButtonElement} */ ($(id)).disabled = !live && id !== "arb-annul";
+      // A decided match's result may still be corrected (A2).
+      const open = live || id === "arb-annul" || (id === "arb-declare" && m.phase === "Ended");
+      /** @type {HTMLButtonElement} */ ($(id)).disabled = !open;
     }
     /** @type {HTMLButtonElement} */ ($("arb-pause")).disabled = m.phase !== "Running";
     /** @type {HTMLButtonElement} */ ($("arb-resume")).disabled = m.phase !== "Paused";

@@ -122,6 +122,8 @@ import { actText } from "./say.js";
  * @property {Countdown | null} countdown
  * @property {Seat[]} flagged  seats whose flag fell
  * @property {string} arbiterNote  the arbiter's reason for a declared result or an annulment
+ * @property {boolean[]} [clocksUnknown]  which clocks a reviewed record does not give (no
+ *   `TimeControl`, no clock comments): drawn as unknown, never as a fallen flag
  * @property {PauseReason | null} serverPause  why the server stopped the clocks by itself, while
  *   they stand for that (null when they run, or an arbiter or a player stopped them)
  */

@@ -442,9 +442,11 @@ export class MatchView {
     for (const seat of SEAT_ORDER) {
       const i = seatIndex(seat);
       const el = /** @type {BoardPanel} */ (this.panels.get(boardOf(seat))).clockOf(seat);
-      const face = clockFace(clocks[i]);
+      // A reviewed record that gives no clock for this seat: unknown, not a fallen flag.
+      const unknown = m.clocksUnknown?.[i] ?? false;
+      const face = unknown ? { text: "–:––", low: false, flagged: false } : clockFace(clocks[i]);
       if (el.textContent !== face.text) el.textContent = face.text;
-      el.classList.toggle("running", m.clocks.running[i]);
+      el.classList.toggle("running", m.clocks.running[i] && !unknown);
       el.classList.toggle("low", face.low && m.phase !== "Forming");
       el.classList.toggle("flagged", face.flagged || m.flagged.includes(seat));
     }

@@ -30,7 +30,7 @@ const NO_CLOCK_STEP = 1000;
  * gives none, a second after the move before.
  * @param {RecordReview} first  the first page (its header)
  * @param {import("./codec.js").ReviewedMove[]} moves  every page's moves, in order
- * @returns {{ head: { match_id: number, rules: string, time_control: string }, events: EventMsg[] }}
+ * @returns {{ head: { match_id: number, rules: string, time_control: string, clocks_unknown: boolean[] }, events: EventMsg[] }}
  */
 export function recordEvents(first, moves) {
   /** @type {EventMsg[]} */
@@ -57,7 +57,9 @@ export function recordEvents(first, moves) {
     events[events.length - 1].running = [...(mv.running ?? [false, false, false, false])];
     clocks = after;
   }
-  return { head: { match_id: RECORD_MATCH, rules: first.rules, time_control: first.time_control ?? "" }, events };
+  // A clock the record never gives (no TimeControl, no clock comment of its player) is unknown.
+  const clocks_unknown = first.start_clocks_ms.map((c, k) => c === null && moves.every((mv) => mv.clocks_ms[k] === null));
+  return { head: { match_id: RECORD_MATCH, rules: first.rules, time_control: first.time_control ?? "", clocks_unknown }, events };
 }
 
 /**

@@ -69,3 +69,16 @@ test("a1_findings_and_the_verdict_are_said_in_english_and_russian_with_the_moves
   assert.equal(verdictText(clean, label), "проверка записи (A1): невозможных ходов нет");
   setLanguage("en");
 });
+
+test("a4_a_record_without_clocks_has_unknown_clocks_not_four_fallen_flags", () => {
+  const first = page();
+  first.start_clocks_ms = [null, null, null, null];
+  first.time_control = null;
+  for (const mv of first.moves) mv.clocks_ms = [null, null, null, null];
+  const { head, events } = recordEvents(/** @type {any} */ (first), /** @type {any} */ (first.moves));
+  assert.deepEqual(head.clocks_unknown, [true, true, true, true]);
+  const r = buildReview(head, events, null);
+  assert.deepEqual(r.points.at(-1).model.clocksUnknown, [true, true, true, true]);
+  // A record with clocks has none unknown.
+  assert.deepEqual(recordEvents(/** @type {any} */ (page()), /** @type {any} */ (page().moves)).head.clocks_unknown, [false, false, false, false]);
+});

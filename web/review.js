@@ -36,7 +36,7 @@ const START = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1";
 
 /**
  * Builds the review of a match from its whole log.
- * @param {{ match_id: number, rules: string, time_control: string }} head
+ * @param {{ match_id: number, rules: string, time_control: string, clocks_unknown?: boolean[] }} head
  * @param {EventMsg[]} events  the log from its first event
  * @param {Seat | null} viewer  the seat the boards are drawn for (null: as a spectator)
  * @param {string | null} [viewerName]  without a seat: the reader's account name, whose seat in
@@ -77,6 +77,7 @@ export function buildReview(head, events, viewer, viewerName = null) {
     // A seat taken by the viewer's seat: the boards are drawn from his side.
     const model = /** @type {MatchModel} */ (structuredClone(m));
     model.yourSeat = viewer;
+    if (head.clocks_unknown) model.clocksUnknown = [...head.clocks_unknown];
     points.push({ seq: e.seq, atMs: e.at_ms - origin, clocksMs: [...e.clocks_ms], running: [...e.running], model });
     const act = typeof k === "object" && k.ArbiterActed ? k.ArbiterActed.act : null;
     if (k === "Started") {

@@ -391,6 +391,18 @@ pub enum Invalid {
     Position,
     /// A text that is not a BPGN record, or has no game of the number asked (version 10).
     Record,
+    /// A text that stops reading as BPGN at this place (version 12).
+    RecordAt {
+        /// The line, from 1.
+        line: u32,
+        /// The column in characters, from 1.
+        column: u32,
+    },
+    /// A text that has not the game asked for: it has `games` (version 12).
+    NoSuchGame {
+        /// How many games the text has.
+        games: u32,
+    },
 }
 
 /// Why a session was not opened (`ServerMsg::SessionRefused`).

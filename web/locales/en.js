@@ -624,6 +624,8 @@ export default {
   "x.invalid.RatingCategory": "no such rating category",
   "x.invalid.BotTooLate": "say you are a bot before following a match",
   "x.invalid.Position": "the position does not read (BFEN: both boards and the reserves)",
+  "x.invalid.RecordAt": "the text is not BPGN from line {line}, column {column}",
+  "x.invalid.NoSuchGame": "the text has {games} game(s): no such game",
   "x.invalid.Record": "the text is not a BPGN record, or has no such game",
   "x.session.NotHello": "the session did not open",
   "x.session.UnknownToken": "the saved session is unknown; a new one starts",

@@ -622,6 +622,8 @@ export default {
   "x.invalid.RatingCategory": "такой рейтинговой категории нет",
   "x.invalid.BotTooLate": "бот должен назваться ботом до того, как следить за партией",
   "x.invalid.Position": "позиция не читается (BFEN: обе доски и запасы)",
+  "x.invalid.RecordAt": "текст перестаёт читаться как BPGN в строке {line}, столбец {column}",
+  "x.invalid.NoSuchGame": "партий в тексте: {games}; такой партии нет",
   "x.invalid.Record": "текст не запись BPGN или в нём нет такой партии",
   "x.session.NotHello": "сеанс не открылся",
   "x.session.UnknownToken": "сохранённый сеанс неизвестен; начинается новый",

@@ -471,6 +471,11 @@ invalid-rating-category = no rating category has this name (bullet, blitz, rapid
 invalid-bot-too-late = a bot says it is one before it follows a match
 invalid-position = the position does not read (BFEN: both boards and the reserves)
 invalid-record = the text is not a BPGN record, or has no such game
+invalid-record-at = the text is not BPGN from line { $line }, column { $column }
+invalid-no-such-game = the text has { $games ->
+    [one] one game
+   *[other] { $games } games
+}: no such game
 session-not-hello = the session did not open
 session-unknown-token = the session is unknown: a new one starts
 session-expired = the session went unused for { $days ->

@@ -513,6 +513,12 @@ invalid-rating-category = такой рейтинговой категории �
 invalid-bot-too-late = бот должен назваться ботом до того, как следить за матчем
 invalid-position = позиция не читается (BFEN: обе доски и запасы)
 invalid-record = текст не запись BPGN или в нём нет такой партии
+invalid-record-at = текст перестаёт читаться как BPGN в строке { $line }, столбец { $column }
+invalid-no-such-game = в тексте { $games ->
+    [one] { $games } партия
+    [few] { $games } партии
+   *[many] { $games } партий
+}: такой партии нет
 session-not-hello = сеанс не открылся
 session-unknown-token = сеанс неизвестен: начинается новый
 session-expired = сеансом не пользовались { $days } { $days ->

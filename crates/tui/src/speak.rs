@@ -471,6 +471,8 @@ pub fn invalid(lang: Lang, r: Invalid) -> String {
         Invalid::BotTooLate => t!(lang, "invalid-bot-too-late"),
         Invalid::Position => t!(lang, "invalid-position"),
         Invalid::Record => t!(lang, "invalid-record"),
+        Invalid::RecordAt { line, column } => t!(lang, "invalid-record-at", line = line, column = column),
+        Invalid::NoSuchGame { games } => t!(lang, "invalid-no-such-game", games = games),
     }
 }
 

@@ -315,6 +315,8 @@ fn invalids() -> Vec<Invalid> {
             Invalid::BotTooLate => 10,
             Invalid::Position => 11,
             Invalid::Record => 12,
+            Invalid::RecordAt { .. } => 13,
+            Invalid::NoSuchGame { .. } => 14,
         }
     }
     every(
@@ -332,6 +334,8 @@ fn invalids() -> Vec<Invalid> {
             Invalid::BotTooLate,
             Invalid::Position,
             Invalid::Record,
+            Invalid::RecordAt { line: 3, column: 14 },
+            Invalid::NoSuchGame { games: 3 },
         ],
         index,
         "Invalid",

@@ -31,10 +31,14 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
         return Err(error(ErrorCode::TooLarge, format!("a record of at most {MOST_TEXT} bytes")));
     }
     let bad = |why: String| error(ErrorCode::Invalid(Invalid::Record), why);
-    let mut records = parse_bpgn(&req.bpgn).map_err(|e| bad(format!("not BPGN: {e}")))?;
+    let mut records = parse_bpgn(&req.bpgn).map_err(|e| {
+        let at = Invalid::RecordAt { line: count(e.line), column: count(e.column) };
+        error(ErrorCode::Invalid(at), format!("not BPGN: {e}"))
+    })?;
     let games = records.len();
     if req.game == 0 || req.game as usize > games {
-        return Err(bad(format!("no game {} (the text has {games})", req.game)));
+        let none = Invalid::NoSuchGame { games: count(games) };
+        return Err(error(ErrorCode::Invalid(none), format!("no game {} (the text has {games})", req.game)));
     }
     let record = records.swap_remove(req.game as usize - 1);
     let preset = match &req.rules {

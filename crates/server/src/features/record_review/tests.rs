@@ -134,9 +134,13 @@ fn a4_a_long_record_comes_in_pages() {
 
 #[test]
 fn bad_text_is_refused_with_what_is_wrong() {
-    assert_eq!(ask("this is not a record [", 0).unwrap_err(), ErrorCode::Invalid(Invalid::Record));
+    // Where the text stops reading, as a fact the page says in its reader's language.
+    assert_eq!(
+        ask("[Event \"x\"]\n\n1A. e4 2A. 1-0\n", 0).unwrap_err(),
+        ErrorCode::Invalid(Invalid::RecordAt { line: 3, column: 12 })
+    );
     let req = RecordReviewRequest { bpgn: SCHOLAR.into(), game: 2, rules: None, from: 0 };
-    assert_eq!(review(&req).unwrap_err().code, ErrorCode::Invalid(Invalid::Record));
+    assert_eq!(review(&req).unwrap_err().code, ErrorCode::Invalid(Invalid::NoSuchGame { games: 1 }));
     let req =
         RecordReviewRequest { bpgn: SCHOLAR.into(), game: 1, rules: Some("blitz-9000".into()), from: 0 };
     assert_eq!(review(&req).unwrap_err().code, ErrorCode::Invalid(Invalid::RulePreset));

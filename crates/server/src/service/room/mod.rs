@@ -8,6 +8,7 @@ mod durable;
 mod followers;
 mod lifecycle;
 mod recent;
+mod setup;
 #[cfg(test)]
 mod tests;
 mod view;
@@ -18,7 +19,7 @@ use std::time::Duration;
 
 use bughouse_match::{ArbiterAct, Command, Match, Official, Phase, PlayerId};
 use shvedka_proto::{
-    ClientMsg, ErrorCode, ErrorMsg, MatchEvent, MatchId, MatchSummary, PauseReason, PlayerKind, RatingChange,
+    ClientMsg, ErrorCode, ErrorMsg, MatchId, MatchSummary, PauseReason, PlayerKind, RatingChange,
 };
 use shvedka_storage::Store;
 use tokio::sync::{mpsc, oneshot};
@@ -37,6 +38,7 @@ use crate::service::standing::Standing;
 use recent::Recent;
 
 pub(crate) use lifecycle::Ran;
+pub(crate) use setup::{Reserved, Restored, RoomSetup};
 pub(crate) use view::paused_by_server;
 
 /// Messages a match task holds before senders wait.
@@ -183,55 +185,6 @@ pub(crate) struct Room {
     shutdown: Option<oneshot::Sender<()>>,
     /// Whether this node may run matches now.
     standing: Standing,
-}
-
-/// Who alone may take each seat of a match.
-#[derive(Clone, Debug)]
-pub(crate) enum Reserved {
-    /// A tournament game: each seat an account's, by name (it has no rematch: the director pairs
-    /// the next game).
-    Names([String; 4]),
-    /// A match found by seeking: each seat a session's player, as the seat draw gave it.
-    Players([PlayerId; 4]),
-}
-
-/// How a match task is set up besides its machine.
-pub(crate) struct RoomSetup {
-    pub(crate) listed: bool,
-    pub(crate) rated: bool,
-    pub(crate) hooks: Arc<dyn MatchHooks>,
-    pub(crate) creator: Option<PlayerId>,
-    pub(crate) store: Arc<dyn Store>,
-    pub(crate) committer: Committer,
-    pub(crate) sessions: Arc<Sessions>,
-    pub(crate) started: Instant,
-    pub(crate) records_dir: Option<std::path::PathBuf>,
-    pub(crate) reserved: Option<Reserved>,
-    pub(crate) arbiters: bool,
-    pub(crate) expiry: Duration,
-    pub(crate) metrics: Arc<Metrics>,
-    pub(crate) restored: Option<Restored>,
-    /// Posts each lane of its gallery keeps for spectators behind (`spectator_events_kept`).
-    pub(crate) gallery: usize,
-    /// Whether this node may run matches now.
-    pub(crate) standing: Standing,
-    /// Where the watchers of a decided match are kept when its task ends.
-    pub(crate) lingering: Arc<crate::service::rooms::lingering::Lingering>,
-}
-
-/// What a match restored from storage brings besides its machine.
-pub(crate) struct Restored {
-    /// The wire views of its logged events.
-    pub(crate) views: Vec<MatchEvent>,
-    /// The seated players' names.
-    pub(crate) names: [Option<String>; 4],
-    /// The seated players' kinds.
-    pub(crate) kinds: [Option<PlayerKind>; 4],
-    /// The seated players' sessions (they follow the match once they are back).
-    pub(crate) seated: Vec<Arc<Session>>,
-    /// The connections that watched it when it was decided (a decided match brought back for
-    /// an arbiter's act): they follow it again and are told what the act changes.
-    pub(crate) lingering: Vec<crate::service::rooms::lingering::Watcher>,
 }
 
 impl Room {
