@@ -94,10 +94,10 @@ export const replyErr = {"Reply":{"req":8,"result":{"Err":{"code":{"Match":{"Ill
 export const eventMove = {"Event":{"match_id":7,"seq":12,"at_ms":61170,"kind":{"Moved":{"seat":"WhiteA","uci":"e2e4","san":"e4","charged_ms":900,"credit_ms":100}},"clocks_ms":[179100,180000,175000,180000],"running":[false,true,true,false],"bfen":"8/8/8/8/8/8/8/K6k[] w - - 0 1 | 8/8/8/8/8/8/8/K6k[] w - - 0 1","server_time_us":1000000}};
 
 /** @type {ServerMsg} */
-export const eventEnded = {"Event":{"match_id":7,"seq":13,"at_ms":62000,"kind":{"Ended":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}},"note":null}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":2}};
+export const eventEnded = {"Event":{"match_id":7,"seq":13,"at_ms":62000,"kind":{"Ended":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}},"note":null,"rules":[]}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":2}};
 
 /** @type {ServerMsg} */
-export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}},"note":null},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}],"rated":true,"rating_changes":[{"seat":"BlackB","name":"gleb","category":"blitz","before":1500,"after":1662,"deviation":290,"provisional":true}],"called":{"seat":"BlackB","replay":"OutsideHint"}}};
+export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}},"note":null,"rules":[]},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}],"rated":true,"rating_changes":[{"seat":"BlackB","name":"gleb","category":"blitz","before":1500,"after":1662,"deviation":290,"provisional":true}],"called":{"seat":"BlackB","replay":"OutsideHint"}}};
 
 /** @type {ServerMsg} */
 export const replyPage = {"Reply":{"req":19,"result":{"Ok":{"MatchPage":{"matches":[{"match_id":41,"rules":"classic","time_control":"1+0","chess960":true,"seats":[null,"b",null,null],"kinds":[null,"Account",null,null],"phase":"Forming","rated":true}],"next":41}}}}};
@@ -178,7 +178,7 @@ export const replyReview = {"Reply":{"req":36,"result":{"Ok":{"Review":{"match_i
 export const recentMatches = {"req":37,"msg":{"RecentMatches":{"name":"anna"}}};
 
 /** @type {ServerMsg} */
-export const replyRecent = {"Reply":{"req":37,"result":{"Ok":{"Recent":[{"match_id":12,"rules":"classic","time_control":"3+2","players":["anna","boris","vera","gleb"],"result":{"winner":"Two","reason":"team 2 wins: white-A resigned (E10)","rule":"E10","cause":null,"note":null},"finished_ms":1790000000000}]}}}};
+export const replyRecent = {"Reply":{"req":37,"result":{"Ok":{"Recent":[{"match_id":12,"rules":"classic","time_control":"3+2","players":["anna","boris","vera","gleb"],"result":{"winner":"Two","reason":"team 2 wins: white-A resigned (E10)","rule":"E10","cause":null,"note":null,"rules":[]},"finished_ms":1790000000000}]}}}};
 
 /** @type {ServerMsg} */
 export const eventSeatTaken = {"Event":{"match_id":7,"seq":0,"at_ms":0,"kind":{"SeatTaken":{"seat":"WhiteB","name":"anna","kind":"Guest"}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":6}};
@@ -376,7 +376,7 @@ export const sessionRefused = {"SessionRefused":{"code":{"Session":{"Expired":{"
 export const resumeElsewhere = {"ResumeElsewhere":{"match_id":12,"reason":"LeaseLost"}};
 
 /** @type {ServerMsg} */
-export const eventEndedDrawn = {"Event":{"match_id":7,"seq":90,"at_ms":100000,"kind":{"Ended":{"winner":null,"reason":"draw: board A drawn (Repetition) (E4)","rule":"E4","cause":{"BoardDrawn":{"board":"A","how":"Repetition"}},"note":"the arbiter's words"}},"clocks_ms":[1,2,3,4],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};
+export const eventEndedDrawn = {"Event":{"match_id":7,"seq":90,"at_ms":100000,"kind":{"Ended":{"winner":null,"reason":"draw: board A drawn (Repetition) (E4)","rule":"E4","cause":{"BoardDrawn":{"board":"A","how":"Repetition"}},"note":"the arbiter's words","rules":["E4","K4","E8","E9"]}},"clocks_ms":[1,2,3,4],"running":[false,false,false,false],"bfen":null,"server_time_us":5}};
 
 /** @type {ClientFrame} */
 export const callArbiterReplay = {"req":70,"msg":{"CallArbiter":{"replay":"WrongSetup"}}};

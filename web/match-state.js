@@ -26,6 +26,7 @@ import { actText } from "./say.js";
  * @property {string} rule
  * @property {any} [cause]  `ResultCause` of the protocol (version 9); absent from results stored before it
  * @property {string | null} [note]  the arbiter's words on a declared result (version 12)
+ * @property {string[]} [rules]  every rule that decided it, `rule` first (version 12)
  */
 
 /**

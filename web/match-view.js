@@ -234,11 +234,20 @@ export class MatchView {
         $("result-reason").textContent = noted(t("v.annulled-why"));
       }
       // The rule that decided it, linked to its text on the rules page.
+      // Every rule that decided it (the server's explanation: a flag's window, the weighing of
+      // E1–E9), each linked; an older server names the one.
       const rule = $("result-rule");
-      const drawn = `${ruleId} ${language()}`;
+      const ids = m.result?.rules?.length ? m.result.rules : [ruleId];
+      const drawn = `${ids.join(",")} ${language()}`;
       if (rule.dataset.drawn !== drawn) {
         rule.dataset.drawn = drawn;
-        rule.replaceChildren(findRule(ruleId) ? ruleLink(ruleId) : ruleId);
+        /** @type {(string | Node)[]} */
+        const parts = [];
+        ids.forEach((id, k) => {
+          if (k > 0) parts.push(", ");
+          parts.push(findRule(id) ? ruleLink(id) : id);
+        });
+        rule.replaceChildren(...parts);
       }
     } else {
       result.hidden = true;

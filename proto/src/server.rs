@@ -471,7 +471,13 @@ pub struct ResultView {
     /// The arbiter's own words when he declared (or corrected) the result (A2; version 12),
     /// shown as he wrote them.
     #[serde(default)]
-    pub note: Option<String>,
+    pub note: Option<Box<str>>,
+    /// Every rule that decided it, `rule` first (version 12): the match's record explained
+    /// (`shvedka arbiter explain`) — K4 for a flag's grace window, E6 and E9 for a mate inside
+    /// one, E7 for flags, K3 for a flag lag credit took back, A2 for the arbiter. Empty from
+    /// older servers and where it is not known.
+    #[serde(default)]
+    pub rules: Box<[String]>,
 }
 
 /// How a match was decided.
@@ -548,7 +554,7 @@ pub struct MatchState {
     /// The `seq` of the last event so far (`None` before the first).
     pub last_seq: Option<u64>,
     /// The result, once decided.
-    pub result: Option<ResultView>,
+    pub result: Option<Box<ResultView>>,
     /// The seat of the receiving session, if it sits in this match.
     pub your_seat: Option<SeatId>,
     /// The server's monotonic clock when this was taken, microseconds.

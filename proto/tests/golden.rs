@@ -23,6 +23,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
         rule: "E7".into(),
         cause: Some(ResultCause::Flag { seat: SeatId::WhiteA }),
         note: None,
+        rules: Box::default(),
     };
     vec![
         ("hello", c(1, ClientMsg::Hello { version: PROTOCOL_VERSION, name: "anna".into(), resume: None })),
@@ -192,7 +193,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 clocks_ms: [60_000; 4],
                 running: [false; 4],
                 last_seq: None,
-                result: Some(result),
+                result: Some(Box::new(result)),
                 your_seat: Some(SeatId::WhiteA),
                 server_time_us: 0,
                 moves: vec![
@@ -438,7 +439,8 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         rule: "E10".into(),
                         cause: None,
                         note: None,
-                    }),
+                    rules: Box::default(),
+}),
                     finished_ms: Some(1_790_000_000_000),
                 }])),
             }),
@@ -954,6 +956,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                     rule: "E4".into(),
                     cause: Some(ResultCause::BoardDrawn { board: Board::A, how: DrawHow::Repetition }),
                     note: Some("the arbiter's words".into()),
+                    rules: vec!["E4".into(), "K4".into(), "E8".into(), "E9".into()].into(),
                 }),
                 clocks_ms: [1, 2, 3, 4],
                 running: [false; 4],

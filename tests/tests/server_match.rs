@@ -25,6 +25,7 @@ async fn e1_a_match_played_to_mate_on_board() {
         let e = wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
         let EventView::Ended(result) = e.kind else { unreachable!() };
         assert_eq!((result.winner, result.rule.as_str()), (Some(TeamId::One), "E1"));
+        assert_eq!(&*result.rules, ["E1"], "a mate with no flag in the air: E1 alone decided it");
     }
     // Nothing is played after the end.
     let after = c[BB].play(Board::B, "e5", None).await.unwrap_err();
@@ -40,6 +41,8 @@ async fn k4_a_match_ended_by_flag() {
     let EventView::Ended(result) = e.kind else { unreachable!() };
     assert_eq!(result.rule, "E7");
     assert_eq!(result.winner, None, "both White clocks fell: crosswise flags draw");
+    // Every rule that decided it: the flags, and the grace window that held them both (K4).
+    assert_eq!(&*result.rules, ["E7", "K4"]);
     assert_eq!(e.clocks_ms[0], 0);
     server.stop().await;
 }

@@ -228,7 +228,7 @@ impl MatchModel {
             EventView::Arbiter { .. } => {}
             EventView::Ended(result) => {
                 s.phase = PhaseView::Ended;
-                s.result = Some(result.clone());
+                s.result = Some(Box::new(result.clone()));
             }
             EventView::Paused { .. } => s.phase = PhaseView::Paused,
             EventView::Resumed { .. } => s.phase = PhaseView::Running,
@@ -268,7 +268,7 @@ impl MatchModel {
 
     /// The result, once decided.
     pub fn result(&self) -> Option<&ResultView> {
-        self.state.result.as_ref()
+        self.state.result.as_deref()
     }
 
     /// The four clocks at local time `now`, ticking.

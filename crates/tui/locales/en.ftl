@@ -103,6 +103,7 @@ rule-A6 = a hint from outside
 result-win = { $team } wins: { $why }
 result-draw = draw: { $why }
 result-with-note = { $result }: «{ $note }»
+result-also = { $result }; decided also by { $rules }
 result-leave = /lobby to leave
 match-over = match over: { $result }
 match-result-corrected = the result is corrected: { $result }

@@ -107,6 +107,7 @@ rule-A6 = подсказка со стороны
 result-win = победила { $team }: { $why }
 result-draw = ничья: { $why }
 result-with-note = { $result }: «{ $note }»
+result-also = { $result }; исход решили также { $rules }
 result-leave = /lobby — выйти в лобби
 match-over = матч окончен: { $result }
 match-result-corrected = результат исправлен: { $result }

@@ -217,10 +217,13 @@ pub fn result(lang: Lang, r: &ResultView) -> String {
         None => t!(lang, "result-draw", why = why),
     };
     // The arbiter's own words, as he wrote them (A2).
-    match r.note.as_deref().filter(|n| !n.is_empty()) {
+    let said = match r.note.as_deref().filter(|n| !n.is_empty()) {
         Some(note) => t!(lang, "result-with-note", result = said, note = note),
         None => said,
-    }
+    };
+    // The other rules that decided it (a flag's window, the weighing of E1–E9).
+    let also: Vec<&str> = r.rules.iter().map(String::as_str).filter(|id| *id != r.rule).collect();
+    if also.is_empty() { said } else { t!(lang, "result-also", result = said, rules = also.join(", ")) }
 }
 
 /// How a match was decided, from its cause.

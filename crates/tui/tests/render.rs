@@ -247,13 +247,14 @@ fn a4_the_last_move_is_highlighted_and_named() {
 fn e1_the_result_is_shown_with_its_reason_and_rule() {
     let now = Instant::now();
     let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
-    s.result = Some(ResultView {
+    s.result = Some(Box::new(ResultView {
         winner: Some(TeamId::Two),
         reason: "team 2 wins: mate on board by black-A (E1)".into(),
         rule: "E1".into(),
         cause: Some(ResultCause::MateOnBoard { seat: SeatId::BlackA }),
         note: None,
-    });
+        rules: Box::default(),
+    }));
     let app = app_with(s, now);
     let text = screen(&app, now).0.join("\n");
     assert!(
@@ -383,13 +384,14 @@ fn rematch_is_asked_after_the_match_and_its_offer_is_told() {
     let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Running), now);
     assert_eq!(typed(&mut app, "/rematch"), vec![], "not while the match is played");
     let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
-    s.result = Some(ResultView {
+    s.result = Some(Box::new(ResultView {
         winner: Some(TeamId::Two),
         reason: "team 2 wins".into(),
         rule: "E10".into(),
         cause: Some(ResultCause::Resignation { seat: SeatId::WhiteA }),
         note: None,
-    });
+        rules: Box::default(),
+    }));
     let mut app = app_with(s, now);
     assert_eq!(typed(&mut app, "/rematch"), vec![Action::Rematch(MatchId(7), true)]);
     assert_eq!(typed(&mut app, "/norematch"), vec![Action::Rematch(MatchId(7), false)]);
@@ -515,13 +517,14 @@ fn a_partners_invitation_is_shown_and_accepted_and_partner_invites_after_a_match
     assert_eq!(typed(&mut app, "/accept"), vec![Action::AnswerSeek(5, true)]);
     // After a match, /partner invites the partner (white-A's is black-B) on its terms.
     let mut s = state(START, Some(SeatId::WhiteA), PhaseView::Ended);
-    s.result = Some(ResultView {
+    s.result = Some(Box::new(ResultView {
         winner: Some(TeamId::One),
         reason: "black-A resigned".into(),
         rule: "E10".into(),
         cause: Some(ResultCause::Resignation { seat: SeatId::BlackA }),
         note: None,
-    });
+        rules: Box::default(),
+    }));
     let mut app = app_with(s, now);
     let actions = typed(&mut app, "/partner");
     let [Action::Seek(request)] = &actions[..] else { panic!("{actions:?}") };
@@ -641,6 +644,7 @@ fn k5_a2_a_late_arbiter_reads_the_call_and_a_corrected_result_reaches_an_open_sc
         rule: "E10".into(),
         cause: Some(ResultCause::Resignation { seat: SeatId::WhiteA }),
         note: None,
+        rules: Box::default(),
     };
     app.on_server(event(11, EventView::Ended(first)), now);
     let act = ArbiterRequest::DeclareResult { winner: None, reason: "a flag missed".into() };
@@ -651,6 +655,7 @@ fn k5_a2_a_late_arbiter_reads_the_call_and_a_corrected_result_reaches_an_open_sc
         rule: "A2".into(),
         cause: Some(ResultCause::Arbiter),
         note: Some("a flag missed".into()),
+        rules: vec!["A2".into()].into(),
     };
     app.on_server(event(13, EventView::Ended(corrected)), now);
     let log = info_lines(&app);

@@ -345,6 +345,7 @@ fn a_result_and_the_bots_that_sat_down_are_said_in_russian() {
                 rule: "E1".into(),
                 cause: Some(ResultCause::MateOnBoard { seat: SeatId::BlackA }),
                 note: None,
+                rules: Box::default(),
             }),
         ),
         now,

@@ -622,8 +622,14 @@ fn results_say_the_winner_and_the_rule_not_the_servers_words() {
     for rule in ["E1", "E2", "E3", "E4", "E5", "M3", "E7", "E10", "A2"] {
         for winner in [Some(TeamId::One), Some(TeamId::Two), None] {
             for lang in Lang::ALL {
-                let r =
-                    ResultView { winner, reason: WORDS.into(), rule: rule.into(), cause: None, note: None };
+                let r = ResultView {
+                    winner,
+                    reason: WORDS.into(),
+                    rule: rule.into(),
+                    cause: None,
+                    note: None,
+                    rules: Box::default(),
+                };
                 let text = speak::result(lang, &r);
                 check(lang, rule, &text);
                 assert!(text.contains(&format!("({rule})")), "{text}");
@@ -637,12 +643,27 @@ fn results_say_the_winner_and_the_rule_not_the_servers_words() {
         rule: "E10".into(),
         cause: None,
         note: None,
+        rules: Box::default(),
     };
     assert_eq!(speak::result(Lang::Ru, &r), "победила команда 2: сдача (E10)");
-    let draw = ResultView { winner: None, reason: WORDS.into(), rule: "E7".into(), cause: None, note: None };
+    let draw = ResultView {
+        winner: None,
+        reason: WORDS.into(),
+        rule: "E7".into(),
+        cause: None,
+        note: None,
+        rules: Box::default(),
+    };
     assert_eq!(speak::result(Lang::Ru, &draw), "ничья: флаг: время истекло (E7)");
     // A rule without a title: the server's words are all there is.
-    let odd = ResultView { winner: None, reason: "odd".into(), rule: "Q1".into(), cause: None, note: None };
+    let odd = ResultView {
+        winner: None,
+        reason: "odd".into(),
+        rule: "Q1".into(),
+        cause: None,
+        note: None,
+        rules: Box::default(),
+    };
     assert_eq!(speak::result(Lang::En, &odd), "draw: odd");
     // Its cause, with who and where.
     fn index(c: ResultCause) -> usize {
@@ -687,6 +708,7 @@ fn results_say_the_winner_and_the_rule_not_the_servers_words() {
                 rule: (*rule).into(),
                 cause: Some(*cause),
                 note: None,
+                rules: Box::default(),
             };
             let text = speak::result(lang, &r);
             check(lang, rule, &text);
@@ -696,7 +718,14 @@ fn results_say_the_winner_and_the_rule_not_the_servers_words() {
     let res = |winner, cause, rule: &str| {
         speak::result(
             Lang::Ru,
-            &ResultView { winner, reason: WORDS.into(), rule: rule.into(), cause: Some(cause), note: None },
+            &ResultView {
+                winner,
+                reason: WORDS.into(),
+                rule: rule.into(),
+                cause: Some(cause),
+                note: None,
+                rules: Box::default(),
+            },
         )
     };
     assert_eq!(
@@ -847,4 +876,24 @@ fn a2_a_seat_is_typed_in_either_language() {
     for bad in ["", "white", "синие-A", "белые-C", "white-A-B"] {
         assert_eq!(parse_seat(bad), None, "{bad}");
     }
+}
+
+#[test]
+fn e1_e6_e9_k4_a_result_names_every_rule_that_decided_it() {
+    use shvedka_proto::{ResultCause, ResultView, SeatId, TeamId};
+    use shvedka_tui::speak::result;
+    let r = ResultView {
+        winner: Some(TeamId::One),
+        reason: String::new(),
+        rule: "E1".into(),
+        cause: Some(ResultCause::MateOnBoard { seat: SeatId::WhiteA }),
+        note: None,
+        rules: vec!["E1".into(), "K4".into(), "E6".into(), "E9".into()].into(),
+    };
+    let en = result(shvedka_tui::Lang::En, &r);
+    assert!(en.ends_with("; decided also by K4, E6, E9"), "{en}");
+    let ru = result(shvedka_tui::Lang::Ru, &r);
+    assert!(ru.ends_with("; исход решили также K4, E6, E9"), "{ru}");
+    let alone = ResultView { rules: vec!["E1".into()].into(), ..r };
+    assert!(!result(shvedka_tui::Lang::En, &alone).contains("also"));
 }

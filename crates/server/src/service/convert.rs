@@ -74,6 +74,7 @@ pub(crate) fn result(adj: &Adjudication) -> ResultView {
         rule: adj.reason.rule().to_owned(),
         cause: Some(cause(&adj.reason)),
         note: None,
+        rules: Box::default(),
     }
 }
 
@@ -91,7 +92,7 @@ pub(crate) fn result_at(m: &bughouse_match::Match, seq: u64, adj: &Adjudication)
         ..
     }) = before
     {
-        view.note = Some(note.clone());
+        view.note = Some(note.as_str().into());
     }
     view
 }

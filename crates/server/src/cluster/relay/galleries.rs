@@ -569,6 +569,7 @@ mod tests {
             rule: "E5".into(),
             cause: None,
             note: None,
+            rules: Box::default(),
         };
         let ended = shvedka_proto::MatchEvent { seq: 4, kind: EventView::Ended(result), ..view(4) };
         task.take(Outgoing::Own(Box::new(ServerMsg::Event(ended))));

@@ -694,6 +694,7 @@ mod tests {
             rule: "E5".into(),
             cause: None,
             note: None,
+            rules: Box::default(),
         };
         let ended = MatchEvent { seq: 6, kind: EventView::Ended(result), ..view(6) };
         relays.deliver(relayed("k", ServerMsg::Event(ended))).await;

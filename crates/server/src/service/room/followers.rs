@@ -151,7 +151,10 @@ impl Room {
             clocks_ms: convert::clocks(self.m.clocks(now)),
             running: self.m.running(),
             last_seq: self.recent.last_seq(),
-            result: convert::match_result(&self.m),
+            result: convert::match_result(&self.m).map(|mut r| {
+                r.rules = self.result_rules.clone();
+                Box::new(r)
+            }),
             your_seat: seat,
             server_time_us: self.server_time_us(),
             moves: self.move_list(),

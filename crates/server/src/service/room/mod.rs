@@ -134,6 +134,8 @@ pub(crate) struct Room {
     followers: HashMap<String, Follower>,
     /// Where the watchers of the decided match are kept when its task ends.
     lingering: Arc<crate::service::rooms::lingering::Lingering>,
+    /// Every rule that decided the match, once decided here (`ResultView::rules`).
+    result_rules: Box<[String]>,
     /// How many followers make the next follow sweep out those whose connection is gone.
     sweep_at: usize,
     /// What the spectators are told, posted once for all of them.
@@ -293,6 +295,7 @@ impl Room {
             unattended_since: None,
             closing: None,
             lingering,
+            result_rules: Box::default(),
             shutdown: None,
             standing,
         };

@@ -8,6 +8,21 @@ use super::Room;
 use crate::service::convert::{self, seat_id};
 
 impl Room {
+    /// Every rule that decided the match just decided, its own `rule` first: its record
+    /// explained (the flag's window, the weighing of E1–E9, lag credit, the arbiter), as
+    /// `shvedka arbiter explain` says it.
+    fn deciding_rules(&self, rule: &str) -> Vec<String> {
+        let record = crate::service::record::record(self.id.0, &self.m, &self.names, &self.kinds, "");
+        let explained = self.m.config().rules.rules().ok().and_then(|rules| record.explain(rules).ok());
+        let mut rules = vec![rule.to_owned()];
+        for r in explained.map(|e| e.rules).unwrap_or_default() {
+            if !rules.contains(&r) {
+                rules.push(r);
+            }
+        }
+        rules
+    }
+
     /// Every event the machine produced since the last call, with its wire view.
     pub(super) fn poll_batch(&mut self) -> Vec<(Event, MatchEvent)> {
         let mut batch = Vec::new();
@@ -64,7 +79,12 @@ impl Room {
                 text: convert::describe_act(act),
                 by: convert::official(by),
             },
-            EventKind::Ended(adj) => EventView::Ended(convert::result_at(&self.m, e.seq, adj)),
+            EventKind::Ended(adj) => {
+                let mut result = convert::result_at(&self.m, e.seq, adj);
+                result.rules = self.deciding_rules(&result.rule).into();
+                self.result_rules = result.rules.clone();
+                EventView::Ended(result)
+            }
         };
         let changes_position = matches!(
             e.kind,
