@@ -3,6 +3,8 @@
 // live matches and watches it; a player calls the
 // arbiter (the clocks stop); the arbiter adds a minute to a clock, restarts the clocks, takes
 // back a move, pauses and resumes, and declares the result. Every page must follow each act.
+// An arbiter who opens the match only after the call reads who called and why (issue 55); a
+// result corrected after the end reaches every page still on the match, with the reason.
 // The arbiter's browser speaks Russian (issue 31): his list of live matches, his panel and the
 // acts in the move list are in Russian, nothing cut off; the players read the result in English.
 //
@@ -11,7 +13,7 @@
 //
 // The server must run with that `arbiter_token`. Exit 0 only if everything held.
 
-import { fail, launch, report, run, until } from "./browser.mjs";
+import { fail, launch, openPlayer, report, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
 import { openPlayers, seatAndStart } from "./table.mjs";
 import { clickMove, sq } from "./ui.mjs";
@@ -90,6 +92,23 @@ async function main() {
     { seen: () => document.querySelector("#log").innerText.slice(0, 400) });
   step("anna called the arbiter for a replay (a hint from outside, A6): paused everywhere, the reason in the arbiter's log");
 
+  // A second arbiter opens the match only now: its state says who called and why (K5).
+  const late = { name: "late", ...(await openPlayer(browser, "late")) };
+  await late.page.goto(`${args.url}?name=late&transport=${args.transport}&arbiter`);
+  await until(late.page, "late connected", () => window.shvedka?.connected, null);
+  await late.page.locator("#arbiter-secret").fill(args.token);
+  await late.page.locator("#arbiter-become").click();
+  await late.page.locator("#arbiter-lobby").waitFor({ state: "visible", timeout: 10000 });
+  await late.page.locator("#arb-refresh").click();
+  await late.page.locator(`#arb-watch-${matchId}`).click({ timeout: 10000 });
+  await until(late.page, "the late arbiter reads the call and its reason",
+    () => /stopped the clocks and asks the arbiter for a replay: a hint from outside \(A6\)/.test(document.querySelector("#log").innerText), null,
+    { seen: () => document.querySelector("#log").innerText.slice(0, 400) });
+  await shot(late.page, "arbiter-late.png", "an arbiter who opened the match after the call: who called and why, in his log");
+  late.errors.length && fail("no console errors on the late arbiter's page", [], late.errors);
+  await late.context.close();
+  step("an arbiter who opens the match after the call reads who called and why");
+
   // A minute more for Black-A, then the clocks restart.
   await judge.locator("#arb-clock-seat").selectOption("BlackA");
   await judge.locator("#arb-clock-seconds").fill("60");
@@ -159,6 +178,18 @@ async function main() {
   }
   step("arbiter declared: team 1 wins (A2), with his reason, shown everywhere");
   await shot(judge, "arbiter-result.png", `the arbiter's page after declaring the result: banner with the reason and rule A2`);
+
+  // Later he corrects it (A2): every page still on the match shows the draw and its reason.
+  await judge.locator("#arb-winner").selectOption("");
+  await judge.locator("#arb-result-reason").fill("a flag missed");
+  await judge.locator("#arb-declare").click();
+  for (const p of players.values()) {
+    await until(p.page, `${p.name} sees the corrected result`,
+      () => window.shvedka.result?.winner === null && /a flag missed/.test(document.querySelector("#result").innerText), null,
+      { seen: () => ({ result: window.shvedka.result, banner: document.querySelector("#result").innerText }) });
+  }
+  await shot(players.get("anna").page, "arbiter-corrected.png", "a player's page after the arbiter corrected the result: the draw with his reason");
+  step("the arbiter corrected the result after the end: every open page shows the draw and his reason");
   const errors = [...players.values()].flatMap((p) => p.errors);
   if (errors.length) fail("no console errors", [], errors);
   console.log(`PASS: the arbiter's panel over ${args.transport}`);
