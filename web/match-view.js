@@ -84,6 +84,8 @@ export class MatchView {
     this.shownMoves = 0;
     /** @type {unknown[] | null} the move list drawn */
     this.shownList = null;
+    /** How many taken-back moves the drawn list marks. */
+    this.shownTakenBack = 0;
     this.frame = 0;
     /** @type {[HTMLElement, string, string][]} the buttons pressed twice: label and question keys */
     this.confirmed = [];
@@ -410,7 +412,10 @@ export class MatchView {
     const list = $("moves");
     const reviewing = this.actions.reviewing();
     const entries = reviewing ? reviewing.list : m.moves;
-    if (entries.length < this.shownMoves || entries !== this.shownList) {
+    // A take-back marks a move already drawn: the list is drawn again.
+    const takenBack = entries.reduce((n, e) => n + (e.takenBack ? 1 : 0), 0);
+    if (entries.length < this.shownMoves || entries !== this.shownList || takenBack !== this.shownTakenBack) {
+      this.shownTakenBack = takenBack;
       // a shorter list, or another one (rebuilt from the record): draw it again
       list.replaceChildren();
       this.shownMoves = 0;

@@ -126,7 +126,12 @@ async function main() {
   await judge.locator("#arb-takeback-board").selectOption("B");
   await judge.locator("#arb-takeback").click();
   await allSee("board B back at the start", () => /^rnbqkbnr\/pppppppp\/8\/8\/8\/8\/PPPPPPPP\/RNBQKBNR\[\] w/.test(window.shvedka.bfen.split("|")[1].trim()), null, () => window.shvedka.bfen);
-  step("arbiter took back the last move on board B");
+  // The move taken back stays in the list as played, struck through, and is no longer counted.
+  await until(players.get("anna").page, "1B. e4 struck through in anna's move list",
+    () => [...document.querySelectorAll("#moves li.taken-back")].some((li) => li.textContent === "1B. e4")
+      && document.querySelectorAll("#moves li[data-k]").length === 0, null,
+    { seen: () => document.querySelector("#moves").innerHTML.slice(0, 400) });
+  step("arbiter took back the last move on board B: struck through in the list, not counted");
 
   await judge.locator("#arb-pause").click();
   await allSee("paused by the arbiter", () => window.shvedka.phase === "Paused", null, () => window.shvedka.phase);
