@@ -97,8 +97,8 @@ pub(crate) fn run(args: &ArbiterArgs, out: &mut dyn Write) -> anyhow::Result<()>
     let out = &mut online::Said { out, lang };
     match &args.command {
         ArbiterCommand::CheckRecord(args) => check(args, out),
-        ArbiterCommand::Show(args) => show::run(args, out),
-        ArbiterCommand::Analyse(args) => show::analyse(args, out),
+        ArbiterCommand::Show(args) => show::run(args, lang, out),
+        ArbiterCommand::Analyse(args) => show::analyse(args, lang, out),
         ArbiterCommand::Explain(args) => show::explain(args, lang, out),
         ArbiterCommand::List(args) => online::list(args, out),
         ArbiterCommand::Pause(args) => online::pause(args, out),

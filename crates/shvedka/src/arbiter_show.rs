@@ -12,7 +12,9 @@ use std::path::PathBuf;
 
 use bughouse::{BoardId, Game, Seat};
 use chess_core::{File, Rank, Role, Square};
-use shvedka_records::{Act, ActKind, Record, StepKind};
+use shvedka_records::{ActKind, Record, StepKind};
+use shvedka_tui::Lang;
+use shvedka_tui::record_words::{self as words, Untimed};
 
 use super::{bad_input, read_records, record_rules};
 
@@ -77,14 +79,14 @@ fn format_clock(ms: u64) -> String {
     format!("{}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000)
 }
 
-pub(crate) fn run(args: &ShowArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    show(args, out, None)
+pub(crate) fn run(args: &ShowArgs, lang: Lang, out: &mut dyn Write) -> anyhow::Result<()> {
+    show(args, lang, out, None)
 }
 
 /// `analyse`: the instant as `show` prints it, then the engine's view of both boards (the same
 /// analysis the server gives the review, computed here).
-pub(crate) fn analyse(args: &AnalyseArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    show(&args.show, out, Some(args.nodes))
+pub(crate) fn analyse(args: &AnalyseArgs, lang: Lang, out: &mut dyn Write) -> anyhow::Result<()> {
+    show(&args.show, lang, out, Some(args.nodes))
 }
 
 /// Where a record comes from: a file, or a match of a server.
@@ -146,7 +148,7 @@ pub(crate) fn explain(source: &Source, lang: shvedka_tui::Lang, out: &mut dyn Wr
     Ok(())
 }
 
-fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::Result<()> {
+fn show(args: &ShowArgs, lang: Lang, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::Result<()> {
     let name = args.source.file.display();
     let (record, rules) = args.source.load()?;
     let timeline = match record.timeline(rules) {
@@ -154,8 +156,20 @@ fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::
         Err(e) => return Err(bad_input(format!("{name}: {e}"))),
     };
     let total = record.moves.len();
-    let untimed = || untimed_why(&record);
+    let tc = record.tag("TimeControl").unwrap_or("-").to_owned();
+    let no_clock = record.moves.iter().find(|m| m.clock_ms.is_none()).map(|m| m.label());
+    let untimed = || {
+        if shvedka_records::time_control_ms(&tc).is_none() {
+            Untimed::NoBase(&tc)
+        } else if let Some(label) = &no_clock {
+            Untimed::NoClock(label)
+        } else {
+            Untimed::Incomplete
+        }
+    };
 
+    let labels: Vec<String> = record.moves.iter().map(|m| m.label()).collect();
+    let at_text;
     let (index, clocks, instant, header) = match (args.after_move, args.at) {
         (Some(n), _) => {
             let Some(index) = timeline.after_move(n) else {
@@ -164,24 +178,22 @@ fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::
                     if total == 1 { "" } else { "s" }
                 )));
             };
-            let label = if n == 0 { "the start".to_owned() } else { record.moves[n - 1].label() };
+            let label = if n == 0 { "" } else { labels[n - 1].as_str() };
             let step = &timeline.steps()[index];
-            (index, step.clocks.0, step.at_ms, format!("after move {n} ({label})"))
+            (index, step.clocks.0, step.at_ms, words::header(lang, &words::Instant::AfterMove(n, label)))
         }
         (None, Some(at)) => {
             let t = i64::try_from(at).unwrap_or(i64::MAX);
-            let instant = timeline.at(t).ok_or_else(|| {
-                bad_input(format!(
-                    "{name}: --at needs every move's clock comment and a base time: {}; use --after-move N instead",
-                    untimed()
-                ))
-            })?;
-            (instant.index, instant.clocks.0, Some(t), format!("at {}", format_clock(at)))
+            let instant = timeline
+                .at(t)
+                .ok_or_else(|| bad_input(words::at_needs_times(lang, &name.to_string(), &untimed())))?;
+            at_text = format_clock(at);
+            (instant.index, instant.clocks.0, Some(t), words::header(lang, &words::Instant::At(&at_text)))
         }
         (None, None) => {
             let index = timeline.steps().len() - 1;
             let step = timeline.end();
-            (index, step.clocks.0, step.at_ms, "at the end of the record".to_owned())
+            (index, step.clocks.0, step.at_ms, words::header(lang, &words::Instant::End))
         }
     };
     let steps = &timeline.steps()[..=index];
@@ -190,31 +202,27 @@ fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::
     let n = step.moves_made;
 
     writeln!(out, "{header}")?;
-    match n {
-        0 => writeln!(out, "moves made: 0 of {total}")?,
-        _ => writeln!(out, "moves made: {n} of {total}, the last {}", record.moves[n - 1].label())?,
-    }
+    let last = n.checked_sub(1).map(|i| labels[i].as_str());
+    writeln!(out, "{}", words::moves_made(lang, n, total, last))?;
     // What happened up to the instant: what was said about the moves, the acts with who made
     // them and when, and every move the rules refuse (shown as it was made).
+    let ending = record.result.as_ref().and_then(|r| r.reason.clone());
     for s in steps {
         match &s.kind {
             StepKind::Move(i) => {
                 let mv = &record.moves[*i];
                 if let Some(why) = &s.impossible {
-                    writeln!(out, "impossible move {}: {why}; shown as it was made (A1)", mv.label())?;
+                    writeln!(out, "{}", words::impossible(lang, &labels[*i], why))?;
                 }
                 if let Some(c) = &mv.comment {
-                    writeln!(out, "note after {}: {c}", mv.label())?;
+                    writeln!(out, "{}", words::note(lang, &labels[*i], c))?;
                 }
             }
             StepKind::Act(act) => {
-                let when = match s.at_ms {
-                    Some(t) => format!("act at {}", format_signed_clock(t)),
-                    None => "act".to_owned(),
-                };
-                writeln!(out, "{when}: {}", describe(act, &record))?;
+                let at = s.at_ms.map(format_signed_clock);
+                writeln!(out, "{}", words::act(lang, at.as_deref(), act, ending.as_deref()))?;
                 if let Some(why) = &s.impossible {
-                    writeln!(out, "  it cannot be replayed: {why}")?;
+                    writeln!(out, "{}", words::act_failed(lang, why))?;
                 }
             }
             StepKind::Start => {}
@@ -233,37 +241,36 @@ fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::
             let since = |kind: fn(&shvedka_records::Step) -> bool| {
                 steps.iter().rev().take_while(|s| kind(s)).last().and_then(|s| s.at_ms)
             };
-            let why = if let Some(m) = mate {
-                let at = u64::try_from(m.at_ms.unwrap_or(0)).unwrap_or(0);
-                format!(" (clocks stopped at {} by mate on board, E1)", format_clock(at))
+            let at;
+            let stopped = if let Some(m) = mate {
+                at = format_clock(u64::try_from(m.at_ms.unwrap_or(0)).unwrap_or(0));
+                words::Stopped::Mate(&at)
             } else if step.ended {
-                let at = since(|s| s.ended).unwrap_or(0);
-                format!(" (clocks stopped at {}: the match ended)", format_signed_clock(at))
+                at = format_signed_clock(since(|s| s.ended).unwrap_or(0));
+                words::Stopped::Ended(&at)
             } else if step.paused {
-                let at = since(|s| s.paused).unwrap_or(0);
-                format!(" (clocks stopped at {}: paused, K5)", format_signed_clock(at))
+                at = format_signed_clock(since(|s| s.paused).unwrap_or(0));
+                words::Stopped::Paused(&at)
             } else {
-                String::new()
+                words::Stopped::No
             };
-            writeln!(out, "match time: {}{why}", format_clock(t))?;
+            writeln!(out, "{}", words::match_time(lang, &format_clock(t), &stopped))?;
         }
         None => {
-            writeln!(out, "match time: unknown ({}); clocks as last recorded", untimed())?;
+            writeln!(out, "{}", words::match_time_unknown(lang, &untimed()))?;
             running = [false; 4];
         }
     }
     for board in BoardId::ALL {
-        write_board(out, game, board)?;
+        write_board(out, lang, game, board)?;
     }
     for seat in Seat::ALL {
-        let player = match record.player(seat) {
-            Some(p) if !p.is_empty() && p != "?" => format!(" ({p})"),
-            _ => String::new(),
-        };
+        let player = record.player(seat).filter(|p| !p.is_empty() && *p != "?");
         let clock = clocks[seat.index()].map_or_else(|| "?".to_owned(), format_clock);
-        let running = if running[seat.index()] { " running" } else { "" };
-        let fallen = if clocks[seat.index()] == Some(0) { ", flag fell" } else { "" };
-        writeln!(out, "{seat}{player}: clock {clock}{running}{fallen}, reserve {}", reserve(game, seat))?;
+        let fallen = clocks[seat.index()] == Some(0);
+        let line =
+            words::seat_line(lang, seat, player, &clock, running[seat.index()], fallen, &reserve(game, seat));
+        writeln!(out, "{line}")?;
     }
     writeln!(out, "bfen: {}", game.bfen())?;
     if let Some(nodes) = analysis {
@@ -275,66 +282,10 @@ fn show(args: &ShowArgs, out: &mut dyn Write, analysis: Option<u64>) -> anyhow::
     Ok(())
 }
 
-/// Why a record gives no match times.
-fn untimed_why(record: &Record) -> String {
-    let tc = record.tag("TimeControl").unwrap_or("-");
-    if shvedka_records::time_control_ms(tc).is_none() {
-        return format!("the TimeControl tag ({tc:?}) gives no base time");
-    }
-    match record.moves.iter().find(|m| m.clock_ms.is_none()) {
-        Some(m) => format!("{} has no clock comment", m.label()),
-        None => "the record's times are incomplete".to_owned(),
-    }
-}
-
 /// `-1500` → `-0:01.500`.
 fn format_signed_clock(ms: i64) -> String {
     let sign = if ms < 0 { "-" } else { "" };
     format!("{sign}{}", format_clock(ms.unsigned_abs()))
-}
-
-/// An act in words: who did what.
-fn describe(act: &Act, record: &Record) -> String {
-    let who = match act.by.as_deref() {
-        None => "the arbiter".to_owned(),
-        Some("(server)") => "the server".to_owned(),
-        Some("(secret)") => "an arbiter (secret)".to_owned(),
-        Some(name) => format!("arbiter {name}"),
-    };
-    let said = |note: &str| if note.is_empty() { String::new() } else { format!(": {note}") };
-    match &act.kind {
-        ActKind::Played(m) => format!("{} was played, then taken back or annulled", m.label()),
-        ActKind::TakeBack { board, .. } => format!("{who} took back the last move on board {board} (A2)"),
-        ActKind::Adjust { seat, delta_ms } => {
-            let verb = if *delta_ms >= 0 { "added" } else { "removed" };
-            let secs = format_clock(delta_ms.unsigned_abs());
-            format!("{who} {verb} {secs} on {seat}'s clock (A2)")
-        }
-        ActKind::SetPosition { position } => format!("{who} set the position {position} (A2)"),
-        ActKind::Pause => format!("{who} stopped the clocks (K5)"),
-        ActKind::Resume => format!("{who} restarted the clocks"),
-        ActKind::Flag { seat } => format!("{seat}'s flag fell (K4)"),
-        ActKind::Call { seat, replay: None } => {
-            format!("{seat} stopped the clocks and called the arbiter (K5)")
-        }
-        ActKind::Call { seat, replay: Some(cause) } => format!(
-            "{seat} stopped the clocks and called the arbiter, asking for a replay ({})",
-            cause.rule()
-        ),
-        ActKind::Replay { cause, note } => {
-            format!("{who} had the game played again from the start ({}){}", cause.rule(), said(note))
-        }
-        ActKind::Start => "the clocks started".to_owned(),
-        ActKind::Result { outcome, note } => {
-            let r = shvedka_records::RecordResult::new(*outcome);
-            format!("{who} declared the result {} (A2){}", r.token(), said(note))
-        }
-        ActKind::Annul { note } => format!("{who} annulled the match (A2){}", said(note)),
-        ActKind::End => match &record.result {
-            Some(r) => format!("the match ended: {}", r.reason.as_deref().unwrap_or(r.token())),
-            None => "the match ended".to_owned(),
-        },
-    }
 }
 
 /// A player's reserve: `P2 N1` (upper case White, lower case Black), `-` when empty.
@@ -350,11 +301,9 @@ fn reserve(game: &Game, seat: Seat) -> String {
 }
 
 /// One board: its status line, then ranks 8 to 1 (`.` for an empty square) and the file letters.
-fn write_board(out: &mut dyn Write, game: &Game, board: BoardId) -> std::io::Result<()> {
-    let seat = game.to_move(board);
-    let mate =
-        if game.is_mate_on_board(board) { format!("yes, {seat} is mated (M1)") } else { "no".to_owned() };
-    writeln!(out, "board {board}: {seat} to move, mate on board: {mate}")?;
+fn write_board(out: &mut dyn Write, lang: Lang, game: &Game, board: BoardId) -> std::io::Result<()> {
+    let line = words::board_line(lang, board, game.to_move(board), game.is_mate_on_board(board));
+    writeln!(out, "{line}")?;
     let pos = game.board(board).board();
     for rank in Rank::all().rev() {
         let squares: Vec<String> = File::all()

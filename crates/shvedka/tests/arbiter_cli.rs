@@ -17,10 +17,14 @@ fn data(name: &str) -> String {
 }
 
 /// `shvedka arbiter <sub> <tests/data/file> <rest...>`
+/// In English unless `rest` names a language (the locale and a remembered choice aside).
 fn arbiter(sub: &str, file: &str, rest: &[&str]) -> (i32, String, String) {
     let path = data(file);
     let mut args = vec!["arbiter", sub, path.as_str()];
     args.extend_from_slice(rest);
+    if !rest.contains(&"--lang") {
+        args.extend_from_slice(&["--lang", "en"]);
+    }
     shvedka(&args)
 }
 
@@ -479,4 +483,22 @@ fn k3_explain_lag_credit_that_takes_a_flag_back() {
     // A file that is not there is bad input (exit 2).
     let (code, _, err) = arbiter("explain", "no_such_file.bpgn", &[]);
     assert_eq!(code, 2, "{err}");
+}
+
+#[test]
+fn a4_show_speaks_russian() {
+    let (code, out, err) = arbiter("show", "timed_opening.bpgn", &["--after-move", "6", "--lang", "ru"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[..3],
+        ["после хода 6 (2a. Qxd5)", "сделано ходов: 6 из 8, последний 2a. Qxd5", "время матча: 0:09.000"]
+    );
+    assert!(out.contains("\nдоска A: ходят белые A, мат на доске: нет\n"), "{out}");
+    assert!(out.contains("\nбелые A (Anna): часы 2:59.750 идут, запас -\n"), "{out}");
+    let (_, out, _) = arbiter("show", "arbiter_acts.bpgn", &["--after-move", "3", "--lang", "ru"]);
+    assert!(out.contains("0:03.000: судья alice остановил часы (K5)\n"), "{out}");
+    assert!(out.contains("время матча: 0:05.500 (часы стоят с 0:05.500: остановка, K5)\n"), "{out}");
+    let (_, out, _) = arbiter("show", "scholar_mate.bpgn", &["--after-move", "10", "--lang", "ru"]);
+    assert!(out.contains("мат на доске: да, мат получают чёрные A (M1)"), "{out}");
 }

@@ -20,6 +20,7 @@ mod entry;
 pub mod explain;
 pub mod i18n;
 pub mod prefs;
+pub mod record_words;
 mod run;
 pub mod speak;
 pub mod view;
