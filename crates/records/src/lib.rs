@@ -9,8 +9,13 @@
 //! back (our own export exactly, common bughousedb files leniently). [`Record::to_pgn`] writes one
 //! board as ordinary PGN for ordinary chess tools.
 //!
-//! Records are text and nothing more until replayed: [`Record::replay`] plays the moves through
-//! [`bughouse::Game`] and keeps every position and the clock readings known after each move.
+//! A record also carries what happened besides its moves ([`Act`]: the arbiter's take-backs,
+//! clock adjustments, corrected positions, pauses, a player's call, a flag, a replay, the end), as
+//! `{[%act …]}` comments other readers skip (docs/bpgn.md). Records are text and nothing more
+//! until replayed: [`Record::timeline`] is the one replay every reader uses — moves *and* acts,
+//! on one time axis (match time from the start of the clocks), the position, reserves and four
+//! clocks after each step; [`Record::replay`] gives the positions before each move;
+//! [`Record::explain`] says why the match ended as it did.
 //! [`check_record`] replays a record as an arbiter would (RULES.md A1): it reports every
 //! impossible move, whether it is of type 1 (illegal in ordinary chess too) or type 2 (illegal
 //! only in this variant), which rule it breaks, what follows had it been noticed at once, and
