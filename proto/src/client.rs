@@ -539,10 +539,18 @@ pub enum TdExport {
         /// The round.
         round: u32,
     },
-    /// Every game of the tournament as one BPGN file.
+    /// Every game of the tournament as one BPGN file (`TooLarge` when it does not fit a frame:
+    /// ask `GamesFrom`).
     Games,
     /// The tournament's state as JSON.
     State,
+    /// The games from the `from`-th (0 first) as one BPGN text: as many whole games as fit in
+    /// 48 KiB, at least one; empty past the last (version 12). A client asks again from the
+    /// first game it has not got, until a page is empty.
+    GamesFrom {
+        /// The first game of the page.
+        from: u32,
+    },
 }
 
 /// What an arbiter may do (RULES.md A2, K5).

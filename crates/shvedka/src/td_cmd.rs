@@ -262,7 +262,8 @@ fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
                 ("html", _) => TdExport::Html,
                 ("sheet", Some(r)) => TdExport::Sheet { round: *r },
                 ("sheet", None) => return Err(bad("a pairing sheet needs --round".into())),
-                ("games", _) => TdExport::Games,
+                // Page by page: a night's games do not fit one frame (`run` asks on).
+                ("games", _) => TdExport::GamesFrom { from: 0 },
                 ("state", _) => TdExport::State,
                 (other, _) => return Err(bad(format!("publish {other:?}: see shvedka td publish --help"))),
             },
@@ -297,6 +298,31 @@ fn round_text(round: &shvedka_proto::RoundView) -> String {
     text
 }
 
+/// Every game of a tournament as one BPGN text, asked page by page (`TdExport::GamesFrom`) from
+/// the first game not yet got, until a page is empty.
+async fn games(
+    client: &shvedka_client::Client,
+    tournament: u64,
+    language: String,
+) -> Result<Reply, shvedka_client::ClientError> {
+    let mut all = String::new();
+    let mut from = 0u32;
+    loop {
+        let what = TdExport::GamesFrom { from };
+        let page =
+            match client.td(TdRequest::Publish { tournament, what, language: language.clone() }).await? {
+                Reply::Text(text) => text,
+                other => return Ok(other),
+            };
+        let got = shvedka_records::parse_bpgn(&page).map_or(0, |games| games.len());
+        if got == 0 {
+            return Ok(Reply::Text(all));
+        }
+        all.push_str(&page);
+        from = from.saturating_add(u32::try_from(got).unwrap_or(u32::MAX));
+    }
+}
+
 pub(crate) fn run(args: &TdArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let req = request(&args.command)?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
@@ -306,7 +332,12 @@ pub(crate) fn run(args: &TdArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         if let Some(token) = &args.token {
             client.director(token).await.map_err(refused)?;
         }
-        let reply = client.td(req).await.map_err(refused);
+        let reply = match req {
+            TdRequest::Publish { tournament, what: TdExport::GamesFrom { .. }, language } => {
+                games(&client, tournament, language).await.map_err(refused)
+            }
+            req => client.td(req).await.map_err(refused),
+        };
         client.close().await;
         anyhow::Ok(reply?)
     })?;

@@ -294,18 +294,37 @@ impl Tournaments {
             TdExport::State => {
                 serde_json::to_string_pretty(&t).map_err(|e| error(ErrorCode::Unavailable, e.to_string()))?
             }
-            TdExport::Games => {
-                let mut all = String::new();
-                for (m, result) in linked_matches(&t) {
-                    if let Ok(Some(bpgn)) = rooms.record_of(m).await {
-                        all.push_str(&with_director(bpgn, result.as_ref()));
-                        all.push('\n');
-                    }
-                }
-                all
-            }
+            TdExport::Games => games(rooms, &t, 0, usize::MAX).await,
+            TdExport::GamesFrom { from } => games(rooms, &t, from as usize, GAMES_PAGE_BYTES).await,
         })
     }
+}
+
+/// The most a page of `TdExport::GamesFrom` holds (whole games; one game more than this is sent
+/// alone): well within a frame.
+const GAMES_PAGE_BYTES: usize = 48 * 1024;
+
+/// The records of the tournament's games from the `from`-th (counting the games that have a
+/// record, as a client counts the games it got), as one BPGN text of at most `most` bytes (at
+/// least one game).
+async fn games(rooms: &Rooms, t: &Tournament, from: usize, most: usize) -> String {
+    let mut page = String::new();
+    let mut seen = 0;
+    for (m, result) in linked_matches(t) {
+        if let Ok(Some(bpgn)) = rooms.record_of(m).await {
+            seen += 1;
+            if seen <= from {
+                continue;
+            }
+            let game = with_director(bpgn, result.as_ref());
+            if !page.is_empty() && page.len() + game.len() + 1 > most {
+                break;
+            }
+            page.push_str(&game);
+            page.push('\n');
+        }
+    }
+    page
 }
 
 /// A game's record with the director's act on its result as a comment of the record (a result a
