@@ -125,7 +125,8 @@ pub(crate) fn write_act(act: &Act) -> String {
     format!("{}]", words.join(" "))
 }
 
-fn verb(kind: &ActKind) -> &'static str {
+/// The verb an act is written with: `takeback`, `position`.
+pub(crate) fn verb(kind: &ActKind) -> &'static str {
     match kind {
         ActKind::Played(_) => "played",
         ActKind::TakeBack { .. } => "takeback",

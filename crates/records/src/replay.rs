@@ -7,12 +7,6 @@ use crate::clock::{Clocks, base_ms};
 use crate::record::Record;
 use crate::timeline::act_position;
 
-/// An act's verb as the record writes it: `takeback`, `position`.
-fn act_verb(act: &crate::Act) -> String {
-    let text = crate::act_text::write_act(act);
-    text.split(' ').nth(1).unwrap_or("").trim_end_matches(']').to_owned()
-}
-
 /// A record that could not be replayed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum ReplayError {
@@ -137,7 +131,7 @@ impl Record {
                     *game = after.map_err(|why| ReplayError::Act {
                         index,
                         after: index.map_or_else(|| "the start".to_owned(), |i| self.moves[i].label()),
-                        act: act_verb(act),
+                        act: crate::act_text::verb(&act.kind).to_owned(),
                         why,
                     })?;
                 }

@@ -20,7 +20,7 @@ fn time(at_ms: Option<i64>) -> String {
 }
 
 /// Who made an act, as the record names him.
-fn who(lang: Lang, by: Option<&str>) -> String {
+pub(crate) fn who(lang: Lang, by: Option<&str>) -> String {
     match by {
         None => t!(lang, "explain-who-arbiter"),
         Some("(secret)") => t!(lang, "explain-who-secret"),
@@ -29,11 +29,12 @@ fn who(lang: Lang, by: Option<&str>) -> String {
     }
 }
 
-fn seat(lang: Lang, seat: bughouse::Seat) -> String {
+pub(crate) fn seat(lang: Lang, seat: bughouse::Seat) -> String {
     speak::seat(lang, speak_seat(seat))
 }
 
-fn speak_seat(seat: bughouse::Seat) -> shvedka_proto::SeatId {
+/// The wire's seat for a rules seat.
+pub(crate) fn speak_seat(seat: bughouse::Seat) -> shvedka_proto::SeatId {
     shvedka_proto::SeatId::ALL[seat.index()]
 }
 

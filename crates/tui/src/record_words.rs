@@ -4,15 +4,12 @@
 
 use shvedka_records::{Act, ActKind};
 
+use crate::explain::{seat, speak_seat, who};
 use crate::i18n::{Lang, t};
 use crate::speak;
 
-fn seat(lang: Lang, s: bughouse::Seat) -> String {
-    speak::seat(lang, shvedka_proto::SeatId::ALL[s.index()])
-}
-
 fn seat_of(lang: Lang, s: bughouse::Seat) -> String {
-    speak::seat_of(lang, shvedka_proto::SeatId::ALL[s.index()])
+    speak::seat_of(lang, speak_seat(s))
 }
 
 /// The instant shown: after a move, at a time, or the end.
@@ -64,15 +61,6 @@ pub fn act(lang: Lang, at: Option<&str>, act: &Act, ending: Option<&str>) -> Str
     match at {
         Some(at) => t!(lang, "show-act-at", at = at, what = what),
         None => t!(lang, "show-act", what = what),
-    }
-}
-
-fn who(lang: Lang, by: Option<&str>) -> String {
-    match by {
-        None => t!(lang, "explain-who-arbiter"),
-        Some("(secret)") => t!(lang, "explain-who-secret"),
-        Some("(server)") => t!(lang, "explain-who-server"),
-        Some(name) => t!(lang, "explain-who-named", name = name),
     }
 }
 

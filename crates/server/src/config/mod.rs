@@ -132,6 +132,10 @@ pub struct ServerConfig {
     pub max_reads_at_once: usize,
     /// Bytes of decided matches' records kept rendered.
     pub record_cache_bytes: usize,
+    /// Decided matches whose watchers are kept, so that a corrected result reaches them.
+    pub decided_matches_watched: usize,
+    /// The most watchers kept for one decided match.
+    pub decided_watchers_kept: usize,
     /// Below this many seconds (base plus 40 increments) a time control is bullet.
     pub rating_bullet_below_s: u64,
     /// Below this many seconds (and not bullet) a time control is blitz; rapid above.
@@ -205,6 +209,12 @@ impl ServerConfig {
         }
         if !(16..=4096).contains(&config.spectator_events_kept) {
             bail!("invalid configuration: spectator_events_kept is 16 to 4096");
+        }
+        if config.decided_matches_watched > 65_536 {
+            bail!("invalid configuration: decided_matches_watched is 0 to 65536");
+        }
+        if !(1..=1024).contains(&config.decided_watchers_kept) {
+            bail!("invalid configuration: decided_watchers_kept is 1 to 1024");
         }
         if config.record_cache_bytes > 1 << 30 {
             bail!("invalid configuration: record_cache_bytes must be at most 1 GiB");
@@ -377,6 +387,17 @@ mod tests {
         let fine =
             ServerConfig::from_overrides("arbiter_token = \"sixteen-chars-ok\"\ndirector_token = \"\"");
         assert_eq!(fine.expect("sixteen, and a disabled role").arbiter_token, "sixteen-chars-ok");
+    }
+
+    #[test]
+    fn decided_watchers_are_bounded_and_named_when_out_of_bounds() {
+        assert!(refused("decided_matches_watched = 70000").contains("decided_matches_watched is 0 to 65536"));
+        for bad in [0, 1025] {
+            let e = refused(&format!("decided_watchers_kept = {bad}"));
+            assert!(e.contains("decided_watchers_kept is 1 to 1024"), "{e}");
+        }
+        let c = ServerConfig::from_overrides("").unwrap();
+        assert_eq!((c.decided_matches_watched, c.decided_watchers_kept), (256, 64));
     }
 
     #[test]

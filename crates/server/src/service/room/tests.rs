@@ -623,3 +623,35 @@ async fn k3_a_thinking_time_past_any_clock_is_read_as_a_year_and_the_move_is_sto
     f.ask(&players[1], e5).await.expect("the match goes on");
     assert!(!f.task.is_finished());
 }
+
+/// The watchers of decided matches are bounded (`decided_matches_watched`,
+/// `decided_watchers_kept`): the oldest match's go first, a match keeps its first watchers only,
+/// and one who follows another match since is not told.
+#[tokio::test]
+async fn a2_the_watchers_of_decided_matches_are_bounded() {
+    use crate::service::rooms::lingering::Lingering;
+    let f = fixture().await;
+    let mut watchers = Vec::new();
+    for name in ["anna", "boris", "vera"] {
+        let p = f.player(name, 4).await;
+        watchers.push((p.session.clone(), p.out.clone()));
+    }
+    let kept = Lingering::new(2, 2);
+    for id in 1..=3 {
+        kept.keep(MatchId(id), watchers.clone());
+    }
+    assert!(kept.take(MatchId(1)).is_empty(), "the oldest match's watchers went first");
+    let two = kept.take(MatchId(2));
+    assert_eq!(two.iter().map(|(s, _)| s.name.as_str()).collect::<Vec<_>>(), ["anna", "boris"]);
+    assert!(kept.take(MatchId(2)).is_empty(), "taken once");
+    watchers[0].0.set_room(Some(MatchId(9)));
+    let three = kept.take(MatchId(3));
+    assert_eq!(
+        three.iter().map(|(s, _)| s.name.as_str()).collect::<Vec<_>>(),
+        ["boris"],
+        "anna follows match 9 now"
+    );
+    let none = Lingering::new(0, 64);
+    none.keep(MatchId(1), watchers);
+    assert!(none.take(MatchId(1)).is_empty(), "0 keeps none");
+}

@@ -1,8 +1,9 @@
 //! The connections that watched a match when it was decided, kept a while after its task ended:
 //! an arbiter who corrects the result later (A2) brings the match back from its log, and the
 //! players still on its end screen are told the corrected result at once, as they were told the
-//! first. Bounded: the latest [`MOST_MATCHES`] decided matches, at most [`MOST_PER_MATCH`]
-//! connections each; a connection closed since simply takes nothing more.
+//! first. Bounded (config/default.toml): the latest `decided_matches_watched` decided matches, at
+//! most `decided_watchers_kept` connections each; a connection closed since simply takes nothing
+//! more, and one that follows another match since is not told.
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -12,12 +13,6 @@ use shvedka_proto::MatchId;
 use crate::service::outbound::Outbound;
 use crate::service::session::Session;
 
-/// Decided matches whose watchers are kept.
-pub(crate) const MOST_MATCHES: usize = 256;
-
-/// Watchers kept for one match (its four players, arbiters and a few spectators).
-pub(crate) const MOST_PER_MATCH: usize = 64;
-
 /// One watcher: the session and its connection.
 pub(crate) type Watcher = (Arc<Session>, Outbound);
 
@@ -25,18 +20,25 @@ pub(crate) type Watcher = (Arc<Session>, Outbound);
 #[derive(Debug, Default)]
 pub(crate) struct Lingering {
     kept: Mutex<VecDeque<(MatchId, Vec<Watcher>)>>,
+    most_matches: usize,
+    most_per_match: usize,
 }
 
 impl Lingering {
+    /// Keeps the watchers of the latest `most_matches` decided matches, `most_per_match` each.
+    pub(crate) fn new(most_matches: usize, most_per_match: usize) -> Lingering {
+        Lingering { kept: Mutex::default(), most_matches, most_per_match }
+    }
+
     /// Keeps the watchers of decided match `id`, forgetting the oldest match's past the limit.
     pub(crate) fn keep(&self, id: MatchId, mut watchers: Vec<Watcher>) {
-        watchers.truncate(MOST_PER_MATCH);
+        watchers.truncate(self.most_per_match);
         let Ok(mut kept) = self.kept.lock() else { return };
         kept.retain(|(m, _)| *m != id);
-        if watchers.is_empty() {
+        if watchers.is_empty() || self.most_matches == 0 {
             return;
         }
-        if kept.len() >= MOST_MATCHES {
+        while kept.len() >= self.most_matches {
             kept.pop_front();
         }
         kept.push_back((id, watchers));

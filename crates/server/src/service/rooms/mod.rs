@@ -48,6 +48,9 @@ pub(crate) struct MatchLimits {
     pub(crate) record_cache_bytes: usize,
     /// `spectator_events_kept`: events each lane of a match's spectators keeps.
     pub(crate) spectator_events_kept: usize,
+    /// `decided_matches_watched`, `decided_watchers_kept`: decided matches whose watchers are
+    /// kept, and how many each.
+    pub(crate) watched: (usize, usize),
 }
 
 /// What kind of match a new one is.
@@ -140,7 +143,7 @@ impl Rooms {
             metrics: setup.metrics,
             hooks: setup.hooks,
             standing: setup.standing,
-            lingering: Arc::default(),
+            lingering: Arc::new(lingering::Lingering::new(setup.limits.watched.0, setup.limits.watched.1)),
             let_go: std::sync::Mutex::default(),
             me: me.clone(),
         });
@@ -409,6 +412,7 @@ impl MatchLimits {
             reads_at_once: config.max_reads_at_once,
             record_cache_bytes: config.record_cache_bytes,
             spectator_events_kept: config.spectator_events_kept,
+            watched: (config.decided_matches_watched, config.decided_watchers_kept),
         }
     }
 }

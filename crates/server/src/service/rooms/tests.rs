@@ -26,6 +26,7 @@ async fn rooms(max_matches: usize) -> (Arc<Rooms>, StandingTx) {
             reads_at_once: 4,
             record_cache_bytes: 1 << 20,
             spectator_events_kept: 16,
+            watched: (4, 4),
         },
         clock: ClockConfig::builtin(),
         store: store.clone(),
