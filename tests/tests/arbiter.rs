@@ -17,6 +17,7 @@ fn acts(r: &shvedka_records::Record) -> Vec<String> {
                 ActKind::Pause => "pause".to_owned(),
                 ActKind::Resume => "resume".to_owned(),
                 ActKind::Flag { seat } => format!("flag {seat}"),
+                ActKind::Draw { board, cause } => format!("draw {board} {}", cause.code()),
                 ActKind::Call { seat, replay } => {
                     format!("call {seat}{}", replay.map(|c| format!(" {}", c.code())).unwrap_or_default())
                 }

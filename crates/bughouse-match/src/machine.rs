@@ -187,6 +187,13 @@ impl Match {
         self.fallen
     }
 
+    /// The mates and draws an open grace window holds (K4 `auto`), in the order recorded; none
+    /// without a window. A record shows them: weighed at the window's close, they may be
+    /// outranked (E9) and so appear in no result.
+    pub fn held_endings(&self) -> &[EndingEvent] {
+        self.window.as_ref().map_or(&[], Window::held)
+    }
+
     /// Standing draw offers (E3), in the order of [`Seat::ALL`].
     pub fn draw_offers(&self) -> [bool; 4] {
         self.draw_offers

@@ -55,6 +55,11 @@ impl Window {
         }
     }
 
+    /// The mates and draws recorded in it, in order.
+    pub(crate) fn held(&self) -> &[EndingEvent] {
+        &self.held
+    }
+
     /// When it closes.
     pub(crate) fn closes(&self) -> Duration {
         self.closes

@@ -45,6 +45,49 @@ impl ReplayCause {
     }
 }
 
+/// Why a board drew (RULES.md E3–E5, M3).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum DrawCause {
+    /// E3: its players agreed.
+    Agreed,
+    /// E4: repetition, claimed or fivefold.
+    Repetition,
+    /// E5: fifty moves claimed, or seventy-five.
+    MoveRule,
+    /// M3: a stalemate the preset makes a draw.
+    Stalemate,
+}
+
+impl DrawCause {
+    const ALL: [DrawCause; 4] =
+        [DrawCause::Agreed, DrawCause::Repetition, DrawCause::MoveRule, DrawCause::Stalemate];
+
+    /// The code the record writes: `agreed`, `repetition`, `move-rule`, `stalemate`.
+    pub const fn code(self) -> &'static str {
+        match self {
+            DrawCause::Agreed => "agreed",
+            DrawCause::Repetition => "repetition",
+            DrawCause::MoveRule => "move-rule",
+            DrawCause::Stalemate => "stalemate",
+        }
+    }
+
+    /// The rule the draw rests on.
+    pub const fn rule(self) -> &'static str {
+        match self {
+            DrawCause::Agreed => "E3",
+            DrawCause::Repetition => "E4",
+            DrawCause::MoveRule => "E5",
+            DrawCause::Stalemate => "M3",
+        }
+    }
+
+    /// Reads a code.
+    pub fn from_code(code: &str) -> Option<DrawCause> {
+        DrawCause::ALL.into_iter().find(|c| c.code() == code)
+    }
+}
+
 /// What happened.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub enum ActKind {
@@ -79,6 +122,15 @@ pub enum ActKind {
     Flag {
         /// Whose.
         seat: Seat,
+    },
+    /// A draw on one board recorded while a flag's grace window was open (K4): it ended nothing
+    /// by itself but is weighed with everything else the window holds (E8, E9). A draw that
+    /// ends the match at once is the record's result and needs no act.
+    Draw {
+        /// The board.
+        board: BoardId,
+        /// Why.
+        cause: DrawCause,
     },
     /// K5: a player stopped the clocks and called the arbiter; with a cause when he asked for a
     /// replay.

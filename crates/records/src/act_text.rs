@@ -14,7 +14,7 @@
 use bughouse::{BoardId, Seat};
 use chess_core::Color;
 
-use crate::act::{Act, ActKind, ReplayCause};
+use crate::act::{Act, ActKind, DrawCause, ReplayCause};
 use crate::clock::{format_seconds, parse_seconds};
 use crate::record::RecordMove;
 use crate::result::{outcome_token, parse_token};
@@ -94,6 +94,10 @@ pub(crate) fn write_act(act: &Act) -> String {
         }
         ActKind::SetPosition { position } => key("position", value(position)),
         ActKind::Flag { seat } => key("seat", seat.to_string()),
+        ActKind::Draw { board, cause } => {
+            key("board", board.to_string());
+            key("reason", cause.code().to_owned());
+        }
         ActKind::Call { seat, replay } => {
             key("seat", seat.to_string());
             if let Some(c) = replay {
@@ -135,6 +139,7 @@ pub(crate) fn verb(kind: &ActKind) -> &'static str {
         ActKind::Pause => "pause",
         ActKind::Resume => "resume",
         ActKind::Flag { .. } => "flag",
+        ActKind::Draw { .. } => "draw",
         ActKind::Call { .. } => "call",
         ActKind::Replay { .. } => "replay",
         ActKind::Start => "start",
@@ -289,16 +294,24 @@ fn read_act(args: &str) -> Result<Act, String> {
         parse_seat(text).ok_or_else(|| bad(v, key, "a seat white-A, black-A, white-B or black-B", text))
     };
     let note = || find(&pairs, "note").unwrap_or("").to_owned();
+    let board = || -> Result<BoardId, String> {
+        let text = need(&pairs, v, "board")?;
+        match text {
+            "A" => Ok(BoardId::A),
+            "B" => Ok(BoardId::B),
+            _ => Err(bad(v, "board", "a board A or B", text)),
+        }
+    };
     let kind = match v {
         "played" => ActKind::Played(Box::new(read_played(&pairs)?)),
         "takeback" => {
-            let text = need(&pairs, v, "board")?;
-            let board = match text {
-                "A" => BoardId::A,
-                "B" => BoardId::B,
-                _ => return Err(bad(v, "board", "a board A or B", text)),
-            };
-            ActKind::TakeBack { board, position: find(&pairs, "position").map(str::to_owned) }
+            ActKind::TakeBack { board: board()?, position: find(&pairs, "position").map(str::to_owned) }
+        }
+        "draw" => {
+            let text = need(&pairs, v, "reason")?;
+            let cause = DrawCause::from_code(text)
+                .ok_or_else(|| bad(v, "reason", "agreed, repetition, move-rule or stalemate", text))?;
+            ActKind::Draw { board: board()?, cause }
         }
         "adjust" => {
             let text = need(&pairs, v, "delta")?;
@@ -338,7 +351,7 @@ fn read_act(args: &str) -> Result<Act, String> {
         "annul" => ActKind::Annul { note: note() },
         _ => {
             return Err(format!(
-                "an act played, takeback, adjust, position, pause, resume, flag, call, replay, start, result, annul or end after [%act, found {verb:?}"
+                "an act played, takeback, adjust, position, pause, resume, flag, draw, call, replay, start, result, annul or end after [%act, found {verb:?}"
             ));
         }
     };
@@ -412,6 +425,8 @@ mod tests {
             ActKind::Pause,
             ActKind::Resume,
             ActKind::Flag { seat: Seat::ALL[3] },
+            ActKind::Draw { board: BoardId::A, cause: DrawCause::Agreed },
+            ActKind::Draw { board: BoardId::B, cause: DrawCause::MoveRule },
             ActKind::Call { seat: Seat::ALL[1], replay: Some(ReplayCause::OutsideHint) },
             ActKind::Call { seat: Seat::ALL[1], replay: None },
             ActKind::Replay { cause: ReplayCause::WrongSetup, note: String::new() },

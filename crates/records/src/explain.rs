@@ -6,7 +6,7 @@
 
 use bughouse::{BoardId, MatchResult, Rules, Seat};
 
-use crate::act::ActKind;
+use crate::act::{ActKind, DrawCause};
 use crate::record::Record;
 use crate::replay::ReplayError;
 use crate::timeline::StepKind;
@@ -39,6 +39,13 @@ pub enum Happening {
         by: String,
         /// The credit, milliseconds.
         credit_ms: u64,
+    },
+    /// E3–E5, M3: a board drew while a flag's window was open; weighed at its close (E8, E9).
+    Draw {
+        /// The board.
+        board: BoardId,
+        /// Why.
+        cause: DrawCause,
     },
     /// A2: the arbiter gave the flagged player time: the flag is withdrawn.
     FlagWithdrawnByArbiter {
@@ -83,6 +90,8 @@ pub struct Line {
 pub enum Weighing {
     /// E6, E9: a mate on board counts, a flag in the same window does not.
     MateOverFlag,
+    /// E9: a mate on board beats a draw in the same window.
+    MateOverDraw,
     /// E2: mates by both teams in one window draw.
     MatesOfBothTeams,
     /// E8, E9: a draw and a flag in one window make a draw (a draw beats a flag).
@@ -98,6 +107,7 @@ impl Weighing {
     pub const fn rules(self) -> &'static [&'static str] {
         match self {
             Weighing::MateOverFlag => &["E6", "E9"],
+            Weighing::MateOverDraw => &["E9"],
             Weighing::MatesOfBothTeams => &["E2", "E9"],
             Weighing::DrawOverFlag => &["E8", "E9"],
             Weighing::FlagsOfBothTeams | Weighing::FlagsOfOneTeam => &["E7"],
@@ -114,8 +124,9 @@ pub struct Explanation {
     pub outcome: Option<MatchResult>,
     /// The rule the result names (`TerminationRule`).
     pub rule: Option<String>,
-    /// How the deciding window was weighed, when one decided the match.
-    pub weighing: Option<Weighing>,
+    /// How the deciding window was weighed, when one decided the match (a mate may outrank
+    /// both a flag and a draw).
+    pub weighing: Vec<Weighing>,
     /// Every rule that decided the result, each once: the result's own, K4 for a window, those
     /// of the weighing, K3 for a flag lag credit withdrew, A2 for the arbiter's acts.
     pub rules: Vec<String>,
@@ -166,6 +177,9 @@ impl Record {
                     }
                 }
                 StepKind::Act(act) => match &act.kind {
+                    ActKind::Draw { board, cause } => {
+                        lines.push(line(Happening::Draw { board: *board, cause: *cause }))
+                    }
                     ActKind::Flag { seat } => {
                         standing.push((*seat, lines.len()));
                         lines.push(line(Happening::Flag { seat: *seat }));
@@ -208,7 +222,7 @@ impl Record {
                 .min()
                 .map(|first| (first, e))
         });
-        let mut weighing = None;
+        let mut weighing = Vec::new();
         if let Some((first, e)) = window {
             for l in &mut lines[first..=e] {
                 l.in_window = true;
@@ -222,26 +236,36 @@ impl Record {
                 })
                 .filter(|s| standing.iter().any(|(x, _)| x == s))
                 .collect();
-            weighing = match rule.as_deref() {
-                Some("E1") if !flags.is_empty() => Some(Weighing::MateOverFlag),
-                Some("E2") => Some(Weighing::MatesOfBothTeams),
-                Some(r) if DRAW_RULES.contains(&r) && !flags.is_empty() => Some(Weighing::DrawOverFlag),
+            let drew = held.iter().any(|l| matches!(l.what, Happening::Draw { .. }));
+            match rule.as_deref() {
+                Some("E1") => {
+                    if !flags.is_empty() {
+                        weighing.push(Weighing::MateOverFlag);
+                    }
+                    if drew {
+                        weighing.push(Weighing::MateOverDraw);
+                    }
+                }
+                Some("E2") => weighing.push(Weighing::MatesOfBothTeams),
+                Some(r) if DRAW_RULES.contains(&r) && !flags.is_empty() => {
+                    weighing.push(Weighing::DrawOverFlag)
+                }
                 Some("E7") => {
                     let teams: Vec<_> = flags.iter().map(|s| s.team()).collect();
-                    Some(if teams.windows(2).any(|w| w[0] != w[1]) {
+                    weighing.push(if teams.windows(2).any(|w| w[0] != w[1]) {
                         Weighing::FlagsOfBothTeams
                     } else {
                         Weighing::FlagsOfOneTeam
-                    })
+                    });
                 }
-                _ => None,
-            };
+                _ => {}
+            }
         }
         let mut rules_used: Vec<String> = rule.iter().cloned().collect();
         if window.is_some() {
             rules_used.push("K4".into());
         }
-        if let Some(w) = weighing {
+        for w in &weighing {
             rules_used.extend(w.rules().iter().map(|r| (*r).to_owned()));
         }
         if lines.iter().any(|l| matches!(l.what, Happening::FlagWithdrawnByCredit { .. })) {

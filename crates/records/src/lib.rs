@@ -43,7 +43,7 @@ mod replay;
 mod result;
 mod timeline;
 
-pub use act::{Act, ActKind, ReplayCause};
+pub use act::{Act, ActKind, DrawCause, ReplayCause};
 pub use check::{CheckReport, Impossible, ImpossibleKind, Later, Unreadable, check_record};
 pub use clock::{Clocks, parse_seconds, time_control_ms};
 pub use explain::{Explanation, Happening, Line, MOST_WINDOW_MS, Weighing};

@@ -96,7 +96,7 @@ pub(crate) fn run(args: &ArbiterArgs, out: &mut dyn Write) -> anyhow::Result<()>
     let lang = shvedka_tui::Settings::resolve(args.lang).lang;
     let out = &mut online::Said { out, lang };
     match &args.command {
-        ArbiterCommand::CheckRecord(args) => check(args, out),
+        ArbiterCommand::CheckRecord(args) => check(args, lang, out),
         ArbiterCommand::Show(args) => show::run(args, lang, out),
         ArbiterCommand::Analyse(args) => show::analyse(args, lang, out),
         ArbiterCommand::Explain(args) => show::explain(args, lang, out),
@@ -139,7 +139,7 @@ pub(crate) fn record_rules(record: &Record, preset: Option<&str>) -> anyhow::Res
 /// `check-record`: one line per impossible move, or `no impossible move` (prefixed `game K: `
 /// when the file has several games), then the exit status of the worst finding: 1 for an impossible move, 2 for a game that cannot be
 /// checked to the end (a bad start position, a move that does not read as one move).
-fn check(args: &CheckRecordArgs, out: &mut dyn Write) -> anyhow::Result<()> {
+fn check(args: &CheckRecordArgs, lang: shvedka_tui::Lang, out: &mut dyn Write) -> anyhow::Result<()> {
     let records = read_records(&args.file)?;
     let several = records.len() > 1;
     let mut worst = 0u8;
@@ -149,7 +149,7 @@ fn check(args: &CheckRecordArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             if several { bad_input(format!("{}: game {}: {e}", args.file.display(), i + 1)) } else { e }
         })?;
         let report = check_record(record, rules);
-        for line in report.to_string().lines() {
+        for line in shvedka_tui::check_words::report(lang, record, &report) {
             writeln!(out, "{prefix}{line}")?;
         }
         worst = worst.max(if report.unreadable.is_some() {
@@ -162,7 +162,7 @@ fn check(args: &CheckRecordArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     match worst {
         0 => Ok(()),
-        1 => Err(Failure { code: 1, message: "impossible move found".to_owned() }.into()),
+        1 => Err(Failure { code: 1, message: shvedka_tui::check_words::found(lang) }.into()),
         _ => Err(bad_input(format!("{}: the record cannot be checked to the end", args.file.display()))),
     }
 }

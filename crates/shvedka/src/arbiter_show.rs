@@ -206,7 +206,14 @@ fn show(args: &ShowArgs, lang: Lang, out: &mut dyn Write, analysis: Option<u64>)
     writeln!(out, "{}", words::moves_made(lang, n, total, last))?;
     // What happened up to the instant: what was said about the moves, the acts with who made
     // them and when, and every move the rules refuse (shown as it was made).
-    let ending = record.result.as_ref().and_then(|r| r.reason.clone());
+    // Why it ended, in the reader's language from the rule the record names (its `Termination`
+    // tag is English for other readers); the tag's words only for a rule without a title.
+    let ending = record.result.as_ref().and_then(|r| {
+        r.rule
+            .as_deref()
+            .and_then(|rule| shvedka_tui::speak::rule_reason(lang, rule))
+            .or_else(|| r.reason.clone())
+    });
     for s in steps {
         match &s.kind {
             StepKind::Move(i) => {

@@ -82,6 +82,25 @@ fn a1_check_record_type1_king_left_in_check_exit_1() {
     );
 }
 
+/// A1 in Russian: every finding said from the check's codes — its type, rule with the rule's
+/// title, what A1 prescribes and what it says when noticed later; no English left.
+#[test]
+fn a1_check_record_speaks_russian() {
+    let (code, out, err) = arbiter("check-record", "two_impossible_moves.bpgn", &["--lang", "ru"]);
+    assert_eq!(code, 1, "{out}{err}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines,
+        [
+            "1A. P@a7: тип 2 (P2: на эту горизонталь пешку выставлять нельзя); ход возвращается, команда 2 получает по минуте на часы обоих своих игроков (A1); если замечено позже: ход остаётся в силе, позиция после него законна (A1)",
+            "3A. Q@d1: тип 1 (P1: выставление: фигура из своего запаса на пустое поле, не оставляя короля под шахом); команде белых A засчитывается поражение в партии (A1); если замечено позже: решает судья: позиция незаконна или запись дальше не прочесть (A1)",
+        ]
+    );
+    assert_eq!(err.trim_end(), "shvedka: найден невозможный ход");
+    let (code, out, _) = arbiter("check-record", "timed_opening.bpgn", &["--lang", "ru"]);
+    assert_eq!((code, out.as_str()), (0, "невозможных ходов нет\n"));
+}
+
 #[test]
 fn a1_check_record_reports_every_impossible_move_and_whether_it_stands() {
     let (code, out, err) = arbiter("check-record", "two_impossible_moves.bpgn", &[]);
@@ -440,6 +459,38 @@ fn e1_e6_e9_k4_explain_a_mate_inside_a_flags_window_in_both_languages() {
         "{out}"
     );
     assert!(out.contains("что решило исход: E1 (мат на доске), K4 ("), "{out}");
+}
+
+#[test]
+fn e9_k4_explain_a_draw_then_a_mate_in_one_window_in_both_languages() {
+    let (code, out, err) = arbiter("explain", "explain_draw_then_mate.bpgn", &["--lang", "en"]);
+    assert_eq!((code, err.as_str()), (0, ""), "{out}");
+    let lines: Vec<&str> = out.lines().collect();
+    assert_eq!(
+        lines[2],
+        "0:30.600 board A drew (the players agreed, E3); held in the flag's window, weighed at its close · inside the flag's grace window (K4)"
+    );
+    assert_eq!(
+        lines[5..],
+        [
+            "weighed: a mate on board counts, a flag in the same window does not (E6, E9)",
+            "weighed: a mate on board beats a draw in the same window (E9)",
+            "rules that decided it: E1 (mate on board), K4 (the flag: time has run out), E6 (a flag counts only without a mate on board), E9 (mate on board beats a draw, a draw beats a flag)",
+        ]
+    );
+    let (code, out, _) = arbiter("explain", "explain_draw_then_mate.bpgn", &["--lang", "ru"]);
+    assert_eq!(code, 0);
+    assert!(
+        out.contains("0:30.600 на доске A ничья (по соглашению, E3); внутри окна флага, учитывается при его закрытии · внутри окна флага (K4)\n"),
+        "{out}"
+    );
+    assert!(out.contains("решение: мат на доске сильнее ничьей в том же окне (E9)\n"), "{out}");
+    // show names the held draw among the acts.
+    let (_, out, _) = arbiter("show", "explain_draw_then_mate.bpgn", &["--lang", "en"]);
+    assert!(
+        out.contains("act at 0:30.600: board A drew (the players agreed, E3) inside a flag's window: weighed when it closes (K4)\n"),
+        "{out}"
+    );
 }
 
 #[test]

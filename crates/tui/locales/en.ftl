@@ -514,6 +514,7 @@ explain-no-result = the record has no result yet
 explain-nothing = nothing ended the match in the record
 explain-mate = { $at } { $by }: { $seat } is mated on board (M1)
 explain-flag = { $at } the flag of { $seat } fell (K4)
+explain-draw = { $at } board { $board } drew ({ $why }); held in the flag's window, weighed at its close
 explain-flag-credit = { $at } { $by }: the lag credit of { $credit } s brought the move of { $seat } inside the time; the flag is withdrawn (K3)
 explain-flag-arbiter = { $at } { $who } gave { $seat } time; the flag is withdrawn (A2)
 explain-declared-win = { $at } { $who } declared the result: { $team } wins: { $note } (A2)
@@ -522,6 +523,7 @@ explain-annulled = { $at } { $who } annulled the match: { $note } (A2)
 explain-ended = { $at } the match ended
 explain-in-window = { $line } · inside the flag's grace window (K4)
 explain-weigh-mate-flag = weighed: a mate on board counts, a flag in the same window does not (E6, E9)
+explain-weigh-mate-draw = weighed: a mate on board beats a draw in the same window (E9)
 explain-weigh-mates = weighed: mates on board by both teams in one window make a draw (E2, E9)
 explain-weigh-draw-flag = weighed: a draw beats a flag in the same window (E8, E9)
 explain-weigh-flags-both = weighed: flags of both teams make a draw (E7)
@@ -531,6 +533,17 @@ explain-who-arbiter = the arbiter
 explain-who-secret = an arbiter (secret)
 explain-who-server = the server
 explain-who-named = arbiter { $name }
+
+## shvedka arbiter check-record: the impossible moves of a record (A1)
+check-clean = no impossible move
+check-found = impossible move found
+check-impossible = { $label }: type { $kind } ({ $rule }): { $reason }; { $consequence }; noticed later: { $later }
+check-type1-loses = the team of { $seat } loses the game (A1)
+check-type2-taken-back = the move is taken back and { $team } receives one minute on each of its two clocks (A1)
+check-later-stands = the move stands, the position after it is legal (A1)
+check-later-legal-again = the move stands, the position is legal again after { $label } (A1)
+check-later-arbiter = the arbiter decides, { $why } (A1)
+check-unreadable = { $label }: cannot be checked: { $why }
 
 ## shvedka arbiter show: a record at an instant
 show-after-start = after move 0 (the start)
@@ -552,6 +565,11 @@ show-act-position = { $who } set the position { $position } (A2)
 show-act-pause = { $who } stopped the clocks (K5)
 show-act-resume = { $who } restarted the clocks
 show-act-flag = { $seat }'s flag fell (K4)
+show-act-draw = board { $board } drew ({ $why }) inside a flag's window: weighed when it closes (K4)
+draw-agreed = the players agreed, E3
+draw-repetition = repetition, E4
+draw-move-rule = the fifty-move rule, E5
+draw-stalemate = stalemate, M3
 show-act-call = { $seat } stopped the clocks and called the arbiter (K5)
 show-act-call-replay = { $seat } stopped the clocks and called the arbiter, asking for a replay ({ $rule })
 show-act-replay = { $who } had the game played again from the start ({ $rule })

@@ -558,6 +558,7 @@ explain-no-result = у записи ещё нет результата
 explain-nothing = в записи нет ничего, что закончило бы матч
 explain-mate = { $at } { $by }: { $seat } получают мат на доске (M1)
 explain-flag = { $at } у { $seat } упал флаг (K4)
+explain-draw = { $at } на доске { $board } ничья ({ $why }); внутри окна флага, учитывается при его закрытии
 explain-flag-credit = { $at } { $by }: компенсация задержки связи ({ $credit } с) вернула ход { $seat } в пределы времени; флаг снят (K3)
 explain-flag-arbiter = { $at } { $who } добавил время: { $seat }; флаг снят (A2)
 explain-declared-win = { $at } { $who } объявил результат: победила { $team }: { $note } (A2)
@@ -566,6 +567,7 @@ explain-annulled = { $at } { $who } аннулировал матч: { $note } (
 explain-ended = { $at } матч окончен
 explain-in-window = { $line } · внутри окна флага (K4)
 explain-weigh-mate-flag = решение: мат на доске засчитывается, флаг в том же окне — нет (E6, E9)
+explain-weigh-mate-draw = решение: мат на доске сильнее ничьей в том же окне (E9)
 explain-weigh-mates = решение: маты на доске у обеих команд в одном окне — ничья (E2, E9)
 explain-weigh-draw-flag = решение: ничья сильнее флага в том же окне (E8, E9)
 explain-weigh-flags-both = решение: флаги у обеих команд — ничья (E7)
@@ -575,6 +577,17 @@ explain-who-arbiter = судья
 explain-who-secret = судья (по общему секрету)
 explain-who-server = сервер
 explain-who-named = судья { $name }
+
+## shvedka arbiter check-record: невозможные ходы записи (A1)
+check-clean = невозможных ходов нет
+check-found = найден невозможный ход
+check-impossible = { $label }: тип { $kind } ({ $rule }: { $title }); { $consequence }; если замечено позже: { $later }
+check-type1-loses = команде { $seat } засчитывается поражение в партии (A1)
+check-type2-taken-back = ход возвращается, { $team } получает по минуте на часы обоих своих игроков (A1)
+check-later-stands = ход остаётся в силе, позиция после него законна (A1)
+check-later-legal-again = ход остаётся в силе, позиция снова законна после { $label } (A1)
+check-later-arbiter = решает судья: позиция незаконна или запись дальше не прочесть (A1)
+check-unreadable = { $label }: проверить нельзя: запись не читается
 
 ## shvedka arbiter show: запись в заданный момент
 show-after-start = после хода 0 (начало)
@@ -596,6 +609,11 @@ show-act-position = { $who } установил позицию { $position } (A2
 show-act-pause = { $who } остановил часы (K5)
 show-act-resume = { $who } пустил часы
 show-act-flag = у { $seat } упал флаг (K4)
+show-act-draw = на доске { $board } ничья ({ $why }) внутри окна флага: учитывается при его закрытии (K4)
+draw-agreed = по соглашению, E3
+draw-repetition = повторение позиции, E4
+draw-move-rule = правило 50 ходов, E5
+draw-stalemate = пат, M3
 show-act-call = { $seat }: часы остановлены, вызван судья (K5)
 show-act-call-replay = { $seat }: часы остановлены, судью просят о переигровке ({ $rule })
 show-act-replay = { $who } назначил переигровку с начала ({ $rule })

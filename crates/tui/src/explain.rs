@@ -38,7 +38,7 @@ pub(crate) fn speak_seat(seat: bughouse::Seat) -> shvedka_proto::SeatId {
     shvedka_proto::SeatId::ALL[seat.index()]
 }
 
-fn team(lang: Lang, team: bughouse::Team) -> String {
+pub(crate) fn team(lang: Lang, team: bughouse::Team) -> String {
     speak::team(
         lang,
         if team == bughouse::Team::One { shvedka_proto::TeamId::One } else { shvedka_proto::TeamId::Two },
@@ -52,6 +52,13 @@ fn line(lang: Lang, l: &Line) -> String {
         Happening::Mate { mated, by } => {
             t!(lang, "explain-mate", at = at, by = by.as_str(), seat = seat(lang, *mated))
         }
+        Happening::Draw { board, cause } => t!(
+            lang,
+            "explain-draw",
+            at = at,
+            board = board.to_string(),
+            why = crate::record_words::draw_cause(lang, *cause)
+        ),
         Happening::Flag { seat: s } => {
             t!(lang, "explain-flag", at = at, seat = speak::seat_of(lang, speak_seat(*s)))
         }
@@ -108,9 +115,10 @@ pub fn explanation(lang: Lang, e: &Explanation) -> Vec<String> {
         out.push(t!(lang, "explain-nothing"));
     }
     out.extend(e.lines.iter().map(|l| line(lang, l)));
-    if let Some(w) = e.weighing {
+    for w in &e.weighing {
         out.push(match w {
             Weighing::MateOverFlag => t!(lang, "explain-weigh-mate-flag"),
+            Weighing::MateOverDraw => t!(lang, "explain-weigh-mate-draw"),
             Weighing::MatesOfBothTeams => t!(lang, "explain-weigh-mates"),
             Weighing::DrawOverFlag => t!(lang, "explain-weigh-draw-flag"),
             Weighing::FlagsOfBothTeams => t!(lang, "explain-weigh-flags-both"),

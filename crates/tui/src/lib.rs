@@ -16,6 +16,7 @@
 
 mod action;
 mod app;
+pub mod check_words;
 mod entry;
 pub mod explain;
 pub mod i18n;

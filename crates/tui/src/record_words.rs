@@ -69,6 +69,17 @@ fn amount(ms: u64) -> String {
     format!("{}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000)
 }
 
+/// Why a board drew: `repetition, E4`.
+pub(crate) fn draw_cause(lang: Lang, cause: shvedka_records::DrawCause) -> String {
+    use shvedka_records::DrawCause;
+    match cause {
+        DrawCause::Agreed => t!(lang, "draw-agreed"),
+        DrawCause::Repetition => t!(lang, "draw-repetition"),
+        DrawCause::MoveRule => t!(lang, "draw-move-rule"),
+        DrawCause::Stalemate => t!(lang, "draw-stalemate"),
+    }
+}
+
 /// An act in words; `ending` is the record's reason for the end.
 fn describe(lang: Lang, act: &Act, ending: Option<&str>) -> String {
     let w = who(lang, act.by.as_deref());
@@ -99,6 +110,9 @@ fn describe(lang: Lang, act: &Act, ending: Option<&str>) -> String {
         ActKind::Pause => t!(lang, "show-act-pause", who = w),
         ActKind::Resume => t!(lang, "show-act-resume", who = w),
         ActKind::Flag { seat: s } => t!(lang, "show-act-flag", seat = seat_of(lang, *s)),
+        ActKind::Draw { board, cause } => {
+            t!(lang, "show-act-draw", board = board.to_string(), why = draw_cause(lang, *cause))
+        }
         ActKind::Call { seat: s, replay: None } => t!(lang, "show-act-call", seat = seat(lang, *s)),
         ActKind::Call { seat: s, replay: Some(cause) } => {
             t!(lang, "show-act-call-replay", seat = seat(lang, *s), rule = cause.rule())

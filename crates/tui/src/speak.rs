@@ -200,7 +200,7 @@ pub fn rule_title(lang: Lang, rule: &str) -> Option<String> {
 }
 
 /// A rule as a reason: `mate on board (E1)`; a rule without a title is its id alone.
-fn rule_reason(lang: Lang, rule: &str) -> Option<String> {
+pub fn rule_reason(lang: Lang, rule: &str) -> Option<String> {
     rule_title(lang, rule).map(|title| t!(lang, "rule-with-id", title = title, rule = rule))
 }
 

@@ -8,9 +8,10 @@
 
 use std::time::Duration;
 
+use bughouse::{DrawKind, EndingEvent};
 use bughouse_match::{ArbiterAct, EventKind, Match, Official, ReplayReason, Ruling};
 use shvedka_proto::PlayerKind;
-use shvedka_records::{Act, ActKind, Record, RecordResult, ReplayCause};
+use shvedka_records::{Act, ActKind, DrawCause, Record, RecordResult, ReplayCause};
 
 /// Writes a decided match's BPGN file, `match-N.bpgn` in `dir`: a convenience beside the
 /// database, which stays the record of truth, so a failure is logged and nothing more.
@@ -75,6 +76,7 @@ pub(crate) fn record(
     let mut started = false;
     for e in m.events() {
         let before = *again.game();
+        let held = again.held_endings().len();
         if let Some(input) = e.kind.input() {
             // The log replays to itself (`Match::replay`); a refusal would leave the boards as
             // they were, which the record then shows.
@@ -82,6 +84,20 @@ pub(crate) fn record(
         }
         let act =
             |kind: ActKind, by: Option<String>| Act { kind, at_ms: at_ms(e.at), by, clocks: Some(clocks(e)) };
+        // A draw a flag's window now holds (K4): the match goes on, and E9 weighs it at the
+        // window's close. It follows the event that made it (a move, an agreement, a claim).
+        let draws: Vec<Act> = again
+            .held_endings()
+            .get(held..)
+            .unwrap_or_default()
+            .iter()
+            .filter_map(|ending| match *ending {
+                EndingEvent::Draw { board, kind } => {
+                    draw_cause(kind).map(|cause| act(ActKind::Draw { board, cause }, None))
+                }
+                _ => None,
+            })
+            .collect();
         match &e.kind {
             EventKind::Moved { seat, mv, credit, .. } => {
                 r.push_played(&before, mv, Some(e.clocks[seat.index()].as_millis() as u64));
@@ -141,8 +157,22 @@ pub(crate) fn record(
             }
             _ => {}
         }
+        for draw in draws {
+            r.push_act(draw);
+        }
     }
     r
+}
+
+/// The record's cause of a draw held in a window; the arbiter's draw is his result act.
+fn draw_cause(kind: DrawKind) -> Option<DrawCause> {
+    match kind {
+        DrawKind::Agreement => Some(DrawCause::Agreed),
+        DrawKind::Repetition => Some(DrawCause::Repetition),
+        DrawKind::MoveRule => Some(DrawCause::MoveRule),
+        DrawKind::Stalemate => Some(DrawCause::Stalemate),
+        DrawKind::Arbiter => None,
+    }
 }
 
 /// The record's cause of a replay.

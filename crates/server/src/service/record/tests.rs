@@ -170,7 +170,12 @@ fn a4_a2_the_record_replays_every_event_as_the_match_had_it() {
         let rules = m.config().rules.rules().unwrap();
         let timeline = read[0].timeline(rules).unwrap();
         assert!(timeline.timed(), "seed {seed}");
-        let steps: Vec<_> = timeline.steps().iter().filter(|s| s.kind != StepKind::Start).collect();
+        // A draw a window holds is an act after the event that made it (a move, an agreement,
+        // a claim), not an event of its own.
+        let held_draw =
+            |k: &StepKind| matches!(k, StepKind::Act(a) if matches!(a.kind, ActKind::Draw { .. }));
+        let steps: Vec<_> =
+            timeline.steps().iter().filter(|s| s.kind != StepKind::Start && !held_draw(&s.kind)).collect();
         let origin = m.events().iter().find(|e| e.kind == EventKind::Started).map(|e| e.at).unwrap();
         let mut first_start = true;
         let mut k = 0;
@@ -265,6 +270,69 @@ fn e1_e6_e9_k4_the_record_explains_a_mate_inside_a_flags_window() {
         ]
     );
     assert_eq!(e.lines[0].at_ms, Some(30_100), "the flag at the instant the clock reached zero");
-    assert_eq!(e.weighing, Some(Weighing::MateOverFlag));
+    assert_eq!(e.weighing, [Weighing::MateOverFlag]);
+    assert_eq!(e.rules, ["E1", "K4", "E6", "E9"]);
+}
+
+/// E9, K4 from the server's own record: black-B's flag falls; inside its window the players of
+/// board A agree a draw (held, E3) and then white-A mates: the record carries the held draw as an
+/// act, and the explanation weighs the mate over the flag and over the draw.
+#[test]
+fn e9_k4_the_record_carries_a_draw_held_in_a_window_and_the_mate_that_beat_it() {
+    use shvedka_records::{DrawCause, Happening, Weighing};
+    let rules = RuleOptions::preset("mgimo-2017").unwrap();
+    let mut config = MatchConfig::new(rules, "30s+0".parse::<TimeControl>().unwrap());
+    config.countdown = Duration::ZERO;
+    let mut m = Match::new(config).unwrap();
+    for seat in Seat::ALL {
+        m.handle_command(Duration::ZERO, player(seat), Command::TakeSeat(seat)).unwrap();
+    }
+    for seat in Seat::ALL {
+        m.handle_command(Duration::ZERO, player(seat), Command::Ready(true)).unwrap();
+    }
+    let ms = Duration::from_millis;
+    let play = |m: &mut Match, at: u64, seat: Seat, text: &str| {
+        let mv = m.game().parse_move(seat.board, text).unwrap();
+        m.handle_command(ms(at), player(seat), Command::Move { mv, client_time: None }).unwrap();
+    };
+    let [wa, ba, wb, _bb] = Seat::ALL;
+    play(&mut m, 100, wb, "d4");
+    for (at, seat, text) in [
+        (200, wa, "e4"),
+        (300, ba, "e5"),
+        (400, wa, "Bc4"),
+        (500, ba, "Nc6"),
+        (600, wa, "Qh5"),
+        (700, ba, "Nf6"),
+    ] {
+        play(&mut m, at, seat, text);
+    }
+    m.handle_timeout(ms(30_150));
+    m.handle_command(ms(30_160), player(ba), Command::OfferDraw).unwrap();
+    m.handle_command(ms(30_170), player(wa), Command::OfferDraw).unwrap();
+    assert!(!matches!(m.phase(), Phase::Ended(_)), "the window holds the draw");
+    play(&mut m, 30_200, wa, "Qxf7#");
+    m.handle_timeout(ms(40_000));
+    let Phase::Ended(adj) = m.phase() else { panic!("decided: {:?}", m.phase()) };
+    assert_eq!(adj.reason.rule(), "E1", "a mate beats a draw in the window (E9)");
+    let record = super::record(1, &m, &[None, None, None, None], &[None; 4], "2026.12.02");
+    let text = record.to_bpgn();
+    let read = &parse_bpgn(&text).unwrap()[0];
+    let draws: Vec<_> = read.all_acts().filter(|a| matches!(a.kind, ActKind::Draw { .. })).collect();
+    assert_eq!(draws.len(), 1, "{text}");
+    assert_eq!(draws[0].kind, ActKind::Draw { board: BoardId::A, cause: DrawCause::Agreed });
+    assert_eq!(draws[0].at_ms, Some(30_170), "at the agreement");
+    let e = read.explain(m.config().rules.rules().unwrap()).unwrap();
+    let what: Vec<_> = e.lines.iter().map(|l| (l.what.clone(), l.in_window)).collect();
+    assert_eq!(
+        what,
+        [
+            (Happening::Flag { seat: Seat::ALL[3] }, true),
+            (Happening::Draw { board: BoardId::A, cause: DrawCause::Agreed }, true),
+            (Happening::Mate { mated: Seat::ALL[1], by: "4A. Qxf7#".into() }, true),
+            (Happening::Ended, true),
+        ]
+    );
+    assert_eq!(e.weighing, [Weighing::MateOverFlag, Weighing::MateOverDraw]);
     assert_eq!(e.rules, ["E1", "K4", "E6", "E9"]);
 }
