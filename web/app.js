@@ -97,8 +97,10 @@ let rematchOffer = /** @type {import("./codec.js").RematchView | null} */ (null)
 let rematchAsked = -1;
 /**
  * The review shown instead of the live match (review.js): the match's log, the point shown and
- * the match time shown.
- * @type {{ r: import("./review.js").Review, i: number, t: number } | null}
+ * the match time shown; why it ended as it did (the server's explanation of its record, when
+ * it has one); for a record with several games, which one and how many, with its text.
+ * @type {{ r: import("./review.js").Review, i: number, t: number, why: import("./codec.js").ExplanationView | null,
+ *   game: { k: number, n: number, bpgn: string, rules: string | null } | null } | null}
  */
 let review = null;
 
@@ -131,9 +133,31 @@ async function openReview(matchId, k) {
     clearLog();
     chat.clear();
   }
-  review = { r: built, i: 0, t: 0 };
+  review = { r: built, i: 0, t: 0, why: null, game: null };
   showScreen("match");
   reviewGo(k === undefined ? built.points.length - 1 : moveIndex(built, k));
+  // Why it ended as it did: the server explains the match's own record (a decided match only).
+  /** @param {any} kind */
+  const decides = (kind) => typeof kind === "object" && ("Ended" in kind
+    || ("ArbiterActed" in kind && typeof kind.ArbiterActed.act === "object" && "Annul" in kind.ArbiterActed.act));
+  if (r.ok.events.some((e) => decides(e.kind))) void explainStored(matchId, built);
+}
+
+/**
+ * Asks the server to explain a decided match's record (its BPGN, then `ReviewRecord`'s first
+ * page), and shows it under the review if that review is still the one on the screen.
+ * @param {number} matchId
+ * @param {import("./review.js").Review} built
+ */
+async function explainStored(matchId, built) {
+  const text = await fetchRecord(ask, matchId);
+  if (text.err) return;
+  const r = await ask(msg.reviewRecord({ bpgn: text.ok, game: 1, rules: null, from: 0 }));
+  const why = r.ok?.RecordReview?.explained ?? null;
+  if (review && review.r === built && why) {
+    review.why = why;
+    render();
+  }
 }
 
 /**
@@ -142,14 +166,15 @@ async function openReview(matchId, k) {
  * analysis included), with the check of A1 beside the moves.
  * @param {string} bpgn
  * @param {string | null} rules
+ * @param {number} [game]  which game of the text, from 1
  */
-async function openRecordReview(bpgn, rules) {
+async function openRecordReview(bpgn, rules, game = 1) {
   /** @type {import("./codec.js").RecordReview | null} */
   let first = null;
   /** @type {import("./codec.js").ReviewedMove[]} */
   const moves = [];
   for (let from = 0; ;) {
-    const r = await ask(msg.reviewRecord({ bpgn, game: 1, rules, from }));
+    const r = await ask(msg.reviewRecord({ bpgn, game, rules, from }));
     if (r.err) return;
     const page = r.ok?.RecordReview;
     if (!page) return;
@@ -177,7 +202,7 @@ async function openRecordReview(bpgn, rules) {
   }
   for (const f of head0.impossible.filter((f) => f.index >= k)) list.push(note(findingText(f, label)));
   built.list = list;
-  review = { r: built, i: 0, t: 0 };
+  review = { r: built, i: 0, t: 0, why: first.explained ?? null, game: first.games > 1 ? { k: game, n: first.games, bpgn, rules } : null };
   showScreen("match");
   reviewGo(built.points.length - 1);
 }
@@ -267,7 +292,9 @@ const view = new MatchView(
     selectedRole: () => gestures.selectedRole(),
     pending: () => pendingMove,
     rematch: () => rematchOffer,
-    reviewing: () => (review ? { list: review.r.list, k: movesBy(review.r, review.i), t: review.t, endMs: review.r.endMs } : null),
+    reviewing: () => (review
+      ? { list: review.r.list, k: movesBy(review.r, review.i), t: review.t, endMs: review.r.endMs, why: review.why, game: review.game ? { k: review.game.k, n: review.game.n } : null }
+      : null),
     reviewMove: (k) => {
       if (review) reviewGo(moveIndex(review.r, k));
       else if (model && mayReview(model)) void openReview(model.matchId, k);
@@ -940,6 +967,10 @@ $("record-form").addEventListener("submit", (e) => {
 });
 $("review-open").addEventListener("click", () => {
   if (model) void openReview(model.matchId);
+});
+$("review-game").addEventListener("change", (e) => {
+  const k = Number(/** @type {HTMLSelectElement} */ (e.target).value);
+  if (review?.game && k !== review.game.k) void openRecordReview(review.game.bpgn, review.game.rules, k);
 });
 $("review-first").addEventListener("click", () => reviewStep("start"));
 $("review-prev").addEventListener("click", () => reviewStep(-1));

@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 12;
+export const PROTOCOL_VERSION = 13;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -127,7 +127,28 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  * @typedef {{ games: number, rules: string, time_control: string | null, players: (string | null)[],
  *   start: string, start_clocks_ms: (number | null)[], total: number, moves: ReviewedMove[], stopped: number | null, next: number | null,
  *   impossible: ImpossibleView[], unreadable: "Start" | { Move: { index: number } } | null,
- *   named: { index: number, label: string }[] }} RecordReview
+ *   named: { index: number, label: string }[], explained: ExplanationView | null }} RecordReview
+ */
+
+/**
+ * Something that ended, or could have ended, a match (`HappeningView`, version 13).
+ * @typedef {{ Mate: { mated: Seat, by: string } } | { Flag: { seat: Seat } }
+ *   | { FlagWithdrawnByCredit: { seat: Seat, by: string, credit_ms: number } }
+ *   | { FlagWithdrawnByArbiter: { seat: Seat, by: string | null } } | { Draw: { board: "A" | "B", rule: string } }
+ *   | { Declared: { winner: Team | null, note: string, by: string | null } } | { Annulled: { note: string, by: string | null } }
+ *   | "Ended"} HappeningView
+ */
+
+/**
+ * One happening at its match time (`ExplainedLine`).
+ * @typedef {{ at_ms: number | null, in_window: boolean, what: HappeningView }} ExplainedLine
+ */
+
+/**
+ * Why a match ended as it did (`ExplanationView`, version 13): codes for the reader's language.
+ * @typedef {{ outcome: { Win: Team } | "Draw" | null, rule: string | null, lines: ExplainedLine[],
+ *   weighing: ("MateOverFlag" | "MateOverDraw" | "MatesOfBothTeams" | "DrawOverFlag" | "FlagsOfBothTeams" | "FlagsOfOneTeam")[],
+ *   rules: string[] }} ExplanationView
  */
 
 /**

@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":12,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":13,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":12,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":13,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":12,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":13,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -331,7 +331,7 @@ export const replyAnalysisDrawnMateAgainst = {"Reply":{"req":68,"result":{"Ok":{
 export const reviewRecord = {"req":71,"msg":{"ReviewRecord":{"bpgn":"[Rules \"classic\"]\n\n1A. e4 {179.000} 1a. P@e5 *\n","game":1,"rules":null,"from":0}}};
 
 /** @type {ServerMsg} */
-export const replyRecordReview = {"Reply":{"req":71,"result":{"Ok":{"RecordReview":{"games":1,"rules":"classic","time_control":"180+0","players":["Anna",null,"Вера",null],"start":"start | start","start_clocks_ms":[180000,180000,180000,180000],"total":2,"moves":[{"seat":"WhiteA","number":1,"text":"e4","san":"e4","uci":"e2e4","bfen":"after | start","clocks_ms":[179000,180000,null,null],"comment":"a good start","at_ms":2000,"running":[false,true,true,false]}],"stopped":1,"next":null,"impossible":[{"index":1,"kind":1,"rule":"P1","later":"ArbiterDecides"},{"index":5,"kind":2,"rule":"A1a","later":{"LegalAgain":{"index":7}}},{"index":9,"kind":2,"rule":"P2","later":"Stands"}],"unreadable":{"Move":{"index":12}},"named":[{"index":1,"label":"1a. P@e5"},{"index":5,"label":"3A. Kxh1"}]}}}}};
+export const replyRecordReview = {"Reply":{"req":71,"result":{"Ok":{"RecordReview":{"games":1,"rules":"classic","time_control":"180+0","players":["Anna",null,"Вера",null],"start":"start | start","start_clocks_ms":[180000,180000,180000,180000],"total":2,"moves":[{"seat":"WhiteA","number":1,"text":"e4","san":"e4","uci":"e2e4","bfen":"after | start","clocks_ms":[179000,180000,null,null],"comment":"a good start","at_ms":2000,"running":[false,true,true,false]}],"stopped":1,"next":null,"impossible":[{"index":1,"kind":1,"rule":"P1","later":"ArbiterDecides"},{"index":5,"kind":2,"rule":"A1a","later":{"LegalAgain":{"index":7}}},{"index":9,"kind":2,"rule":"P2","later":"Stands"}],"unreadable":{"Move":{"index":12}},"named":[{"index":1,"label":"1a. P@e5"},{"index":5,"label":"3A. Kxh1"}],"explained":{"outcome":{"Win":"One"},"rule":"E1","lines":[{"at_ms":30410,"in_window":true,"what":{"Flag":{"seat":"BlackB"}}},{"at_ms":30600,"in_window":true,"what":{"Draw":{"board":"A","rule":"E3"}}},{"at_ms":30843,"in_window":true,"what":{"Mate":{"mated":"BlackA","by":"4A. Qxf7#"}}},{"at_ms":null,"in_window":false,"what":{"FlagWithdrawnByCredit":{"seat":"WhiteB","by":"9B. Nf3","credit_ms":550}}},{"at_ms":-250,"in_window":false,"what":{"FlagWithdrawnByArbiter":{"seat":"WhiteA","by":null}}},{"at_ms":40000,"in_window":false,"what":{"Declared":{"winner":null,"note":"ничья по решению","by":"(secret)"}}},{"at_ms":41000,"in_window":false,"what":{"Annulled":{"note":"","by":"alice"}}},{"at_ms":30843,"in_window":true,"what":"Ended"}],"weighing":["MateOverFlag","MateOverDraw"],"rules":["E1","K4","E6","E9"]}}}}}};
 
 /** @type {ServerMsg} */
 export const refusedAnalyses = {"Reply":{"req":69,"result":{"Err":{"code":{"Limit":"Analyses"},"rule":null,"message":"the server's engine is busy; ask again in a moment"}}}};

@@ -66,6 +66,7 @@ function serverCodes() {
     "m.team.": variants("types.rs", "TeamId"),
     "m.act.": variants("client.rs", "ArbiterRequest").filter((v) => v !== "AdjustClock").concat(["AddTime", "TakeTime"]),
     "m.claim.": variants("client.rs", "ClaimKind"),
+    "why.weigh.": variants("explanation.rs", "WeighingView"),
   };
 }
 
@@ -94,6 +95,8 @@ test("every key is used by the page, and every key the page names exists", () =>
     "t.seat.": ["WhiteA", "BlackA", "WhiteB", "BlackB"],
     "d.outcome.": ["FirstWins", "Draw", "SecondWins"],
     "r.choice.": ["Seating", "Colours"],
+    // The rules a draw held in a flag's window rests on (`HappeningView::Draw::rule`).
+    "why.draw.": ["E3", "E4", "E5", "M3"],
     "r.": refusalCodes(),
     ...serverCodes(),
   };
@@ -103,7 +106,7 @@ test("every key is used by the page, and every key the page names exists", () =>
     assert.ok(named || built.has(key), `${key} is used`);
   }
   for (const key of built) assert.ok(key in CATALOGUES.en, `${key} has a text`);
-  const literals = new Set([...sources.matchAll(/"((?:h|l|t|d|e|w|r|x|m|u|v)\.[a-z0-9][a-zA-Z0-9.-]*)"/g)].map((m) => m[1]));
+  const literals = new Set([...sources.matchAll(/"((?:h|l|t|d|e|w|r|x|m|u|v|why)\.[a-z0-9][a-zA-Z0-9.-]*)"/g)].map((m) => m[1]));
   for (const key of literals) assert.ok(key in CATALOGUES.en, `${key} is named by the page and has a text`);
 });
 

@@ -12,6 +12,7 @@ import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
 import { touchedSquares } from "./moves.js";
 import { boardPos, checkedKing, entryLabel, pauseText, phaseText, resultHeadline, resultReason, rulesText, yourTurn } from "./match-state.js";
 import { matchTime } from "./review.js";
+import { explanationLines } from "./explain.js";
 import { seatOf } from "./say.js";
 import {
   SEAT_ORDER, boardOf, boardOrder, isWhiteSeat, marked, otherBoard, partnerOf, seatIndex, seatLabel, teamLabel,
@@ -48,8 +49,10 @@ function $(id) {
 
 /**
  * A review on the screen: its move list, the move shown (`k`, 0 for the start), the match
- * time shown and the last.
- * @typedef {{ list: import("./match-state.js").MoveEntry[], k: number, t: number, endMs: number }} Reviewing
+ * time shown and the last; why it ended as it did, if the server explained it; which game of a
+ * record of several.
+ * @typedef {{ list: import("./match-state.js").MoveEntry[], k: number, t: number, endMs: number,
+ *   why: import("./codec.js").ExplanationView | null, game: { k: number, n: number } | null }} Reviewing
  */
 
 /**
@@ -257,6 +260,54 @@ export class MatchView {
     this.renderRematch();
   }
 
+  /**
+   * The games of a record of several: which one the review shows.
+   * @param {{ k: number, n: number } | null} game
+   */
+  renderGamePick(game) {
+    const pick = /** @type {HTMLSelectElement} */ ($("review-game"));
+    pick.hidden = !game;
+    if (!game) return;
+    const drawn = `${game.k}/${game.n} ${language()}`;
+    if (pick.dataset.drawn === drawn) return;
+    pick.dataset.drawn = drawn;
+    const options = [];
+    for (let k = 1; k <= game.n; k++) {
+      const o = document.createElement("option");
+      o.value = String(k);
+      o.textContent = t("why.game", { k, n: game.n });
+      o.selected = k === game.k;
+      options.push(o);
+    }
+    pick.replaceChildren(...options);
+  }
+
+  /**
+   * Why the reviewed match ended as it did (explain.js), each rule that decided it linked.
+   * @param {import("./codec.js").ExplanationView | null} why
+   */
+  renderWhy(why) {
+    const box = /** @type {HTMLDetailsElement} */ ($("review-why"));
+    box.hidden = !why;
+    if (!why) return;
+    const drawn = `${JSON.stringify(why)} ${language()}`;
+    if (box.dataset.drawn === drawn) return;
+    box.dataset.drawn = drawn;
+    const { lines, rules } = explanationLines(why, language());
+    $("review-why-lines").replaceChildren(...lines.map((line) => {
+      const li = document.createElement("li");
+      li.textContent = line;
+      return li;
+    }));
+    /** @type {(string | Node)[]} */
+    const parts = [t("why.rules"), " "];
+    rules.forEach((id, k) => {
+      if (k > 0) parts.push(", ");
+      parts.push(findRule(id) ? ruleLink(id) : id);
+    });
+    $("review-why-rules").replaceChildren(...(rules.length ? parts : []));
+  }
+
   /** The rematch offer under the result: who accepted, who declined, the buttons. */
   renderRematch() {
     const m = /** @type {MatchModel} */ (this.model);
@@ -330,6 +381,8 @@ export class MatchView {
       if (document.activeElement !== time) time.value = String(reviewing.t);
       const at = reviewing.k === 0 ? t("v.review-start") : t("v.review-move", { k: reviewing.k, n: reviewing.list.filter((e) => e.board && !e.takenBack).length });
       $("review-at").textContent = `${at} · ${matchTime(reviewing.t, language())}`;
+      this.renderGamePick(reviewing.game);
+      this.renderWhy(reviewing.why);
       return;
     }
     const forming = m.phase === "Forming" || m.phase === "Countdown";

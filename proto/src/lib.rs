@@ -16,6 +16,7 @@
 mod analysis;
 mod client;
 mod codec;
+mod explanation;
 mod ratings;
 mod record_review;
 mod refusals;
@@ -30,6 +31,7 @@ pub use client::{
     TdChoice, TdExport, TdOutcome, TdRequest,
 };
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
+pub use explanation::{ExplainedLine, ExplanationView, HappeningView, Outcome, WeighingView};
 pub use ratings::{
     CategoryProfile, HistoryPoint, LeaderRow, PartnerView, ProfileView, RatingChange, RatingView,
 };
@@ -57,4 +59,4 @@ pub use types::{Board, MatchId, PlayerKind, SeatId, TeamId};
 pub const ALPN: &[u8] = b"shvedka/1";
 
 /// The protocol version exchanged in the handshake; a peer of another version is refused.
-pub const PROTOCOL_VERSION: u32 = 12;
+pub const PROTOCOL_VERSION: u32 = 13;

@@ -53,6 +53,9 @@ pub struct RecordReview {
     /// writes them (`14a. Q@g8`), in index order: a move the replay could not reach has no other
     /// place in the answer.
     pub named: Vec<NamedMove>,
+    /// Why the game ended as it did (version 13), on the first page (`from` 0) only; `None` on
+    /// later pages, or when the start position does not read.
+    pub explained: Option<crate::ExplanationView>,
 }
 
 /// A move of the record named by its index.

@@ -855,6 +855,58 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         NamedMove { index: 1, label: "1a. P@e5".into() },
                         NamedMove { index: 5, label: "3A. Kxh1".into() },
                     ],
+                    explained: Some(ExplanationView {
+                        outcome: Some(Outcome::Win(TeamId::One)),
+                        rule: Some("E1".into()),
+                        lines: vec![
+                            ExplainedLine {
+                                at_ms: Some(30_410),
+                                in_window: true,
+                                what: HappeningView::Flag { seat: SeatId::BlackB },
+                            },
+                            ExplainedLine {
+                                at_ms: Some(30_600),
+                                in_window: true,
+                                what: HappeningView::Draw { board: Board::A, rule: "E3".into() },
+                            },
+                            ExplainedLine {
+                                at_ms: Some(30_843),
+                                in_window: true,
+                                what: HappeningView::Mate { mated: SeatId::BlackA, by: "4A. Qxf7#".into() },
+                            },
+                            ExplainedLine {
+                                at_ms: None,
+                                in_window: false,
+                                what: HappeningView::FlagWithdrawnByCredit {
+                                    seat: SeatId::WhiteB,
+                                    by: "9B. Nf3".into(),
+                                    credit_ms: 550,
+                                },
+                            },
+                            ExplainedLine {
+                                at_ms: Some(-250),
+                                in_window: false,
+                                what: HappeningView::FlagWithdrawnByArbiter { seat: SeatId::WhiteA, by: None },
+                            },
+                            ExplainedLine {
+                                at_ms: Some(40_000),
+                                in_window: false,
+                                what: HappeningView::Declared {
+                                    winner: None,
+                                    note: "ничья по решению".into(),
+                                    by: Some("(secret)".into()),
+                                },
+                            },
+                            ExplainedLine {
+                                at_ms: Some(41_000),
+                                in_window: false,
+                                what: HappeningView::Annulled { note: String::new(), by: Some("alice".into()) },
+                            },
+                            ExplainedLine { at_ms: Some(30_843), in_window: true, what: HappeningView::Ended },
+                        ],
+                        weighing: vec![WeighingView::MateOverFlag, WeighingView::MateOverDraw],
+                        rules: vec!["E1".into(), "K4".into(), "E6".into(), "E9".into()],
+                    }),
                 }))),
             }),
         ),

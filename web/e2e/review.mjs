@@ -159,6 +159,13 @@ async function main() {
   await shot(late.page, "recent-matches.png", `the lobby's list of anna's recent matches: match ${id} with its players, result and a Review link`);
   await late.page.locator(`#recent-review-${id}`).click();
   await until(late.page, "the stored match reviewed from anna's recent matches", (m) => window.shvedka.review?.matchId === m && window.shvedka.review?.bfen && !document.getElementById("match").hidden, id);
+  // The server explains the stored match's result from its record (E10: white-A resigned).
+  await until(late.page, "the stored match's result explained", () => !document.getElementById("review-why").hidden, null);
+  await late.page.locator("#review-why summary").click();
+  const why = await late.page.locator("#review-why").innerText();
+  if (!why.includes("result: team 2 wins (E10)") || !/\d:\d\d\.\d the match ended/.test(why) || !why.includes("rules that decided it: E10")) {
+    fail("the stored match's result explained", "result: team 2 wins (E10) … the match ended … rules that decided it: E10", why);
+  }
   await late.page.locator("#review-first").click();
   await expectMove(late.page, 0, `${START} | ${START}`, "the stored match from its start");
   await late.page.keyboard.press("ArrowRight");

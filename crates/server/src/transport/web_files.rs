@@ -56,6 +56,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("recent.js"),
     js!("report.js"),
     js!("record-review.js"),
+    js!("explain.js"),
     js!("review.js"),
     js!("seats.js"),
     js!("session.js"),

@@ -13,6 +13,8 @@ use shvedka_records::{Later, Record, Step, StepKind, Timeline, check_record, par
 
 use crate::service::convert::{error, seat_id};
 
+mod explained;
+
 /// Moves in one page of the answer (each carries a BFEN: the page stays well within a frame).
 pub(crate) const PAGE: usize = 200;
 
@@ -103,6 +105,7 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
         impossible,
         unreadable,
         named,
+        explained: (from == 0).then(|| record.explain(rules).ok()).flatten().map(|e| explained::view(&e)),
     })))
 }
 

@@ -149,3 +149,31 @@ fn bad_text_is_refused_with_what_is_wrong() {
     let r = ask(SCHOLAR, 500).unwrap();
     assert_eq!((r.moves.len(), r.next), (0, None));
 }
+
+/// E1, E6, E9, K4 over the wire: the first page explains the result in codes — the flag, the
+/// draw its window held, the mate, the end, the weighing and every rule that decided it; later
+/// pages do not repeat it.
+#[test]
+fn e9_k4_the_first_page_explains_the_result_in_codes() {
+    use shvedka_proto::{Board, ExplainedLine, HappeningView, Outcome, TeamId, WeighingView};
+    let text = include_str!("../../../../shvedka/tests/data/explain_draw_then_mate.bpgn");
+    let first = ask(text, 0).unwrap();
+    let e = first.explained.expect("the first page explains the result");
+    assert_eq!(e.outcome, Some(Outcome::Win(TeamId::One)));
+    assert_eq!(e.rule.as_deref(), Some("E1"));
+    let line = |at_ms, what| ExplainedLine { at_ms: Some(at_ms), in_window: true, what };
+    assert_eq!(
+        e.lines,
+        [
+            line(30_410, HappeningView::Flag { seat: SeatId::BlackB }),
+            line(30_600, HappeningView::Draw { board: Board::A, rule: "E3".into() }),
+            line(30_843, HappeningView::Mate { mated: SeatId::BlackA, by: "4A. Qxf7#".into() }),
+            line(30_843, HappeningView::Ended),
+        ]
+    );
+    assert_eq!(e.weighing, [WeighingView::MateOverFlag, WeighingView::MateOverDraw]);
+    assert_eq!(e.rules, ["E1", "K4", "E6", "E9"]);
+    assert_eq!(ask(text, 1).unwrap().explained, None, "only the first page carries it");
+    let scholar = ask(SCHOLAR, 0).unwrap().explained.expect("explained");
+    assert_eq!(scholar.weighing, [], "no window decided the scholar's mate");
+}
