@@ -132,7 +132,7 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
 
 /**
  * Something that ended, or could have ended, a match (`HappeningView`, version 13).
- * @typedef {{ Mate: { mated: Seat, by: string } } | { Flag: { seat: Seat } }
+ * @typedef {{ Mate: { mated: Seat, by: string } } | { Flag: { seat: Seat } } | { Resigned: { seat: Seat } }
  *   | { FlagWithdrawnByCredit: { seat: Seat, by: string, credit_ms: number } }
  *   | { FlagWithdrawnByArbiter: { seat: Seat, by: string | null } } | { Draw: { board: "A" | "B", rule: string } }
  *   | { Declared: { winner: Team | null, note: string, by: string | null } } | { Annulled: { note: string, by: string | null } }

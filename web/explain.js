@@ -38,6 +38,7 @@ function lineText(l, lang) {
   if (w === "Ended") text = t("why.ended", { at });
   else if ("Mate" in w) text = t("why.mate", { at, by: w.Mate.by, seat: seatName(w.Mate.mated) });
   else if ("Flag" in w) text = t("why.flag", { at, seat: seatOf(w.Flag.seat) });
+  else if ("Resigned" in w) text = t("why.resigned", { at, seat: seatName(w.Resigned.seat) });
   else if ("FlagWithdrawnByCredit" in w) {
     const c = w.FlagWithdrawnByCredit;
     text = t("why.flag-credit", { at, by: c.by, seat: seatOf(c.seat), credit: (c.credit_ms / 1000).toFixed(3) });

@@ -54,6 +54,11 @@ pub enum HappeningView {
         /// The move, `4A. Qxf7#`.
         by: String,
     },
+    /// E10: a player resigned.
+    Resigned {
+        /// Who.
+        seat: SeatId,
+    },
     /// K4: a clock reached zero.
     Flag {
         /// Whose.

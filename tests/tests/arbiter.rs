@@ -18,6 +18,7 @@ fn acts(r: &shvedka_records::Record) -> Vec<String> {
                 ActKind::Resume => "resume".to_owned(),
                 ActKind::Flag { seat } => format!("flag {seat}"),
                 ActKind::Draw { board, cause } => format!("draw {board} {}", cause.code()),
+                ActKind::Resign { seat } => format!("resign {seat}"),
                 ActKind::Call { seat, replay } => {
                     format!("call {seat}{}", replay.map(|c| format!(" {}", c.code())).unwrap_or_default())
                 }
@@ -194,7 +195,11 @@ async fn a4_a_decided_matchs_record_shows_an_arbiters_correction_made_after_it_w
     assert_ne!(after, before, "the kept record was stale:\n{bpgn}");
     let r = &shvedka_records::parse_bpgn(&bpgn).unwrap()[0];
     // The first end (the resignation), then the correction and the end it makes.
-    assert_eq!(acts(r), ["end", "result 1/2-1/2 \"a flag missed\" by (secret)", "end"], "{bpgn}");
+    assert_eq!(
+        acts(r),
+        ["resign white-A", "end", "result 1/2-1/2 \"a flag missed\" by (secret)", "end"],
+        "{bpgn}"
+    );
 }
 
 /// The start position of both boards, as the server writes it.

@@ -270,6 +270,7 @@ export default {
   "why.no-result": "the record has no result yet",
   "why.nothing": "nothing ended the match in the record",
   "why.mate": "{at} {by}: {seat} is mated on board (M1)",
+  "why.resigned": "{at} {seat} resigned (E10)",
   "why.flag": "{at} the flag of {seat} fell (K4)",
   "why.flag-credit": "{at} {by}: the lag credit of {credit} s brought the move of {seat} inside the time; the flag is withdrawn (K3)",
   "why.flag-arbiter": "{at} {who} gave {seat} time; the flag is withdrawn (A2)",

@@ -269,6 +269,7 @@ export default {
   "why.no-result": "у записи ещё нет результата",
   "why.nothing": "в записи нет ничего, что закончило бы матч",
   "why.mate": "{at} {by}: {seat} получают мат на доске (M1)",
+  "why.resigned": "{at} {seat} сдались (E10)",
   "why.flag": "{at} у {seat} упал флаг (K4)",
   "why.flag-credit": "{at} {by}: компенсация задержки связи ({credit} с) вернула ход {seat} в пределы времени; флаг снят (K3)",
   "why.flag-arbiter": "{at} {who} добавил время: {seat}; флаг снят (A2)",

@@ -132,6 +132,12 @@ pub enum ActKind {
         /// Why.
         cause: DrawCause,
     },
+    /// E10: a player resigned (the end and the result follow; inside a flag's window what the
+    /// window held is weighed first).
+    Resign {
+        /// Who.
+        seat: Seat,
+    },
     /// K5: a player stopped the clocks and called the arbiter; with a cause when he asked for a
     /// replay.
     Call {

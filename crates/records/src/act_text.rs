@@ -93,7 +93,7 @@ pub(crate) fn write_act(act: &Act) -> String {
             key("delta", format!("{sign}{}", format_signed(*delta_ms)));
         }
         ActKind::SetPosition { position } => key("position", value(position)),
-        ActKind::Flag { seat } => key("seat", seat.to_string()),
+        ActKind::Flag { seat } | ActKind::Resign { seat } => key("seat", seat.to_string()),
         ActKind::Draw { board, cause } => {
             key("board", board.to_string());
             key("reason", cause.code().to_owned());
@@ -140,6 +140,7 @@ pub(crate) fn verb(kind: &ActKind) -> &'static str {
         ActKind::Resume => "resume",
         ActKind::Flag { .. } => "flag",
         ActKind::Draw { .. } => "draw",
+        ActKind::Resign { .. } => "resign",
         ActKind::Call { .. } => "call",
         ActKind::Replay { .. } => "replay",
         ActKind::Start => "start",
@@ -325,6 +326,7 @@ fn read_act(args: &str) -> Result<Act, String> {
         "start" => ActKind::Start,
         "end" => ActKind::End,
         "flag" => ActKind::Flag { seat: seat("seat")? },
+        "resign" => ActKind::Resign { seat: seat("seat")? },
         "call" => {
             let replay = match find(&pairs, "replay") {
                 None => None,
@@ -351,7 +353,7 @@ fn read_act(args: &str) -> Result<Act, String> {
         "annul" => ActKind::Annul { note: note() },
         _ => {
             return Err(format!(
-                "an act played, takeback, adjust, position, pause, resume, flag, draw, call, replay, start, result, annul or end after [%act, found {verb:?}"
+                "an act played, takeback, adjust, position, pause, resume, flag, draw, resign, call, replay, start, result, annul or end after [%act, found {verb:?}"
             ));
         }
     };
@@ -426,6 +428,7 @@ mod tests {
             ActKind::Resume,
             ActKind::Flag { seat: Seat::ALL[3] },
             ActKind::Draw { board: BoardId::A, cause: DrawCause::Agreed },
+            ActKind::Resign { seat: Seat::ALL[2] },
             ActKind::Draw { board: BoardId::B, cause: DrawCause::MoveRule },
             ActKind::Call { seat: Seat::ALL[1], replay: Some(ReplayCause::OutsideHint) },
             ActKind::Call { seat: Seat::ALL[1], replay: None },

@@ -47,6 +47,11 @@ pub enum Happening {
         /// Why.
         cause: DrawCause,
     },
+    /// E10: a player resigned.
+    Resigned {
+        /// Who.
+        seat: Seat,
+    },
     /// A2: the arbiter gave the flagged player time: the flag is withdrawn.
     FlagWithdrawnByArbiter {
         /// Whose flag.
@@ -180,6 +185,7 @@ impl Record {
                     ActKind::Draw { board, cause } => {
                         lines.push(line(Happening::Draw { board: *board, cause: *cause }))
                     }
+                    ActKind::Resign { seat } => lines.push(line(Happening::Resigned { seat: *seat })),
                     ActKind::Flag { seat } => {
                         standing.push((*seat, lines.len()));
                         lines.push(line(Happening::Flag { seat: *seat }));

@@ -381,7 +381,10 @@ fn apply(state: &mut State, act: &Act, start: &Game, base: Clocks) -> Option<Str
         }
         ActKind::Start => state.started = true,
         ActKind::Result { .. } | ActKind::Annul { .. } | ActKind::End => state.ended = true,
-        ActKind::TakeBack { .. } | ActKind::SetPosition { .. } | ActKind::Draw { .. } => {}
+        ActKind::TakeBack { .. }
+        | ActKind::SetPosition { .. }
+        | ActKind::Draw { .. }
+        | ActKind::Resign { .. } => {}
     }
     if let Some(c) = act.clocks {
         state.clocks = Clocks(c.map(Some));

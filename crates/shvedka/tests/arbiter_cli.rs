@@ -523,6 +523,7 @@ fn k3_explain_lag_credit_that_takes_a_flag_back() {
         "{out}"
     );
     assert!(!out.contains("grace window"), "the withdrawn flag decided nothing: {out}");
+    assert!(out.contains("\n0:25.000 white-A resigned (E10)\n0:25.000 the match ended\n"), "{out}");
     assert!(out.ends_with("rules that decided it: E10 (resignation), K3 (lag credit)\n"), "{out}");
     let (_, out, _) = arbiter("explain", "explain_lag_credit.bpgn", &["--lang", "ru"]);
     assert!(
@@ -531,6 +532,7 @@ fn k3_explain_lag_credit_that_takes_a_flag_back() {
         ),
         "{out}"
     );
+    assert!(out.contains("\n0:25.000 белые A сдались (E10)\n"), "{out}");
     // A file that is not there is bad input (exit 2).
     let (code, _, err) = arbiter("explain", "no_such_file.bpgn", &[]);
     assert_eq!(code, 2, "{err}");

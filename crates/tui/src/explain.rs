@@ -52,6 +52,7 @@ fn line(lang: Lang, l: &Line) -> String {
         Happening::Mate { mated, by } => {
             t!(lang, "explain-mate", at = at, by = by.as_str(), seat = seat(lang, *mated))
         }
+        Happening::Resigned { seat: s } => t!(lang, "explain-resigned", at = at, seat = seat(lang, *s)),
         Happening::Draw { board, cause } => t!(
             lang,
             "explain-draw",

@@ -110,6 +110,7 @@ fn describe(lang: Lang, act: &Act, ending: Option<&str>) -> String {
         ActKind::Pause => t!(lang, "show-act-pause", who = w),
         ActKind::Resume => t!(lang, "show-act-resume", who = w),
         ActKind::Flag { seat: s } => t!(lang, "show-act-flag", seat = seat_of(lang, *s)),
+        ActKind::Resign { seat: s } => t!(lang, "show-act-resign", seat = seat(lang, *s)),
         ActKind::Draw { board, cause } => {
             t!(lang, "show-act-draw", board = board.to_string(), why = draw_cause(lang, *cause))
         }

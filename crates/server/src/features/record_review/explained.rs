@@ -37,6 +37,7 @@ fn happening(h: &Happening) -> HappeningView {
     match h {
         Happening::Mate { mated, by } => HappeningView::Mate { mated: seat_id(*mated), by: by.clone() },
         Happening::Flag { seat } => HappeningView::Flag { seat: seat_id(*seat) },
+        Happening::Resigned { seat } => HappeningView::Resigned { seat: seat_id(*seat) },
         Happening::FlagWithdrawnByCredit { seat, by, credit_ms } => HappeningView::FlagWithdrawnByCredit {
             seat: seat_id(*seat),
             by: by.clone(),

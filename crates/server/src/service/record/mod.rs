@@ -141,6 +141,7 @@ pub(crate) fn record(
                 r.push_act(act(ActKind::Call { seat: *seat, replay: replay.map(cause) }, None));
             }
             EventKind::FlagFell { seat } => r.push_act(act(ActKind::Flag { seat: *seat }, None)),
+            EventKind::Resigned { seat, .. } => r.push_act(act(ActKind::Resign { seat: *seat }, None)),
             EventKind::Started => {
                 if started {
                     r.push_act(act(ActKind::Start, None));

@@ -149,6 +149,7 @@ fn recorded(e: &Event, first_start: bool) -> bool {
         | EventKind::Arbiter(_)
         | EventKind::ArbiterCalled { .. }
         | EventKind::FlagFell { .. }
+        | EventKind::Resigned { .. }
         | EventKind::Ended(_) => true,
         EventKind::Started => !first_start,
         _ => false,

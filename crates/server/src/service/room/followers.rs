@@ -166,7 +166,7 @@ impl Room {
 
     /// The match's moves as its record has them (take-backs applied), for `MatchState`.
     pub(super) fn move_list(&self) -> Vec<MoveView> {
-        let record = crate::service::record::record(self.id.0, &self.m, &self.names, &self.kinds, "");
+        let record = self.record();
         record
             .moves
             .iter()

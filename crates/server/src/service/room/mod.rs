@@ -8,6 +8,7 @@ mod durable;
 mod followers;
 mod lifecycle;
 mod recent;
+mod record_cache;
 mod setup;
 #[cfg(test)]
 mod tests;
@@ -164,6 +165,8 @@ pub(crate) struct Room {
     storage_paused: bool,
     /// Where a decided match's BPGN is written.
     records_dir: Option<std::path::PathBuf>,
+    /// The record at the log's current state (`Room::record`).
+    record_cache: record_cache::RecordCache,
     /// Who alone may take each seat: a tournament game's or a sought match's players.
     reserved: Option<Reserved>,
     /// Listed in the lobby (a rematch is too).
@@ -272,6 +275,7 @@ impl Room {
             sweep_at: followers::SWEEP_MIN,
             gallery: Gallery::new(gallery),
             spectators_state: None,
+            record_cache: Default::default(),
             sessions,
             recent: Recent::new(views),
             pending_move: None,
@@ -545,14 +549,16 @@ impl Room {
     }
 
     fn bpgn(&self) -> String {
-        crate::service::record::record(
-            self.id.0,
-            &self.m,
-            &self.names,
-            &self.kinds,
-            &crate::service::wall::today(),
-        )
-        .to_bpgn()
+        let mut record = shvedka_records::Record::clone(&self.record());
+        record.set_tag("Date", crate::service::wall::today());
+        record.to_bpgn()
+    }
+
+    /// The match's record as its log stands now, built once per state of the log.
+    fn record(&self) -> Arc<shvedka_records::Record> {
+        self.record_cache.get(self.m.events().len(), || {
+            crate::service::record::record(self.id.0, &self.m, &self.names, &self.kinds, "")
+        })
     }
 }
 

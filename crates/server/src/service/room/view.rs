@@ -12,7 +12,7 @@ impl Room {
     /// explained (the flag's window, the weighing of E1–E9, lag credit, the arbiter), as
     /// `shvedka arbiter explain` says it.
     fn deciding_rules(&self, rule: &str) -> Vec<String> {
-        let record = crate::service::record::record(self.id.0, &self.m, &self.names, &self.kinds, "");
+        let record = self.record();
         let explained = self.m.config().rules.rules().ok().and_then(|rules| record.explain(rules).ok());
         let mut rules = vec![rule.to_owned()];
         for r in explained.map(|e| e.rules).unwrap_or_default() {
