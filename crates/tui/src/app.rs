@@ -630,6 +630,12 @@ impl App {
             }
             return Vec::new();
         };
+        // A move typed at a decided match: it is over (the server no longer runs it, and would
+        // answer only that this session follows no match).
+        if !text.is_empty() && matches!(model.phase(), PhaseView::Ended | PhaseView::Annulled) {
+            self.error(t!(self.lang, "match-over-already"));
+            return Vec::new();
+        }
         if text.is_empty() {
             return if model.phase() == PhaseView::Forming {
                 vec![Action::Ready(!model.state().ready[seat.index()])]

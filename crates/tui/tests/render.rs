@@ -200,7 +200,10 @@ fn s4_reserves_show_with_their_counts() {
     let app = app_with(state(bfen, None, PhaseView::Running), now);
     let text = screen(&app, now).0.join("\n");
     assert!(text.contains("reserve: Q1 N2"), "white-A's reserve: {text}");
-    assert!(text.contains("reserve: P1"), "black-A's reserve: {text}");
+    assert!(
+        text.contains("reserve: p1"),
+        "black-A's reserve, in Black's lower case as the help says: {text}"
+    );
     assert!(text.contains("reserve: —"), "an empty reserve is labelled: {text}");
 }
 
@@ -664,4 +667,16 @@ fn k5_a2_a_late_arbiter_reads_the_call_and_a_corrected_result_reaches_an_open_sc
         .find(|l| l.starts_with("the result is corrected: draw: "))
         .unwrap_or_else(|| panic!("{log:#?}"));
     assert!(told.ends_with("(A2): «a flag missed»"), "{told}");
+}
+
+/// E1: a move typed at a decided match, still seated, is not sent: the screen says the match is
+/// over (the server no longer runs it and could only say the session follows no match).
+#[test]
+fn e1_a_move_typed_after_the_end_is_answered_the_match_is_over() {
+    let now = Instant::now();
+    let mut app = app_with(state(START, Some(SeatId::WhiteA), PhaseView::Ended), now);
+    assert!(typed(&mut app, "e4").is_empty(), "nothing is sent");
+    let text = screen(&app, now).0.join("\n");
+    assert!(text.contains("the match is over"), "{text}");
+    assert!(!text.contains("this needs a match you watch or sit in"), "{text}");
 }

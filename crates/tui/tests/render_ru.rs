@@ -239,7 +239,7 @@ fn both_boards_players_clocks_and_reserves_in_russian_whole_at_80x24_and_wide() 
             "9,8",
             "флаг",
             "запас: Q1 N2",
-            "запас: P1",
+            "запас: p1",
         ] {
             assert!(all.contains(part), "{size:?}: {part}:\n{text}");
         }

@@ -400,14 +400,16 @@ fn player_lines(
     lines
 }
 
-/// A reserve as `reserve: Q1 N2 P3` (piece letters as moves write them: `N@f3`), or
+/// A reserve as `reserve: Q1 N2 P3` for White, `reserve: q1 p2` for Black (the board's letters:
+/// White upper case, Black lower, as the help says and `shvedka arbiter show` prints), or
 /// `reserve: —` when empty.
 fn reserve_text(lang: Lang, model: &MatchModel, seat: Seat) -> String {
     let pieces = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
         .into_iter()
         .filter_map(|role| {
             let n = model.game().reserve(seat, role);
-            (n > 0).then(|| format!("{}{n}", role.upper_char()))
+            let letter = if seat.color == chess_core::Color::White { role.upper_char() } else { role.char() };
+            (n > 0).then(|| format!("{letter}{n}"))
         })
         .collect::<Vec<_>>();
     if pieces.is_empty() { t!(lang, "reserve-empty") } else { t!(lang, "reserve", pieces = pieces.join(" ")) }
