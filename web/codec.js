@@ -456,7 +456,7 @@ export const entry = {
 /** @typedef {import("./seats.js").PlayerKind} PlayerKind */
 /** @typedef {"LoggedOut" | "PasswordChanged" | "AccountDisabled"} SessionEnd  why a session ended (version 4) */
 /** @typedef {"Restart" | "Shutdown" | "Storage"} PauseReason  why the server paused a match */
-/** @typedef {"Expired" | "Failed"} ClosedReason  why a followed match closed undecided */
+/** @typedef {"Expired" | "Failed" | "TakenOver"} ClosedReason  why a followed match closed for this session */
 
 /**
  * `Reply::Review`: a page of a match's stored events (`next`: the `after` of the next page).

@@ -181,6 +181,9 @@ pub enum ClosedReason {
     /// Its task failed on the server; the match is kept as logged and is restored when the
     /// server restarts.
     Failed,
+    /// The session's seat was taken over by another session of the same account (another
+    /// device, version 13): this session follows the match no more and cannot move there.
+    TakenOver,
 }
 
 /// A successful answer.

@@ -27,6 +27,7 @@ mod private_matches;
 mod ratings;
 mod rematch;
 mod review;
+mod seat_takeover;
 mod seeks;
 mod server_bad_input;
 mod server_match;

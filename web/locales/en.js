@@ -718,6 +718,7 @@ export default {
   "m.resume.Storage": "clocks restarted: the server's storage recovered",
   "m.closed.Expired": "the match expired: nobody attended it",
   "m.closed.Failed": "the match stopped on the server; it will be restored when the server restarts",
+  "m.closed.TakenOver": "your seat was taken over by another session of your account (another device); this page can no longer move there",
   "m.elsewhere.LeaseLost": "match {id} moves to another node of the server (this one lost touch with the database); reconnecting, nothing is lost",
   "m.act.Pause": "stopped the clocks",
   "m.act.Resume": "restarted the clocks",

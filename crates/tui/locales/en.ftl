@@ -206,6 +206,7 @@ seek-end-expired = your partner did not answer in time
 seek-end-failed = the match found could not be created; seek again
 match-closed-expired = match { $id } expired: no seated player was there
 match-closed-failed = match { $id } stopped on the server; it is restored when the server restarts
+match-closed-taken-over = match { $id }: your seat was taken over by another session of your account (another device); this one can no longer move there
 match-elsewhere-lease-lost = match { $id } moves to another node (this one lost touch with the database): resuming there, nothing is lost
 
 ## Match events

@@ -683,6 +683,7 @@ pub fn closed(lang: Lang, id: MatchId, reason: ClosedReason) -> String {
     match reason {
         ClosedReason::Expired => t!(lang, "match-closed-expired", id = id.0),
         ClosedReason::Failed => t!(lang, "match-closed-failed", id = id.0),
+        ClosedReason::TakenOver => t!(lang, "match-closed-taken-over", id = id.0),
     }
 }
 

@@ -7,7 +7,7 @@
 use std::sync::Arc;
 
 use bughouse::Seat;
-use bughouse_match::{Command, Phase, PlayerId};
+use bughouse_match::{Command, Phase};
 use shvedka_proto::{ChatScope, ErrorCode, ErrorMsg, Limit, MatchState, MoveView, ServerMsg};
 
 use super::{Follower, MAX_CHAT, Room, SpectatorsState};
@@ -25,9 +25,13 @@ impl Room {
     pub(super) fn follow(&mut self, session: Arc<Session>, out: Outbound, last_seq: Option<u64>) {
         // Whatever connection he watched from leaves the gallery, with what it posted so far.
         self.leave_gallery(&session.key);
+        if last_seq.is_none() {
+            self.take_over(&session);
+        }
         // A long absence is cheaper to bridge with the whole state than event by event (and
         // must not overflow the connection's queue).
-        let seated = self.m.seat_of(session.player).is_some();
+        let seat = self.seat_for(&session);
+        let seated = seat.is_some();
         let bridged = match last_seq.and_then(|seen| self.recent.after(seen)) {
             Some(missed) => {
                 for view in missed {
@@ -38,7 +42,7 @@ impl Room {
             None => false,
         };
         if !bridged && seated {
-            out.push(ServerMsg::State(self.state(session.player)));
+            out.push(ServerMsg::State(self.state_seen_by(seat.map(seat_id))));
         } else if !bridged {
             out.push_shared(&self.spectators_state());
         }
@@ -71,7 +75,7 @@ impl Room {
 
     /// A spectator's connection stops taking the gallery's posts: it takes those its lane gave
     /// it, and is queued those its lane has not given it yet.
-    fn leave_gallery(&mut self, key: &str) {
+    pub(super) fn leave_gallery(&mut self, key: &str) {
         if let Some(f) = self.followers.get_mut(key)
             && let Some(spot) = f.spectator.take()
             && let Some(out) = &f.out
@@ -107,7 +111,7 @@ impl Room {
     }
 
     pub(super) fn unfollow(&mut self, session: &Session) -> Result<(), ErrorMsg> {
-        if let Some(seat) = self.m.seat_of(session.player) {
+        if let Some(seat) = self.seat_for(session) {
             match self.m.phase() {
                 Phase::Forming => {
                     let now = self.now();
@@ -130,10 +134,6 @@ impl Room {
         self.followers.remove(&session.key);
         session.set_room(None);
         Ok(())
-    }
-
-    pub(super) fn state(&self, player: PlayerId) -> MatchState {
-        self.state_seen_by(self.m.seat_of(player).map(seat_id))
     }
 
     /// The whole state, as the player in `seat` (or a spectator: `None`) sees it.
@@ -194,7 +194,7 @@ impl Room {
                 "a chat message has text and no control, bidirectional or invisible characters",
             ));
         }
-        let from = self.m.seat_of(session.player);
+        let from = self.seat_for(session);
         let in_play =
             matches!(self.m.phase(), Phase::Countdown { .. } | Phase::Running | Phase::Paused { .. });
         // Who hears it, by seat (`None`: a follower without one, the spectators among them).
@@ -231,7 +231,7 @@ impl Room {
     pub(super) fn tokens_where(&self, f: impl Fn(Option<Seat>) -> bool) -> Vec<String> {
         self.followers
             .iter()
-            .filter(|(_, fl)| f(self.m.seat_of(fl.session.player)))
+            .filter(|(_, fl)| f(self.seat_for(&fl.session)))
             .map(|(t, _)| t.clone())
             .collect()
     }

@@ -25,9 +25,9 @@ pub(crate) struct Ran {
 impl Room {
     /// Whether a seated player of the match is connected and follows it.
     fn connected(&self, player: PlayerId) -> bool {
-        self.followers
-            .values()
-            .any(|f| f.session.player == player && f.out.as_ref().is_some_and(|o| !o.is_closed()))
+        self.followers.values().any(|f| {
+            self.follower_player(&f.session) == Some(player) && f.out.as_ref().is_some_and(|o| !o.is_closed())
+        })
     }
 
     /// After a restart, the clocks (or the countdown) restart once the four seated players

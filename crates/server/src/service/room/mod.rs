@@ -6,6 +6,7 @@
 
 mod durable;
 mod followers;
+mod holders;
 mod lifecycle;
 mod recent;
 mod record_cache;
@@ -165,6 +166,9 @@ pub(crate) struct Room {
     storage_paused: bool,
     /// Where a decided match's BPGN is written.
     records_dir: Option<std::path::PathBuf>,
+    /// The session that took each seat over from another session of its account (`holders.rs`);
+    /// none: the machine's own player's session holds it.
+    holders: [Option<Box<str>>; 4],
     /// The record at the log's current state (`Room::record`).
     record_cache: record_cache::RecordCache,
     /// Who alone may take each seat: a tournament game's or a sought match's players.
@@ -276,6 +280,7 @@ impl Room {
             gallery: Gallery::new(gallery),
             spectators_state: None,
             record_cache: Default::default(),
+            holders: Default::default(),
             sessions,
             recent: Recent::new(views),
             pending_move: None,
@@ -461,8 +466,18 @@ impl Room {
         msg: ClientMsg,
     ) -> Result<(), ErrorMsg> {
         let now = self.now();
-        let player = session.player;
+        let player = self.acting_player(session)?;
         let command = match msg {
+            // His account's own seat, held by a session of his that is gone: he takes it over.
+            ClientMsg::TakeSeat { seat, .. }
+                if session.account.is_some()
+                    && self.kinds[seat.index()] == Some(PlayerKind::Account)
+                    && self.names[seat.index()].as_deref() == Some(session.name.as_str())
+                    && !matches!(self.m.phase(), Phase::Forming) =>
+            {
+                self.follow(session.clone(), out, None);
+                return Ok(());
+            }
             ClientMsg::TakeSeat { seat, .. } => {
                 // A reserved seat is an account's: a guest's typed name never matches.
                 match &self.reserved {

@@ -1,0 +1,93 @@
+//! A seat belongs to its player's account, not to one session of it (issue 56). The machine
+//! seats a `PlayerId`, the session that sat down; when that session is lost (a phone that died,
+//! a browser whose storage was cleared) the account logs in again as a new session, and that
+//! session, watching or taking its seat, takes the seat over: it follows the match as the seated
+//! player, and its commands act for the machine's player of that seat, so the clocks and lag
+//! credit go on as for a resume. The session that held the seat is told
+//! (`MatchClosed { TakenOver }`), leaves the match's followers and can move there no more. At
+//! most one session holds a seat: `holders` names the session that took each seat over (none:
+//! the machine's own player's session holds it). Guests and programs without an account have only
+//! their session, as before. A take-over happens only on an explicit watch or take-seat, never on
+//! an automatic resume, so two devices left open do not pass the seat back and forth.
+
+use std::sync::Arc;
+
+use bughouse::Seat;
+use bughouse_match::{Phase, PlayerId};
+use shvedka_proto::{ClosedReason, ErrorCode, ErrorMsg, PlayerKind, ServerMsg};
+
+use super::Room;
+use crate::service::convert::error;
+use crate::service::session::Session;
+
+impl Room {
+    /// The seat `session` holds: one it took over, or the machine's seat of its own player
+    /// unless another session took that over.
+    pub(super) fn seat_for(&self, session: &Session) -> Option<Seat> {
+        if let Some(seat) =
+            Seat::ALL.into_iter().find(|s| self.holders[s.index()].as_deref() == Some(&*session.key))
+        {
+            return Some(seat);
+        }
+        let seat = self.m.seat_of(session.player)?;
+        self.holders[seat.index()].is_none().then_some(seat)
+    }
+
+    /// The machine's player `session` acts for: the seat's player when it holds a seat.
+    ///
+    /// # Errors
+    /// `NotInMatch` for a session whose seat another session of its account took over.
+    pub(super) fn acting_player(&self, session: &Session) -> Result<PlayerId, ErrorMsg> {
+        match self.seat_for(session) {
+            Some(seat) => Ok(self.m.seats()[seat.index()].unwrap_or(session.player)),
+            None if self.m.seat_of(session.player).is_some() => Err(error(
+                ErrorCode::NotInMatch,
+                format!("your seat in match {} was taken over by another session of your account", self.id),
+            )),
+            None => Ok(session.player),
+        }
+    }
+
+    /// The machine's player a follower acts for, if it holds a seat.
+    pub(super) fn follower_player(&self, session: &Session) -> Option<PlayerId> {
+        self.seat_for(session).and_then(|seat| self.m.seats()[seat.index()])
+    }
+
+    /// `session` asked to follow the match (a watch or a take-seat, not a resume): if its account
+    /// sits here under another session, it takes that seat over and the session that held it is
+    /// told and let go.
+    pub(super) fn take_over(&mut self, session: &Arc<Session>) {
+        if session.account.is_none()
+            || matches!(self.m.phase(), Phase::Forming | Phase::Ended(_) | Phase::Annulled)
+            || self.seat_for(session).is_some()
+        {
+            return;
+        }
+        let Some(seat) = Seat::ALL.into_iter().find(|s| {
+            self.kinds[s.index()] == Some(PlayerKind::Account)
+                && self.names[s.index()].as_deref() == Some(session.name.as_str())
+        }) else {
+            return;
+        };
+        let previous: Vec<String> = self
+            .followers
+            .iter()
+            .filter(|(key, f)| **key != session.key && self.seat_for(&f.session) == Some(seat))
+            .map(|(key, _)| key.clone())
+            .collect();
+        let own = self.m.seats()[seat.index()] == Some(session.player);
+        self.holders[seat.index()] = (!own).then(|| session.key.clone().into_boxed_str());
+        tracing::info!(match_id = self.id.0, %seat, account = session.name, "a seat taken over by another session of its account");
+        for key in previous {
+            self.leave_gallery(&key);
+            if let Some(f) = self.followers.remove(&key) {
+                if f.session.room() == Some(self.id) {
+                    f.session.set_room(None);
+                }
+                if let Some(out) = f.out {
+                    out.push(ServerMsg::MatchClosed { match_id: self.id, reason: ClosedReason::TakenOver });
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+//! A seat belongs to its account (issue 56): a phone dies mid-match, its player logs in again on a
+//! laptop, watches the match (or takes his seat) and plays on; the phone's session is told that
+//! its seat was taken over and can move there no more. A guest has only his session.
+
+use shvedka_proto::{Board, ClosedReason, ErrorCode, EventView, SeatId, ServerMsg};
+use shvedka_tests::{TestServer, wait_event, wait_msg};
+
+/// S1 with the account's seat: the seats stay fixed, the account's newest session holds it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_a_new_session_of_the_account_takes_its_seat_over_and_the_old_one_is_told() {
+    let server = TestServer::start("").await;
+    let mut players = Vec::new();
+    for name in ["anna", "boris", "vera", "gleb"] {
+        players.push(server.account(name).await);
+    }
+    let id = players[0].create_match("mgimo-2017", "3+0", true).await.expect("create");
+    for (c, seat) in players.iter().zip(SeatId::ALL) {
+        c.take_seat(id, seat).await.expect("take seat");
+    }
+    for c in &players {
+        c.ready(true).await.expect("ready");
+    }
+    for c in &mut players {
+        wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
+    }
+    // Anna's phone is lost; she logs in on her laptop: a new session of her account.
+    let mut laptop = server.account("anna").await;
+    let refused = laptop.play(Board::A, "e4", None).await.expect_err("the laptop follows no match yet");
+    assert!(
+        matches!(refused, shvedka_client::ClientError::Server(ref e) if e.code == ErrorCode::NotInMatch),
+        "{refused:?}"
+    );
+    laptop.watch(id).await.expect("watch");
+    let state = wait_msg(&mut laptop, |m| matches!(m, ServerMsg::State(_))).await;
+    let ServerMsg::State(state) = state else { unreachable!() };
+    assert_eq!(state.your_seat, Some(SeatId::WhiteA), "the laptop sits at anna's seat");
+    // The phone is told, with the typed reason.
+    let told = wait_msg(&mut players[0], |m| matches!(m, ServerMsg::MatchClosed { .. })).await;
+    assert_eq!(told, ServerMsg::MatchClosed { match_id: id, reason: ClosedReason::TakenOver });
+    // The laptop moves; everyone sees it.
+    laptop.play(Board::A, "e4", None).await.expect("the laptop moves for white-A");
+    let moved = wait_event(&mut players[1], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    assert!(matches!(moved.kind, EventView::Moved { seat: SeatId::WhiteA, .. }), "{moved:?}");
+    // The phone's session can no longer move there.
+    players[1].play(Board::A, "e5", None).await.expect("black-A answers");
+    let refused = players[0].play(Board::A, "d4", None).await.expect_err("the phone's move is refused");
+    assert!(
+        matches!(refused, shvedka_client::ClientError::Server(ref e) if e.code == ErrorCode::NotInMatch),
+        "{refused:?}"
+    );
+    // A third session takes the seat by taking it: the laptop is told in turn.
+    let third = server.account("anna").await;
+    third.take_seat(id, SeatId::WhiteA).await.expect("anna's own seat, taken over");
+    let told = wait_msg(&mut laptop, |m| matches!(m, ServerMsg::MatchClosed { .. })).await;
+    assert_eq!(told, ServerMsg::MatchClosed { match_id: id, reason: ClosedReason::TakenOver });
+    third.play(Board::A, "d4", None).await.expect("the third session moves");
+    let refused = laptop.play(Board::A, "Nf3", None).await.expect_err("the laptop no longer moves");
+    assert!(
+        matches!(refused, shvedka_client::ClientError::Server(ref e) if e.code == ErrorCode::NotInMatch),
+        "{refused:?}"
+    );
+    // Another account cannot take anna's seat, nor can a guest.
+    let other = server.account("zoe").await;
+    assert!(other.take_seat(id, SeatId::WhiteA).await.is_err(), "zoe may not take anna's seat");
+    server.stop().await;
+}
