@@ -64,3 +64,48 @@ async fn s1_a_new_session_of_the_account_takes_its_seat_over_and_the_old_one_is_
     assert!(other.take_seat(id, SeatId::WhiteA).await.is_err(), "zoe may not take anna's seat");
     server.stop().await;
 }
+
+/// K5 after a restart: the match waits, paused, for its four players; the fourth never resumes
+/// his old session but logs in anew and watches — that counts as his return, and play goes on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn k5_after_a_restart_a_new_session_of_the_account_brings_its_player_back() {
+    use shvedka_client::Update;
+    let server = TestServer::start("").await;
+    let mut players = Vec::new();
+    for name in ["anna", "boris", "vera", "gleb"] {
+        players.push(server.account(name).await);
+    }
+    let id = players[0].create_match("mgimo-2017", "3+0", true).await.expect("create");
+    for (c, seat) in players.iter().zip(SeatId::ALL) {
+        c.take_seat(id, seat).await.expect("take seat");
+    }
+    for c in &players {
+        c.ready(true).await.expect("ready");
+    }
+    for c in &mut players {
+        wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
+    }
+    players[0].play(Board::A, "e4", None).await.expect("e4");
+    let server = server.restart().await;
+    for c in &mut players[..3] {
+        c.resume_at(server.addr).await.expect("resume");
+    }
+    // Gleb's old session never comes back: he logs in again and watches his match.
+    let mut gleb = server.account("gleb").await;
+    gleb.watch(id).await.expect("watch");
+    let ServerMsg::State(state) = wait_msg(&mut gleb, |m| matches!(m, ServerMsg::State(_))).await else {
+        unreachable!()
+    };
+    assert_eq!(state.your_seat, Some(SeatId::BlackB));
+    // The match sees all four back and the clocks run again.
+    loop {
+        match shvedka_tests::next(&mut players[1]).await {
+            Update::Server(ServerMsg::Event(e)) if matches!(e.kind, EventView::Resumed { .. }) => break,
+            _ => {}
+        }
+    }
+    players[1].play(Board::A, "e5", None).await.expect("play goes on");
+    players[2].play(Board::B, "d4", None).await.expect("white-B moves");
+    gleb.play(Board::B, "d5", None).await.expect("gleb's new session plays black-B");
+    server.stop().await;
+}
