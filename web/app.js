@@ -335,7 +335,7 @@ const gestures = new Gestures(view.panels, $("choice"), {
 const LOW_TIME_MS = 10_000;
 /** @type {Record<string, number>} */
 const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
-const lobby = new Lobby(ask, msg, takeSeat);
+const lobby = new Lobby(ask, msg, takeSeat, () => (session?.account ? session.name : null), () => model?.matchId ?? null);
 const quick = new QuickPairing(ask, msg, () => (session ? { name: session.name, account: session.account } : null));
 const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), () => session?.account ? session.name : null, takeSeat);
 // The page's language: its fixed texts now, and everything again when the reader changes it.

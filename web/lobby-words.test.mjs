@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import { language, setLanguage, t } from "./i18n.js";
 import { invitationText, poolNote, seekEndText, seekText, tcName } from "./quick.js";
 import { changeLine, dayText, games, numberText, partnerLine, profileHead, ratingText } from "./ratings.js";
-import { phaseText, rulesName, summaryText } from "./lobby.js";
+import { phaseText, rulesName, summaryText, yourMatch } from "./lobby.js";
 import { endedText, recentCells } from "./recent.js";
 import { closeReason } from "./transport.js";
 
@@ -253,4 +253,20 @@ test("Russian: a recent match, and one annulled", () => {
     assert.equal(t("l.no-recent", { name: "anna" }), "У anna пока нет сыгранных партий.");
   });
   assert.equal(recentCells(/** @type {any} */ ({ ...won, result: null }))[4], "annulled");
+});
+
+test("S1, issue 56: a match in play where the account holds a seat is offered back, not a guest's of the same name nor one followed", () => {
+  /** @param {number} id @param {string} phase @param {(string|null)[]} seats @param {(string|null)[]} kinds */
+  const m = (id, phase, seats, kinds) => ({ match_id: id, rules: "mgimo-2017", time_control: "3+0", chess960: false, seats, kinds, phase, rated: false });
+  const matches = [
+    m(1, "Ended", ["anna", "b", "c", "d"], ["Account", "Guest", "Guest", "Guest"]),
+    m(2, "Running", ["x", "anna", "c", "d"], ["Guest", "Guest", "Guest", "Guest"]),
+    m(3, "Paused", ["x", "y", "z", "anna"], ["Guest", "Guest", "Guest", "Account"]),
+  ];
+  assert.deepEqual(yourMatch(matches, "anna", null), { id: 3, seat: "BlackB" });
+  assert.equal(yourMatch(matches, "anna", 3), null, "the match the page follows is not offered");
+  assert.equal(yourMatch(matches, null, null), null, "a guest page is offered nothing");
+  setLanguage("ru");
+  assert.equal(t("l.your-match", { id: 3, seat: t("m.seat.BlackB") }), "Ваша партия 3 идёт: вы — чёрные B.");
+  setLanguage("en");
 });

@@ -65,6 +65,25 @@ export function rulesText(m) {
 }
 
 /**
+ * The match in play in which `account` holds a seat (a seat belongs to the account, whichever
+ * session sat down: a page that lost its session is offered its match back), unless the page
+ * follows it already.
+ * @param {MatchSummary[]} matches
+ * @param {string | null} account
+ * @param {number | null} following
+ * @returns {{ id: number, seat: import("./seats.js").Seat } | null}
+ */
+export function yourMatch(matches, account, following) {
+  if (!account) return null;
+  for (const m of matches) {
+    if (!["Countdown", "Running", "Paused"].includes(m.phase) || m.match_id === following) continue;
+    const i = m.seats.findIndex((name, k) => name === account && m.kinds?.[k] === "Account");
+    if (i >= 0) return { id: m.match_id, seat: SEAT_ORDER[i] };
+  }
+  return null;
+}
+
+/**
  * A match's phase in words.
  * @param {string} phase
  */
@@ -86,11 +105,21 @@ export class Lobby {
    *   sends a request; a refusal is said as `said` says it, else from its code
    * @param {import("./codec.js").msg} msg
    * @param {(matchId: number, seat: import("./seats.js").Seat) => Promise<unknown>} takeSeat
+   * @param {() => string | null} account  the account the page is logged in as, if any
+   * @param {() => number | null} following  the match the page follows, if any
    */
-  constructor(ask, msg, takeSeat) {
+  constructor(ask, msg, takeSeat, account = () => null, following = () => null) {
     this.ask = ask;
     this.msg = msg;
     this.takeSeat = takeSeat;
+    this.account = account;
+    this.following = following;
+    /** @type {{ id: number, seat: import("./seats.js").Seat } | null} the account's match in play, offered */
+    this.yours = null;
+    $("your-match-go").addEventListener("click", () => {
+      // Watching it takes the account's seat over from the session that held it (issue 56).
+      if (this.yours) void this.ask(this.msg.watch(this.yours.id));
+    });
     /** @type {MatchSummary[] | null} the list drawn last (drawn again in another language) */
     this.matches = null;
     $("refresh").addEventListener("click", () => void this.refresh());
@@ -168,5 +197,8 @@ export class Lobby {
       return row;
     }));
     $("no-matches").hidden = matches.length > 0;
+    this.yours = yourMatch(matches, this.account(), this.following());
+    $("your-match").hidden = !this.yours;
+    if (this.yours) $("your-match-text").textContent = t("l.your-match", { id: this.yours.id, seat: seatName(this.yours.seat) });
   }
 }

@@ -234,6 +234,8 @@ export default {
   "l.quick-hint": "One click seeks a game; the server finds three more players (partners of close strength) and seats you.",
   "l.open-matches": "Open matches",
   "l.back-to-match": "Back to my match",
+  "l.your-match": "Your match {id} is in play: you are {seat}.",
+  "l.your-match-go": "Go back to it",
   "l.rules-col": "rules",
   "l.white-a": "white-A",
   "l.black-a": "black-A",

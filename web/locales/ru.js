@@ -233,6 +233,8 @@ export default {
   "l.quick-hint": "Один щелчок — и сервер найдёт ещё троих игроков близкой силы и рассадит вас.",
   "l.open-matches": "Открытые партии",
   "l.back-to-match": "К моей партии",
+  "l.your-match": "Ваша партия {id} идёт: вы — {seat}.",
+  "l.your-match-go": "Вернуться к ней",
   "l.rules-col": "правила",
   "l.white-a": "белые A",
   "l.black-a": "чёрные A",
