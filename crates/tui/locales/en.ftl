@@ -323,6 +323,7 @@ lobby-rules = rules
 lobby-clock = clock
 lobby-phase = phase
 lobby-empty = no open matches: press c to create one, or F1-F4 to seek a game
+lobby-your-match = your match { $id } is in play: you are { $seat } — select it and press Enter to go back to it
 lobby-keys = ↑↓ select a match · Enter or w watch it · 1-4 sit at white-A, black-A, white-B, black-B · c create a match · F1-F4 seek a game · r refresh · /help · q quit
 match-number = match { $id }
 you-play = you play { $seat }

@@ -680,3 +680,35 @@ fn e1_a_move_typed_after_the_end_is_answered_the_match_is_over() {
     assert!(text.contains("the match is over"), "{text}");
     assert!(!text.contains("this needs a match you watch or sit in"), "{text}");
 }
+
+/// S1, issue 56: the lobby offers the account its match in play (a seat belongs to the account),
+/// not a match it only shares a name in as a guest, nor an ended one; Enter on it watches it,
+/// which takes the seat over.
+#[test]
+fn s1_the_lobby_offers_the_account_its_match_in_play() {
+    let now = Instant::now();
+    let mut app = App::new("alice");
+    let summary = |id, phase, kind| MatchSummary {
+        match_id: MatchId(id),
+        rules: "classic".into(),
+        time_control: "3+0".into(),
+        chess960: false,
+        rated: false,
+        seats: [Some("bob".into()), Some("alice".into()), Some("carol".into()), Some("dave".into())],
+        kinds: [Some(PlayerKind::Guest), Some(kind), Some(PlayerKind::Guest), Some(PlayerKind::Guest)],
+        phase,
+    };
+    app.set_lobby(vec![
+        summary(4, PhaseView::Ended, PlayerKind::Account),
+        summary(5, PhaseView::Running, PlayerKind::Guest),
+    ]);
+    let (lines, _) = screen(&app, now);
+    assert!(find(&lines, "your match").is_none(), "{lines:#?}");
+    app.set_lobby(vec![summary(6, PhaseView::Running, PlayerKind::Account)]);
+    let (lines, _) = screen(&app, now);
+    assert!(
+        find(&lines, "your match 6 is in play: you are black-A — select it and press Enter").is_some(),
+        "{lines:#?}"
+    );
+    assert_eq!(app.on_key(key(KeyCode::Enter)), vec![Action::Watch(MatchId(6))]);
+}

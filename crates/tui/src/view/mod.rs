@@ -99,6 +99,20 @@ fn title(app: &App, what: &[String], cols: u16) -> Line<'static> {
     Line::from(vec![Span::styled(link, *style), Span::styled(rest, Style::new().bold())])
 }
 
+/// The listed match in play where the client's account sits (a guest cannot bear an account's
+/// name), if any.
+fn your_match(app: &App) -> Option<(shvedka_proto::MatchId, SeatId)> {
+    app.lobby.iter().find_map(|m| {
+        let playing = matches!(m.phase, PhaseView::Countdown | PhaseView::Running | PhaseView::Paused);
+        let i = (0..4).find(|&i| {
+            m.seats[i].as_deref() == Some(app.name.as_str())
+                && m.kinds[i] == Some(shvedka_proto::PlayerKind::Account)
+        })?;
+        (playing && app.model.as_ref().is_none_or(|f| f.state().match_id != m.match_id))
+            .then_some((m.match_id, SeatId::ALL[i]))
+    })
+}
+
 fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
     let lang = app.lang;
     let block = Block::new().borders(Borders::TOP).title(title(app, &[t!(lang, "lobby")], area.width));
@@ -161,6 +175,12 @@ fn render_lobby(frame: &mut Frame<'_>, area: Rect, app: &App) {
         let style =
             if i == app.selected { Style::new().add_modifier(Modifier::REVERSED) } else { Style::new() };
         lines.push(Line::from(Span::styled(text, style)));
+    }
+    // The account's own match in play (a seat belongs to the account: Enter on it, or /watch,
+    // takes the seat over from a session that was lost).
+    if let Some((id, seat)) = your_match(app) {
+        let text = t!(lang, "lobby-your-match", id = id.0, seat = speak::seat(lang, seat));
+        lines.insert(0, Line::from(Span::styled(fit(&text, cols), Style::new().fg(Color::Yellow))));
     }
     // What the keys do, below the list while there is room.
     let room = usize::from(inner.height).saturating_sub(lines.len() + 1);
