@@ -173,6 +173,8 @@ async function openRecordReview(bpgn, rules, game = 1) {
   let first = null;
   /** @type {import("./codec.js").ReviewedMove[]} */
   const moves = [];
+  /** @type {import("./codec.js").ReviewedAct[]} */
+  const acts = [];
   for (let from = 0; ;) {
     const r = await ask(msg.reviewRecord({ bpgn, game, rules, from }));
     if (r.err) return;
@@ -180,11 +182,12 @@ async function openRecordReview(bpgn, rules, game = 1) {
     if (!page) return;
     first ??= page;
     moves.push(...page.moves);
+    acts.push(...(page.acts ?? []));
     if (page.next === null || page.next <= from) break;
     from = page.next;
   }
   if (!first) return;
-  const { head, events } = recordEvents(first, moves);
+  const { head, events } = recordEvents(first, moves, acts);
   const built = buildReview(head, events, null);
   const label = labeler(first, moves);
   // The check beside the moves: each finding after its move (or at the end, past the replay).
@@ -196,7 +199,8 @@ async function openRecordReview(bpgn, rules, game = 1) {
   let k = 0;
   for (const entry of built.list) {
     list.push(entry);
-    if (!entry.board) continue;
+    // A move played and taken back is in the list, struck through, but is not a record's move.
+    if (!entry.board || entry.takenBack) continue;
     for (const f of head0.impossible.filter((f) => f.index === k)) list.push(note(findingText(f, label)));
     k += 1;
   }

@@ -127,7 +127,19 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  * @typedef {{ games: number, rules: string, time_control: string | null, players: (string | null)[],
  *   start: string, start_clocks_ms: (number | null)[], total: number, moves: ReviewedMove[], stopped: number | null, next: number | null,
  *   impossible: ImpossibleView[], unreadable: "Start" | { Move: { index: number } } | null,
- *   named: { index: number, label: string }[], explained: ExplanationView | null }} RecordReview
+ *   named: { index: number, label: string }[], acts: ReviewedAct[], explained: ExplanationView | null }} RecordReview
+ */
+
+/**
+ * What an act of a record did (`ActView`, version 13).
+ * @typedef {{ Played: { seat: Seat, text: string } } | { Arbiter: ArbiterRequest } | { Flag: { seat: Seat } }
+ *   | { Call: { seat: Seat } } | { Draw: { board: "A" | "B" } } | { Resign: { seat: Seat } } | "Start" | "End"} ActView
+ */
+
+/**
+ * One act of a reviewed record at its place among the moves (`ReviewedAct`, version 13).
+ * @typedef {{ after_moves: number, at_ms: number | null, what: ActView, bfen: string, clocks_ms: (number | null)[],
+ *   running: boolean[] }} ReviewedAct
  */
 
 /**

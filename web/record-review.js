@@ -27,12 +27,16 @@ const NO_CLOCK_STEP = 1000;
  * every move with the position, the clocks after it and which of them run. A move's match time
  * is the server's (`at_ms`, the records crate's one time axis, which `shvedka arbiter show --at`
  * reads too: the record's own times, else placed by its clocks board by board); where the record
- * gives none, a second after the move before.
+ * gives none, a second after the move before. The record's acts (version 13: a move later taken
+ * back, the take-back, a corrected position, a pause, a flag, the end) come at their places with
+ * the boards and clocks after them, as the events of a stored match would: the same replay as
+ * `shvedka arbiter show` at every instant.
  * @param {RecordReview} first  the first page (its header)
  * @param {import("./codec.js").ReviewedMove[]} moves  every page's moves, in order
+ * @param {import("./codec.js").ReviewedAct[]} [acts]  every page's acts, in order
  * @returns {{ head: { match_id: number, rules: string, time_control: string, clocks_unknown: boolean[] }, events: EventMsg[] }}
  */
-export function recordEvents(first, moves) {
+export function recordEvents(first, moves, acts = []) {
   /** @type {EventMsg[]} */
   const events = [];
   const start = first.start_clocks_ms.map((c) => c ?? 0);
@@ -50,16 +54,54 @@ export function recordEvents(first, moves) {
   events[events.length - 1].running = [true, false, true, false];
   let at = 0;
   let clocks = start;
-  for (const mv of moves) {
-    const after = mv.clocks_ms.map((c, k) => c ?? clocks[k]);
+  let a = 0;
+  /** The acts before the record's move `k` (all that are left: `k` past the last move). */
+  const actsBefore = (/** @type {number} */ k) => {
+    for (; a < acts.length && acts[a].after_moves <= k; a += 1) {
+      const act = acts[a];
+      const kind = actEvent(act.what, first);
+      if (kind === null) continue;
+      const after = act.clocks_ms.map((c, i) => c ?? clocks[i]);
+      at = act.at_ms ?? at;
+      push(kind, at, after, act.bfen);
+      events[events.length - 1].running = [...act.running];
+      clocks = after;
+    }
+  };
+  moves.forEach((mv, k) => {
+    actsBefore(k);
+    const after = mv.clocks_ms.map((c, i) => c ?? clocks[i]);
     at = mv.at_ms ?? at + NO_CLOCK_STEP;
     push({ Moved: { seat: mv.seat, san: mv.san, uci: mv.uci, credit_ms: 0, charged_ms: 0 } }, at, after, mv.bfen);
     events[events.length - 1].running = [...(mv.running ?? [false, false, false, false])];
     clocks = after;
-  }
+  });
+  actsBefore(Number.MAX_SAFE_INTEGER);
   // A clock the record never gives (no TimeControl, no clock comment of its player) is unknown.
   const clocks_unknown = first.start_clocks_ms.map((c, k) => c === null && moves.every((mv) => mv.clocks_ms[k] === null));
   return { head: { match_id: RECORD_MATCH, rules: first.rules, time_control: first.time_control ?? "", clocks_unknown }, events };
+}
+
+/**
+ * The event a stored match's log would hold for a record's act; `null` for one that changes
+ * nothing on the boards or clocks (a draw a flag's window held).
+ * @param {import("./codec.js").ActView} what
+ * @param {RecordReview} first
+ * @returns {any}
+ */
+function actEvent(what, first) {
+  if (what === "Start") return "Started";
+  if (what === "End") {
+    const e = first.explained;
+    const winner = e && e.outcome && e.outcome !== "Draw" ? e.outcome.Win : null;
+    return { Ended: { winner, reason: "", rule: e?.rule ?? "", cause: null, note: null, rules: e?.rules ?? [] } };
+  }
+  if ("Played" in what) return { Moved: { seat: what.Played.seat, san: what.Played.text, uci: "", credit_ms: 0, charged_ms: 0 } };
+  if ("Arbiter" in what) return { ArbiterActed: { act: what.Arbiter, text: "", by: null } };
+  if ("Flag" in what) return { FlagFell: { seat: what.Flag.seat } };
+  if ("Call" in what) return { ArbiterCalled: { seat: what.Call.seat, replay: null } };
+  if ("Resign" in what) return { Resigned: { seat: what.Resign.seat } };
+  return null;
 }
 
 /**

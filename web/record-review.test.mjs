@@ -82,3 +82,28 @@ test("a4_a_record_without_clocks_has_unknown_clocks_not_four_fallen_flags", () =
   // A record with clocks has none unknown.
   assert.deepEqual(recordEvents(/** @type {any} */ (page()), /** @type {any} */ (page().moves)).head.clocks_unknown, [false, false, false, false]);
 });
+
+test("a2_k5_a_records_acts_come_at_their_places_a_move_taken_back_struck_and_a_pause_stopping_the_clocks", () => {
+  const first = { ...page(), acts: [], explained: null };
+  const played = `${START} | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1`;
+  /** @type {import("./codec.js").ReviewedAct[]} */
+  const acts = [
+    { after_moves: 1, at_ms: 3000, what: { Played: { seat: "BlackA", text: "e5" } }, bfen: played, clocks_ms: [178000, 179000, 177000, 180000], running: [true, false, true, false] },
+    { after_moves: 1, at_ms: 3500, what: { Arbiter: "Pause" }, bfen: played, clocks_ms: [177500, 179000, 176500, 180000], running: [false, false, false, false] },
+    { after_moves: 1, at_ms: 4000, what: { Arbiter: { TakeBack: { board: "A" } } }, bfen: `${AFTER_E4} | ${START}`, clocks_ms: [177500, 179000, 176500, 180000], running: [false, false, false, false] },
+    { after_moves: 1, at_ms: 4200, what: { Arbiter: "Resume" }, bfen: `${AFTER_E4} | ${START}`, clocks_ms: [177500, 179000, 176500, 180000], running: [false, true, true, false] },
+    { after_moves: 2, at_ms: 6000, what: "End", bfen: `${AFTER_E4} | ${START}`, clocks_ms: [null, null, null, null], running: [false, false, false, false] },
+  ];
+  const { head, events } = recordEvents(first, first.moves, acts);
+  const kinds = events.map((e) => (typeof e.kind === "string" ? e.kind : Object.keys(e.kind)[0]));
+  assert.deepEqual(kinds, ["SeatTaken", "SeatTaken", "Started", "Moved", "Moved", "ArbiterActed", "ArbiterActed", "ArbiterActed", "Moved", "Ended"]);
+  const r = buildReview(head, events, null);
+  // The played move is in the list, struck through; the record's moves are two.
+  const struck = r.list.filter((e) => e.board && e.takenBack).map((e) => e.san);
+  assert.deepEqual(struck, ["e5"]);
+  assert.equal(r.list.filter((e) => e.board && !e.takenBack).length, 2);
+  // During the pause no clock runs; the review ends at the record's end, not its last move.
+  const paused = r.points.find((p) => p.atMs === 3500);
+  assert.deepEqual(paused?.running, [false, false, false, false]);
+  assert.equal(r.endMs, 6000);
+});

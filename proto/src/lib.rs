@@ -36,7 +36,8 @@ pub use ratings::{
     CategoryProfile, HistoryPoint, LeaderRow, PartnerView, ProfileView, RatingChange, RatingView,
 };
 pub use record_review::{
-    ImpossibleView, LaterView, NamedMove, RecordReview, RecordReviewRequest, ReviewedMove, UnreadableAt,
+    ActView, ImpossibleView, LaterView, NamedMove, RecordReview, RecordReviewRequest, ReviewedAct,
+    ReviewedMove, UnreadableAt,
 };
 pub use refusals::{
     Busy, ClaimRefusal, Colour, IllegalMove, Invalid, MatchRefusal, MoveText, PieceKind, PositionRefusal,

@@ -53,6 +53,11 @@ pub struct RecordReview {
     /// writes them (`14a. Q@g8`), in index order: a move the replay could not reach has no other
     /// place in the answer.
     pub named: Vec<NamedMove>,
+    /// The record's acts (version 13: a move played and taken back, an arbiter's act, a pause, a
+    /// flag, a call, a resignation, the end), each with the boards, clocks and running clocks
+    /// after it, at their places among this page's moves: those after move `from` up to the
+    /// page's last move (the first page: from the start; the last: to the end).
+    pub acts: Vec<ReviewedAct>,
     /// Why the game ended as it did (version 13), on the first page (`from` 0) only; `None` on
     /// later pages, or when the start position does not read.
     pub explained: Option<crate::ExplanationView>,
@@ -134,4 +139,60 @@ pub enum LaterView {
     },
     /// Still no legal position, or the record cannot be followed past it: the arbiter decides.
     ArbiterDecides,
+}
+
+/// One act of a reviewed record, at its place among the moves (version 13).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReviewedAct {
+    /// How many of the record's moves come before it.
+    pub after_moves: u32,
+    /// Its match time in milliseconds from the start of the clocks, if known.
+    pub at_ms: Option<i64>,
+    /// What happened.
+    pub what: ActView,
+    /// The position after it (BFEN).
+    pub bfen: String,
+    /// The four clocks after it, milliseconds, where known.
+    pub clocks_ms: [Option<u64>; 4],
+    /// Which clocks run after it.
+    pub running: [bool; 4],
+}
+
+/// What an act of a record did (docs/bpgn.md's `[%act]` verbs).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum ActView {
+    /// A move played here and later taken back, or of a game played again.
+    Played {
+        /// Who moved.
+        seat: SeatId,
+        /// The move as written.
+        text: String,
+    },
+    /// An arbiter's act (A2, K5), as the arbiter asks for it; a `SetPosition`'s BFEN is the
+    /// position after it, and an unrecorded arbiter is no one.
+    Arbiter(crate::ArbiterRequest),
+    /// K4: a clock reached zero.
+    Flag {
+        /// Whose.
+        seat: SeatId,
+    },
+    /// K5: a player stopped the clocks and called the arbiter.
+    Call {
+        /// Who.
+        seat: SeatId,
+    },
+    /// E3–E5, M3: a draw a flag's window held.
+    Draw {
+        /// The board.
+        board: crate::Board,
+    },
+    /// E10: a player resigned.
+    Resign {
+        /// Who.
+        seat: SeatId,
+    },
+    /// K1: the clocks start again after a replay.
+    Start,
+    /// The match ended.
+    End,
 }

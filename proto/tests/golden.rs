@@ -855,6 +855,32 @@ fn samples() -> Vec<(&'static str, Sample)> {
                         NamedMove { index: 1, label: "1a. P@e5".into() },
                         NamedMove { index: 5, label: "3A. Kxh1".into() },
                     ],
+                    acts: vec![
+                        ReviewedAct {
+                            after_moves: 1,
+                            at_ms: Some(2_500),
+                            what: ActView::Played { seat: SeatId::BlackA, text: "e5".into() },
+                            bfen: "after-e5 | start".into(),
+                            clocks_ms: [Some(179_000), Some(179_500), None, None],
+                            running: [true, false, true, false],
+                        },
+                        ReviewedAct {
+                            after_moves: 1,
+                            at_ms: Some(4_000),
+                            what: ActView::Arbiter(ArbiterRequest::TakeBack { board: Board::A }),
+                            bfen: "after | start".into(),
+                            clocks_ms: [Some(179_000), Some(179_500), None, None],
+                            running: [false, true, true, false],
+                        },
+                        ReviewedAct {
+                            after_moves: 2,
+                            at_ms: None,
+                            what: ActView::End,
+                            bfen: "after | start".into(),
+                            clocks_ms: [None; 4],
+                            running: [false; 4],
+                        },
+                    ],
                     explained: Some(ExplanationView {
                         outcome: Some(Outcome::Win(TeamId::One)),
                         rule: Some("E1".into()),

@@ -306,6 +306,59 @@ async fn a1_a4_an_over_the_board_record_is_reviewed_with_its_check_beside_the_mo
     run_script("record.mjs", "", "record", "websocket", &[]).await;
 }
 
+/// Issue 55 ("Shown by"): a match with a take-back, a corrected position and a pause
+/// (`web/e2e/instants.mjs`): at three instants of match time — the move later taken back still on
+/// the board, the pause, near the end — the review of the stored match and the review of its
+/// downloaded record show the same boards, clocks and moves made as `shvedka arbiter show --at`.
+/// The command line runs here, in this process (this crate links it; its binary is not built for
+/// the tests): the script asks with `show-ask.json` and reads `show-done.json`.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a2_a4_k5_the_reviews_and_show_agree_at_three_instants_around_a_take_back_and_a_pause() {
+    let token = "e2e-arbiter-secret";
+    let overrides = format!("arbiter_token = {token:?}\n");
+    let out_dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("../target/e2e/instants");
+    let _ = std::fs::remove_dir_all(&out_dir);
+    let (ask, done) = (out_dir.join("show-ask.json"), out_dir.join("show-done.json"));
+    let shower = tokio::spawn(async move {
+        while !ask.exists() {
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        let asked: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&ask).expect("the ask")).expect("the ask is JSON");
+        let file = asked["file"].as_str().expect("the record's path").to_owned();
+        let answers: Vec<serde_json::Value> = asked["at"]
+            .as_array()
+            .expect("the instants")
+            .iter()
+            .map(|at| {
+                let ms = at.as_u64().expect("an instant in ms");
+                let seconds = format!("{}.{:03}", ms / 1000, ms % 1000);
+                let mut text = Vec::new();
+                let argv = ["shvedka", "arbiter", "--lang", "en", "show", &file, "--at", &seconds];
+                match shvedka::run(argv, &mut text) {
+                    Ok(()) => {
+                        serde_json::json!({ "at": ms, "ok": true, "text": String::from_utf8_lossy(&text) })
+                    }
+                    Err(e) => serde_json::json!({ "at": ms, "ok": false, "text": format!("{e:#}") }),
+                }
+            })
+            .collect();
+        let part = done.with_extension("part");
+        std::fs::write(&part, serde_json::to_string(&answers).expect("JSON")).expect("the answer");
+        std::fs::rename(&part, &done).expect("the answer in place");
+    });
+    run_script("instants.mjs", &overrides, "instants", "webtransport", &["--token", token]).await;
+    shower.abort();
+}
+
+/// Issue 56, S1: a seat belongs to its account (`web/e2e/takeover.mjs`): a logged-in player's page
+/// dies mid-match; on a fresh Russian phone he logs in, the lobby offers his match, he takes his
+/// seat over and plays on.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_a_players_new_device_takes_his_seat_over_and_plays_on() {
+    run_script("takeover.mjs", "", "takeover", "websocket", &[]).await;
+}
+
 /// Issue 35: a finished match reviewed with the engine's analysis: a bar beside each board, the
 /// best move's arrow on the square it names, every position analysed in the background and the
 /// queen left to be taken marked in the move list; on a Russian phone too. The engine searches

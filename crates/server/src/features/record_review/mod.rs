@@ -13,6 +13,7 @@ use shvedka_records::{Later, Record, Step, StepKind, Timeline, check_record, par
 
 use crate::service::convert::{error, seat_id};
 
+mod acts;
 mod explained;
 
 /// Moves in one page of the answer (each carries a BFEN: the page stays well within a frame).
@@ -57,7 +58,21 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
         timeline.steps().iter().filter(|s| matches!(s.kind, StepKind::Move(_))).collect();
     let total = at_move.len();
     let from = (req.from as usize).min(total);
-    let to = (from + PAGE).min(total);
+    // A page holds at most PAGE moves and acts together (a burst of acts between two moves
+    // stays whole), and at least one move while any is left.
+    let act_steps = acts::act_steps(&timeline);
+    let acts_at = |n: usize| act_steps.iter().filter(|(m, _)| *m == n).count();
+    let mut to = from;
+    let mut size = if from == 0 { acts_at(0) } else { 0 };
+    while to < total && (to == from || (to - from) + size < PAGE) {
+        to += 1;
+        size += acts_at(to);
+    }
+    let page_acts = act_steps
+        .iter()
+        .filter(|(m, _)| (*m > from || (from == 0 && *m == 0)) && *m <= to)
+        .filter_map(|(m, step)| acts::reviewed(*m, step))
+        .collect();
     let start_step = &timeline.steps()[0];
     let moves = (from..to).map(|i| reviewed(&record, previous(&timeline, i), at_move[i], i)).collect();
     // Since version 12 the review goes on past an impossible move; nothing stops it.
@@ -105,6 +120,7 @@ pub(crate) fn review(req: &RecordReviewRequest) -> Result<Reply, ErrorMsg> {
         impossible,
         unreadable,
         named,
+        acts: page_acts,
         explained: (from == 0).then(|| record.explain(rules).ok()).flatten().map(|e| explained::view(&e)),
     })))
 }

@@ -177,3 +177,24 @@ fn e9_k4_the_first_page_explains_the_result_in_codes() {
     let scholar = ask(SCHOLAR, 0).unwrap().explained.expect("explained");
     assert_eq!(scholar.weighing, [], "no window decided the scholar's mate");
 }
+
+/// K4, A4: a record's acts come with the page, at their places, with the boards and clocks after
+/// them: the flag after the seventh move, the draw the window held, the end after the mate.
+#[test]
+fn k4_a_records_acts_come_at_their_places_with_the_clocks_after_them() {
+    use shvedka_proto::{ActView, Board};
+    let text = include_str!("../../../../shvedka/tests/data/explain_draw_then_mate.bpgn");
+    let first = ask(text, 0).unwrap();
+    let acts: Vec<_> = first.acts.iter().map(|a| (a.after_moves, a.at_ms, a.what.clone())).collect();
+    assert_eq!(
+        acts,
+        [
+            (7, Some(30_410), ActView::Flag { seat: SeatId::BlackB }),
+            (7, Some(30_600), ActView::Draw { board: Board::A }),
+            (8, Some(30_843), ActView::End),
+        ]
+    );
+    assert_eq!(first.acts[0].clocks_ms[3], Some(0), "black-B's clock at zero after its flag");
+    assert_eq!(first.acts[2].running, [false; 4], "no clock runs after the end");
+    assert!(ask(SCHOLAR, 0).unwrap().acts.is_empty(), "a record without acts has none");
+}
