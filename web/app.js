@@ -282,8 +282,22 @@ function listenRematch() {
   const m = model;
   if (!m?.yourSeat || !(m.phase === "Ended" || m.phase === "Annulled") || rematchAsked === m.matchId) return;
   rematchAsked = m.matchId;
-  void session?.request(msg.rematch(m.matchId, null)).then((r) => {
+  askRematch(m.matchId, 0);
+}
+
+/**
+ * Asks for the decided match's rematch offer. The server opens it as the match's task ends,
+ * which may come a moment after the page saw the end: a refusal then is asked again, a few
+ * times, while the page is still on that match (CI: one page of four was never offered one).
+ * @param {number} matchId
+ * @param {number} tries
+ */
+function askRematch(matchId, tries) {
+  void session?.request(msg.rematch(matchId, null)).then((r) => {
     if (r.ok?.Rematch) rematchChanged(r.ok.Rematch);
+    else if (r.err && tries < 10 && model?.matchId === matchId && rematchOffer?.match_id !== matchId) {
+      setTimeout(() => askRematch(matchId, tries + 1), 300);
+    }
   });
 }
 
