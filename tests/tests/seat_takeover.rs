@@ -5,10 +5,8 @@
 use shvedka_proto::{Board, ClosedReason, ErrorCode, EventView, SeatId, ServerMsg};
 use shvedka_tests::{TestServer, wait_event, wait_msg};
 
-/// S1 with the account's seat: the seats stay fixed, the account's newest session holds it.
-#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn s1_a_new_session_of_the_account_takes_its_seat_over_and_the_old_one_is_told() {
-    let server = TestServer::start("").await;
+/// Four accounts, anna, boris, vera and gleb, seated in that order and started.
+async fn seated_accounts(server: &TestServer) -> (shvedka_proto::MatchId, Vec<shvedka_client::Client>) {
     let mut players = Vec::new();
     for name in ["anna", "boris", "vera", "gleb"] {
         players.push(server.account(name).await);
@@ -23,6 +21,14 @@ async fn s1_a_new_session_of_the_account_takes_its_seat_over_and_the_old_one_is_
     for c in &mut players {
         wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
     }
+    (id, players)
+}
+
+/// S1 with the account's seat: the seats stay fixed, the account's newest session holds it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_a_new_session_of_the_account_takes_its_seat_over_and_the_old_one_is_told() {
+    let server = TestServer::start("").await;
+    let (id, mut players) = seated_accounts(&server).await;
     // Anna's phone is lost; she logs in on her laptop: a new session of her account.
     let mut laptop = server.account("anna").await;
     let refused = laptop.play(Board::A, "e4", None).await.expect_err("the laptop follows no match yet");
@@ -71,20 +77,7 @@ async fn s1_a_new_session_of_the_account_takes_its_seat_over_and_the_old_one_is_
 async fn k5_after_a_restart_a_new_session_of_the_account_brings_its_player_back() {
     use shvedka_client::Update;
     let server = TestServer::start("").await;
-    let mut players = Vec::new();
-    for name in ["anna", "boris", "vera", "gleb"] {
-        players.push(server.account(name).await);
-    }
-    let id = players[0].create_match("mgimo-2017", "3+0", true).await.expect("create");
-    for (c, seat) in players.iter().zip(SeatId::ALL) {
-        c.take_seat(id, seat).await.expect("take seat");
-    }
-    for c in &players {
-        c.ready(true).await.expect("ready");
-    }
-    for c in &mut players {
-        wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
-    }
+    let (id, mut players) = seated_accounts(&server).await;
     players[0].play(Board::A, "e4", None).await.expect("e4");
     let server = server.restart().await;
     for c in &mut players[..3] {
