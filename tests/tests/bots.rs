@@ -4,19 +4,26 @@
 //! a hundred and prints the distribution of results and reasons (the suite plays fewer).
 
 use std::collections::BTreeMap;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
 use shvedka_bot::{BotConfig, Outcome, play_match};
-use shvedka_proto::{MatchId, SeatId, TeamId};
+use shvedka_client::Update;
+use shvedka_proto::{MatchId, SeatId, ServerMsg, TeamId};
 use shvedka_tests::TestServer;
 use tokio::task::JoinSet;
 
-/// Seats four bots in match `id`; each plays in a task of `set` until the match ends.
-async fn spawn_match(server: &TestServer, id: MatchId, level: u8, set: &mut JoinSet<(MatchId, Outcome)>) {
+/// Seats four bots in match `id`, each taking at least `pace` a move; each plays in a task of
+/// `set` until the match ends.
+async fn spawn_match(
+    server: &TestServer,
+    (id, pace): (MatchId, Duration),
+    level: u8,
+    set: &mut JoinSet<(MatchId, Outcome)>,
+) {
     for seat in SeatId::ALL {
         let mut c = server.client(&format!("bot-{seat}")).await;
         set.spawn(async move {
-            let config = BotConfig { level, chat: true, pace: std::time::Duration::ZERO };
+            let config = BotConfig { level, chat: true, pace };
             let outcome = play_match(&mut c, id, seat, &config).await;
             c.close().await;
             (id, outcome.expect("the bot plays to the end without an error"))
@@ -24,24 +31,84 @@ async fn spawn_match(server: &TestServer, id: MatchId, level: u8, set: &mut Join
     }
 }
 
-/// Plays the matches at once and gives each match's four outcomes.
-async fn play_all(server: &TestServer, ids: Vec<MatchId>) -> Vec<Vec<Outcome>> {
+/// How long a batch of matches at 10 s a player may take. Each lasts about a minute at most: a
+/// board's two clocks hold 20 s, and under an increment every move costs its mover at least as
+/// much again (a hundred moves a player at most). A batch still playing after this has a match
+/// that stalled, and the test says which and how.
+const BATCH_DEADLINE: Duration = Duration::from_secs(150);
+
+/// Plays the matches at once and gives each match's four outcomes; fails, describing each
+/// unfinished match as the server sees it, when the batch outlasts [`BATCH_DEADLINE`].
+async fn play_all(server: &TestServer, matches: Vec<(MatchId, Duration)>) -> Vec<Vec<Outcome>> {
     let mut set = JoinSet::new();
-    for &id in &ids {
-        spawn_match(server, id, 1, &mut set).await;
+    for &m in &matches {
+        spawn_match(server, m, 1, &mut set).await;
     }
+    let ids: Vec<MatchId> = matches.iter().map(|&(id, _)| id).collect();
     let mut by_match: BTreeMap<MatchId, Vec<Outcome>> = BTreeMap::new();
-    while let Some(joined) = set.join_next().await {
-        let (id, outcome) = joined.expect("the bot task");
-        by_match.entry(id).or_default().push(outcome);
+    let deadline = tokio::time::Instant::now() + BATCH_DEADLINE;
+    loop {
+        match tokio::time::timeout_at(deadline, set.join_next()).await {
+            Ok(Some(joined)) => {
+                let (id, outcome) = joined.expect("the bot task");
+                by_match.entry(id).or_default().push(outcome);
+            }
+            Ok(None) => break,
+            Err(_) => {
+                let stalled = describe_stalled(server, &ids, &by_match).await;
+                panic!("a batch still plays after {BATCH_DEADLINE:?}:\n{stalled}");
+            }
+        }
     }
     by_match.into_values().collect()
+}
+
+/// Each match of `ids` whose four bots have not all finished, as a watcher is told it: phase,
+/// clocks, which run, the last event, and how many of its bots finished.
+async fn describe_stalled(
+    server: &TestServer,
+    ids: &[MatchId],
+    done: &BTreeMap<MatchId, Vec<Outcome>>,
+) -> String {
+    let mut out = String::new();
+    for &id in ids {
+        let finished = done.get(&id).map_or(0, Vec::len);
+        if finished == 4 {
+            continue;
+        }
+        let mut watcher = server.client("watcher").await;
+        let state = match watcher.watch(id).await {
+            Err(e) => format!("cannot watch: {e}"),
+            Ok(()) => loop {
+                match tokio::time::timeout(Duration::from_secs(5), watcher.next_update()).await {
+                    Ok(Some(Update::Server(ServerMsg::State(s)))) => {
+                        break format!(
+                            "phase {:?}, clocks {:?} ms, running {:?}, last event {:?}, seats {:?}",
+                            s.phase, s.clocks_ms, s.running, s.last_seq, s.seats
+                        );
+                    }
+                    Ok(Some(_)) => {}
+                    Ok(None) | Err(_) => break "no state came".to_owned(),
+                }
+            },
+        };
+        out.push_str(&format!("match {id}: {finished} of 4 bots finished; {state}\n"));
+        watcher.close().await;
+    }
+    out
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn e1_e10_matches_of_four_bots_all_finish_with_a_valid_result() {
     // Two batches of four in the suite (about a minute: the clocks run in real time); both presets
     // and both time controls come in each batch.
+    // The bots' own account of lost connections and resumes, and the server's warnings, are
+    // shown should the test fail.
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter("warn,shvedka_bot=info")
+        .with_ansi(false)
+        .with_test_writer()
+        .try_init();
     let n: usize = std::env::var("SHVEDKA_BOT_MATCHES").ok().and_then(|v| v.parse().ok()).unwrap_or(8);
     let parallel = 4;
     // One host creates every batch of matches.
@@ -58,10 +125,18 @@ async fn e1_e10_matches_of_four_bots_all_finish_with_a_valid_result() {
         let host = server.client("host").await;
         let mut ids = Vec::new();
         for i in 0..batch {
-            // Both presets, and a time control with increment now and then.
+            // Both presets, and a time control with increment now and then. Bots of level 1
+            // move in a few milliseconds: faster than an increment, their clocks would grow and
+            // such a match end only by mate or a draw rule, any time later (CI once saw one go on
+            // for minutes). So under an increment they take at least twice it a move, and every
+            // move costs its mover time.
             let rules = if (done + i) % 2 == 0 { "mgimo-2017" } else { "classic" };
-            let tc = if (done + i) % 3 == 0 { "10s+1" } else { "10s+0" };
-            ids.push(host.create_match(rules, tc, true).await.expect("create"));
+            let (tc, pace) = if (done + i) % 3 == 0 {
+                ("10s+100ms", Duration::from_millis(200))
+            } else {
+                ("10s+0", Duration::ZERO)
+            };
+            ids.push((host.create_match(rules, tc, true).await.expect("create"), pace));
         }
         let results = play_all(&server, ids).await;
         for outcomes in results {
@@ -113,7 +188,7 @@ async fn a_bot_slows_down_when_the_server_says_it_sends_too_many_requests() {
     for seat in SeatId::ALL {
         let mut c = server.client(&format!("bot-{seat}")).await;
         set.spawn(async move {
-            let config = BotConfig { level: 1, chat: true, pace: std::time::Duration::ZERO };
+            let config = BotConfig { level: 1, chat: true, pace: Duration::ZERO };
             let one = play_match(&mut c, first, seat, &config).await.expect("the first match");
             // Straight into the next seat, with the bucket emptied by the first match's moves.
             let two = play_match(&mut c, second, seat, &config).await.expect("the second match");

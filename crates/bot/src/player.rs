@@ -339,13 +339,10 @@ fn start_search(chooser: Chooser, model: &MatchModel, seat: SeatId, pace: Durati
     Thinking { task, position: board_fen(&game, board), started }
 }
 
-/// The increment (or delay) of a time control written `3+2`, `5+d3` or `30s+0`.
+/// The increment (or delay) of a time control written `3+2`, `5+d3`, `30s+0` or `10s+100ms`
+/// (zero for one that does not parse: the clock alone then sets the pace).
 pub fn increment(time_control: &str) -> Duration {
-    time_control
-        .split_once('+')
-        .and_then(|(_, inc)| inc.trim_start_matches('d').trim_end_matches('s').parse::<f64>().ok())
-        .filter(|s| s.is_finite() && *s >= 0.0 && *s < 3600.0)
-        .map_or(Duration::ZERO, Duration::from_secs_f64)
+    time_control.parse::<bughouse_match::TimeControl>().map_or(Duration::ZERO, |tc| tc.bonus_time())
 }
 
 async fn on_message(client: &Client, model: &mut Option<MatchModel>, msg: ServerMsg, seat: SeatId) {
@@ -428,5 +425,21 @@ pub async fn play_tournament(
             _ if finished || waiting_since.elapsed() > idle => return Ok(played),
             _ => tokio::time::sleep(Duration::from_millis(100)).await,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// K2: every way of writing a bonus gives the bot its time.
+    #[test]
+    fn k2_an_increment_or_delay_is_read_in_any_unit() {
+        assert_eq!(increment("3+2"), Duration::from_secs(2));
+        assert_eq!(increment("5+d3"), Duration::from_secs(3));
+        assert_eq!(increment("30s+0"), Duration::ZERO);
+        assert_eq!(increment("10s+100ms"), Duration::from_millis(100));
+        assert_eq!(increment("1+0.5"), Duration::from_millis(500));
+        assert_eq!(increment("nonsense"), Duration::ZERO);
     }
 }
