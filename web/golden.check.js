@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":13,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":14,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":13,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":14,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":13,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":14,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -97,7 +97,7 @@ export const eventMove = {"Event":{"match_id":7,"seq":12,"at_ms":61170,"kind":{"
 export const eventEnded = {"Event":{"match_id":7,"seq":13,"at_ms":62000,"kind":{"Ended":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}},"note":null,"rules":[]}},"clocks_ms":[0,1,2,3],"running":[false,false,false,false],"bfen":null,"server_time_us":2}};
 
 /** @type {ServerMsg} */
-export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}},"note":null,"rules":[]},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}],"rated":true,"rating_changes":[{"seat":"BlackB","name":"gleb","category":"blitz","before":1500,"after":1662,"deviation":290,"provisional":true}],"called":{"seat":"BlackB","replay":"OutsideHint"}}};
+export const state = {"State":{"match_id":1,"rules":"classic","time_control":"1+0","seats":["a",null,null,"d"],"kinds":["Guest",null,null,"Bot"],"ready":[true,false,false,false],"phase":"Forming","bfen":"x","clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"last_seq":null,"result":{"winner":"Two","reason":"white-A lost on time","rule":"E7","cause":{"Flag":{"seat":"WhiteA"}},"note":null,"rules":[]},"your_seat":"WhiteA","server_time_us":0,"moves":[{"seat":"WhiteB","number":1,"san":"e4"},{"seat":"BlackA","number":1,"san":"N@f3"}],"rated":true,"rating_changes":[{"seat":"BlackB","name":"gleb","category":"blitz","before":1500,"after":1662,"deviation":290,"provisional":true}],"called":{"seat":"BlackB","replay":"OutsideHint"},"restart_by_us":120000000}};
 
 /** @type {ServerMsg} */
 export const replyPage = {"Reply":{"req":19,"result":{"Ok":{"MatchPage":{"matches":[{"match_id":41,"rules":"classic","time_control":"1+0","chess960":true,"seats":[null,"b",null,null],"kinds":[null,"Account",null,null],"phase":"Forming","rated":true}],"next":41}}}}};

@@ -50,6 +50,7 @@ import { actText } from "./say.js";
  * @property {boolean} [rated]  rated (version 5)
  * @property {import("./codec.js").RatingChange[]} [rating_changes]  what a decided rated match made of its players' ratings (version 5)
  * @property {{ seat: Seat, replay: import("./codec.js").ReplayReason | null } | null} [called]  the call that keeps the clocks stopped (version 12)
+ * @property {number | null} [restart_by_us]  K6: while a restart's wait runs, the server time the clocks (or the countdown) start again at the latest (version 14)
  */
 
 /**
@@ -127,6 +128,8 @@ import { actText } from "./say.js";
  *   `TimeControl`, no clock comments): drawn as unknown, never as a fallen flag
  * @property {PauseReason | null} serverPause  why the server stopped the clocks by itself, while
  *   they stand for that (null when they run, or an arbiter or a player stopped them)
+ * @property {number | null} restartBy  K6: the page time at which the clocks (or a held countdown)
+ *   start again at the latest after a restart, while they wait for missing players
  */
 
 /**
@@ -186,7 +189,9 @@ export function fromState(s, now, offsetMs = null) {
     flagged: [],
     // The arbiter's words on a declared result reach a page that opens the match later too.
     arbiterNote: s.result?.note ?? "",
-    serverPause: null,
+    // A state sent while a restart's wait runs (K6) says so, and until when.
+    serverPause: s.phase === "Paused" && s.restart_by_us != null ? "Restart" : null,
+    restartBy: s.restart_by_us != null ? now + (s.restart_by_us - s.server_time_us) / 1000 : null,
   };
 }
 
@@ -211,7 +216,7 @@ export function refresh(old, s, now, offsetMs = null) {
       m.flagged = old.flagged;
     }
     if (m.phase === "Countdown" && old.countdown) m.countdown = old.countdown;
-    if (m.phase === "Paused") m.serverPause = old.serverPause;
+    if (m.phase === "Paused") m.serverPause = m.serverPause ?? old.serverPause;
   }
   return m;
 }
@@ -262,6 +267,7 @@ export function applyEvent(m, e, now, offsetMs = null) {
     m.phase = "Running";
     m.countdown = null;
     m.serverPause = null;
+    m.restartBy = null;
     return "applied";
   }
   if (k.SeatTaken) {
@@ -356,6 +362,8 @@ export function applyEvent(m, e, now, offsetMs = null) {
   }
   // Stopped for the arbiter now (or running again): no longer the server's own pause.
   if (m.phase !== "Paused" || k.ArbiterCalled || k.ArbiterActed?.act === "Pause") m.serverPause = null;
+  // The restart's wait (K6) is over once play goes on (the countdown's: at `Started`).
+  if (m.phase !== "Paused" && m.phase !== "Countdown") m.restartBy = null;
   return "applied";
 }
 

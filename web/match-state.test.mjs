@@ -217,7 +217,7 @@ test("a_restart_pause_waits_for_the_players_and_an_arbiter_pause_is_not_the_serv
   applyEvent(m, ev({ ArbiterCalled: { seat: "WhiteA" } }), 5);
   assert.equal(m.phase, "Paused");
   assert.equal(m.serverPause, null);
-  assert.equal(resumeText("Restart"), "clocks restarted: all four players are back after the server's restart");
+  assert.equal(resumeText("Restart"), "clocks restarted after the server's restart: all four players are back, or the wait for the missing ones is over (K6)");
   assert.equal(closedText("Expired"), "the match expired: nobody attended it");
   assert.equal(closedText("Failed"), "the match stopped on the server; it will be restored when the server restarts");
 });
@@ -304,4 +304,26 @@ test("a2_k5_a_page_that_opens_a_match_later_has_the_arbiters_words_and_the_call"
   // The call a state carries is said as the event is.
   const paused = fromState(state({ phase: "Paused" }), 0);
   assert.match(describe(paused, { ArbiterCalled: { seat: "BlackB", replay: "OutsideHint" } }, null) ?? "", /replay/);
+});
+
+test("k6_a_state_sent_during_a_restarts_wait_says_until_when_and_the_resume_ends_it", () => {
+  seq = 0;
+  // Received at page time 5000, the server's clock at 10 s, the wait over at its 100 s.
+  const s = state({ phase: "Paused", running: [false, false, false, false], server_time_us: 10_000_000, restart_by_us: 100_000_000 });
+  const m = fromState(s, 5000);
+  assert.equal(m.serverPause, "Restart", "a state in a restart's wait is the server's own pause");
+  assert.equal(m.restartBy, 5000 + 90_000, "until when, on the page's clock");
+  // A newer state keeps saying it; the one before a resume of an older page keeps its reason.
+  const again = refresh(m, { ...s, restart_by_us: null }, 6000);
+  assert.equal(again.serverPause, "Restart");
+  assert.equal(again.restartBy, null);
+  applyEvent(m, ev({ Resumed: { reason: "Restart" } }, { running: [true, false, true, false] }), 7000);
+  assert.equal(m.phase, "Running");
+  assert.equal(m.restartBy, null, "the wait is over");
+  // A countdown held by a restart says until when too; the start ends it.
+  const held = fromState(state({ phase: "Countdown", last_seq: seq, server_time_us: 1_000_000, restart_by_us: 61_000_000 }), 0);
+  assert.equal(held.serverPause, null);
+  assert.equal(held.restartBy, 60_000);
+  applyEvent(held, ev("Started", { running: [true, false, true, false] }), 100);
+  assert.equal(held.restartBy, null);
 });

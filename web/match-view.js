@@ -9,6 +9,7 @@ import { language, onLanguage, t } from "./i18n.js";
 import { findRule, ruleLink } from "./rules.js";
 import { BoardPanel } from "./board-view.js";
 import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
+import { formatClock } from "./board.js";
 import { touchedSquares } from "./moves.js";
 import { boardPos, checkedKing, entryLabel, pauseText, phaseText, resultHeadline, resultReason, rulesText, yourTurn } from "./match-state.js";
 import { matchTime } from "./review.js";
@@ -525,11 +526,15 @@ export class MatchView {
     }
     const banner = $("banner");
     let text = "";
-    if (m.phase === "Countdown" && m.countdown) {
+    if (m.phase === "Countdown" && m.restartBy != null) {
+      text = t("v.countdown-held", { time: formatClock(Math.max(0, m.restartBy - now)) });
+    } else if (m.phase === "Countdown" && m.countdown) {
       const left = countdownLeft(m.countdown.startsAtMs, m.countdown.atMs, m.countdown.at, now);
       text = t("v.starting", { n: Math.ceil(left / 1000) });
     } else if (m.phase === "Paused") {
-      text = m.serverPause ? `${capitalized(pauseText(m.serverPause))}.` : t("v.arbiter-pause");
+      // K6: after a restart, until when the clocks wait for the missing players.
+      const by = m.restartBy == null ? "" : `, ${t("v.restart-by", { time: formatClock(Math.max(0, m.restartBy - now)) })}`;
+      text = m.serverPause ? `${capitalized(pauseText(m.serverPause))}${by}.` : t("v.arbiter-pause");
     } else if (m.phase === "Forming") {
       const missing = m.names.filter((n) => !n).length;
       const unready = m.ready.filter((r) => !r).length;

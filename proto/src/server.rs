@@ -577,6 +577,11 @@ pub struct MatchState {
     /// for, if any (version 12), so that an arbiter who opens the match later reads it.
     #[serde(default)]
     pub called: Option<CallView>,
+    /// K6: while a match restored after a restart (or a take-over) waits for its missing
+    /// players, the server time (`server_time_us`'s clock, microseconds) at which its clocks (or
+    /// its countdown) start again at the latest, whoever is back (version 14).
+    #[serde(default)]
+    pub restart_by_us: Option<u64>,
 }
 
 /// A player's call of the arbiter (K5), as a match's state carries it.

@@ -26,6 +26,7 @@ mod player_kinds;
 mod private_matches;
 mod ratings;
 mod rematch;
+mod restart_wait;
 mod review;
 mod seat_takeover;
 mod seeks;

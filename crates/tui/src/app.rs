@@ -356,6 +356,11 @@ impl App {
         match msg {
             ServerMsg::State(state) if self.model.is_some() => {
                 self.screen = Screen::Match;
+                // K6: a match waiting after a restart says for how long at most.
+                if let Some(by) = state.restart_by_us {
+                    let wait = Duration::from_micros(by.saturating_sub(state.server_time_us));
+                    self.info(t!(lang, "restart-wait", time = mmss(wait)));
+                }
                 // K5: a match stopped by a call says who called and why to whoever opens it.
                 if let Some(call) = state.called
                     && let Some(line) =

@@ -188,6 +188,7 @@ pub fn rule_title(lang: Lang, rule: &str) -> Option<String> {
         "K3" => t!(lang, "rule-K3"),
         "K4" => t!(lang, "rule-K4"),
         "K5" => t!(lang, "rule-K5"),
+        "K6" => t!(lang, "rule-K6"),
         "A1" => t!(lang, "rule-A1"),
         "A1a" => t!(lang, "rule-A1a"),
         "A2" => t!(lang, "rule-A2"),

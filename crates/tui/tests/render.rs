@@ -40,6 +40,7 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         rated: false,
         rating_changes: Vec::new(),
         called: None,
+        restart_by_us: None,
     }
 }
 

@@ -54,6 +54,7 @@ fn state(me: Option<SeatId>, phase: PhaseView) -> MatchState {
         rated: false,
         rating_changes: Vec::new(),
         called: None,
+        restart_by_us: None,
     }
 }
 
@@ -496,4 +497,21 @@ fn a_move_taken_back_by_the_arbiter_leaves_the_header_and_the_list() {
     let text = flow(&screen(&app, now, (160, 40)));
     assert!(text.contains("последний ход: белые A Nf3") && text.contains("3 хода"), "{text}");
     assert!(!text.contains("Nc6"), "the move taken back is gone:\n{text}");
+}
+
+/// K6: a match waiting after a restart says in Russian how long the clocks wait at most, then
+/// that they run with whoever is there.
+#[test]
+fn k6_a_match_waiting_after_a_restart_says_for_how_long_at_most() {
+    let now = Instant::now();
+    let mut s = state(Some(SeatId::WhiteA), PhaseView::Paused);
+    s.server_time_us = 5_000_000;
+    s.restart_by_us = Some(95_000_000);
+    let app = app_with(s, now);
+    let text = flow(&screen(&app, now, (160, 40)));
+    assert!(text.contains("часы ждут всех четверых ещё не больше 1:30"), "{text}");
+    assert!(text.contains("пойдут с теми, кто здесь (K6)"), "{text}");
+    // Without a wait (all four are back, or an older server) nothing is said of it.
+    let app = app_with(state(Some(SeatId::WhiteA), PhaseView::Paused), now);
+    assert!(!flow(&screen(&app, now, (160, 40))).contains("K6"));
 }

@@ -14,6 +14,9 @@ use serde::Deserialize;
 pub(crate) mod cluster;
 pub use cluster::ClusterConfig;
 
+/// The longest `restart_wait_s` (K6).
+const MAX_RESTART_WAIT_S: u64 = 3_600;
+
 const DEFAULT_TOML: &str = include_str!("../../../../config/default.toml");
 
 /// The fewest characters of a role's secret (`arbiter_token`, `director_token`).
@@ -77,6 +80,9 @@ pub struct ServerConfig {
     pub analysis_nodes: u64,
     /// Seconds a forming match may go with no seated player connected.
     pub forming_expiry_s: u64,
+    /// K6: seconds a match paused by a restart waits for its missing players before its clocks
+    /// start again.
+    pub restart_wait_s: u64,
     /// Events of a match kept for each lane of its spectators (at most 80 each, 64 lanes); a
     /// spectator further behind is sent the match's latest state instead.
     pub spectator_events_kept: usize,
@@ -183,6 +189,13 @@ impl ServerConfig {
         if config.list_page_max == 0 || config.list_page_max > 50 || config.forming_expiry_s == 0 {
             bail!(
                 "invalid configuration: list_page_max is 1 to 50 (a page fits a frame), forming_expiry_s positive"
+            );
+        }
+        if config.restart_wait_s > MAX_RESTART_WAIT_S {
+            bail!(
+                "invalid configuration: restart_wait_s is {}; at most {MAX_RESTART_WAIT_S} (an hour): \
+                 a match must not wait longer for a player who does not come back (K6)",
+                config.restart_wait_s
             );
         }
         if !(1..=10_000).contains(&config.registrations_per_address_per_hour) {
@@ -398,6 +411,16 @@ mod tests {
         }
         let c = ServerConfig::from_overrides("").unwrap();
         assert_eq!((c.decided_matches_watched, c.decided_watchers_kept), (256, 64));
+    }
+
+    /// K6: a match waits for a player who does not come back an hour at most.
+    #[test]
+    fn k6_restart_wait_is_bounded_and_named_when_out_of_bounds() {
+        let e = refused("restart_wait_s = 3601");
+        assert!(e.contains("restart_wait_s is 3601; at most 3600") && e.contains("(K6)"), "{e}");
+        assert!(refused("restart_wait_s = -1").contains("restart_wait_s"));
+        assert_eq!(ServerConfig::from_overrides("").unwrap().restart_wait_s, 120);
+        assert_eq!(ServerConfig::from_overrides("restart_wait_s = 0").unwrap().restart_wait_s, 0);
     }
 
     #[test]

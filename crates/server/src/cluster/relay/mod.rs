@@ -620,6 +620,7 @@ mod tests {
             rated: false,
             rating_changes: Vec::new(),
             called: None,
+            restart_by_us: None,
         }
     }
 

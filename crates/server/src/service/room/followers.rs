@@ -41,9 +41,12 @@ impl Room {
             }
             None => false,
         };
-        if !bridged && seated {
+        // While a restart's wait runs (K6), whoever resumes is sent the whole state after what
+        // he missed: it says until when the clocks wait.
+        let state = !bridged || self.restart_by.is_some();
+        if seated && state {
             out.push(ServerMsg::State(self.state_seen_by(seat.map(seat_id))));
-        } else if !bridged {
+        } else if state {
             out.push_shared(&self.spectators_state());
         }
         session.set_room(Some(self.id));
@@ -161,6 +164,9 @@ impl Room {
             rated: self.rated,
             rating_changes: self.rating_changes.clone(),
             called: convert::call_of(&self.m),
+            restart_by_us: self
+                .restart_by
+                .map(|t| t.saturating_duration_since(self.started).as_micros() as u64),
         }
     }
 

@@ -39,15 +39,30 @@ impl Room {
         if !self.m.seats().iter().all(|s| s.is_some_and(|p| self.connected(p))) {
             return;
         }
+        self.restart("all four players are back");
+    }
+
+    /// K6: the wait for the missing players is over (`restart_wait_s`): the clocks (or the
+    /// countdown) start again all the same, and an absent player's clock runs.
+    pub(super) fn restart_without_the_missing(&mut self) {
+        let missing = self.m.seats().iter().filter(|s| !s.is_some_and(|p| self.connected(p))).count();
+        tracing::info!(match_id = %self.id, missing, "the wait for the missing players is over (K6)");
+        self.restart("the wait for the missing players is over (K6)");
+    }
+
+    fn restart(&mut self, why: &str) {
+        self.restart_by = None;
+        // The spectators' state said until when: it is made again.
+        self.spectators_state = None;
         if let Some(at) = self.frozen.take() {
             // Match time goes on from where the countdown was held.
             self.epoch = Instant::now().checked_sub(at).unwrap_or_else(Instant::now);
-            tracing::info!(match_id = %self.id, "all four players are back: the countdown goes on");
+            tracing::info!(match_id = %self.id, "{why}: the countdown goes on");
         }
         if self.restart_pause {
             self.restart_pause = false;
             if self.server_act(ArbiterAct::Resume, PauseReason::Restart) {
-                tracing::info!(match_id = %self.id, "all four players are back: the clocks restart");
+                tracing::info!(match_id = %self.id, "{why}: the clocks restart");
             }
         }
     }

@@ -162,6 +162,8 @@ pub(crate) struct Room {
     pub(crate) fence: Option<u64>,
     /// Restored after a restart and paused: the clocks restart when all four players are back.
     restart_pause: bool,
+    /// K6: when a restored match starts again (its clocks or countdown) with players missing.
+    restart_by: Option<Instant>,
     /// Paused because storage refused writes: the clocks restart when it takes them again.
     storage_paused: bool,
     /// Where a decided match's BPGN is written.
@@ -216,6 +218,7 @@ impl Room {
             reserved,
             arbiters,
             expiry,
+            restart_wait,
             metrics,
             restored,
             gallery,
@@ -290,6 +293,7 @@ impl Room {
             committer,
             fence,
             restart_pause,
+            restart_by: (restart_pause || frozen.is_some()).then(|| Instant::now() + restart_wait),
             storage_paused: false,
             records_dir,
             reserved,
@@ -360,6 +364,7 @@ impl Room {
                     let now = self.now();
                     self.m.handle_timeout(now);
                 }
+                () = sleep_until(self.restart_by) => self.restart_without_the_missing(),
                 () = sleep_until(attend) => {
                     if self.check_attendance() {
                         Box::pin(self.expire()).await;
@@ -423,6 +428,7 @@ impl Room {
                 let result = self.m.handle_arbiter(now, by, act).map_err(|r| refusal::rejection(&r));
                 if result.is_ok() && resume {
                     self.restart_pause = false;
+                    self.restart_by = None;
                     self.storage_paused = false;
                 }
                 let stored = self.flush().await;

@@ -29,6 +29,8 @@ pub(crate) struct RoomSetup {
     pub(crate) reserved: Option<Reserved>,
     pub(crate) arbiters: bool,
     pub(crate) expiry: Duration,
+    /// K6: how long a match restored in play waits for its players (`restart_wait_s`).
+    pub(crate) restart_wait: Duration,
     pub(crate) metrics: Arc<Metrics>,
     pub(crate) restored: Option<Restored>,
     /// Posts each lane of its gallery keeps for spectators behind (`spectator_events_kept`).

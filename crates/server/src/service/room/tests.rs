@@ -74,6 +74,7 @@ async fn fixture() -> Fixture {
         reserved: None,
         arbiters: false,
         expiry: EXPIRY,
+        restart_wait: Duration::from_secs(120),
         metrics: Arc::new(crate::service::metrics::Metrics::new()),
         restored: None,
         gallery: 4,

@@ -40,6 +40,8 @@ pub(crate) struct MatchLimits {
     pub(crate) max_open_per_session: usize,
     /// `forming_expiry_s`: how long a forming match may go with no seated player connected.
     pub(crate) forming_expiry: Duration,
+    /// `restart_wait_s` (K6): how long a match restored in play waits for its players.
+    pub(crate) restart_wait: Duration,
     /// `list_page_max`: the most matches in one page of the list.
     pub(crate) page_max: usize,
     /// `max_reads_at_once`: expensive reads at a time.
@@ -176,6 +178,7 @@ impl Rooms {
             reserved,
             arbiters: self.arbiters,
             expiry: self.limits.forming_expiry,
+            restart_wait: self.limits.restart_wait,
             metrics: self.metrics.clone(),
             restored,
             gallery: self.limits.spectator_events_kept,
@@ -408,6 +411,7 @@ impl MatchLimits {
             max_matches: config.max_matches,
             max_open_per_session: config.max_open_matches_per_session,
             forming_expiry: Duration::from_secs(config.forming_expiry_s),
+            restart_wait: Duration::from_secs(config.restart_wait_s),
             page_max: config.list_page_max,
             reads_at_once: config.max_reads_at_once,
             record_cache_bytes: config.record_cache_bytes,

@@ -22,6 +22,7 @@ async fn rooms(max_matches: usize) -> (Arc<Rooms>, StandingTx) {
             max_matches,
             max_open_per_session: 10,
             forming_expiry: Duration::from_secs(600),
+            restart_wait: Duration::from_secs(120),
             page_max: 50,
             reads_at_once: 4,
             record_cache_bytes: 1 << 20,
