@@ -114,3 +114,72 @@ async fn e3_bots_fill_the_empty_seats_play_at_a_human_pace_and_answer_a_draw_off
     assert!(seats.iter().flatten().filter(|n| n.starts_with("bot-")).count() == 3, "{seats:?}");
     server.stop().await;
 }
+
+/// The next event matching `f`, across the lost connection of a restart (within `limit`).
+async fn event_within(
+    c: &mut shvedka_client::Client,
+    limit: Duration,
+    f: impl Fn(&EventView) -> bool,
+) -> shvedka_proto::MatchEvent {
+    let deadline = Instant::now() + limit;
+    loop {
+        assert!(Instant::now() < deadline, "no such event within {limit:?}");
+        if let Update::Server(ServerMsg::Event(e)) = next(c).await
+            && f(&e.kind)
+        {
+            return e;
+        }
+    }
+}
+
+/// A guest fills his match with three of the server's bots and plays; the server stops and
+/// starts again on the same data; he resumes. The bots are part of the match's durable state:
+/// the restarted server starts them again in their seats (within `max_bots`), the clocks run
+/// again as soon as they are back (not after `restart_wait_s`), they move, and the match ends
+/// with a result. A guest may not pass himself off as one of them.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn k6_the_servers_bots_sit_again_after_a_restart_and_play_the_match_to_its_end() {
+    let server = TestServer::start("max_bots = 3\nbot_pace_ms = 100").await;
+    let mut anna = server.client("anna").await;
+    let id = anna.create_match("classic", "10s+0", true).await.expect("create");
+    anna.take_seat(id, SeatId::WhiteA).await.expect("sit");
+    anna.request(ClientMsg::FillWithBots { match_id: id, level: 1 }).await.expect("filled");
+    anna.ready(true).await.expect("ready");
+    wait_event(&mut anna, |e| matches!(e.kind, EventView::Started)).await;
+    anna.play(Board::A, "e2e4", None).await.expect("e4");
+    let bot_moved = |k: &EventView| matches!(k, EventView::Moved { seat, .. } if *seat != SeatId::WhiteA);
+    event_within(&mut anna, Duration::from_secs(20), bot_moved).await;
+
+    let server = server.restart().await;
+    anna.resume_at(server.addr).await.expect("anna resumes");
+    // Back within seconds: the restart's wait (120 s by default) is not what restarts the clocks.
+    let resumed =
+        event_within(&mut anna, Duration::from_secs(30), |k| matches!(k, EventView::Resumed { .. })).await;
+    assert_eq!(resumed.kind, EventView::Resumed { reason: shvedka_proto::PauseReason::Restart });
+    event_within(&mut anna, Duration::from_secs(20), bot_moved).await;
+    // anna stops moving: her flag, a mate or a draw on board B (the bots' repetition) ends it.
+    let ended = event_within(&mut anna, Duration::from_secs(60), |k| matches!(k, EventView::Ended(_))).await;
+    let EventView::Ended(result) = ended.kind else { unreachable!() };
+    assert!(
+        ["E1", "E4", "E5", "E7", "E8"].contains(&result.rule.as_str()),
+        "a result by the rules: {result:?}"
+    );
+    let record = anna.record(id).await.expect("the record");
+    assert!(record.contains("[Result"), "{record}");
+
+    // The star is the server's: a guest's name may not hold it.
+    let named = shvedka_client::Client::connect(
+        server.addr,
+        shvedka_client::Trust::Fingerprint(server.pin),
+        "bot-1 ★",
+    )
+    .await;
+    match named {
+        Err(ClientError::Refused(e)) => {
+            assert_eq!(e.code, ErrorCode::Invalid(shvedka_proto::Invalid::GuestName { max: 32 }), "{e:?}")
+        }
+        Err(other) => panic!("refused otherwise: {other}"),
+        Ok(_) => panic!("a guest took the name of a server's bot"),
+    }
+    server.stop().await;
+}

@@ -658,7 +658,7 @@ export default {
   "x.invalid.SamePartner": "a partner must be another player",
   "x.invalid.AccountName": "an account name has {min} to {max} Latin letters, digits, _ or -, and starts with a letter",
   "x.invalid.Password": "a password has {min} to {max} characters",
-  "x.invalid.GuestName": "a name has at most {max} characters and no invisible ones",
+  "x.invalid.GuestName": "a name has at most {max} characters, no invisible ones and no ★ (the mark of the server's bots)",
   "x.invalid.ChatText": "a message needs text, and no invisible characters",
   "x.invalid.NoteLength": "at most {max} characters",
   "x.invalid.RatingCategory": "no such rating category",

@@ -656,7 +656,7 @@ export default {
   "x.invalid.SamePartner": "партнёр должен быть другим игроком",
   "x.invalid.AccountName": "имя учётной записи: от {min} до {max} латинских букв, цифр, _ или -, начинается с буквы",
   "x.invalid.Password": "пароль: от {min} до {max} символов",
-  "x.invalid.GuestName": "имя: не больше {max} символов, без невидимых",
+  "x.invalid.GuestName": "имя: не больше {max} символов, без невидимых и без ★ (знак ботов сервера)",
   "x.invalid.ChatText": "в сообщении нужен текст без невидимых символов",
   "x.invalid.NoteLength": "не больше {max} символов",
   "x.invalid.RatingCategory": "такой рейтинговой категории нет",

@@ -231,14 +231,17 @@ async fn handshake(
         }
         None => {
             // A guest: any name of at most 32 characters without characters that hide or reorder
-            // text that is not registered (empty: the server names the guest); an account logs in
-            // next.
-            if name.chars().count() > GUEST_NAME_MAX || crate::service::text::hides(&name) {
+            // text, nor the star that marks the server's own bots (`bot_names.rs`), that is not
+            // registered (empty: the server names the guest); an account logs in next.
+            if name.chars().count() > GUEST_NAME_MAX
+                || crate::service::text::hides(&name)
+                || name.contains(crate::service::bot_names::LEVEL_MARK)
+            {
                 return Err(Refusal::Session(ErrorMsg {
                     code: ErrorCode::Invalid(Invalid::GuestName { max: GUEST_NAME_MAX as u32 }),
                     rule: None,
                     message: format!(
-                        "a name has at most {GUEST_NAME_MAX} characters and no control, bidirectional or invisible characters"
+                        "a name has at most {GUEST_NAME_MAX} characters, no control, bidirectional or invisible characters, and no ★ (the server's bots' mark)"
                     ),
                 }));
             }

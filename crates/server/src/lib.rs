@@ -394,6 +394,9 @@ impl Server {
             };
             tokio::spawn(web::serve(listener, shared, stopped))
         });
+        // The server's bots of the matches restored at start sit again, now that the endpoint
+        // they connect to is served.
+        self.lobby.bots.resume_restored(&self.lobby.rooms, &self.lobby.metrics);
         loop {
             let (incoming, browser) = tokio::select! {
                 () = &mut shutdown => break,

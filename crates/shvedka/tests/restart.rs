@@ -163,3 +163,43 @@ async fn a_client_of_a_killed_server_is_reset_by_the_restarted_one_at_its_next_r
     server.kill().unwrap();
     server.wait().unwrap();
 }
+
+/// Issue 56 (K6): SIGKILL with three of the server's own bots seated beside a guest; the server
+/// starts again on the same data and the guest resumes. The bots are part of the match's stored
+/// state: the restarted process starts them again in their seats, the clocks run again as soon
+/// as they are back, they move within seconds, and the match ends with a result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn k6_after_sigkill_the_servers_bots_sit_again_and_the_match_ends() {
+    let dir = tempfile::tempdir().unwrap();
+    let Served { child: mut server, addr, pin, .. } = serve(dir.path(), "127.0.0.1:0", "");
+    let mut anna = Client::connect(addr, Trust::Fingerprint(pin), "anna").await.unwrap();
+    let id = anna.create_match("classic", "10s+0", true).await.unwrap();
+    anna.take_seat(id, SeatId::WhiteA).await.unwrap();
+    anna.request(shvedka_proto::ClientMsg::FillWithBots { match_id: id, level: 1 }).await.unwrap();
+    anna.ready(true).await.unwrap();
+    wait_event(&mut anna, |e| e.kind == EventView::Started).await;
+    anna.play(Board::A, "e4", None).await.unwrap();
+    let bot_moved =
+        |e: &MatchEvent| matches!(e.kind, EventView::Moved { seat, .. } if seat != SeatId::WhiteA);
+    wait_event(&mut anna, bot_moved).await;
+
+    server.kill().unwrap();
+    server.wait().unwrap();
+    let Served { child: mut server, .. } = serve(dir.path(), &addr.to_string(), "");
+    anna.resume().await.expect("anna resumes after the restart");
+    let restart =
+        wait_event(&mut anna, |e| e.kind == EventView::Resumed { reason: PauseReason::Restart }).await;
+    assert!(restart.running.iter().any(|r| *r), "the clocks run again with the bots back");
+    wait_event(&mut anna, bot_moved).await;
+    // anna moves no more: her flag, a mate or a draw the bots make ends it.
+    let ended = loop {
+        let e =
+            wait_event(&mut anna, |e| matches!(e.kind, EventView::Ended(_) | EventView::Moved { .. })).await;
+        if let EventView::Ended(result) = e.kind {
+            break result;
+        }
+    };
+    assert!(["E1", "E4", "E5", "E7", "E8"].contains(&ended.rule.as_str()), "{ended:?}");
+    server.kill().unwrap();
+    server.wait().unwrap();
+}

@@ -508,7 +508,7 @@ invalid-password = пароль: от { $min } до { $max } символов
 invalid-guest-name = имя: не больше { $max } { $max ->
     [one] символа
    *[other] символов
-}, без невидимых
+}, без невидимых и без ★ (знак ботов сервера)
 invalid-chat-text = в сообщении нужен текст без невидимых символов
 invalid-note-length = не больше { $max } { $max ->
     [one] символа

@@ -333,6 +333,8 @@ async fn take_overs(
             match here.rooms.take_over(id, reserved).await {
                 Ok(true) => {
                     tracing::info!(match_id = %id, "match taken over from a stopped node");
+                    // Its server's bots sit again, on this node.
+                    here.bots.resume_restored(&here.rooms, &here.metrics);
                     // The nodes whose players follow it ask this node from now on.
                     let said = shvedka_proto::encode(&id).expect("an id encodes");
                     if let Err(e) = nats.publish(wire::TAKEN, said.into()).await {

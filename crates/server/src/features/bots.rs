@@ -8,13 +8,19 @@
 //! starts them and the bound: at most `max_bots` run at once (one permit each, held until its
 //! match ends), a request that needs more is refused whole with `Limit(Bots)`, and shutdown stops
 //! them all. They play at a human pace (`bot_pace_ms` the least per move).
+//!
+//! The server opens each bot's session itself, under a name only it gives (`bot_names.rs`), and
+//! the bot resumes it. So a match's log says which seats were the server's bots': after a
+//! restart or a cluster node's take-over, a new bot (within `max_bots`) takes each such seat
+//! over and plays on from the position. One that cannot start leaves the seat to K6: the match
+//! waits for it at most `restart_wait_s`, then its clock runs.
 
 use std::net::{IpAddr, Ipv4Addr, Ipv6Addr, SocketAddr};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
-use shvedka_bot::{BotConfig, play_match};
+use shvedka_bot::{BotConfig, play_match, play_seated};
 use shvedka_client::{Client, Trust};
 use shvedka_proto::{ErrorCode, ErrorMsg, Limit, MatchId, PhaseView, SeatId};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
@@ -22,8 +28,9 @@ use tokio::task::JoinSet;
 
 use crate::service::convert::error;
 use crate::service::metrics::{Metrics, Refusal};
-use crate::service::rooms::Rooms;
-use crate::service::session::Session;
+use crate::service::room::RoomMsg;
+use crate::service::rooms::{BotSeat, Rooms};
+use crate::service::session::{Session, Sessions};
 
 /// The server's bots: where they connect, and how many may run.
 pub(crate) struct Bots {
@@ -124,13 +131,13 @@ impl Bots {
             let n = self.next.fetch_add(1, Ordering::Relaxed);
             let config = BotConfig { level, chat: true, pace: self.pace };
             tasks.spawn(run(
-                self.server,
-                self.trust,
+                self.link(rooms),
                 // A name in no language: the kind (bot) is shown beside it in the reader's
                 // words, the level as stars.
                 Entry {
-                    name: format!("bot-{n} {}", "★".repeat(usize::from(level))),
+                    name: crate::service::bot_names::name(n, level),
                     invitation: rooms.code_of(match_id),
+                    again: false,
                 },
                 match_id,
                 *seat,
@@ -142,33 +149,65 @@ impl Bots {
         Ok(empty.len())
     }
 
+    /// Starts a bot again in each seat the server's bots held in the matches restored since the
+    /// last call (at start, and after a cluster node's take-over), each within `max_bots`. A
+    /// seat no bot can take now is left to K6 (the match waits for it `restart_wait_s` at most).
+    pub(crate) fn resume_restored(&self, rooms: &Rooms, metrics: &Metrics) {
+        let mut tasks = self.tasks.lock().expect("bots lock");
+        while tasks.try_join_next().is_some() {}
+        for BotSeat { match_id, seat, name, level } in rooms.restored_bots() {
+            let Ok(permit) = self.permits.clone().try_acquire_owned() else {
+                metrics.refused(Refusal::MaxBots);
+                tracing::warn!(%match_id, %seat, max_bots = self.max, "no bot may start again for this seat (max_bots); the match waits for it as for any player (K6)");
+                continue;
+            };
+            let config = BotConfig { level, chat: true, pace: self.pace };
+            let entry = Entry { name, invitation: None, again: true };
+            tasks.spawn(run(self.link(rooms), entry, match_id, seat, config, permit));
+        }
+    }
+
+    fn link(&self, rooms: &Rooms) -> Link {
+        Link { server: self.server, trust: self.trust, sessions: rooms.sessions().clone(), rooms: rooms.me() }
+    }
+
     /// Stops every bot (at shutdown: the matches pause and are stored like any other).
     pub(crate) fn stop(&self) {
         self.tasks.lock().expect("bots lock").abort_all();
     }
 }
 
-/// How a bot enters: its name, and the invitation code of a private match.
+/// How a bot enters: its name, the invitation code of a private match, and whether it takes
+/// over the seat an earlier bot of the server held (after a restart or a take-over).
 struct Entry {
     name: String,
     invitation: Option<String>,
+    again: bool,
+}
+
+/// What a bot reaches: the native endpoint and its certificate, where the server opens its
+/// session, and the matches.
+struct Link {
+    server: SocketAddr,
+    trust: [u8; 32],
+    sessions: Arc<Sessions>,
+    rooms: std::sync::Weak<Rooms>,
 }
 
 /// One bot, from connecting to the end of its match; its permit is released when it ends.
 async fn run(
-    server: SocketAddr,
-    trust: [u8; 32],
+    link: Link,
     entry: Entry,
     match_id: MatchId,
     seat: SeatId,
     config: BotConfig,
     _permit: OwnedSemaphorePermit,
 ) {
-    let Entry { name, invitation } = entry;
-    let mut client = match Client::connect(server, Trust::Fingerprint(trust), &name).await {
+    let Entry { name, invitation, again } = entry;
+    let mut client = match enter(&link, &name, match_id, seat, again).await {
         Ok(client) => client,
         Err(e) => {
-            tracing::warn!(%match_id, %seat, "a bot cannot connect to its own server: {e}");
+            tracing::warn!(%match_id, %seat, "a bot of the server cannot start: {e}");
             return;
         }
     };
@@ -178,10 +217,54 @@ async fn run(
     {
         tracing::warn!(%match_id, %seat, "a bot cannot redeem its match's invitation: {e}");
     }
-    match play_match(&mut client, match_id, seat, &config).await {
+    let played = if again {
+        // The seat is the bot's already: it follows the match, says ready should it still be
+        // forming, and plays on from the position.
+        let _ = client.declare_bot().await;
+        match client.watch(match_id).await {
+            Ok(()) => {
+                let _ = client.ready(true).await;
+                play_seated(&mut client, match_id, seat, &config).await
+            }
+            Err(e) => Err(shvedka_bot::BotError::Seat(e.to_string())),
+        }
+    } else {
+        play_match(&mut client, match_id, seat, &config).await
+    };
+    match played {
         Ok(outcome) => tracing::debug!(%match_id, %seat, moves = outcome.moves, "bot done"),
         // A person sat there first, or the match went away: the bot has nothing to do.
         Err(e) => tracing::info!(%match_id, %seat, "bot stopped: {e}"),
     }
     client.close().await;
+}
+
+/// The bot's session, opened by the server under `name`, and a client that resumed it; one
+/// that takes over an earlier bot's seat (`again`) is handed the seat first.
+async fn enter(
+    link: &Link,
+    name: &str,
+    match_id: MatchId,
+    seat: SeatId,
+    again: bool,
+) -> anyhow::Result<Client> {
+    let (session, token) =
+        link.sessions.open(name.to_owned(), None).await.map_err(|e| anyhow::anyhow!(e.message))?;
+    if again {
+        let rooms = link.rooms.upgrade().ok_or_else(|| anyhow::anyhow!("the server is stopping"))?;
+        // A private match's seat is its bot's: the new session may follow it.
+        session.invite(match_id);
+        let room = rooms.room(match_id).map_err(|e| anyhow::anyhow!(e.message))?;
+        let (reply, answer) = tokio::sync::oneshot::channel();
+        let seat = crate::service::convert::seat(seat);
+        room.tx
+            .send(RoomMsg::BotSeat { seat, session: session.clone(), reply })
+            .await
+            .map_err(|_| anyhow::anyhow!("the match task has ended"))?;
+        answer.await?.map_err(|e| anyhow::anyhow!(e.message))?;
+    }
+    let client = Client::resume_token(&[link.server], Trust::Fingerprint(link.trust), &token)
+        .await?
+        .ok_or_else(|| anyhow::anyhow!("the server does not know the session it opened"))?;
+    Ok(client)
 }

@@ -8,6 +8,7 @@
 pub(crate) mod accounts;
 pub(crate) mod addresses;
 pub(crate) mod attempts;
+pub(crate) mod bot_names;
 pub(crate) mod committer;
 pub(crate) mod convert;
 pub(crate) mod encoding;

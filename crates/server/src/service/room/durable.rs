@@ -298,7 +298,7 @@ pub(super) fn refuse(msg: RoomMsg, why: &'static str) -> Option<tokio::sync::one
         RoomMsg::Follow { reply, .. } | RoomMsg::Unfollow { reply, .. } => {
             let _ = reply.send(Err(unavailable()));
         }
-        RoomMsg::Command { reply, .. } | RoomMsg::Arbiter { reply, .. } => {
+        RoomMsg::Command { reply, .. } | RoomMsg::Arbiter { reply, .. } | RoomMsg::BotSeat { reply, .. } => {
             let _ = reply.send(Err(unavailable()));
         }
         RoomMsg::Legal { reply, .. } => {

@@ -90,4 +90,27 @@ impl Room {
             }
         }
     }
+
+    /// A bot the server started again after a restart or a take-over (`features/bots.rs`) takes
+    /// the seat its earlier bot held: `session`, opened by the server under that bot's name,
+    /// holds it from now on, as a session of an account would.
+    ///
+    /// # Errors
+    /// `Forbidden` unless the seat is the server's bot's, under the session's name, in a match
+    /// not over.
+    pub(super) fn hand_to_bot(&mut self, seat: Seat, session: &Session) -> Result<(), ErrorMsg> {
+        let i = seat.index();
+        let ours = self.names[i].as_deref() == Some(session.name.as_str())
+            && crate::service::bot_names::level(&session.name, self.kinds[i]).is_some()
+            && self.m.seats()[i].is_some();
+        if !ours || matches!(self.m.phase(), Phase::Ended(_) | Phase::Annulled) {
+            return Err(error(
+                ErrorCode::Forbidden,
+                format!("seat {seat} is not the server's bot's to take"),
+            ));
+        }
+        self.holders[i] = Some(session.key.clone().into_boxed_str());
+        tracing::info!(match_id = self.id.0, %seat, name = session.name, "the server's bot sits again");
+        Ok(())
+    }
 }

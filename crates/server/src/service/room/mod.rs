@@ -69,6 +69,8 @@ pub(crate) enum RoomMsg {
     Seated { player: PlayerId, reply: oneshot::Sender<bool> },
     /// The server shuts down: pause play, store it, end the task; answered when it has ended.
     Shutdown { reply: oneshot::Sender<()> },
+    /// A bot the server started again takes its earlier bot's seat (`holders.rs`).
+    BotSeat { seat: bughouse::Seat, session: Arc<Session>, reply: Reply },
 }
 
 /// How the lobby reaches a match task.
@@ -458,6 +460,7 @@ impl Room {
                 let _ = reply.send(result);
             }
             RoomMsg::Seated { player, reply } => drop(reply.send(self.m.seat_of(player).is_some())),
+            RoomMsg::BotSeat { seat, session, reply } => drop(reply.send(self.hand_to_bot(seat, &session))),
             RoomMsg::Shutdown { reply } => {
                 self.shutdown = Some(reply);
                 self.shut_down().await;

@@ -97,7 +97,20 @@ pub(crate) struct Rooms {
     /// The matches let go since the node lost its lease: their leases are still this node's,
     /// and it takes back those nobody took over once it rejoins ([`Rooms::let_go`]).
     let_go: std::sync::Mutex<std::collections::BTreeSet<MatchId>>,
+    /// The seats of the server's own bots in matches restored since the bots last looked
+    /// ([`Rooms::restored_bots`]): at most one entry a live match.
+    restored_bots: std::sync::Mutex<Vec<BotSeat>>,
     me: Weak<Rooms>,
+}
+
+/// A seat the server's own bot held in a match restored from its log (`bot_names.rs`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct BotSeat {
+    pub(crate) match_id: MatchId,
+    pub(crate) seat: shvedka_proto::SeatId,
+    /// The name it sat as, which a new bot sits on as.
+    pub(crate) name: String,
+    pub(crate) level: u8,
 }
 
 /// How the registry is set up.
@@ -147,6 +160,7 @@ impl Rooms {
             standing: setup.standing,
             lingering: Arc::new(lingering::Lingering::new(setup.limits.watched.0, setup.limits.watched.1)),
             let_go: std::sync::Mutex::default(),
+            restored_bots: std::sync::Mutex::default(),
             me: me.clone(),
         });
         for row in rooms.store.matches(true).await? {
@@ -282,6 +296,22 @@ impl Rooms {
                 && s.seats.iter().any(|n| n.as_deref() == Some(session.name.as_str()))
         });
         seated.then_some(id)
+    }
+
+    /// The server's bots' seats in the matches restored since the last call (at start, and at
+    /// a cluster node's take-over): the bots' feature starts a bot in each.
+    pub(crate) fn restored_bots(&self) -> Vec<BotSeat> {
+        std::mem::take(&mut *self.restored_bots.lock().expect("restored bots lock"))
+    }
+
+    /// The registry itself, weakly (for a task that must not keep it alive).
+    pub(crate) fn me(&self) -> Weak<Rooms> {
+        self.me.clone()
+    }
+
+    /// The sessions, for the server's bots, whose sessions the server opens itself.
+    pub(crate) fn sessions(&self) -> &Arc<Sessions> {
+        &self.sessions
     }
 
     pub(crate) fn room(&self, id: MatchId) -> Result<RoomHandle, ErrorMsg> {

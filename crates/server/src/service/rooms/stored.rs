@@ -87,6 +87,12 @@ impl Rooms {
         }
         let (names, kinds) = restore::names(&rebuilt.views);
         tracing::info!(match_id = %id, events = rebuilt.views.len(), "match restored from its log");
+        let bots = shvedka_proto::SeatId::ALL.into_iter().filter_map(|seat| {
+            let name = names[seat.index()].clone()?;
+            let level = crate::service::bot_names::level(&name, kinds[seat.index()])?;
+            Some(super::BotSeat { match_id: id, seat, name, level })
+        });
+        self.restored_bots.lock().expect("restored bots lock").extend(bots);
         let restored = Restored { views: rebuilt.views, names, kinds, seated, lingering: Vec::new() };
         if let Some(hash) = &row.created.invite_hash {
             self.private.insert(id, hash.clone());
