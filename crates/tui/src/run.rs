@@ -58,10 +58,9 @@ async fn drive(
     let mut app = App::new_in(name, settings.lang);
     app.server = Some(client.server());
     let mut keys = key_reader();
-    let mut tick = interval(Duration::from_millis(100));
-    tick.set_missed_tick_behavior(MissedTickBehavior::Skip);
-    let mut lobby = interval(Duration::from_secs(2));
-    let mut ping = interval(Duration::from_secs(5));
+    let mut tick = every(Duration::from_millis(100));
+    let mut lobby = every(Duration::from_secs(2));
+    let mut ping = every(Duration::from_secs(5));
     let mut reconnect_at: Option<tokio::time::Instant> = None;
     let mut ended_at: Option<Instant> = None;
     match mode {
@@ -344,4 +343,30 @@ async fn perform(client: &Client, app: &mut App, settings: &Settings, action: Ac
 /// (`speak::client_error`).
 pub fn refusal(lang: Lang, e: &ClientError) -> String {
     speak::client_error(lang, e)
+}
+
+/// A timer of the loop that skips the ticks it missed. The lobby's refresh is only listened to
+/// while the lobby shows: with tokio's default (a burst of every missed tick) a player back from
+/// a ten-minute match got three hundred refreshes at once, and "too many requests" nine times.
+fn every(period: Duration) -> tokio::time::Interval {
+    let mut timer = interval(period);
+    timer.set_missed_tick_behavior(MissedTickBehavior::Skip);
+    timer
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Back in the lobby after a long match, the refresh comes once, not once per missed tick.
+    #[tokio::test(start_paused = true)]
+    async fn a_timer_not_listened_to_for_a_while_ticks_once_then_keeps_its_period() {
+        let mut lobby = every(Duration::from_secs(2));
+        lobby.tick().await;
+        // Ten minutes in a match: nobody listens to the lobby's timer.
+        tokio::time::advance(Duration::from_secs(600)).await;
+        lobby.tick().await;
+        let again = tokio::time::timeout(Duration::from_millis(1_900), lobby.tick()).await;
+        assert!(again.is_err(), "a second refresh came at once: the missed ticks came in a burst");
+    }
 }
