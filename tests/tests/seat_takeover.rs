@@ -102,3 +102,48 @@ async fn k5_after_a_restart_a_new_session_of_the_account_brings_its_player_back(
     gleb.play(Board::B, "d5", None).await.expect("gleb's new session plays black-B");
     server.stop().await;
 }
+
+/// S1, private matches: a seat belongs to its account there too. Anna's phone dies in a private
+/// match (reached by its code only); her laptop, a new session that never held the code, finds
+/// the match in its own lobby list, watches it, holds her seat and moves. A stranger's list and
+/// watch still do not show it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_a_private_match_is_in_its_players_own_list_and_a_new_device_takes_its_seat_there() {
+    let server = TestServer::start("").await;
+    let mut players = Vec::new();
+    for name in ["anna", "boris", "vera", "gleb"] {
+        players.push(server.account(name).await);
+    }
+    let (id, code) = players[0].create_private("mgimo-2017", "3+0").await.expect("create");
+    for (c, seat) in players.iter().zip(SeatId::ALL) {
+        if seat != SeatId::WhiteA {
+            c.redeem(&code).await.expect("the code");
+        }
+        c.take_seat(id, seat).await.expect("take seat");
+    }
+    for c in &players {
+        c.ready(true).await.expect("ready");
+    }
+    for c in &mut players {
+        wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
+    }
+    let stranger = server.account("stranger").await;
+    assert!(
+        !stranger.list_matches().await.unwrap().iter().any(|m| m.match_id == id),
+        "a private match is in nobody else's list"
+    );
+    assert!(stranger.watch(id).await.is_err(), "nor may anyone else watch it without its code");
+    // Anna's laptop: no code, a new session of her account.
+    let mut laptop = server.account("anna").await;
+    let listed = laptop.list_matches().await.unwrap();
+    let mine = listed.iter().find(|m| m.match_id == id).expect("her private match is in her own list");
+    assert_eq!(mine.seats[0].as_deref(), Some("anna"), "{mine:?}");
+    laptop.watch(id).await.expect("her own match, without the code");
+    let state = wait_msg(&mut laptop, |m| matches!(m, ServerMsg::State(_))).await;
+    let ServerMsg::State(state) = state else { unreachable!() };
+    assert_eq!(state.your_seat, Some(SeatId::WhiteA), "the laptop holds anna's seat");
+    laptop.play(Board::A, "e4", None).await.expect("the laptop moves for white-A");
+    let moved = wait_event(&mut players[1], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    assert!(matches!(moved.kind, EventView::Moved { seat: SeatId::WhiteA, .. }), "{moved:?}");
+    server.stop().await;
+}

@@ -52,12 +52,13 @@ pub(crate) async fn dispatch(
             out.push(ServerMsg::Pong { nonce, server_time_us: lobby.server_time_us() });
             Ok(Reply::Ok)
         }
-        ClientMsg::ListMatches => whole_list(lobby, false),
+        ClientMsg::ListMatches => whole_list(lobby, session, false),
         ClientMsg::ListPage { after, limit, live } => {
             if live {
                 official(lobby, session, Role::Arbiter).await?;
             }
-            let (matches, next) = lobby.rooms.page(live, after, limit as usize, lobby.placement.others(live));
+            let which = (live, mine(session));
+            let (matches, next) = lobby.rooms.page(which, after, limit as usize, others(lobby, which));
             Ok(Reply::MatchPage { matches, next })
         }
         // A wrong secret counts as a failed log-in of the address: guessing one is as slow.
@@ -112,7 +113,7 @@ pub(crate) async fn dispatch(
         }
         ClientMsg::ListLive => {
             official(lobby, session, Role::Arbiter).await?;
-            whole_list(lobby, true)
+            whole_list(lobby, session, true)
         }
         ClientMsg::ArbiterAct { match_id, act } => {
             let by = official(lobby, session, Role::Arbiter).await?;
@@ -374,9 +375,10 @@ async fn ask(
 }
 
 /// The whole list in one answer, when it fits one page (else: ask by pages).
-fn whole_list(lobby: &Lobby, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
+fn whole_list(lobby: &Lobby, session: &Session, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
     let max = lobby.rooms.page_max();
-    let (matches, next) = lobby.rooms.page(unlisted_too, None, max, lobby.placement.others(unlisted_too));
+    let which = (unlisted_too, mine(session));
+    let (matches, next) = lobby.rooms.page(which, None, max, others(lobby, which));
     if next.is_some() {
         return Err(error(
             ErrorCode::TooLarge,
@@ -384,6 +386,31 @@ fn whole_list(lobby: &Lobby, unlisted_too: bool) -> Result<Reply, ErrorMsg> {
         ));
     }
     Ok(Reply::Matches(matches))
+}
+
+/// The account whose own unlisted matches a list shows too (a guest's: none).
+fn mine(session: &Session) -> Option<&str> {
+    session.account.map(|_| session.name.as_str())
+}
+
+/// The other nodes' matches a list shows: the listed ones (or all), and the account's own.
+fn others(lobby: &Lobby, (unlisted_too, mine): (bool, Option<&str>)) -> Vec<shvedka_proto::MatchSummary> {
+    match mine {
+        Some(name) if !unlisted_too => {
+            let mut v = lobby.placement.others(false);
+            let own: Vec<_> = lobby
+                .placement
+                .others(true)
+                .into_iter()
+                .filter(|s| {
+                    crate::service::rooms::sits(s, name) && !v.iter().any(|o| o.match_id == s.match_id)
+                })
+                .collect();
+            v.extend(own);
+            v
+        }
+        _ => lobby.placement.others(unlisted_too),
+    }
 }
 
 fn no_live_match(id: MatchId) -> ErrorMsg {

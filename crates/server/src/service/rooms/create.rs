@@ -69,10 +69,24 @@ impl Rooms {
         Ok(row.is_none_or(|r| r.created.invite_hash.is_none()))
     }
 
-    /// Whether the live match `id` is private and `session` holds no way in (its invitation, or
-    /// following it): what it asks of it is answered as of a match that does not exist.
+    /// Whether the live match `id` is private and `session` holds no way in (its invitation,
+    /// following it, or a seat of its account): what it asks of it is answered as of a match
+    /// that does not exist.
     pub(crate) fn hidden_from(&self, session: &Session, id: MatchId) -> bool {
-        self.private.contains_key(&id) && !session.is_invited(id) && session.room() != Some(id)
+        self.private.contains_key(&id)
+            && !session.is_invited(id)
+            && session.room() != Some(id)
+            && !self.account_sits_in(session, id)
+    }
+
+    /// Whether `session` is an account's that holds a seat in the live match `id`, under any
+    /// session of it (a seat belongs to its account: a new device finds its private match).
+    pub(crate) fn account_sits_in(&self, session: &Session, id: MatchId) -> bool {
+        session.account.is_some()
+            && self
+                .map
+                .get(&id)
+                .is_some_and(|r| super::sits(&r.summary.lock().expect("summary lock"), &session.name))
     }
 
     /// The invitation code of a private match this process created, for the server's own bots.

@@ -373,7 +373,7 @@ impl Rooms {
     /// page and the `after` of the next one, if any.
     pub(crate) fn page(
         &self,
-        unlisted_too: bool,
+        (unlisted_too, mine): (bool, Option<&str>),
         after: Option<MatchId>,
         limit: usize,
         others: Vec<MatchSummary>,
@@ -382,8 +382,12 @@ impl Rooms {
         let mut v: Vec<MatchSummary> = self
             .map
             .iter()
-            .filter(|r| (r.listed || unlisted_too) && after.is_none_or(|a| *r.key() > a))
-            .map(|r| r.summary.lock().expect("summary lock").clone())
+            .filter(|r| after.is_none_or(|a| *r.key() > a))
+            .map(|r| (r.listed, r.summary.lock().expect("summary lock").clone()))
+            // An account's own unlisted matches are in its list too (its private and tournament
+            // games: a new device of the account finds its seat there).
+            .filter(|(listed, s)| *listed || unlisted_too || mine.is_some_and(|name| sits(s, name)))
+            .map(|(_, s)| s)
             .chain(
                 others
                     .into_iter()
@@ -428,6 +432,15 @@ impl Rooms {
             tracing::warn!("some match tasks did not end in time for the shutdown");
         }
     }
+}
+
+/// Whether the account `name` holds a seat in the match `summary` describes.
+pub(crate) fn sits(summary: &MatchSummary, name: &str) -> bool {
+    summary
+        .seats
+        .iter()
+        .zip(&summary.kinds)
+        .any(|(n, k)| n.as_deref() == Some(name) && *k == Some(shvedka_proto::PlayerKind::Account))
 }
 
 fn gone() -> ErrorMsg {
