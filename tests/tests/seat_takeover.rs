@@ -147,3 +147,31 @@ async fn s1_a_private_match_is_in_its_players_own_list_and_a_new_device_takes_it
     assert!(matches!(moved.kind, EventView::Moved { seat: SeatId::WhiteA, .. }), "{moved:?}");
     server.stop().await;
 }
+
+/// S1 across the nodes of a cluster: the match runs on node a; anna's phone dies there and she
+/// logs in on node b. Her new session, relayed to node a as a player (not served as a spectator
+/// by node b's follower), takes her seat over and moves; the phone is told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_a_new_session_on_another_node_of_a_cluster_takes_the_seat_over_and_moves() {
+    let (_pg, _nats, a, b) = crate::cluster::two_nodes().await;
+    let (id, mut players) = seated_accounts(&a).await;
+    let logged_in = std::time::Instant::now();
+    let mut laptop = b.account("anna").await;
+    laptop.watch(id).await.expect("watch, from node b");
+    let state = wait_msg(&mut laptop, |m| matches!(m, ServerMsg::State(_))).await;
+    let ServerMsg::State(state) = state else { unreachable!() };
+    assert_eq!(state.your_seat, Some(SeatId::WhiteA), "node b's session holds anna's seat");
+    let told = wait_msg(&mut players[0], |m| matches!(m, ServerMsg::MatchClosed { .. })).await;
+    assert_eq!(told, ServerMsg::MatchClosed { match_id: id, reason: ClosedReason::TakenOver });
+    laptop.play(Board::A, "e4", None).await.expect("the laptop moves for white-A, through node b");
+    let moved = wait_event(&mut players[1], |e| matches!(e.kind, EventView::Moved { .. })).await;
+    assert!(matches!(moved.kind, EventView::Moved { seat: SeatId::WhiteA, .. }), "{moved:?}");
+    println!("seat taken over across nodes: moved {} ms after logging in", logged_in.elapsed().as_millis());
+    let refused = players[0].play(Board::A, "d4", None).await.expect_err("the phone's move is refused");
+    assert!(
+        matches!(refused, shvedka_client::ClientError::Server(ref e) if e.code == ErrorCode::NotInMatch),
+        "{refused:?}"
+    );
+    a.stop().await;
+    b.stop().await;
+}

@@ -288,8 +288,7 @@ impl Owner {
             }
             Ask::Watch { last_seq } => {
                 let (seated, rx) = oneshot::channel();
-                let player = session.player;
-                if room.tx.send(RoomMsg::Seated { player, reply: seated }).await.is_err() {
+                if room.tx.send(RoomMsg::Seated { session: session.clone(), reply: seated }).await.is_err() {
                     return gone();
                 }
                 match rx.await {

@@ -48,6 +48,26 @@ impl Room {
         }
     }
 
+    /// The seat `session`'s account holds in the match in play, which a watch of it takes over
+    /// (none for a guest, or before the start: seats then go by the machine's own rules, S1).
+    pub(super) fn account_seat(&self, session: &Session) -> Option<Seat> {
+        if session.account.is_none()
+            || matches!(self.m.phase(), Phase::Forming | Phase::Ended(_) | Phase::Annulled)
+        {
+            return None;
+        }
+        Seat::ALL.into_iter().find(|s| {
+            self.kinds[s.index()] == Some(PlayerKind::Account)
+                && self.names[s.index()].as_deref() == Some(session.name.as_str())
+        })
+    }
+
+    /// Whether `session` plays here: it holds a seat, or its account's seat is its to take over
+    /// (a node of a cluster then relays it as a player, not as a spectator).
+    pub(super) fn plays_here(&self, session: &Session) -> bool {
+        self.seat_for(session).is_some() || self.account_seat(session).is_some()
+    }
+
     /// The machine's player a follower acts for, if it holds a seat.
     pub(super) fn follower_player(&self, session: &Session) -> Option<PlayerId> {
         self.seat_for(session).and_then(|seat| self.m.seats()[seat.index()])
@@ -57,18 +77,10 @@ impl Room {
     /// sits here under another session, it takes that seat over and the session that held it is
     /// told and let go.
     pub(super) fn take_over(&mut self, session: &Arc<Session>) {
-        if session.account.is_none()
-            || matches!(self.m.phase(), Phase::Forming | Phase::Ended(_) | Phase::Annulled)
-            || self.seat_for(session).is_some()
-        {
+        if self.seat_for(session).is_some() {
             return;
         }
-        let Some(seat) = Seat::ALL.into_iter().find(|s| {
-            self.kinds[s.index()] == Some(PlayerKind::Account)
-                && self.names[s.index()].as_deref() == Some(session.name.as_str())
-        }) else {
-            return;
-        };
+        let Some(seat) = self.account_seat(session) else { return };
         let previous: Vec<String> = self
             .followers
             .iter()

@@ -64,9 +64,9 @@ pub(crate) enum RoomMsg {
     Arbiter { act: ArbiterAct, by: Official, reply: Reply },
     /// The legal moves on one board, in long notation (none unless the clocks run).
     Legal { board: bughouse::BoardId, reply: oneshot::Sender<Vec<String>> },
-    /// Whether the player sits in the match (a watcher on another node who does not is served
-    /// there, from that node's one follower of the match).
-    Seated { player: PlayerId, reply: oneshot::Sender<bool> },
+    /// Whether the session plays in the match (`holders::plays_here`; a watcher on another node
+    /// who does not is served there, from that node's one follower of the match).
+    Seated { session: Arc<Session>, reply: oneshot::Sender<bool> },
     /// The server shuts down: pause play, store it, end the task; answered when it has ended.
     Shutdown { reply: oneshot::Sender<()> },
     /// A bot the server started again takes its earlier bot's seat (`holders.rs`).
@@ -459,7 +459,7 @@ impl Room {
                 }
                 let _ = reply.send(result);
             }
-            RoomMsg::Seated { player, reply } => drop(reply.send(self.m.seat_of(player).is_some())),
+            RoomMsg::Seated { session, reply } => drop(reply.send(self.plays_here(&session))),
             RoomMsg::BotSeat { seat, session, reply } => drop(reply.send(self.hand_to_bot(seat, &session))),
             RoomMsg::Shutdown { reply } => {
                 self.shutdown = Some(reply);
