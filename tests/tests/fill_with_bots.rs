@@ -183,3 +183,29 @@ async fn k6_the_servers_bots_sit_again_after_a_restart_and_play_the_match_to_its
     }
     server.stop().await;
 }
+
+/// The same after a cluster node's take-over: the match and its three bots run on node a, which
+/// stops; node b takes the match over from its log and starts the bots again there; anna
+/// resumes on node b, the clocks run again as soon as the bots are back, and a bot moves.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn k6_after_a_cluster_take_over_the_servers_bots_sit_again_on_the_node_that_runs_the_match() {
+    let (_pg, _nats, a, b) = crate::cluster::two_nodes().await;
+    let mut anna = a.client("anna").await;
+    let id = anna.create_match("classic", "1+0", true).await.expect("create on node a");
+    anna.take_seat(id, SeatId::WhiteA).await.expect("sit");
+    anna.request(ClientMsg::FillWithBots { match_id: id, level: 1 }).await.expect("filled");
+    anna.ready(true).await.expect("ready");
+    wait_event(&mut anna, |e| matches!(e.kind, EventView::Started)).await;
+    anna.play(Board::A, "e2e4", None).await.expect("e4");
+    let bot_moved = |k: &EventView| matches!(k, EventView::Moved { seat, .. } if *seat != SeatId::WhiteA);
+    event_within(&mut anna, Duration::from_secs(20), bot_moved).await;
+
+    a.stop().await;
+    crate::cluster::eventually("node b runs the match", || b.stats.live_matches() == 1).await;
+    anna.resume_at(b.addr).await.expect("anna resumes on node b");
+    let resumed =
+        event_within(&mut anna, Duration::from_secs(30), |k| matches!(k, EventView::Resumed { .. })).await;
+    assert_eq!(resumed.kind, EventView::Resumed { reason: shvedka_proto::PauseReason::Restart });
+    event_within(&mut anna, Duration::from_secs(20), bot_moved).await;
+    b.stop().await;
+}
