@@ -828,7 +828,8 @@ async function welcome(resumed, fresh) {
   quick.connectionChanged();
   // Nor does following a tournament; the projector follows its own from the start.
   if (tournaments.followed === null && Number.isSafeInteger(projector) && projector > 0) tournaments.followed = projector;
-  void tournaments.connectionChanged();
+  // A player on his game's screen stays on it; a page on the tournament (or a projector) shows it.
+  void tournaments.connectionChanged(screen !== "match");
   if (resumed) log(tr("l.log-resumed"));
   if (resumed && session?.account && arbiterRemembered()) arbiter.enable();
   if (arbiterSecret && (!resumed || !arbiter.enabled)) {

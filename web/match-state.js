@@ -51,6 +51,7 @@ import { actText } from "./say.js";
  * @property {import("./codec.js").RatingChange[]} [rating_changes]  what a decided rated match made of its players' ratings (version 5)
  * @property {{ seat: Seat, replay: import("./codec.js").ReplayReason | null } | null} [called]  the call that keeps the clocks stopped (version 12)
  * @property {number | null} [restart_by_us]  K6: while a restart's wait runs, the server time the clocks (or the countdown) start again at the latest (version 14)
+ * @property {number | null} [countdown_left_ms]  K1: during the countdown, the time until the clocks start (version 14)
  */
 
 /**
@@ -185,7 +186,8 @@ export function fromState(s, now, offsetMs = null) {
       return { seq: -1, board, san: mv.san, label: moveLabel(mv.number, board, white, mv.san), uci: "" };
     }),
     drawOffer: null,
-    countdown: null,
+    // A countdown the state tells (one held by a restart is not counting: the banner says so).
+    countdown: s.phase === "Countdown" && s.countdown_left_ms != null && s.restart_by_us == null ? { startsAtMs: s.countdown_left_ms, atMs: 0, at: now } : null,
     flagged: [],
     // The arbiter's words on a declared result reach a page that opens the match later too.
     arbiterNote: s.result?.note ?? "",
@@ -215,7 +217,8 @@ export function refresh(old, s, now, offsetMs = null) {
       m.drawOffer = old.drawOffer;
       m.flagged = old.flagged;
     }
-    if (m.phase === "Countdown" && old.countdown) m.countdown = old.countdown;
+    // A server before version 14 does not tell the countdown: the page's own stays.
+    if (m.phase === "Countdown" && s.countdown_left_ms == null && old.countdown) m.countdown = old.countdown;
     if (m.phase === "Paused") m.serverPause = m.serverPause ?? old.serverPause;
   }
   return m;

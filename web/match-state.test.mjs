@@ -321,9 +321,15 @@ test("k6_a_state_sent_during_a_restarts_wait_says_until_when_and_the_resume_ends
   assert.equal(m.phase, "Running");
   assert.equal(m.restartBy, null, "the wait is over");
   // A countdown held by a restart says until when too; the start ends it.
-  const held = fromState(state({ phase: "Countdown", last_seq: seq, server_time_us: 1_000_000, restart_by_us: 61_000_000 }), 0);
+  const held = fromState(state({ phase: "Countdown", last_seq: seq, server_time_us: 1_000_000, restart_by_us: 61_000_000, countdown_left_ms: 4500 }), 0);
   assert.equal(held.serverPause, null);
   assert.equal(held.restartBy, 60_000);
-  applyEvent(held, ev("Started", { running: [true, false, true, false] }), 100);
-  assert.equal(held.restartBy, null);
+  assert.equal(held.countdown, null, "a held countdown is not counting");
+  // The wait over, the server says the countdown goes on, and how long it has left.
+  const going = refresh(held, state({ phase: "Countdown", last_seq: seq, server_time_us: 2_000_000, countdown_left_ms: 4000 }), 50);
+  assert.equal(going.restartBy, null);
+  assert.equal(countdownLeft(going.countdown.startsAtMs, going.countdown.atMs, going.countdown.at, 1050), 3000);
+  applyEvent(going, ev("Started", { running: [true, false, true, false] }), 100);
+  assert.equal(going.restartBy, null);
+  assert.equal(going.countdown, null);
 });

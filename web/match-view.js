@@ -9,7 +9,6 @@ import { language, onLanguage, t } from "./i18n.js";
 import { findRule, ruleLink } from "./rules.js";
 import { BoardPanel } from "./board-view.js";
 import { clocksAt, clockFace, countdownLeft } from "./clocks.js";
-import { formatClock } from "./board.js";
 import { touchedSquares } from "./moves.js";
 import { boardPos, checkedKing, entryLabel, pauseText, phaseText, resultHeadline, resultReason, rulesText, yourTurn } from "./match-state.js";
 import { matchTime } from "./review.js";
@@ -527,13 +526,13 @@ export class MatchView {
     const banner = $("banner");
     let text = "";
     if (m.phase === "Countdown" && m.restartBy != null) {
-      text = t("v.countdown-held", { time: formatClock(Math.max(0, m.restartBy - now)) });
+      text = t("v.countdown-held", { time: waitText(m.restartBy - now) });
     } else if (m.phase === "Countdown" && m.countdown) {
       const left = countdownLeft(m.countdown.startsAtMs, m.countdown.atMs, m.countdown.at, now);
       text = t("v.starting", { n: Math.ceil(left / 1000) });
     } else if (m.phase === "Paused") {
       // K6: after a restart, until when the clocks wait for the missing players.
-      const by = m.restartBy == null ? "" : `, ${t("v.restart-by", { time: formatClock(Math.max(0, m.restartBy - now)) })}`;
+      const by = m.restartBy == null ? "" : `, ${t("v.restart-by", { time: waitText(m.restartBy - now) })}`;
       text = m.serverPause ? `${capitalized(pauseText(m.serverPause))}${by}.` : t("v.arbiter-pause");
     } else if (m.phase === "Forming") {
       const missing = m.names.filter((n) => !n).length;
@@ -546,14 +545,15 @@ export class MatchView {
     banner.hidden = text === "";
   }
 
-  /** Redraws the clocks every frame while one runs or a countdown is on (show() restarts it). */
+  /** Redraws the clocks every frame while one runs, a countdown is on or a restart's wait runs (show() restarts it). */
   loop() {
     this.frame = requestAnimationFrame(() => {
       this.frame = 0;
       const m = this.model;
       if (!m || document.getElementById("match")?.hidden) return;
       this.tick();
-      if (m.clocks.running.some(Boolean) || m.phase === "Countdown") this.loop();
+      // A restart's wait (K6) counts down on the banner too.
+      if (m.clocks.running.some(Boolean) || m.phase === "Countdown" || m.restartBy != null) this.loop();
     });
   }
 
@@ -571,6 +571,15 @@ export class MatchView {
     const me = this.model?.yourSeat;
     return me ? otherBoard(boardOf(me)) : "B";
   }
+}
+
+/**
+ * A restart's wait left (K6), as minutes and whole seconds, counted up (`0:09`, `1:42`).
+ * @param {number} ms
+ */
+function waitText(ms) {
+  const s = Math.max(0, Math.ceil(ms / 1000));
+  return `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
 }
 
 /**

@@ -247,17 +247,19 @@ export class Tournaments {
   }
 
   /**
-   * Follows tournament `id`: its state comes pushed, then every change.
+   * Follows tournament `id`: its state comes pushed, then every change; the page shows it
+   * unless `show` is false.
    * @param {number} id
+   * @param {boolean} [show]
    */
-  async follow(id) {
+  async follow(id, show = true) {
     this.followed = id;
     const r = await this.ask(this.msg.followTournament(id));
     if (r.err) {
       this.followed = null;
       return r;
     }
-    this.show();
+    if (show) this.show();
     return r;
   }
 
@@ -269,9 +271,13 @@ export class Tournaments {
     await this.ask(this.msg.followTournament(null));
   }
 
-  /** A new connection follows nothing: follow again what this page showed. */
-  async connectionChanged() {
-    if (this.followed !== null) await this.follow(this.followed);
+  /**
+   * A new connection follows nothing: follow again what this page showed; shown again only if
+   * `show` (a player on his game's screen stays there after a lost connection).
+   * @param {boolean} show
+   */
+  async connectionChanged(show) {
+    if (this.followed !== null) await this.follow(this.followed, show);
   }
 
   /**

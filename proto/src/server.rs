@@ -582,6 +582,10 @@ pub struct MatchState {
     /// its countdown) start again at the latest, whoever is back (version 14).
     #[serde(default)]
     pub restart_by_us: Option<u64>,
+    /// K1: during the countdown, how long until the clocks start, milliseconds (version 14; a
+    /// countdown held by a restart: as it was held).
+    #[serde(default)]
+    pub countdown_left_ms: Option<u64>,
 }
 
 /// A player's call of the arbiter (K5), as a match's state carries it.

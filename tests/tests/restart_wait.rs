@@ -89,6 +89,13 @@ async fn k6_a_countdown_held_by_a_restart_goes_on_after_the_wait_without_the_mis
     let told = state(&mut c[0]).await;
     assert_eq!(told.phase, PhaseView::Countdown, "held where it was");
     assert!(told.restart_by_us.is_some(), "the held countdown says until when (K6)");
+    let held = told.countdown_left_ms.expect("and how long it has left (K1)");
+    assert!(held > 0 && held <= 5_000, "held where it was: {held} ms left");
+    // When the wait is over the page is told the countdown goes on, and from where.
+    let going = state(&mut c[0]).await;
+    assert_eq!(going.phase, PhaseView::Countdown);
+    assert_eq!(going.restart_by_us, None, "the wait is over");
+    assert!(going.countdown_left_ms.is_some_and(|left| left <= held), "{going:?}");
     event(&mut c[0], |k| matches!(k, EventView::Started)).await;
     server.stop().await;
 }

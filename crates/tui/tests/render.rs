@@ -41,6 +41,7 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         rating_changes: Vec::new(),
         called: None,
         restart_by_us: None,
+        countdown_left_ms: None,
     }
 }
 

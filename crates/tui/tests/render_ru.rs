@@ -55,6 +55,7 @@ fn state(me: Option<SeatId>, phase: PhaseView) -> MatchState {
         rating_changes: Vec::new(),
         called: None,
         restart_by_us: None,
+        countdown_left_ms: None,
     }
 }
 

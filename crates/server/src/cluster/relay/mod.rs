@@ -621,6 +621,7 @@ mod tests {
             rating_changes: Vec::new(),
             called: None,
             restart_by_us: None,
+            countdown_left_ms: None,
         }
     }
 

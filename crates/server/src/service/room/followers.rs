@@ -167,6 +167,12 @@ impl Room {
             restart_by_us: self
                 .restart_by
                 .map(|t| t.saturating_duration_since(self.started).as_micros() as u64),
+            countdown_left_ms: match self.m.phase() {
+                bughouse_match::Phase::Countdown { starts_at } => {
+                    Some(starts_at.saturating_sub(now).as_millis() as u64)
+                }
+                _ => None,
+            },
         }
     }
 

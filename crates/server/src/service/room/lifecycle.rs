@@ -55,9 +55,11 @@ impl Room {
         // The spectators' state said until when: it is made again.
         self.spectators_state = None;
         if let Some(at) = self.frozen.take() {
-            // Match time goes on from where the countdown was held.
+            // Match time goes on from where the countdown was held. No event says so: whoever
+            // follows is sent the state, which says how long it has left.
             self.epoch = Instant::now().checked_sub(at).unwrap_or_else(Instant::now);
             tracing::info!(match_id = %self.id, "{why}: the countdown goes on");
+            self.tell_states();
         }
         if self.restart_pause {
             self.restart_pause = false;
@@ -101,6 +103,18 @@ impl Room {
         if self.durably(Write::End(Ending::Expired)).await {
             self.closing = Some(Closing::Expired);
         }
+    }
+
+    /// Sends each follower the match's whole state (something changed that no event says).
+    fn tell_states(&mut self) {
+        for f in self.followers.values() {
+            if let (Some(out), None) = (&f.out, &f.spectator) {
+                let seat = self.seat_for(&f.session).map(crate::service::convert::seat_id);
+                out.push(ServerMsg::State(self.state_seen_by(seat)));
+            }
+        }
+        let state = self.spectators_state();
+        self.gallery.post(&state);
     }
 
     /// The server's own pause or resume (`act`), logged as the machine's act and shown with
