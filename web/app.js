@@ -14,6 +14,7 @@ import { buildReview, clocksAt as reviewClocks, modelAt, moveIndex, movesBy, poi
 import { Session, storedSession } from "./session.js";
 import { logIn, logOut } from "./login.js";
 import { applyEvent, boardPos, closedText, describe, elsewhereText, refresh, resync, yourTurn } from "./match-state.js";
+import { seatOf } from "./say.js";
 import { MatchView } from "./match-view.js";
 import { Gestures } from "./gestures.js";
 import { Lobby } from "./lobby.js";
@@ -616,6 +617,7 @@ function push(kind, body) {
   if (kind === "State") {
     resyncing = false;
     const fresh = !model || model.matchId !== body.match_id;
+    const missingBefore = fresh ? [] : (model?.botsMissing ?? []);
     if (fresh) {
       // Another match: nothing of the last one stays on the screen.
       review = null;
@@ -634,6 +636,13 @@ function push(kind, body) {
         log(line);
         showInfo(line);
       }
+    }
+    // A server's bot that could not sit again after a restart is said once, with its reason.
+    for (const b of model.botsMissing) {
+      if (wall || missingBefore.some((o) => o.seat === b.seat && o.reason === b.reason)) continue;
+      const line = tr(`m.bot-missing.${b.reason}`, { seat: seatOf(b.seat) });
+      log(line);
+      showInfo(line);
     }
     // The wall watches the matches it shows: it stays on the tournament.
     if ((fresh && !wall) || showOnState) showScreen("match");

@@ -55,6 +55,7 @@ function serverCodes() {
     "m.cause.": variants("server.rs", "ResultCause").filter((v) => v !== "BoardDrawn"),
     "m.draw.": variants("server.rs", "DrawHow"),
     "m.pause.": variants("server.rs", "PauseReason"),
+    "m.bot-missing.": variants("server.rs", "BotTrouble"),
     "m.resume.": variants("server.rs", "PauseReason"),
     "m.closed.": variants("server.rs", "ClosedReason"),
     "m.elsewhere.": variants("server.rs", "ElsewhereReason"),

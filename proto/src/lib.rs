@@ -45,9 +45,9 @@ pub use refusals::{
 };
 pub use seeks::{SeekEnd, SeekPool, SeekRequest, SeekView};
 pub use server::{
-    CallView, ClosedReason, DrawHow, ElsewhereReason, ErrorCode, ErrorMsg, EventView, Limit, MatchEvent,
-    MatchState, MatchSummary, MoveView, PauseReason, PhaseView, RecentMatch, RematchView, Reply, ResultCause,
-    ResultView, ServerMsg, SessionEnd,
+    BotTrouble, CallView, ClosedReason, DrawHow, ElsewhereReason, ErrorCode, ErrorMsg, EventView, Limit,
+    MatchEvent, MatchState, MatchSummary, MissingBot, MoveView, PauseReason, PhaseView, RecentMatch,
+    RematchView, Reply, ResultCause, ResultView, ServerMsg, SessionEnd,
 };
 pub use tournaments::{
     ChoiceKind, GameView, InvitationView, OfficialView, PairingView, RoundView, StandingView,

@@ -586,6 +586,28 @@ pub struct MatchState {
     /// countdown held by a restart: as it was held).
     #[serde(default)]
     pub countdown_left_ms: Option<u64>,
+    /// The server's own bots that could not sit again after a restart or a take-over, and why
+    /// (version 14): their seats are waited for as any absent player's (K6).
+    #[serde(default)]
+    pub bots_missing: Vec<MissingBot>,
+}
+
+/// A seat of the server's own bot that no bot could take again after a restart or a take-over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct MissingBot {
+    /// The bot's seat.
+    pub seat: SeatId,
+    /// Why no bot sits there.
+    pub reason: BotTrouble,
+}
+
+/// Why the server could not start its bot again.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum BotTrouble {
+    /// The server runs `max_bots` already.
+    MaxBots,
+    /// The bot could not connect to its own server or take its seat (the server's log says why).
+    Failed,
 }
 
 /// A player's call of the arbiter (K5), as a match's state carries it.

@@ -204,7 +204,8 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 rating_changes: vec![change()],
                 called: Some(CallView { seat: SeatId::BlackB, replay: Some(ReplayReason::OutsideHint) }),
                 restart_by_us: Some(120_000_000),
-                countdown_left_ms: None,
+                countdown_left_ms: Some(2_500),
+                bots_missing: vec![MissingBot { seat: SeatId::BlackA, reason: BotTrouble::MaxBots }],
             })),
         ),
         (

@@ -75,10 +75,17 @@ impl TestServer {
 
     /// Stops the server and starts a new one on the same data directory and database (on another
     /// port): everything it knows must come from storage.
-    pub async fn restart(mut self) -> TestServer {
+    pub async fn restart(self) -> TestServer {
+        let overrides = self.overrides.clone();
+        self.restart_with(&overrides).await
+    }
+
+    /// As [`TestServer::restart`], the new server with other settings (an operator who changed
+    /// the configuration between the two).
+    pub async fn restart_with(mut self, overrides: &str) -> TestServer {
         self.shut_down().await;
         let dir = std::mem::replace(&mut self.dir, tempfile::tempdir().expect("a temporary directory"));
-        TestServer::start_in(dir, &self.overrides, None, &self.clock).await
+        TestServer::start_in(dir, overrides, None, &self.clock).await
     }
 
     async fn start_in(

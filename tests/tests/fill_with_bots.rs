@@ -209,3 +209,37 @@ async fn k6_after_a_cluster_take_over_the_servers_bots_sit_again_on_the_node_tha
     event_within(&mut anna, Duration::from_secs(20), bot_moved).await;
     b.stop().await;
 }
+
+/// A bot that cannot sit again is said, with its reason: the server restarts with `max_bots`
+/// lowered to one, so two of the three seats have no bot. The state anna resumes to names them
+/// (`MaxBots`); the match does not wait for them longer than `restart_wait_s` (K6).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn k6_a_bot_that_cannot_sit_again_is_told_with_its_reason_and_waited_for_only_the_restart_wait() {
+    let server = TestServer::start("max_bots = 3\nbot_pace_ms = 100\nrestart_wait_s = 2").await;
+    let mut anna = server.client("anna").await;
+    let id = anna.create_match("classic", "1+0", true).await.expect("create");
+    anna.take_seat(id, SeatId::WhiteA).await.expect("sit");
+    anna.request(ClientMsg::FillWithBots { match_id: id, level: 1 }).await.expect("filled");
+    anna.ready(true).await.expect("ready");
+    wait_event(&mut anna, |e| matches!(e.kind, EventView::Started)).await;
+    anna.play(Board::A, "e2e4", None).await.expect("e4");
+
+    let server = server.restart_with("max_bots = 1\nbot_pace_ms = 100\nrestart_wait_s = 2").await;
+    anna.resume_at(server.addr).await.expect("anna resumes");
+    let deadline = Instant::now() + Duration::from_secs(20);
+    let missing = loop {
+        assert!(Instant::now() < deadline, "never told that two bots are missing");
+        if let Update::Server(ServerMsg::State(s)) = next(&mut anna).await
+            && s.bots_missing.len() == 2
+        {
+            break s.bots_missing;
+        }
+    };
+    assert!(missing.iter().all(|b| b.reason == shvedka_proto::BotTrouble::MaxBots), "{missing:?}");
+    assert!(missing.iter().all(|b| b.seat != SeatId::WhiteA), "anna's is no bot's seat: {missing:?}");
+    // The wait is over after two seconds: the clocks run without them.
+    let resumed =
+        event_within(&mut anna, Duration::from_secs(20), |k| matches!(k, EventView::Resumed { .. })).await;
+    assert!(resumed.running.iter().any(|&r| r));
+    server.stop().await;
+}

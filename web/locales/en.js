@@ -397,6 +397,8 @@ export default {
   "v.review": "Review",
   "v.sit": "Sit {seat_of}",
   "v.starting": "Starting in {n}…",
+  "m.bot-missing.MaxBots": "the server's bot in the seat of {seat} could not sit again after the restart: the server runs as many bots as it may (max_bots); its clock runs once the wait is over (K6)",
+  "m.bot-missing.Failed": "the server's bot in the seat of {seat} could not sit again after the restart; its clock runs once the wait is over (K6)",
   "v.restart-by": "at the latest in {time} with whoever is here (K6)",
   "v.countdown-held": "The server restarted: the countdown goes on when all four players are back, at the latest in {time} (K6).",
   "v.arbiter-pause": "The clocks are stopped for the arbiter.",

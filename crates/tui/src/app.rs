@@ -356,6 +356,14 @@ impl App {
         match msg {
             ServerMsg::State(state) if self.model.is_some() => {
                 self.screen = Screen::Match;
+                // A server's bot that could not sit again after a restart, and why.
+                for b in &state.bots_missing {
+                    let seat = speak::seat_of(lang, b.seat);
+                    self.info(match b.reason {
+                        shvedka_proto::BotTrouble::MaxBots => t!(lang, "bot-missing-max-bots", seat = seat),
+                        shvedka_proto::BotTrouble::Failed => t!(lang, "bot-missing-failed", seat = seat),
+                    });
+                }
                 // K6: a match waiting after a restart says for how long at most.
                 if let Some(by) = state.restart_by_us {
                     let wait = Duration::from_micros(by.saturating_sub(state.server_time_us));

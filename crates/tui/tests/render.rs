@@ -42,6 +42,7 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         called: None,
         restart_by_us: None,
         countdown_left_ms: None,
+        bots_missing: Vec::new(),
     }
 }
 

@@ -56,6 +56,7 @@ fn state(me: Option<SeatId>, phase: PhaseView) -> MatchState {
         called: None,
         restart_by_us: None,
         countdown_left_ms: None,
+        bots_missing: Vec::new(),
     }
 }
 
@@ -515,4 +516,16 @@ fn k6_a_match_waiting_after_a_restart_says_for_how_long_at_most() {
     // Without a wait (all four are back, or an older server) nothing is said of it.
     let app = app_with(state(Some(SeatId::WhiteA), PhaseView::Paused), now);
     assert!(!flow(&screen(&app, now, (160, 40))).contains("K6"));
+}
+
+/// A server's bot that could not sit again after a restart is said in Russian, with its reason.
+#[test]
+fn a_servers_bot_that_could_not_sit_again_is_said_in_russian() {
+    let now = Instant::now();
+    let mut s = state(Some(SeatId::WhiteA), PhaseView::Paused);
+    s.bots_missing =
+        vec![shvedka_proto::MissingBot { seat: SeatId::BlackA, reason: shvedka_proto::BotTrouble::MaxBots }];
+    let text = flow(&screen(&app_with(s, now), now, (160, 40)));
+    assert!(text.contains("бот сервера на месте чёрных A не смог вернуться"), "{text}");
+    assert!(text.contains("(max_bots)"), "{text}");
 }

@@ -22,7 +22,7 @@ use std::time::Duration;
 
 use shvedka_bot::{BotConfig, play_match, play_seated};
 use shvedka_client::{Client, Trust};
-use shvedka_proto::{ErrorCode, ErrorMsg, Limit, MatchId, PhaseView, SeatId};
+use shvedka_proto::{BotTrouble, ErrorCode, ErrorMsg, Limit, MatchId, PhaseView, SeatId};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 use tokio::task::JoinSet;
 
@@ -159,6 +159,13 @@ impl Bots {
             let Ok(permit) = self.permits.clone().try_acquire_owned() else {
                 metrics.refused(Refusal::MaxBots);
                 tracing::warn!(%match_id, %seat, max_bots = self.max, "no bot may start again for this seat (max_bots); the match waits for it as for any player (K6)");
+                // The players are told (the match's queue has room: it was just made).
+                if let Ok(room) = rooms.room(match_id) {
+                    let (reply, _) = tokio::sync::oneshot::channel();
+                    let seat = crate::service::convert::seat(seat);
+                    let _ =
+                        room.tx.try_send(RoomMsg::BotSeat { seat, session: Err(BotTrouble::MaxBots), reply });
+                }
                 continue;
             };
             let config = BotConfig { level, chat: true, pace: self.pace };
@@ -208,6 +215,13 @@ async fn run(
         Ok(client) => client,
         Err(e) => {
             tracing::warn!(%match_id, %seat, "a bot of the server cannot start: {e}");
+            // A seat of its own already: the players are told no bot sits there.
+            if again && let Some(room) = link.rooms.upgrade().and_then(|r| r.room(match_id).ok()) {
+                let (reply, _) = tokio::sync::oneshot::channel();
+                let seat = crate::service::convert::seat(seat);
+                let _ =
+                    room.tx.send(RoomMsg::BotSeat { seat, session: Err(BotTrouble::Failed), reply }).await;
+            }
             return;
         }
     };
@@ -258,7 +272,7 @@ async fn enter(
         let (reply, answer) = tokio::sync::oneshot::channel();
         let seat = crate::service::convert::seat(seat);
         room.tx
-            .send(RoomMsg::BotSeat { seat, session: session.clone(), reply })
+            .send(RoomMsg::BotSeat { seat, session: Ok(session.clone()), reply })
             .await
             .map_err(|_| anyhow::anyhow!("the match task has ended"))?;
         answer.await?.map_err(|e| anyhow::anyhow!(e.message))?;

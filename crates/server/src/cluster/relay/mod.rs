@@ -622,6 +622,7 @@ mod tests {
             called: None,
             restart_by_us: None,
             countdown_left_ms: None,
+            bots_missing: Vec::new(),
         }
     }
 

@@ -173,6 +173,7 @@ impl Room {
                 }
                 _ => None,
             },
+            bots_missing: self.bots_missing.clone(),
         }
     }
 

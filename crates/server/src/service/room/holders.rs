@@ -14,7 +14,7 @@ use std::sync::Arc;
 
 use bughouse::Seat;
 use bughouse_match::{Phase, PlayerId};
-use shvedka_proto::{ClosedReason, ErrorCode, ErrorMsg, PlayerKind, ServerMsg};
+use shvedka_proto::{BotTrouble, ClosedReason, ErrorCode, ErrorMsg, MissingBot, PlayerKind, ServerMsg};
 
 use super::Room;
 use crate::service::convert::error;
@@ -105,12 +105,28 @@ impl Room {
 
     /// A bot the server started again after a restart or a take-over (`features/bots.rs`) takes
     /// the seat its earlier bot held: `session`, opened by the server under that bot's name,
-    /// holds it from now on, as a session of an account would.
+    /// holds it from now on, as a session of an account would. When none could (`trouble`),
+    /// every follower is sent the state, which says so.
     ///
     /// # Errors
     /// `Forbidden` unless the seat is the server's bot's, under the session's name, in a match
     /// not over.
-    pub(super) fn hand_to_bot(&mut self, seat: Seat, session: &Session) -> Result<(), ErrorMsg> {
+    pub(super) fn hand_to_bot(
+        &mut self,
+        seat: Seat,
+        session: Result<Arc<Session>, BotTrouble>,
+    ) -> Result<(), ErrorMsg> {
+        let session = match session {
+            Ok(session) => session,
+            Err(reason) => {
+                let seat = crate::service::convert::seat_id(seat);
+                self.bots_missing.retain(|b| b.seat != seat);
+                self.bots_missing.push(MissingBot { seat, reason });
+                tracing::warn!(match_id = self.id.0, %seat, ?reason, "the server's bot cannot sit again; its seat is waited for (K6)");
+                self.tell_states();
+                return Ok(());
+            }
+        };
         let i = seat.index();
         let ours = self.names[i].as_deref() == Some(session.name.as_str())
             && crate::service::bot_names::level(&session.name, self.kinds[i]).is_some()
@@ -122,6 +138,8 @@ impl Room {
             ));
         }
         self.holders[i] = Some(session.key.clone().into_boxed_str());
+        let id = crate::service::convert::seat_id(seat);
+        self.bots_missing.retain(|b| b.seat != id);
         tracing::info!(match_id = self.id.0, %seat, name = session.name, "the server's bot sits again");
         Ok(())
     }

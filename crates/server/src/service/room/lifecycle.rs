@@ -106,7 +106,8 @@ impl Room {
     }
 
     /// Sends each follower the match's whole state (something changed that no event says).
-    fn tell_states(&mut self) {
+    pub(super) fn tell_states(&mut self) {
+        self.spectators_state = None;
         for f in self.followers.values() {
             if let (Some(out), None) = (&f.out, &f.spectator) {
                 let seat = self.seat_for(&f.session).map(crate::service::convert::seat_id);

@@ -21,7 +21,8 @@ use std::time::Duration;
 
 use bughouse_match::{ArbiterAct, Command, Match, Official, Phase, PlayerId};
 use shvedka_proto::{
-    ClientMsg, ErrorCode, ErrorMsg, MatchId, MatchSummary, PauseReason, PlayerKind, RatingChange,
+    BotTrouble, ClientMsg, ErrorCode, ErrorMsg, MatchId, MatchSummary, MissingBot, PauseReason, PlayerKind,
+    RatingChange,
 };
 use shvedka_storage::Store;
 use tokio::sync::{mpsc, oneshot};
@@ -69,8 +70,9 @@ pub(crate) enum RoomMsg {
     Seated { session: Arc<Session>, reply: oneshot::Sender<bool> },
     /// The server shuts down: pause play, store it, end the task; answered when it has ended.
     Shutdown { reply: oneshot::Sender<()> },
-    /// A bot the server started again takes its earlier bot's seat (`holders.rs`).
-    BotSeat { seat: bughouse::Seat, session: Arc<Session>, reply: Reply },
+    /// A bot the server started again takes its earlier bot's seat (`holders.rs`), or none
+    /// could (`trouble`: the players are told why).
+    BotSeat { seat: bughouse::Seat, session: Result<Arc<Session>, BotTrouble>, reply: Reply },
 }
 
 /// How the lobby reaches a match task.
@@ -166,6 +168,8 @@ pub(crate) struct Room {
     restart_pause: bool,
     /// K6: when a restored match starts again (its clocks or countdown) with players missing.
     restart_by: Option<Instant>,
+    /// The server's bots that could not sit again (`holders::hand_to_bot`), told in the state.
+    bots_missing: Vec<MissingBot>,
     /// Paused because storage refused writes: the clocks restart when it takes them again.
     storage_paused: bool,
     /// Where a decided match's BPGN is written.
@@ -296,6 +300,7 @@ impl Room {
             fence,
             restart_pause,
             restart_by: (restart_pause || frozen.is_some()).then(|| Instant::now() + restart_wait),
+            bots_missing: Vec::new(),
             storage_paused: false,
             records_dir,
             reserved,
@@ -460,7 +465,7 @@ impl Room {
                 let _ = reply.send(result);
             }
             RoomMsg::Seated { session, reply } => drop(reply.send(self.plays_here(&session))),
-            RoomMsg::BotSeat { seat, session, reply } => drop(reply.send(self.hand_to_bot(seat, &session))),
+            RoomMsg::BotSeat { seat, session, reply } => drop(reply.send(self.hand_to_bot(seat, session))),
             RoomMsg::Shutdown { reply } => {
                 self.shutdown = Some(reply);
                 self.shut_down().await;
