@@ -175,3 +175,47 @@ async fn s1_a_new_session_on_another_node_of_a_cluster_takes_the_seat_over_and_m
     a.stop().await;
     b.stop().await;
 }
+
+/// S1, a tournament game: a seat reserved for an account is the account's whichever session sat
+/// down. Team 1's first player sits in his game of round 1 and his phone dies; his laptop finds
+/// the game in its own list and takes the seat by taking it (his card's «take your seat»): it
+/// holds it, and the phone is told.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s1_a_new_device_takes_its_players_seat_in_a_tournament_game() {
+    use crate::tournament::{SECRET, create, director, id_of, player};
+    let server = TestServer::start(SECRET).await;
+    let td = director(&server).await;
+    let id = create(&server, &td, "Club night", 2, None).await;
+    id_of(td.td(shvedka_proto::TdRequest::PairNext { tournament: id, choice_window_ms: 300 }).await).await;
+    let mut seated = Vec::new();
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(20);
+    for team in 1..=2 {
+        for i in 0..2 {
+            let c = server.account(&player(team, i)).await;
+            let (m, seat) = loop {
+                assert!(std::time::Instant::now() < deadline, "no game assigned");
+                if let (Some(game), _) = c.assignment(id).await.expect("assignment") {
+                    break game;
+                }
+                tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+            };
+            c.take_seat(m, seat).await.expect("the reserved seat");
+            c.ready(true).await.expect("ready");
+            seated.push((c, m, seat));
+        }
+    }
+    let (match_id, seat) = (seated[0].1, seated[0].2);
+    for (c, _, _) in &mut seated {
+        wait_event(c, |e| matches!(e.kind, EventView::Started)).await;
+    }
+    let mut laptop = server.account(&player(1, 0)).await;
+    let listed = laptop.list_matches().await.unwrap();
+    assert!(listed.iter().any(|m| m.match_id == match_id), "the game is in its player's own list");
+    laptop.take_seat(match_id, seat).await.expect("his own seat, taken over");
+    let state = wait_msg(&mut laptop, |m| matches!(m, ServerMsg::State(_))).await;
+    let ServerMsg::State(state) = state else { unreachable!() };
+    assert_eq!(state.your_seat, Some(seat), "the laptop holds the reserved seat");
+    let told = wait_msg(&mut seated[0].0, |m| matches!(m, ServerMsg::MatchClosed { .. })).await;
+    assert_eq!(told, ServerMsg::MatchClosed { match_id, reason: ClosedReason::TakenOver });
+    server.stop().await;
+}

@@ -13,15 +13,15 @@ use shvedka_proto::{ErrorCode, Reply, TdChoice, TdExport, TdRequest};
 use shvedka_tests::TestServer;
 use shvedka_tournament::{Fixture, Outcome, Tournament};
 
-const SECRET: &str = "director_token = \"td-secret-of-the-night\"";
+pub(crate) const SECRET: &str = "director_token = \"td-secret-of-the-night\"";
 
-async fn director(server: &TestServer) -> Client {
+pub(crate) async fn director(server: &TestServer) -> Client {
     let td = server.client("director").await;
     td.director("td-secret-of-the-night").await.expect("the director's secret");
     td
 }
 
-async fn id_of(r: Result<Reply, ClientError>) -> u64 {
+pub(crate) async fn id_of(r: Result<Reply, ClientError>) -> u64 {
     match r.expect("the director's command") {
         Reply::Id(id) => id,
         other => panic!("expected an id, got {other:?}"),
@@ -53,12 +53,12 @@ async fn state(td: &Client, tournament: u64) -> Tournament {
     serde_json::from_str(&text(td, tournament, TdExport::State).await).expect("the state reads")
 }
 
-fn player(team: usize, i: usize) -> String {
+pub(crate) fn player(team: usize, i: usize) -> String {
     format!("t{team}{}", ["a", "b"][i])
 }
 
 /// A tournament of `teams` teams of accounts (registered here), started.
-async fn create(
+pub(crate) async fn create(
     server: &TestServer,
     td: &Client,
     name: &str,
