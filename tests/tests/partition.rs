@@ -21,14 +21,21 @@ const LEASE_MS: u64 = 2000;
 
 /// A node's overrides: its database URL and NATS URL (each direct or through a link), its name,
 /// and (from the second node on) the first node's certificate.
-fn node(db: &str, nats: &TempNats, nats_url: &str, name: &str, cert: Option<&TestServer>) -> String {
+fn node(
+    db: &str,
+    nats: &TempNats,
+    nats_url: &str,
+    name: &str,
+    cert: Option<&TestServer>,
+    lease_ms: u64,
+) -> String {
     let shared = cert.map_or_else(String::new, |first| {
         let dir = first.data_dir();
         format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
     });
     let settings = nats.node_settings().replace(&nats.url, nats_url);
     format!(
-        "database_url = {db:?}\n{shared}[cluster]\nnode = {name:?}\n{settings}lease_ms = {LEASE_MS}\n\
+        "database_url = {db:?}\n{shared}[cluster]\nnode = {name:?}\n{settings}lease_ms = {lease_ms}\n\
          lease_renew_ms = 250\n"
     )
 }
@@ -44,6 +51,11 @@ pub(crate) struct Cluster {
 }
 
 pub(crate) async fn cluster() -> Cluster {
+    cluster_with_lease(LEASE_MS).await
+}
+
+/// As [`cluster`], the nodes' leases lasting `lease_ms`.
+async fn cluster_with_lease(lease_ms: u64) -> Cluster {
     // The nodes' logs go to the test's output, which the runner shows only for a test that
     // failed: a set-up that failed on a CI machine once ("connection lost" taking a seat, before
     // any cut) could not be told apart from a lease lost under load without them.
@@ -55,8 +67,8 @@ pub(crate) async fn cluster() -> Cluster {
     let nats_link = Link::start(nats_addr).await.unwrap();
     let linked_db = format!("postgres://postgres@{}/postgres", pg_link.addr());
     let linked_nats = format!("tls://{}", nats_link.addr());
-    let a = TestServer::start(&node(&linked_db, &nats, &linked_nats, "node-a", None)).await;
-    let b = TestServer::start(&node(&pg.url, &nats, &nats.url, "node-b", Some(&a))).await;
+    let a = TestServer::start(&node(&linked_db, &nats, &linked_nats, "node-a", None, lease_ms)).await;
+    let b = TestServer::start(&node(&pg.url, &nats, &nats.url, "node-b", Some(&a), lease_ms)).await;
     Cluster { pg, _nats: nats, pg_link, nats_link, a, b }
 }
 
@@ -421,18 +433,19 @@ async fn a_commit_held_by_the_cut_never_lands_after_the_take_over_and_the_log_do
     check(&c, id, &mut players, &["e4", "d4", "c5", "Nf3"]).await;
 }
 
-/// Node a's link to PostgreSQL is slow — a quarter second each way, so a commit (four round
-/// trips) takes two seconds and more — but its heartbeats, a new one every `lease_renew_ms` on
-/// connections of their own, keep its lease: it keeps its match, play is slower, nobody moves,
-/// nothing is lost or repeated.
+/// Node a's link to PostgreSQL is slow — half a second each way, so a commit (four round trips)
+/// takes four seconds and more, as long as its lease — but its heartbeats, a new one every
+/// `lease_renew_ms` on connections of their own, keep its lease: it keeps its match, play is
+/// slower, nobody moves, nothing is lost or repeated. (With a two-second lease and a quarter
+/// second each way, a CI machine's load once made the heartbeats themselves miss it.)
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_slow_link_to_postgresql_slows_play_but_the_node_keeps_its_match() {
-    let c = cluster().await;
+    let c = cluster_with_lease(4_000).await;
     let (id, mut players) = started(&c).await;
     for p in &mut players {
         p.drain().await;
     }
-    let delay = Duration::from_millis(250);
+    let delay = Duration::from_millis(500);
     c.pg_link.set(Mode::Delay(delay));
     let mut slowest = Duration::ZERO;
     for (who, board, text) in [(1, Board::A, "e5"), (3, Board::B, "d5"), (0, Board::A, "Nf3")] {
