@@ -293,7 +293,7 @@ export default [
         id: "K6",
         title: "No match waits for ever after a restart",
         source: "ours",
-        text: "Online, a match in play when the server stopped (or when another node of a cluster took it over) is paused where its log ends, charged to nobody, and waits for its four players at most `restart_wait_s` (two minutes unless the server says otherwise); the players are told until when. The clocks start again as soon as all four are back, or when the wait is over with whoever is there: a player still away then has his clock running, as a player who left the board, and his flag falls as any other (E6–E8). A countdown held by a restart goes on the same way. The arbiter may restart the clocks earlier (A2).",
+        text: "Online, a match in play when the server stopped (or when another node of a cluster took it over) is paused where its log ends, charged to nobody, and waits for its four players at most `restart_wait_s` (two minutes unless the server says otherwise); the players are told until when. The clocks start again as soon as all four are back, or when the wait is over with whoever is there: a player still away then has his clock running, as a player who left the board, and his flag falls as any other (E6–E8). A countdown held by a restart goes on the same way, from its start (the match resumes at its last logged event, the countdown's start). The arbiter may restart the clocks earlier (A2).",
       },
     ],
   },
