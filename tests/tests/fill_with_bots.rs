@@ -243,3 +243,34 @@ async fn k6_a_bot_that_cannot_sit_again_is_told_with_its_reason_and_waited_for_o
     assert!(resumed.running.iter().any(|&r| r));
     server.stop().await;
 }
+
+/// The server's bots never play faster than a match's bonus: under `5s+300ms` each bot move takes
+/// at least twice the increment (600 ms), above `bot_pace_ms` (50), so every move costs its mover
+/// time and a match of the server's bots alone ends on the clocks (its creator need not sit).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn k2_the_servers_bots_take_at_least_twice_the_increment_a_move() {
+    let server = TestServer::start("max_bots = 4\nbot_pace_ms = 50").await;
+    let mut host = server.client("host").await;
+    let id = host.create_match("classic", "5s+300ms", true).await.expect("create");
+    host.request(ClientMsg::FillWithBots { match_id: id, level: 1 }).await.expect("four bots");
+    host.watch(id).await.expect("watch");
+    let mut timed = 0;
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while timed < 4 {
+        assert!(Instant::now() < deadline, "the bots made {timed} moves in 30 s");
+        if let Update::Server(ServerMsg::Event(e)) = next(&mut host).await
+            && let EventView::Moved { seat, charged_ms, credit_ms, .. } = e.kind
+        {
+            assert!(
+                charged_ms + credit_ms >= 600,
+                "{seat} moved after {charged_ms} ms (+{credit_ms} credit)"
+            );
+            timed += 1;
+        }
+    }
+    // Every move costs time: the match ends on the clocks (or by mate or a draw) well within
+    // a minute.
+    let ended = event_within(&mut host, Duration::from_secs(60), |k| matches!(k, EventView::Ended(_))).await;
+    assert!(matches!(ended.kind, EventView::Ended(_)));
+    server.stop().await;
+}

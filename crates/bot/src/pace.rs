@@ -4,9 +4,10 @@
 //! has found his first move, and a bot's clock climbs on increments. So a bot thinks as a player
 //! does: a share of what is left on its own clock (more with an increment), scaled by the position
 //! (a forced move or a single answer to check is played at once, a position full of choices takes
-//! longer) and varied from move to move, never faster than the configured minimum and never so
-//! long that the clock itself runs short. A minimum of zero turns pacing off: tests and benchmarks
-//! that want bots as fast as the search set it explicitly.
+//! longer) and varied from move to move, never faster than the configured minimum nor than the
+//! increment (a bot gains no time on a move), and never so long that the clock itself runs short
+//! while it has more than its bonus to spend. A minimum of zero turns pacing off: tests and
+//! benchmarks that want bots as fast as the search set it explicitly.
 
 use std::hash::{DefaultHasher, Hash, Hasher};
 use std::time::Duration;
@@ -42,7 +43,10 @@ pub struct Situation<'a> {
 /// of the increment), times a factor for the position (0 for a single legal move, 0.5 in check,
 /// else between 0.5 and 1.5 growing with the number of legal moves), times a variation between
 /// 0.6 and 1.4 drawn from the position; at least `pace`, and at most a twelfth of the remaining
-/// clock (which wins over `pace` when the clock runs low).
+/// clock beyond the increment (which wins over `pace` when the clock runs low). Under an
+/// increment (or delay), never less than the increment and a quarter: a bot faster than its bonus
+/// would gain time with every move, and a match of such bots would go on for ever; so at the very
+/// end of its clock a bot may run out, as a player short of time does.
 pub fn think_time(pace: Duration, situation: Situation<'_>) -> Duration {
     if pace.is_zero() {
         return Duration::ZERO;
@@ -54,7 +58,8 @@ pub fn think_time(pace: Duration, situation: Situation<'_>) -> Duration {
         n => (n as f64 / 30.0).sqrt().clamp(0.5, 1.5),
     };
     let think = share.mul_f64(factor * variation(situation.position)).max(pace);
-    think.min(situation.remaining / MAX_SHARE)
+    let cap = situation.remaining / MAX_SHARE + situation.increment;
+    think.min(cap).max(situation.increment + situation.increment / 4)
 }
 
 /// A factor between 0.6 and 1.4, the same for the same position (tests stay reproducible).
@@ -128,5 +133,21 @@ mod tests {
     fn a_low_clock_overrides_the_minimum_so_the_bot_does_not_flag() {
         let t = think_time(Duration::from_secs(2), at(6, 30, false, "a"));
         assert_eq!(t, Duration::from_millis(500));
+    }
+
+    /// K2: under an increment every move costs the bot time, however low or high its clock: a
+    /// match of bots ends on the clocks.
+    #[test]
+    fn k2_a_bot_never_gains_time_on_a_move() {
+        let increment = Duration::from_millis(300);
+        for remaining_ms in [60_000, 10_000, 3_600, 1_000, 300, 50] {
+            for legal in [1, 2, 30] {
+                let mut s = at(0, legal, false, "a");
+                s.remaining = Duration::from_millis(remaining_ms);
+                s.increment = increment;
+                let t = think_time(Duration::from_millis(50), s);
+                assert!(t >= increment + increment / 4, "{remaining_ms} ms left, {legal} moves: {t:?}");
+            }
+        }
     }
 }
