@@ -126,11 +126,10 @@ impl Bots {
         };
         let mut tasks = self.tasks.lock().expect("bots lock");
         while tasks.try_join_next().is_some() {}
-        let pace = pace_for(self.pace, &summary.time_control);
         for seat in &empty {
             let permit = permits.split(1).expect("one permit per seat");
             let n = self.next.fetch_add(1, Ordering::Relaxed);
-            let config = BotConfig { level, chat: true, pace };
+            let config = BotConfig { level, chat: true, pace: self.pace };
             tasks.spawn(run(
                 self.link(rooms),
                 // A name in no language: the kind (bot) is shown beside it in the reader's
@@ -169,10 +168,7 @@ impl Bots {
                 }
                 continue;
             };
-            let time_control =
-                rooms.room(match_id).map(|r| r.summary.lock().expect("summary lock").time_control.clone());
-            let config =
-                BotConfig { level, chat: true, pace: pace_for(self.pace, &time_control.unwrap_or_default()) };
+            let config = BotConfig { level, chat: true, pace: self.pace };
             let entry = Entry { name, invitation: None, again: true };
             tasks.spawn(run(self.link(rooms), entry, match_id, seat, config, permit));
         }
@@ -186,14 +182,6 @@ impl Bots {
     pub(crate) fn stop(&self) {
         self.tasks.lock().expect("bots lock").abort_all();
     }
-}
-
-/// The least a server's bot takes a move in a match at `time_control`: `bot_pace_ms`, and twice
-/// the increment or delay. A bot faster than the bonus would gain time with every move, and a
-/// match of the server's bots alone would end only by mate or a draw rule, holding its seats and
-/// `max_bots` for as long as that takes.
-fn pace_for(pace: Duration, time_control: &str) -> Duration {
-    pace.max(shvedka_bot::increment(time_control) * 2)
 }
 
 /// How a bot enters: its name, the invitation code of a private match, and whether it takes

@@ -383,11 +383,13 @@ impl Rooms {
             .map
             .iter()
             .filter(|r| after.is_none_or(|a| *r.key() > a))
-            .map(|r| (r.listed, r.summary.lock().expect("summary lock").clone()))
             // An account's own unlisted matches are in its list too (its private and tournament
             // games: a new device of the account finds its seat there).
-            .filter(|(listed, s)| *listed || unlisted_too || mine.is_some_and(|name| sits(s, name)))
-            .map(|(_, s)| s)
+            .filter_map(|r| {
+                let summary = r.summary.lock().expect("summary lock");
+                let shown = r.listed || unlisted_too || mine.is_some_and(|name| sits(&summary, name));
+                shown.then(|| summary.clone())
+            })
             .chain(
                 others
                     .into_iter()
