@@ -15,6 +15,7 @@ use chess_core::{Bitboard, CastlingSide, Color, Move, Position, Role, Square};
 
 use crate::classify::{Shape, Written, can_reach, king_rook_swap, read};
 use crate::record::RecordMove;
+use crate::wrong::{Broken, Stuck};
 
 /// An impossible move as it was made on one board.
 enum Made {
@@ -63,21 +64,21 @@ impl Made {
 
 /// Plays an impossible move as it was made, on the game and on its shadow (the same game under
 /// rules that let a dropped rook castle). `Err` says why it cannot be carried out.
-pub(crate) fn carry_out(game: &Game, shadow: &Game, rm: &RecordMove) -> Result<(Game, Game), String> {
+pub(crate) fn carry_out(game: &Game, shadow: &Game, rm: &RecordMove) -> Result<(Game, Game), Stuck> {
     let board = rm.board;
     let pos = game.board(board);
     let us = pos.turn();
     if rm.color != us {
-        return Err(format!("{} moved out of turn; the moves cannot be put in order", rm.seat()));
+        return Err(Stuck::OutOfTurn(rm.seat()));
     }
-    let written = read(&rm.text).ok_or_else(|| "the move does not read as one move".to_owned())?;
+    let written = read(&rm.text).ok_or(Stuck::NotOneMove)?;
     let made = match written {
         Written::Drop { role, to } => {
             if pos.board().occupied().contains(to) {
-                return Err(format!("{to} is occupied: the drop cannot be carried out"));
+                return Err(Stuck::DropOccupied(to));
             }
             if game.reserve(Seat::new(board, us), role) == 0 {
-                return Err(format!("the {role} came from outside the game (C2)"));
+                return Err(Stuck::FromOutside(role));
             }
             Made::Bughouse(BughouseMove { board, mv: Move::Drop { role, to }, removal: None })
         }
@@ -87,7 +88,7 @@ pub(crate) fn carry_out(game: &Game, shadow: &Game, rm: &RecordMove) -> Result<(
                     |m| matches!(*m, Move::Castle { king, rook } if CastlingSide::of(king, rook) == side),
                 );
             let Some(mv) = castle else {
-                return Err("the castling cannot be carried out".to_owned());
+                return Err(Stuck::Castling);
             };
             Made::Bughouse(BughouseMove { board, mv, removal: None })
         }
@@ -99,7 +100,7 @@ pub(crate) fn carry_out(game: &Game, shadow: &Game, rm: &RecordMove) -> Result<(
     for color in Color::ALL {
         let (was, is) = (game.units(color), after.0.units(color));
         if was != is {
-            return Err(format!("{color} would own {is} units instead of {was} (C2)"));
+            return Err(Stuck::Units { color, was, is });
         }
     }
     Ok(after)
@@ -112,20 +113,20 @@ fn board_move(
     shape: Shape,
     promotion: Option<Role>,
     removal: Option<Square>,
-) -> Result<Made, String> {
+) -> Result<Made, Stuck> {
     let pos = game.board(board);
     let us = pos.turn();
     if let Some((king, rook)) = king_rook_swap(pos, shape) {
         return Ok(Made::Swap { board, king, rook });
     }
     let from = origin(pos, shape)?;
-    let role = pos.board().role_at(from).ok_or_else(|| format!("nothing stands on {from}"))?;
+    let role = pos.board().role_at(from).ok_or(Stuck::NothingOn(from))?;
     let to = shape.to;
     if pos.board().by_color(us).contains(to) {
-        return Err(format!("{to} holds a {us} piece"));
+        return Err(Stuck::OwnPiece { to, color: us });
     }
     if pos.board().piece_at(to) == Some(Role::King.of(!us)) {
-        return Err(format!("the {} king on {to} was captured (M4)", !us));
+        return Err(Stuck::KingCaptured { king: !us, on: to });
     }
     let capture = pos.board().role_at(to);
     if role == Role::Pawn && capture.is_none() && pos.ep_square() == Some(to) && from.file() != to.file() {
@@ -145,12 +146,12 @@ fn board_move(
                 .board(cross.board)
                 .board()
                 .piece_at(sq)
-                .ok_or_else(|| format!("nothing stands on {sq} of board {}", cross.board))?;
+                .ok_or(Stuck::NothingToTake { square: sq, board: cross.board })?;
             if removed.role == Role::King {
-                return Err(format!("the king on {sq} of board {} cannot leave it", cross.board));
+                return Err(Stuck::KingRemoved { square: sq, board: cross.board });
             }
             if removed.color != us {
-                return Err(format!("the piece on {sq} of board {} is not {cross}'s", cross.board));
+                return Err(Stuck::NotCrosswises { square: sq, board: cross.board, crosswise: cross });
             }
             bughouse(normal(Some(removed.role)), Some(sq))
         }
@@ -163,7 +164,7 @@ fn board_move(
 
 /// The square the written piece came from: the one piece that fits the notation (and, among
 /// several, the one that could go there by its way of moving).
-fn origin(pos: &Position, shape: Shape) -> Result<Square, String> {
+fn origin(pos: &Position, shape: Shape) -> Result<Square, Stuck> {
     let us = pos.turn();
     let board = pos.board();
     let mut pieces = board.by_color(us);
@@ -174,29 +175,27 @@ fn origin(pos: &Position, shape: Shape) -> Result<Square, String> {
     let reaching: Vec<Square> = fitting.iter().copied().filter(|&sq| can_reach(pos, sq, shape)).collect();
     match (fitting.as_slice(), reaching.as_slice()) {
         (_, [one]) | ([one], _) => Ok(*one),
-        ([], _) => Err("the piece the record names is not on the board".to_owned()),
-        _ => Err("which piece moved cannot be told from the record".to_owned()),
+        ([], _) => Err(Stuck::PieceNotThere),
+        _ => Err(Stuck::WhichPiece),
     }
 }
 
 /// What makes a board no legal position, if anything: a side without exactly one king, a pawn on
 /// a first or last rank, or the side not to move in check.
-pub(crate) fn illegal(game: &Game, board: BoardId) -> Option<String> {
+pub(crate) fn illegal(game: &Game, board: BoardId) -> Option<Broken> {
     let pos = game.board(board);
     let turn = pos.turn();
     let placement = pos.board();
     for color in Color::ALL {
         let kings = (placement.by_color(color) & placement.by_role(Role::King)).count();
         if kings != 1 {
-            return Some(format!("{kings} {color} kings on the board"));
+            return Some(Broken::Kings { color, count: kings });
         }
     }
     if let Some(sq) = (placement.by_role(Role::Pawn) & Bitboard::BACK_RANKS).into_iter().next() {
-        return Some(format!("a pawn stands on {sq}"));
+        return Some(Broken::PawnOnEdge(sq));
     }
     let waiting = !turn;
     let king = placement.king_of(waiting)?;
-    placement
-        .is_attacked(king, turn, placement.occupied())
-        .then(|| format!("the {waiting} king is in check with {turn} to move"))
+    placement.is_attacked(king, turn, placement.occupied()).then_some(Broken::WaitingInCheck { waiting })
 }

@@ -54,25 +54,7 @@ use crate::classify::{Verdict, judge};
 use crate::record::Record;
 use crate::replay::start_game;
 use crate::timeline::act_position;
-
-/// The two kinds of impossible move of RULES.md A1.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum ImpossibleKind {
-    /// Illegal in ordinary chess too: the mover's team loses.
-    Type1,
-    /// Illegal only in this variant: taken back, the other team gains a minute on both clocks.
-    Type2,
-}
-
-impl ImpossibleKind {
-    /// 1 or 2.
-    pub const fn number(self) -> u8 {
-        match self {
-            ImpossibleKind::Type1 => 1,
-            ImpossibleKind::Type2 => 2,
-        }
-    }
-}
+use crate::wrong::{CheckEnd, ImpossibleKind, NotRead, Undecided, Wrong};
 
 /// What A1 says of an impossible move noticed only later: it stands if the position on the board
 /// is legal when it is noticed, otherwise the arbiter decides. The check takes the end of the
@@ -93,7 +75,7 @@ pub enum Later {
     /// followed past this point: the arbiter decides.
     ArbiterDecides {
         /// Why the position is not legal, or why the record cannot be followed.
-        why: String,
+        why: Undecided,
     },
 }
 
@@ -127,8 +109,8 @@ pub struct Impossible {
     pub kind: ImpossibleKind,
     /// The rule id it breaks (`P3`, `R1`, …), or `FIDE` for ordinary chess.
     pub rule: String,
-    /// What is wrong, in words.
-    pub reason: String,
+    /// What is wrong.
+    pub why: Wrong,
     /// What A1 prescribes had it been noticed at once, e.g. `the team of black-A loses the game
     /// (A1)`.
     pub consequence: String,
@@ -139,8 +121,8 @@ pub struct Impossible {
 impl fmt::Display for Impossible {
     /// One line: `14a. Q@g8: type 2 (P3): <reason>; <consequence>; noticed later: <later>`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        let Impossible { label, kind, rule, reason, consequence, later, .. } = self;
-        write!(f, "{label}: type {} ({rule}): {reason}; {consequence}; noticed later: {later}", kind.number())
+        let Impossible { label, kind, rule, why, consequence, later, .. } = self;
+        write!(f, "{label}: type {} ({rule}): {why}; {consequence}; noticed later: {later}", kind.number())
     }
 }
 
@@ -151,7 +133,9 @@ pub struct Unreadable {
     pub index: Option<usize>,
     /// The move as written, or `BFEN tag`.
     pub label: String,
-    /// Why.
+    /// What could not be read.
+    pub what: NotRead,
+    /// Why, in the parser's (English) words.
     pub reason: String,
 }
 
@@ -201,6 +185,7 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
     let unreadable_start = |e: crate::ReplayError| Unreadable {
         index: None,
         label: "BFEN tag".to_owned(),
+        what: NotRead::Start,
         reason: e.to_string(),
     };
     // The same game under rules that let a dropped rook castle: ordinary castling rights (P5).
@@ -224,8 +209,12 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
                 (Some(Ok(g)), Some(Ok(s))) => (*game, *shadow) = (g, s),
                 (Some(Err(why)), _) | (_, Some(Err(why))) => {
                     let after = index.map_or_else(|| "the start".to_owned(), |i| record.moves[i].label());
-                    report.unreadable =
-                        Some(Unreadable { index, label: format!("the act after {after}"), reason: why });
+                    report.unreadable = Some(Unreadable {
+                        index,
+                        label: format!("the act after {after}"),
+                        reason: why.to_string(),
+                        what: NotRead::Act { after: index, why },
+                    });
                     return false;
                 }
                 _ => {}
@@ -243,7 +232,7 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
                 game.play_unchecked(m);
                 shadow.play_unchecked(m);
             }
-            Verdict::Impossible { kind, rule, reason } => {
+            Verdict::Impossible { kind, rule, why } => {
                 let seat = rm.seat();
                 let consequence = match kind {
                     ImpossibleKind::Type1 => format!("the team of {seat} loses the game (A1)"),
@@ -256,26 +245,19 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
                 let after = carry_out(&game, &shadow, rm);
                 let later = match &after {
                     Ok(_) => Later::Stands,
-                    Err(why) => {
-                        Later::ArbiterDecides { why: format!("{why}, and the record is not checked further") }
-                    }
+                    Err(stuck) => Later::ArbiterDecides { why: Undecided::Stuck(*stuck) },
                 };
                 report.impossible.push(Impossible {
                     index,
                     label: label.clone(),
                     kind,
                     rule,
-                    reason,
+                    why,
                     consequence,
                     later,
                 });
                 let Ok((g, s)) = after else {
-                    let why = |board, now: String| {
-                        format!(
-                            "board {board} is still no legal position at {label}, past which the record cannot be followed: {now}"
-                        )
-                    };
-                    settle(&mut report, open, &game, why);
+                    settle(&mut report, open, &game, &CheckEnd::Stuck(label));
                     return report;
                 };
                 // The boards it left illegal: its own, and the other one if it broke that one too.
@@ -288,15 +270,14 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
                     open.push(Open { entry: report.impossible.len() - 1, boards });
                 }
             }
-            Verdict::Unreadable(reason) => {
-                let label = rm.label();
-                let why = |board, now: String| {
-                    format!(
-                        "board {board} is still no legal position at {label}, which cannot be read: {now}"
-                    )
-                };
-                settle(&mut report, open, &game, why);
-                report.unreadable = Some(Unreadable { index: Some(index), label: rm.label(), reason });
+            Verdict::Unreadable { ambiguous, detail } => {
+                settle(&mut report, open, &game, &CheckEnd::Unreadable(rm.label()));
+                report.unreadable = Some(Unreadable {
+                    index: Some(index),
+                    label: rm.label(),
+                    what: NotRead::Move { index, ambiguous },
+                    reason: detail,
+                });
                 return report;
             }
         }
@@ -312,19 +293,18 @@ pub fn check_record(record: &Record, rules: Rules) -> CheckReport {
             !legal
         });
     }
-    settle(&mut report, open, &game, |board, now| {
-        format!("board {board} is still no legal position when the record ends: {now}")
-    });
+    settle(&mut report, open, &game, &CheckEnd::RecordEnds);
     report
 }
 
-/// The impossible moves still open where the check ends: the arbiter decides, `why` saying which
-/// board is not legal and why (their boards are illegal in `game`).
-fn settle(report: &mut CheckReport, open: Vec<Open>, game: &Game, why: impl Fn(BoardId, String) -> String) {
+/// The impossible moves still open where the check ends (at `end`): the arbiter decides, told
+/// which board is not legal and why (their boards are illegal in `game`).
+fn settle(report: &mut CheckReport, open: Vec<Open>, game: &Game, end: &CheckEnd) {
     for o in open {
         let found = o.boards.iter().find_map(|&b| illegal(game, b).map(|now| (b, now)));
         if let Some((board, now)) = found {
-            report.impossible[o.entry].later = Later::ArbiterDecides { why: why(board, now) };
+            let why = Undecided::StillIllegal { board, now, end: end.clone() };
+            report.impossible[o.entry].later = Later::ArbiterDecides { why };
         }
     }
 }

@@ -10,32 +10,39 @@
 //! it is no chess move in any position; every castling chess has but forbids here stays type 1,
 //! with the condition it breaks named. The table is in [`crate::check`].
 
-use bughouse::{BoardId, BughouseMove, Game, MoveTextError, Promotion, RuleId, Seat};
+use bughouse::{BoardId, BughouseMove, Game, Illegal, MoveTextError, Promotion, RuleId, Seat};
 use chess_core::attacks::{attacks, between, king_attacks, pawn_attacks};
 use chess_core::{
     Bitboard, Board, CastlingSide, Color, File, Move, Position, Rank, Role, San, Square, UciMove,
 };
 
-use crate::check::ImpossibleKind;
 use crate::notation::after_chars;
 use crate::record::RecordMove;
+use crate::wrong::{Castling, ImpossibleKind, Wrong};
 
 /// What a recorded move is.
 pub(crate) enum Verdict {
     /// Legal: play it.
     Legal(BughouseMove),
     /// An impossible move.
-    Impossible { kind: ImpossibleKind, rule: String, reason: String },
-    /// Not readable as one move (bad form, ambiguous).
-    Unreadable(String),
+    Impossible { kind: ImpossibleKind, rule: String, why: Wrong },
+    /// Not readable as one move: no form of a move, or `ambiguous` (the parser's words).
+    Unreadable { ambiguous: bool, detail: String },
 }
 
-fn type1(rule: &str, reason: impl Into<String>) -> Verdict {
-    Verdict::Impossible { kind: ImpossibleKind::Type1, rule: rule.to_owned(), reason: reason.into() }
+fn type1(rule: &str, why: Wrong) -> Verdict {
+    Verdict::Impossible { kind: ImpossibleKind::Type1, rule: rule.to_owned(), why }
 }
 
-fn type2(rule: &str, reason: impl Into<String>) -> Verdict {
-    Verdict::Impossible { kind: ImpossibleKind::Type2, rule: rule.to_owned(), reason: reason.into() }
+fn type2(rule: &str, why: Wrong) -> Verdict {
+    Verdict::Impossible { kind: ImpossibleKind::Type2, rule: rule.to_owned(), why }
+}
+
+fn unreadable(error: &MoveTextError) -> Verdict {
+    Verdict::Unreadable {
+        ambiguous: matches!(error, MoveTextError::Ambiguous { .. }),
+        detail: error.to_string(),
+    }
 }
 
 /// A move as written, read without deciding legality.
@@ -99,21 +106,20 @@ pub(crate) fn judge(game: &Game, shadow: &Game, rm: &RecordMove) -> Verdict {
     let board = rm.board;
     let turn = game.board(board).turn();
     if turn != rm.color {
-        return type1("FIDE", format!("moved out of turn: it is {turn}'s move on board {board}"));
+        return type1("FIDE", Wrong::OutOfTurn { board, turn });
     }
     let text = rm.text.as_str();
     let error = match game.parse_move(board, text) {
         // Legal on a legal board; after an impossible move left the other king attacked, chess
         // would let the mover take it, which no rule set does (M4).
         Ok(m) if game.board(board).board().piece_at(m.mv.to()) == Some(Role::King.of(!turn)) => {
-            let to = m.mv.to();
-            return type1("M4", format!("it captures the {} king on {to}: a king is never captured", !turn));
+            return type1("M4", Wrong::CapturesKing { king: !turn, on: m.mv.to() });
         }
         Ok(m) => return Verdict::Legal(m),
         Err(e) => e,
     };
     let Some(written) = read(text) else {
-        return Verdict::Unreadable(error.to_string());
+        return unreadable(&error);
     };
     if let Some(verdict) = ordinary_chess(game, shadow, board, written) {
         return verdict;
@@ -121,18 +127,18 @@ pub(crate) fn judge(game: &Game, shadow: &Game, rm: &RecordMove) -> Verdict {
     // Legal in ordinary chess: whatever is wrong is the variant's.
     let seat = Seat::new(board, turn);
     match error {
-        MoveTextError::Ambiguous { .. } => Verdict::Unreadable(error.to_string()),
+        MoveTextError::Ambiguous { .. } => unreadable(&error),
         MoveTextError::Syntax { .. } => {
-            promotion_form(game, seat, written).unwrap_or_else(|| Verdict::Unreadable(error.to_string()))
+            promotion_form(game, seat, written).unwrap_or_else(|| unreadable(&error))
         }
         MoveTextError::Illegal { error, .. } if error.rule == RuleId::Chess => {
             if shadow.parse_move(board, text).is_ok() {
-                type2("P5", "castling with a dropped rook is not allowed under these rules")
+                type2("P5", Wrong::DroppedRookCastles)
             } else {
-                type1("FIDE", error.reason())
+                type1("FIDE", Wrong::Rules(error.why))
             }
         }
-        MoveTextError::Illegal { error, .. } => type2(error.rule.as_str(), error.reason()),
+        MoveTextError::Illegal { error, .. } => type2(error.rule.as_str(), Wrong::Rules(error.why)),
     }
 }
 
@@ -146,24 +152,11 @@ fn promotion_form(game: &Game, seat: Seat, written: Written) -> Option<Verdict> 
     let cross = seat.crosswise();
     match (game.rules().promotion, promotion, removal) {
         (Promotion::Removal, Some(role), None) => Some(if game.removable(cross).is_empty() {
-            type2(
-                "R4",
-                format!(
-                    "no piece of {cross} can be removed, so the pawn leaves the board; it may not become a {role}"
-                ),
-            )
+            type2("R4", Wrong::NothingToRemove { crosswise: cross, role })
         } else {
-            type2(
-                "R1",
-                format!(
-                    "a promotion removes a piece of {cross} from board {}; it may not take a new {role}",
-                    cross.board
-                ),
-            )
+            type2("R1", Wrong::TakesNewPiece { crosswise: cross, role })
         }),
-        (Promotion::Upgrade, Some(_), Some(_)) => {
-            Some(type2("R6", "these rules promote by upgrade; nothing is removed from the other board"))
-        }
+        (Promotion::Upgrade, Some(_), Some(_)) => Some(type2("R6", Wrong::UpgradeRemovesNothing)),
         _ => None,
     }
 }
@@ -176,17 +169,17 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
     match written {
         Written::Drop { role, to } => {
             if pos.board().occupied().contains(to) {
-                return Some(type1("P1", format!("{to} is not empty: a drop goes on an empty square")));
+                return Some(type1("P1", Wrong::Rules(Illegal::Occupied(to))));
             }
             let mut after = *pos.board();
             after.set_piece_at(to, role.of(us), false);
             if king_attacked(&after, us) {
-                return Some(type1("P1", format!("the drop leaves the {us} king in check")));
+                return Some(type1("P1", Wrong::Rules(Illegal::DropLeavesCheck)));
             }
             let seat = Seat::new(board, us);
             if game.reserve(seat, role) == 0 {
                 // No rule set lets a player drop a piece he does not hold.
-                return Some(type1("P1", format!("no {role} in {seat}'s reserve")));
+                return Some(type1("P1", Wrong::Rules(Illegal::NotInReserve { seat, role })));
             }
             None
         }
@@ -209,7 +202,7 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
                     (Promotion::Removal, _) => Some(Role::Queen),
                     (Promotion::Upgrade, Some(p)) => Some(p),
                     (Promotion::Upgrade, None) => {
-                        return Some(type1("FIDE", "a pawn reaching the last rank must be promoted"));
+                        return Some(type1("FIDE", Wrong::MustPromote));
                     }
                 }
             } else {
@@ -227,24 +220,16 @@ fn ordinary_chess(game: &Game, shadow: &Game, board: BoardId, written: Written) 
                     && game.removable(Seat::new(board, us).crosswise()).is_empty()
                     && vanishing_exposes_king(pos, m)
                 {
-                    return Some(type1(
-                        "FIDE",
-                        format!("the pawn leaves the board (R4) and that leaves the {us} king in check"),
-                    ));
+                    return Some(type1("FIDE", Wrong::VanishingLeavesCheck { color: us }));
                 }
                 return None;
             }
             if let Some((king, rook)) = king_rook_swap(pos, shape) {
                 // Not this castling refused, but a kind of move chess never has (A1a).
-                return Some(type2(
-                    "A1a",
-                    format!(
-                        "the {us} king on {king} and rook on {rook} exchange squares («нижегородская рокировка»), which chess never allows"
-                    ),
-                ));
+                return Some(type2("A1a", Wrong::KingRookSwap { color: us, king, rook }));
             }
-            let (rule, reason) = explain(pos, shape);
-            Some(type1(rule, reason))
+            let (rule, why) = explain(pos, shape);
+            Some(type1(rule, why))
         }
     }
 }
@@ -304,76 +289,58 @@ pub(crate) fn king_rook_swap(pos: &Position, shape: Shape) -> Option<(Square, Sq
 
 /// Why ordinary chess refuses castling toward `side` here: the first of its conditions that fails
 /// (the king has moved, the rook has, check, a square in the way, an attacked square).
-fn castling_refused(pos: &Position, side: CastlingSide) -> String {
+fn castling_refused(pos: &Position, side: CastlingSide) -> Wrong {
     let us = pos.turn();
     let board = pos.board();
     let castling = pos.castling();
-    let written = match side {
-        CastlingSide::KingSide => "O-O",
-        CastlingSide::QueenSide => "O-O-O",
-    };
     let king = board.king_of(us);
     let rook = king.and_then(|k| castling.rooks_of(us).into_iter().find(|&r| CastlingSide::of(k, r) == side));
     let why = match (king, rook) {
-        _ if castling.king_moved(us) => Some(format!("the {us} king has moved")),
+        _ if castling.king_moved(us) => Some(Castling::KingMoved),
         (Some(king), Some(rook)) => {
             let (king_to, rook_to) = (side.king_to(us), side.rook_to(us));
             let king_path = between(king, king_to).with(king_to);
             let path = (king_path | between(rook, rook_to).with(rook_to)).without(king).without(rook);
             let after = board.occupied().without(king).without(rook);
             if pos.is_check() {
-                Some(format!("the {us} king is in check"))
+                Some(Castling::InCheck)
             } else if let Some(sq) = (path & board.occupied()).first() {
-                Some(format!("{sq} is not empty"))
+                Some(Castling::Blocked(sq))
             } else {
-                king_path
-                    .into_iter()
-                    .find(|&sq| board.is_attacked(sq, !us, after))
-                    .map(|sq| format!("the king would pass or land on {sq}, which {} attacks", !us))
+                king_path.into_iter().find(|&sq| board.is_attacked(sq, !us, after)).map(Castling::Attacked)
             }
         }
-        _ => Some(format!("no {us} rook may castle {written}: it has moved or is gone")),
+        _ => Some(Castling::NoRook),
     };
-    match why {
-        Some(why) => format!("castling is not possible here: {why}"),
-        None => "castling is not possible here".to_owned(),
-    }
+    Wrong::Castling { side, color: us, why }
 }
 
 /// Why a board move that ordinary chess refuses is refused: capturing the king (M4), no such
 /// piece, no such piece able to go there, or every such move leaving the king in check.
-fn explain(pos: &Position, shape: Shape) -> (&'static str, String) {
+fn explain(pos: &Position, shape: Shape) -> (&'static str, Wrong) {
     let us = pos.turn();
     let board = pos.board();
     let to = shape.to;
     if board.piece_at(to) == Some(Role::King.of(!us)) {
-        return ("M4", format!("it captures the {} king on {to}: a king is never captured", !us));
+        return ("M4", Wrong::CapturesKing { king: !us, on: to });
     }
     let mut pieces = board.by_color(us);
-    let what = match shape.role {
-        Some(role) => {
-            pieces &= board.by_role(role);
-            format!("{us} {role}")
-        }
-        None => format!("{us} piece"),
-    };
+    if let Some(role) = shape.role {
+        pieces &= board.by_role(role);
+    }
     let pieces: Vec<Square> = pieces.filter(|&sq| shape.origin_fits(sq)).collect();
     if pieces.is_empty() {
-        let origin = match (shape.file, shape.rank) {
-            (Some(f), Some(r)) => format!(" on {}", Square::from_coords(f, r)),
-            _ => String::new(),
-        };
-        return ("FIDE", format!("there is no {what}{origin}"));
+        let on = shape.file.zip(shape.rank).map(|(f, r)| Square::from_coords(f, r));
+        return ("FIDE", Wrong::NoSuchPiece { color: us, role: shape.role, on });
     }
     let reaching: Vec<Square> = pieces.into_iter().filter(|&from| can_reach(pos, from, shape)).collect();
     if reaching.is_empty() {
-        let verb = if shape.capture { "capture on" } else { "move to" };
-        return ("FIDE", format!("no {what} can {verb} {to}"));
+        return ("FIDE", Wrong::CannotReach { color: us, role: shape.role, capture: shape.capture, to });
     }
     if reaching.iter().all(|&from| leaves_check(pos, from, to)) {
-        return ("FIDE", format!("it leaves the {us} king in check"));
+        return ("FIDE", Wrong::LeavesCheck { color: us });
     }
-    ("FIDE", "not a legal chess move here".to_owned())
+    ("FIDE", Wrong::NotLegal)
 }
 
 /// Whether the piece on `from` could go to the shape's target by its way of moving, ignoring its

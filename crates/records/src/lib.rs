@@ -42,9 +42,10 @@ mod record;
 mod replay;
 mod result;
 mod timeline;
+mod wrong;
 
 pub use act::{Act, ActKind, DrawCause, ReplayCause};
-pub use check::{CheckReport, Impossible, ImpossibleKind, Later, Unreadable, check_record};
+pub use check::{CheckReport, Impossible, Later, Unreadable, check_record};
 pub use clock::{Clocks, parse_seconds, time_control_ms};
 pub use explain::{Explanation, Happening, Line, MOST_WINDOW_MS, Weighing};
 pub use parse::{ParseBpgnError, parse_bpgn};
@@ -52,3 +53,4 @@ pub use record::{Record, RecordMove, Tag};
 pub use replay::{Replay, ReplayError};
 pub use result::RecordResult;
 pub use timeline::{Instant, Step, StepKind, Timeline};
+pub use wrong::{Broken, Castling, CheckEnd, ImpossibleKind, NotRead, Stuck, Undecided, Wrong};

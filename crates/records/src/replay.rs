@@ -46,7 +46,7 @@ pub enum ReplayError {
         /// The act's verb.
         act: String,
         /// Why.
-        why: String,
+        why: crate::Wrong,
     },
 }
 

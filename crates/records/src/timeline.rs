@@ -43,9 +43,11 @@ use bughouse::{BoardId, Game, Rules, Seat};
 
 use crate::act::{Act, ActKind};
 use crate::aftermath::carry_out;
+use crate::classify::{Verdict, judge};
 use crate::clock::{Clocks, time_control_ms};
 use crate::record::{Record, RecordMove};
 use crate::replay::{ReplayError, start_clocks, start_game};
+use crate::wrong::Wrong;
 
 /// What a step is.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -74,7 +76,7 @@ pub struct Step {
     /// How many of the record's moves were made by then.
     pub moves_made: usize,
     /// Why the move (or act) could not be played as the rules allow, if so.
-    pub impossible: Option<String>,
+    pub impossible: Option<Wrong>,
     /// Whether the match had ended by then.
     pub ended: bool,
     /// Whether the clocks were stopped by a pause or a call (K5).
@@ -188,33 +190,30 @@ impl State {
 /// Plays a move of the record on `game`: by the rules, or carried out as it was made. The game
 /// after it (unchanged if it cannot be carried out at all), and why the rules refuse it, if they
 /// do.
-pub(crate) fn play(game: &Game, rm: &RecordMove) -> (Game, Option<String>) {
-    let turn = game.board(rm.board).turn();
-    let refused = if turn != rm.color {
-        format!("it is {turn}'s turn on board {}", rm.board)
-    } else {
-        match game.parse_move(rm.board, &rm.text) {
-            Ok(m) => {
-                let mut after = *game;
-                after.play_unchecked(m);
-                return (after, None);
-            }
-            Err(e) => e.to_string(),
+pub(crate) fn play(game: &Game, rm: &RecordMove) -> (Game, Option<Wrong>) {
+    // The check's own judgement (the game as its own shadow: what is wrong, not which type).
+    let refused = match judge(game, game, rm) {
+        Verdict::Legal(m) => {
+            let mut after = *game;
+            after.play_unchecked(m);
+            return (after, None);
         }
+        Verdict::Impossible { why, .. } => why,
+        Verdict::Unreadable { ambiguous, detail } => Wrong::Unreadable { ambiguous, detail },
     };
     (carry_out(game, game, rm).map_or(*game, |(g, _)| g), Some(refused))
 }
 
 /// The game after an act that moves pieces, from `game` (`start`: the record's start); `None`
 /// for an act that moves none, `Err` for one that cannot be applied.
-pub(crate) fn act_position(act: &Act, game: &Game, start: &Game) -> Option<Result<Game, String>> {
+pub(crate) fn act_position(act: &Act, game: &Game, start: &Game) -> Option<Result<Game, Wrong>> {
     let read = |bfen: &str| {
-        Game::from_bfen_with_start(bfen, *game.rules(), start).map_err(|e| format!("its position: {e}"))
+        Game::from_bfen_with_start(bfen, *game.rules(), start).map_err(|e| Wrong::BadPosition(e.to_string()))
     };
     Some(match &act.kind {
         ActKind::Played(m) => match play(game, m) {
             (after, None) => Ok(after),
-            (_, Some(why)) => Err(format!("{}: {why}", m.label())),
+            (_, Some(why)) => Err(why),
         },
         ActKind::TakeBack { position: Some(p), .. } | ActKind::SetPosition { position: p } => read(p),
         ActKind::Replay { .. } => Ok(*start),
@@ -313,7 +312,7 @@ impl Builder {
         if self.timed { own.or(self.last_t) } else { None }
     }
 
-    fn push(&mut self, kind: StepKind, at_ms: Option<i64>, impossible: Option<String>) {
+    fn push(&mut self, kind: StepKind, at_ms: Option<i64>, impossible: Option<Wrong>) {
         let mut running = [false; 4];
         for seat in self.state.running(self.stop_at_mate) {
             running[seat.index()] = true;
@@ -348,12 +347,12 @@ impl Builder {
 
 /// Applies an act to the state (the clocks already run on to its time); why it could not be, if
 /// so.
-fn apply(state: &mut State, act: &Act, start: &Game, base: Clocks) -> Option<String> {
+fn apply(state: &mut State, act: &Act, start: &Game, base: Clocks) -> Option<Wrong> {
     let mut impossible = None;
     if let ActKind::Played(m) = &act.kind {
         let (after, why) = play(&state.game, m);
         state.game = after;
-        impossible = why.map(|why| format!("{}: {why}", m.label()));
+        impossible = why;
     } else {
         match act_position(act, &state.game, start) {
             Some(Ok(g)) => state.game = g,

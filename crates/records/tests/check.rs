@@ -3,8 +3,13 @@
 
 mod common;
 
+use bughouse::{BoardId, Illegal};
+use chess_core::Color;
 use common::{data, one, rules};
-use shvedka_records::{CheckReport, Impossible, ImpossibleKind, Later, Record, Unreadable, check_record};
+use shvedka_records::{
+    Broken, CheckEnd, CheckReport, Impossible, ImpossibleKind, Later, Record, Stuck, Undecided, Unreadable,
+    Wrong, check_record,
+};
 
 fn record(file: &str) -> Record {
     one(&data(&format!("check/{file}.bpgn")))
@@ -26,8 +31,8 @@ fn first(
     let Some(found) = report.impossible.first() else {
         panic!("{file}: expected an impossible move, got {report:?}")
     };
-    let Impossible { label: l, kind: k, rule: r, reason, consequence: c, index, .. } = found;
-    assert_eq!((l.as_str(), *k, r.as_str()), (label, kind, rule), "{file}: {reason}");
+    let Impossible { label: l, kind: k, rule: r, why, consequence: c, index, .. } = found;
+    assert_eq!((l.as_str(), *k, r.as_str()), (label, kind, rule), "{file}: {why}");
     assert_eq!(c, consequence, "{file}");
     assert_eq!(rec.moves[*index].label(), label);
     found.clone()
@@ -42,7 +47,7 @@ fn expect(
     rule: &str,
     consequence: &str,
 ) -> String {
-    first(file, preset, label, kind, rule, consequence).reason
+    first(file, preset, label, kind, rule, consequence).why.to_string()
 }
 
 /// Whether the arbiter must decide on the impossible move noticed later: its board is still illegal
@@ -134,7 +139,7 @@ fn a1_type2_pawn_drop_on_rank_8_p2() {
 fn a1_type1_drop_of_a_piece_not_in_the_reserve_p1() {
     let found =
         first("type1_drop_not_in_reserve", None, "1A. R@e4", ImpossibleKind::Type1, "P1", TEAM1_LOSES_A);
-    assert!(found.reason.contains("no rook in white-A's reserve"), "{}", found.reason);
+    assert!(found.why.to_string().contains("no rook in white-A's reserve"), "{}", found.why.to_string());
     // The rook came from outside the game: no legal position to go on from.
     assert!(arbiter_decides(&found), "{found}");
     assert!(found.to_string().contains("C2"), "{found}");
@@ -197,13 +202,16 @@ fn a1_type2_removal_that_leaves_the_other_king_attacked_r3() {
         "R3",
         TEAM2_GETS_A_MINUTE,
     );
-    assert!(found.reason.contains("would leave board B illegal"), "{}", found.reason);
+    assert!(found.why.to_string().contains("would leave board B illegal"), "{}", found.why.to_string());
     // Carried out, White-B's rook sees the black king with White to move.
     assert_eq!(
         found.later,
         Later::ArbiterDecides {
-            why: "board B is still no legal position when the record ends: the black king is in check with white to move"
-                .to_owned()
+            why: Undecided::StillIllegal {
+                board: BoardId::B,
+                now: Broken::WaitingInCheck { waiting: Color::Black },
+                end: CheckEnd::RecordEnds
+            }
         }
     );
 }
@@ -231,7 +239,7 @@ fn a1_type2_removal_naming_the_wrong_kind_of_piece_r7() {
         "R7",
         TEAM2_GETS_A_MINUTE,
     );
-    assert!(found.reason.contains("is a queen"), "{}", found.reason);
+    assert!(found.why.to_string().contains("is a queen"), "{}", found.why.to_string());
     assert_eq!(found.later, Later::Stands);
 }
 
@@ -245,14 +253,18 @@ fn a1_type2_new_piece_when_nothing_can_be_removed_r4() {
         "R4",
         TEAM2_GETS_A_MINUTE,
     );
-    assert!(found.reason.contains("no piece of white-B can be removed"), "{}", found.reason);
+    assert!(
+        found.why.to_string().contains("no piece of white-B can be removed"),
+        "{}",
+        found.why.to_string()
+    );
     assert_eq!(found.later, Later::Stands);
 }
 
 #[test]
 fn a1_type1_drop_into_check_p1() {
     let found = first("type1_drop_into_check", None, "1A. N@a3", ImpossibleKind::Type1, "P1", TEAM1_LOSES_A);
-    assert_eq!(found.reason, "the drop leaves the white king in check");
+    assert_eq!(found.why, Wrong::Rules(Illegal::DropLeavesCheck));
     assert!(arbiter_decides(&found));
 }
 
@@ -260,23 +272,22 @@ fn a1_type1_drop_into_check_p1() {
 fn a1_type1_castling_that_chess_forbids() {
     let found =
         first("type1_illegal_castling", None, "1A. O-O", ImpossibleKind::Type1, "FIDE", TEAM1_LOSES_A);
-    assert_eq!(found.reason, "castling is not possible here: f1 is not empty");
-    assert_eq!(
-        found.later,
-        Later::ArbiterDecides {
-            why: "the castling cannot be carried out, and the record is not checked further".to_owned()
-        }
-    );
+    assert_eq!(found.why.to_string(), "castling is not possible here: f1 is not empty");
+    assert_eq!(found.later, Later::ArbiterDecides { why: Undecided::Stuck(Stuck::Castling) });
 }
 
 #[test]
 fn a1_type1_pawn_left_unpromoted_under_upgrade_r6() {
     let found = first("type1_unpromoted_pawn", None, "1A. b8", ImpossibleKind::Type1, "FIDE", TEAM1_LOSES_A);
-    assert_eq!(found.reason, "a pawn reaching the last rank must be promoted");
+    assert_eq!(found.why.to_string(), "a pawn reaching the last rank must be promoted");
     assert_eq!(
         found.later,
         Later::ArbiterDecides {
-            why: "board A is still no legal position when the record ends: a pawn stands on b8".to_owned()
+            why: Undecided::StillIllegal {
+                board: BoardId::A,
+                now: Broken::PawnOnEdge("b8".parse().unwrap()),
+                end: CheckEnd::RecordEnds
+            }
         }
     );
 }
@@ -291,7 +302,10 @@ fn a1_type1_promotion_whose_vanishing_pawn_leaves_the_king_in_check_r4() {
         "FIDE",
         TEAM1_LOSES_A,
     );
-    assert_eq!(found.reason, "the pawn leaves the board (R4) and that leaves the white king in check");
+    assert_eq!(
+        found.why.to_string(),
+        "the pawn leaves the board (R4) and that leaves the white king in check"
+    );
     assert!(arbiter_decides(&found));
 }
 

@@ -82,8 +82,9 @@ fn a1_check_record_type1_king_left_in_check_exit_1() {
     );
 }
 
-/// A1 in Russian: every finding said from the check's codes — its type, rule with the rule's
-/// title, what A1 prescribes and what it says when noticed later; no English left.
+/// A1 in Russian: every finding said from the check's codes — its type, rule, what is wrong,
+/// what A1 prescribes and what it says when noticed later (and why the arbiter decides); no
+/// English left.
 #[test]
 fn a1_check_record_speaks_russian() {
     let (code, out, err) = arbiter("check-record", "two_impossible_moves.bpgn", &["--lang", "ru"]);
@@ -92,8 +93,8 @@ fn a1_check_record_speaks_russian() {
     assert_eq!(
         lines,
         [
-            "1A. P@a7: тип 2 (P2: на эту горизонталь пешку выставлять нельзя); ход возвращается, команда 2 получает по минуте на часы обоих своих игроков (A1); если замечено позже: ход остаётся в силе, позиция после него законна (A1)",
-            "3A. Q@d1: тип 1 (P1: выставление: фигура из своего запаса на пустое поле, не оставляя короля под шахом); команде белых A засчитывается поражение в партии (A1); если замечено позже: решает судья: позиция незаконна или запись дальше не прочесть (A1)",
+            "1A. P@a7: тип 2 (P2): пешку можно выставлять только на горизонтали с 2 по 6; ход возвращается, команда 2 получает по минуте на часы обоих своих игроков (A1); если замечено позже: ход остаётся в силе, позиция после него законна (A1)",
+            "3A. Q@d1: тип 1 (P1): в запасе белых A нет ферзя; команде белых A засчитывается поражение в партии (A1); если замечено позже: решает судья: фигура (ферзь) взялась извне партии (C2); дальше запись не проверяется (A1)",
         ]
     );
     assert_eq!(err.trim_end(), "shvedka: найден невозможный ход");
@@ -110,7 +111,11 @@ fn a1_check_record_reports_every_impossible_move_and_whether_it_stands() {
     assert!(lines[0].starts_with("1A. P@a7: type 2 (P2): "), "{}", lines[0]);
     assert!(lines[0].contains(TYPE2_LINE_END), "{}", lines[0]);
     assert!(lines[0].ends_with("; noticed later: the move stands, the position after it is legal (A1)"));
-    assert!(lines[1].starts_with("3A. Q@d1: type 1 (P1): no queen in white-A's reserve; "), "{}", lines[1]);
+    assert!(
+        lines[1].starts_with("3A. Q@d1: type 1 (P1): the reserve of white-A holds no queen; "),
+        "{}",
+        lines[1]
+    );
     assert!(
         lines[1].contains("; the team of white-A loses the game (A1); noticed later: the arbiter decides")
     );
@@ -384,8 +389,14 @@ fn a1_show_follows_a_record_past_an_impossible_move_and_marks_it() {
     let (code, out, err) = arbiter("show", "type1_king_left_in_check.bpgn", &["--after-move", "6"]);
     assert_eq!(code, 0, "{err}");
     assert!(out.contains("\nimpossible move 2a. Nc6: "), "{out}");
-    assert!(out.contains("(FIDE); shown as it was made (A1)\n"), "{out}");
+    assert!(out.contains(": it leaves the black king in check; shown as it was made (A1)\n"), "{out}");
     assert!(out.contains("\n6 . . n . . p . .\n"), "the knight stands on c6: {out}");
+    // What is wrong is said from the check's facts, in Russian too.
+    let (_, ru, _) = arbiter("show", "type1_king_left_in_check.bpgn", &["--after-move", "6", "--lang", "ru"]);
+    assert!(
+        ru.contains("\nневозможный ход 2a. Nc6: после него король чёрных остаётся под шахом; показан так, как был сделан (A1)\n"),
+        "{ru}"
+    );
     // Without an instant, the end of the record.
     let (code, end, _) = arbiter("show", "type1_king_left_in_check.bpgn", &[]);
     assert_eq!(code, 0);

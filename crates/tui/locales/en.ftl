@@ -604,3 +604,117 @@ show-seat-player = { $seat } ({ $player })
 show-seat = { $who }: clock { $clock }{ $state }, reserve { $reserve }
 show-clock-running = {" "}running
 show-clock-fallen = , flag fell
+
+## What is wrong with a record (check-record, show): a colour comes as a code, white or black
+wrong-any-piece = piece
+wrong-out-of-turn = moved out of turn: it is { $side ->
+        [white] White
+       *[black] Black
+    }'s move on board { $board }
+wrong-captures-king = it captures the { $side ->
+        [white] white
+       *[black] black
+    } king on { $square }: a king is never captured
+wrong-dropped-rook-castles = castling with a dropped rook is not allowed under these rules
+wrong-takes-new-piece = a promotion removes a piece of { $crosswise_of } from board { $board }; it may not take a new { $piece }
+wrong-nothing-to-remove = no piece of { $crosswise_of } can be removed, so the pawn leaves the board; it may not become a { $piece }
+wrong-upgrade-removes-nothing = these rules promote by upgrade; nothing is removed from the other board
+wrong-castling = castling is not possible here
+wrong-castling-why = castling is not possible here: { $why }
+castling-king-moved = the { $side ->
+        [white] white
+       *[black] black
+    } king has moved
+castling-no-rook = no { $side ->
+        [white] white
+       *[black] black
+    } rook may castle { $written }: it has moved or is gone
+castling-in-check = the { $side ->
+        [white] white
+       *[black] black
+    } king is in check
+castling-blocked = { $square } is not empty
+castling-attacked = the king would pass or land on { $square }, which { $side ->
+        [white] White
+       *[black] Black
+    } attacks
+wrong-must-promote = a pawn reaching the last rank must be promoted
+wrong-vanishing-leaves-check = the pawn leaves the board (R4) and that leaves the { $side ->
+        [white] white
+       *[black] black
+    } king in check
+wrong-king-rook-swap = the { $side ->
+        [white] white
+       *[black] black
+    } king on { $king } and rook on { $rook } exchange squares («нижегородская рокировка»), which chess never allows
+wrong-no-such-piece = there is no { $side ->
+        [white] white
+       *[black] black
+    } { $piece_of }
+wrong-no-such-piece-on = there is no { $side ->
+        [white] white
+       *[black] black
+    } { $piece_of } on { $square }
+wrong-cannot-reach = no { $side ->
+        [white] white
+       *[black] black
+    } { $piece } can { $capture ->
+        [yes] capture on
+       *[no] move to
+    } { $square }
+wrong-cannot-reach-any = no { $side ->
+        [white] white
+       *[black] black
+    } piece can { $capture ->
+        [yes] capture on
+       *[no] move to
+    } { $square }
+wrong-leaves-check = it leaves the { $side ->
+        [white] white
+       *[black] black
+    } king in check
+wrong-unreadable = the move does not read as one move
+wrong-ambiguous = the move fits more than one legal move
+wrong-bad-position = its position does not read
+stuck-out-of-turn = { $seat } moved out of turn; the moves cannot be put in order
+stuck-drop-occupied = { $square } is occupied: the drop cannot be carried out
+stuck-from-outside = the { $piece } came from outside the game (C2)
+stuck-castling = the castling cannot be carried out
+stuck-units = { $side ->
+        [white] White
+       *[black] Black
+    } would own { $is } units instead of { $was } (C2)
+stuck-nothing-on = nothing stands on { $square }
+stuck-own-piece = { $square } holds a { $side ->
+        [white] white
+       *[black] black
+    } piece
+stuck-king-captured = the { $side ->
+        [white] white
+       *[black] black
+    } king on { $square } was captured (M4)
+stuck-nothing-to-take = nothing stands on { $square } of board { $board }
+stuck-king-removed = the king on { $square } of board { $board } cannot leave it
+stuck-not-crosswises = the piece on { $square } of board { $board } is not { $crosswise_of }'s
+stuck-piece-not-there = the piece the record names is not on the board
+stuck-which-piece = which piece moved cannot be told from the record
+broken-kings = { $count } { $side ->
+        [white] white
+       *[black] black
+    } kings on the board
+broken-pawn-on-edge = a pawn stands on { $square }
+broken-waiting-in-check = the { $side ->
+        [white] white
+       *[black] black
+    } king is in check with { $mover ->
+        [white] White
+       *[black] Black
+    } to move
+undecided-stuck = { $why }, and the record is not checked further
+undecided-at-stuck = board { $board } is still no legal position at { $label }, past which the record cannot be followed: { $now }
+undecided-at-unreadable = board { $board } is still no legal position at { $label }, which cannot be read: { $now }
+undecided-at-end = board { $board } is still no legal position when the record ends: { $now }
+check-label-start = BFEN tag
+check-label-act = the act after { $label }
+check-label-act-start = the act before the first move
+notread-start = the start position does not read

@@ -588,13 +588,13 @@ explain-who-named = судья { $name }
 ## shvedka arbiter check-record: невозможные ходы записи (A1)
 check-clean = невозможных ходов нет
 check-found = найден невозможный ход
-check-impossible = { $label }: тип { $kind } ({ $rule }: { $title }); { $consequence }; если замечено позже: { $later }
+check-impossible = { $label }: тип { $kind } ({ $rule }): { $reason }; { $consequence }; если замечено позже: { $later }
 check-type1-loses = команде { $seat } засчитывается поражение в партии (A1)
 check-type2-taken-back = ход возвращается, { $team } получает по минуте на часы обоих своих игроков (A1)
 check-later-stands = ход остаётся в силе, позиция после него законна (A1)
 check-later-legal-again = ход остаётся в силе, позиция снова законна после { $label } (A1)
-check-later-arbiter = решает судья: позиция незаконна или запись дальше не прочесть (A1)
-check-unreadable = { $label }: проверить нельзя: запись не читается
+check-later-arbiter = решает судья: { $why } (A1)
+check-unreadable = { $label }: проверить нельзя: { $why }
 
 ## shvedka arbiter show: запись в заданный момент
 show-after-start = после хода 0 (начало)
@@ -648,3 +648,117 @@ show-seat-player = { $seat } ({ $player })
 show-seat = { $who }: часы { $clock }{ $state }, запас { $reserve }
 show-clock-running = {" "}идут
 show-clock-fallen = , флаг упал
+
+## Что не так в записи (check-record, show): цвет приходит кодом, white или black
+wrong-any-piece = фигуры
+wrong-out-of-turn = ход не в очередь: на доске { $board } ход { $side ->
+        [white] белых
+       *[black] чёрных
+    }
+wrong-captures-king = он берёт короля { $side ->
+        [white] белых
+       *[black] чёрных
+    } на { $square }: короля не берут
+wrong-dropped-rook-castles = по этим правилам с выставленной ладьёй рокироваться нельзя
+wrong-takes-new-piece = при превращении снимается фигура { $crosswise_of } с доски { $board }; новую фигуру ({ $piece }) брать нельзя
+wrong-nothing-to-remove = у { $crosswise_of } снять нечего, поэтому пешка уходит с доски; стать фигурой ({ $piece }) она не может
+wrong-upgrade-removes-nothing = по этим правилам пешка превращается без снятия; с другой доски ничего не снимается
+wrong-castling = рокировка здесь невозможна
+wrong-castling-why = рокировка здесь невозможна: { $why }
+castling-king-moved = король { $side ->
+        [white] белых
+       *[black] чёрных
+    } уже ходил
+castling-no-rook = для { $written } у { $side ->
+        [white] белых
+       *[black] чёрных
+    } нет ладьи: она ходила или её нет
+castling-in-check = король { $side ->
+        [white] белых
+       *[black] чёрных
+    } под шахом
+castling-blocked = поле { $square } занято
+castling-attacked = король прошёл бы или встал бы на поле { $square } под ударом { $side ->
+        [white] белых
+       *[black] чёрных
+    }
+wrong-must-promote = пешка, дошедшая до последней горизонтали, должна превратиться
+wrong-vanishing-leaves-check = пешка уходит с доски (R4), и король { $side ->
+        [white] белых
+       *[black] чёрных
+    } остаётся под шахом
+wrong-king-rook-swap = король { $side ->
+        [white] белых
+       *[black] чёрных
+    } с { $king } и ладья с { $rook } меняются местами («нижегородская рокировка»): в шахматах такого хода нет
+wrong-no-such-piece = у { $side ->
+        [white] белых
+       *[black] чёрных
+    } нет { $piece_of }
+wrong-no-such-piece-on = у { $side ->
+        [white] белых
+       *[black] чёрных
+    } нет { $piece_of } на { $square }
+wrong-cannot-reach = ни одна фигура { $side ->
+        [white] белых
+       *[black] чёрных
+    } ({ $piece }) не может { $capture ->
+        [yes] взять на
+       *[no] пойти на
+    } { $square }
+wrong-cannot-reach-any = ни одна фигура { $side ->
+        [white] белых
+       *[black] чёрных
+    } не может { $capture ->
+        [yes] взять на
+       *[no] пойти на
+    } { $square }
+wrong-leaves-check = после него король { $side ->
+        [white] белых
+       *[black] чёрных
+    } остаётся под шахом
+wrong-unreadable = ход не читается как один ход
+wrong-ambiguous = запись подходит к нескольким ходам
+wrong-bad-position = его позиция не читается
+stuck-out-of-turn = { $seat } сходили не в очередь; ходы не выстроить по порядку
+stuck-drop-occupied = поле { $square } занято: выставить фигуру нельзя
+stuck-from-outside = фигура ({ $piece }) взялась извне партии (C2)
+stuck-castling = такую рокировку не выполнить
+stuck-units = у { $side ->
+        [white] белых
+       *[black] чёрных
+    } стало бы { $is } единиц вместо { $was } (C2)
+stuck-nothing-on = на { $square } ничего нет
+stuck-own-piece = на { $square } стоит фигура { $side ->
+        [white] белых
+       *[black] чёрных
+    }
+stuck-king-captured = взят король { $side ->
+        [white] белых
+       *[black] чёрных
+    } на { $square } (M4)
+stuck-nothing-to-take = на поле { $square } доски { $board } ничего нет
+stuck-king-removed = короля с поля { $square } доски { $board } снять нельзя
+stuck-not-crosswises = фигура на поле { $square } доски { $board } — не { $crosswise_of }
+stuck-piece-not-there = названной в записи фигуры на доске нет
+stuck-which-piece = по записи не понять, какая фигура ходила
+broken-kings = королей { $side ->
+        [white] белых
+       *[black] чёрных
+    } на доске: { $count }
+broken-pawn-on-edge = пешка стоит на { $square }
+broken-waiting-in-check = король { $side ->
+        [white] белых
+       *[black] чёрных
+    } под шахом, а ход { $mover ->
+        [white] белых
+       *[black] чёрных
+    }
+undecided-stuck = { $why }; дальше запись не проверяется
+undecided-at-stuck = на доске { $board } всё ещё незаконная позиция у хода { $label }, дальше которого запись не прочесть: { $now }
+undecided-at-unreadable = на доске { $board } всё ещё незаконная позиция у хода { $label }, который не читается: { $now }
+undecided-at-end = на доске { $board } и в конце записи незаконная позиция: { $now }
+check-label-start = тег BFEN
+check-label-act = действие после { $label }
+check-label-act-start = действие до первого хода
+notread-start = начальная позиция не читается

@@ -1,14 +1,13 @@
 //! `shvedka arbiter check-record` in the reader's language: each impossible move of a record
-//! (RULES.md A1) said from the check's codes — its type, rule (with the rule's title), what A1
-//! prescribes and what it says when the move is noticed later. The check's own detail of what is
-//! wrong (`no pawn in white-B's reserve`) is English from the rules crates; the English catalogue
-//! says it, the Russian one names the rule's title instead.
+//! (RULES.md A1) said from the check's codes — its type, rule, what A1
+//! prescribes and what it says when the move is noticed later, with what is wrong (`no pawn in
+//! white-B's reserve`) said from the check's facts ([`crate::wrong_words`]).
 
 use shvedka_records::{CheckReport, Impossible, ImpossibleKind, Later, Record};
 
 use crate::explain::{speak_seat, team};
 use crate::i18n::{Lang, t};
-use crate::speak;
+use crate::{speak, wrong_words};
 
 /// The report, one line per finding, or one line saying there is none.
 pub fn report(lang: Lang, record: &Record, report: &CheckReport) -> Vec<String> {
@@ -17,7 +16,8 @@ pub fn report(lang: Lang, record: &Record, report: &CheckReport) -> Vec<String> 
     }
     let mut lines: Vec<String> = report.impossible.iter().map(|i| finding(lang, record, i)).collect();
     if let Some(u) = &report.unreadable {
-        lines.push(t!(lang, "check-unreadable", label = u.label.as_str(), why = u.reason.as_str()));
+        let (label, why) = wrong_words::not_read(lang, record, &u.what);
+        lines.push(t!(lang, "check-unreadable", label = label, why = why));
     }
     lines
 }
@@ -42,17 +42,17 @@ fn finding(lang: Lang, record: &Record, i: &Impossible) -> String {
     let later = match &i.later {
         Later::Stands => t!(lang, "check-later-stands"),
         Later::LegalAgain { label, .. } => t!(lang, "check-later-legal-again", label = label.as_str()),
-        Later::ArbiterDecides { why } => t!(lang, "check-later-arbiter", why = why.as_str()),
+        Later::ArbiterDecides { why } => {
+            t!(lang, "check-later-arbiter", why = wrong_words::undecided(lang, why))
+        }
     };
-    let title = speak::rule_title(lang, &i.rule).unwrap_or_else(|| i.rule.clone());
     t!(
         lang,
         "check-impossible",
         label = i.label.as_str(),
         kind = i.kind.number(),
         rule = i.rule.as_str(),
-        title = title,
-        reason = i.reason.as_str(),
+        reason = wrong_words::wrong(lang, &i.why),
         consequence = consequence,
         later = later
     )

@@ -25,6 +25,7 @@ pub mod record_words;
 mod run;
 pub mod speak;
 pub mod view;
+pub mod wrong_words;
 
 pub use action::Action;
 pub use app::{App, Link, LogLine, QUICK, Screen, help_lines};

@@ -2,7 +2,7 @@
 //! the acts with who made them, the match time and why the clocks stand, the boards and the
 //! seats. The facts come from the records crate's timeline; the words from the catalogues.
 
-use shvedka_records::{Act, ActKind};
+use shvedka_records::{Act, ActKind, Wrong};
 
 use crate::explain::{seat, speak_seat, who};
 use crate::i18n::{Lang, t};
@@ -41,8 +41,8 @@ pub fn moves_made(lang: Lang, n: usize, total: usize, last: Option<&str>) -> Str
 }
 
 /// A move the rules refuse, shown as it was made.
-pub fn impossible(lang: Lang, label: &str, why: &str) -> String {
-    t!(lang, "show-impossible", label = label, why = why)
+pub fn impossible(lang: Lang, label: &str, why: &Wrong) -> String {
+    t!(lang, "show-impossible", label = label, why = crate::wrong_words::wrong(lang, why))
 }
 
 /// The record's commentary after a move.
@@ -51,8 +51,8 @@ pub fn note(lang: Lang, label: &str, text: &str) -> String {
 }
 
 /// An act the timeline could not apply.
-pub fn act_failed(lang: Lang, why: &str) -> String {
-    t!(lang, "show-act-failed", why = why)
+pub fn act_failed(lang: Lang, why: &Wrong) -> String {
+    t!(lang, "show-act-failed", why = crate::wrong_words::wrong(lang, why))
 }
 
 /// An act with its time: `act at 0:12.228: arbiter alice added 1:00.000 on white-A's clock (A2)`.
