@@ -26,10 +26,10 @@ test("E9 K4: a draw then a mate in one window, in English and in Russian", () =>
   const en = explanationLines(drawThenMate, "en");
   assert.deepEqual(en.lines, [
     "result: team 1 wins (E1)",
-    "0:30.4 the flag of black-B fell (K4) · inside the flag's grace window (K4)",
-    "0:30.6 board A drew (the players agreed, E3); held in the flag's window, weighed at its close · inside the flag's grace window (K4)",
-    "0:30.8 4A. Qxf7#: black-A is mated on board (M1) · inside the flag's grace window (K4)",
-    "0:30.8 the match ended · inside the flag's grace window (K4)",
+    "0:30.410 the flag of black-B fell (K4) · inside the flag's grace window (K4)",
+    "0:30.600 board A drew (the players agreed, E3); held in the flag's window, weighed at its close · inside the flag's grace window (K4)",
+    "0:30.843 4A. Qxf7#: black-A is mated on board (M1) · inside the flag's grace window (K4)",
+    "0:30.843 the match ended · inside the flag's grace window (K4)",
     "weighed: a mate on board counts, a flag in the same window does not (E6, E9)",
     "weighed: a mate on board beats a draw in the same window (E9)",
   ]);
@@ -37,7 +37,7 @@ test("E9 K4: a draw then a mate in one window, in English and in Russian", () =>
   setLanguage("ru");
   const ru = explanationLines(drawThenMate, "ru");
   assert.equal(ru.lines[0], "результат: победила команда 1 (E1)");
-  assert.equal(ru.lines[1], "0:30,4 у чёрных B упал флаг (K4) · внутри окна флага (K4)");
+  assert.equal(ru.lines[1], "0:30,410 у чёрных B упал флаг (K4) · внутри окна флага (K4)");
   assert.equal(ru.lines[6], "решение: мат на доске сильнее ничьей в том же окне (E9)");
   for (const line of ru.lines) assert.doesNotMatch(line, /[a-z]{4,}/, `no English left: ${line}`);
 });
@@ -58,9 +58,9 @@ test("K3 and A2: lag credit, the arbiter's result with his words, a draw, no res
   };
   assert.deepEqual(explanationLines(e, "en").lines, [
     "result: a draw (A2)",
-    "0:20.3 2a. Nc6: the lag credit of 0.550 s brought the move of black-A inside the time; the flag is withdrawn (K3)",
+    "0:20.300 2a. Nc6: the lag credit of 0.550 s brought the move of black-A inside the time; the flag is withdrawn (K3)",
     "?:?? an arbiter (secret) declared the result: a draw: «both flags» (A2)",
-    "1:01.0 arbiter olga gave white-B time; the flag is withdrawn (A2)",
+    "1:01.000 arbiter olga gave white-B time; the flag is withdrawn (A2)",
   ]);
   const none = explanationLines({ outcome: null, rule: null, lines: [], weighing: [], rules: [] }, "en");
   assert.deepEqual(none.lines, ["the record has no result yet", "nothing ended the match in the record"]);

@@ -178,13 +178,13 @@ test("the match screen's words in Russian: the rules' terms, plurals, numbers as
   assert.equal(ru("v.call-arbiter"), "Вызвать судью");
   assert.equal(ru("v.flag", { seat_of: ru("m.seat-of.WhiteA") }), "Флаг белых A");
   assert.equal(ru("v.you-lose", { head: ru("m.wins", { team: ru("m.team.Two") }) }), "победила команда 2 — вы проиграли");
-  assert.equal(matchTime(65300, "ru"), "1:05,3");
+  assert.equal(matchTime(65300, "ru"), "1:05,300");
   assert.equal(rulesText("mgimo-2017"), "MGIMO 2017");
   assert.equal(rulesText("crazyhouse"), "crazyhouse", "a preset this page does not know, by its id");
   assert.equal(ru("v.rules.mgimo-2017"), "МГИМО-2017");
   assert.equal(phaseText("Forming"), "taking seats");
   assert.equal(ru("v.phase.Forming"), "рассадка");
-  assert.equal(matchTime(65300), "1:05.3");
+  assert.equal(matchTime(65300), "1:05.300");
   assert.equal(marked("anna", "Guest"), "anna (guest)");
   assert.equal(t("v.guest", { name: "anna" }, "ru"), "anna (гость)");
 });

@@ -168,13 +168,15 @@ export function movesBy(r, i) {
 }
 
 /**
- * Match time as the review shows it: `m:ss.t`, the tenths after the language's decimal sign
- * (`1:05,3` in Russian).
+ * Match time as the review shows it and `shvedka arbiter show` prints it: `m:ss.mmm`, the
+ * milliseconds after the language's decimal sign (`1:05,300` in Russian), so a flag and a mate
+ * a few milliseconds apart are told apart; negative before the clocks start.
  * @param {number} ms
  * @param {string} [lang]  the language (English's point by default)
  */
 export function matchTime(ms, lang = "en") {
-  const tenths = Math.floor(Math.max(0, ms) / 100);
-  const seconds = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, minimumFractionDigits: 1, maximumFractionDigits: 1, useGrouping: false });
-  return `${Math.floor(tenths / 600)}:${seconds.format((tenths % 600) / 10)}`;
+  const sign = ms < 0 ? "-" : "";
+  const abs = Math.abs(ms);
+  const seconds = new Intl.NumberFormat(lang, { minimumIntegerDigits: 2, minimumFractionDigits: 3, maximumFractionDigits: 3, useGrouping: false });
+  return `${sign}${Math.floor(abs / 60000)}:${seconds.format((abs % 60000) / 1000)}`;
 }

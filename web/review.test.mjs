@@ -48,7 +48,7 @@ test("clocks between two moves count down for those that ran", () => {
   assert.equal(m.yourSeat, "BlackA", "drawn for the viewer");
   assert.deepEqual(m.clocks.running, [false, false, false, false], "the clocks stand in review");
   assert.equal(pointAt(r, 0), 1, "at 0:00 the match has started");
-  assert.equal(matchTime(65300), "1:05.3");
+  assert.equal(matchTime(65300), "1:05.300");
 });
 
 test("a4_a2_match_time_counts_from_the_clocks_start_and_a_taken_back_move_is_no_move", () => {

@@ -367,7 +367,7 @@ async function main() {
   const onPhone = await reviewAt(lena.page, "the phone's review", instants[1].t);
   disagree.push(...differences(`${instants[1].t} ms (${instants[1].name})`, "the Russian phone's stored review", shown[1], onPhone));
   const at = await lena.page.locator("#review-at").innerText();
-  if (!/^(ход \d+ из \d+|начало[^·]*) · \d+:\d\d,\d$/.test(at)) fail("the phone's review says the move and time in Russian", "ход N из M · m:ss,t", at);
+  if (!/^(ход \d+ из \d+|начало[^·]*) · \d+:\d\d,\d{3}$/.test(at)) fail("the phone's review says the move and time in Russian", "ход N из M · m:ss,mmm", at);
   await lena.page.evaluate(() => window.scrollTo(0, 0));
   await shot(lena.page, "instants-phone-pause.png", `a Russian phone reviews the stored match at ${instants[1].t} ms, during the pause (${at})`);
   await lena.page.locator("#review-bar").scrollIntoViewIfNeeded();

@@ -108,9 +108,9 @@ async function main() {
   const why = await judge.page.locator("#review-why").innerText();
   for (const want of [
     "result: team 1 wins (E1)",
-    "0:30.4 the flag of black-B fell (K4) · inside the flag's grace window (K4)",
-    "0:30.6 board A drew (the players agreed, E3); held in the flag's window, weighed at its close",
-    "0:30.8 4A. Qxf7#: black-A is mated on board (M1)",
+    "0:30.410 the flag of black-B fell (K4) · inside the flag's grace window (K4)",
+    "0:30.600 board A drew (the players agreed, E3); held in the flag's window, weighed at its close",
+    "0:30.843 4A. Qxf7#: black-A is mated on board (M1)",
     "weighed: a mate on board beats a draw in the same window (E9)",
     "rules that decided it: E1 — Mate on board wins, K4 — ",
   ]) {
@@ -150,7 +150,7 @@ async function main() {
     { seen: () => window.shvedka.review });
   await ru.page.locator("#review-why summary").click();
   const ruWhy = await ru.page.locator("#review-why").innerText();
-  for (const want of ["Почему такой результат", "результат: победила команда 1 (E1)", "0:30,6 на доске A ничья (по соглашению, E3)",
+  for (const want of ["Почему такой результат", "результат: победила команда 1 (E1)", "0:30,600 на доске A ничья (по соглашению, E3)",
     "решение: мат на доске сильнее ничьей в том же окне (E9)", "что решило исход: E1 — "]) {
     if (!ruWhy.includes(want)) fail("the result explained in Russian", want, ruWhy);
   }

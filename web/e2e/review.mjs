@@ -136,8 +136,8 @@ async function main() {
   await gleb.locator('#moves li[data-k="4"]').click();
   await expectMove(gleb, 4, bfens[3], "gleb taps the fourth move");
   const at = await gleb.locator("#review-at").innerText();
-  if (!/^ход 4 из 7 · \d+:\d\d,\d$/.test(at) || await gleb.locator("#phase").innerText() !== "разбор") {
-    fail("gleb's review, in Russian", "разбор; ход 4 из 7 · m:ss,t", { at, phase: await gleb.locator("#phase").innerText() });
+  if (!/^ход 4 из 7 · \d+:\d\d,\d{3}$/.test(at) || await gleb.locator("#phase").innerText() !== "разбор") {
+    fail("gleb's review, in Russian", "разбор; ход 4 из 7 · m:ss,mmm", { at, phase: await gleb.locator("#phase").innerText() });
   }
   await expectRussian(gleb, "gleb's review on his phone", "#match", ["anna", "boris", "vera", "gleb"]);
   await gleb.evaluate(() => window.scrollTo(0, 0));
