@@ -330,3 +330,32 @@ async fn a6_a_players_call_for_a_replay_reaches_the_arbiter_with_its_reason() {
     assert!(arbiter.arbiter_act(id, over).await.is_err(), "a decided match is over");
     server.stop().await;
 }
+
+/// A2 after a restart: a player still on a decided match's end screen whose connection was lost
+/// (here the server restarted) names the match when his client resumes, and a correction of the
+/// result made afterwards reaches his new connection (before, the kept watchers were only the
+/// connections of the moment the match was decided: "no update within 10 s").
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a2_a_corrected_result_reaches_an_end_screen_that_came_back_after_a_restart() {
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
+    let (id, mut c) = server.seated_match("mgimo-2017", "blitz").await;
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    c[0].resign().await.unwrap();
+    for client in &mut c {
+        wait_event(client, |e| matches!(e.kind, EventView::Ended(_))).await;
+    }
+    let server = server.restart().await;
+    c[1].resume_at(server.addr).await.expect("the session resumes on the restarted server");
+    // A request answered on the resumed connection: its resumption has been handled.
+    c[1].list_matches().await.unwrap();
+    let arbiter = server.client("arbiter").await;
+    arbiter.arbiter("s3cret-whistle-of-arbiters").await.unwrap();
+    arbiter
+        .arbiter_act(id, ArbiterRequest::DeclareResult { winner: None, reason: "a flag missed".into() })
+        .await
+        .expect("a decided match's result is corrected after the restart");
+    let corrected = wait_event(&mut c[1], |e| matches!(&e.kind, EventView::Ended(r) if r.rule == "A2")).await;
+    let EventView::Ended(r) = corrected.kind else { unreachable!() };
+    assert_eq!((r.winner, r.note.as_deref()), (None, Some("a flag missed")));
+    server.stop().await;
+}

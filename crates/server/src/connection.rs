@@ -281,7 +281,12 @@ async fn handshake(
 /// wherever it runs.
 async fn follow_again(lobby: &Arc<Lobby>, session: &Arc<Session>, out: &Outbound, r: Resume) {
     let named = r.match_id.filter(|&id| lobby.placement.may_run_elsewhere(id));
-    let Some(id) = session.room().or(named) else { return };
+    let Some(id) = session.room().or(named) else {
+        if let Some(id) = r.match_id {
+            linger(lobby, session, out, id).await;
+        }
+        return;
+    };
     // One access check for every way into a match: a match the client names (not the one this
     // session followed) is followed only if the session may reach it — a private match only
     // with its invitation — wherever it runs.
@@ -300,7 +305,19 @@ async fn follow_again(lobby: &Arc<Lobby>, session: &Arc<Session>, out: &Outbound
     if !followed {
         // Its match closed meanwhile (decided, expired): the client learns it by asking.
         session.leave_room(id);
+        linger(lobby, session, out, id).await;
     }
+}
+
+/// A resumed client names a match that is not live here: if it is a decided match the session
+/// may reach, its end screen is kept among the match's watchers, so a correction of the result
+/// made later (A2) reaches this connection too, as it would have reached the lost one.
+async fn linger(lobby: &Arc<Lobby>, session: &Arc<Session>, out: &Outbound, id: shvedka_proto::MatchId) {
+    if lobby.rooms.room(id).is_ok() || !matches!(crate::dispatch::reaches(lobby, session, id).await, Ok(true))
+    {
+        return;
+    }
+    lobby.rooms.linger(id, session.clone(), out.clone());
 }
 
 /// A token bucket: `rate` requests per second on average, `burst` at once.

@@ -656,3 +656,33 @@ async fn a2_the_watchers_of_decided_matches_are_bounded() {
     none.keep(MatchId(1), watchers);
     assert!(none.take(MatchId(1)).is_empty(), "0 keeps none");
 }
+
+/// A2: a connection that resumes on a decided match's end screen is kept in place of its
+/// session's lost one (not beside it), a match not kept yet is kept for it, and the bounds hold.
+#[tokio::test]
+async fn a2_a_resumed_end_screen_replaces_its_lost_connection_among_the_kept_watchers() {
+    use crate::service::rooms::lingering::Lingering;
+    let f = fixture().await;
+    let mut watchers = Vec::new();
+    for name in ["anna", "boris", "vera"] {
+        let p = f.player(name, 4).await;
+        watchers.push((p.session.clone(), p.out.clone()));
+    }
+    let kept = Lingering::new(2, 2);
+    kept.keep(MatchId(1), watchers[..2].to_vec());
+    let again = f.player("anna-again", 4).await;
+    kept.add(MatchId(1), (watchers[0].0.clone(), again.out.clone()));
+    let one = kept.take(MatchId(1));
+    assert_eq!(one.iter().map(|(s, _)| s.name.as_str()).collect::<Vec<_>>(), ["boris", "anna"]);
+    assert!(one[1].1.same(&again.out), "anna's new connection, not her lost one");
+    // Full: another session is not added past the bound.
+    kept.keep(MatchId(2), watchers[..2].to_vec());
+    kept.add(MatchId(2), watchers[2].clone());
+    assert_eq!(kept.take(MatchId(2)).len(), 2);
+    // A match not kept yet is kept for the resumed connection, the oldest going first.
+    kept.keep(MatchId(3), watchers[..1].to_vec());
+    kept.keep(MatchId(4), watchers[..1].to_vec());
+    kept.add(MatchId(5), watchers[2].clone());
+    assert!(kept.take(MatchId(3)).is_empty(), "the oldest went first");
+    assert_eq!(kept.take(MatchId(5)).iter().map(|(s, _)| s.name.as_str()).collect::<Vec<_>>(), ["vera"]);
+}

@@ -3,7 +3,9 @@
 //! players still on its end screen are told the corrected result at once, as they were told the
 //! first. Bounded (config/default.toml): the latest `decided_matches_watched` decided matches, at
 //! most `decided_watchers_kept` connections each; a connection closed since simply takes nothing
-//! more, and one that follows another match since is not told.
+//! more, and one that follows another match since is not told. A client that comes back to a
+//! decided match's end screen — its connection lost, or the server restarted — names the match
+//! when it resumes and is kept again on its new connection ([`Lingering::add`]).
 
 use std::collections::VecDeque;
 use std::sync::{Arc, Mutex};
@@ -42,6 +44,21 @@ impl Lingering {
             kept.pop_front();
         }
         kept.push_back((id, watchers));
+    }
+
+    /// Keeps one more watcher of decided match `id` (a resumed connection on its end screen): it
+    /// replaces the session's earlier connection; the match becomes the latest kept.
+    pub(crate) fn add(&self, id: MatchId, watcher: Watcher) {
+        let Ok(mut kept) = self.kept.lock() else { return };
+        let mut watchers = kept
+            .iter()
+            .position(|(m, _)| *m == id)
+            .and_then(|i| kept.remove(i))
+            .map_or_else(Vec::new, |(_, w)| w);
+        watchers.retain(|(s, _)| !Arc::ptr_eq(s, &watcher.0));
+        watchers.push(watcher);
+        drop(kept);
+        self.keep(id, watchers);
     }
 
     /// The watchers kept for `id` (and forgets them): those that follow no other match since.

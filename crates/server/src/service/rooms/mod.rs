@@ -314,6 +314,12 @@ impl Rooms {
         &self.sessions
     }
 
+    /// Keeps a resumed connection among the watchers of decided match `id`, so a later
+    /// correction of its result reaches it ([`lingering::Lingering::add`]).
+    pub(crate) fn linger(&self, id: MatchId, session: Arc<Session>, out: Outbound) {
+        self.lingering.add(id, (session, out));
+    }
+
     pub(crate) fn room(&self, id: MatchId) -> Result<RoomHandle, ErrorMsg> {
         self.map
             .get(&id)
