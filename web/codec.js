@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 14;
+export const PROTOCOL_VERSION = 15;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -39,7 +39,8 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Withdraw: { tournament: number, team: number } } | { Start: { tournament: number } }
  *   | { PairNext: { tournament: number, choice_window_ms: number } }
  *   | { Result: { tournament: number, round: number, table: number, game: number, outcome: TdOutcome,
- *       reason: string, correct: boolean } }
+ *       reason: string, correct: boolean, end_game: boolean } }
+ *   | { ClearResult: { tournament: number, round: number, table: number, game: number } }
  *   | { SeedByRating: { tournament: number } }
  *   | { Registration: { tournament: number, open: boolean } }
  *   | { Settings: { tournament: number, swiss_rounds: number | null, check_in: boolean } }
@@ -307,7 +308,10 @@ export const td = {
     /** @type {TdOutcome} */ outcome,
     /** @type {string} */ reason,
     /** @type {boolean} */ correct,
-  ) => /** @type {TdRequest} */ ({ Result: { tournament, round: at.round, table: at.table, game: at.game, outcome, reason, correct } }),
+    /** @type {boolean} */ end_game = false,
+  ) => /** @type {TdRequest} */ ({ Result: { tournament, round: at.round, table: at.table, game: at.game, outcome, reason, correct, end_game } }),
+  clearResult: (/** @type {number} */ tournament, /** @type {{ round: number, table: number, game: number }} */ at) =>
+    /** @type {TdRequest} */ ({ ClearResult: { tournament, round: at.round, table: at.table, game: at.game } }),
   seedByRating: (/** @type {number} */ tournament) => /** @type {TdRequest} */ ({ SeedByRating: { tournament } }),
   registration: (/** @type {number} */ tournament, /** @type {boolean} */ open) => /** @type {TdRequest} */ ({ Registration: { tournament, open } }),
   settings: (/** @type {number} */ tournament, /** @type {number | null} */ swiss_rounds, /** @type {boolean} */ check_in) =>
@@ -344,7 +348,7 @@ export const entry = {
  * `GameView` of the protocol: one game of a pairing (S3 choices, seats, match, result).
  * @typedef {{ game: number, seating_team: number, colour_team: number, seating: TdChoice | null,
  *   colours: TdChoice | null, seats: [string, string, string, string] | null, choices_due_ms: number,
- *   match_id: number | null, result: { outcome: TdOutcome, source: "OverTheBoard" | "Online" | "Forfeit",
+ *   match_id: number | null, result: { outcome: TdOutcome, source: "OverTheBoard" | "Online" | "Director" | "Forfeit",
  *   director: OfficialView | null, note: string } | null }} GameView
  */
 
@@ -402,7 +406,9 @@ export const entry = {
  *   | { ChoicesPending: { game: TourGame } } | { AlreadyDecided: { game: TourGame } }
  *   | { NotDecided: { game: TourGame } }
  *   | "RegistrationClosed" | "AlreadyInTeam" | "NoInvitation" | "CheckInNotRequired" | "NotASwiss"
- *   | { NotInField: { team: number } } | { PlacedTwice: { team: number } }} TourRefusal
+ *   | { NotInField: { team: number } } | { PlacedTwice: { team: number } }
+ *   | { GameInPlay: { game: TourGame, match_id: number } } | { PlayedOnline: { game: TourGame } }
+ *   | { GameTwoStarted: { game: TourGame } }} TourRefusal
  */
 /** @typedef {{ round: number, table: number, game: number }} TourGame  `TourGame` of the protocol */
 

@@ -388,15 +388,29 @@ export class Desk {
         reason.value = g.result?.note ?? "";
         const go = cell("button", tr(g.result ? "d.correct" : "d.enter"));
         go.id = `${id}-enter`;
+        // A game in play: only deliberately, and then its match ends with the result.
+        const inPlay = g.match_id !== null && g.result === null;
         go.addEventListener("click", () => {
           const at = { round: round.round, table: p.table, game: g.game };
-          const req = this.td.result(v.summary.id, at, /** @type {import("./codec.js").TdOutcome} */ (outcome.value), reason.value.trim() || tr("d.default-reason"), g.result !== null);
+          if (inPlay && !window.confirm(tr("d.end-game-confirm", { table: p.table, game: g.game, match: g.match_id ?? "" }))) return;
+          const said = reason.value.trim() || tr(g.match_id !== null ? "d.default-reason-online" : "d.default-reason");
+          const req = this.td.result(v.summary.id, at, /** @type {import("./codec.js").TdOutcome} */ (outcome.value), said, g.result !== null, inPlay);
           void this.send(req, tr(g.result ? "d.corrected" : "d.entered"));
         });
         const director = officialName(g.result?.director ?? null);
         const now = g.result ? `${tr(`d.outcome.${g.result.outcome}`)}${director ? ` (${director})` : ""}` : "—";
         const form = document.createElement("td");
         form.append(outcome, reason, go);
+        if (g.result && g.match_id === null) {
+          const clear = cell("button", tr("d.clear"));
+          clear.id = `${id}-clear`;
+          clear.title = tr("d.clear-title");
+          clear.addEventListener("click", () => {
+            if (!window.confirm(tr("d.clear-confirm", { table: p.table, game: g.game }))) return;
+            void this.send(this.td.clearResult(v.summary.id, { round: round.round, table: p.table, game: g.game }), tr("d.cleared"));
+          });
+          form.append(clear);
+        }
         if (g.match_id !== null) {
           const matchId = g.match_id;
           const look = cell("button", tr("d.match", { match: matchId }));

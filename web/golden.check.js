@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":14,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":15,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":14,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":15,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":14,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":15,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};

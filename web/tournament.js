@@ -72,7 +72,7 @@ export function gameText(g, name, p) {
   if (g.result) {
     const r = g.result;
     const who = r.outcome === "Draw" ? tr("t.draw") : tr("t.won", { team: name(r.outcome === "FirstWins" ? p.first : p.second) });
-    const how = r.source === "Forfeit" ? tr("t.forfeit") : r.source === "OverTheBoard" ? tr("t.over-the-board") : "";
+    const how = r.source === "Forfeit" ? tr("t.forfeit") : r.source === "OverTheBoard" ? tr("t.over-the-board") : r.source === "Director" ? tr("t.by-director") : "";
     const by = officialName(r.director);
     return `${who}${how}${by ? ` — ${by}${r.note ? `: ${r.note}` : ""}` : ""}`;
   }

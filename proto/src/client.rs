@@ -398,6 +398,22 @@ pub enum TdRequest {
         reason: String,
         /// Replace an existing result.
         correct: bool,
+        /// The game is in play and the director ends its match with this result (version 15);
+        /// without it a result for a game in play is refused (`TourRefusal::GameInPlay`). For a
+        /// game played online the match's own result becomes the same, so the two never differ.
+        end_game: bool,
+    },
+    /// Clear a result entered by mistake (version 15): the game is undecided again. Not for a
+    /// game played online (its match's result is corrected instead).
+    ClearResult {
+        /// The tournament.
+        tournament: u64,
+        /// Round, from 1.
+        round: u32,
+        /// Table, from 1.
+        table: u32,
+        /// Game, 1 or 2.
+        game: u32,
     },
     /// A publication; `Reply::Text`.
     Publish {

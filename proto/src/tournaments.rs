@@ -220,6 +220,9 @@ pub enum TourResultSource {
     OverTheBoard,
     /// Played online; the server recorded the match's result.
     Online,
+    /// Played online, entered or corrected by the director (version 15); the match ended, or
+    /// was corrected, with the same result.
+    Director,
     /// Not played: a team withdrew. Scores as a game won for the team present, not counted as
     /// a game won in the tie-breaks.
     Forfeit,
@@ -489,5 +492,24 @@ pub enum TourRefusal {
     PlacedTwice {
         /// The team.
         team: u32,
+    },
+    /// The game is in play (version 15): a result is entered for it only with `end_game`, which
+    /// ends its match with that result.
+    GameInPlay {
+        /// The game.
+        game: TourGame,
+        /// Its match.
+        match_id: MatchId,
+    },
+    /// The game was played online (version 15): its result is its match's; it is corrected,
+    /// not cleared.
+    PlayedOnline {
+        /// The game.
+        game: TourGame,
+    },
+    /// Game 2 of the pairing has started (version 15): game 1's result stays.
+    GameTwoStarted {
+        /// The game (game 1).
+        game: TourGame,
     },
 }

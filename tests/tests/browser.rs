@@ -451,6 +451,7 @@ async fn s3_the_projector_and_a_phone_follow_a_tournament_as_the_director_enters
                 outcome,
                 reason: "над доской".into(),
                 correct: false,
+                end_game: false,
             };
             td.td(result).await.expect("a result");
             tokio::time::sleep(Duration::from_millis(500)).await;

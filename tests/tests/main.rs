@@ -34,6 +34,7 @@ mod server_bad_input;
 mod server_match;
 mod tournament;
 mod tournament_entry;
+mod tournament_results;
 mod tournament_view;
 mod transport_limits;
 mod web_socket;

@@ -182,6 +182,7 @@ async fn a4_director_acts_name_the_account_in_the_tournament_and_the_game_record
         outcome: TdOutcome::FirstWins,
         reason: "A2: illegal move found later".into(),
         correct: true,
+        end_game: false,
     };
     boss.td(correct).await.expect("corrected");
 

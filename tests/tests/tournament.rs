@@ -49,7 +49,7 @@ async fn games(td: &Client, tournament: u64) -> String {
     }
 }
 
-async fn state(td: &Client, tournament: u64) -> Tournament {
+pub(crate) async fn state(td: &Client, tournament: u64) -> Tournament {
     serde_json::from_str(&text(td, tournament, TdExport::State).await).expect("the state reads")
 }
 
@@ -247,6 +247,7 @@ async fn s3_round_robin_of_four_teams_played_online_to_the_end() {
             outcome: shvedka_proto::TdOutcome::Draw,
             reason: "late claim".into(),
             correct: false,
+            end_game: false,
         })
         .await;
     assert!(again.is_err(), "a decided game is not decided twice");

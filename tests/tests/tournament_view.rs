@@ -206,6 +206,7 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
             outcome,
             reason: "over the board".into(),
             correct: false,
+            end_game: false,
         };
         td.td(result).await.expect("a result");
         let (change, v) = pushed(&mut feed).await;
@@ -221,6 +222,7 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
             outcome: TdOutcome::SecondWins,
             reason: "the arbiter found a flag".into(),
             correct: true,
+            end_game: false,
         };
         td.td(correct).await.expect("a correction");
         pushed(&mut feed).await
@@ -264,6 +266,7 @@ async fn s3_a_followed_tournament_is_pushed_whole_at_every_change_and_listed_by_
             outcome: TdOutcome::Draw,
             reason: "ж".repeat(101),
             correct: true,
+            end_game: false,
         })
         .await
         .unwrap_err();

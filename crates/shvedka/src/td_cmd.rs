@@ -126,7 +126,8 @@ enum TdCommand {
         #[arg(long, default_value_t = 120)]
         choices_s: u64,
     },
-    /// Enter a game's result (over the board), or correct one with --correct.
+    /// Enter a game's result (over the board, or for a game in play with --end-game), or correct
+    /// one with --correct.
     Result {
         /// The tournament.
         tournament: u64,
@@ -144,6 +145,21 @@ enum TdCommand {
         /// Replace an existing result.
         #[arg(long)]
         correct: bool,
+        /// The game is in play: end its match with this result (its players are told).
+        #[arg(long)]
+        end_game: bool,
+    },
+    /// Clear a result entered by mistake (a game not played online: an online game's result is
+    /// its match's, corrected with `result --correct`).
+    ClearResult {
+        /// The tournament.
+        tournament: u64,
+        /// The round.
+        round: u32,
+        /// The table.
+        table: u32,
+        /// The game, 1 or 2.
+        game: u32,
     },
     /// Publish: standings, standings-csv, crosstable, crosstable-csv, html, sheet (with
     /// --round), games (every game as one BPGN file), state (JSON).
@@ -237,20 +253,26 @@ fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
         TdCommand::Pair { tournament, choices_s } => {
             TdRequest::PairNext { tournament: *tournament, choice_window_ms: choices_s.saturating_mul(1000) }
         }
-        TdCommand::Result { tournament, round, table, game, outcome, reason, correct } => TdRequest::Result {
-            tournament: *tournament,
-            round: *round,
-            table: *table,
-            game: *game,
-            outcome: match outcome.as_str() {
-                "first" => TdOutcome::FirstWins,
-                "second" => TdOutcome::SecondWins,
-                "draw" => TdOutcome::Draw,
-                other => return Err(bad(format!("outcome {other:?}: expected first, second or draw"))),
-            },
-            reason: reason.join(" "),
-            correct: *correct,
-        },
+        TdCommand::ClearResult { tournament, round, table, game } => {
+            TdRequest::ClearResult { tournament: *tournament, round: *round, table: *table, game: *game }
+        }
+        TdCommand::Result { tournament, round, table, game, outcome, reason, correct, end_game } => {
+            TdRequest::Result {
+                tournament: *tournament,
+                round: *round,
+                table: *table,
+                game: *game,
+                outcome: match outcome.as_str() {
+                    "first" => TdOutcome::FirstWins,
+                    "second" => TdOutcome::SecondWins,
+                    "draw" => TdOutcome::Draw,
+                    other => return Err(bad(format!("outcome {other:?}: expected first, second or draw"))),
+                },
+                reason: reason.join(" "),
+                correct: *correct,
+                end_game: *end_game,
+            }
+        }
         TdCommand::Publish { tournament, what, round, lang } => TdRequest::Publish {
             tournament: *tournament,
             language: lang.clone().unwrap_or_else(locale_language),

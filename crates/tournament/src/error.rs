@@ -130,6 +130,12 @@ pub enum TournamentError {
     /// The game has no result to correct.
     #[error("{0} has no result to correct")]
     NotDecided(GameRef),
+    /// The game was played online: its result is its match's and is corrected, not cleared.
+    #[error("{0} was played online: correct its result instead")]
+    PlayedOnline(GameRef),
+    /// Game 2 of the pairing has started: game 1's result stays until game 2's is cleared.
+    #[error("game 2 of {0} has started")]
+    GameTwoStarted(GameRef),
     /// Registration is closed: only a director registers a team now.
     #[error("registration is closed")]
     RegistrationClosed,

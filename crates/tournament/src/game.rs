@@ -103,6 +103,9 @@ pub enum ResultSource {
     OverTheBoard,
     /// Played online, reported by the server.
     Online,
+    /// Played online, entered or corrected by the director (the match itself ended, or was
+    /// corrected, with the same result).
+    Director,
     /// Not played: a team withdrew or did not turn up. Scores like a win for the team present,
     /// but is not counted as a game won in the tie-breaks.
     Forfeit,

@@ -68,6 +68,29 @@ impl Tournament {
         Ok(())
     }
 
+    /// Clears a result the director entered by mistake: the game is undecided again (standings
+    /// follow). Only a game not played online — its match's result is the game's and is
+    /// corrected instead — and, for game 1, only while game 2 has not started.
+    ///
+    /// # Errors
+    /// As [`Tournament::correct_result`], with [`TournamentError::PlayedOnline`] and
+    /// [`TournamentError::GameTwoStarted`].
+    pub fn clear_result(&mut self, round: u32, table: u32, game: u32) -> Result<(), TournamentError> {
+        let at = GameRef { round, table, game };
+        if game == 1 && self.pairing_mut(round, table)?.game_mut(2).is_some_and(|g| g.is_started()) {
+            return Err(TournamentError::GameTwoStarted(at));
+        }
+        let g = self.game_at(at)?;
+        if g.result.is_none() {
+            return Err(TournamentError::NotDecided(at));
+        }
+        if g.match_id.is_some() {
+            return Err(TournamentError::PlayedOnline(at));
+        }
+        g.result = None;
+        Ok(())
+    }
+
     fn game_at(&mut self, at: GameRef) -> Result<&mut crate::Game, TournamentError> {
         self.pairing_mut(at.round, at.table)?.game_mut(at.game).ok_or(TournamentError::UnknownGame(at.game))
     }

@@ -118,3 +118,27 @@ fn pairing_stops_when_too_few_teams_remain() {
     assert!(t.is_finished());
     refused(&mut t, TournamentError::TooFewTeams { active: 1 }, |t| t.pair_next_round(0, 1));
 }
+
+/// A result entered by mistake is cleared: the game is undecided again and the standings
+/// follow; an online game's result (its match's) is corrected, not cleared, and game 1's stays
+/// once game 2 has started. A refused clearing changes nothing.
+#[test]
+fn a_result_entered_by_mistake_is_cleared() {
+    let mut t = started(Format::RoundRobin, 4);
+    t.pair_next_round(0, 1).unwrap();
+    let at = GameRef { round: 1, table: 1, game: 1 };
+    refused(&mut t, TournamentError::NotDecided(at), |t| t.clear_result(1, 1, 1));
+    let before = json(&t);
+    t.record_result(1, 1, 1, draw()).unwrap();
+    t.clear_result(1, 1, 1).unwrap();
+    assert_eq!(json(&t), before, "cleared, the tournament is as it was before the entry");
+    // Game 2 started (its match linked): game 1's result stays.
+    t.record_result(1, 1, 1, draw()).unwrap();
+    t.apply_defaults(u64::MAX);
+    t.set_match(1, 1, 2, 7).unwrap();
+    refused(&mut t, TournamentError::GameTwoStarted(at), |t| t.clear_result(1, 1, 1));
+    // Played online: corrected, not cleared.
+    t.record_result(1, 1, 2, draw()).unwrap();
+    let two = GameRef { game: 2, ..at };
+    refused(&mut t, TournamentError::PlayedOnline(two), |t| t.clear_result(1, 1, 2));
+}

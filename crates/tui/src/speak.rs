@@ -587,6 +587,13 @@ pub fn tour_refusal(lang: Lang, r: TourRefusal) -> String {
         TourRefusal::NotASwiss => t!(lang, "tour-not-a-swiss"),
         TourRefusal::NotInField { team } => t!(lang, "tour-not-in-field", team = team),
         TourRefusal::PlacedTwice { team } => t!(lang, "tour-placed-twice", team = team),
+        TourRefusal::GameInPlay { game, match_id } => {
+            t!(lang, "tour-game-in-play", game = tour_game(lang, game), id = match_id.0)
+        }
+        TourRefusal::PlayedOnline { game } => t!(lang, "tour-played-online", game = tour_game(lang, game)),
+        TourRefusal::GameTwoStarted { game } => {
+            t!(lang, "tour-game-two-started", game = tour_game(lang, game))
+        }
     }
 }
 

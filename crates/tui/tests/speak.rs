@@ -102,6 +102,9 @@ fn tour_refusals() -> Vec<TourRefusal> {
             TourRefusal::NotASwiss => 31,
             TourRefusal::NotInField { .. } => 32,
             TourRefusal::PlacedTwice { .. } => 33,
+            TourRefusal::GameInPlay { .. } => 34,
+            TourRefusal::PlayedOnline { .. } => 35,
+            TourRefusal::GameTwoStarted { .. } => 36,
         }
     }
     let game = TourGame { round: 2, table: 3, game: 1 };
@@ -140,6 +143,9 @@ fn tour_refusals() -> Vec<TourRefusal> {
         TourRefusal::NotASwiss,
         TourRefusal::NotInField { team: 5 },
         TourRefusal::PlacedTwice { team: 5 },
+        TourRefusal::GameInPlay { game, match_id: MatchId(12) },
+        TourRefusal::PlayedOnline { game },
+        TourRefusal::GameTwoStarted { game },
     ];
     let mut seen: Vec<usize> = all.iter().map(|r| index(*r)).collect();
     seen.sort_unstable();

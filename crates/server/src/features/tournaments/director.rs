@@ -6,12 +6,10 @@
 use std::sync::atomic::Ordering;
 
 use bughouse_match::Official;
-use shvedka_proto::{ErrorCode, ErrorMsg, TdExport, TdOutcome, TdRequest, TourChange};
-use shvedka_tournament::{
-    Director, DirectorAct, Format, GameResult, Language, Outcome, ResultSource, TeamNo, Tournament,
-};
+use shvedka_proto::{ErrorCode, ErrorMsg, TdExport, TdRequest, TourChange};
+use shvedka_tournament::{Director, DirectorAct, Format, GameResult, Language, TeamNo, Tournament};
 
-use super::{MAX_NOTE, Tournaments, drive::linked_matches, refused, save, view};
+use super::{Tournaments, drive::linked_matches, refused, results, save, view};
 use crate::service::convert::error;
 use crate::service::rooms::Rooms;
 use crate::service::wall::unix_ms;
@@ -53,12 +51,12 @@ impl Tournaments {
     pub(crate) async fn director(
         &self,
         rooms: &Rooms,
-        by: &Official,
+        official: &Official,
         req: TdRequest,
     ) -> Result<shvedka_proto::Reply, ErrorMsg> {
         use shvedka_proto::Reply;
         self.here()?;
-        let by = match by {
+        let by = match official {
             Official::Account(name) => Director::Account(name.clone()),
             _ => Director::Secret,
         };
@@ -160,46 +158,14 @@ impl Tournaments {
                     .await?;
                 Ok(Reply::Id(u64::from(round)))
             }
-            TdRequest::Result { tournament, round, table, game, outcome, reason, correct } => {
-                if reason.chars().count() > MAX_NOTE {
-                    return Err(error(
-                        ErrorCode::Invalid(shvedka_proto::Invalid::NoteLength { max: MAX_NOTE as u32 }),
-                        format!("the reason of a result has at most {MAX_NOTE} characters"),
-                    ));
-                }
-                let what = format!(
-                    "{} the result of round {round} table {table} game {game}: {outcome:?} ({reason})",
-                    if correct { "corrected" } else { "entered" }
-                );
-                let result =
-                    GameResult::new(outcome_of(outcome), ResultSource::OverTheBoard, reason).by(by.clone());
-                // Online, game 2's choices open with game 1's result, however it came (S3).
-                let online = self.online(tournament);
-                self.change(
-                    rooms,
-                    tournament,
-                    |t| {
-                        if correct {
-                            t.correct_result(round, table, game, result).map_err(refused)?;
-                        } else {
-                            t.record_result(round, table, game, result).map_err(refused)?;
-                            if online && game == 1 {
-                                t.open_game_two(round, table, unix_ms()).map_err(refused)?;
-                            }
-                        }
-                        t.note_act(act(what));
-                        Ok(())
-                    },
-                    |()| {
-                        Some(if correct {
-                            TourChange::Corrected { round, table, game }
-                        } else {
-                            TourChange::Result { round, table, game }
-                        })
-                    },
-                )
-                .await
-                .map(|()| Reply::Ok)
+            TdRequest::Result { tournament, round, table, game, outcome, reason, correct, end_game } => {
+                let at = results::At { tournament, round, table, game };
+                let entry = results::Entry { outcome, reason, correct, end_game };
+                self.enter_result(rooms, (official, &act(String::new())), at, entry).await.map(|()| Reply::Ok)
+            }
+            TdRequest::ClearResult { tournament, round, table, game } => {
+                let at = results::At { tournament, round, table, game };
+                self.clear_result(rooms, &act(String::new()), at).await.map(|()| Reply::Ok)
             }
             TdRequest::Registration { tournament, open } => self
                 .change(
@@ -358,14 +324,6 @@ pub(super) fn room_for_a_team(t: &Tournament) -> Result<(), ErrorMsg> {
         ));
     }
     Ok(())
-}
-
-fn outcome_of(o: TdOutcome) -> Outcome {
-    match o {
-        TdOutcome::FirstWins => Outcome::FirstWins,
-        TdOutcome::SecondWins => Outcome::SecondWins,
-        TdOutcome::Draw => Outcome::Draw,
-    }
 }
 
 #[cfg(test)]

@@ -26,6 +26,7 @@ mod entry;
 mod followers;
 mod listing;
 mod refusals;
+mod results;
 mod view;
 
 pub(crate) use drive::spawn_ticker;

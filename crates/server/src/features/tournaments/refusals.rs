@@ -78,5 +78,7 @@ fn refusal(e: &TournamentError) -> (TourRefusal, Option<&'static str>) {
         E::NotASwiss => (TourRefusal::NotASwiss, None),
         E::NotInField(t) => (TourRefusal::NotInField { team: t.0 }, None),
         E::PlacedTwice(t) => (TourRefusal::PlacedTwice { team: t.0 }, None),
+        E::PlayedOnline(g) => (TourRefusal::PlayedOnline { game: game(g) }, None),
+        E::GameTwoStarted(g) => (TourRefusal::GameTwoStarted { game: game(g) }, None),
     }
 }

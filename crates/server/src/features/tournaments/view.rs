@@ -138,6 +138,7 @@ fn game(t: &Tournament, p: &Pairing, n: u32, g: &Game) -> GameView {
             source: match r.source {
                 ResultSource::OverTheBoard => TourResultSource::OverTheBoard,
                 ResultSource::Online => TourResultSource::Online,
+                ResultSource::Director => TourResultSource::Director,
                 ResultSource::Forfeit => TourResultSource::Forfeit,
             },
             director: r.by.as_ref().map(director_name),
