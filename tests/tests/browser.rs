@@ -597,3 +597,31 @@ fn the_web_client_type_checks() {
         String::from_utf8_lossy(&out.stderr)
     );
 }
+
+/// Issue 57, item 1: a director's result for a game in play, from the desk in Russian
+/// (`web/e2e/in-play.mjs`): asked first (declined, nothing entered), then confirmed; the match
+/// ends with his result and words, its players are told, and the tournament has the same result.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_a_director_ends_a_game_in_play_from_the_desk_only_when_he_confirms() {
+    use shvedka_proto::EventView;
+    let server = TestServer::start("").await;
+    server.account("boss").await.close().await;
+    let store = shvedka_storage::open(None, &server.data_dir()).await.expect("the data directory's database");
+    let boss = store.account_by_name("boss").await.expect("the store").expect("registered");
+    store.set_role(boss.id, shvedka_storage::Role::Director, true).await.expect("the director role");
+    let td = server.account("boss").await;
+    let (id, m, mut players) = crate::tournament_results::game_one_in_play(&server, &td).await;
+    let (id_arg, m_arg) = (id.to_string(), m.0.to_string());
+    run_at(
+        "in-play.mjs",
+        &server,
+        "in-play",
+        "websocket",
+        &["--director", "boss", "--tournament", &id_arg, "--match", &m_arg],
+    )
+    .await;
+    let ended = shvedka_tests::wait_event(&mut players[2], |e| matches!(e.kind, EventView::Ended(_))).await;
+    let EventView::Ended(r) = ended.kind else { unreachable!() };
+    assert_eq!(r.note.as_deref(), Some("команда покинула зал"), "the players read the director's words");
+    server.stop().await;
+}

@@ -16,7 +16,7 @@ use crate::tournament::{SECRET, director, id_of, player, state};
 /// Two teams of accounts in an online tournament at 5+0, round 1 paired with the defaults
 /// taken at once, game 1's match made and its four players seated, its clocks running. The
 /// tournament, the match and the players (in `player(team, i)` order: team 1's two, team 2's).
-async fn game_one_in_play(server: &TestServer, td: &Client) -> (u64, MatchId, Vec<Client>) {
+pub(crate) async fn game_one_in_play(server: &TestServer, td: &Client) -> (u64, MatchId, Vec<Client>) {
     for t in 1..=2 {
         for i in 0..2 {
             server.account(&player(t, i)).await.close().await;

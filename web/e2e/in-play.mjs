@@ -1,0 +1,69 @@
+// End to end (issue 57, item 1): a director's result for a game in play, from the desk in
+// Russian. Game 1 of table 1 is being played (four Rust clients seated, the clocks running). The
+// director's first click on «Внести» is a stray one: the page asks, naming the table, the game and
+// its match and saying the match will end; he declines and nothing is sent (the game has no
+// result). The second time he confirms: the match ends with his result and words (the Rust test
+// checks that its players are told), the desk shows the result as the director's («решение
+// директора», not «за доской»), and it offers no «Снять» for a game played online.
+//
+//   node web/e2e/in-play.mjs --url http://127.0.0.1:HTTPPORT/ --transport websocket --out DIR \
+//     --director boss --tournament ID --match M
+//
+// The account `--director` (password NAME-password) holds the director role.
+
+import { fail, launch, openPlayer, run, until } from "./browser.mjs";
+import { script } from "./script.mjs";
+
+const { args, step, shot } = script("in-play.mjs", {
+  director: { type: "string" },
+  tournament: { type: "string" },
+  match: { type: "string" },
+});
+const id = Number(args.tournament);
+const matchId = Number(args.match);
+let browser;
+const pages = new Map();
+
+async function main() {
+  browser = await launch();
+  const p = await openPlayer(browser, "director", { viewport: { width: 1400, height: 1000 }, locale: "ru-RU" });
+  pages.set("director", { ...p, name: "director" });
+  const td = p.page;
+  await td.goto(`${args.url}?transport=${args.transport}`, { timeout: 15000 });
+  await td.locator("#name").fill(String(args.director));
+  await td.locator("#password").fill(`${args.director}-password`);
+  await td.locator("#enter").click();
+  await until(td, "the director is in the lobby", (id) => document.getElementById(`t-open-${id}`) !== null, id);
+  await td.locator(`#t-open-${id}`).click();
+  await until(td, "the desk offers game 1 of table 1", () => document.getElementById("d-r1-1-enter") !== null, null);
+  await td.locator("#d-r1-1-outcome").selectOption("SecondWins");
+  await td.locator("#d-r1-1-reason").fill("команда покинула зал");
+  // The stray click: asked, declined, nothing sent.
+  /** @type {string[]} */
+  const asked = [];
+  td.once("dialog", (d) => { asked.push(d.message()); void d.dismiss(); });
+  await td.locator("#d-r1-1-enter").click();
+  if (asked.length !== 1) fail("the director is asked before a game in play is ended", 1, asked.length);
+  const want = [/Стол 1, партия 1 ещё идёт/, new RegExp(`матч ${matchId}`), /Закончить её сейчас этим результатом/, /Игрокам об этом сообщат/];
+  for (const w of want) if (!w.test(asked[0])) fail("the question names the game, its match and what happens", String(w), asked[0]);
+  // confirm() answered within the click's handler, which returns before sending anything.
+  const points = await td.evaluate(() => (window.shvedka?.tournament?.standings ?? []).reduce((s, l) => s + l.points, 0));
+  if (points !== 0) fail("declined, nothing is entered", 0, points);
+  if ((await td.locator("#d-r1-1-enter").textContent()) !== "Внести") fail("the game still has no result", "Внести", await td.locator("#d-r1-1-enter").textContent());
+  step(`a stray click is asked about and declined: «${asked[0]}»`);
+  await shot(td, "in-play-desk-before.png", "the desk in Russian while game 1 of table 1 is in play, after the declined question");
+  // Deliberately: confirmed.
+  td.once("dialog", (d) => void d.accept());
+  await td.locator("#d-r1-1-enter").click();
+  await until(td, "the result is in, as the director's", () => document.getElementById("d-r1-1-enter")?.textContent === "Исправить", null,
+    { seen: () => document.getElementById("d-r1-1-enter")?.textContent });
+  const games = await td.locator("#t-round").innerText().catch(() => "");
+  if (!/решение директора/.test(games)) fail("the round's table says the result is the director's", "решение директора", games);
+  if (/за доской/.test(games)) fail("an online game's result is not called over the board", "no «за доской»", games);
+  if (await td.locator("#d-r1-1-clear").count()) fail("a game played online offers no clearing", 0, 1);
+  await shot(td, "in-play-desk-after.png", "the desk after the director ended game 1 with his result: «Исправить», the round says «решение директора»");
+  step("confirmed: the result is the director's, the match ended with it");
+  for (const p of pages.values()) if (p.errors.length) fail("no console errors", [], p.errors);
+}
+
+await run(main, args.out, () => ({ browser, players: pages }));
