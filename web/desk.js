@@ -108,6 +108,10 @@ export class Desk {
     this.proposal = null;
     /** The computer's proposal as it came. @type {Plan | undefined} */
     this.computer = undefined;
+    /** The round's field (the teams to pair) when the computer proposed it. */
+    this.proposedField = "";
+    /** Whether the field changed under a plan changed by hand (it is said, not redone). */
+    this.fieldMoved = false;
     /** The results table as last drawn (not drawn again under the director's hand unless it changed). */
     this.resultsKey = "";
     $("tc-form").addEventListener("submit", (e) => {
@@ -190,11 +194,14 @@ export class Desk {
     if (!r.ok?.TournamentRound) return;
     this.computer = planOf(r.ok.TournamentRound);
     this.proposal = planOf(r.ok.TournamentRound);
+    this.proposedField = JSON.stringify(fieldOf(v));
+    this.fieldMoved = false;
     this.drawPlan();
   }
 
   closePlan() {
     this.proposal = null;
+    this.fieldMoved = false;
     this.computer = undefined;
     $("d-proposal").hidden = true;
   }
@@ -289,6 +296,7 @@ export class Desk {
     const away = v.teams.filter((t) => !t.withdrawn && !field.includes(t.team)).map((t) => t.team);
     const same = this.computer && samePlan(plan, this.computer);
     $("d-changed").textContent = tr(same ? "d.computers" : "d.changed")
+      + (this.fieldMoved ? ` ${tr("d.field-moved")}` : "")
       + (away.length ? ` ${tr("d.away", { teams: away.map(name).join(", ") })}` : "")
       + (out.length ? ` ${tr("d.left-out", { teams: out.map(name).join(", ") })}` : "");
   }
@@ -322,6 +330,24 @@ export class Desk {
     if (!(running && complete)) this.closePlan();
     this.drawTeams(v);
     this.drawResults(v);
+    this.followField(v);
+  }
+
+  /**
+   * An open proposal follows check-ins and withdrawals: the computer's pairing, untouched, is
+   * asked for again; one changed by hand is drawn again with the new field (a team that checked
+   * in since is among the choices and said to be left out) and the change is said.
+   * @param {TournamentView} v
+   */
+  followField(v) {
+    if (!this.proposal || JSON.stringify(fieldOf(v)) === this.proposedField) return;
+    if (this.computer && samePlan(this.proposal, this.computer)) {
+      void this.preview();
+      return;
+    }
+    this.proposedField = JSON.stringify(fieldOf(v));
+    this.fieldMoved = true;
+    this.drawPlan();
   }
 
   /** @param {TournamentView} v */

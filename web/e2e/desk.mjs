@@ -211,6 +211,27 @@ async function main() {
   await until(td, "and back to English", () => document.getElementById("d-print").textContent === "Print pairings and standings (A4)", null);
   step("the tournament in Russian on a phone; the desk switched to Russian and back");
 
+  // Round 2's preview follows check-ins (issue 57): with Кони and Слоны checked in, the computer
+  // pairs them; Ладьи check in while the preview is open, and the open preview pairs them too and
+  // no longer lists them as away.
+  for (const team of [2, 3]) {
+    await td.locator(`#d-checkin-${team}`).click();
+    await until(td, `team ${team} is checked in for round 2`, (team) => document.getElementById(`d-checkin-${team}`) === null, team);
+  }
+  await td.locator("#d-preview").click();
+  await until(td, "round 2's proposal lists Ладьи as away", () => !document.getElementById("d-proposal").hidden
+    && /Not checked in, not paired: Ладьи/.test(document.getElementById("d-changed").textContent), null,
+    { seen: () => document.getElementById("d-changed")?.textContent });
+  await until(a, `${anna} is asked to check in for round 2`, () => document.getElementById("t-check-in") !== null, null,
+    { seen: () => document.getElementById("t-entry")?.textContent });
+  await a.locator("#t-check-in").click();
+  await until(td, "the open preview follows the check-in: Ладьи are paired, not away", () => !/Ладьи/.test(document.getElementById("d-changed").textContent)
+    && [...document.querySelectorAll("#d-pairing select")].some((s) => s.selectedOptions[0]?.textContent?.includes("Ладьи")), null,
+    { seen: () => [document.getElementById("d-changed")?.textContent, [...document.querySelectorAll("#d-pairing select")].map((s) => s.selectedOptions[0]?.textContent)] });
+  await shot(td, "desk-preview-follows.png", "round 2's open preview after Ладьи checked in from their page: they are paired, not listed as away");
+  await td.locator("#d-cancel").click();
+  step("round 2's open preview followed a late check-in");
+
   // The operator revokes the role while the desk is open: it goes without a new log-in.
   writeFileSync(join(String(args.out), "revoke-now"), "");
   await until(td, "the desk goes once the director role is revoked", () => document.getElementById("t-desk").hidden

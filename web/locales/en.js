@@ -139,6 +139,7 @@ export default {
   "d.bye": "bye",
   "d.computers": "The computer's pairing.",
   "d.changed": "Changed by hand: the round will name you as who paired it.",
+  "d.field-moved": "Teams checked in or withdrew since the computer's proposal: the lists below are as they are now.",
   "d.away": "Not checked in, not paired: {teams}.",
   "d.left-out": "Left out by hand (absent, no points): {teams}.",
   "d.close-registration": "Close registration",
