@@ -53,6 +53,7 @@ import { actText } from "./say.js";
  * @property {number | null} [restart_by_us]  K6: while a restart's wait runs, the server time the clocks (or the countdown) start again at the latest (version 14)
  * @property {number | null} [countdown_left_ms]  K1: during the countdown, the time until the clocks start (version 14)
  * @property {{ seat: Seat, reason: "MaxBots" | "Failed" }[]} [bots_missing]  the server's bots that could not sit again after a restart (version 14)
+ * @property {boolean} [reserved]  its seats are reserved for named players: no bots (version 15)
  */
 
 /**
@@ -130,6 +131,7 @@ import { actText } from "./say.js";
  *   `TimeControl`, no clock comments): drawn as unknown, never as a fallen flag
  * @property {PauseReason | null} serverPause  why the server stopped the clocks by itself, while
  *   they stand for that (null when they run, or an arbiter or a player stopped them)
+ * @property {boolean} reserved  its seats are reserved for named players (a tournament game): no bots
  * @property {{ seat: Seat, reason: "MaxBots" | "Failed" }[]} botsMissing  the server's bots that
  *   could not sit again after a restart, and why
  * @property {number | null} restartBy  K6: the page time at which the clocks (or a held countdown)
@@ -198,6 +200,7 @@ export function fromState(s, now, offsetMs = null) {
     serverPause: s.phase === "Paused" && s.restart_by_us != null ? "Restart" : null,
     restartBy: s.restart_by_us != null ? now + (s.restart_by_us - s.server_time_us) / 1000 : null,
     botsMissing: [...(s.bots_missing ?? [])],
+    reserved: s.reserved ?? false,
   };
 }
 

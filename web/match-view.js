@@ -398,7 +398,7 @@ export class MatchView {
     $("ready").textContent = t(ready ? "v.not-ready" : "v.ready");
     $("ready").classList.toggle("primary", !ready);
     show("leave-seat", Boolean(me) && m.phase === "Forming");
-    $("bots-bar").hidden = !(me && m.phase === "Forming" && m.names.some((n) => !n));
+    $("bots-bar").hidden = !(me && m.phase === "Forming" && !m.reserved && m.names.some((n) => !n));
     const offer = m.drawOffer;
     const offerToMe = Boolean(me && offer && boardOf(offer) === boardOf(me) && offer !== me);
     show("draw-offer", Boolean(me) && playing && !offerToMe, m.phase === "Running" && offer !== me);

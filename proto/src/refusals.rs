@@ -445,4 +445,7 @@ pub enum Busy {
     NotOver,
     /// The rematch was declined.
     RematchDeclined,
+    /// The match's seats are reserved for named players (version 15: a tournament game, a
+    /// match a seek drew): no bot takes one.
+    Reserved,
 }

@@ -590,6 +590,10 @@ pub struct MatchState {
     /// (version 14): their seats are waited for as any absent player's (K6).
     #[serde(default)]
     pub bots_missing: Vec<MissingBot>,
+    /// Its seats are reserved for named players (version 15: a tournament game, a match a seek
+    /// drew): no bot may take one, so a client offers no bots for it.
+    #[serde(default)]
+    pub reserved: bool,
 }
 
 /// A seat of the server's own bot that no bot could take again after a restart or a take-over.

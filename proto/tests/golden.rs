@@ -206,6 +206,7 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 restart_by_us: Some(120_000_000),
                 countdown_left_ms: Some(2_500),
                 bots_missing: vec![MissingBot { seat: SeatId::BlackA, reason: BotTrouble::MaxBots }],
+                reserved: true,
             })),
         ),
         (

@@ -121,3 +121,32 @@ async fn s3_a_result_for_a_game_in_play_is_entered_only_deliberately_and_ends_it
     );
     server.stop().await;
 }
+
+/// Issue 57, item 4: a tournament game's seats are reserved for its players, so the server's
+/// bots are refused there with a reason (`Busy::Reserved`, not an accepted request whose bots
+/// never sit), and its state says so, so a client offers no bots for it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_no_bot_takes_a_reserved_tournament_seat_and_the_state_says_the_seats_are_reserved() {
+    let server = TestServer::start(SECRET).await;
+    let td = director(&server).await;
+    let (_, m, players) = game_one_in_play(&server, &td).await;
+    let refused = players[0].request(shvedka_proto::ClientMsg::FillWithBots { match_id: m, level: 2 }).await;
+    let reserved = ErrorCode::Busy(shvedka_proto::Busy::Reserved);
+    assert!(matches!(&refused, Err(ClientError::Server(e)) if e.code == reserved), "{refused:?}");
+    let mut watcher = server.client("watcher").await;
+    watcher.watch(m).await.expect("a spectator follows the game");
+    let state =
+        shvedka_tests::wait_msg(&mut watcher, |msg| matches!(msg, shvedka_proto::ServerMsg::State(_))).await;
+    let shvedka_proto::ServerMsg::State(s) = state else { unreachable!() };
+    assert!(s.reserved, "a tournament game's state says its seats are reserved");
+    // An ordinary match's does not.
+    let host = server.client("host").await;
+    let casual = host.create_match("mgimo-2017", "blitz", true).await.expect("a casual match");
+    let mut other = server.client("other").await;
+    other.watch(casual).await.expect("follows the casual match");
+    let state =
+        shvedka_tests::wait_msg(&mut other, |msg| matches!(msg, shvedka_proto::ServerMsg::State(_))).await;
+    let shvedka_proto::ServerMsg::State(s) = state else { unreachable!() };
+    assert!(!s.reserved, "an ordinary match's seats are anyone's");
+    server.stop().await;
+}

@@ -163,7 +163,7 @@ async function main() {
   await until(late.page, "the stored match's result explained", () => !document.getElementById("review-why").hidden, null);
   await late.page.locator("#review-why summary").click();
   const why = await late.page.locator("#review-why").innerText();
-  if (!why.includes("result: team 2 wins (E10)") || !/\d:\d\d\.\d white-A resigned \(E10\)/.test(why) || !why.includes("rules that decided it: E10")) {
+  if (!why.includes("result: team 2 wins (E10)") || !/\d:\d\d\.\d{3} white-A resigned \(E10\)/.test(why) || !why.includes("rules that decided it: E10")) {
     fail("the stored match's result explained", "result: team 2 wins (E10) … white-A resigned (E10) … rules that decided it: E10", why);
   }
   await late.page.locator("#review-first").click();

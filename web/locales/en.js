@@ -771,5 +771,6 @@ export default {
   "x.busy.PartnerSeeking": "your partner is seeking a game already",
   "x.busy.NotOver": "the match is not over",
   "x.busy.RematchDeclined": "the rematch was declined",
+  "x.busy.Reserved": "the seats of this match are reserved for its players: no bot takes one",
   "x.match.NoArbiter": "this server has no arbiter to call; the clocks keep running",
 };

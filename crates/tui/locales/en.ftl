@@ -501,6 +501,7 @@ busy-already-seeking = a player of this seek is seeking a game already: cancel t
 busy-partner-seeking = your partner is seeking a game already
 busy-not-over = the match is not over: no rematch yet
 busy-rematch-declined = the rematch was declined
+busy-reserved = the seats of this match are reserved for its players: no bot takes one
 
 ## How a match was decided (protocol version 9)
 

@@ -503,6 +503,7 @@ pub fn busy(lang: Lang, r: Busy) -> String {
         Busy::PartnerSeeking => t!(lang, "busy-partner-seeking"),
         Busy::NotOver => t!(lang, "busy-not-over"),
         Busy::RematchDeclined => t!(lang, "busy-rematch-declined"),
+        Busy::Reserved => t!(lang, "busy-reserved"),
     }
 }
 

@@ -43,6 +43,7 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         restart_by_us: None,
         countdown_left_ms: None,
         bots_missing: Vec::new(),
+        reserved: false,
     }
 }
 

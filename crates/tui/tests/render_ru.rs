@@ -57,6 +57,7 @@ fn state(me: Option<SeatId>, phase: PhaseView) -> MatchState {
         restart_by_us: None,
         countdown_left_ms: None,
         bots_missing: Vec::new(),
+        reserved: false,
     }
 }
 

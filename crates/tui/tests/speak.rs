@@ -386,6 +386,7 @@ fn busies() -> Vec<Busy> {
             Busy::PartnerSeeking => 3,
             Busy::NotOver => 4,
             Busy::RematchDeclined => 5,
+            Busy::Reserved => 6,
         }
     }
     every(
@@ -396,6 +397,7 @@ fn busies() -> Vec<Busy> {
             Busy::PartnerSeeking,
             Busy::NotOver,
             Busy::RematchDeclined,
+            Busy::Reserved,
         ],
         index,
         "Busy",

@@ -87,6 +87,12 @@ impl Bots {
             ));
         }
         let room = rooms.room(match_id)?;
+        if room.reserved {
+            return Err(error(
+                ErrorCode::Busy(shvedka_proto::Busy::Reserved),
+                format!("the seats of match {match_id} are reserved for its players: no bot takes one"),
+            ));
+        }
         let summary = room.summary.lock().expect("summary lock").clone();
         if summary.rated {
             return Err(error(

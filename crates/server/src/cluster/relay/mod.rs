@@ -623,6 +623,7 @@ mod tests {
             restart_by_us: None,
             countdown_left_ms: None,
             bots_missing: Vec::new(),
+            reserved: false,
         }
     }
 

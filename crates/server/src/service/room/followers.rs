@@ -174,6 +174,7 @@ impl Room {
                 _ => None,
             },
             bots_missing: self.bots_missing.clone(),
+            reserved: self.reserved.is_some(),
         }
     }
 

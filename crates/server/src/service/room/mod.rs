@@ -84,6 +84,8 @@ pub(crate) struct RoomHandle {
     pub(crate) creator: Option<PlayerId>,
     /// The decision, once the match is decided (read by the tournament driver).
     pub(crate) decided: Arc<Mutex<Option<bughouse::Adjudication>>>,
+    /// Whether its seats are reserved for named players (a tournament game, a seek's match).
+    pub(crate) reserved: bool,
 }
 
 /// A session that follows the match, or a seated player of a restored match who has not come
@@ -318,7 +320,8 @@ impl Room {
             shutdown: None,
             standing,
         };
-        (room, RoomHandle { tx, summary, listed, creator, decided })
+        let reserved = room.reserved.is_some();
+        (room, RoomHandle { tx, summary, listed, creator, decided, reserved })
     }
 
     fn now(&self) -> Duration {
