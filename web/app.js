@@ -356,7 +356,8 @@ const LOW_TIME_MS = 10_000;
 const SEAT_INDEX = { WhiteA: 0, BlackA: 1, WhiteB: 2, BlackB: 3 };
 const lobby = new Lobby(ask, msg, takeSeat, () => (session?.account ? session.name : null), () => model?.matchId ?? null);
 const quick = new QuickPairing(ask, msg, () => (session ? { name: session.name, account: session.account } : null));
-const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), () => session?.account ? session.name : null, takeSeat);
+const tournaments = new Tournaments(ask, msg, () => showScreen("tournament"), () => session?.account ? session.name : null, takeSeat,
+  () => (!$("match").hidden && model && !review ? model.matchId : null));
 // The page's language: its fixed texts now, and everything again when the reader changes it.
 applyStatic(document);
 {
@@ -394,7 +395,8 @@ onLanguage(() => {
 });
 /** The roles of the page's account (`director`, `arbiter`), as the server last said. @type {string[]} */
 let roles = [];
-const desk = new Desk(ask, msg, td, () => roles.includes("director"), (id) => tournaments.follow(id), (id) => ask(msg.watch(id)));
+const desk = new Desk(ask, msg, td, () => roles.includes("director"), (id) => tournaments.follow(id),
+  (id, decided) => (decided ? openReview(id) : ask(msg.watch(id))));
 const entryBox = new Entry(ask, msg, entry, () => session?.account ? session.name : null, () => roles.includes("director"));
 tournaments.extras.push((v) => desk.render(v), (v) => entryBox.render(v));
 /** On the wall: the round's live matches, one at a time (`?page=SECONDS` each, 20 by default). */

@@ -92,8 +92,8 @@ export class Desk {
    * @param {import("./codec.js").td} td
    * @param {() => boolean} isDirector  whether the page's account holds the director role
    * @param {(id: number) => Promise<unknown>} open  opens a tournament's page
-   * @param {(matchId: number) => unknown} watch  opens a game's match (with the arbiter's tools for
-   *   an arbiter)
+   * @param {(matchId: number, decided: boolean) => unknown} watch  opens a game's match: one in play
+   *   followed (with the arbiter's tools for an arbiter), a decided one reviewed from its log
    */
   constructor(ask, msg, td, isDirector, open, watch) {
     this.watch = watch;
@@ -442,7 +442,8 @@ export class Desk {
           const look = cell("button", tr("d.match", { match: matchId }));
           look.id = `${id}-match`;
           look.title = tr("d.match-title");
-          look.addEventListener("click", () => void this.watch(matchId));
+          const decided = g.result !== null;
+          look.addEventListener("click", () => void this.watch(matchId, decided));
           form.append(look);
         }
         row.append(cell("td", g.game === 1 ? String(p.table) : ""), cell("td", g.game === 1 ? `${name(p.first)} — ${name(p.second)}` : ""),

@@ -122,6 +122,19 @@ export function myGame(v, me) {
 }
 
 /**
+ * Whether match `matchId` is a game of `me`'s team in the latest round, with its result.
+ * @param {TournamentView} v
+ * @param {string} me  an account name
+ * @param {number} matchId
+ */
+export function decidedGameOf(v, me, matchId) {
+  const team = v.teams.find((t) => t.players.includes(me))?.team;
+  if (team === undefined || !v.round) return false;
+  return v.round.tables.some((t) => "Pairing" in t && (t.Pairing.first === team || t.Pairing.second === team)
+    && t.Pairing.games.some((g) => g.match_id === matchId && g.result !== null));
+}
+
+/**
  * Where `me`'s team stands once both its games of the latest round are decided, if they are.
  * @param {TournamentView} v
  * @param {string} me  an account name
@@ -191,13 +204,17 @@ export class Tournaments {
    * @param {() => void} show  shows the tournament's screen
    * @param {() => string | null} me  the account this page is logged in as, if any
    * @param {(matchId: number, seat: import("./seats.js").Seat) => Promise<unknown>} takeSeat
+   * @param {() => number | null} [onScreen]  the match the page shows, if it shows one
    */
-  constructor(ask, msg, show, me, takeSeat) {
+  constructor(ask, msg, show, me, takeSeat, onScreen = () => null) {
     this.ask = ask;
     this.msg = msg;
     this.show = show;
     this.me = me;
     this.takeSeat = takeSeat;
+    this.onScreen = onScreen;
+    /** The games of his whose end screen the page left for the tournament's. @type {Set<number>} */
+    this.movedOn = new Set();
     // The deadline counts down while a choice is open.
     setInterval(() => {
       if (this.view && !document.getElementById("t-mine")?.hidden) this.renderMine();
@@ -295,6 +312,15 @@ export class Tournaments {
     // A correction of an earlier round changes that round: read it again.
     const c = body.change;
     if (typeof c === "object" && "Corrected" in c && c.Corrected.round !== body.view.round?.round) this.rounds.delete(c.Corrected.round);
+    // The player's game on screen has just got its result: back to the tournament's screen,
+    // where his next game's S3 choice is (its window runs already) and where he is seated when
+    // it is made, or where the round's standings are.
+    const here = this.onScreen();
+    const me = this.me();
+    if (typeof c === "object" && "Result" in c && here !== null && me && !this.movedOn.has(here) && decidedGameOf(body.view, me, here)) {
+      this.movedOn.add(here);
+      this.show();
+    }
     this.render();
     void this.readRounds();
   }
@@ -416,13 +442,29 @@ export class Tournaments {
     // The server's clock, from the view's: the deadline is the server's.
     const now = Date.now() + this.skew;
     const open = g.match_id === null && now < g.choices_due_ms;
-    if (g.seating_team === mine.team && g.seating === null && open) {
-      parts.push(cell("p", tr("t.you-seat")), choose("Straight"), choose("Crossed"));
-    } else if (g.colour_team === mine.team && g.colours === null && open) {
-      parts.push(cell("p", tr("t.you-colour")), choose("WhiteOnA"), choose("WhiteOnB"));
+    // S3 by name: the seating team's first player plays board A against the player the seating
+    // gives him; its second plays board B.
+    /** @param {number} team */
+    const players = (team) => v.teams.find((t) => t.team === team)?.players ?? ["?", "?"];
+    const [s1, s2] = players(g.seating_team);
+    const [o1, o2] = players(g.colour_team);
+    const seatsSaid = { s1, s2, o1, o2 };
+    const mySeating = g.seating_team === mine.team;
+    const myChoice = mySeating ? g.seating : g.colours;
+    const theirs = mySeating ? g.colours : g.seating;
+    if (myChoice === null && open) {
+      if (mySeating) parts.push(cell("p", tr("t.you-seat", seatsSaid)), choose("Straight"), choose("Crossed"));
+      else parts.push(cell("p", tr("t.you-colour", seatsSaid)), choose("WhiteOnA"), choose("WhiteOnB"));
+    } else if (myChoice !== null) {
+      parts.push(cell("p", tr(mySeating ? "t.chosen-seating" : "t.chosen-colours", { choice: choiceText(myChoice) })));
+    }
+    if (theirs !== null) {
+      parts.push(cell("p", tr(mySeating ? "t.they-chose-colours" : "t.they-chose-seating", { team: name(other), choice: choiceText(theirs) })));
     }
     if (g.seating === null || g.colours === null) {
-      parts.push(cell("p", open ? tr("t.due", { left: countdown(g.choices_due_ms, now) }) : tr("t.defaults-now"), "hint"));
+      const left = countdown(g.choices_due_ms, now);
+      const due = !open ? tr("t.defaults-now") : myChoice === null ? tr("t.due", { left }) : tr("t.due-other", { team: name(other), left });
+      parts.push(cell("p", due, "hint"));
     }
     const seat = g.seats ? g.seats.indexOf(me ?? "") : -1;
     if (g.match_id !== null && seat >= 0) {

@@ -617,10 +617,11 @@ async fn s3_a_director_ends_a_game_in_play_from_the_desk_only_when_he_confirms()
         &server,
         "in-play",
         "websocket",
-        &["--director", "boss", "--tournament", &id_arg, "--match", &m_arg],
+        &["--director", "boss", "--tournament", &id_arg, "--match", &m_arg, "--player", "t2a"],
     )
     .await;
-    let ended = shvedka_tests::wait_event(&mut players[2], |e| matches!(e.kind, EventView::Ended(_))).await;
+    // t1a's client (t2a's seat went to his page).
+    let ended = shvedka_tests::wait_event(&mut players[0], |e| matches!(e.kind, EventView::Ended(_))).await;
     let EventView::Ended(r) = ended.kind else { unreachable!() };
     assert_eq!(r.note.as_deref(), Some("команда покинула зал"), "the players read the director's words");
     server.stop().await;

@@ -112,6 +112,34 @@ async fn s3_a_result_for_a_game_in_play_is_entered_only_deliberately_and_ends_it
     let seats = p.games[0].seats.expect("seated");
     let winner_is_team_one = seats[0].team == p.second;
     assert_eq!(r.winner, Some(if winner_is_team_one { TeamId::One } else { TeamId::Two }));
+    // Entered again without `correct`: refused, the match untouched.
+    let again = td.td(enter(true)).await.unwrap_err();
+    assert!(
+        matches!(&again, ClientError::Server(e) if matches!(e.code, ErrorCode::Tournament(TourRefusal::AlreadyDecided { .. }))),
+        "{again:?}"
+    );
+    // Corrected: the match's result is corrected with it (its players are told), one result.
+    let correct = TdRequest::Result {
+        tournament: id,
+        round: 1,
+        table: 1,
+        game: 1,
+        outcome: TdOutcome::Draw,
+        reason: "agreed draw, reported late".into(),
+        correct: true,
+        end_game: false,
+    };
+    td.td(correct).await.expect("the director corrects game 1");
+    let corrected = wait_event(
+        &mut players[3],
+        |e| matches!(&e.kind, EventView::Ended(r) if r.note.as_deref() == Some("agreed draw, reported late")),
+    )
+    .await;
+    let EventView::Ended(r) = corrected.kind else { unreachable!() };
+    assert_eq!(r.winner, None, "the match is drawn as the tournament's game is");
+    let t = state(&td, id).await;
+    let g = t.round(1).unwrap().pairings().next().unwrap().1.games[0].result.clone().unwrap();
+    assert_eq!((g.outcome, g.source), (Outcome::Draw, ResultSource::Director));
     // Game 1 played online: its result is corrected, not cleared.
     let clear = TdRequest::ClearResult { tournament: id, round: 1, table: 1, game: 1 };
     let refused = td.td(clear).await.unwrap_err();

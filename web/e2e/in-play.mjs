@@ -4,12 +4,14 @@
 // its match and saying the match will end; he declines and nothing is sent (the game has no
 // result). The second time he confirms: the match ends with his result and words (the Rust test
 // checks that its players are told), the desk shows the result as the director's («решение
-// директора», not «за доской»), and it offers no «Снять» for a game played online.
+// директора», not «за доской»), it offers no «Снять» for a game played online, and its «Матч N»
+// opens the decided match's review.
 //
 //   node web/e2e/in-play.mjs --url http://127.0.0.1:HTTPPORT/ --transport websocket --out DIR \
-//     --director boss --tournament ID --match M
+//     --director boss --tournament ID --match M --player NAME
 //
-// The account `--director` (password NAME-password) holds the director role.
+// The account `--director` (password NAME-password) holds the director role; `--player` plays
+// game 1: his page is seated in it and, at its end, taken to game 2's card.
 
 import { fail, launch, openPlayer, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
@@ -18,6 +20,7 @@ const { args, step, shot } = script("in-play.mjs", {
   director: { type: "string" },
   tournament: { type: "string" },
   match: { type: "string" },
+  player: { type: "string" },
 });
 const id = Number(args.tournament);
 const matchId = Number(args.match);
@@ -36,6 +39,20 @@ async function main() {
   await until(td, "the director is in the lobby", (id) => document.getElementById(`t-open-${id}`) !== null, id);
   await td.locator(`#t-open-${id}`).click();
   await until(td, "the desk offers game 1 of table 1", () => document.getElementById("d-r1-1-enter") !== null, null);
+  // A player of the game opens the tournament on a new device: the tournament's page seats him
+  // in his game (the seat is his account's) and shows its screen.
+  const q = await openPlayer(browser, String(args.player));
+  pages.set("player", { ...q, name: "player" });
+  const pl = q.page;
+  await pl.goto(`${args.url}?transport=${args.transport}`, { timeout: 15000 });
+  await pl.locator("#name").fill(String(args.player));
+  await pl.locator("#password").fill(`${args.player}-password`);
+  await pl.locator("#enter").click();
+  await until(pl, "the player is in the lobby", (id) => document.getElementById(`t-open-${id}`) !== null, id);
+  await pl.locator(`#t-open-${id}`).click();
+  await until(pl, "the player is seated in his game 1 and sees it", (m) => window.shvedka?.matchId === m && !document.getElementById("match").hidden, matchId,
+    { seen: () => [window.shvedka?.matchId, document.getElementById("match").hidden] });
+  step(`${args.player} follows his game 1 (match ${matchId}) on its screen`);
   await td.locator("#d-r1-1-outcome").selectOption("SecondWins");
   await td.locator("#d-r1-1-reason").fill("команда покинула зал");
   // The stray click: asked, declined, nothing sent.
@@ -63,6 +80,19 @@ async function main() {
   if (await td.locator("#d-r1-1-clear").count()) fail("a game played online offers no clearing", 0, 1);
   await shot(td, "in-play-desk-after.png", "the desk after the director ended game 1 with his result: «Исправить», the round says «решение директора»");
   step("confirmed: the result is the director's, the match ended with it");
+  // The player on game 1's screen is taken to the tournament's page, to game 2's card.
+  await until(pl, "the player is taken from game 1's end to game 2's card", () => !document.getElementById("tournament").hidden
+    && /game 2/.test(document.getElementById("t-mine")?.textContent ?? ""), null,
+    { seen: () => [document.getElementById("tournament").hidden, document.getElementById("t-mine")?.textContent] });
+  await shot(pl, "in-play-player-game-two.png", "the player, taken from game 1's end screen to his team's card for game 2");
+  step(`${args.player} was taken from game 1's end to game 2's card: ${await pl.locator("#t-mine").innerText()}`);
+  // The decided game's «Матч N» opens its review (it used to answer «такой партии нет»).
+  if ((await td.locator("#d-r1-1-match").textContent()) !== `Матч ${matchId}`) fail("the desk's button names the match", `Матч ${matchId}`, await td.locator("#d-r1-1-match").textContent());
+  await td.locator("#d-r1-1-match").click();
+  await until(td, "the decided game's match is reviewed from the desk", (m) => window.shvedka?.review?.matchId === m && !document.getElementById("match").hidden, matchId,
+    { seen: () => window.shvedka?.review });
+  await shot(td, "in-play-review.png", "the decided game reviewed from the desk's «Матч N»");
+  step("the decided game's match opens as a review from the desk");
   for (const p of pages.values()) if (p.errors.length) fail("no console errors", [], p.errors);
 }
 

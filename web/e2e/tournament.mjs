@@ -57,14 +57,17 @@ async function main() {
   await seater.page.locator(`#t-open-${id}`).click();
   await until(seater.page, "the player's card offers his team's seating choice with its deadline",
     () => !document.getElementById("t-mine").hidden && document.getElementById("t-choose-Crossed") !== null
-      && /Choices due in \d+:\d\d/.test(document.getElementById("t-mine").textContent ?? ""), null,
+      && /Choose within \d+:\d\d/.test(document.getElementById("t-mine").textContent ?? "")
+      && /straight — \S+ against \S+ on board A/.test(document.getElementById("t-mine").textContent ?? ""), null,
     { seen: () => document.getElementById("t-mine")?.textContent });
   if (await seater.page.locator("#t-choose-WhiteOnA").count()) fail("only the choice his team owns is offered", 0, 1);
   await shot(seater.page, "player-card.png", `${args.seater}'s card: table 1, game 1, his team chooses the seating, the deadline counting down`);
   await seater.page.locator("#t-choose-Crossed").click();
   await until(wall.page, "the projector shows the choice", () => /crossed/.test(document.getElementById("t-round").textContent ?? ""), null,
     { seen: () => document.getElementById("t-round")?.textContent });
-  await until(seater.page, "the card no longer offers a choice made", () => document.getElementById("t-choose-Crossed") === null, null);
+  await until(seater.page, "the card no longer offers a choice made, and says it was made", () => document.getElementById("t-choose-Crossed") === null
+    && /Your team chose the seating: crossed/i.test(document.getElementById("t-mine").textContent ?? ""), null,
+    { seen: () => document.getElementById("t-mine")?.textContent });
   step(`${args.seater} chose the seating; the projector shows it`);
 
   // The wall's connection drops (a flaky venue network): the page resumes and follows again.

@@ -9,7 +9,9 @@
 use bughouse::{MatchResult, Team};
 use bughouse_match::{ArbiterAct, Official};
 use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, TdOutcome, TourChange, TourRefusal};
-use shvedka_tournament::{DirectorAct, GameResult, Outcome, ResultSource, Tournament};
+use shvedka_tournament::{
+    DirectorAct, GameRef, GameResult, Outcome, ResultSource, Tournament, TournamentError,
+};
 use tokio::sync::oneshot;
 
 use super::{MAX_NOTE, Tournaments, refused};
@@ -78,6 +80,18 @@ impl Tournaments {
         let snapshot = self.copy_of(tournament).await?;
         let linked = linked(&snapshot, &at, outcome_of(outcome));
         let source = if linked.is_some() { ResultSource::Director } else { ResultSource::OverTheBoard };
+        let here = GameRef { round, table, game };
+        // Entered once, corrected after: checked before the match is touched.
+        let decided = snapshot
+            .round(round)
+            .and_then(|r| r.pairings().find(|(t, _)| *t == table))
+            .and_then(|(_, p)| p.games.get(usize::try_from(game).ok()?.checked_sub(1)?))
+            .map(|g| g.result.is_some());
+        match decided {
+            Some(true) if !correct => return Err(refused(TournamentError::AlreadyDecided(here))),
+            Some(false) if correct => return Err(refused(TournamentError::NotDecided(here))),
+            _ => {}
+        }
         if let Some((m, result)) = linked {
             let in_play = rooms.result_of(m).await?.is_none();
             if in_play && !end_game {
@@ -88,6 +102,11 @@ impl Tournaments {
                         "round {round} table {table} game {game} is in play in match {m}: confirm to end it with this result"
                     ),
                 ));
+            }
+            // Decided on the board a moment ago, not recorded yet: the board's result comes
+            // first (the driver records it within a tick); the director corrects it after.
+            if !in_play && !correct {
+                return Err(refused(TournamentError::AlreadyDecided(here)));
             }
             // The match ends (or its result is corrected) with the director's result and words.
             let note = if reason.trim().is_empty() {
@@ -115,18 +134,21 @@ impl Tournaments {
             |t| {
                 // The match's own result may have been recorded meanwhile (the driver saw the
                 // match end): the director's replaces it, the same outcome.
-                let decided = t.record_result(round, table, game, result.clone());
-                match decided {
-                    Ok(()) if !correct && online && game == 1 => {
-                        t.open_game_two(round, table, now).map_err(refused)?;
+                if correct {
+                    t.correct_result(round, table, game, result).map_err(refused)?;
+                } else {
+                    match t.record_result(round, table, game, result.clone()) {
+                        Ok(()) if online && game == 1 => {
+                            t.open_game_two(round, table, now).map_err(refused)?;
+                        }
+                        Ok(()) => {}
+                        // The match just ended with the director's result and the driver
+                        // recorded it first: the director's stands, the same outcome.
+                        Err(TournamentError::AlreadyDecided(_)) if linked.is_some() => {
+                            t.correct_result(round, table, game, result).map_err(refused)?;
+                        }
+                        Err(e) => return Err(refused(e)),
                     }
-                    Ok(()) => {}
-                    Err(shvedka_tournament::TournamentError::AlreadyDecided(_))
-                        if correct || linked.is_some() =>
-                    {
-                        t.correct_result(round, table, game, result).map_err(refused)?;
-                    }
-                    Err(e) => return Err(refused(e)),
                 }
                 t.note_act(note);
                 Ok(())
