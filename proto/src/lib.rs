@@ -47,7 +47,7 @@ pub use seeks::{SeekEnd, SeekPool, SeekRequest, SeekView};
 pub use server::{
     BotTrouble, CallView, ClosedReason, DrawHow, ElsewhereReason, ErrorCode, ErrorMsg, EventView, Limit,
     MatchEvent, MatchState, MatchSummary, MissingBot, MoveView, PauseReason, PhaseView, RecentMatch,
-    RematchView, Reply, ResultCause, ResultView, ServerMsg, SessionEnd,
+    RematchView, Reply, ResultCause, ResultView, ServerMsg, SessionEnd, TournamentGameView,
 };
 pub use tournaments::{
     ChoiceKind, GameView, InvitationView, OfficialView, PairingView, RoundView, StandingView,

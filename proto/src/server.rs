@@ -594,6 +594,27 @@ pub struct MatchState {
     /// drew): no bot may take one, so a client offers no bots for it.
     #[serde(default)]
     pub reserved: bool,
+    /// The tournament game it is (version 15): the game screen says the tournament, round,
+    /// table, game and the teams by name, as the tournament numbers them.
+    #[serde(default)]
+    pub tournament: Option<TournamentGameView>,
+}
+
+/// The tournament game a match is (version 15).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TournamentGameView {
+    /// The tournament.
+    pub tournament: u64,
+    /// Its name.
+    pub name: String,
+    /// The round, from 1.
+    pub round: u32,
+    /// The table, from 1.
+    pub table: u32,
+    /// The game, 1 or 2.
+    pub game: u32,
+    /// The teams' names: the match's team 1 (the team on White-A) first.
+    pub teams: [String; 2],
 }
 
 /// A seat of the server's own bot that no bot could take again after a restart or a take-over.

@@ -157,7 +157,7 @@ async fn s3_a_result_for_a_game_in_play_is_entered_only_deliberately_and_ends_it
 async fn s3_no_bot_takes_a_reserved_tournament_seat_and_the_state_says_the_seats_are_reserved() {
     let server = TestServer::start(SECRET).await;
     let td = director(&server).await;
-    let (_, m, players) = game_one_in_play(&server, &td).await;
+    let (id, m, players) = game_one_in_play(&server, &td).await;
     let refused = players[0].request(shvedka_proto::ClientMsg::FillWithBots { match_id: m, level: 2 }).await;
     let reserved = ErrorCode::Busy(shvedka_proto::Busy::Reserved);
     assert!(matches!(&refused, Err(ClientError::Server(e)) if e.code == reserved), "{refused:?}");
@@ -167,6 +167,19 @@ async fn s3_no_bot_takes_a_reserved_tournament_seat_and_the_state_says_the_seats
         shvedka_tests::wait_msg(&mut watcher, |msg| matches!(msg, shvedka_proto::ServerMsg::State(_))).await;
     let shvedka_proto::ServerMsg::State(s) = state else { unreachable!() };
     assert!(s.reserved, "a tournament game's state says its seats are reserved");
+    // And which game it is, the teams by name as the tournament numbers them (issue 57, item 6):
+    // the match's team 1 is the team on White-A.
+    let t = state(&td, id).await;
+    let (_, p) = t.round(1).unwrap().pairings().next().unwrap();
+    let on_white_a = p.games[0].seats.expect("seated")[0].team;
+    let name = |n| t.team(n).unwrap().name.clone();
+    let other = if on_white_a == p.first { p.second } else { p.first };
+    let game = s.tournament.expect("a tournament game's state says which game it is");
+    assert_eq!(
+        (game.tournament, game.name.as_str(), game.round, game.table, game.game),
+        (id, "Evening", 1, 1, 1)
+    );
+    assert_eq!(game.teams, [name(on_white_a), name(other)]);
     // An ordinary match's does not.
     let host = server.client("host").await;
     let casual = host.create_match("mgimo-2017", "blitz", true).await.expect("a casual match");
@@ -176,5 +189,6 @@ async fn s3_no_bot_takes_a_reserved_tournament_seat_and_the_state_says_the_seats
         shvedka_tests::wait_msg(&mut other, |msg| matches!(msg, shvedka_proto::ServerMsg::State(_))).await;
     let shvedka_proto::ServerMsg::State(s) = state else { unreachable!() };
     assert!(!s.reserved, "an ordinary match's seats are anyone's");
+    assert!(s.tournament.is_none(), "and it is no tournament's game");
     server.stop().await;
 }

@@ -44,6 +44,7 @@ fn state(bfen: &str, me: Option<SeatId>, phase: PhaseView) -> MatchState {
         countdown_left_ms: None,
         bots_missing: Vec::new(),
         reserved: false,
+        tournament: None,
     }
 }
 

@@ -58,6 +58,7 @@ fn state(me: Option<SeatId>, phase: PhaseView) -> MatchState {
         countdown_left_ms: None,
         bots_missing: Vec::new(),
         reserved: false,
+        tournament: None,
     }
 }
 

@@ -624,6 +624,7 @@ mod tests {
             countdown_left_ms: None,
             bots_missing: Vec::new(),
             reserved: false,
+            tournament: None,
         }
     }
 

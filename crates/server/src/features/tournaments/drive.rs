@@ -97,9 +97,12 @@ impl Tournaments {
             return Ok(()); // over the board: the director prints sheets and enters results
         }
         for (table, game, seats) in to_create {
-            let names = seats.map(|s| snapshot.player_name(s).unwrap_or("?").to_owned());
+            let pairing = round.pairings().find(|(t, _)| *t == table).map(|(_, p)| p.clone());
+            let Some(pairing) = pairing else { continue };
+            let at = shvedka_tournament::GameRef { round: number, table, game };
+            let reserved = tour_seats(id, &snapshot, at, &pairing, seats);
             let m = rooms
-                .create_reserved(snapshot.rules(), snapshot.time_control(), snapshot.chess960(), names)
+                .create_reserved(snapshot.rules(), snapshot.time_control(), snapshot.chess960(), reserved)
                 .await?;
             self.change(
                 rooms,
@@ -111,6 +114,30 @@ impl Tournaments {
         }
         Ok(())
     }
+}
+
+/// A game's reserved seats by name and what the game is, for its match: the teams' names with
+/// the match's team 1 (the team on White-A) first.
+pub(super) fn tour_seats(
+    id: u64,
+    t: &Tournament,
+    at: shvedka_tournament::GameRef,
+    p: &shvedka_tournament::Pairing,
+    seats: [shvedka_tournament::PlayerRef; 4],
+) -> crate::service::rooms::TourSeats {
+    let names = seats.map(|s| t.player_name(s).unwrap_or("?").to_owned());
+    let team = |n| t.team(n).map_or_else(|| format!("#{}", n.0), |team| team.name.clone());
+    let one = seats[0].team;
+    let two = if one == p.first { p.second } else { p.first };
+    let game = shvedka_proto::TournamentGameView {
+        tournament: id,
+        name: t.name().to_owned(),
+        round: at.round,
+        table: at.table,
+        game: at.game,
+        teams: [team(one), team(two)],
+    };
+    (names, game)
 }
 
 /// The online games' matches, with each game's result as the tournament has it.

@@ -195,15 +195,16 @@ impl Tournaments {
     }
 
     /// The reserved seats of every linked tournament game, by match.
-    pub(crate) async fn reservations(&self) -> HashMap<MatchId, [String; 4]> {
+    pub(crate) async fn reservations(&self) -> HashMap<MatchId, crate::service::rooms::TourSeats> {
         let all = self.all.lock().await;
         let mut out = HashMap::new();
-        for t in all.values() {
+        for (&id, t) in all.iter() {
             for r in t.rounds() {
-                for (_, p) in r.pairings() {
-                    for g in &p.games {
+                for (table, p) in r.pairings() {
+                    for (game, g) in (1..).zip(&p.games) {
                         if let (Some(seats), Some(m)) = (g.seats, g.match_id) {
-                            out.insert(MatchId(m), seats.map(|s| t.player_name(s).unwrap_or("?").to_owned()));
+                            let at = shvedka_tournament::GameRef { round: r.number, table, game };
+                            out.insert(MatchId(m), drive::tour_seats(id, t, at, p, seats));
                         }
                     }
                 }

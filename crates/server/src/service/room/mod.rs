@@ -413,7 +413,7 @@ impl Room {
             rated: self.rated,
             players: players.try_into().ok()?,
             kinds: self.kinds.map(Option::unwrap_or_default),
-            rematch: !matches!(self.reserved, Some(Reserved::Names(_))),
+            rematch: !matches!(self.reserved, Some(Reserved::Names(..))),
         })
     }
 

@@ -97,7 +97,7 @@ impl Room {
             ClientMsg::TakeSeat { seat, .. } => {
                 // A reserved seat is an account's: a guest's typed name never matches.
                 match &self.reserved {
-                    Some(Reserved::Names(names))
+                    Some(Reserved::Names(names, _))
                         if session.account.is_none() || names[seat.index()] != session.name =>
                     {
                         return Err(error(

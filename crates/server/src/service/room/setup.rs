@@ -61,7 +61,7 @@ pub(crate) struct Restored {
 pub(crate) enum Reserved {
     /// A tournament game: each seat an account's, by name (it has no rematch: the director pairs
     /// the next game).
-    Names([String; 4]),
+    Names([String; 4], Option<Box<shvedka_proto::TournamentGameView>>),
     /// A match found by seeking: each seat a session's player, as the seat draw gave it.
     Players([PlayerId; 4]),
 }

@@ -1,6 +1,7 @@
 //! New matches: created by a player (listed, or private behind an invitation code), for a
 //! tournament game, a rematch, or a match found by seeking; and who may reach a match by its id.
 
+use super::TourSeats;
 use std::sync::atomic::Ordering;
 
 use bughouse::RuleOptions;
@@ -127,10 +128,10 @@ impl Rooms {
         rules: &str,
         time_control: &str,
         chess960: bool,
-        names: [String; 4],
+        (names, game): TourSeats,
     ) -> Result<MatchId, ErrorMsg> {
         let kind = Kind { listed: true, chess960, rated: false };
-        self.create_with(rules, time_control, kind, None, Some(Reserved::Names(names)))
+        self.create_with(rules, time_control, kind, None, Some(Reserved::Names(names, Some(Box::new(game)))))
             .await
             .map(|(id, _)| id)
     }

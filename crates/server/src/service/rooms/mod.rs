@@ -25,6 +25,9 @@ use crate::service::room::{Reserved, Restored, Room, RoomHandle, RoomMsg, RoomSe
 use crate::service::session::{Session, Sessions};
 use crate::service::standing::Standing;
 
+/// A tournament game's reserved seats (White-A, Black-A, White-B, Black-B) and the game it is.
+pub(crate) type TourSeats = ([String; 4], shvedka_proto::TournamentGameView);
+
 mod create;
 pub(crate) mod lingering;
 mod stored;
@@ -134,7 +137,7 @@ impl Rooms {
     /// games their seats back. Start-up reads the live matches and their players only.
     pub(crate) async fn open(
         setup: RoomsSetup,
-        mut reserved: HashMap<MatchId, [String; 4]>,
+        mut reserved: HashMap<MatchId, TourSeats>,
     ) -> anyhow::Result<Arc<Rooms>> {
         let (max_match, _) = setup.store.max_ids().await?;
         let store = setup.store;

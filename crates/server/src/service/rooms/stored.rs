@@ -2,6 +2,7 @@
 //! start, and at a cluster node's take-over), a finished match revived for an arbiter's act, and
 //! the results and records of matches that are not live.
 
+use super::TourSeats;
 use bughouse_match::Phase;
 use shvedka_proto::{ErrorCode, ErrorMsg, MatchId};
 use shvedka_storage::Take;
@@ -25,7 +26,7 @@ impl Rooms {
     pub(super) async fn restore(
         &self,
         row: &shvedka_storage::MatchRow,
-        reserved: Option<[String; 4]>,
+        reserved: Option<TourSeats>,
     ) -> anyhow::Result<bool> {
         let id = MatchId(row.created.id);
         if let Some(leases) = self.store.leases() {
@@ -101,7 +102,7 @@ impl Rooms {
             row.created.listed,
             row.created.rated,
             None,
-            reserved.map(Reserved::Names),
+            reserved.map(|(names, game)| Reserved::Names(names, Some(Box::new(game)))),
             Some(restored),
         );
         self.spawn(id, rebuilt.m, setup, None);
@@ -112,7 +113,7 @@ impl Rooms {
     /// rebuilt from its log and paused as after a restart, so the outage is charged to nobody.
     /// `false` when it is live here already, decided, or another node was quicker, or when this
     /// node holds `max_matches` already.
-    pub(crate) async fn take_over(&self, id: MatchId, reserved: Option<[String; 4]>) -> anyhow::Result<bool> {
+    pub(crate) async fn take_over(&self, id: MatchId, reserved: Option<TourSeats>) -> anyhow::Result<bool> {
         if self.map.contains_key(&id) || self.standing.lost() {
             return Ok(false);
         }
