@@ -37,7 +37,7 @@ import { Sounds, moveSound } from "./sound.js";
 import { clocksAt } from "./clocks.js";
 import { reserveOf } from "./board.js";
 import { clearError, clearLog, hideInfo, initNotice, lastErrorText, log, showError, showInfo, showRefusal } from "./notice.js";
-import { boardOf, isWhiteSeat } from "./seats.js";
+import { boardOf, isWhiteSeat, nameTeams } from "./seats.js";
 
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
 /** @typedef {import("./seats.js").BoardId} BoardId */
@@ -629,6 +629,7 @@ function push(kind, body) {
       view.reset();
     }
     model = refresh(model, body, now, offset);
+    nameTeams(model.tournament?.teams ?? null);
     if (body.rating_changes?.length) ratingChanges = { matchId: body.match_id, changes: body.rating_changes };
     // K5: a match stopped by a call says who called and why to whoever opens it (an arbiter
     // who comes in later reads it as the players did).
@@ -725,6 +726,7 @@ function ended(reason) {
   rememberArbiter(false);
   session = null;
   model = null;
+  nameTeams(null);
   $("logout").hidden = true;
   status();
   showScreen("login");
@@ -743,6 +745,7 @@ function closed(body) {
     return;
   }
   model = null;
+  nameTeams(null);
   resyncing = false;
   showOnState = false;
   pendingMove = null;
@@ -828,6 +831,7 @@ async function welcome(resumed, fresh) {
   if (fresh) {
     const followed = model?.matchId ?? null;
     model = null;
+    nameTeams(null);
     gestures.clear();
     view.reset();
     legal = { bfen: "", key: "", moves: null };
@@ -932,12 +936,17 @@ $("logout").addEventListener("click", async () => {
     showRoles();
     session = null;
     model = null;
+    nameTeams(null);
     $("logout").hidden = true;
     status();
     showScreen("login");
   }
 });
 $("to-lobby").addEventListener("click", () => showScreen("lobby"));
+// A tournament game's screen links back to its tournament.
+$("to-tournament").addEventListener("click", () => {
+  if (model?.tournament) void tournaments.follow(model.tournament.tournament);
+});
 $("move-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = /** @type {HTMLInputElement} */ ($("move-input"));

@@ -182,8 +182,10 @@ test("the match screen's words in Russian: the rules' terms, plurals, numbers as
   assert.equal(rulesText("mgimo-2017"), "MGIMO 2017");
   assert.equal(rulesText("crazyhouse"), "crazyhouse", "a preset this page does not know, by its id");
   assert.equal(ru("v.rules.mgimo-2017"), "МГИМО-2017");
-  assert.equal(phaseText("Forming"), "taking seats");
-  assert.equal(ru("v.phase.Forming"), "рассадка");
+  // Not «рассадка»: that is the S3 seating choice of a tournament game (issue 57).
+  assert.equal(phaseText("Forming"), "waiting for players");
+  assert.equal(ru("v.phase.Forming"), "сбор игроков");
+  assert.equal(ru("m.wins", { team: ru("m.team-named", { name: "Слоны" }) }), "победила команда «Слоны»");
   assert.equal(matchTime(65300), "1:05.300");
   assert.equal(marked("anna", "Guest"), "anna (guest)");
   assert.equal(t("v.guest", { name: "anna" }, "ru"), "anna (гость)");

@@ -30,6 +30,11 @@ import { actText } from "./say.js";
  */
 
 /**
+ * @typedef {{ tournament: number, name: string, round: number, table: number, game: number, teams: string[] }} TourGameOf
+ *   `TournamentGameView` of the protocol: the teams' names, the match's team 1 (on White-A) first
+ */
+
+/**
  * `MatchState` of the protocol (`ServerMsg::State`).
  * @typedef {object} StateMsg
  * @property {number} match_id
@@ -54,6 +59,7 @@ import { actText } from "./say.js";
  * @property {number | null} [countdown_left_ms]  K1: during the countdown, the time until the clocks start (version 14)
  * @property {{ seat: Seat, reason: "MaxBots" | "Failed" }[]} [bots_missing]  the server's bots that could not sit again after a restart (version 14)
  * @property {boolean} [reserved]  its seats are reserved for named players: no bots (version 15)
+ * @property {TourGameOf | null} [tournament]  the tournament game it is (version 15)
  */
 
 /**
@@ -132,6 +138,7 @@ import { actText } from "./say.js";
  * @property {PauseReason | null} serverPause  why the server stopped the clocks by itself, while
  *   they stand for that (null when they run, or an arbiter or a player stopped them)
  * @property {boolean} reserved  its seats are reserved for named players (a tournament game): no bots
+ * @property {TourGameOf | null} tournament  the tournament game it is: its teams by name, team 1 first
  * @property {{ seat: Seat, reason: "MaxBots" | "Failed" }[]} botsMissing  the server's bots that
  *   could not sit again after a restart, and why
  * @property {number | null} restartBy  K6: the page time at which the clocks (or a held countdown)
@@ -201,6 +208,7 @@ export function fromState(s, now, offsetMs = null) {
     restartBy: s.restart_by_us != null ? now + (s.restart_by_us - s.server_time_us) / 1000 : null,
     botsMissing: [...(s.bots_missing ?? [])],
     reserved: s.reserved ?? false,
+    tournament: s.tournament ?? null,
   };
 }
 

@@ -211,9 +211,14 @@ export class MatchView {
     const m = /** @type {MatchModel} */ (this.model);
     const me = m.yourSeat;
     // Match 0 is no match: a record reviewed from its text (record-review.js).
+    const tg = m.tournament;
+    const title = tg
+      ? t("v.title-tour", { name: tg.name, round: tg.round, table: tg.table, game: tg.game, rules: rulesText(m.rules), clock: m.timeControl })
+      : t("v.title", { id: m.matchId, rules: rulesText(m.rules), clock: m.timeControl });
+    $("to-tournament").hidden = !tg;
     $("match-title").textContent = m.matchId === 0
       ? t("v.record-heading", { rules: rulesText(m.rules), clock: m.timeControl || "—" })
-      : `${t("v.title", { id: m.matchId, rules: rulesText(m.rules), clock: m.timeControl })} · ` +
+      : `${title} · ` +
         (me ? t("v.you-play", { seat: seatLabel(me), team: teamLabel(teamOf(me)), partner: seatLabel(partnerOf(me)) }) : t("v.watching"));
     // The invitation code of a private match this page created, while it is on.
     $("invite").hidden = $("invite").dataset.match !== String(m.matchId) || m.phase === "Ended" || m.phase === "Annulled";

@@ -7,7 +7,7 @@
 // "BadReply"), which it wrote itself.
 
 import { t } from "./i18n.js";
-import { boardOf, marked, seatIndex } from "./seats.js";
+import { boardOf, marked, seatIndex, teamLabel } from "./seats.js";
 
 /** @typedef {import("./codec.js").ErrorMsg} ErrorMsg */
 /** @typedef {import("./seats.js").Seat} Seat */
@@ -36,7 +36,7 @@ export function seatOf(seat) {
  * @param {Team} team
  */
 export function teamName(team) {
-  return t(`m.team.${team}`);
+  return teamLabel(team);
 }
 
 /**

@@ -105,7 +105,20 @@ export function seatLabel(seat) {
  * @param {Team} team
  */
 export function teamLabel(team) {
+  if (named) return t("m.team-named", { name: named[team === "One" ? 0 : 1] });
   return t(`m.team.${team}`);
+}
+
+/** The teams' names of the match shown when it is a tournament game (team 1 first), else null. @type {string[] | null} */
+let named = null;
+
+/**
+ * Names the teams of the match shown by their tournament names (its team 1 first), or by number
+ * again (`null`), so a tournament's game says «Слоны», not «команда 2», which game 2 would swap.
+ * @param {string[] | null} names
+ */
+export function nameTeams(names) {
+  named = names;
 }
 
 /**

@@ -163,9 +163,9 @@ async fn s3_no_bot_takes_a_reserved_tournament_seat_and_the_state_says_the_seats
     assert!(matches!(&refused, Err(ClientError::Server(e)) if e.code == reserved), "{refused:?}");
     let mut watcher = server.client("watcher").await;
     watcher.watch(m).await.expect("a spectator follows the game");
-    let state =
+    let told =
         shvedka_tests::wait_msg(&mut watcher, |msg| matches!(msg, shvedka_proto::ServerMsg::State(_))).await;
-    let shvedka_proto::ServerMsg::State(s) = state else { unreachable!() };
+    let shvedka_proto::ServerMsg::State(s) = told else { unreachable!() };
     assert!(s.reserved, "a tournament game's state says its seats are reserved");
     // And which game it is, the teams by name as the tournament numbers them (issue 57, item 6):
     // the match's team 1 is the team on White-A.

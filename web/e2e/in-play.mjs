@@ -52,7 +52,13 @@ async function main() {
   await pl.locator(`#t-open-${id}`).click();
   await until(pl, "the player is seated in his game 1 and sees it", (m) => window.shvedka?.matchId === m && !document.getElementById("match").hidden, matchId,
     { seen: () => [window.shvedka?.matchId, document.getElementById("match").hidden] });
-  step(`${args.player} follows his game 1 (match ${matchId}) on its screen`);
+  // The game's screen speaks the tournament: its name, round, table and game, a way back, and the
+  // teams by their names (issue 57, item 6).
+  await until(pl, "the game's title names the tournament, round, table and game", () => /^Evening: round 1, table 1, game 1 · /.test(document.getElementById("match-title").textContent ?? "")
+    && /\((Team 1|Team 2)\)/.test(document.getElementById("match-title").textContent ?? "") && !document.getElementById("to-tournament").hidden, null,
+    { seen: () => document.getElementById("match-title")?.textContent });
+  await shot(pl, "in-play-player-game-one.png", "the player's game 1: the title names the tournament, round, table and game and his team by name");
+  step(`${args.player} follows his game 1 (match ${matchId}) on its screen: «${await pl.locator("#match-title").textContent()}»`);
   await td.locator("#d-r1-1-outcome").selectOption("SecondWins");
   await td.locator("#d-r1-1-reason").fill("команда покинула зал");
   // The stray click: asked, declined, nothing sent.
@@ -80,7 +86,8 @@ async function main() {
   if (await td.locator("#d-r1-1-clear").count()) fail("a game played online offers no clearing", 0, 1);
   await shot(td, "in-play-desk-after.png", "the desk after the director ended game 1 with his result: «Исправить», the round says «решение директора»");
   step("confirmed: the result is the director's, the match ended with it");
-  // The player on game 1's screen is taken to the tournament's page, to game 2's card.
+  // The result names the team by its name, and the player is taken to the tournament's page,
+  // to game 2's card.
   await until(pl, "the player is taken from game 1's end to game 2's card", () => !document.getElementById("tournament").hidden
     && /game 2/.test(document.getElementById("t-mine")?.textContent ?? ""), null,
     { seen: () => [document.getElementById("tournament").hidden, document.getElementById("t-mine")?.textContent] });

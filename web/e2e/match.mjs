@@ -276,7 +276,7 @@ async function teamSignal() {
 async function formingInRussian() {
   const gleb = players.get("gleb").page;
   await until(gleb, "gleb's phone waits for everyone to say ready, in Russian", () => document.getElementById("banner").textContent === "Ждём, когда все будут готовы."
-    && document.getElementById("ready").textContent === "Готов" && document.getElementById("phase").textContent === "рассадка", null,
+    && document.getElementById("ready").textContent === "Готов" && document.getElementById("phase").textContent === "сбор игроков", null,
     { seen: () => ["banner", "ready", "phase"].map((id) => document.getElementById(id).textContent) });
   await expectRussian(gleb, "gleb's phone before the start", "#match", NAMES);
   await gleb.evaluate(() => window.scrollTo(0, 0));
