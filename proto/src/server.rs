@@ -597,7 +597,7 @@ pub struct MatchState {
     /// The tournament game it is (version 15): the game screen says the tournament, round,
     /// table, game and the teams by name, as the tournament numbers them.
     #[serde(default)]
-    pub tournament: Option<TournamentGameView>,
+    pub tournament: Option<Box<TournamentGameView>>,
 }
 
 /// The tournament game a match is (version 15).

@@ -207,14 +207,14 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 countdown_left_ms: Some(2_500),
                 bots_missing: vec![MissingBot { seat: SeatId::BlackA, reason: BotTrouble::MaxBots }],
                 reserved: true,
-                tournament: Some(shvedka_proto::TournamentGameView {
+                tournament: Some(Box::new(shvedka_proto::TournamentGameView {
                     tournament: 3,
                     name: "Вечер шведки".into(),
                     round: 2,
                     table: 1,
                     game: 2,
                     teams: ["Ладьи".into(), "Кони".into()],
-                }),
+                })),
             })),
         ),
         (

@@ -176,7 +176,7 @@ impl Room {
             bots_missing: self.bots_missing.clone(),
             reserved: self.reserved.is_some(),
             tournament: match &self.reserved {
-                Some(crate::service::room::setup::Reserved::Names(_, game)) => game.as_deref().cloned(),
+                Some(crate::service::room::setup::Reserved::Names(_, game)) => game.clone(),
                 _ => None,
             },
         }
