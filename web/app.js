@@ -431,6 +431,9 @@ setInterval(() => void readRoles(), ROLES_EVERY_MS);
 document.addEventListener("visibilitychange", () => {
   if (document.visibilityState === "visible") void readRoles();
 });
+/** The tournament a shared address names (`?tournament=ID`), opened once after log-in. */
+const addressed = Number.parseInt(params.get("tournament") ?? "", 10);
+let addressOpened = false;
 /** The tournament this page is the projector of (`?projector=ID`): no controls, large type. */
 const projector = Number.parseInt(params.get("projector") ?? "", 10);
 if (Number.isSafeInteger(projector) && projector > 0) document.body.classList.add("projector");
@@ -504,6 +507,15 @@ async function play(text, shown) {
 /** @param {"login" | "lobby" | "match" | "tournament"} next */
 function showScreen(next) {
   screen = next;
+  // A tournament's page has an address of its own (`?tournament=ID`): shared, it opens the
+  // tournament straight after log-in. The projector's address stays as it is.
+  if (!document.body.classList.contains("projector") && next !== "login") {
+    const here = new URL(location.href);
+    const id = next === "tournament" ? tournaments.followed : null;
+    if (id !== null) here.searchParams.set("tournament", String(id));
+    else here.searchParams.delete("tournament");
+    if (here.href !== location.href) history.replaceState(null, "", here.href);
+  }
   $("login").hidden = next !== "login";
   $("lobby").hidden = next !== "lobby";
   $("match").hidden = next !== "match";
@@ -843,6 +855,9 @@ async function welcome(resumed, fresh) {
   quick.connectionChanged();
   // Nor does following a tournament; the projector follows its own from the start.
   if (tournaments.followed === null && Number.isSafeInteger(projector) && projector > 0) tournaments.followed = projector;
+  // A tournament's own address opens it once, straight after log-in.
+  if (tournaments.followed === null && !addressOpened && Number.isSafeInteger(addressed) && addressed > 0) tournaments.followed = addressed;
+  addressOpened = true;
   // A player on his game's screen stays on it; a page on the tournament (or a projector) shows it.
   void tournaments.connectionChanged(screen !== "match");
   if (resumed) log(tr("l.log-resumed"));

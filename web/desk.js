@@ -213,7 +213,9 @@ export class Desk {
     if (!v || !plan) return;
     const problem = planProblem(plan);
     if (problem) {
-      showError("twice" in problem ? tr("d.placed-twice", { team: problem.twice }) : tr("d.table-empty", { table: problem.empty }));
+      /** @param {number} team */
+      const name = (team) => v.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
+      showError("twice" in problem ? tr("d.placed-twice", { team: name(problem.twice) }) : tr("d.table-empty", { table: problem.empty }));
       return;
     }
     const window_ms = Math.max(10, Number(/** @type {HTMLInputElement} */ ($("d-window")).value) || 120) * 1000;
@@ -452,7 +454,8 @@ export class Desk {
       });
     });
     /** @type {HTMLTableSectionElement} */ ($("d-results").querySelector("tbody")).replaceChildren(...rows);
-    const total = v.standings.reduce((a, l) => a + l.points, 0);
-    $("d-results-sum").textContent = tr("d.points-given", { points: points(total) });
+    // This round's points (quarter points): a point a decided game, two a bye.
+    const given = round.tables.reduce((a, t) => a + ("Bye" in t ? 8 : t.Pairing.games.filter((g) => g.result !== null).length * 4), 0);
+    $("d-results-sum").textContent = tr("d.points-given", { round: round.round, points: points(given) });
   }
 }

@@ -366,7 +366,10 @@ export class Tournaments {
     if (!v) return;
     const s = v.summary;
     $("t-name").textContent = s.name;
-    const round = !v.round ? "" : s.format === "RoundRobin" ? tr("t.status-round-rr", { round: v.round.round }) : tr("t.status-round", { round: v.round.round, of: s.format.Swiss.rounds });
+    // A round whose games all have results is said played, not in play.
+    const done = !!v.round && s.phase === "Running" && v.round.tables.every((t) => "Bye" in t || t.Pairing.games.every((g) => g.result !== null));
+    const round = !v.round ? "" : s.format === "RoundRobin" ? tr(done ? "t.status-round-rr-done" : "t.status-round-rr", { round: v.round.round })
+      : tr(done ? "t.status-round-done" : "t.status-round", { round: v.round.round, of: s.format.Swiss.rounds });
     const phase = s.phase === "Registering" && !v.registration_open ? "Closed" : s.phase;
     $("t-status").textContent = `${formatText(s)}, ${s.time_control}, ${tr(s.online ? "t.online" : "t.otb")} — ${phaseText(phase)}${round}`;
     /** @param {number} team */

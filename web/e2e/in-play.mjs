@@ -8,10 +8,11 @@
 // opens the decided match's review.
 //
 //   node web/e2e/in-play.mjs --url http://127.0.0.1:HTTPPORT/ --transport websocket --out DIR \
-//     --director boss --tournament ID --match M --player NAME
+//     --director boss --tournament ID --match M --player NAME --partner NAME
 //
 // The account `--director` (password NAME-password) holds the director role; `--player` plays
-// game 1: his page is seated in it and, at its end, taken to game 2's card.
+// game 1: his page is seated in it and, at its end, taken to game 2's card; `--partner` opens
+// the tournament's own address on another page.
 
 import { fail, launch, openPlayer, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
@@ -21,6 +22,7 @@ const { args, step, shot } = script("in-play.mjs", {
   tournament: { type: "string" },
   match: { type: "string" },
   player: { type: "string" },
+  partner: { type: "string" },
 });
 const id = Number(args.tournament);
 const matchId = Number(args.match);
@@ -93,6 +95,18 @@ async function main() {
     { seen: () => [document.getElementById("tournament").hidden, document.getElementById("t-mine")?.textContent] });
   await shot(pl, "in-play-player-game-two.png", "the player, taken from game 1's end screen to his team's card for game 2");
   step(`${args.player} was taken from game 1's end to game 2's card: ${await pl.locator("#t-mine").innerText()}`);
+  // The tournament's page has an address of its own, which opens it straight after log-in.
+  const address = pl.url();
+  if (!address.includes(`tournament=${id}`)) fail("the tournament's page has its address", `…tournament=${id}`, address);
+  const r = await openPlayer(browser, "shared");
+  pages.set("shared", { ...r, name: "shared" });
+  await r.page.goto(address, { timeout: 15000 });
+  await r.page.locator("#name").fill(String(args.partner));
+  await r.page.locator("#password").fill(`${args.partner}-password`);
+  await r.page.locator("#enter").click();
+  await until(r.page, "the shared address opens the tournament after log-in", (id) => !document.getElementById("tournament").hidden
+    && window.shvedka?.tournament?.id === id, id, { seen: () => [document.getElementById("tournament").hidden, window.shvedka?.tournament] });
+  step(`the address ${address} opens the tournament after log-in`);
   // The decided game's «Матч N» opens its review (it used to answer «такой партии нет»).
   if ((await td.locator("#d-r1-1-match").textContent()) !== `Матч ${matchId}`) fail("the desk's button names the match", `Матч ${matchId}`, await td.locator("#d-r1-1-match").textContent());
   await td.locator("#d-r1-1-match").click();
