@@ -617,7 +617,18 @@ async fn s3_a_director_ends_a_game_in_play_from_the_desk_only_when_he_confirms()
         &server,
         "in-play",
         "websocket",
-        &["--director", "boss", "--tournament", &id_arg, "--match", &m_arg, "--player", "t2a", "--partner", "t2b"],
+        &[
+            "--director",
+            "boss",
+            "--tournament",
+            &id_arg,
+            "--match",
+            &m_arg,
+            "--player",
+            "t2a",
+            "--partner",
+            "t2b",
+        ],
     )
     .await;
     // t1a's client (t2a's seat went to his page).
