@@ -133,6 +133,8 @@ async function openReview(matchId, k) {
   if (!model || model.matchId !== matchId) {
     clearLog();
     chat.clear();
+    // Nor its teams' names: a review knows no tournament, so its teams go by number.
+    nameTeams(null);
   }
   review = { r: built, i: 0, t: 0, why: null, game: null };
   showScreen("match");

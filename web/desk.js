@@ -342,12 +342,14 @@ export class Desk {
    * @param {TournamentView} v
    */
   followField(v) {
-    if (!this.proposal || JSON.stringify(fieldOf(v)) === this.proposedField) return;
+    const field = JSON.stringify(fieldOf(v));
+    if (!this.proposal || field === this.proposedField) return;
+    // Taken as seen at once: a refused preview is not asked again at every push.
+    this.proposedField = field;
     if (this.computer && samePlan(this.proposal, this.computer)) {
       void this.preview();
       return;
     }
-    this.proposedField = JSON.stringify(fieldOf(v));
     this.fieldMoved = true;
     this.drawPlan();
   }

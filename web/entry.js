@@ -131,7 +131,7 @@ export class Entry {
         break;
       case "check-in":
         status.replaceChildren(cell("span", `${tr("e.check-in")} `),
-          button(tr("d.check-in"), "t-check-in", () => void this.send(this.entry.checkIn(id), tr("e.checked"))));
+          button(tr("e.check-in-button"), "t-check-in", () => void this.send(this.entry.checkIn(id), tr("e.checked"))));
         break;
       case "checked-in":
         status.replaceChildren(cell("span", tr("e.checked-in", { round: state.round })));

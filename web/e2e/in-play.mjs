@@ -29,27 +29,33 @@ const matchId = Number(args.match);
 let browser;
 const pages = new Map();
 
+/**
+ * A page of its own, logged in to account `name` (password NAME-password) from `address`.
+ * @param {string} label
+ * @param {string} name
+ * @param {string} address
+ * @param {object} [options]  the browser context's
+ */
+async function logIn(label, name, address, options = {}) {
+  const p = await openPlayer(browser, label, options);
+  pages.set(label, { ...p, name: label });
+  await p.page.goto(address, { timeout: 15000 });
+  await p.page.locator("#name").fill(name);
+  await p.page.locator("#password").fill(`${name}-password`);
+  await p.page.locator("#enter").click();
+  return p.page;
+}
+
 async function main() {
   browser = await launch();
-  const p = await openPlayer(browser, "director", { viewport: { width: 1400, height: 1000 }, locale: "ru-RU" });
-  pages.set("director", { ...p, name: "director" });
-  const td = p.page;
-  await td.goto(`${args.url}?transport=${args.transport}`, { timeout: 15000 });
-  await td.locator("#name").fill(String(args.director));
-  await td.locator("#password").fill(`${args.director}-password`);
-  await td.locator("#enter").click();
+  const home = `${args.url}?transport=${args.transport}`;
+  const td = await logIn("director", String(args.director), home, { viewport: { width: 1400, height: 1000 }, locale: "ru-RU" });
   await until(td, "the director is in the lobby", (id) => document.getElementById(`t-open-${id}`) !== null, id);
   await td.locator(`#t-open-${id}`).click();
   await until(td, "the desk offers game 1 of table 1", () => document.getElementById("d-r1-1-enter") !== null, null);
   // A player of the game opens the tournament on a new device: the tournament's page seats him
   // in his game (the seat is his account's) and shows its screen.
-  const q = await openPlayer(browser, String(args.player));
-  pages.set("player", { ...q, name: "player" });
-  const pl = q.page;
-  await pl.goto(`${args.url}?transport=${args.transport}`, { timeout: 15000 });
-  await pl.locator("#name").fill(String(args.player));
-  await pl.locator("#password").fill(`${args.player}-password`);
-  await pl.locator("#enter").click();
+  const pl = await logIn("player", String(args.player), home);
   await until(pl, "the player is in the lobby", (id) => document.getElementById(`t-open-${id}`) !== null, id);
   await pl.locator(`#t-open-${id}`).click();
   await until(pl, "the player is seated in his game 1 and sees it", (m) => window.shvedka?.matchId === m && !document.getElementById("match").hidden, matchId,
@@ -98,13 +104,8 @@ async function main() {
   // The tournament's page has an address of its own, which opens it straight after log-in.
   const address = pl.url();
   if (!address.includes(`tournament=${id}`)) fail("the tournament's page has its address", `…tournament=${id}`, address);
-  const r = await openPlayer(browser, "shared");
-  pages.set("shared", { ...r, name: "shared" });
-  await r.page.goto(address, { timeout: 15000 });
-  await r.page.locator("#name").fill(String(args.partner));
-  await r.page.locator("#password").fill(`${args.partner}-password`);
-  await r.page.locator("#enter").click();
-  await until(r.page, "the shared address opens the tournament after log-in", (id) => !document.getElementById("tournament").hidden
+  const shared = await logIn("shared", String(args.partner), address);
+  await until(shared, "the shared address opens the tournament after log-in", (id) => !document.getElementById("tournament").hidden
     && window.shvedka?.tournament?.id === id, id, { seen: () => [document.getElementById("tournament").hidden, window.shvedka?.tournament] });
   step(`the address ${address} opens the tournament after log-in`);
   // The decided game's «Матч N» opens its review (it used to answer «такой партии нет»).

@@ -152,6 +152,7 @@ export default {
   "d.close-registration": "Close registration",
   "d.open-registration": "Open registration",
   "d.check-in": "Check in",
+  "e.check-in-button": "Check in",
   "d.withdraw": "Withdraw",
   "d.withdraw-confirm": "Withdraw {team}? Its unplayed games are forfeited.",
   "d.withdrawn": "withdrawn",

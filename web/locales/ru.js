@@ -151,6 +151,7 @@ export default {
   "d.close-registration": "Закрыть регистрацию",
   "d.open-registration": "Открыть регистрацию",
   "d.check-in": "Отметить",
+  "e.check-in-button": "Отметиться",
   "d.withdraw": "Снять с турнира",
   "d.withdraw-confirm": "Снять команду {team}? Её несыгранные партии будут засчитаны как неявка.",
   "d.withdrawn": "выбыла",

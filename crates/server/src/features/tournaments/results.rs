@@ -10,7 +10,7 @@ use bughouse::{MatchResult, Team};
 use bughouse_match::{ArbiterAct, Official};
 use shvedka_proto::{ErrorCode, ErrorMsg, MatchId, TdOutcome, TourChange, TourRefusal};
 use shvedka_tournament::{
-    DirectorAct, GameRef, GameResult, Outcome, ResultSource, Tournament, TournamentError,
+    DirectorAct, Game, GameRef, GameResult, Outcome, Pairing, ResultSource, Tournament, TournamentError,
 };
 use tokio::sync::oneshot;
 
@@ -43,11 +43,15 @@ fn outcome_of(o: TdOutcome) -> Outcome {
     }
 }
 
+/// The game at `at`, with its pairing; `None` for no such game (the change then says why).
+fn game_at<'t>(t: &'t Tournament, at: &At) -> Option<(&'t Pairing, &'t Game)> {
+    let (_, p) = t.round(at.round)?.pairings().find(|(table, _)| *table == at.table)?;
+    Some((p, p.games.get(usize::try_from(at.game).ok()?.checked_sub(1)?)?))
+}
+
 /// The game's online match, and the match's result for `outcome` (team one of a match is the
 /// team on White-A); `None` for a game with no match (over the board, not started).
-fn linked(t: &Tournament, at: &At, outcome: Outcome) -> Option<(MatchId, MatchResult)> {
-    let (_, p) = t.round(at.round)?.pairings().find(|(table, _)| *table == at.table)?;
-    let g = p.games.get(usize::try_from(at.game).ok()?.checked_sub(1)?)?;
+fn linked(p: &Pairing, g: &Game, outcome: Outcome) -> Option<(MatchId, MatchResult)> {
     let (m, seats) = (g.match_id?, g.seats?);
     let first_is_team_one = seats[0].team == p.first;
     let result = match (outcome, first_is_team_one) {
@@ -78,16 +82,12 @@ impl Tournaments {
         let (official, act) = by;
         let At { tournament, round, table, game } = at;
         let snapshot = self.copy_of(tournament).await?;
-        let linked = linked(&snapshot, &at, outcome_of(outcome));
+        let game_now = game_at(&snapshot, &at);
+        let linked = game_now.and_then(|(p, g)| linked(p, g, outcome_of(outcome)));
         let source = if linked.is_some() { ResultSource::Director } else { ResultSource::OverTheBoard };
         let here = GameRef { round, table, game };
         // Entered once, corrected after: checked before the match is touched.
-        let decided = snapshot
-            .round(round)
-            .and_then(|r| r.pairings().find(|(t, _)| *t == table))
-            .and_then(|(_, p)| p.games.get(usize::try_from(game).ok()?.checked_sub(1)?))
-            .map(|g| g.result.is_some());
-        match decided {
+        match game_now.map(|(_, g)| g.result.is_some()) {
             Some(true) if !correct => return Err(refused(TournamentError::AlreadyDecided(here))),
             Some(false) if correct => return Err(refused(TournamentError::NotDecided(here))),
             _ => {}

@@ -625,6 +625,16 @@ async fn k3_a_thinking_time_past_any_clock_is_read_as_a_year_and_the_move_is_sto
     assert!(!f.task.is_finished());
 }
 
+/// Anna's, Boris's and Vera's sessions with their connections, as a decided match keeps them.
+async fn three_watchers(f: &Fixture) -> Vec<crate::service::rooms::lingering::Watcher> {
+    let mut watchers = Vec::new();
+    for name in ["anna", "boris", "vera"] {
+        let p = f.player(name, 4).await;
+        watchers.push((p.session.clone(), p.out.clone()));
+    }
+    watchers
+}
+
 /// The watchers of decided matches are bounded (`decided_matches_watched`,
 /// `decided_watchers_kept`): the oldest match's go first, a match keeps its first watchers only,
 /// and one who follows another match since is not told.
@@ -632,11 +642,7 @@ async fn k3_a_thinking_time_past_any_clock_is_read_as_a_year_and_the_move_is_sto
 async fn a2_the_watchers_of_decided_matches_are_bounded() {
     use crate::service::rooms::lingering::Lingering;
     let f = fixture().await;
-    let mut watchers = Vec::new();
-    for name in ["anna", "boris", "vera"] {
-        let p = f.player(name, 4).await;
-        watchers.push((p.session.clone(), p.out.clone()));
-    }
+    let watchers = three_watchers(&f).await;
     let kept = Lingering::new(2, 2);
     for id in 1..=3 {
         kept.keep(MatchId(id), watchers.clone());
@@ -663,11 +669,7 @@ async fn a2_the_watchers_of_decided_matches_are_bounded() {
 async fn a2_a_resumed_end_screen_replaces_its_lost_connection_among_the_kept_watchers() {
     use crate::service::rooms::lingering::Lingering;
     let f = fixture().await;
-    let mut watchers = Vec::new();
-    for name in ["anna", "boris", "vera"] {
-        let p = f.player(name, 4).await;
-        watchers.push((p.session.clone(), p.out.clone()));
-    }
+    let watchers = three_watchers(&f).await;
     let kept = Lingering::new(2, 2);
     kept.keep(MatchId(1), watchers[..2].to_vec());
     let again = f.player("anna-again", 4).await;
