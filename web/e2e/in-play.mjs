@@ -53,6 +53,10 @@ async function main() {
   await until(td, "the director is in the lobby", (id) => document.getElementById(`t-open-${id}`) !== null, id);
   await td.locator(`#t-open-${id}`).click();
   await until(td, "the desk offers game 1 of table 1", () => document.getElementById("d-r1-1-enter") !== null, null);
+  // The tournament's page has an address of its own (opened below on another page). Read on the
+  // desk, which stays on the tournament (a player's page goes to his game's screen by itself).
+  const address = td.url();
+  if (!address.includes(`tournament=${id}`)) fail("the tournament's page has its address", `…tournament=${id}`, address);
   // A player of the game opens the tournament on a new device: the tournament's page seats him
   // in his game (the seat is his account's) and shows its screen.
   const pl = await logIn("player", String(args.player), home);
@@ -96,14 +100,15 @@ async function main() {
   step("confirmed: the result is the director's, the match ended with it");
   // The result names the team by its name, and the player is taken to the tournament's page,
   // to game 2's card.
-  await until(pl, "the player is taken from game 1's end to game 2's card", () => !document.getElementById("tournament").hidden
-    && /game 2/.test(document.getElementById("t-mine")?.textContent ?? ""), null,
-    { seen: () => [document.getElementById("tournament").hidden, document.getElementById("t-mine")?.textContent] });
-  await shot(pl, "in-play-player-game-two.png", "the player, taken from game 1's end screen to his team's card for game 2");
-  step(`${args.player} was taken from game 1's end to game 2's card: ${await pl.locator("#t-mine").innerText()}`);
-  // The tournament's page has an address of its own, which opens it straight after log-in.
-  const address = pl.url();
-  if (!address.includes(`tournament=${id}`)) fail("the tournament's page has its address", `…tournament=${id}`, address);
+  // His card for game 2, or already game 2's screen: with the choices defaulted at once, the
+  // server may make game 2's match (and the card seat him there) before a look at the card.
+  await until(pl, "the player is taken from game 1's end to game 2", () => (!document.getElementById("tournament").hidden
+    && /game 2/.test(document.getElementById("t-mine")?.textContent ?? ""))
+    || (!document.getElementById("match").hidden && /, game 2 · /.test(document.getElementById("match-title")?.textContent ?? "")), null,
+    { seen: () => [document.getElementById("tournament").hidden, document.getElementById("t-mine")?.textContent, document.getElementById("match-title")?.textContent] });
+  await shot(pl, "in-play-player-game-two.png", "the player, taken from game 1's end screen to game 2 (his card, or its screen once made)");
+  step(`${args.player} was taken from game 1's end to game 2: ${await pl.locator(await pl.locator("#tournament").isVisible() ? "#t-mine" : "#match-title").innerText()}`);
+  // The tournament's own address opens it straight after log-in.
   const shared = await logIn("shared", String(args.partner), address);
   await until(shared, "the shared address opens the tournament after log-in", (id) => !document.getElementById("tournament").hidden
     && window.shvedka?.tournament?.id === id, id, { seen: () => [document.getElementById("tournament").hidden, window.shvedka?.tournament] });
