@@ -4,7 +4,7 @@
 // codec.test.mjs over proto/tests/data/golden.json.txt. Numbers travel as JSON numbers: request
 // numbers, nonces and ids stay far below 2^53, the largest integer JavaScript holds exactly.
 
-export const PROTOCOL_VERSION = 15;
+export const PROTOCOL_VERSION = 16;
 
 /** The seats in the order of every four-element array (clocks, names, readiness). */
 export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
@@ -45,7 +45,14 @@ export const SEATS = ["WhiteA", "BlackA", "WhiteB", "BlackB"];
  *   | { Registration: { tournament: number, open: boolean } }
  *   | { Settings: { tournament: number, swiss_rounds: number | null, check_in: boolean } }
  *   | { CheckIn: { tournament: number, team: number } } | { Preview: { tournament: number } }
- *   | { PairByHand: { tournament: number, choice_window_ms: number, tables: [number, number][], byes: number[] } }} TdRequest
+ *   | { PairByHand: { tournament: number, choice_window_ms: number, tables: [number, number][], byes: number[] } }
+ *   | { Publish: { tournament: number, what: TdExport, language: string } }} TdRequest
+ */
+
+/**
+ * `TdExport` of the protocol: what a director publishes (`Text`, or `Games` for `GamesPage`).
+ * @typedef {"Standings" | "StandingsCsv" | "Crosstable" | "CrosstableCsv" | "Html" | "Games" | "State"
+ *   | { Sheet: { round: number } } | { GamesPage: { round: number, from: number } }} TdExport
  */
 
 /**
@@ -317,6 +324,8 @@ export const td = {
   settings: (/** @type {number} */ tournament, /** @type {number | null} */ swiss_rounds, /** @type {boolean} */ check_in) =>
     /** @type {TdRequest} */ ({ Settings: { tournament, swiss_rounds, check_in } }),
   checkIn: (/** @type {number} */ tournament, /** @type {number} */ team) => /** @type {TdRequest} */ ({ CheckIn: { tournament, team } }),
+  publish: (/** @type {number} */ tournament, /** @type {TdExport} */ what, /** @type {string} */ language) =>
+    /** @type {TdRequest} */ ({ Publish: { tournament, what, language } }),
   preview: (/** @type {number} */ tournament) => /** @type {TdRequest} */ ({ Preview: { tournament } }),
   pairByHand: (
     /** @type {number} */ tournament,
@@ -623,7 +632,8 @@ function badReply(message) {
  *   | { TournamentPage: { tournaments: TournamentSummary[], next: number | null } }
  *   | { TournamentRound: RoundView }
  *   | { Roles: { roles: string[] } }
- *   | { Analysis: AnalysisView } | { RecordReview: RecordReview }} Reply
+ *   | { Analysis: AnalysisView } | { RecordReview: RecordReview }
+ *   | { Games: { bpgn: string, games: number, next: number | null } }} Reply
  */
 
 /** @typedef {"LeaseLost"} ElsewhereReason  why a node of a cluster let the followed match go (version 11) */

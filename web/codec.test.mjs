@@ -76,6 +76,8 @@ const built = {
   "call-arbiter-replay": frame(70, msg.callArbiter("WrongSetup")),
   "call-arbiter": frame(71, msg.callArbiter()),
   "arbiter-replay": frame(72, msg.arbiterAct(3, act.replay("OutsideHint", "a spectator"))),
+  "td-publish-games-page": frame(73, msg.td(td.publish(2, { GamesPage: { round: 2, from: 4 } }, "ru"))),
+  "td-publish-sheet": frame(74, msg.td(td.publish(2, { Sheet: { round: 1 } }, "en"))),
 };
 
 // The samples the page never builds: a nonce of 2^64 - 1, which JavaScript cannot hold (the web

@@ -9,6 +9,7 @@
 import { showError, showInfo } from "./notice.js";
 import { $, cell, officialName, points } from "./tournament.js";
 import { language, t as tr } from "./i18n.js";
+import { Exports } from "./exports.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
 /** @typedef {import("./codec.js").RoundView} RoundView */
@@ -159,6 +160,7 @@ export class Desk {
     $("d-cancel").addEventListener("click", () => this.closePlan());
     $("d-pair").addEventListener("click", () => void this.pair());
     $("d-print").addEventListener("click", () => window.print());
+    this.exports = new Exports(ask, msg, td, () => this.view);
   }
 
   /** Creates a tournament from the lobby's form and opens it. */
@@ -333,6 +335,7 @@ export class Desk {
     this.drawTeams(v);
     this.drawResults(v);
     this.followField(v);
+    this.exports.render(v);
   }
 
   /**

@@ -7,10 +7,10 @@
 /** @typedef {import("./codec.js").ServerMsg} ServerMsg */
 
 /** @type {ClientFrame} */
-export const hello = {"req":1,"msg":{"Hello":{"version":15,"name":"anna","resume":null}}};
+export const hello = {"req":1,"msg":{"Hello":{"version":16,"name":"anna","resume":null}}};
 
 /** @type {ClientFrame} */
-export const helloResume = {"req":1,"msg":{"Hello":{"version":15,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
+export const helloResume = {"req":1,"msg":{"Hello":{"version":16,"name":"anna","resume":{"token":"00ff","last_seq":300,"match_id":7}}}};
 
 /** @type {ClientFrame} */
 export const ping = {"req":2,"msg":{"Ping":{"nonce":18446744073709552000}}};
@@ -70,7 +70,7 @@ export const listPage = {"req":19,"msg":{"ListPage":{"after":40,"limit":20,"live
 export const recordPart = {"req":20,"msg":{"RecordPart":{"match_id":3,"offset":24576}}};
 
 /** @type {ServerMsg} */
-export const welcome = {"Welcome":{"version":15,"token":"ab","resumed":false,"server_time_us":5}};
+export const welcome = {"Welcome":{"version":16,"token":"ab","resumed":false,"server_time_us":5}};
 
 /** @type {ServerMsg} */
 export const refused = {"Refused":{"reason":"protocol version 2 is not 1"}};
@@ -392,3 +392,12 @@ export const eventArbiterCalledReplay = {"Event":{"match_id":7,"seq":12,"at_ms":
 
 /** @type {ServerMsg} */
 export const eventReplayed = {"Event":{"match_id":7,"seq":13,"at_ms":20000,"kind":{"ArbiterActed":{"act":{"Replay":{"reason":"WrongSetup","note":""}},"text":"replayed the match (wrong initial setup, A5)","by":{"Account":"olga"}}},"clocks_ms":[60000,60000,60000,60000],"running":[false,false,false,false],"bfen":"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1 | rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR[] w KQkq - 0 1","server_time_us":5}};
+
+/** @type {ClientFrame} */
+export const tdPublishGamesPage = {"req":73,"msg":{"Td":{"Publish":{"tournament":2,"what":{"GamesPage":{"round":2,"from":4}},"language":"ru"}}}};
+
+/** @type {ServerMsg} */
+export const replyGames = {"Reply":{"req":73,"result":{"Ok":{"Games":{"bpgn":"[Event \"?\"]\n\n*\n","games":1,"next":5}}}}};
+
+/** @type {ClientFrame} */
+export const tdPublishSheet = {"req":74,"msg":{"Td":{"Publish":{"tournament":2,"what":{"Sheet":{"round":1}},"language":"en"}}}};

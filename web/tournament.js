@@ -166,14 +166,18 @@ export function ordinal(n, lang) {
  * diagonal). Built from the rounds, as the server's own crosstable is.
  * @param {TournamentView} v
  * @param {import("./codec.js").RoundView[]} rounds
- * @returns {{ team: number, cells: (number | null)[] }[]}
+ * @returns {{ team: number, cells: (number | null)[], byes: number }[]}  `byes`: the quarter
+ *   points of the team's byes (a bye is 2 points), so that a row adds up to its points
  */
 export function crosstable(v, rounds) {
   const order = v.standings.map((l) => l.team);
   /** @type {Map<string, number>} */
   const scored = new Map();
+  /** @type {Map<number, number>} */
+  const byes = new Map();
   for (const r of rounds) {
     for (const t of r.tables) {
+      if ("Bye" in t) byes.set(t.Bye.team, (byes.get(t.Bye.team) ?? 0) + 8);
       if (!("Pairing" in t)) continue;
       const p = t.Pairing;
       for (const g of p.games) {
@@ -184,7 +188,7 @@ export function crosstable(v, rounds) {
       }
     }
   }
-  return order.map((team) => ({ team, cells: order.map((other) => scored.get(`${team}:${other}`) ?? null) }));
+  return order.map((team) => ({ team, cells: order.map((other) => scored.get(`${team}:${other}`) ?? null), byes: byes.get(team) ?? 0 }));
 }
 
 /**
@@ -348,13 +352,16 @@ export class Tournaments {
     const name = (team) => v.teams.find((t) => t.team === team)?.name ?? tr("t.team-n", { n: team });
     const head = /** @type {HTMLTableSectionElement} */ ($("t-cross").querySelector("thead"));
     const top = document.createElement("tr");
-    top.append(cell("th", "#"), cell("th", tr("t.team")), ...rows.map((r) => cell("th", String(rank.get(r.team)))), cell("th", tr("t.points")));
+    const byes = rows.some((r) => r.byes > 0);
+    top.append(cell("th", "#"), cell("th", tr("t.team")), ...rows.map((r) => cell("th", String(rank.get(r.team)))),
+      ...(byes ? [cell("th", tr("t.byes"))] : []), cell("th", tr("t.points")));
     head.replaceChildren(top);
     const body = /** @type {HTMLTableSectionElement} */ ($("t-cross").querySelector("tbody"));
     body.replaceChildren(...rows.map((r, i) => {
       const row = document.createElement("tr");
       row.append(cell("td", String(rank.get(r.team))), cell("td", name(r.team)),
         ...r.cells.map((c, j) => cell("td", i === j ? "×" : c === null ? "" : points(c), "t-cell")),
+        ...(byes ? [cell("td", r.byes ? points(r.byes) : "", "t-cell")] : []),
         cell("td", points(v.standings[i].points), "t-points"));
       return row;
     }));

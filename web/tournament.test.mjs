@@ -92,7 +92,7 @@ test("a tournament's refusal is said from its code and parameters, with its rule
   assert.match(refusalText(err({ DeadlinePassed: { game, due_ms: 0 } }, "S3")), /^refused \(S3\): the choices of round 1, table 2, game 1 were due at .+; the defaults apply$/);
 });
 
-test("the crosstable is the rounds' results in standings order, summed where teams met twice", () => {
+test("the crosstable is the rounds' results in standings order, summed where teams met twice, with the byes", () => {
   const result = (outcome) => ({ outcome, source: "Online", director: null, note: "" });
   const g = (n, outcome) => ({ ...game, game: n, result: outcome ? result(outcome) : null });
   const pairing = (table, first, second, a, b) => ({ Pairing: { table, first, second, repeat: false, games: [g(1, a), g(2, b)] } });
@@ -102,9 +102,9 @@ test("the crosstable is the rounds' results in standings order, summed where tea
     { round: 2, repeats_allowed: false, tables: [pairing(1, 3, 1, "FirstWins", null), { Bye: { table: 2, team: 2 } }] },
   ];
   assert.deepEqual(crosstable(view, rounds), [
-    { team: 2, cells: [null, 6, null] },
-    { team: 1, cells: [2, null, 0] },
-    { team: 3, cells: [null, 4, null] },
+    { team: 2, cells: [null, 6, null], byes: 8 },
+    { team: 1, cells: [2, null, 0], byes: 0 },
+    { team: 3, cells: [null, 4, null], byes: 8 },
   ]);
 });
 

@@ -556,15 +556,19 @@ pub enum TdExport {
         round: u32,
     },
     /// Every game of the tournament as one BPGN file (`TooLarge` when it does not fit a frame:
-    /// ask `GamesFrom`).
+    /// ask `GamesPage`).
     Games,
     /// The tournament's state as JSON.
     State,
-    /// The games from the `from`-th (0 first) as one BPGN text: as many whole games as fit in
-    /// 48 KiB, at least one; empty past the last (version 12). A client asks again from the
-    /// first game it has not got, until a page is empty.
-    GamesFrom {
-        /// The first game of the page.
+    /// A page of the games, as `Reply::Games` (version 16): of one round (`round` from 1) or of
+    /// the whole tournament (`round` 0), from the `from`-th of them (0 first), as many whole games
+    /// as fit in 48 KiB, at least one. A client asks again from the reply's `next` until it is
+    /// `None`.
+    GamesPage {
+        /// The round, or 0 for every round.
+        round: u32,
+        /// The first game of the page, counting the games of the round (or tournament) that
+        /// have a record.
         from: u32,
     },
 }

@@ -303,6 +303,15 @@ pub enum Reply {
     Analysis(crate::AnalysisView),
     /// A record replayed and checked (`ClientMsg::ReviewRecord`, version 10).
     RecordReview(Box<crate::RecordReview>),
+    /// A page of a tournament's games (`TdExport::GamesPage`, version 16).
+    Games {
+        /// The games of the page as one BPGN text (empty when there are none).
+        bpgn: String,
+        /// How many games the page holds.
+        games: u32,
+        /// The `from` of the next page; `None` on the last page.
+        next: Option<u32>,
+    },
 }
 
 /// One of a player's recent matches.

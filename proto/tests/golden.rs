@@ -1101,6 +1101,26 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 server_time_us: 5,
             })),
         ),
+        // Version 16: a page of a round's games, for the director's desk.
+        (
+            "td-publish-games-page",
+            c(
+                73,
+                ClientMsg::Td(TdRequest::Publish {
+                    tournament: 2,
+                    what: TdExport::GamesPage { round: 2, from: 4 },
+                    language: "ru".into(),
+                }),
+            ),
+        ),
+        (
+            "reply-games",
+            s(ServerMsg::Reply {
+                req: 73,
+                result: Ok(Reply::Games { bpgn: "[Event \"?\"]\n\n*\n".into(), games: 1, next: Some(5) }),
+            }),
+        ),
+        ("td-publish-sheet", c(74, ClientMsg::Td(TdRequest::Publish { tournament: 2, what: TdExport::Sheet { round: 1 }, language: "en".into() }))),
     ]
 }
 

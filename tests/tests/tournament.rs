@@ -35,18 +35,34 @@ async fn text(td: &Client, tournament: u64, what: TdExport) -> String {
     }
 }
 
-/// Every game's record, page by page (a night's games do not fit one frame).
-async fn games(td: &Client, tournament: u64) -> String {
+/// Every game's record (of round `round`, or 0 for all), page by page (a night's games do not
+/// fit one frame).
+pub(crate) async fn games_of(td: &Client, tournament: u64, round: u32) -> String {
     let mut all = String::new();
+    let mut from = 0;
     loop {
-        let got = shvedka_records::parse_bpgn(&all).map_or(0, |g| g.len()) as u32;
-        let page = text(td, tournament, TdExport::GamesFrom { from: got }).await;
-        if page.is_empty() {
-            return all;
+        let what = TdExport::GamesPage { round, from };
+        let reply = td.td(TdRequest::Publish { tournament, what, language: String::new() }).await;
+        let Reply::Games { bpgn, games, next } = reply.expect("publish") else { panic!("expected games") };
+        assert!(bpgn.len() <= 60 * 1024, "a page fits a frame: {} bytes", bpgn.len());
+        assert_eq!(
+            shvedka_records::parse_bpgn(&bpgn).map_or(0, |g| g.len()),
+            games as usize,
+            "the page counts its games"
+        );
+        all.push_str(&bpgn);
+        match next {
+            Some(n) => {
+                assert_eq!(n, from + games, "the next page starts after this one");
+                from = n;
+            }
+            None => return all,
         }
-        assert!(page.len() <= 60 * 1024, "a page fits a frame: {} bytes", page.len());
-        all.push_str(&page);
     }
+}
+
+async fn games(td: &Client, tournament: u64) -> String {
+    games_of(td, tournament, 0).await
 }
 
 pub(crate) async fn state(td: &Client, tournament: u64) -> Tournament {
@@ -237,6 +253,29 @@ async fn s3_round_robin_of_four_teams_played_online_to_the_end() {
     let games = games(&td, id).await;
     let records = shvedka_records::parse_bpgn(&games).expect("all games as one BPGN file");
     assert_eq!(records.len(), 12, "six pairings, two games each");
+    let places: Vec<[Option<&str>; 4]> =
+        records.iter().map(|r| ["Event", "Round", "Table", "Game"].map(|tag| r.tag(tag))).collect();
+    assert_eq!(
+        places[0],
+        [Some("Autumn cup"), Some("1"), Some("1"), Some("1")],
+        "a game says where it was played"
+    );
+    assert_eq!(
+        places[11],
+        [Some("Autumn cup"), Some("3"), Some("2"), Some("2")],
+        "the last: round 3, table 2, game 2"
+    );
+    // A round's games are that round's: four games each, and the rounds in turn are the whole.
+    let mut by_round = String::new();
+    for round in 1..=3 {
+        let page = games_of(&td, id, round).await;
+        assert_eq!(shvedka_records::parse_bpgn(&page).expect("a round's BPGN").len(), 4, "round {round}");
+        by_round.push_str(&page);
+    }
+    assert_eq!(by_round, games, "rounds 1, 2 and 3 in turn are the tournament's games");
+    let no_round = TdExport::GamesPage { round: 9, from: 0 };
+    let refused = td.td(TdRequest::Publish { tournament: id, what: no_round, language: String::new() }).await;
+    assert!(refused.is_err(), "round 9 of three is refused, not an empty file");
     // A finished pairing's result cannot be entered again; a correction by the director can.
     let again = td
         .td(TdRequest::Result {

@@ -207,9 +207,31 @@ async function main() {
   await until(td, "the desk speaks Russian", () => document.getElementById("d-print").textContent === "Печать жеребьёвки и таблицы (A4)"
     && /Результаты тура 1/.test(document.getElementById("d-results-title").textContent), null);
   await shot(td, "desk-ru.png", "the director's desk switched to Russian");
+  // Exports from the desk (issue 57), in the director's language: each a file the browser saves.
+  const saved = async (/** @type {string} */ button) => {
+    const [file] = await Promise.all([td.waitForEvent("download", { timeout: 15000 }), td.locator(button).click()]);
+    const path = join(String(args.out), `export-${file.suggestedFilename()}`);
+    await file.saveAs(path);
+    return { name: file.suggestedFilename(), text: readFileSync(path, "utf8") };
+  };
+  const standingsCsv = await saved("#d-x-standings");
+  if (standingsCsv.name !== "Вечер шведки — положение команд.csv") fail("the standings' file is named in Russian", "Вечер шведки — положение команд.csv", standingsCsv.name);
+  if (!standingsCsv.text.startsWith("\uFEFFRank,Team,Points") || !standingsCsv.text.includes("Ладьи")) fail("the standings CSV, marked UTF-8 for a spreadsheet", "BOM, header, Ладьи", standingsCsv.text);
+  const crossCsv = await saved("#d-x-crosstable");
+  if (!/^\uFEFFNo,Team,1,2,3,4,Byes,Points/.test(crossCsv.text) || !/\n1,Ладьи,,,,,2,2/.test(crossCsv.text)) fail("the crosstable CSV, Ладьи's bye shown", "No,Team,1..4,Byes,Points; 1,Ладьи,,,,,2,2", crossCsv.text);
+  const pageHtml = await saved("#d-x-html");
+  if (!/<html/.test(pageHtml.text) || !pageHtml.text.includes("Турнирная таблица") || !pageHtml.text.includes("Ладьи")) fail("the printable page in Russian", "Турнирная таблица, Ладьи", pageHtml.text.slice(0, 400));
+  const sheetTxt = await saved("#d-x-sheet");
+  if (sheetTxt.name !== "Вечер шведки — тур 1, лист пар.txt" || !/тур 1.*жеребьёвка/.test(sheetTxt.text) || !/Стол 1:/.test(sheetTxt.text)) fail("round 1's pairing sheet in Russian", "тур 1 … жеребьёвка, Стол 1:", [sheetTxt.name, sheetTxt.text.slice(0, 300)]);
+  await td.locator("#d-x-round-games").click();
+  await until(td, "a night over the board has no records to save, and says so", () => /ни у одной партии ещё нет записи/.test(document.body.innerText), null);
+  writeFileSync(join(String(args.out), "exports.txt"), [standingsCsv, crossCsv, sheetTxt].map((f) => `== ${f.name}\n${f.text}`).join("\n"));
+  step(`exported in Russian: ${[standingsCsv, crossCsv, pageHtml, sheetTxt].map((f) => f.name).join("; ")}`);
   await td.locator("#lang").selectOption("en");
   await until(td, "and back to English", () => document.getElementById("d-print").textContent === "Print pairings and standings (A4)", null);
-  step("the tournament in Russian on a phone; the desk switched to Russian and back");
+  const pageEn = await saved("#d-x-html");
+  if (pageEn.name !== "Вечер шведки — standings and crosstable.html" || !pageEn.text.includes("Crosstable")) fail("the printable page in English once the desk is", "Crosstable", pageEn.name);
+  step("the tournament in Russian on a phone; the desk switched to Russian and back; its page exported in English too");
 
   // Round 2's preview follows check-ins (issue 57): with Кони and Слоны checked in, the computer
   // pairs them; Ладьи check in while the preview is open, and the open preview pairs them too and

@@ -14,6 +14,9 @@
 // game 1: his page is seated in it and, at its end, taken to game 2's card; `--partner` opens
 // the tournament's own address on another page.
 
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+
 import { fail, launch, openPlayer, run, until } from "./browser.mjs";
 import { script } from "./script.mjs";
 
@@ -113,6 +116,17 @@ async function main() {
   await until(shared, "the shared address opens the tournament after log-in", (id) => !document.getElementById("tournament").hidden
     && window.shvedka?.tournament?.id === id, id, { seen: () => [document.getElementById("tournament").hidden, window.shvedka?.tournament] });
   step(`the address ${address} opens the tournament after log-in`);
+  // The round's games from the desk (issue 57, item 9): game 1's record, its result the director's.
+  const [file] = await Promise.all([td.waitForEvent("download", { timeout: 15000 }), td.locator("#d-x-round-games").click()]);
+  const saved = join(String(args.out), "round-1-games.bpgn");
+  await file.saveAs(saved);
+  const bpgn = readFileSync(saved, "utf8");
+  if (file.suggestedFilename() !== "Evening — тур 1, партии.bpgn") fail("the round's games are named in Russian", "Evening — тур 1, партии.bpgn", file.suggestedFilename());
+  // Game 2's match may be made already (its choices defaulted at once): one or two records.
+  const records = (bpgn.match(/\[Event "Evening"\]/g) ?? []).length;
+  if (records < 1 || !["[Round \"1\"]", "[Table \"1\"]", "[Game \"1\"]"].every((tag) => bpgn.includes(tag)) || !/director boss: tournament result/.test(bpgn)) fail("round 1's records, named by the tournament and table, game 1's result the director's", "[Event \"Evening\"], Round/Table/Game, director boss", bpgn.slice(0, 700));
+  await until(td, "the desk says what it saved", (n) => new RegExp(`сохранено: .*\\(${n} парти[яи]\\)`).test(document.body.innerText), records);
+  step(`round 1's games saved from the desk: ${file.suggestedFilename()}, ${bpgn.length} bytes`);
   // The decided game's «Матч N» opens its review (it used to answer «такой партии нет»).
   if ((await td.locator("#d-r1-1-match").textContent()) !== `Матч ${matchId}`) fail("the desk's button names the match", `Матч ${matchId}`, await td.locator("#d-r1-1-match").textContent());
   await td.locator("#d-r1-1-match").click();

@@ -162,13 +162,13 @@ enum TdCommand {
         game: u32,
     },
     /// Publish: standings, standings-csv, crosstable, crosstable-csv, html, sheet (with
-    /// --round), games (every game as one BPGN file), state (JSON).
+    /// --round), games (every game as one BPGN file; with --round, that round's), state (JSON).
     Publish {
         /// The tournament.
         tournament: u64,
         /// What.
         what: String,
-        /// The round of a pairing sheet.
+        /// The round of a pairing sheet, or of the games.
         #[arg(long)]
         round: Option<u32>,
         /// The language of an export a person reads (standings, crosstable, html, sheet): `ru`
@@ -285,7 +285,7 @@ fn request(command: &TdCommand) -> anyhow::Result<TdRequest> {
                 ("sheet", Some(r)) => TdExport::Sheet { round: *r },
                 ("sheet", None) => return Err(bad("a pairing sheet needs --round".into())),
                 // Page by page: a night's games do not fit one frame (`run` asks on).
-                ("games", _) => TdExport::GamesFrom { from: 0 },
+                ("games", r) => TdExport::GamesPage { round: r.unwrap_or(0), from: 0 },
                 ("state", _) => TdExport::State,
                 (other, _) => return Err(bad(format!("publish {other:?}: see shvedka td publish --help"))),
             },
@@ -320,28 +320,28 @@ fn round_text(round: &shvedka_proto::RoundView) -> String {
     text
 }
 
-/// Every game of a tournament as one BPGN text, asked page by page (`TdExport::GamesFrom`) from
-/// the first game not yet got, until a page is empty.
+/// Every game of a tournament (or of one round) as one BPGN text, asked page by page
+/// (`TdExport::GamesPage`) until the server says there is no next page.
 async fn games(
     client: &shvedka_client::Client,
     tournament: u64,
+    round: u32,
     language: String,
 ) -> Result<Reply, shvedka_client::ClientError> {
     let mut all = String::new();
     let mut from = 0u32;
     loop {
-        let what = TdExport::GamesFrom { from };
-        let page =
-            match client.td(TdRequest::Publish { tournament, what, language: language.clone() }).await? {
-                Reply::Text(text) => text,
-                other => return Ok(other),
-            };
-        let got = shvedka_records::parse_bpgn(&page).map_or(0, |games| games.len());
-        if got == 0 {
-            return Ok(Reply::Text(all));
+        let what = TdExport::GamesPage { round, from };
+        match client.td(TdRequest::Publish { tournament, what, language: language.clone() }).await? {
+            Reply::Games { bpgn, next, .. } => {
+                all.push_str(&bpgn);
+                match next {
+                    Some(n) if n > from => from = n,
+                    _ => return Ok(Reply::Text(all)),
+                }
+            }
+            other => return Ok(other),
         }
-        all.push_str(&page);
-        from = from.saturating_add(u32::try_from(got).unwrap_or(u32::MAX));
     }
 }
 
@@ -355,8 +355,8 @@ pub(crate) fn run(args: &TdArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             client.director(token).await.map_err(refused)?;
         }
         let reply = match req {
-            TdRequest::Publish { tournament, what: TdExport::GamesFrom { .. }, language } => {
-                games(&client, tournament, language).await.map_err(refused)
+            TdRequest::Publish { tournament, what: TdExport::GamesPage { round, .. }, language } => {
+                games(&client, tournament, round, language).await.map_err(refused)
             }
             req => client.td(req).await.map_err(refused),
         };

@@ -12,6 +12,7 @@ wins = Wins
 withdrawn = { $name } (withdrawn)
 standings = Standings
 crosstable = Crosstable
+byes-short = Byes
 registration = Registration: { $count ->
     [one] { $count } team
    *[other] { $count } teams

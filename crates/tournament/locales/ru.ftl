@@ -12,6 +12,7 @@ wins = Победы
 withdrawn = { $name } (выбыла)
 standings = Турнирное положение
 crosstable = Турнирная таблица
+byes-short = Без пары
 registration = Регистрация: { $count ->
     [one] { $count } команда
     [few] { $count } команды

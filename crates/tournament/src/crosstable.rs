@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use crate::standings::tallies;
+use crate::standings::{BYE_POINTS, tallies};
 use crate::{Score, TeamNo, Tournament};
 
 /// The crosstable, in standings order: `rows[i].cells[j]` is team `i`'s score against team `j`.
@@ -27,6 +27,15 @@ pub struct CrossRow {
     /// against that team (of 2 a pairing; summed if a Swiss fallback paired them twice); `None`
     /// if they have not met, and on the diagonal.
     pub cells: Vec<Option<Score>>,
+    /// The points its byes gave it (a row adds up to its points: its cells and its byes).
+    pub byes: Score,
+}
+
+impl Crosstable {
+    /// Whether a team had a bye (the column is shown only then).
+    pub fn has_byes(&self) -> bool {
+        self.rows.iter().any(|r| r.byes > Score::default())
+    }
 }
 
 impl Tournament {
@@ -50,7 +59,12 @@ impl Tournament {
                             .fold(None, |acc: Option<Score>, s| Some(acc.unwrap_or_default().plus(*s)))
                     })
                     .collect();
-                CrossRow { rank: row.rank, team: row.team, name: row.name, points: row.points, cells }
+                let byes = self
+                    .rounds()
+                    .iter()
+                    .filter(|r| r.byes().any(|b| b == row.team))
+                    .fold(Score::default(), |sum, _| sum.plus(BYE_POINTS));
+                CrossRow { rank: row.rank, team: row.team, name: row.name, points: row.points, cells, byes }
             })
             .collect();
         Crosstable { rows }

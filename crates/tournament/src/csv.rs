@@ -49,16 +49,19 @@ impl Standings {
 }
 
 impl Crosstable {
-    /// The crosstable as CSV: header `No,Team,1,…,n,Points`; a cell is the score as a decimal,
-    /// empty where the teams have not met and on the diagonal.
+    /// The crosstable as CSV: header `No,Team,1,…,n,Byes,Points`; a cell is the score as a
+    /// decimal, empty where the teams have not met and on the diagonal; `Byes` the points of the
+    /// team's byes (0 without one), so that a row adds up to its points.
     pub fn to_csv(&self) -> String {
         let mut header = vec!["No".to_owned(), "Team".to_owned()];
         header.extend((1..=self.rows.len()).map(|j| j.to_string()));
+        header.push("Byes".to_owned());
         header.push("Points".to_owned());
         let mut out = record(&header);
         for (i, r) in self.rows.iter().enumerate() {
             let mut fields = vec![(i + 1).to_string(), r.name.clone()];
             fields.extend(r.cells.iter().map(|c| c.map(|s| s.to_string()).unwrap_or_default()));
+            fields.push(r.byes.to_string());
             fields.push(r.points.to_string());
             out.push_str(&record(&fields));
         }

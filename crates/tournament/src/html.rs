@@ -112,6 +112,10 @@ impl Tournament {
         for j in 1..=cross.rows.len() {
             let _ = write!(page, "<th>{j}</th>");
         }
+        let byes = cross.has_byes();
+        if byes {
+            let _ = write!(page, "<th>{}</th>", th("byes-short"));
+        }
         let _ = writeln!(page, "<th>{}</th></tr>", th("points"));
         for (i, r) in cross.rows.iter().enumerate() {
             let _ = write!(page, "<tr><td>{}</td><td class=\"name\">{}</td>", i + 1, escape(&r.name));
@@ -123,6 +127,10 @@ impl Tournament {
                     }
                     None => page.push_str("<td></td>"),
                 }
+            }
+            if byes {
+                let shown = if r.byes > crate::Score::default() { r.byes.fraction() } else { String::new() };
+                let _ = write!(page, "<td>{shown}</td>");
             }
             let _ = writeln!(page, "<td>{}</td></tr>", r.points.fraction());
         }

@@ -17,7 +17,7 @@ pub(crate) fn clock_time(ms: u64, utc_offset_minutes: i32) -> String {
 impl Tournament {
     /// The pairing sheet of a round as plain text: for each table, its number and both teams
     /// (the first-named first), and for each game who chose what and the four seats (board,
-    /// colour, player, team), or "choices pending (due HH:MM)", and the result once known; byes
+    /// colour, player, team), or "choices pending (due HH:MM)" while undecided, and the result once known; byes
     /// last. Times are shown `utc_offset_minutes` east of UTC (the caller knows the hall's zone).
     ///
     /// # Errors
@@ -91,6 +91,8 @@ impl Tournament {
         let args = [("game", number(n)), ("seating", text(&seating)), ("colours", text(&colours))];
         let _ = write!(out, "  {}", say(l, "game", &args));
         match game.seats {
+            // Decided without seats chosen here (over the board, or entered): no choice pending.
+            None if game.result.is_some() => out.push('\n'),
             None => {
                 let due = clock_time(game.choices_due_ms, utc_offset_minutes);
                 let _ = writeln!(out, ": {}", say(l, "pending", &[("due", text(&due))]));

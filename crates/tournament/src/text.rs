@@ -1,7 +1,7 @@
 //! Standings and crosstable as plain text with aligned columns, for a terminal or a printout.
 
 use crate::words::{Language, say, text, word};
-use crate::{Crosstable, Standings};
+use crate::{Crosstable, Score, Standings};
 
 /// Lays out rows as columns separated by two spaces, each as wide as its widest cell (counted in
 /// characters); columns marked in `right` are right-aligned. Trailing spaces are trimmed.
@@ -65,7 +65,7 @@ impl Standings {
 impl Crosstable {
     /// The crosstable as aligned text: each row a team in standings order, numbered; column `j`
     /// its score against team `j` (`1½` is 1.5 of 2), `·` where they have not met, `X` on the
-    /// diagonal.
+    /// diagonal; then the points of its byes, when a team had one.
     pub fn to_text(&self) -> String {
         self.to_text_in(Language::English)
     }
@@ -75,6 +75,10 @@ impl Crosstable {
         let n = self.rows.len();
         let mut header = vec!["#".to_owned(), word(language, "team")];
         header.extend((1..=n).map(|j| j.to_string()));
+        let byes = self.has_byes();
+        if byes {
+            header.push(word(language, "byes-short"));
+        }
         header.push(word(language, "points-short"));
         let mut rows = vec![header];
         for (i, r) in self.rows.iter().enumerate() {
@@ -84,11 +88,14 @@ impl Crosstable {
                 Some(s) => s.fraction(),
                 None => "·".to_owned(),
             }));
+            if byes {
+                row.push(if r.byes > Score::default() { r.byes.fraction() } else { "·".to_owned() });
+            }
             row.push(r.points.to_string());
             rows.push(row);
         }
         let mut right = vec![true, false];
-        right.extend(std::iter::repeat_n(true, n + 1));
+        right.extend(std::iter::repeat_n(true, n + 1 + usize::from(byes)));
         columns(&rows, &right)
     }
 }

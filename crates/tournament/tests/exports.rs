@@ -53,7 +53,7 @@ fn csv_quotes_names_with_commas_and_quotes_rfc_4180() {
     );
     let cross = t.crosstable().to_csv();
     check("crosstable.csv", &cross);
-    assert!(cross.contains("\r\n2,\"Bravo, \"\"B\"\"\",0.5,,2,1,3.5\r\n"), "{cross}");
+    assert!(cross.contains("\r\n2,\"Bravo, \"\"B\"\"\",0.5,,2,1,0,3.5\r\n"), "{cross}");
 }
 
 #[test]
@@ -93,6 +93,17 @@ fn pairing_sheet_shows_seats_or_pending_choices() {
     check("sheet_round1.txt", &sheet);
     assert!(sheet.contains("choices pending (due 21:15)"));
     assert!(sheet.ends_with("\nBye: Team 1\n"));
+    // Issue 57: a game decided over the board without its choices entered is no longer pending.
+    let result = shvedka_tournament::GameResult::new(
+        shvedka_tournament::Outcome::Draw,
+        shvedka_tournament::ResultSource::OverTheBoard,
+        "agreed",
+    );
+    t.record_result(1, 2, 1, result).unwrap();
+    let sheet = t.pairing_sheet(1, 180).unwrap();
+    let table_2 = &sheet[sheet.find("Table 2:").unwrap()..];
+    assert!(!table_2.lines().nth(1).unwrap().contains("pending"), "{sheet}");
+    assert_eq!(sheet.matches("choices pending").count(), 2, "table 2's game 2 still waits: {sheet}");
 }
 
 /// Issue 31: the exports a person reads come in the director's language. In Russian the page and

@@ -170,6 +170,34 @@ fn swiss_standings_buchholz_with_a_bye_counting_zero() {
     );
 }
 
+/// Issue 57: the crosstable shows the byes, so a row adds up to its points (a team with a bye
+/// and a drawn pairing read 2 points against a row summing 1).
+#[test]
+fn swiss_crosstable_rows_add_up_to_their_points_with_the_byes_shown() {
+    let mut t = started(Format::Swiss { rounds: 2 }, 5);
+    t.pair_next_round(0, 1).unwrap();
+    score(&mut t, 1, 1, 3, ['W', 'W']);
+    score(&mut t, 1, 2, 4, ['W', 'D']);
+    t.pair_next_round(0, 1).unwrap();
+    score(&mut t, 2, 2, 1, ['W', 'D']);
+    score(&mut t, 2, 4, 5, ['D', 'D']);
+    let cross = t.crosstable();
+    assert!(cross.has_byes());
+    for r in &cross.rows {
+        let met: u32 = r.cells.iter().flatten().map(|s| s.0).sum();
+        assert_eq!(met + r.byes.0, r.points.0, "team {}: cells and byes add up to its points", r.team.0);
+    }
+    let byes: Vec<(u32, String)> = cross.rows.iter().map(|r| (r.team.0, r.byes.to_string())).collect();
+    let expected = [(2, "0"), (5, "2"), (1, "0"), (3, "2"), (4, "0")].map(|(t, b)| (t, b.to_owned()));
+    assert_eq!(byes, expected);
+    let text = cross.to_text_in(shvedka_tournament::Language::Russian);
+    assert!(text.lines().next().unwrap().contains("Без пары"), "{text}");
+    let csv = cross.to_csv();
+    assert!(csv.starts_with("No,Team,1,2,3,4,5,Byes,Points"), "{csv}");
+    let html = t.to_html();
+    assert!(html.contains("<th>Byes</th>"), "the page shows the byes too");
+}
+
 #[test]
 fn teams_equal_on_everything_share_a_rank() {
     let t = started(Format::RoundRobin, 3);

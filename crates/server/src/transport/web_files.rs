@@ -41,6 +41,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("quick.js"),
     js!("tournament.js"),
     js!("desk.js"),
+    js!("exports.js"),
     js!("entry.js"),
     js!("wall.js"),
     js!("i18n.js"),

@@ -6,8 +6,8 @@
 use std::sync::atomic::Ordering;
 
 use bughouse_match::Official;
-use shvedka_proto::{ErrorCode, ErrorMsg, TdExport, TdRequest, TourChange};
-use shvedka_tournament::{Director, DirectorAct, Format, GameResult, Language, TeamNo, Tournament};
+use shvedka_proto::{ErrorCode, ErrorMsg, Reply, TdExport, TdRequest, TourChange};
+use shvedka_tournament::{Director, DirectorAct, Format, GameRef, GameResult, Language, TeamNo, Tournament};
 
 use super::{Tournaments, drive::linked_matches, refused, results, save, view};
 use crate::service::convert::error;
@@ -53,8 +53,7 @@ impl Tournaments {
         rooms: &Rooms,
         official: &Official,
         req: TdRequest,
-    ) -> Result<shvedka_proto::Reply, ErrorMsg> {
-        use shvedka_proto::Reply;
+    ) -> Result<Reply, ErrorMsg> {
         self.here()?;
         let by = match official {
             Official::Account(name) => Director::Account(name.clone()),
@@ -243,14 +242,14 @@ impl Tournaments {
                 Ok(Reply::Id(u64::from(round)))
             }
             TdRequest::Publish { tournament, what, language } => {
-                self.publish(rooms, tournament, what, Language::from_code(&language)).await.map(Reply::Text)
+                self.publish(rooms, tournament, what, Language::from_code(&language)).await
             }
         }
     }
 
-    async fn publish(&self, rooms: &Rooms, id: u64, what: TdExport, l: Language) -> Result<String, ErrorMsg> {
+    async fn publish(&self, rooms: &Rooms, id: u64, what: TdExport, l: Language) -> Result<Reply, ErrorMsg> {
         let t = self.copy_of(id).await?;
-        Ok(match what {
+        Ok(Reply::Text(match what {
             TdExport::Standings => t.standings().to_text_in(l),
             TdExport::StandingsCsv => t.standings().to_csv(),
             TdExport::Crosstable => t.crosstable().to_text_in(l),
@@ -260,54 +259,86 @@ impl Tournaments {
             TdExport::State => {
                 serde_json::to_string_pretty(&t).map_err(|e| error(ErrorCode::Unavailable, e.to_string()))?
             }
-            TdExport::Games => games(rooms, &t, 0, usize::MAX).await,
-            TdExport::GamesFrom { from } => games(rooms, &t, from as usize, GAMES_PAGE_BYTES).await,
-        })
+            TdExport::Games => games(rooms, &t, 0, 0, usize::MAX).await.bpgn,
+            TdExport::GamesPage { round, from } => {
+                if round > 0 && t.round(round).is_none() {
+                    return Err(refused(shvedka_tournament::TournamentError::UnknownRound(round)));
+                }
+                let page = games(rooms, &t, round, from as usize, GAMES_PAGE_BYTES).await;
+                return Ok(Reply::Games { bpgn: page.bpgn, games: page.games, next: page.next });
+            }
+        }))
     }
 }
 
-/// The most a page of `TdExport::GamesFrom` holds (whole games; one game more than this is sent
+/// The most a page of `TdExport::GamesPage` holds (whole games; one game more than this is sent
 /// alone): well within a frame.
 const GAMES_PAGE_BYTES: usize = 48 * 1024;
 
-/// The records of the tournament's games from the `from`-th (counting the games that have a
-/// record, as a client counts the games it got), as one BPGN text of at most `most` bytes (at
-/// least one game).
-async fn games(rooms: &Rooms, t: &Tournament, from: usize, most: usize) -> String {
-    let mut page = String::new();
-    let mut seen = 0;
-    for (m, result) in linked_matches(t) {
+/// A page of games as `games` makes it.
+#[derive(Debug, Default)]
+struct GamesPage {
+    bpgn: String,
+    games: u32,
+    next: Option<u32>,
+}
+
+impl GamesPage {
+    /// Adds the `index`-th game (0 first) unless the page, holding at least one game already,
+    /// would pass `most` bytes: then it notes that the next page starts there, and says no.
+    fn take(&mut self, index: usize, game: &str, most: usize) -> bool {
+        if self.games > 0 && self.bpgn.len() + game.len() + 1 > most {
+            self.next = Some(u32::try_from(index).unwrap_or(u32::MAX));
+            return false;
+        }
+        self.bpgn.push_str(game);
+        self.bpgn.push('\n');
+        self.games += 1;
+        true
+    }
+}
+
+/// The records of the games of round `round` (0: of every round) from the `from`-th (counting
+/// the games that have a record, as a client counts the games it got), as one BPGN text of at
+/// most `most` bytes (at least one game), and where the next page starts.
+async fn games(rooms: &Rooms, t: &Tournament, round: u32, from: usize, most: usize) -> GamesPage {
+    let mut page = GamesPage::default();
+    let mut index = 0;
+    for (m, at, result) in linked_matches(t, round) {
         if let Ok(Some(bpgn)) = rooms.record_of(m).await {
-            seen += 1;
-            if seen <= from {
-                continue;
-            }
-            let game = with_director(bpgn, result.as_ref());
-            if !page.is_empty() && page.len() + game.len() + 1 > most {
+            index += 1;
+            if index > from
+                && !page.take(index - 1, &in_tournament(bpgn, t.name(), at, result.as_ref()), most)
+            {
                 break;
             }
-            page.push_str(&game);
-            page.push('\n');
         }
     }
     page
 }
 
-/// A game's record with the director's act on its result as a comment of the record (a result a
-/// director entered or corrected: `director alice: ...`, `director (secret): ...`).
-fn with_director(bpgn: String, result: Option<&GameResult>) -> String {
-    let Some(GameResult { by: Some(by), outcome, reason, .. }) = result else { return bpgn };
+/// A game's record as the tournament's: its `Event` the tournament's name, its `Round`, `Table`
+/// and `Game` the game's place on the pairing sheet, and the director's act on its result (one
+/// he entered or corrected) as a comment of the record (`director alice: ...`, `director
+/// (secret): ...`).
+fn in_tournament(bpgn: String, name: &str, at: GameRef, result: Option<&GameResult>) -> String {
     let Ok(mut records) = shvedka_records::parse_bpgn(&bpgn) else { return bpgn };
     let [record] = records.as_mut_slice() else { return bpgn };
-    let who = match by {
-        Director::Account(name) => format!("director {name}"),
-        Director::Secret => "director (secret)".to_owned(),
-    };
-    let note = format!("{who}: tournament result {outcome:?} ({reason})").replace('}', ")");
-    record.comment = Some(match record.comment.take() {
-        Some(c) => format!("{c}; {note}"),
-        None => note,
-    });
+    record.set_tag("Event", name);
+    record.set_tag("Round", at.round.to_string());
+    record.set_tag("Table", at.table.to_string());
+    record.set_tag("Game", at.game.to_string());
+    if let Some(GameResult { by: Some(by), outcome, reason, .. }) = result {
+        let who = match by {
+            Director::Account(name) => format!("director {name}"),
+            Director::Secret => "director (secret)".to_owned(),
+        };
+        let note = format!("{who}: tournament result {outcome:?} ({reason})").replace('}', ")");
+        record.comment = Some(match record.comment.take() {
+            Some(c) => format!("{c}; {note}"),
+            None => note,
+        });
+    }
     record.to_bpgn()
 }
 
@@ -329,6 +360,19 @@ pub(super) fn room_for_a_team(t: &Tournament) -> Result<(), ErrorMsg> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_page_of_games_holds_whole_games_up_to_its_size_and_says_where_the_next_starts() {
+        let game = |n: usize| "x".repeat(n);
+        let mut page = GamesPage::default();
+        assert!(page.take(4, &game(30), 64));
+        assert!(page.take(5, &game(20), 64), "30 + 1 + 20 + 1 bytes fit 64");
+        assert!(!page.take(6, &game(20), 64), "a third would pass 64");
+        assert_eq!((page.games, page.next, page.bpgn.len()), (2, Some(6), 52));
+        let mut alone = GamesPage::default();
+        assert!(alone.take(0, &game(100), 64), "one game larger than a page is sent alone");
+        assert_eq!((alone.games, alone.next), (1, None));
+    }
 
     /// A tournament takes teams up to the most the server carries as data, and the next is
     /// refused with the limit named.

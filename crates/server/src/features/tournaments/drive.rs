@@ -7,7 +7,7 @@ use std::time::Duration;
 
 use bughouse::{MatchResult, Team};
 use shvedka_proto::{ErrorMsg, MatchId};
-use shvedka_tournament::{Fixture, GameResult, Outcome, ResultSource, Tournament};
+use shvedka_tournament::{GameRef, GameResult, Outcome, ResultSource, Tournament};
 
 use crate::service::rooms::Rooms;
 use crate::service::wall::unix_ms;
@@ -140,22 +140,20 @@ pub(super) fn tour_seats(
     (names, game)
 }
 
-/// The online games' matches, with each game's result as the tournament has it.
-pub(super) fn linked_matches(t: &Tournament) -> Vec<(MatchId, Option<GameResult>)> {
-    t.rounds()
-        .iter()
-        .flat_map(|r| r.fixtures.iter())
-        .filter_map(|f| match f {
-            Fixture::Pairing(p) => Some(
-                p.games
-                    .iter()
-                    .filter_map(|g| g.match_id.map(|m| (MatchId(m), g.result.clone())))
-                    .collect::<Vec<_>>(),
-            ),
-            Fixture::Bye(_) => None,
-        })
-        .flatten()
-        .collect()
+/// The online games' matches of round `round` (0: of every round), in the order of the pairing
+/// sheets, each with the game it is and the game's result as the tournament has it.
+pub(super) fn linked_matches(t: &Tournament, round: u32) -> Vec<(MatchId, GameRef, Option<GameResult>)> {
+    let mut linked = Vec::new();
+    for r in t.rounds().iter().filter(|r| round == 0 || r.number == round) {
+        for (table, p) in r.pairings() {
+            for (game, g) in (1..).zip(&p.games) {
+                if let Some(m) = g.match_id {
+                    linked.push((MatchId(m), GameRef { round: r.number, table, game }, g.result.clone()));
+                }
+            }
+        }
+    }
+    linked
 }
 
 /// A match result as the pairing sees it: team 1 of the match is the team on White-A.
