@@ -4,7 +4,8 @@
 // match at a time, the page turning to the next live match by itself every `PAGE_MS`, since a
 // round has more matches than a wall can show readably. The page follows one match at a time
 // (the protocol's `Watch`), so it watches the match it shows; everything drawn comes from that
-// match's state and events, as on a player's screen.
+// match's state and events, as on a player's screen. Between two matches the wall shows the
+// tables (projector.js): every page fits the screen whole, in the largest type that fits.
 
 import { BoardPanel, noMarks } from "./board-view.js";
 import { clockFace, clocksAt } from "./clocks.js";
@@ -12,6 +13,7 @@ import { boardPos, checkedKing } from "./match-state.js";
 import { boardOf, isWhiteSeat } from "./seats.js";
 import { $ } from "./tournament.js";
 import { t as tr } from "./i18n.js";
+import { LARGE_PX, WALL_MIN_WIDTH, fitFont, fitsWindow, nextPage } from "./projector.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -75,7 +77,55 @@ export class Wall {
     /** @type {TournamentView | null} */
     this.view = null;
     this.frame = 0;
+    /** The page on the wall; none before the tournament is read. @type {import("./projector.js").WallPage | null} */
+    this.page = null;
+    /** Whether the tables take two pages (the standings with the crosstable, then the round). */
+    this.split = false;
+    /** A fit asked for the next frame. */
+    this.fitting = 0;
     setInterval(() => this.turn(), pageMs);
+    window.addEventListener("resize", () => this.refit());
+    const tables = document.querySelector("#tournament .t-cols");
+    if (tables) new MutationObserver(() => this.refit()).observe(tables, { childList: true, subtree: true, characterData: true });
+  }
+
+  /**
+   * Shows `page`: a match page shows the match of `this.index`; the tables start as one page
+   * and become two when one page would need type smaller than `LARGE_PX`.
+   * @param {import("./projector.js").WallPage} page
+   */
+  setPage(page) {
+    if (page === "all") this.split = false;
+    this.page = page;
+    if (page === "match") this.show(this.index);
+    this.fit();
+  }
+
+  /** Fits the page to the screen (next frame: after the tournament's page is drawn). */
+  refit() {
+    if (!this.fitting) this.fitting = requestAnimationFrame(() => {
+      this.fitting = 0;
+      this.fit();
+    });
+  }
+
+  /** Fits the page on the wall to the screen, or lets it flow on a phone. */
+  fit() {
+    const body = document.body;
+    // A phone's layout viewport may be wider than its screen (a page wider than it): its screen says.
+    if (Math.min(window.innerWidth, screen.width) < WALL_MIN_WIDTH || !this.page) {
+      delete body.dataset.wall;
+      body.style.fontSize = "";
+      return;
+    }
+    body.dataset.wall = this.page;
+    const px = fitFont(body, fitsWindow);
+    if (this.page === "all" && px < LARGE_PX) {
+      this.split = true;
+      this.page = "standings";
+      body.dataset.wall = this.page;
+      fitFont(body, fitsWindow);
+    }
   }
 
   /**
@@ -89,16 +139,23 @@ export class Wall {
     document.body.classList.toggle("wall-live", this.live.length > 0);
     if (this.live.length === 0) {
       this.watching = null;
+      if (this.page === null || this.page === "match") this.setPage("all");
       return;
     }
     const at = this.live.findIndex((g) => g.match === this.watching);
     if (at >= 0) this.index = at;
-    else this.show(Math.min(this.index, this.live.length - 1));
+    else {
+      this.index = Math.min(this.index, this.live.length - 1);
+      if (this.page === "match") this.show(this.index);
+    }
+    if (this.page === null) this.setPage("match");
   }
 
-  /** Turns to the next live match (by itself, every `PAGE_MS`). */
+  /** Turns to the next page (by itself, every `PAGE_MS`): after the tables, the next live match. */
   turn() {
-    if (this.live.length > 1) this.show((this.index + 1) % this.live.length);
+    const next = nextPage(this.page, this.live.length > 0, this.split);
+    if (next === "match" && this.page !== null) this.index = (this.index + 1) % this.live.length;
+    this.setPage(next === "standings" && this.page === "match" ? "all" : next);
   }
 
   /** @param {number} i */
@@ -136,6 +193,7 @@ export class Wall {
     }
     this.tick();
     if (!this.frame) this.loop();
+    this.refit();
   }
 
   /** The four clocks now. */

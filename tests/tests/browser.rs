@@ -571,6 +571,82 @@ async fn s3_the_wall_shows_the_live_matches_and_a_player_takes_his_seat_from_his
     server.stop().await;
 }
 
+/// Issue 57, item 8: the projector of 24 teams in play (`web/e2e/projector.mjs`). A Swiss of 24
+/// teams online, round 1 paired with the defaults taken at once: every table's game 1 has its
+/// match; the director decides game 1 of tables 1–6, whose game 2 is then made. The wall at
+/// 1920×1080 shows a live match, the standings with the whole crosstable, and the round, each
+/// page whole on the screen in large type; a phone at the same address gets the page flowing.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn s3_the_projector_fits_1920_by_1080_with_24_teams_in_play() {
+    use shvedka_proto::{Reply, TableView, TdOutcome, TdRequest};
+    let server = TestServer::start("director_token = \"td-secret-of-the-night\"").await;
+    let td = server.client("director").await;
+    td.director("td-secret-of-the-night").await.expect("the director's secret");
+    let Ok(Reply::Id(id)) = td
+        .td(TdRequest::Create {
+            name: "Кубок факультетов".into(),
+            rules: "mgimo-2017".into(),
+            time_control: "3+0".into(),
+            swiss_rounds: Some(5),
+            online: true,
+            check_in: false,
+            chess960: false,
+        })
+        .await
+    else {
+        panic!("created")
+    };
+    for n in 1..=24 {
+        let players = [format!("p{n}a"), format!("p{n}b")];
+        for p in &players {
+            server.account(p).await.close().await;
+        }
+        td.td(TdRequest::Register { tournament: id, team: format!("Команда {n}"), players })
+            .await
+            .expect("register");
+    }
+    td.td(TdRequest::Start { tournament: id }).await.expect("start");
+    td.td(TdRequest::PairNext { tournament: id, choice_window_ms: 0 }).await.expect("round 1");
+    // Every game 1's match made (the defaults at once), then six of them decided by the director.
+    let made = |round: &shvedka_proto::RoundView, game: usize| {
+        round
+            .tables
+            .iter()
+            .filter(|t| matches!(t, TableView::Pairing(p) if p.games[game].match_id.is_some()))
+            .count()
+    };
+    let mut waited = 0;
+    while made(&td.tournament_round(id, 1).await.expect("round 1"), 0) < 12 {
+        waited += 1;
+        assert!(waited < 200, "every table's game 1 has its match");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    for table in 1..=6 {
+        let outcome = [TdOutcome::FirstWins, TdOutcome::SecondWins, TdOutcome::Draw][table as usize % 3];
+        td.td(TdRequest::Result {
+            tournament: id,
+            round: 1,
+            table,
+            game: 1,
+            outcome,
+            reason: "проверка".into(),
+            correct: false,
+            end_game: true,
+        })
+        .await
+        .expect("the director decides game 1");
+    }
+    waited = 0;
+    while made(&td.tournament_round(id, 1).await.expect("round 1"), 1) < 6 {
+        waited += 1;
+        assert!(waited < 200, "game 2 of the decided tables has its match");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let id_arg = id.to_string();
+    run_at("projector.mjs", &server, "projector", "websocket", &["--tournament", &id_arg]).await;
+    server.stop().await;
+}
+
 /// Issue 31: the rules page (`?rules`, `web/e2e/rules.mjs`). A phone whose browser speaks Russian
 /// reads the rules in Russian (no English rule text, nothing wider than the screen), lands on P3
 /// from the contents (marked), on M1 from P3's text, and on R3 from a fresh load of

@@ -59,7 +59,7 @@ async function main() {
   await until(wall.page, "the wall's boards show the pieces and a running clock",
     () => document.querySelectorAll("#t-wall [data-wall-square] .piece").length >= 40 && document.querySelector("#t-wall .clock.running") !== null,
     null, { timeout: 30000, seen: () => ({ pieces: document.querySelectorAll("#t-wall [data-wall-square] .piece").length, running: document.querySelectorAll("#t-wall .clock.running").length }) });
-  await shot(wall.page, "wall-live.png", "the projector (1920×1080): a live match's two boards and four clocks above the standings and the round");
+  await shot(wall.page, "wall-live.png", "the projector (1920×1080): a live match's two boards and four clocks, the whole screen (the tables are the next page)");
   const first = await wall.page.locator("#t-wall-title").textContent();
   await until(wall.page, "the wall turns to the other live match by itself", (first) => document.getElementById("t-wall-title").textContent !== first
     && /of 2 live/.test(document.getElementById("t-wall-title").textContent), first, { timeout: 15000 });

@@ -42,6 +42,7 @@ pub(crate) const FILES: &[(&str, &str, &str)] = &[
     js!("tournament.js"),
     js!("desk.js"),
     js!("exports.js"),
+    js!("projector.js"),
     js!("entry.js"),
     js!("wall.js"),
     js!("i18n.js"),
