@@ -299,7 +299,12 @@ export class Desk {
     const out = field.filter((t) => !placed.has(t));
     const away = v.teams.filter((t) => !t.withdrawn && !field.includes(t.team)).map((t) => t.team);
     const same = this.computer && samePlan(plan, this.computer);
-    $("d-changed").textContent = tr(same ? "d.computers" : "d.changed")
+    // A team placed twice is said at once, by name (publishing would be refused).
+    const problem = planProblem(plan);
+    const twice = problem && "twice" in problem ? problem.twice : 0;
+    $("d-changed").classList.toggle("d-warning", twice > 0);
+    $("d-changed").textContent = (twice ? `${tr("d.twice-line", { team: name(twice) })} ` : "")
+      + tr(same ? "d.computers" : "d.changed")
       + (this.fieldMoved ? ` ${tr("d.field-moved")}` : "")
       + (away.length ? ` ${tr("d.away", { teams: away.map(name).join(", ") })}` : "")
       + (out.length ? ` ${tr("d.left-out", { teams: out.map(name).join(", ") })}` : "");

@@ -254,8 +254,14 @@ export class Tournaments {
     const body = /** @type {HTMLTableSectionElement} */ ($("tournaments").querySelector("tbody"));
     body.replaceChildren(...list.map((/** @type {TournamentSummary} */ t) => {
       const row = document.createElement("tr");
+      // A phone shows the row as a card: its clock and teams say what they are (`data-label`).
+      const labelled = (/** @type {string} */ text, /** @type {string} */ label) => {
+        const td = cell("td", text);
+        td.dataset.label = tr(label);
+        return td;
+      };
       row.append(cell("td", t.name), cell("td", phaseText(t.phase)), cell("td", formatText(t)),
-        cell("td", t.time_control), cell("td", String(t.teams)), cell("td", `${t.rounds_paired}`));
+        labelled(t.time_control, "h.clock-col"), labelled(String(t.teams), "h.teams"), cell("td", `${t.rounds_paired}`));
       const open = cell("button", tr("t.open"));
       open.id = `t-open-${t.id}`;
       open.addEventListener("click", () => void this.follow(t.id));

@@ -131,7 +131,11 @@ async function main() {
     { seen: () => document.getElementById("d-proposal")?.textContent });
   const [first, bye] = await td.evaluate(() => [document.getElementById("d-t1-a").value, document.getElementById("d-bye-1").value]);
   await td.locator("#d-t1-a").selectOption(bye);
+  // Halfway through, the team with the bye is at table 1 too: said at once, by its name.
+  await until(td, "a team placed twice is said by name before publishing", () => /^\S.* is placed twice: take it off one place/.test(document.getElementById("d-changed").textContent)
+    && document.getElementById("d-changed").classList.contains("d-warning"), null, { seen: () => document.getElementById("d-changed")?.textContent });
   await td.locator("#d-bye-1").selectOption(first);
+  await until(td, "and no longer once it is placed once", () => !/placed twice/.test(document.getElementById("d-changed").textContent), null);
   await until(td, "the desk says the pairing is changed by hand", () => /Changed by hand/.test(document.getElementById("d-changed").textContent), null);
   await shot(td, "desk-preview.png", "the director's desk: round 1 as the computer proposed it, changed by hand (the bye moved), team 4 not paired");
   await td.locator("#d-pair").click();
@@ -191,6 +195,11 @@ async function main() {
   await ru.page.locator("#password").fill(`${names[2]}-password`);
   await ru.page.locator("#enter").click();
   await until(ru.page, "the Russian lobby lists the tournament", (id) => document.getElementById(`t-open-${id}`)?.textContent === "Открыть", id);
+  // The phone's card of the tournament says what its numbers are («контроль: 3+2», «команды: 4»).
+  const card = await ru.page.evaluate((id) => [...document.getElementById(`t-open-${id}`).closest("tr").querySelectorAll("td")]
+    .filter((td) => getComputedStyle(td).display !== "none")
+    .map((td) => `${getComputedStyle(td, "::before").content.replace(/^"|"$/g, "").replace(/^none$/, "")}${td.textContent}`), id);
+  if (!card.includes("контроль: 3+2") || !card.includes("команды: 4")) fail("the phone's tournament card labels its clock and teams", ["контроль: 3+2", "команды: 4"], card);
   const wide = await ru.page.evaluate(() => document.documentElement.scrollWidth);
   if (wide > 390) fail("the Russian lobby fits the phone's width", 390, wide);
   await ru.page.locator(`#t-open-${id}`).click();

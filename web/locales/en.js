@@ -168,6 +168,7 @@ export default {
   "d.changed": "Changed by hand: the round will name you as who paired it.",
   "d.field-moved": "Teams checked in or withdrew since the computer's proposal: the lists below are as they are now.",
   "d.away": "Not checked in, not paired: {teams}.",
+  "d.twice-line": "{team} is placed twice: take it off one place before publishing.",
   "d.left-out": "Left out by hand (absent, no points): {teams}.",
   "d.close-registration": "Close registration",
   "d.open-registration": "Open registration",
