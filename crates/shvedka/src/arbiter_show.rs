@@ -14,7 +14,9 @@ use bughouse::{BoardId, Game, Seat};
 use chess_core::{File, Rank, Role, Square};
 use shvedka_records::{ActKind, Record, StepKind};
 use shvedka_tui::Lang;
-use shvedka_tui::record_words::{self as words, Untimed};
+use shvedka_tui::record_words::{
+    self as words, Untimed, clock as format_clock, signed_clock as format_signed_clock,
+};
 
 use super::{bad_input, read_records, record_rules};
 
@@ -72,11 +74,6 @@ fn parse_match_time(text: &str) -> Result<u64, String> {
         ms = n.checked_mul(unit).and_then(|x| x.checked_add(ms)).ok_or_else(expected)?;
     }
     Ok(ms)
-}
-
-/// `95300` → `1:35.300` (minutes, seconds, milliseconds; minutes are not wrapped into hours).
-fn format_clock(ms: u64) -> String {
-    format!("{}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000)
 }
 
 pub(crate) fn run(args: &ShowArgs, lang: Lang, out: &mut dyn Write) -> anyhow::Result<()> {
@@ -287,12 +284,6 @@ fn show(args: &ShowArgs, lang: Lang, out: &mut dyn Write, analysis: Option<u64>)
         }
     }
     Ok(())
-}
-
-/// `-1500` → `-0:01.500`.
-fn format_signed_clock(ms: i64) -> String {
-    let sign = if ms < 0 { "-" } else { "" };
-    format!("{sign}{}", format_clock(ms.unsigned_abs()))
 }
 
 /// A player's reserve: `P2 N1` (upper case White, lower case Black), `-` when empty.

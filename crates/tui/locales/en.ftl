@@ -722,3 +722,14 @@ check-label-start = BFEN tag
 check-label-act = the act after { $label }
 check-label-act-start = the act before the first move
 notread-start = the start position does not read
+
+# The review of a decided match (`/review N`): its record stepped through.
+review-title = review of match { $id }
+review-which-match = which match? /review N, or select one in the lobby
+review-unreadable = match { $id }: its record does not read: { $detail }
+review-no-game = match { $id }: its record holds no game
+review-unplayable = match { $id }: its record cannot be replayed: { $detail }
+review-nothing-yet = nothing recorded yet but the moves
+hint-review = ←→ a move · ↑↓ a step (acts too) · Home End · Esc back · /help
+hint-review-short = ←→ ↑↓ Home End · Esc back
+help-review = /review [N] steps through a decided match's record (the followed or selected one): ←→ a move, ↑↓ every step with the arbiter's acts, Home End, Esc back; the same moves, match times and clocks as `shvedka arbiter show`

@@ -766,3 +766,14 @@ check-label-start = тег BFEN
 check-label-act = действие после { $label }
 check-label-act-start = действие до первого хода
 notread-start = начальная позиция не читается
+
+# Разбор сыгранного матча (`/review N`): его запись по шагам.
+review-title = разбор матча { $id }
+review-which-match = какой матч? /review N или выберите его в лобби
+review-unreadable = матч { $id }: его запись не читается: { $detail }
+review-no-game = матч { $id }: в записи нет партии
+review-unplayable = матч { $id }: запись нельзя воспроизвести: { $detail }
+review-nothing-yet = пока записаны только ходы
+hint-review = ←→ ход · ↑↓ шаг (и действия судьи) · Home End · Esc — назад · /help
+hint-review-short = ←→ ↑↓ Home End · Esc — назад
+help-review = /review [N] — разбор записи сыгранного матча (открытого или выбранного в лобби): ←→ по ходу, ↑↓ по шагу с действиями судьи, Home End, Esc — назад; те же ходы, время матча и часы, что у `shvedka arbiter show`

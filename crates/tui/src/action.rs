@@ -66,6 +66,8 @@ pub enum Action {
     Leaderboard(String),
     /// Show a player's profile.
     Profile(String),
+    /// Review a decided match's record, step by step.
+    Review(MatchId),
     /// Seek a game (a quick pool, or `/seek`; with a partner to invite).
     Seek(shvedka_proto::SeekRequest),
     /// Answer a partner's invitation to seek (accept or refuse).

@@ -15,6 +15,7 @@ use shvedka_proto::{
 use crate::Action;
 use crate::entry::{Entry, Pick, read_entry};
 use crate::i18n::{Lang, t};
+use crate::review::Review;
 use crate::speak;
 
 /// How many lines the message pane keeps.
@@ -41,6 +42,8 @@ pub enum Screen {
     Lobby,
     /// One match, seated or watching.
     Match,
+    /// A decided match's record, stepped through (`/review N`).
+    Review,
 }
 
 /// The state of the connection, as the player should know it.
@@ -122,6 +125,8 @@ pub struct App {
     /// The server let the match go (`ResumeElsewhere`, said already): the connection's end that
     /// follows is the move to another node, not a fault.
     pub moving: bool,
+    /// The record being reviewed (`Screen::Review`).
+    pub review: Option<Review>,
 }
 
 /// The quick pools until the server has said which it has.
@@ -165,6 +170,7 @@ impl App {
             invitation: None,
             pools: QUICK_POOLS.map(String::from).to_vec(),
             moving: false,
+            review: None,
         }
     }
 
@@ -502,6 +508,33 @@ impl App {
         })
     }
 
+    /// Shows a record to review, at its end.
+    pub fn open_review(&mut self, review: Review) {
+        self.help = false;
+        self.review = Some(review);
+        self.screen = Screen::Review;
+    }
+
+    /// A key on the review screen with an empty input line: ←/→ a move, ↑/↓ a step (acts too),
+    /// Home/End the start and the end, Esc back to the lobby. Whether it was one of them.
+    fn on_review_key(&mut self, code: KeyCode) -> bool {
+        let Some(r) = self.review.as_mut() else { return false };
+        match code {
+            KeyCode::Right => r.next_move(),
+            KeyCode::Left => r.previous_move(),
+            KeyCode::Down => r.next_step(),
+            KeyCode::Up => r.previous_step(),
+            KeyCode::Home => r.start(),
+            KeyCode::End => r.end(),
+            KeyCode::Esc => {
+                self.review = None;
+                self.screen = if self.model.is_some() { Screen::Match } else { Screen::Lobby };
+            }
+            _ => return false,
+        }
+        true
+    }
+
     /// Takes a key; returns the requests it makes.
     pub fn on_key(&mut self, key: KeyEvent) -> Vec<Action> {
         if key.kind == KeyEventKind::Release {
@@ -513,6 +546,9 @@ impl App {
         }
         if let Some(picks) = self.picking.take() {
             return self.on_pick_key(key, picks);
+        }
+        if self.screen == Screen::Review && self.input.is_empty() && self.on_review_key(key.code) {
+            return Vec::new();
         }
         match key.code {
             KeyCode::Esc if self.help => {
@@ -864,6 +900,24 @@ impl App {
                 self.screen = Screen::Lobby;
                 vec![Action::Refresh]
             }
+            "review" => {
+                // `/review N`, or the followed match (or in the lobby the selected one).
+                let target = match rest.parse::<u64>() {
+                    Ok(n) => Some(MatchId(n)),
+                    Err(_) if rest.is_empty() => match (&self.model, self.screen) {
+                        (Some(m), Screen::Match) => Some(m.id()),
+                        _ => self.lobby.get(self.selected).map(|m| m.match_id),
+                    },
+                    Err(_) => None,
+                };
+                match target {
+                    Some(id) => vec![Action::Review(id)],
+                    None => {
+                        self.error(t!(lang, "review-which-match"));
+                        Vec::new()
+                    }
+                }
+            }
             "quit" => {
                 self.quit = true;
                 vec![Action::Quit]
@@ -920,6 +974,7 @@ pub fn help_lines(lang: Lang) -> Vec<String> {
         t!(lang, "help-create"),
         t!(lang, "help-bots"),
         t!(lang, "help-ratings"),
+        t!(lang, "help-review"),
         t!(lang, "help-seek-quick"),
         t!(lang, "help-seek"),
         t!(lang, "help-tournaments"),

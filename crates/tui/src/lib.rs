@@ -22,6 +22,7 @@ pub mod explain;
 pub mod i18n;
 pub mod prefs;
 pub mod record_words;
+pub mod review;
 mod run;
 pub mod speak;
 pub mod view;

@@ -231,3 +231,15 @@ pub fn seat_line(
     };
     t!(lang, "show-seat", who = who, clock = clock, state = state, reserve = reserve)
 }
+
+/// `95300` → `1:35.300`: a clock or a match time as every record reader writes it (minutes,
+/// seconds, milliseconds; minutes are not wrapped into hours).
+pub fn clock(ms: u64) -> String {
+    format!("{}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000)
+}
+
+/// `-1500` → `-0:01.500`: a match time, negative before the clocks start.
+pub fn signed_clock(ms: i64) -> String {
+    let sign = if ms < 0 { "-" } else { "" };
+    format!("{sign}{}", clock(ms.unsigned_abs()))
+}

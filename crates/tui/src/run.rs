@@ -17,6 +17,7 @@ use tokio::time::{MissedTickBehavior, interval};
 use crate::app::{App, Link, Screen};
 use crate::i18n::{Lang, t};
 use crate::prefs::{Settings, write_choice};
+use crate::review::{Review, ReviewError};
 use crate::{Action, speak, view};
 
 /// How the interface is used.
@@ -272,6 +273,10 @@ async fn perform(client: &Client, app: &mut App, settings: &Settings, action: Ac
                 app.info(format!("{:>3}. {:<20} {:>5}  ({games})", r.rank, r.name, r.rating.rating));
             }
         }),
+        Action::Review(id) => client.record(id).await.map(|text| match Review::from_bpgn(id, &text) {
+            Ok(review) => app.open_review(review),
+            Err(why) => app.error(review_error(lang, id, &why)),
+        }),
         Action::Profile(name) => client.profile(&name).await.map(|p| {
             app.info(t!(
                 lang,
@@ -352,6 +357,15 @@ fn every(period: Duration) -> tokio::time::Interval {
     let mut timer = interval(period);
     timer.set_missed_tick_behavior(MissedTickBehavior::Skip);
     timer
+}
+
+/// Why a match's record cannot be reviewed, in the reader's words.
+fn review_error(lang: Lang, id: MatchId, why: &ReviewError) -> String {
+    match why {
+        ReviewError::Unreadable(detail) => t!(lang, "review-unreadable", id = id.0, detail = detail.as_str()),
+        ReviewError::NoGame => t!(lang, "review-no-game", id = id.0),
+        ReviewError::Unplayable(detail) => t!(lang, "review-unplayable", id = id.0, detail = detail.as_str()),
+    }
 }
 
 #[cfg(test)]

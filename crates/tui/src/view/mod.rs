@@ -9,11 +9,13 @@
 mod board;
 mod clock;
 mod fit;
+mod parts;
+mod review;
 
 use std::time::Instant;
 
 use bughouse::{BoardId, Seat};
-use chess_core::{Color as Side, Role};
+use chess_core::Color as Side;
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
@@ -26,9 +28,10 @@ pub use board::{Marks, board_lines, move_squares};
 pub use clock::format_clock;
 pub use fit::{fit, width, wrap};
 
-use crate::app::{App, Link, LogLine, Screen, help_lines};
+use crate::app::{App, LogLine, Screen, help_lines};
 use crate::i18n::{Lang, t};
 use crate::speak;
+use parts::{reserve_text, title};
 
 /// Columns of one board's squares with its rank digits (`8 ` and eight squares of three).
 const BOARD_COLS: u16 = 26;
@@ -38,8 +41,11 @@ pub fn render(frame: &mut Frame<'_>, app: &App, now: Instant) {
     let area = frame.area();
     let input = input_lines(app, now, area.width);
     let input_height = input.len() as u16 + 1;
-    let main_height = match (app.screen, &app.model) {
-        (Screen::Match, Some(model)) => match_height(app, model, area.width),
+    let main_height = match (app.screen, &app.model, &app.review) {
+        (Screen::Review, _, Some(r)) => {
+            review::height(app, r, area.width, area.height.saturating_sub(input_height))
+        }
+        (Screen::Match, Some(model), _) => match_height(app, model, area.width),
         // The lobby takes what a message pane of a third of the screen leaves.
         _ => area.height.saturating_sub(input_height).saturating_sub((area.height / 3).clamp(4, 10)),
     };
@@ -54,49 +60,14 @@ pub fn render(frame: &mut Frame<'_>, app: &App, now: Instant) {
         let [over, _] = Layout::vertical([Constraint::Min(0), Constraint::Length(input_height)]).areas(area);
         render_help(frame, over, app);
     } else {
-        match (app.screen, &app.model) {
-            (Screen::Match, Some(model)) => render_match(frame, main, app, model, now),
+        match (app.screen, &app.model, &app.review) {
+            (Screen::Review, _, Some(r)) => review::render(frame, main, app, r),
+            (Screen::Match, Some(model), _) => render_match(frame, main, app, model, now),
             _ => render_lobby(frame, main, app),
         }
         render_log(frame, log, app);
     }
     render_input(frame, input_area, app, input);
-}
-
-/// The title line: the connection first (a long title is cut at the right, and a lost connection
-/// must show), then the program, the player and `what`, in the longest wording that fits.
-fn title(app: &App, what: &[String], cols: u16) -> Line<'static> {
-    let lang = app.lang;
-    let cols = usize::from(cols);
-    let links: Vec<(String, Style)> = match &app.link {
-        Link::Connected => {
-            let green = Style::new().fg(Color::Green);
-            let mut links = Vec::new();
-            if let Some(server) = app.server {
-                links.push((t!(lang, "link-connected-to", server = server.to_string()), green));
-            }
-            links.push((t!(lang, "link-connected"), green));
-            links
-        }
-        Link::Reconnecting(n) => vec![(
-            t!(lang, "link-reconnecting", attempt = *n),
-            Style::new().fg(Color::Black).bg(Color::Yellow),
-        )],
-        Link::Ended => vec![(t!(lang, "link-ended"), Style::new().fg(Color::White).bg(Color::Red))],
-    };
-    // The longest wording that fits: the match's details go last, the server's address first.
-    let choices: Vec<(&(String, Style), String)> = what
-        .iter()
-        .flat_map(|what| links.iter().map(move |link| (link, what)))
-        .map(|(link, what)| (link, format!(" shvedka · {} · {what} ", app.name)))
-        .collect();
-    let fits = |(link, rest): &&(&(String, Style), String)| width(&link.0) + 2 + width(rest) <= cols;
-    let Some(((link, style), rest)) = choices.iter().find(fits).or(choices.last()).cloned() else {
-        return Line::default();
-    };
-    let link = format!(" {link} ");
-    let rest = fit(&rest, cols.saturating_sub(width(&link)));
-    Line::from(vec![Span::styled(link, *style), Span::styled(rest, Style::new().bold())])
 }
 
 /// The listed match in play where the client's account sits (a guest cannot bear an account's
@@ -400,7 +371,7 @@ fn player_lines(
         let ready = if state.ready[seat.index()] { t!(lang, "ready") } else { t!(lang, "not-ready") };
         parts.push(vec![Span::raw(ready)]);
     }
-    parts.push(vec![Span::raw(reserve_text(lang, model, seat))]);
+    parts.push(vec![Span::raw(reserve_text(lang, model.game(), seat))]);
     let mut lines = Vec::new();
     let mut line = vec![
         Span::styled(marker, Style::new().fg(Color::Yellow).bold()),
@@ -418,21 +389,6 @@ fn player_lines(
     }
     lines.push(Line::from(line));
     lines
-}
-
-/// A reserve as `reserve: Q1 N2 P3` for White, `reserve: q1 p2` for Black (the board's letters:
-/// White upper case, Black lower, as the help says and `shvedka arbiter show` prints), or
-/// `reserve: —` when empty.
-fn reserve_text(lang: Lang, model: &MatchModel, seat: Seat) -> String {
-    let pieces = [Role::Queen, Role::Rook, Role::Bishop, Role::Knight, Role::Pawn]
-        .into_iter()
-        .filter_map(|role| {
-            let n = model.game().reserve(seat, role);
-            let letter = if seat.color == chess_core::Color::White { role.upper_char() } else { role.char() };
-            (n > 0).then(|| format!("{letter}{n}"))
-        })
-        .collect::<Vec<_>>();
-    if pieces.is_empty() { t!(lang, "reserve-empty") } else { t!(lang, "reserve", pieces = pieces.join(" ")) }
 }
 
 /// The lines under the boards: the result, an offer, what the player is to do; wrapped to
@@ -549,6 +505,7 @@ fn render_input(frame: &mut Frame<'_>, area: Rect, app: &App, lines: Vec<Line<'s
             vec![t!(lang, "hint-watch"), t!(lang, "hint-help-only")]
         }
         (false, Screen::Match) => vec![t!(lang, "hint-match"), t!(lang, "hint-help-only")],
+        (false, Screen::Review) => vec![t!(lang, "hint-review"), t!(lang, "hint-review-short")],
     };
     let hint = fit::first_fitting(&hints, cols);
     let block = Block::new().borders(Borders::TOP).title(format!(" {hint} "));
