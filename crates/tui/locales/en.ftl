@@ -733,3 +733,5 @@ review-nothing-yet = nothing recorded yet but the moves
 hint-review = ←→ a move · ↑↓ a step (acts too) · Home End · Esc back · /help
 hint-review-short = ←→ ↑↓ Home End · Esc back
 help-review = /review [N] steps through a decided match's record (the followed or selected one): ←→ a move, ↑↓ every step with the arbiter's acts, Home End, Esc back; the same moves, match times and clocks as `shvedka arbiter show`
+review-offer = /review { $id } steps through its record: every move and act, at its match time
+review-board-mated = Board { $board } · mate

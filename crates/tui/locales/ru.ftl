@@ -777,3 +777,5 @@ review-nothing-yet = пока записаны только ходы
 hint-review = ←→ ход · ↑↓ шаг (и действия судьи) · Home End · Esc — назад · /help
 hint-review-short = ←→ ↑↓ Home End · Esc — назад
 help-review = /review [N] — разбор записи сыгранного матча (открытого или выбранного в лобби): ←→ по ходу, ↑↓ по шагу с действиями судьи, Home End, Esc — назад; те же ходы, время матча и часы, что у `shvedka arbiter show`
+review-offer = /review { $id } — разбор записи: каждый ход и действие судьи со временем матча
+review-board-mated = Доска { $board } · мат

@@ -398,6 +398,10 @@ impl App {
                 if !decided_before && let Some(result) = self.model.as_ref().and_then(|m| m.result()) {
                     let text = t!(lang, "match-over", result = speak::result(lang, result));
                     self.info(text);
+                    if let Some(m) = self.model.as_ref() {
+                        let text = t!(lang, "review-offer", id = m.id().0);
+                        self.info(text);
+                    }
                     if let Some(m) = self.model.as_ref().filter(|m| m.my_seat().is_some()) {
                         self.rematch_listen = Some(m.id());
                         self.info(t!(lang, "rematch-offer"));

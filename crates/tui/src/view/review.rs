@@ -89,7 +89,11 @@ fn panels(app: &App, r: &Review, cols: u16) -> [Vec<Line<'static>>; 2] {
         let mated = game.is_mate_on_board(board);
         let heads = [
             words::board_line(lang, board, game.to_move(board), mated),
-            t!(lang, "board-title", board = board.to_string()),
+            if mated {
+                t!(lang, "review-board-mated", board = board.to_string())
+            } else {
+                t!(lang, "board-title", board = board.to_string())
+            },
         ];
         let head = fit::first_fitting(&heads, usize::from(cols));
         let mut lines = vec![Line::from(Span::styled(head, Style::new().bold()))];
