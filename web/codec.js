@@ -356,7 +356,7 @@ export const entry = {
 /**
  * `GameView` of the protocol: one game of a pairing (S3 choices, seats, match, result).
  * @typedef {{ game: number, seating_team: number, colour_team: number, seating: TdChoice | null,
- *   colours: TdChoice | null, seats: [string, string, string, string] | null, choices_due_ms: number,
+ *   colours: TdChoice | null, seating_by_default: boolean, colours_by_default: boolean, seats: [string, string, string, string] | null, choices_due_ms: number,
  *   match_id: number | null, result: { outcome: TdOutcome, source: "OverTheBoard" | "Online" | "Director" | "Forfeit",
  *   director: OfficialView | null, note: string } | null }} GameView
  */

@@ -472,10 +472,15 @@ export class Tournaments {
       if (mySeating) parts.push(cell("p", tr("t.you-seat", seatsSaid)), choose("Straight"), choose("Crossed"));
       else parts.push(cell("p", tr("t.you-colour", seatsSaid)), choose("WhiteOnA"), choose("WhiteOnB"));
     } else if (myChoice !== null) {
-      parts.push(cell("p", tr(mySeating ? "t.chosen-seating" : "t.chosen-colours", { choice: choiceText(myChoice) })));
+      // A choice not made in time is the default (S3), not the team's.
+      const mine = mySeating ? g.seating_by_default : g.colours_by_default;
+      const key = mySeating ? (mine ? "t.defaulted-seating" : "t.chosen-seating") : (mine ? "t.defaulted-colours" : "t.chosen-colours");
+      parts.push(cell("p", tr(key, { choice: choiceText(myChoice) })));
     }
     if (theirs !== null) {
-      parts.push(cell("p", tr(mySeating ? "t.they-chose-colours" : "t.they-chose-seating", { team: name(other), choice: choiceText(theirs) })));
+      const byDefault = mySeating ? g.colours_by_default : g.seating_by_default;
+      const key = mySeating ? (byDefault ? "t.they-defaulted-colours" : "t.they-chose-colours") : (byDefault ? "t.they-defaulted-seating" : "t.they-chose-seating");
+      parts.push(cell("p", tr(key, { team: name(other), choice: choiceText(theirs) })));
     }
     if (g.seating === null || g.colours === null) {
       const left = countdown(g.choices_due_ms, now);

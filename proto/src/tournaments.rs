@@ -187,6 +187,10 @@ pub struct GameView {
     pub seating: Option<TdChoice>,
     /// The colours, once chosen or defaulted.
     pub colours: Option<TdChoice>,
+    /// Whether the seating is the default, its team not having chosen in time (version 16).
+    pub seating_by_default: bool,
+    /// Whether the colours are the default, its team not having chosen in time (version 16).
+    pub colours_by_default: bool,
     /// The four players' account names in seat order (White-A, Black-A, White-B, Black-B), once
     /// both choices are known.
     pub seats: Option<[String; 4]>,

@@ -80,6 +80,10 @@ async fn s3_a_result_for_a_game_in_play_is_entered_only_deliberately_and_ends_it
     let server = TestServer::start(SECRET).await;
     let td = director(&server).await;
     let (id, m, mut players) = game_one_in_play(&server, &td).await;
+    // Nobody chose within the window of 0 ms: the view says both choices are the defaults (S3).
+    let round = td.tournament_round(id, 1).await.expect("round 1");
+    let shvedka_proto::TableView::Pairing(p) = &round.tables[0] else { panic!("table 1 is a pairing") };
+    assert_eq!((p.games[0].seating_by_default, p.games[0].colours_by_default), (true, true));
     let enter = |end_game| TdRequest::Result {
         tournament: id,
         round: 1,

@@ -154,6 +154,8 @@ impl Tournament {
                     {
                         continue;
                     }
+                    g.seating_defaulted |= g.seating.is_none();
+                    g.colours_defaulted |= g.colours.is_none();
                     g.seating.get_or_insert(SeatingChoice::Straight);
                     g.colours.get_or_insert(ColourChoice::WhiteOnA);
                     let (seating_team, colour_team) =

@@ -154,6 +154,12 @@ pub struct Game {
     pub seating: Option<SeatingChoice>,
     /// The colour team's choice, once made or defaulted.
     pub colours: Option<ColourChoice>,
+    /// Whether the seating is the default, the seating team not having chosen in time (S3).
+    #[serde(default)]
+    pub seating_defaulted: bool,
+    /// Whether the colours are the default, the colour team not having chosen in time (S3).
+    #[serde(default)]
+    pub colours_defaulted: bool,
     /// The four seats in the order of [`Seat::ALL`], once both choices are known.
     pub seats: Option<[PlayerRef; 4]>,
     /// When the choices are due (match-time ms, as passed in by the caller). A choice is accepted
@@ -168,7 +174,16 @@ pub struct Game {
 impl Game {
     /// A game with no choices made, due at `choices_due_ms`.
     pub(crate) fn new(choices_due_ms: u64) -> Game {
-        Game { seating: None, colours: None, seats: None, choices_due_ms, match_id: None, result: None }
+        Game {
+            seating: None,
+            colours: None,
+            seating_defaulted: false,
+            colours_defaulted: false,
+            seats: None,
+            choices_due_ms,
+            match_id: None,
+            result: None,
+        }
     }
 
     /// Whether the game has started: an online match is linked or it has a result.

@@ -160,6 +160,11 @@ fn s3_defaults_apply_after_the_deadline_and_not_before() {
         (Some(SeatingChoice::Straight), Some(ColourChoice::WhiteOnA))
     );
     assert_eq!(t.game_seats(1, 1, 2), Some([player(1, 0), player(2, 0), player(2, 1), player(1, 1)]));
+    // What was defaulted is said so (a team's card does not claim it chose): game 1's seating
+    // only, game 2's both.
+    let defaulted: Vec<(bool, bool)> =
+        games.iter().map(|g| (g.seating_defaulted, g.colours_defaulted)).collect();
+    assert_eq!(defaulted, [(true, false), (true, true)]);
     assert!(t.apply_defaults(DUE + 1).is_empty(), "defaults apply once");
     t.set_match(1, 1, 2, 7).unwrap();
 }

@@ -126,6 +126,8 @@ fn game(t: &Tournament, p: &Pairing, n: u32, g: &Game) -> GameView {
             ColourChoice::WhiteOnA => TdChoice::WhiteOnA,
             ColourChoice::WhiteOnB => TdChoice::WhiteOnB,
         }),
+        seating_by_default: g.seating_defaulted,
+        colours_by_default: g.colours_defaulted,
         seats: g.seats.map(|seats| seats.map(|s| t.player_name(s).unwrap_or_default().to_owned())),
         choices_due_ms: g.choices_due_ms,
         match_id: g.match_id.map(MatchId),
