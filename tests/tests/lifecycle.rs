@@ -300,7 +300,7 @@ async fn k5_postgres_stopped_and_started_mid_match_loses_nothing_and_the_match_f
     wait_event(&mut c[3], |e| e.kind == EventView::Resumed { reason: PauseReason::Storage }).await;
     c[2].play(Board::B, "d4", None).await.unwrap();
     resign(&mut c).await;
-    let check = PgStore::connect(&pg.url).await.unwrap();
+    let check = PgStore::connect_tool(&pg.url).await.unwrap();
     let log = check.events(id.0).await.unwrap();
     assert_eq!(
         log.iter().filter(|e| e.view.contains("\"Moved\"")).count(),

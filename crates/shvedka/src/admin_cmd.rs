@@ -79,8 +79,9 @@ pub(crate) fn run(args: &AdminArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let url = args.database_url.clone().or((!config.database_url.is_empty()).then_some(config.database_url));
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let store =
-            shvedka_storage::open(url.as_deref(), &data_dir).await.context("cannot open the database")?;
+        let store = shvedka_storage::open_tool(url.as_deref(), &data_dir)
+            .await
+            .context("cannot open the database")?;
         act(&*store, &args.command, out).await
     })
 }

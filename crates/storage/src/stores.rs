@@ -421,9 +421,10 @@ impl PgStore {
             options = options.options([("idle_in_transaction_session_timeout", node.lease_ms().to_string())]);
         }
         // The writer lock first: nothing is read or migrated by a server that may not write.
+        let named = writer::named(&options, &access);
         let held = match access {
             Access::Tool => None,
-            _ => Some(writer::take(&options, &access).await?),
+            _ => Some(writer::take(&named, &access).await?),
         };
         // No ping before each use (a round trip to the server on every commit): a connection the
         // server dropped fails its next statement, which is retried on a fresh one.
@@ -455,11 +456,11 @@ impl PgStore {
         match held {
             Some(mut conn) => {
                 writer::migrating(&mut conn, store.migrate(migrate::POSTGRES)).await?;
-                store.lock = Some(WriterLock::watch(conn, options, access));
+                store.lock = Some(WriterLock::watch(conn, named, access));
             }
             None if store.behind(migrate::POSTGRES).await? => {
                 // A tool migrates only as the database's one writer, for the migration.
-                let mut conn = writer::take(&options, &Access::Tool).await?;
+                let mut conn = writer::take(&named, &Access::Tool).await?;
                 writer::migrating(&mut conn, store.migrate(migrate::POSTGRES)).await?;
                 let _ = sqlx::Connection::close(conn).await;
             }

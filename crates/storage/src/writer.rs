@@ -33,7 +33,7 @@ use tokio::sync::{oneshot, watch};
 use crate::StoreError;
 
 /// The advisory lock every server holds on its database while it runs (the bytes `shvedka\0`):
-/// in `pg_locks` it is `locktype = 'advisory'`, `classid = 1936226934`, `objid = 1684758784`,
+/// in `pg_locks` it is `locktype = 'advisory'`, `classid = 1936225893`, `objid = 1684758784`,
 /// `objsubid = 1`.
 pub const WRITER_LOCK: i64 = 0x7368_7665_646b_6100;
 
@@ -148,10 +148,14 @@ pub(crate) struct WriterLock {
     stop: std::sync::Mutex<Option<oneshot::Sender<oneshot::Sender<()>>>>,
 }
 
-/// Opens the lock's connection and takes the lock as `access` does, asking again for
-/// [`START_WAIT`] while it is held; refuses naming the holders.
+/// The options of the lock's connection: `options` under this store's `application_name`.
+pub(crate) fn named(options: &PgConnectOptions, access: &Access) -> PgConnectOptions {
+    options.clone().application_name(&access.application_name())
+}
+
+/// Opens the lock's connection (`options`, [`named`]) and takes the lock as `access` does,
+/// asking again for [`START_WAIT`] while it is held; refuses naming the holders.
 pub(crate) async fn take(options: &PgConnectOptions, access: &Access) -> Result<PgConnection, StoreError> {
-    let options = options.clone().application_name(&access.application_name());
     let mut conn = options.connect().await?;
     let started = tokio::time::Instant::now();
     loop {
@@ -254,11 +258,12 @@ pub(crate) async fn migrating<F: std::future::Future<Output = Result<(), StoreEr
 }
 
 impl WriterLock {
-    /// Watches the lock held on `conn` from now on (see the module's documentation).
+    /// Watches the lock held on `conn` (opened with `options`, [`named`]) from now on (see the
+    /// module's documentation).
     pub(crate) fn watch(conn: PgConnection, options: PgConnectOptions, access: Access) -> WriterLock {
         let (tx, state) = watch::channel(WriterState { writing: Writing::Held, losses: 0 });
         let (stop, stopped) = oneshot::channel();
-        tokio::spawn(keep(conn, options.application_name(&access.application_name()), access, tx, stopped));
+        tokio::spawn(keep(conn, options, access, tx, stopped));
         WriterLock { state, stop: std::sync::Mutex::new(Some(stop)) }
     }
 
