@@ -8,7 +8,9 @@
 //! placeholders and 64-bit integers mean the same in both — generated from one body by
 //! `sql_store!`, and both apply the schema with the same small migration runner (`migrate.rs`):
 //! numbered scripts per database, each applied once, in a transaction, recorded in
-//! `shvedka_migrations`.
+//! `shvedka_migrations`. A PostgreSQL database has one writer at a time (`writer.rs`): a
+//! standalone server, or the nodes of one cluster, never both, each holding the database's
+//! writer lock from before it migrates until it closes.
 //!
 //! The storage knows rows, not rules: events are stored as the server hands them over (the match
 //! machine's event and its wire view, both as JSON text), so a log replays exactly with the

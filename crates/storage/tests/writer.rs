@@ -210,3 +210,25 @@ async fn a_server_whose_lock_another_server_took_while_it_had_lost_it_writes_not
 fn host() -> String {
     std::fs::read_to_string("/proc/sys/kernel/hostname").unwrap().trim().to_owned()
 }
+
+#[tokio::test]
+async fn a_tool_migrates_a_new_database_but_not_a_schema_behind_its_build_under_a_running_server() {
+    let pg = TempPostgres::start();
+    let tool = PgStore::connect_tool(&pg.url).await.expect("nobody runs: the tool migrates");
+    tool.add_match(&new_match(1)).await.unwrap();
+    let _server = PgStore::connect(&pg.url).await.expect("a server beside the tool");
+    let mut admin = raw(&pg.url, "admin").await;
+    // As if this build had a script the running server's had not.
+    sqlx::query(
+        "DELETE FROM shvedka_migrations WHERE version = (SELECT MAX(version) FROM shvedka_migrations)",
+    )
+    .execute(&mut admin)
+    .await
+    .unwrap();
+    let message = refusal(PgStore::connect_tool(&pg.url).await);
+    assert!(
+        message.contains("the database's schema is older than this build's, and a shvedka server runs on it"),
+        "{message}"
+    );
+    assert!(message.contains("«shvedka standalone on "), "{message}");
+}
