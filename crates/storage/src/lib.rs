@@ -218,6 +218,30 @@ pub async fn open_tool(database_url: Option<&str>, data_dir: &Path) -> Result<Ar
     })
 }
 
+/// Whether there is a shvedka database where [`open`] would look: SQLite's file
+/// `data_dir/shvedka.db`, or PostgreSQL's schema (its migrations' ledger) at `database_url`. A
+/// tool (`shvedka admin`) asks first, so that a mistyped directory or URL is not made a new, empty
+/// database.
+///
+/// # Errors
+/// [`StoreError`] when PostgreSQL cannot be reached (a database of that name that does not exist
+/// among them).
+pub async fn exists(database_url: Option<&str>, data_dir: &Path) -> Result<bool, StoreError> {
+    use sqlx::{Connection, Row};
+    match database_url {
+        Some(url) => {
+            let mut conn = sqlx::PgConnection::connect(url).await?;
+            let found = sqlx::query("SELECT to_regclass('shvedka_migrations') IS NOT NULL")
+                .fetch_one(&mut conn)
+                .await?
+                .try_get(0)?;
+            let _ = conn.close().await;
+            Ok(found)
+        }
+        None => Ok(data_dir.join("shvedka.db").is_file()),
+    }
+}
+
 pub(crate) fn to_i64(v: u64) -> Result<i64, StoreError> {
     i64::try_from(v).map_err(|_| StoreError::Range(format!("{v} does not fit a 64-bit signed integer")))
 }
