@@ -90,7 +90,7 @@ async fn a_match_runs_on_one_node_and_another_takes_it_over_when_that_node_stops
     let record = c[3].record(id).await.unwrap();
     assert!(record.contains("1A. e4"), "nothing acknowledged on node a is lost: {record}");
 
-    let check = PgStore::connect(&pg.url).await.unwrap();
+    let check = PgStore::connect_tool(&pg.url).await.unwrap();
     let log = check.events(id.0).await.unwrap();
     assert!(log.iter().enumerate().all(|(i, e)| e.seq == i as u64), "one log, in order, no gap");
     assert_eq!(log.iter().filter(|e| e.view.contains("\"Moved\"")).count(), 3);

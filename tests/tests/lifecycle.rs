@@ -1,7 +1,8 @@
 //! A server that runs for months: its memory follows what is live (decided matches and idle
 //! sessions leave it, `max_matches` counts live matches only), every limit answers with a typed
 //! error naming it, and every fault has a defined outcome — storage refusing writes (a fault
-//! store, and a real PostgreSQL stopped and started mid-match), a match task that dies, a restart
+//! store, a real PostgreSQL stopped and started mid-match, a PostgreSQL writer lock lost and taken
+//! back), a match task that dies, a restart
 //! during the countdown, a shutdown in play.
 
 use std::sync::Arc;
@@ -300,7 +301,7 @@ async fn k5_postgres_stopped_and_started_mid_match_loses_nothing_and_the_match_f
     wait_event(&mut c[3], |e| e.kind == EventView::Resumed { reason: PauseReason::Storage }).await;
     c[2].play(Board::B, "d4", None).await.unwrap();
     resign(&mut c).await;
-    let check = PgStore::connect(&pg.url).await.unwrap();
+    let check = PgStore::connect_tool(&pg.url).await.unwrap();
     let log = check.events(id.0).await.unwrap();
     assert_eq!(
         log.iter().filter(|e| e.view.contains("\"Moved\"")).count(),
@@ -308,6 +309,69 @@ async fn k5_postgres_stopped_and_started_mid_match_loses_nothing_and_the_match_f
         "nothing acknowledged is lost"
     );
     assert!(check.find_match(id.0).await.unwrap().unwrap().result.is_some(), "the result is stored");
+    server.stop().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_server_that_lost_its_postgresql_writer_lock_pauses_its_match_until_it_holds_it_again() {
+    use sqlx::{Connection, Row};
+    let pg = testkit::postgres::TempPostgres::start();
+    let pg_store = Arc::new(PgStore::connect(&pg.url).await.unwrap());
+    let mut lock = pg_store.writer_lock().expect("a standalone server's store holds the lock");
+    let server = TestServer::start_with_store("", pg_store).await;
+    let (id, mut c) = server.seated_match("classic", "blitz").await;
+    c[0].play(Board::A, "e4", None).await.unwrap();
+    // Connected first: without the lock not even a new session's row is written.
+    let spare = server.client("spare").await;
+    // The lock's backend is ended, and a connection named as the server's (as its own lost one
+    // looks until the database ends it) holds the lock meanwhile: the server cannot take it back.
+    let mut admin = sqlx::PgConnection::connect(&pg.url).await.unwrap();
+    let held = sqlx::query(
+        "SELECT l.pid, a.application_name FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid \
+         WHERE l.locktype = 'advisory' AND l.granted AND l.objid::bigint = $1",
+    )
+    .bind(shvedka_storage::WRITER_LOCK & 0xffff_ffff)
+    .fetch_one(&mut admin)
+    .await
+    .unwrap();
+    let (pid, name): (i32, String) = (held.get(0), held.get(1));
+    let options: sqlx::postgres::PgConnectOptions = pg.url.parse().unwrap();
+    let mut stale = sqlx::ConnectOptions::connect(&options.application_name(&name)).await.unwrap();
+    let stale_pid: i32 = sqlx::query("SELECT pg_backend_pid()").fetch_one(&mut stale).await.unwrap().get(0);
+    let granted = tokio::spawn(async move {
+        sqlx::query("SELECT pg_advisory_lock($1)")
+            .bind(shvedka_storage::WRITER_LOCK)
+            .execute(&mut stale)
+            .await
+            .unwrap();
+        stale
+    });
+    let queued = "SELECT EXISTS (SELECT 1 FROM pg_locks WHERE pid = $1 AND NOT granted)";
+    while !sqlx::query(queued).bind(stale_pid).fetch_one(&mut admin).await.unwrap().get::<bool, _>(0) {
+        tokio::task::yield_now().await;
+    }
+    sqlx::query("SELECT pg_terminate_backend($1, 10000)").bind(pid).execute(&mut admin).await.unwrap();
+    let mut stale = granted.await.unwrap();
+    lock.wait_for(|s| s.losses == 1).await.unwrap();
+    // Nothing is acknowledged meanwhile: the match waits on storage, as in an outage.
+    let black = std::mem::replace(&mut c[1], spare);
+    let mover = tokio::spawn(async move {
+        black.play(Board::A, "e5", None).await.expect("accepted once the lock is back");
+        black
+    });
+    metric_reaches(&server, "shvedka_storage_errors_total", 1).await;
+    let refused = c[2].play(Board::B, "d4", None).await.unwrap_err();
+    assert_eq!(code(refused), ErrorCode::Unavailable);
+    // The stale connection goes: the server takes the lock back and play goes on.
+    sqlx::query("SELECT pg_advisory_unlock_all()").execute(&mut stale).await.unwrap();
+    stale.close().await.unwrap();
+    c[1] = mover.await.unwrap();
+    wait_event(&mut c[3], |e| e.kind == EventView::Resumed { reason: PauseReason::Storage }).await;
+    c[2].play(Board::B, "d4", None).await.unwrap();
+    resign(&mut c).await;
+    let check = PgStore::connect_tool(&pg.url).await.unwrap();
+    let moves = check.events(id.0).await.unwrap().iter().filter(|e| e.view.contains("\"Moved\"")).count();
+    assert_eq!(moves, 3, "nothing acknowledged is lost");
     server.stop().await;
 }
 

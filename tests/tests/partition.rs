@@ -190,7 +190,7 @@ fn not_acknowledged(answer: &Result<(), ClientError>) {
 /// Every event a player was told, once each and in order, and the log whole, in order, with
 /// every acknowledged move once.
 async fn check(c: &Cluster, id: MatchId, players: &mut [Player], acknowledged: &[&str]) {
-    let store = PgStore::connect(&c.pg.url).await.unwrap();
+    let store = PgStore::connect_tool(&c.pg.url).await.unwrap();
     let log = store.events(id.0).await.unwrap();
     assert!(log.iter().enumerate().all(|(i, e)| e.seq == i as u64), "one log, in order, no gap");
     let moves: Vec<String> = log

@@ -77,6 +77,8 @@ pub struct Server {
     node: Option<cluster::NodeTasks>,
     /// The data directory held for this process while it serves ([`hold_data_dir`]).
     _data_dir: Option<std::fs::File>,
+    /// The store, released last ([`Server::run`]).
+    store: Arc<dyn shvedka_storage::Store>,
 }
 
 /// What a running server holds now: every count is bounded by what is live.
@@ -325,6 +327,7 @@ impl Server {
             stop_ticker,
             node,
             _data_dir: None,
+            store,
         })
     }
 
@@ -363,10 +366,13 @@ impl Server {
     }
 
     /// Serves until `shutdown` completes, then closes every connection and waits (at most a few
-    /// seconds) for the close to reach the clients.
+    /// seconds) for the close to reach the clients; last it releases the store (the database's
+    /// writer lock), so that a server started next is not refused by this one.
     ///
     /// # Errors
-    /// A configuration that was not checked (`trusted_proxies`, `metrics_allowed`).
+    /// A configuration that was not checked (`trusted_proxies`, `metrics_allowed`); another
+    /// server took the database's writer lock while this one had lost its connection (the
+    /// server stops then: it can store nothing more).
     pub async fn run(mut self, shutdown: impl Future<Output = ()>) -> anyhow::Result<()> {
         let proxies = config::networks(&self.config.trusted_proxies, "trusted_proxies")?;
         let metrics_allowed = config::networks(&self.config.metrics_allowed, "metrics_allowed")?;
@@ -397,9 +403,20 @@ impl Server {
         // The server's bots of the matches restored at start sit again, now that the endpoint
         // they connect to is served.
         self.lobby.bots.resume_restored(&self.lobby.rooms, &self.lobby.metrics);
+        let taken = taken_over(self.store.writer_lock());
+        tokio::pin!(taken);
+        let mut taken_by = None;
         loop {
             let (incoming, browser) = tokio::select! {
                 () = &mut shutdown => break,
+                who = &mut taken => {
+                    tracing::error!(
+                        holder = %who,
+                        "another server holds this database's writer lock now: this server stops"
+                    );
+                    taken_by = Some(who);
+                    break;
+                }
                 incoming = self.endpoint.accept() => match incoming {
                     Some(incoming) => (incoming, false),
                     None => break,
@@ -470,8 +487,29 @@ impl Server {
             }
         };
         let _ = tokio::time::timeout(Duration::from_secs(3), idle).await;
+        self.store.close().await;
+        if let Some(who) = taken_by {
+            anyhow::bail!(
+                "another shvedka server took this database's writer lock while this one had lost its \
+                 connection to the database: {who}. This server stopped, since it could store nothing \
+                 more (its matches are stored up to the loss; the other server runs them now): keep the \
+                 other one, or stop it and start this one again"
+            );
+        }
         Ok(())
     }
+}
+
+/// Completes, naming the holder, once another server took the database's writer lock from this
+/// one (`shvedka_storage::Writing::TakenBy`); never for a store without one.
+async fn taken_over(state: Option<tokio::sync::watch::Receiver<shvedka_storage::WriterState>>) -> String {
+    if let Some(mut state) = state
+        && let Ok(now) = state.wait_for(|s| matches!(s.writing, shvedka_storage::Writing::TakenBy(_))).await
+        && let shvedka_storage::Writing::TakenBy(who) = &now.writing
+    {
+        return who.clone();
+    }
+    std::future::pending().await
 }
 
 /// The next connection attempt on `endpoint`; never, without one (or once it is closed: `None`).

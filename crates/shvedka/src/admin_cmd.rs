@@ -5,6 +5,11 @@
 //! password ends its sessions (their tokens never resume) and the server closes their connections
 //! within `session_check_ms`; a role granted or revoked counts from the account's next privileged
 //! request (the server reads an account's roles at each one), sessions already open included.
+//!
+//! It acts only on a database that is there: a data directory without `shvedka.db` (a typo) or a
+//! PostgreSQL database without the schema is refused, saying so, unless `--create` asks for a new
+//! one. On PostgreSQL it takes no writer lock (`shvedka_storage::open_tool`), so it runs beside
+//! the server.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -29,6 +34,10 @@ pub(crate) struct AdminArgs {
     /// The server's PostgreSQL database, instead of the configured one.
     #[arg(long, env = "SHVEDKA_DATABASE_URL", hide_env_values = true)]
     database_url: Option<String>,
+    /// Make the database if there is none (a new data directory, readable by its owner alone, or
+    /// the schema in an empty PostgreSQL database); without it a missing one is refused.
+    #[arg(long)]
+    create: bool,
     #[command(subcommand)]
     command: AdminCommand,
 }
@@ -79,10 +88,48 @@ pub(crate) fn run(args: &AdminArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let url = args.database_url.clone().or((!config.database_url.is_empty()).then_some(config.database_url));
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
-        let store =
-            shvedka_storage::open(url.as_deref(), &data_dir).await.context("cannot open the database")?;
+        let found =
+            shvedka_storage::exists(url.as_deref(), &data_dir).await.context("cannot open the database")?;
+        if !found && !args.create {
+            return Err(missing(url.is_some(), &data_dir).into());
+        }
+        if !found && url.is_none() {
+            private_dir(&data_dir)?;
+        }
+        let store = shvedka_storage::open_tool(url.as_deref(), &data_dir)
+            .await
+            .context("cannot open the database")?;
         act(&*store, &args.command, out).await
     })
+}
+
+/// Why there is no database to act on, and what to do.
+fn missing(postgres: bool, data_dir: &std::path::Path) -> Failure {
+    let message = if postgres {
+        "the PostgreSQL database of the database URL holds no shvedka database (no shvedka_migrations \
+         table): give the server's database_url, or say --create to make the schema in this one"
+            .to_owned()
+    } else {
+        let what = if data_dir.is_dir() {
+            format!("the data directory {} holds no shvedka database (no shvedka.db)", data_dir.display())
+        } else {
+            format!("the data directory {} does not exist", data_dir.display())
+        };
+        format!(
+            "{what}: give the server's data directory (--data-dir, or data_dir in the file of \
+             --config), or say --create to make a new, empty one"
+        )
+    };
+    Failure { code: 2, message }
+}
+
+/// Creates a data directory readable by its owner alone, as the server does.
+fn private_dir(dir: &std::path::Path) -> anyhow::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir).with_context(|| format!("cannot create {}", dir.display()))
 }
 
 async fn act(store: &dyn Store, command: &AdminCommand, out: &mut dyn Write) -> anyhow::Result<()> {

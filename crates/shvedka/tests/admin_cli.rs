@@ -100,3 +100,54 @@ async fn admin_lists_grants_disables_and_resets_accounts_of_a_running_server() {
         .expect("bob unchanged");
     server.stop().await;
 }
+
+/// `shvedka admin ARGS` with no configuration file and no database URL from the environment.
+fn admin_at(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .arg("admin")
+        .args(args)
+        .env_remove("SHVEDKA_DATABASE_URL")
+        .output()
+        .expect("shvedka runs")
+}
+
+fn refused(o: &Output) -> String {
+    assert_eq!(o.status.code(), Some(2), "refused: {}", String::from_utf8_lossy(&o.stdout));
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+#[test]
+fn admin_refuses_a_data_directory_or_database_that_does_not_exist_and_creates_one_when_told() {
+    use std::os::unix::fs::PermissionsExt;
+    let tmp = tempfile::tempdir().unwrap();
+    let typo = tmp.path().join("typo-dir");
+    let at = typo.to_str().unwrap();
+    let err = refused(&admin_at(&["--data-dir", at, "list"]));
+    assert!(err.contains(&format!("the data directory {at} does not exist")), "{err}");
+    assert!(err.contains("or say --create to make a new, empty one"), "{err}");
+    assert!(!typo.exists(), "nothing made");
+    // A directory that holds no database is refused too, and left as it was.
+    let empty = tmp.path().join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let err = refused(&admin_at(&["--data-dir", empty.to_str().unwrap(), "list"]));
+    assert!(err.contains("holds no shvedka database (no shvedka.db)"), "{err}");
+    assert_eq!(std::fs::read_dir(&empty).unwrap().count(), 0, "nothing made");
+    // Told to, it makes one, its directory readable by its owner alone; then it is found.
+    assert_eq!(ok(&admin_at(&["--data-dir", at, "--create", "list"])), "");
+    assert_eq!(std::fs::metadata(&typo).unwrap().permissions().mode() & 0o777, 0o700);
+    assert!(typo.join("shvedka.db").is_file());
+    assert_eq!(ok(&admin_at(&["--data-dir", at, "list"])), "");
+
+    // PostgreSQL: a database without the schema is refused, and given it when told to.
+    let pg = testkit::postgres::TempPostgres::start();
+    let err = refused(&admin_at(&["--database-url", &pg.url, "list"]));
+    assert!(err.contains("holds no shvedka database (no shvedka_migrations table)"), "{err}");
+    assert!(err.contains("or say --create to make the schema in this one"), "{err}");
+    assert_eq!(ok(&admin_at(&["--database-url", &pg.url, "--create", "list"])), "");
+    assert_eq!(ok(&admin_at(&["--database-url", &pg.url, "list"])), "");
+    // A database name that does not exist: PostgreSQL's own word for it.
+    let typo_url = pg.url.replacen("/postgres?", "/typo_db?", 1);
+    assert_ne!(typo_url, pg.url);
+    let err = refused(&admin_at(&["--database-url", &typo_url, "list"]));
+    assert!(err.contains("cannot open the database") && err.contains("\"typo_db\" does not exist"), "{err}");
+}

@@ -11,6 +11,7 @@ mod bot_demo_cli;
 mod cli;
 mod failover;
 mod load_cli;
+mod one_writer;
 mod play_tty;
 mod restart;
 mod serve_cli;

@@ -111,7 +111,7 @@ macro_rules! sql_accounts {
             async fn roles_of(&self, id: i64) -> Result<Vec<Role>, StoreError> {
                 let rows = sqlx::query("SELECT role FROM account_roles WHERE account_id = $1 ORDER BY role")
                     .bind(id)
-                    .fetch_all(&self.pool)
+                    .fetch_all(self.db()?)
                     .await?;
                 let mut roles: Vec<Role> = rows
                     .iter()
@@ -135,7 +135,7 @@ macro_rules! sql_accounts {
                     )
                     .bind(k),
                 };
-                let rows = query.fetch_all(&self.pool).await?;
+                let rows = query.fetch_all(self.db()?).await?;
                 let mut out = Vec::with_capacity(rows.len());
                 for r in &rows {
                     let id: i64 = r.try_get(0)?;
@@ -165,7 +165,7 @@ macro_rules! sql_accounts {
                 .bind(&a.password_hash)
                 .bind(i64::from(a.bot))
                 .bind(to_i64(a.created_ms)?)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.db()?)
                 .await?;
                 row.map(|r| to_u64(r.try_get(0)?)).transpose()
             }
@@ -186,7 +186,7 @@ macro_rules! sql_accounts {
                 sqlx::query("UPDATE accounts SET password_hash = $1 WHERE id = $2")
                     .bind(password_hash)
                     .bind(to_i64(id)?)
-                    .execute(&self.pool)
+                    .execute(self.db()?)
                     .await?;
                 Ok(())
             }
@@ -195,7 +195,7 @@ macro_rules! sql_accounts {
                 sqlx::query("UPDATE accounts SET disabled = $1 WHERE id = $2")
                     .bind(i64::from(disabled))
                     .bind(to_i64(id)?)
-                    .execute(&self.pool)
+                    .execute(self.db()?)
                     .await?;
                 Ok(())
             }
@@ -207,7 +207,7 @@ macro_rules! sql_accounts {
                 } else {
                     "DELETE FROM account_roles WHERE account_id = $1 AND role = $2"
                 };
-                sqlx::query(sql).bind(to_i64(id)?).bind(role.as_str()).execute(&self.pool).await?;
+                sqlx::query(sql).bind(to_i64(id)?).bind(role.as_str()).execute(self.db()?).await?;
                 Ok(())
             }
 
@@ -216,14 +216,14 @@ macro_rules! sql_accounts {
                     Revoke::Token(hash) => {
                         sqlx::query("UPDATE players SET revoked = 1 WHERE token_hash = $1")
                             .bind(hash)
-                            .execute(&self.pool)
+                            .execute(self.db()?)
                             .await?;
                     }
                     Revoke::Account { id, keep } => {
                         sqlx::query("UPDATE players SET revoked = 1 WHERE account_id = $1 AND token_hash <> $2")
                             .bind(to_i64(id)?)
                             .bind(keep.unwrap_or(""))
-                            .execute(&self.pool)
+                            .execute(self.db()?)
                             .await?;
                     }
                 }

@@ -233,7 +233,7 @@ impl Leases for PgStore {
         let node = self.node_or_err()?;
         sqlx::query(concat!("UPDATE cluster_nodes SET expires_ms = ", now_ms!(), " - 1 WHERE node = $1"))
             .bind(&node.name)
-            .execute(self.pool())
+            .execute(self.pool()?)
             .await?;
         Ok(())
     }
@@ -254,7 +254,7 @@ impl Leases for PgStore {
         ))
         .bind(id)
         .bind(&node.name)
-        .fetch_optional(self.pool())
+        .fetch_optional(self.pool()?)
         .await?;
         if let Some(row) = taken {
             let fence = to_u64(row.try_get(0)?)?;
@@ -264,7 +264,7 @@ impl Leases for PgStore {
         node.fences.lock().expect("fences lock").remove(&match_id);
         let holder = sqlx::query("SELECT COALESCE(node, '') FROM match_leases WHERE match_id = $1")
             .bind(id)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.pool()?)
             .await?;
         let node = holder.map(|r| r.try_get::<String, _>(0)).transpose()?.unwrap_or_default();
         Ok(Take::Held { node })
@@ -283,7 +283,7 @@ impl Leases for PgStore {
         ))
         .bind(role)
         .bind(&node.name)
-        .fetch_optional(self.pool())
+        .fetch_optional(self.pool()?)
         .await?;
         if let Some(row) = taken {
             let fence = to_u64(row.try_get(0)?)?;
@@ -293,7 +293,7 @@ impl Leases for PgStore {
         node.roles.lock().expect("roles lock").remove(role);
         let holder = sqlx::query("SELECT node FROM cluster_roles WHERE role = $1")
             .bind(role)
-            .fetch_optional(self.pool())
+            .fetch_optional(self.pool()?)
             .await?;
         let node = holder.map(|r| r.try_get::<String, _>(0)).transpose()?.unwrap_or_default();
         Ok(Take::Held { node })
@@ -311,7 +311,7 @@ impl Leases for PgStore {
         sqlx::query("UPDATE match_leases SET node = NULL WHERE match_id = $1 AND fence = $2")
             .bind(to_i64(match_id)?)
             .bind(to_i64(fence)?)
-            .execute(self.pool())
+            .execute(self.pool()?)
             .await?;
         node.fences.lock().expect("fences lock").remove_if_eq(match_id, fence);
         Ok(())
@@ -351,7 +351,7 @@ impl Leases for PgStore {
         .bind(node.lease_ms)
         .bind(&node.name)
         .bind(&taken)
-        .fetch_all(self.pool())
+        .fetch_all(self.pool()?)
         .await?;
         rows.iter().map(|r| to_u64(r.try_get(0)?)).collect()
     }
@@ -377,7 +377,7 @@ impl Leases for PgStore {
             IdKind::Match => next!("match", "matches"),
             IdKind::Player => next!("player", "players"),
         };
-        let row = sqlx::query(sql).fetch_one(self.pool()).await?;
+        let row = sqlx::query(sql).fetch_one(self.pool()?).await?;
         to_u64(row.try_get(0)?)
     }
 
@@ -391,7 +391,7 @@ impl Leases for PgStore {
              WHERE l.match_id = $1 AND l.node IS NOT NULL"
         ))
         .bind(to_i64(match_id)?)
-        .fetch_optional(self.pool())
+        .fetch_optional(self.pool()?)
         .await?;
         row.map(|r| {
             Ok(NodeRow { node: r.try_get(0)?, alive: r.try_get(1)?, matches: to_u64(r.try_get(2)?)? })
@@ -407,7 +407,7 @@ impl Leases for PgStore {
                (SELECT COUNT(*) FROM match_leases l WHERE l.node = n.node) \
              FROM cluster_nodes n ORDER BY n.node"
         ))
-        .fetch_all(self.pool())
+        .fetch_all(self.pool()?)
         .await?;
         rows.iter()
             .map(|r| {

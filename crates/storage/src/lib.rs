@@ -8,7 +8,9 @@
 //! placeholders and 64-bit integers mean the same in both — generated from one body by
 //! `sql_store!`, and both apply the schema with the same small migration runner (`migrate.rs`):
 //! numbered scripts per database, each applied once, in a transaction, recorded in
-//! `shvedka_migrations`.
+//! `shvedka_migrations`. A PostgreSQL database has one writer at a time (`writer.rs`): a
+//! standalone server, or the nodes of one cluster, never both, each holding the database's
+//! writer lock from before it migrates until it closes.
 //!
 //! The storage knows rows, not rules: events are stored as the server hands them over (the match
 //! machine's event and its wire view, both as JSON text), so a log replays exactly with the
@@ -23,6 +25,7 @@ mod migrate;
 mod ratings;
 mod rows;
 mod stores;
+mod writer;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -32,6 +35,7 @@ pub use leases::{IdKind, Leases, NodeRow, Take};
 pub use ratings::{BoardRow, HistoryRow, PlayerChange, RatedMatch, RatingRow, Ratings};
 pub use rows::{Appending, Ending, EventRow, MatchRow, NewMatch, PlayerRow};
 pub use stores::{BEAT_CONNECTIONS, PgStore, SqliteStore};
+pub use writer::{ANSWER_WITHIN, CHECK_EVERY, Holder, WRITER_LOCK, WriterState, Writing};
 
 /// A storage failure.
 #[derive(Debug, thiserror::Error)]
@@ -82,6 +86,16 @@ pub enum StoreError {
         /// The role's fence now; `None` when nobody holds it.
         current: Option<u64>,
     },
+    /// Another server holds the PostgreSQL database's writer lock (`writer.rs`): the message
+    /// names it and says what to do. Nothing was read or written.
+    #[error("{0}")]
+    InUse(String),
+    /// This server does not hold the database's writer lock now (its connection was lost, or
+    /// another server took it): nothing is written.
+    #[error(
+        "this server does not hold the database's writer lock: {0}; nothing is written while it does not"
+    )]
+    NotWriter(String),
     /// A migration failed.
     #[error("migration {version}: {source}")]
     Migration {
@@ -103,6 +117,15 @@ pub trait Store: Accounts + Ratings + Send + Sync {
     fn leases(&self) -> Option<&dyn Leases> {
         None
     }
+    /// The state of the database's writer lock this store holds (`None` without one: SQLite,
+    /// whose data directory the server locks, or a tool's store), to wait on.
+    fn writer_lock(&self) -> Option<tokio::sync::watch::Receiver<WriterState>> {
+        None
+    }
+    /// Releases what the store holds for this server (the writer lock) and returns once it is
+    /// released, so that a server started next is not refused by this one. Nothing is written
+    /// afterwards.
+    async fn close(&self) {}
     /// Records a new player (session).
     async fn add_player(&self, player: &PlayerRow) -> Result<(), StoreError>;
     /// The player whose session token has this SHA-256.
@@ -181,6 +204,42 @@ pub async fn open(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn
         Some(url) => Arc::new(PgStore::connect(url).await?),
         None => Arc::new(SqliteStore::open(&data_dir.join("shvedka.db")).await?),
     })
+}
+
+/// As [`open`], for a tool beside the server (`shvedka admin`): PostgreSQL without its writer
+/// lock ([`PgStore::connect_tool`]), SQLite as [`open`].
+///
+/// # Errors
+/// As [`open`].
+pub async fn open_tool(database_url: Option<&str>, data_dir: &Path) -> Result<Arc<dyn Store>, StoreError> {
+    Ok(match database_url {
+        Some(url) => Arc::new(PgStore::connect_tool(url).await?),
+        None => Arc::new(SqliteStore::open(&data_dir.join("shvedka.db")).await?),
+    })
+}
+
+/// Whether there is a shvedka database where [`open`] would look: SQLite's file
+/// `data_dir/shvedka.db`, or PostgreSQL's schema (its migrations' ledger) at `database_url`. A
+/// tool (`shvedka admin`) asks first, so that a mistyped directory or URL is not made a new, empty
+/// database.
+///
+/// # Errors
+/// [`StoreError`] when PostgreSQL cannot be reached (a database of that name that does not exist
+/// among them).
+pub async fn exists(database_url: Option<&str>, data_dir: &Path) -> Result<bool, StoreError> {
+    use sqlx::{Connection, Row};
+    match database_url {
+        Some(url) => {
+            let mut conn = sqlx::PgConnection::connect(url).await?;
+            let found = sqlx::query("SELECT to_regclass('shvedka_migrations') IS NOT NULL")
+                .fetch_one(&mut conn)
+                .await?
+                .try_get(0)?;
+            let _ = conn.close().await;
+            Ok(found)
+        }
+        None => Ok(data_dir.join("shvedka.db").is_file()),
+    }
 }
 
 pub(crate) fn to_i64(v: u64) -> Result<i64, StoreError> {

@@ -120,7 +120,7 @@ macro_rules! sql_ratings {
                 )
                 .bind(to_i64(account)?)
                 .bind(category)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.db()?)
                 .await?;
                 row.map(|r| rating_row(&r, 0)).transpose()
             }
@@ -131,7 +131,7 @@ macro_rules! sql_ratings {
                      WHERE account_id = $1 ORDER BY category",
                 )
                 .bind(to_i64(account)?)
-                .fetch_all(&self.pool)
+                .fetch_all(self.db()?)
                 .await?;
                 rows.iter().map(|r| Ok((r.try_get(0)?, rating_row(r, 1)?))).collect()
             }
@@ -145,7 +145,7 @@ macro_rules! sql_ratings {
                 .bind(to_i64(first)?)
                 .bind(to_i64(second)?)
                 .bind(category)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.db()?)
                 .await?;
                 row.map(|r| rating_row(&r, 0)).transpose()
             }
@@ -171,7 +171,7 @@ macro_rules! sql_ratings {
             }
 
             async fn apply_rated(&self, m: &RatedMatch) -> Result<bool, StoreError> {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.db()?.begin().await?;
                 for p in &m.players {
                     let inserted = sqlx::query(
                         "INSERT INTO rating_changes \
@@ -239,7 +239,7 @@ macro_rules! sql_ratings {
                      WHERE match_id = $1 ORDER BY account_id",
                 )
                 .bind(to_i64(match_id)?)
-                .fetch_all(&self.pool)
+                .fetch_all(self.db()?)
                 .await?;
                 rows.iter().map(|r| Ok((to_u64(r.try_get(0)?)?, history_row(r, 1)?))).collect()
             }

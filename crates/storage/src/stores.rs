@@ -14,6 +14,7 @@ use sqlx::sqlite::{
 use crate::accounts::{AccountKey, sql_accounts};
 use crate::leases::{Leases, Node};
 use crate::ratings::{history_row, rating_row, sql_ratings};
+use crate::writer::{self, Access, WriterLock, WriterState};
 use crate::{
     AccountRow, Accounts, Appending, BoardRow, Ending, EventRow, HistoryRow, MatchRow, NewAccount, NewMatch,
     PlayerRow, RatedMatch, RatingRow, Ratings, Revoke, Role, Store, StoreError, migrate, to_i64, to_u64,
@@ -150,6 +151,20 @@ impl SqliteStore {
     fn as_leases(&self) -> Option<&dyn Leases> {
         None
     }
+
+    /// The pool. A data directory has a lock of its own (the server's, on its file `lock`).
+    #[allow(clippy::unnecessary_wraps)]
+    fn db(&self) -> Result<&SqlitePool, StoreError> {
+        Ok(&self.pool)
+    }
+
+    #[allow(clippy::unused_self)]
+    fn writer_lock(&self) -> Option<tokio::sync::watch::Receiver<WriterState>> {
+        None
+    }
+
+    #[allow(clippy::unused_async, clippy::unused_self)]
+    async fn release(&self) {}
 }
 
 /// SQLite's appends, through rusqlite on a connection of their own, run on the thread that asks
@@ -363,15 +378,29 @@ pub struct PgStore {
     /// node may have several on their way at once over a slow link.
     beats: Option<PgPool>,
     node: Option<Node>,
+    /// The database's writer lock held for this server (`writer.rs`); `None` for a tool.
+    lock: Option<WriterLock>,
 }
 
 impl PgStore {
-    /// Connects and migrates.
+    /// Connects and migrates, as the database's only writer (a server without `[cluster]`):
+    /// holds the database's writer lock exclusively while the store is open (`writer.rs`).
     ///
     /// # Errors
+    /// [`StoreError::InUse`], naming the holder, while another server holds the writer lock;
     /// [`StoreError`] when the server cannot be reached or the schema cannot be migrated.
     pub async fn connect(url: &str) -> Result<PgStore, StoreError> {
-        PgStore::connect_as(url, None).await
+        PgStore::connect_as(url, None, Access::Standalone).await
+    }
+
+    /// As a tool beside the server (`shvedka admin`, a test's look at the database): takes no
+    /// writer lock, except to migrate a schema older than this build's (refused while a server
+    /// runs on it).
+    ///
+    /// # Errors
+    /// As [`PgStore::connect`].
+    pub async fn connect_tool(url: &str) -> Result<PgStore, StoreError> {
+        PgStore::connect_as(url, None, Access::Tool).await
     }
 
     /// Connects and migrates as the node `name` of a cluster, whose leases last `lease` after
@@ -380,10 +409,10 @@ impl PgStore {
     /// # Errors
     /// As [`PgStore::connect`]; a lease too long to count in milliseconds.
     pub async fn connect_node(url: &str, name: &str, lease: Duration) -> Result<PgStore, StoreError> {
-        PgStore::connect_as(url, Some(Node::new(name, lease)?)).await
+        PgStore::connect_as(url, Some(Node::new(name, lease)?), Access::Node(name.to_owned())).await
     }
 
-    async fn connect_as(url: &str, node: Option<Node>) -> Result<PgStore, StoreError> {
+    async fn connect_as(url: &str, node: Option<Node>, access: Access) -> Result<PgStore, StoreError> {
         let mut options = sqlx::postgres::PgConnectOptions::from_str(url)?;
         if let Some(node) = &node {
             // A node cut off in the middle of an append holds its transaction open, and with it
@@ -391,6 +420,12 @@ impl PgStore {
             // such a transaction after a lease (by then the node has let its matches go).
             options = options.options([("idle_in_transaction_session_timeout", node.lease_ms().to_string())]);
         }
+        // The writer lock first: nothing is read or migrated by a server that may not write.
+        let named = writer::named(&options, &access);
+        let held = match access {
+            Access::Tool => None,
+            _ => Some(writer::take(&named, &access).await?),
+        };
         // No ping before each use (a round trip to the server on every commit): a connection the
         // server dropped fails its next statement, which is retried on a fresh one.
         let pool = PgPoolOptions::new()
@@ -412,19 +447,68 @@ impl PgStore {
                     .min_connections(1)
                     .acquire_timeout(Duration::from_secs(10))
                     .test_before_acquire(false)
-                    .connect_with(options)
+                    .connect_with(options.clone())
                     .await?,
             ),
             None => None,
         };
-        let store = PgStore { pool, reads, beats, node };
-        store.migrate(migrate::POSTGRES).await?;
+        let mut store = PgStore { pool, reads, beats, node, lock: None };
+        match held {
+            Some(mut conn) => {
+                writer::migrating(&mut conn, store.migrate(migrate::POSTGRES)).await?;
+                store.lock = Some(WriterLock::watch(conn, named, access));
+            }
+            None if store.behind(migrate::POSTGRES).await? => {
+                // A tool migrates only as the database's one writer, for the migration.
+                let mut conn = writer::take(&named, &Access::Tool).await?;
+                writer::migrating(&mut conn, store.migrate(migrate::POSTGRES)).await?;
+                let _ = sqlx::Connection::close(conn).await;
+            }
+            None => {}
+        }
         Ok(store)
+    }
+
+    /// Whether the schema lacks a script of `scripts` (a database no server of this build has
+    /// migrated yet).
+    async fn behind(&self, scripts: &[(i64, &str)]) -> Result<bool, StoreError> {
+        let ledger: Option<String> = sqlx::query("SELECT to_regclass('shvedka_migrations')::text")
+            .fetch_one(&self.pool)
+            .await?
+            .try_get(0)?;
+        if ledger.is_none() {
+            return Ok(true);
+        }
+        let applied: Vec<i64> = sqlx::query("SELECT version FROM shvedka_migrations")
+            .fetch_all(&self.pool)
+            .await?
+            .iter()
+            .map(|r| r.try_get::<i64, _>(0))
+            .collect::<Result<_, _>>()?;
+        Ok(scripts.iter().any(|(v, _)| !applied.contains(v)))
+    }
+
+    /// The pool, while this server holds the database's writer lock (a tool always).
+    fn db(&self) -> Result<&PgPool, StoreError> {
+        if let Some(lock) = &self.lock {
+            lock.check()?;
+        }
+        Ok(&self.pool)
+    }
+
+    fn writer_lock(&self) -> Option<tokio::sync::watch::Receiver<WriterState>> {
+        self.lock.as_ref().map(WriterLock::state)
+    }
+
+    async fn release(&self) {
+        if let Some(lock) = &self.lock {
+            lock.release().await;
+        }
     }
 
     /// The connection events are appended on: one from the pool.
     async fn writer(&self) -> Result<sqlx::pool::PoolConnection<sqlx::Postgres>, StoreError> {
-        Ok(self.pool.acquire().await?)
+        Ok(self.db()?.acquire().await?)
     }
 
     /// This store as a node of a cluster, if it is one.
@@ -432,8 +516,8 @@ impl PgStore {
         self.node.as_ref()
     }
 
-    pub(crate) fn pool(&self) -> &PgPool {
-        &self.pool
+    pub(crate) fn pool(&self) -> Result<&PgPool, StoreError> {
+        self.db()
     }
 
     /// Where a node's heartbeats go (see `beats`).
@@ -595,6 +679,14 @@ macro_rules! sql_store {
                 self.as_leases()
             }
 
+            fn writer_lock(&self) -> Option<tokio::sync::watch::Receiver<WriterState>> {
+                $store::writer_lock(self)
+            }
+
+            async fn close(&self) {
+                self.release().await;
+            }
+
             async fn add_player(&self, p: &PlayerRow) -> Result<(), StoreError> {
                 self.write_players(std::slice::from_ref(p), &[]).await
             }
@@ -604,7 +696,7 @@ macro_rules! sql_store {
                     "SELECT id, name, token_hash, created_ms, last_seen_ms, account_id, revoked FROM players WHERE token_hash = $1",
                 )
                 .bind(token_hash)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.db()?)
                 .await?;
                 row.as_ref().map(|r| player_row!(r)).transpose()
             }
@@ -614,7 +706,7 @@ macro_rules! sql_store {
                     "SELECT id, name, token_hash, created_ms, last_seen_ms, account_id, revoked FROM players WHERE id = $1",
                 )
                 .bind(to_i64(id)?)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.db()?)
                 .await?;
                 row.as_ref().map(|r| player_row!(r)).transpose()
             }
@@ -624,7 +716,7 @@ macro_rules! sql_store {
             }
 
             async fn write_players(&self, added: &[PlayerRow], seen: &[(u64, u64)]) -> Result<(), StoreError> {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.db()?.begin().await?;
                 for p in added {
                     sqlx::query(
                         "INSERT INTO players (id, name, token_hash, created_ms, last_seen_ms, account_id, revoked) \
@@ -664,7 +756,7 @@ macro_rules! sql_store {
                 .bind(to_i64(m.created_ms)?)
                 .bind(&m.invite_hash)
                 .bind(i64::from(m.rated))
-                .execute(&self.pool)
+                .execute(self.db()?)
                 .await?;
                 Ok(())
             }
@@ -693,13 +785,13 @@ macro_rules! sql_store {
                     .bind(to_i64(finished_ms)?)
                     .bind(Ending::Decided.as_str())
                     .bind(to_i64(match_id)?)
-                    .execute(&self.pool)
+                    .execute(self.db()?)
                     .await?;
                 Ok(())
             }
 
             async fn add_match_players(&self, match_id: u64, names: &[String; 4]) -> Result<(), StoreError> {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.db()?.begin().await?;
                 for (seat, name) in names.iter().enumerate() {
                     sqlx::query(
                         "INSERT INTO match_players (match_id, seat, name, name_key) VALUES ($1, $2, $3, $4) \
@@ -742,7 +834,7 @@ macro_rules! sql_store {
                     .bind(to_i64(ended_ms)?)
                     .bind(ending.as_str())
                     .bind(to_i64(match_id)?)
-                    .execute(&self.pool)
+                    .execute(self.db()?)
                     .await?;
                 Ok(())
             }
@@ -755,7 +847,7 @@ macro_rules! sql_store {
                     "SELECT id, rules, time_control, listed, config, created_ms, finished_ms, result, ending, invite_hash, rated \
                      FROM matches ORDER BY id"
                 };
-                let rows = sqlx::query(sql).fetch_all(&self.pool).await?;
+                let rows = sqlx::query(sql).fetch_all(self.db()?).await?;
                 rows.iter().map(|r| match_row!(r)).collect()
             }
 
@@ -765,7 +857,7 @@ macro_rules! sql_store {
                      FROM matches WHERE id = $1",
                 )
                 .bind(to_i64(match_id)?)
-                .fetch_optional(&self.pool)
+                .fetch_optional(self.db()?)
                 .await?;
                 row.as_ref().map(|r| match_row!(r)).transpose()
             }
@@ -796,7 +888,7 @@ macro_rules! sql_store {
             }
 
             async fn save_tournament(&self, id: u64, state: &str) -> Result<(), StoreError> {
-                let mut tx = self.pool.begin().await?;
+                let mut tx = self.db()?.begin().await?;
                 // A node of a cluster saves only while it drives the tournaments.
                 self.check_role(&mut *tx).await?;
                 sqlx::query(
@@ -813,15 +905,15 @@ macro_rules! sql_store {
             }
 
             async fn tournaments(&self) -> Result<Vec<(u64, String)>, StoreError> {
-                let rows = sqlx::query("SELECT id, state FROM tournaments ORDER BY id").fetch_all(&self.pool).await?;
+                let rows = sqlx::query("SELECT id, state FROM tournaments ORDER BY id").fetch_all(self.db()?).await?;
                 rows.iter().map(|r| Ok((to_u64(r.try_get(0)?)?, r.try_get(1)?))).collect()
             }
 
             async fn max_ids(&self) -> Result<(u64, u64), StoreError> {
                 let m: Option<i64> =
-                    sqlx::query("SELECT MAX(id) FROM matches").fetch_one(&self.pool).await?.try_get(0)?;
+                    sqlx::query("SELECT MAX(id) FROM matches").fetch_one(self.db()?).await?.try_get(0)?;
                 let p: Option<i64> =
-                    sqlx::query("SELECT MAX(id) FROM players").fetch_one(&self.pool).await?.try_get(0)?;
+                    sqlx::query("SELECT MAX(id) FROM players").fetch_one(self.db()?).await?.try_get(0)?;
                 Ok((to_u64(m.unwrap_or(0))?, to_u64(p.unwrap_or(0))?))
             }
         }

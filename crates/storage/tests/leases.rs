@@ -194,8 +194,9 @@ async fn orphans_are_the_undecided_matches_no_live_node_runs_and_nodes_are_liste
             NodeRow { node: "c".into(), alive: false, matches: 0 },
         ]
     );
-    // A store that is no node has no leases, and appends as before.
-    let plain = PgStore::connect(&pg.url).await.unwrap();
+    // A store that is no node (a tool's: a standalone server is refused beside nodes) has no
+    // leases, and appends as before.
+    let plain = PgStore::connect_tool(&pg.url).await.unwrap();
     assert!(plain.leases().is_none());
     plain.append(3, &[event(0)]).await.unwrap();
 }
@@ -328,7 +329,7 @@ async fn a4_an_append_abandoned_on_a_cut_link_leaves_no_transaction_open_and_lat
     assert_eq!(idle_in_transaction(&pg.url).await, 0, "no pooled connection holds a transaction open");
     // A statement that commits by itself (a decision; a heartbeat is another) is committed.
     store.finish(1, "{}", 1234).await.unwrap();
-    let check = PgStore::connect(&pg.url).await.unwrap();
+    let check = PgStore::connect_tool(&pg.url).await.unwrap();
     let row = check.find_match(1).await.unwrap().expect("the match");
     assert_eq!(row.finished_ms, Some(1234), "a write acknowledged is committed");
     for seq in 1..=8 {

@@ -352,10 +352,13 @@ async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnect
     let pg = TempPostgres::start();
     let store = PgStore::connect(&pg.url).await.unwrap();
     assert_eq!(store.kind(), "postgres");
+    // One writer at a time: the first lets the database go before the next opens it.
+    store.close().await;
     // A database shared with earlier runs (SHVEDKA_TEST_DATABASE_URL) starts from a clean schema.
     reset(&pg.url).await;
-    let store = PgStore::connect(&pg.url).await.unwrap();
-    suite(Arc::new(store)).await;
+    let store = Arc::new(PgStore::connect(&pg.url).await.unwrap());
+    suite(store.clone()).await;
+    store.close().await;
     let again = PgStore::connect(&pg.url).await.unwrap();
     assert_eq!(again.events(1).await.unwrap().len(), 7);
 }
