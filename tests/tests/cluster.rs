@@ -20,7 +20,8 @@ pub(crate) fn node(pg: &TempPostgres, nats: &TempNats, name: &str, cert: Option<
         format!("cert = {:?}\nkey = {:?}\n", dir.join("cert.pem"), dir.join("key.pem"))
     });
     format!(
-        "database_url = {:?}\ndirector_token = \"td-secret-of-the-night\"\n{shared}[cluster]\nnode = {name:?}\n{}\
+        "database_url = {:?}\ndirector_token = \"td-secret-of-the-night\"\narbiter_token = \"s3cret-whistle-of-arbiters\"\n\
+         {shared}[cluster]\nnode = {name:?}\n{}\
          lease_ms = 2000\nlease_renew_ms = 250\n",
         pg.url,
         nats.node_settings()
@@ -474,6 +475,52 @@ async fn seekers_on_two_nodes_are_paired_into_one_match_and_seated_by_their_own_
     }
     for p in &mut players {
         event(p, |k| matches!(k, EventView::Moved { san, .. } if san == "d5")).await;
+    }
+    a.stop().await;
+    b.stop().await;
+}
+
+/// Issue 55 (RULES.md A2): a corrected result reaches every end screen at once, on either node.
+/// White-A and Black-A follow the match on node a, which runs it; White-B and Black-B on node b.
+/// Once it is decided, an arbiter on node a corrects the result: all four are told, node b's
+/// players through the relay. (An arbiter on node b brings the decided match back on node b,
+/// which kept none of its watchers: that correction reaches no end screen — a known gap.)
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a2_a_corrected_result_reaches_the_end_screens_on_both_nodes_from_the_node_that_ran_it() {
+    use shvedka_proto::{ArbiterRequest, SeatId};
+    use shvedka_tests::wait_event;
+    let (_pg, _nats, a, b) = two_nodes().await;
+    let mut c = Vec::new();
+    for (i, seat) in SeatId::ALL.into_iter().enumerate() {
+        let on = if i < 2 { &a } else { &b };
+        c.push(on.client(seat.name()).await);
+    }
+    let id = c[0].create_match("classic", "3+2", true).await.expect("create");
+    for (p, seat) in c.iter().zip(SeatId::ALL) {
+        p.take_seat(id, seat).await.expect("a seat");
+    }
+    for p in &c {
+        p.ready(true).await.expect("ready");
+    }
+    for p in &mut c {
+        wait_event(p, |e| e.match_id == id && e.kind == EventView::Started).await;
+    }
+    c[2].resign().await.expect("White-B resigns through node a");
+    for p in &mut c {
+        wait_event(p, |e| e.match_id == id && matches!(e.kind, EventView::Ended(_))).await;
+    }
+    let arbiter = a.client("arbiter").await;
+    arbiter.arbiter("s3cret-whistle-of-arbiters").await.expect("the arbiters' secret");
+    arbiter
+        .arbiter_act(id, ArbiterRequest::DeclareResult { winner: None, reason: "a flag missed".into() })
+        .await
+        .expect("the decided match's result is corrected on node a");
+    for (who, p) in c.iter_mut().enumerate() {
+        let corrected =
+            wait_event(p, |e| e.match_id == id && matches!(&e.kind, EventView::Ended(r) if r.rule == "A2"))
+                .await;
+        let EventView::Ended(r) = corrected.kind else { unreachable!() };
+        assert_eq!((r.winner, r.note.as_deref()), (None, Some("a flag missed")), "player {who}");
     }
     a.stop().await;
     b.stop().await;
