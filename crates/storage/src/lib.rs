@@ -23,6 +23,7 @@ mod careful;
 mod leases;
 mod migrate;
 mod ratings;
+mod reach;
 mod rows;
 mod stores;
 mod writer;
@@ -86,6 +87,10 @@ pub enum StoreError {
         /// The role's fence now; `None` when nobody holds it.
         current: Option<u64>,
     },
+    /// The PostgreSQL database cannot be reached or logged in to, or `database_url` is not
+    /// PostgreSQL's: where it was looked for, the cause once and what to check (`reach.rs`).
+    #[error("{0}")]
+    Unreachable(String),
     /// Another server holds the PostgreSQL database's writer lock (`writer.rs`): the message
     /// names it and says what to do. Nothing was read or written.
     #[error("{0}")]

@@ -413,7 +413,10 @@ impl PgStore {
     }
 
     async fn connect_as(url: &str, node: Option<Node>, access: Access) -> Result<PgStore, StoreError> {
-        let mut options = sqlx::postgres::PgConnectOptions::from_str(url)?;
+        crate::reach::check_scheme(url)?;
+        let mut options = sqlx::postgres::PgConnectOptions::from_str(url).map_err(|e| {
+            StoreError::Unreachable(format!("database_url does not read as a PostgreSQL URL: {e}"))
+        })?;
         if let Some(node) = &node {
             // A node cut off in the middle of an append holds its transaction open, and with it
             // the lock on the match's lease row that a take-over waits for: the database ends
@@ -422,24 +425,32 @@ impl PgStore {
         }
         // The writer lock first: nothing is read or migrated by a server that may not write.
         let named = writer::named(&options, &access);
+        let reach = |e| crate::reach::unreachable(&options, e);
         let held = match access {
             Access::Tool => None,
-            _ => Some(writer::take(&named, &access).await?),
+            _ => Some(
+                tokio::time::timeout(crate::reach::CONNECT_WITHIN, writer::take(&named, &access))
+                    .await
+                    .map_err(|_| crate::reach::timed_out(&options))?
+                    .map_err(reach)?,
+            ),
         };
         // No ping before each use (a round trip to the server on every commit): a connection the
         // server dropped fails its next statement, which is retried on a fresh one.
         let pool = PgPoolOptions::new()
             .max_connections(8)
-            .acquire_timeout(Duration::from_secs(10))
+            .acquire_timeout(crate::reach::CONNECT_WITHIN)
             .test_before_acquire(false)
             .connect_with(options.clone())
-            .await?;
+            .await
+            .map_err(|e| reach(e.into()))?;
         let reads = PgPoolOptions::new()
             .max_connections(READ_CONNECTIONS)
-            .acquire_timeout(Duration::from_secs(10))
+            .acquire_timeout(crate::reach::CONNECT_WITHIN)
             .test_before_acquire(false)
             .connect_with(options.clone())
-            .await?;
+            .await
+            .map_err(|e| reach(e.into()))?;
         let beats = match &node {
             Some(_) => Some(
                 PgPoolOptions::new()
