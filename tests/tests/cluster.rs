@@ -888,3 +888,47 @@ async fn only_the_nodes_speak_on_nats_and_the_owner_acts_for_no_identity_it_cann
     assert!(record.contains("1A. e4") && !record.to_lowercase().contains("resign"), "{record}");
     a.stop().await;
 }
+
+/// Issue 61, item 5: a node whose NATS credentials or CA the NATS server rejects does not start
+/// (it used to log "authorization violation" every 4 s for ever, or "nats: IO error"): it says
+/// which setting to check. With the right ones it starts.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_node_refuses_to_start_on_nats_credentials_or_a_ca_the_server_rejects() {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let dir = tempfile::tempdir().expect("a temporary directory");
+    let other_ca = dir.path().join("other-ca.pem");
+    // A certificate that signed nothing of the NATS server's: this node's own, made below.
+    let refused = |settings: String| {
+        let text = format!(
+            "listen = \"127.0.0.1:0\"\nhttp_listen = \"\"\nwebtransport_listen = \"\"\ndata_dir = {:?}\n\
+             database_url = {:?}\n[cluster]\nnode = \"node-x\"\n{settings}",
+            dir.path().join("data"),
+            pg.url
+        );
+        async move {
+            let config = shvedka_server::ServerConfig::from_overrides(&text).expect("a valid configuration");
+            match shvedka_server::Server::bind(config).await {
+                Err(e) => format!("{e:#}"),
+                Ok(_) => format!("the node started with {settings}"),
+            }
+        }
+    };
+    let wrong = nats.node_settings().replace(&nats.password, "not-the-password");
+    let said = refused(wrong).await;
+    assert!(
+        said.contains("refused this node's credentials")
+            && said.contains("check nats_user and nats_password"),
+        "{said}"
+    );
+    assert!(!said.contains("not-the-password"), "never the password: {said}");
+    let server = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    std::fs::copy(server.data_dir().join("cert.pem"), &other_ca).expect("a CA that signed nothing of NATS's");
+    server.stop().await;
+    let ca = nats.node_settings().lines().find(|l| l.starts_with("nats_ca")).expect("a CA line").to_owned();
+    let wrong_ca = nats.node_settings().replace(&ca, &format!("nats_ca = {other_ca:?}"));
+    let said = refused(wrong_ca).await;
+    assert!(
+        said.contains("the TLS connection to the NATS server") && said.contains("check nats_ca"),
+        "{said}"
+    );
+}

@@ -87,13 +87,7 @@ impl Cluster {
         roles: crate::service::roles::Roles,
         spectator_events_kept: usize,
     ) -> anyhow::Result<Arc<Cluster>> {
-        let nats = config
-            .nats_options()?
-            .name(&config.node)
-            .retry_on_initial_connect()
-            .connect(config.nats_url.as_str())
-            .await
-            .with_context(|| format!("cannot use the NATS server at {}", config.nats_url))?;
+        let nats = connect_nats(config).await?;
         Ok(Arc::new(Cluster {
             owner: owner::Owner::new(nats.clone()),
             relays: Arc::new(
@@ -117,6 +111,61 @@ impl Cluster {
             peers,
         }))
     }
+}
+
+/// How long the first connection to NATS may take before the node waits for it in the
+/// background (a NATS server not up yet is not a fault of the node's settings).
+const NATS_FIRST_WITHIN: Duration = Duration::from_secs(10);
+
+/// Connects to NATS. A first attempt is not retried: credentials the server refuses, or a TLS
+/// connection that fails (a CA that did not sign the server's certificate), stop the node at
+/// once, naming which setting to check. A server that does not answer yet is waited for in the
+/// background, as before (the node starts; the relays come up when NATS does).
+async fn connect_nats(config: &ClusterConfig) -> anyhow::Result<async_nats::Client> {
+    use async_nats::ConnectErrorKind as Kind;
+    let url = config.nats_url.as_str();
+    let options = || config.nats_options().map(|o| o.name(&config.node));
+    let why = |e: &async_nats::ConnectError| {
+        let mut text = e.to_string();
+        let mut source = std::error::Error::source(e);
+        while let Some(s) = source {
+            text = format!("{text}: {s}");
+            source = s.source();
+        }
+        text
+    };
+    match tokio::time::timeout(NATS_FIRST_WITHIN, options()?.connect(url)).await {
+        Ok(Ok(client)) => return Ok(client),
+        Ok(Err(e)) if matches!(e.kind(), Kind::AuthorizationViolation | Kind::Authentication) => {
+            anyhow::bail!(
+                "the NATS server at {url} refused this node's credentials (nats_user {:?}): {}; check nats_user \
+                 and nats_password against the NATS server's authorization block",
+                config.nats_user,
+                why(&e)
+            )
+        }
+        // rustls's refusal of the server's certificate comes as an IO error naming it.
+        Ok(Err(e)) if e.kind() == Kind::Tls || why(&e).contains("certificate") => anyhow::bail!(
+            "the TLS connection to the NATS server at {url} failed: {}; check nats_ca (the CA that signed the \
+             NATS server's certificate, {:?}) and that the URL's host is named in that certificate",
+            why(&e),
+            config.nats_ca
+        ),
+        Ok(Err(e)) if e.kind() == Kind::ServerParse => {
+            anyhow::bail!("nats_url {url:?} does not read: {}", why(&e))
+        }
+        Ok(Err(e)) => {
+            tracing::warn!(nats = url, error = %why(&e), "NATS does not answer yet; the node starts and keeps trying")
+        }
+        Err(_) => {
+            tracing::warn!(nats = url, "NATS did not answer within 10 s; the node starts and keeps trying")
+        }
+    }
+    options()?
+        .retry_on_initial_connect()
+        .connect(url)
+        .await
+        .with_context(|| format!("cannot use the NATS server at {url}"))
 }
 
 impl Cluster {
