@@ -114,11 +114,12 @@ export class Exports {
       select.replaceChildren(...Array.from({ length: paired }, (_, i) => {
         const o = document.createElement("option");
         o.value = String(i + 1);
-        o.textContent = tr("ex.round", { round: i + 1 });
         return o;
       }));
       select.value = String(wasLatest || chosen > paired ? paired : chosen);
     }
+    // In the page's language now (it may have been switched since the options were made).
+    for (const o of select.options) o.textContent = tr("ex.round", { round: Number(o.value) });
   }
 
   /**

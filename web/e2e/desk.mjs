@@ -223,6 +223,8 @@ async function main() {
     await file.saveAs(path);
     return { name: file.suggestedFilename(), text: readFileSync(path, "utf8") };
   };
+  const roundNamed = await td.locator("#d-x-round option").first().textContent();
+  if (roundNamed !== "тур 1") fail("the export's round is named in the page's language once it is switched", "тур 1", roundNamed);
   const standingsCsv = await saved("#d-x-standings");
   if (standingsCsv.name !== "Вечер шведки — положение команд.csv") fail("the standings' file is named in Russian", "Вечер шведки — положение команд.csv", standingsCsv.name);
   if (!standingsCsv.text.startsWith("\uFEFFRank,Team,Points") || !standingsCsv.text.includes("Ладьи")) fail("the standings CSV, marked UTF-8 for a spreadsheet", "BOM, header, Ладьи", standingsCsv.text);
