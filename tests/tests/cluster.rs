@@ -482,11 +482,12 @@ async fn seekers_on_two_nodes_are_paired_into_one_match_and_seated_by_their_own_
 
 /// Issue 55 (RULES.md A2): a corrected result reaches every end screen at once, on either node.
 /// White-A and Black-A follow the match on node a, which runs it; White-B and Black-B on node b.
-/// Once it is decided, an arbiter on node a corrects the result: all four are told, node b's
-/// players through the relay. (An arbiter on node b brings the decided match back on node b,
-/// which kept none of its watchers: that correction reaches no end screen — a known gap.)
+/// Once it is decided, an arbiter on node c, then one on node b, corrects the result: each act is
+/// carried out by node a, which ran the match and kept its watchers, and all four are told, node
+/// b's players through the relay. (Carried out on the arbiter's node, which never had those
+/// watchers, it reached no end screen.) Then an arbiter on node a corrects it again.
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a2_a_corrected_result_reaches_the_end_screens_on_both_nodes_from_the_node_that_ran_it() {
+async fn a2_a_corrected_result_reaches_the_end_screens_on_every_node_whichever_node_the_arbiter_is_on() {
     use shvedka_proto::{ArbiterRequest, SeatId};
     use shvedka_tests::wait_event;
     let (_pg, _nats, a, b) = two_nodes().await;
@@ -509,19 +510,30 @@ async fn a2_a_corrected_result_reaches_the_end_screens_on_both_nodes_from_the_no
     for p in &mut c {
         wait_event(p, |e| e.match_id == id && matches!(e.kind, EventView::Ended(_))).await;
     }
-    let arbiter = a.client("arbiter").await;
-    arbiter.arbiter("s3cret-whistle-of-arbiters").await.expect("the arbiters' secret");
-    arbiter
-        .arbiter_act(id, ArbiterRequest::DeclareResult { winner: None, reason: "a flag missed".into() })
-        .await
-        .expect("the decided match's result is corrected on node a");
-    for (who, p) in c.iter_mut().enumerate() {
-        let corrected =
-            wait_event(p, |e| e.match_id == id && matches!(&e.kind, EventView::Ended(r) if r.rule == "A2"))
-                .await;
-        let EventView::Ended(r) = corrected.kind else { unreachable!() };
-        assert_eq!((r.winner, r.note.as_deref()), (None, Some("a flag missed")), "player {who}");
+    // Node c never heard of the match: it finds the node that ran it in the database. Node b
+    // knew it from its players' relay.
+    let c3 = TestServer::start(&node(&_pg, &_nats, "node-c", Some(&a))).await;
+    let corrections = [
+        (&c3, None, "a flag missed", "from node c, carried out by node a"),
+        (&b, Some(shvedka_proto::TeamId::Two), "a second look", "from node b, carried out by node a"),
+        (&a, Some(shvedka_proto::TeamId::One), "a third look", "on node a"),
+    ];
+    for (node, winner, reason, how) in corrections {
+        let arbiter = node.client("arbiter").await;
+        arbiter.arbiter("s3cret-whistle-of-arbiters").await.expect("the arbiters' secret");
+        let act = ArbiterRequest::DeclareResult { winner, reason: reason.into() };
+        // The first match's task may still be giving its lease back: the act waits for it.
+        arbiter.arbiter_act(id, act).await.unwrap_or_else(|e| panic!("corrected {how}: {e:?}"));
+        for (who, p) in c.iter_mut().enumerate() {
+            let corrected = wait_event(p, |e| {
+                e.match_id == id && matches!(&e.kind, EventView::Ended(r) if r.rule == "A2" && r.note.as_deref() == Some(reason))
+            })
+            .await;
+            let EventView::Ended(r) = corrected.kind else { unreachable!() };
+            assert_eq!(r.winner, winner, "player {who} told of the correction {how}");
+        }
     }
+    c3.stop().await;
     a.stop().await;
     b.stop().await;
 }

@@ -90,6 +90,9 @@ pub trait Leases: Send + Sync {
     async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError>;
     /// Who holds the lease on a match now, and whether that node is alive (`None`: nobody).
     async fn holder(&self, match_id: u64) -> Result<Option<NodeRow>, StoreError>;
+    /// The node that held the lease on a match last, once nobody holds it (a decided match: the
+    /// node that ran it to its end, which kept its watchers), and whether it is alive.
+    async fn last_holder(&self, match_id: u64) -> Result<Option<NodeRow>, StoreError>;
     /// A new id no node has had, above every stored one.
     async fn next_id(&self, kind: IdKind) -> Result<u64, StoreError>;
 }
@@ -308,11 +311,14 @@ impl Leases for PgStore {
     async fn release_lease_taken(&self, match_id: u64, fence: u64) -> Result<(), StoreError> {
         let node = self.node_or_err()?;
         // The row stays, without a node: the next taker raises the fence above this one.
-        sqlx::query("UPDATE match_leases SET node = NULL WHERE match_id = $1 AND fence = $2")
-            .bind(to_i64(match_id)?)
-            .bind(to_i64(fence)?)
-            .execute(self.pool()?)
-            .await?;
+        // The node is remembered as the last to hold it (`last_holder`).
+        sqlx::query(
+            "UPDATE match_leases SET node = NULL, last_node = node WHERE match_id = $1 AND fence = $2",
+        )
+        .bind(to_i64(match_id)?)
+        .bind(to_i64(fence)?)
+        .execute(self.pool()?)
+        .await?;
         node.fences.lock().expect("fences lock").remove_if_eq(match_id, fence);
         Ok(())
     }
@@ -356,6 +362,21 @@ impl Leases for PgStore {
         rows.iter().map(|r| to_u64(r.try_get(0)?)).collect()
     }
 
+    async fn last_holder(&self, match_id: u64) -> Result<Option<NodeRow>, StoreError> {
+        let row = sqlx::query(concat!(
+            "SELECT l.last_node, COALESCE(n.expires_ms > ",
+            now_ms!(),
+            ", false), \
+               (SELECT COUNT(*) FROM match_leases o WHERE o.node = l.last_node) \
+             FROM match_leases l LEFT JOIN cluster_nodes n ON n.node = l.last_node \
+             WHERE l.match_id = $1 AND l.node IS NULL AND l.last_node IS NOT NULL"
+        ))
+        .bind(to_i64(match_id)?)
+        .fetch_optional(self.pool()?)
+        .await?;
+        row.as_ref().map(node_row).transpose()
+    }
+
     async fn next_id(&self, kind: IdKind) -> Result<u64, StoreError> {
         // The row lock orders the nodes; the highest stored id covers ids given out before the
         // database served a cluster.
@@ -393,10 +414,7 @@ impl Leases for PgStore {
         .bind(to_i64(match_id)?)
         .fetch_optional(self.pool()?)
         .await?;
-        row.map(|r| {
-            Ok(NodeRow { node: r.try_get(0)?, alive: r.try_get(1)?, matches: to_u64(r.try_get(2)?)? })
-        })
-        .transpose()
+        row.as_ref().map(node_row).transpose()
     }
 
     async fn nodes(&self) -> Result<Vec<NodeRow>, StoreError> {
@@ -409,10 +427,11 @@ impl Leases for PgStore {
         ))
         .fetch_all(self.pool()?)
         .await?;
-        rows.iter()
-            .map(|r| {
-                Ok(NodeRow { node: r.try_get(0)?, alive: r.try_get(1)?, matches: to_u64(r.try_get(2)?)? })
-            })
-            .collect()
+        rows.iter().map(node_row).collect()
     }
+}
+
+/// A node's row read as (name, alive, matches held).
+fn node_row(r: &sqlx::postgres::PgRow) -> Result<NodeRow, StoreError> {
+    Ok(NodeRow { node: r.try_get(0)?, alive: r.try_get(1)?, matches: to_u64(r.try_get(2)?)? })
 }

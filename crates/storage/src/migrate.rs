@@ -31,6 +31,7 @@ pub(crate) const POSTGRES: &[(i64, &str)] = &[
     // 9 is PostgreSQL's alone: leases exist only in cluster mode, which needs PostgreSQL.
     (9, include_str!("../migrations/postgres/0009_leases.sql")),
     (10, include_str!("../migrations/postgres/0010_released_leases.sql")),
+    (11, include_str!("../migrations/postgres/0011_last_holder.sql")),
 ];
 
 /// The table that records applied scripts.

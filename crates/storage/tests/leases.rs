@@ -360,6 +360,10 @@ async fn releasing_an_older_lease_of_a_match_leaves_the_nodes_later_one() {
     assert_eq!(leases(&b).take_lease(9).await.unwrap(), Take::Held { node: "a".into() });
     leases(&a).release_lease_taken(9, 2).await.unwrap();
     assert_eq!(leases(&a).holder(9).await.unwrap(), None, "its own lease released");
+    assert_eq!(leases(&b).last_holder(9).await.unwrap().map(|h| h.node), Some("a".into()));
+    leases(&a).leave().await.unwrap();
+    let gone = leases(&b).last_holder(9).await.unwrap().expect("still named");
+    assert!(!gone.alive, "a left: named, but not alive");
     assert_eq!(leases(&a).fence(9), None);
 }
 
@@ -381,10 +385,18 @@ async fn a_released_lease_is_taken_next_under_a_higher_fence_and_an_old_fence_ne
     assert_eq!(leases(&b).take_lease(5).await.unwrap(), Take::Taken { fence: 2 });
     leases(&b).release_lease_taken(5, 2).await.unwrap();
     assert_eq!(leases(&c).holder(5).await.unwrap(), None, "a released lease has no holder");
+    // Issue 55: the node that held it last is remembered (an arbiter's act on the decided match
+    // goes there, to its watchers), alive or not.
+    assert_eq!(
+        leases(&c).last_holder(5).await.unwrap(),
+        Some(NodeRow { node: "b".into(), alive: true, matches: 0 }),
+        "b held it last"
+    );
     assert_eq!(leases(&c).orphans().await.unwrap(), vec![5], "and its match is an orphan at once");
     let refused = b.append(5, &[event(0)]).await;
     assert!(matches!(refused, Err(StoreError::Fenced { fence: None, current: None, .. })), "{refused:?}");
     assert_eq!(leases(&c).take_lease(5).await.unwrap(), Take::Taken { fence: 3 }, "never 1 again");
+    assert_eq!(leases(&a).last_holder(5).await.unwrap(), None, "held again: no last holder to name");
     c.append(5, &[event(0)]).await.unwrap();
     assert_eq!(leases(&a).fence(5), Some(1), "node a still believes");
     let refused = a.append(5, &[event(1)]).await;

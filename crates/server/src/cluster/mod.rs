@@ -15,6 +15,7 @@
 //! to the player's node (`wire.rs` has the messages). Who runs a match is never NATS's say: a
 //! node starts while NATS is down and connects when it can.
 
+mod arbiter_act;
 mod lease;
 mod listings;
 mod owner;

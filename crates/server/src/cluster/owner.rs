@@ -231,6 +231,10 @@ impl Owner {
         here: &Here,
     ) -> Answer {
         let rooms = &here.rooms;
+        if let Ask::Arbiter(act) = ask {
+            // To its live task, one ending just now, or a decided match brought back here.
+            return super::arbiter_act::carry_out(rooms, &here.accounts, session, id, act).await;
+        }
         let Ok(room) = rooms.room(id) else { return Answer::NotHere };
         // Its task ended as it was asked: over, the match is gone; not over, it was let go (this
         // node lost its lease) or failed, and the asker looks for where it runs next — never told
@@ -256,17 +260,7 @@ impl Owner {
                 }
                 return rx.await.map_or_else(|_| gone(), Answer::Legal);
             }
-            Ask::Arbiter(act) => {
-                // Who acts is this node's finding, as for an act of its own sessions.
-                let by = match official(&here.accounts, session, Role::Arbiter).await {
-                    Ok(by) => by,
-                    Err(e) => return Answer::Refused(e),
-                };
-                match convert::arbiter_act(act) {
-                    Ok(act) => RoomMsg::Arbiter { act, by, reply },
-                    Err(e) => return Answer::Refused(error(ErrorCode::BadRequest, e)),
-                }
-            }
+            Ask::Arbiter(_) => unreachable!("an arbiter's act is carried out above"),
             Ask::FillWithBots(level) => {
                 return match here.bots.fill(rooms, &here.metrics, session, id, level) {
                     Ok(_) => Answer::Done,

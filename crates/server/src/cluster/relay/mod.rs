@@ -367,9 +367,10 @@ impl Relays {
     /// match any more. A request that went unanswered is not repeated (a move may have been
     /// played): the client is told, and sees the event if it was.
     async fn ask(&self, session: &Session, id: MatchId, ask: Ask) -> Result<Answer, ErrorMsg> {
+        let act = matches!(ask, Ask::Arbiter(_));
         let payload = self.payload(session, About::Match(id, ask))?;
         for _ in 0..2 {
-            let node = self.owner(id).await?;
+            let node = self.owner(id, act).await?;
             if self.peers.quiet(&node, Instant::now(), self.quiet) {
                 // Asked, it would not answer within ANSWER_WAIT: said at once instead.
                 self.owners.remove(&id);
@@ -461,8 +462,10 @@ impl Relays {
         })
     }
 
-    /// The node that runs `id`: remembered, or the lease holder in the database.
-    async fn owner(&self, id: MatchId) -> Result<String, ErrorMsg> {
+    /// The node that runs `id`: remembered, or the lease holder in the database. For an arbiter's
+    /// `act` on a decided match, the node that ran it last (alive, not this one): it kept the
+    /// match's watchers, whom the act's correction must reach (issue 55).
+    async fn owner(&self, id: MatchId, act: bool) -> Result<String, ErrorMsg> {
         if let Some(node) = self.owners.get(&id) {
             return Ok(node.clone());
         }
@@ -487,12 +490,18 @@ impl Relays {
                     ErrorCode::Unavailable,
                     format!("match {id} waits for a node to take it over; try again in a moment"),
                 )),
+                Ok(Some(_)) if act => self.ran_last(id).await,
                 Ok(_) => Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}"))),
                 Err(e) => {
                     tracing::error!(match_id = %id, error = %e, "cannot read a match");
                     Err(error(ErrorCode::Unavailable, "the database cannot be read now; try again"))
                 }
             },
+            // This node holds a decided match it no longer runs: its task has just ended and is
+            // giving the lease back. An act on it brings it back here (`Rooms::revive_with`).
+            Some(_) if self.decided(id).await? => {
+                Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}")))
+            }
             // This node holds it but does not run it yet: taking it over (or back) now; the
             // session follows it here once it runs (`taken_over`, `retry`).
             Some(_) => Err(error(
@@ -501,6 +510,35 @@ impl Relays {
                     "match {id} is being taken over by this node; its players follow it here in a moment"
                 ),
             )),
+        }
+    }
+}
+
+impl Relays {
+    /// The live node, not this one, that ran decided match `id` last; `NoSuchMatch` (the act is
+    /// carried out here) when there is none.
+    async fn ran_last(&self, id: MatchId) -> Result<String, ErrorMsg> {
+        let Some(leases) = self.store.leases() else {
+            return Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}")));
+        };
+        match leases.last_holder(id.0).await {
+            Ok(Some(h)) if h.alive && h.node != self.node => Ok(h.node),
+            Ok(_) => Err(error(ErrorCode::NoSuchMatch, format!("no live match {id}"))),
+            Err(e) => {
+                tracing::error!(match_id = %id, error = %e, "cannot read who ran a match");
+                Err(error(ErrorCode::Unavailable, "the database cannot be read now; try again"))
+            }
+        }
+    }
+
+    /// Whether match `id` is decided in the database.
+    async fn decided(&self, id: MatchId) -> Result<bool, ErrorMsg> {
+        match self.store.find_match(id.0).await {
+            Ok(row) => Ok(row.is_some_and(|r| r.finished_ms.is_some())),
+            Err(e) => {
+                tracing::error!(match_id = %id, error = %e, "cannot read a match");
+                Err(error(ErrorCode::Unavailable, "the database cannot be read now; try again"))
+            }
         }
     }
 }
