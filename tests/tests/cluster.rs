@@ -944,3 +944,43 @@ async fn a_node_refuses_to_start_on_nats_credentials_or_a_ca_the_server_rejects(
         "{said}"
     );
 }
+
+/// Issue 61 (secrets): the arbiters' secret rotated on one node only. An arbiter whose own node
+/// took the new secret acts on a match another node runs, which still has the old one: he is told
+/// that the two nodes' `arbiter_token` differ (no longer "only an arbiter may do this"), and the
+/// node that runs the match logs it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_arbiter_refused_because_the_nodes_secrets_differ_is_told_so() {
+    use shvedka_client::ClientError;
+    use shvedka_proto::{ArbiterRequest, ErrorCode, SeatId};
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let rotated = node(&pg, &nats, "node-b", Some(&a))
+        .replace("s3cret-whistle-of-arbiters", "a-rotated-whistle-of-arbiters");
+    let b = TestServer::start(&rotated).await;
+    let anna = a.client("anna").await;
+    let id = anna.create_match("classic", "3+0", true).await.expect("create on node a");
+    anna.take_seat(id, SeatId::WhiteA).await.expect("sit");
+    let arbiter = b.client("arbiter").await;
+    arbiter.arbiter("a-rotated-whistle-of-arbiters").await.expect("node b's new secret, accepted there");
+    let act = ArbiterRequest::DeclareResult { winner: None, reason: "a test".into() };
+    match arbiter.arbiter_act(id, act.clone()).await {
+        Err(ClientError::Server(e)) => {
+            assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}");
+            assert!(e.message.contains("another `arbiter_token`"), "names the setting: {}", e.message);
+            assert!(e.message.contains("every node of a cluster needs the same one"), "{}", e.message);
+        }
+        other => panic!("refused by node a, whose secret is the old one: {other:?}"),
+    }
+    // A session of node b that presented no secret is told the usual refusal.
+    let player = b.client("boris").await;
+    match player.arbiter_act(id, act).await {
+        Err(ClientError::Server(e)) => {
+            assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}");
+            assert!(e.message.starts_with("only an arbiter may do this"), "{}", e.message);
+        }
+        other => panic!("a player is no arbiter: {other:?}"),
+    }
+    a.stop().await;
+    b.stop().await;
+}

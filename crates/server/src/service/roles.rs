@@ -66,13 +66,23 @@ impl Roles {
     /// presented the role's secret there ([`Roles::proof`]); a wrong proof gives nothing.
     pub(crate) fn accept_proof(&self, session: &Session, role: Role, proof: &str) {
         let (key, flag) = self.of(session, role);
-        let Some(key) = key else { return };
-        let Some(bytes) = unhex(proof) else { return };
         // Compared in constant time by the MAC itself.
-        if mac(key, &session.key).verify_slice(&bytes).is_ok() {
+        let valid = key
+            .zip(unhex(proof))
+            .is_some_and(|(key, bytes)| mac(key, &session.key).verify_slice(&bytes).is_ok());
+        if valid {
             flag.store(true, Ordering::Relaxed);
+            session.proofs_refused.fetch_and(!proof_bit(role), Ordering::Relaxed);
         } else {
-            tracing::warn!(name = %session.name, role = role.as_str(), "refused a forwarded role proof");
+            // Only the nodes speak on NATS: a proof this node cannot check was made under
+            // another secret (rotated on one node only), or this node has none.
+            tracing::warn!(
+                name = %session.name,
+                role = role.as_str(),
+                secret_here = key.is_some(),
+                "refused a forwarded role proof: the node that made it has another secret for the role; give every node the same one"
+            );
+            session.proofs_refused.fetch_or(proof_bit(role), Ordering::Relaxed);
         }
     }
 
@@ -81,6 +91,14 @@ impl Roles {
             Role::Arbiter => (self.arbiter_key.as_deref(), &session.arbiter_secret),
             Role::Director => (self.director_key.as_deref(), &session.director_secret),
         }
+    }
+}
+
+/// A role's bit in [`Session::proofs_refused`].
+fn proof_bit(role: Role) -> u8 {
+    match role {
+        Role::Arbiter => 1,
+        Role::Director => 2,
     }
 }
 
@@ -132,6 +150,20 @@ pub(crate) async fn official(
         Role::Arbiter => "an arbiter",
         Role::Director => "a tournament director",
     };
+    if session.proofs_refused.load(Ordering::Relaxed) & proof_bit(role) != 0 {
+        let key = match role {
+            Role::Arbiter => "arbiter_token",
+            Role::Director => "director_token",
+        };
+        return Err(error(
+            ErrorCode::Forbidden,
+            format!(
+                "the {} secret you presented was accepted by the node you are connected to, but the node that runs this is configured with another `{key}` (or none): every node of a cluster needs the same one (docs/operators.md, Secrets); until then log in as an account with the {} role",
+                role.as_str(),
+                role.as_str()
+            ),
+        ));
+    }
     Err(error(
         ErrorCode::Forbidden,
         format!(

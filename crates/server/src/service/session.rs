@@ -46,6 +46,10 @@ pub(crate) struct Session {
     pub(crate) arbiter_secret: AtomicBool,
     /// Whether the session presented the tournament directors' secret.
     pub(crate) director_secret: AtomicBool,
+    /// The roles (by `roles::proof_bit`) whose proof, made by the session's own node of a
+    /// cluster, this node refused: that node's secret differs from this one's, or this one has
+    /// none. Said in the refusal the official reads (`roles::official`).
+    pub(crate) proofs_refused: std::sync::atomic::AtomicU8,
     /// Private matches it holds the invitation code of (or created), the latest
     /// [`MAX_INVITATIONS`].
     invited: Mutex<Vec<MatchId>>,
@@ -69,6 +73,7 @@ impl Session {
             closed_room: Mutex::default(),
             arbiter_secret: AtomicBool::default(),
             director_secret: AtomicBool::default(),
+            proofs_refused: std::sync::atomic::AtomicU8::default(),
             invited: Mutex::default(),
             connections: AtomicUsize::new(0),
             last_seen_ms: AtomicU64::new(row.last_seen_ms),
