@@ -24,10 +24,23 @@ pub(crate) struct ServeArgs {
     /// turns it off).
     #[arg(long)]
     webtransport_listen: Option<String>,
+    /// Keep the embedded database, the certificate and the rest in this directory instead of the
+    /// configured `data_dir` (a relative path is taken from the working directory)
+    #[arg(long)]
+    data_dir: Option<std::path::PathBuf>,
+}
+
+/// Whether the log is coloured: on a terminal, unless `NO_COLOR` is set to anything but empty
+/// (<https://no-color.org>).
+fn colour_logs(terminal: bool, no_color: Option<std::ffi::OsString>) -> bool {
+    terminal && no_color.is_none_or(|v| v.is_empty())
 }
 
 pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let mut config = ServerConfig::load(args.config.as_deref())?;
+    if let Some(dir) = &args.data_dir {
+        config.data_dir.clone_from(dir);
+    }
     if let Some(listen) = args.listen {
         config.listen = listen;
     }
@@ -39,7 +52,14 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
         .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
-    let _ = tracing_subscriber::fmt().with_env_filter(filter).with_writer(std::io::stderr).try_init();
+    // Colour only for a person at a terminal: never into a file or the journal, nor under NO_COLOR.
+    let colour =
+        colour_logs(std::io::IsTerminal::is_terminal(&std::io::stderr()), std::env::var_os("NO_COLOR"));
+    let _ = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr)
+        .with_ansi(colour)
+        .try_init();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let server = Server::bind(config).await?;
@@ -86,4 +106,17 @@ fn interrupt() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     Ok(async {
         let _ = tokio::signal::ctrl_c().await;
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::colour_logs;
+
+    #[test]
+    fn logs_are_coloured_only_on_a_terminal_without_no_color() {
+        assert!(colour_logs(true, None));
+        assert!(!colour_logs(false, None), "a file or the journal gets no escape codes");
+        assert!(!colour_logs(true, Some("1".into())), "NO_COLOR");
+        assert!(colour_logs(true, Some("".into())), "an empty NO_COLOR is unset (no-color.org)");
+    }
 }

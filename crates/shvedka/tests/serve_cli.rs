@@ -8,9 +8,15 @@ use std::time::{Duration, Instant};
 /// Starts the server in `dir`, returns it and the four lines it prints (address, certificate,
 /// web client, how to join).
 fn start(dir: &std::path::Path) -> (std::process::Child, Vec<String>) {
+    start_with(dir, &[])
+}
+
+/// [`start`] with more arguments.
+fn start_with(dir: &std::path::Path, extra: &[&str]) -> (std::process::Child, Vec<String>) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_shvedka"))
         .args(["serve", "--listen", "127.0.0.1:0", "--http-listen", "127.0.0.1:0"])
         .args(["--webtransport-listen", "127.0.0.1:0"])
+        .args(extra)
         .current_dir(dir)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::piped())
@@ -77,6 +83,15 @@ fn serve_runs_on_defaults_keeps_its_certificate_and_stops_on_ctrl_c() {
     // Once it stopped, the directory is free again.
     let (child, _) = start(dir.path());
     assert!(interrupt_and_wait(child).success());
+
+    // Issue 61: `--data-dir` puts everything in another directory (relative to the working one),
+    // beside a server still on the first: its own certificate, its own lock.
+    let (first, _) = start(dir.path());
+    let (child, lines) = start_with(dir.path(), &["--data-dir", "night-2"]);
+    assert!(dir.path().join("night-2/cert.pem").exists() && dir.path().join("night-2/shvedka.db").exists());
+    assert_ne!(lines[1], format!("certificate sha256 {fingerprint}"), "its own certificate");
+    assert!(interrupt_and_wait(child).success());
+    assert!(interrupt_and_wait(first).success());
 }
 
 #[test]
@@ -92,7 +107,7 @@ fn serve_refuses_a_bad_configuration_with_one_line() {
     let err = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 1, "one line on stderr, nothing more: {err:?}");
-    assert!(lines[0].contains("unknown field `max_conections`"), "{err}");
+    assert!(lines[0].contains("unknown key `max_conections`; did you mean `max_connections`?"), "{err}");
     assert!(out.stdout.is_empty(), "nothing on stdout: {:?}", String::from_utf8_lossy(&out.stdout));
 
     // A value only the seeks read (a quick pool's time control) is refused before anything is

@@ -248,7 +248,7 @@ mod tests {
         assert!(base("lease_ms = 500\n", "n1", url).contains("lease_ms 500 must be 1000 to 60000"));
         assert!(base("lease_renew_ms = 2000\n", "n1", url).contains("at most a third of lease_ms 5000"));
         assert!(base("max_nodes = 0\n", "n1", url).contains("max_nodes 0 must be 1 to 1024"));
-        assert!(base("colour = 1\n", "n1", url).contains("unknown field `colour`"));
+        assert!(base("colour = 1\n", "n1", url).contains("unknown key `colour` in [cluster]"));
     }
 
     #[test]
@@ -274,7 +274,10 @@ mod tests {
         assert!(refused("nats://u:p@127.0.0.1:4222", "").contains("carries credentials"));
         assert!(refused(local, "nats_user = \"node\"\n").contains("go together"));
         assert!(refused(local, "nats_password = \"pw\"\n").contains("go together"));
-        assert!(refused(local, "nats_credentials = \"x\"\n").contains("unknown field `nats_credentials`"));
+        assert!(
+            refused(local, "nats_credentials = \"x\"\n")
+                .contains("unknown key `nats_credentials` in [cluster]")
+        );
         assert!(refused(local, &format!("{CREDENTIALS}nats_ca = \"ca.pem\"\n")).contains("for a tls://"));
     }
 

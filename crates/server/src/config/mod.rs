@@ -12,6 +12,7 @@ use bughouse_match::ClockConfig;
 use serde::Deserialize;
 
 pub(crate) mod cluster;
+mod keys;
 pub use cluster::ClusterConfig;
 
 /// The longest `restart_wait_s` (K6).
@@ -177,8 +178,9 @@ impl ServerConfig {
         let mut table: toml::Table = toml::from_str(DEFAULT_TOML)?;
         let overrides: toml::Table = toml::from_str(text).context("invalid configuration")?;
         table.extend(overrides);
-        let config: ServerConfig =
-            table.try_into().map_err(|e: toml::de::Error| anyhow::anyhow!("invalid configuration: {e}"))?;
+        let config: ServerConfig = table.try_into().map_err(|e: toml::de::Error| {
+            anyhow::anyhow!("invalid configuration: {}", keys::suggest(&e.to_string()))
+        })?;
         if config.keep_alive_ms >= config.idle_timeout_ms {
             bail!("invalid configuration: keep_alive_ms must be below idle_timeout_ms");
         }
