@@ -290,7 +290,7 @@ impl Sessions {
                 s.revoked.store(true, Ordering::SeqCst);
             }
             if s.revoked.load(Ordering::SeqCst) {
-                return Err(logged_out());
+                return Err(self.ended_why(s.account).await);
             }
             self.check_expiry(
                 s.connections.load(Ordering::SeqCst),
@@ -312,13 +312,24 @@ impl Sessions {
             refused(SessionRefusal::UnknownToken, "unknown session token; start a new session".into())
         })?;
         if row.revoked {
-            return Err(logged_out());
+            return Err(self.ended_why(row.account).await);
         }
         self.check_expiry(0, row.last_seen_ms, now)?;
         let session = self.hold(key, Arc::new(Session::from_row(row)));
         session.last_seen_ms.store(now, Ordering::SeqCst);
         self.touch(&session).await;
         Ok(session)
+    }
+
+    /// Why a revoked session of `account` is refused: its account disabled (a bot's operator reads
+    /// that, not "logged out"), else logged out.
+    async fn ended_why(&self, account: Option<u64>) -> ErrorMsg {
+        if let Some(id) = account
+            && matches!(self.store.account(id).await, Ok(Some(a)) if a.disabled)
+        {
+            return refused(SessionRefusal::AccountDisabled, "the account is disabled".into());
+        }
+        logged_out()
     }
 
     /// The session of `key` with one more connection: the one in the map, else `found` put
@@ -590,7 +601,7 @@ mod tests {
         };
         let (anna, _) = sessions.open("anna".into(), Some(ids[0])).await.unwrap();
         let (anna_phone, _) = sessions.open("anna".into(), Some(ids[0])).await.unwrap();
-        let (boris, _) = sessions.open("boris".into(), Some(ids[1])).await.unwrap();
+        let (boris, boris_token) = sessions.open("boris".into(), Some(ids[1])).await.unwrap();
         let (guest, _) = sessions.open("gleb".into(), None).await.unwrap();
         sessions.revoke_account(ids[0], Some(&anna.key)).await.unwrap();
         assert_eq!(ended(&anna_phone).await, Some(SessionEnd::PasswordChanged));
@@ -601,6 +612,12 @@ mod tests {
         assert_eq!(ended(&boris).await, None, "not before the sweep");
         sessions.sweep().await;
         assert_eq!(ended(&boris).await, Some(SessionEnd::AccountDisabled));
+        // Issue 61: his bot, resuming, is told its account is disabled, not "logged out" — from
+        // memory and, once the session left it, from the store.
+        let disabled = ErrorCode::Session(SessionRefusal::AccountDisabled);
+        assert_eq!(sessions.resume(&boris_token).await.unwrap_err().code, disabled, "held in memory");
+        sessions.release(&boris).await;
+        assert_eq!(sessions.resume(&boris_token).await.unwrap_err().code, disabled, "read from the store");
         assert_eq!(ended(&anna).await, None);
         sessions.revoke(&anna).await.unwrap();
         assert_eq!(ended(&anna).await, Some(SessionEnd::LoggedOut));
