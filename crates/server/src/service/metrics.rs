@@ -66,6 +66,23 @@ pub(crate) enum Refusal {
     Analyses,
 }
 
+impl Refusal {
+    /// Every limit, for the series shown at 0 from the start.
+    const ALL: [Refusal; 11] = [
+        Refusal::RateLimited,
+        Refusal::MaxConnections,
+        Refusal::MaxMatches,
+        Refusal::OpenMatches,
+        Refusal::MaxBots,
+        Refusal::ConnectionsPerAddress,
+        Refusal::Registrations,
+        Refusal::Guests,
+        Refusal::ConnectionRate,
+        Refusal::LoginAttempts,
+        Refusal::Analyses,
+    ];
+}
+
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct NodeLabels {
     node: String,
@@ -131,6 +148,17 @@ impl Metrics {
             analysis_failures: Counter::default(),
             registry: Registry::default(),
         };
+        // Every label is shown from the start at 0, so a scrape (and a rate() over it) sees a
+        // series before its first event: a refusal counted once is never a series appearing.
+        for transport in [Transport::Quic, Transport::Webtransport, Transport::Websocket] {
+            let _ = m.connections.get_or_create(&TransportLabels { transport });
+        }
+        for outcome in [Outcome::Accepted, Outcome::Refused] {
+            let _ = m.moves.get_or_create(&OutcomeLabels { outcome });
+        }
+        for limit in Refusal::ALL {
+            let _ = m.refused.get_or_create(&RefusalLabels { limit });
+        }
         registry.register(
             "live_matches",
             "Matches held now (forming, countdown, running, paused)",
@@ -372,5 +400,24 @@ mod tests {
         }
         drop(guard);
         assert!(m.encode(0, 0).lines().any(|l| l == "shvedka_connections{transport=\"Websocket\"} 0"));
+    }
+
+    /// Issue 61: a labelled series is there at 0 before its first event (an operator's alert on
+    /// `shvedka_refused_total{limit="MaxConnections"}` has something to read from the start).
+    #[test]
+    fn every_labelled_series_is_shown_at_zero_before_its_first_event() {
+        let text = Metrics::new().encode(0, 0);
+        let mut expected: Vec<String> = Refusal::ALL
+            .iter()
+            .map(|limit| format!("shvedka_refused_total{{limit=\"{limit:?}\"}} 0"))
+            .collect();
+        expected.extend(
+            ["Quic", "Webtransport", "Websocket"]
+                .map(|t| format!("shvedka_connections{{transport=\"{t}\"}} 0")),
+        );
+        expected.extend(["Accepted", "Refused"].map(|o| format!("shvedka_moves_total{{outcome=\"{o}\"}} 0")));
+        for line in &expected {
+            assert!(text.lines().any(|l| l == line), "no `{line}` in\n{text}");
+        }
     }
 }
