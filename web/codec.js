@@ -396,7 +396,7 @@ export const entry = {
  *   | "Settings"} TourChange
  */
 
-/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations" | "TournamentTeams" | "Analyses"} LimitKind  `Limit`: which documented limit */
+/** @typedef {"Matches" | "OpenMatches" | "ChatLength" | "Bots" | "LoginAttempts" | "Seeks" | "SeekPool" | "Registrations" | "TournamentTeams" | "Analyses" | "Connections" | "ConnectionsPerAddress"} LimitKind  `Limit`: which documented limit */
 
 /**
  * `TourRefusal` of the protocol: why a tournament request was refused, with its parameters.

@@ -15,6 +15,7 @@
 
 mod analysis;
 mod client;
+mod closes;
 mod codec;
 mod explanation;
 mod ratings;
@@ -30,6 +31,7 @@ pub use client::{
     ArbiterRequest, ChatScope, ClaimKind, ClientFrame, ClientMsg, EntryRequest, ReplayReason, Resume,
     TdChoice, TdExport, TdOutcome, TdRequest,
 };
+pub use closes::{CLOSE_LIMIT, limit_close_reason, limit_of_close_reason};
 pub use codec::{CodecError, FrameDecoder, MAX_FRAME, decode, encode, frame};
 pub use explanation::{ExplainedLine, ExplanationView, HappeningView, Outcome, WeighingView};
 pub use ratings::{

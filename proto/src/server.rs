@@ -425,6 +425,12 @@ pub enum Limit {
     /// `max_analyses_queued`: analyses waiting for the server's engine, and
     /// `analyses_per_address`: those of one address among them (version 10).
     Analyses,
+    /// `max_connections`: connections the server holds at once. Never in a reply: a connection
+    /// refused at it is closed with [`crate::CLOSE_LIMIT`] (version 16).
+    Connections,
+    /// `max_connections_per_address`: connections one address (IPv6: its /64) holds at once;
+    /// as `Connections` (version 16).
+    ConnectionsPerAddress,
 }
 
 /// A match in the lobby list.

@@ -22,19 +22,26 @@ async fn a_thousand_connections_from_one_address_do_not_stop_another_address_fro
     let trust = Trust::Fingerprint(server.pin);
     let endpoint = Client::endpoint_for(server.addr, &trust).expect("the attacker's endpoint");
     let mut held = Vec::new();
-    let mut refused = 0;
+    let (mut refused, mut told) = (0, 0);
     for w in 0..20 {
         let names: Vec<String> = (0..50).map(|i| format!("a{w}-{i}")).collect();
         let wave = names.iter().map(|name| Client::connect_on(endpoint.clone(), server.addr, &trust, name));
         for attempt in join_all(wave).await {
             match attempt {
                 Ok(client) => held.push(client),
+                Err(ClientError::Refused(e)) => {
+                    assert_eq!(e.code, ErrorCode::Limit(Limit::ConnectionsPerAddress), "{e:?}");
+                    assert!(e.message.contains("max_connections_per_address = 8"), "{}", e.message);
+                    (refused, told) = (refused + 1, told + 1);
+                }
                 Err(_) => refused += 1,
             }
         }
     }
     assert_eq!(held.len(), 8, "one address holds max_connections_per_address");
     assert_eq!(refused, 992, "the rest of the thousand are refused");
+    // Up to 64 refusals are told at once which limit (each costs a handshake): a wave of 50 is.
+    assert!(told >= 42, "the first wave's 42 refused were told the limit; {told} in all");
     // The attacker's WebSocket upgrades are refused too: one cap over every transport.
     match tokio_tungstenite::connect_async(format!("ws://{}/ws", server.http)).await {
         Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 503),

@@ -9,8 +9,8 @@ use std::net::SocketAddr;
 use std::time::Duration;
 
 use futures_util::{SinkExt, StreamExt};
-use shvedka_client::{Client, Trust};
-use shvedka_proto::{ClientFrame, ClientMsg, MAX_FRAME, Reply, ServerMsg};
+use shvedka_client::{Client, ClientError, Trust};
+use shvedka_proto::{ClientFrame, ClientMsg, ErrorCode, Limit, MAX_FRAME, Reply, ServerMsg};
 use shvedka_tests::TestServer;
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::net::TcpStream;
@@ -197,10 +197,19 @@ async fn one_connection_cap_covers_quic_webtransport_and_websocket() {
         Err(tungstenite::Error::Http(response)) => assert_eq!(response.status(), 503),
         other => panic!("expected 503 for a third WebSocket, got {:?}", other.map(|_| ())),
     }
-    assert!(Client::connect(server.addr, trust.clone(), "third").await.is_err(), "a third QUIC one");
+    // A third QUIC one is told which limit, as a fact (issue 61: it named none and waited).
+    match Client::connect(server.addr, trust.clone(), "third").await {
+        Err(ClientError::Refused(e)) => {
+            assert_eq!(e.code, ErrorCode::Limit(Limit::Connections), "{e:?}");
+            assert!(e.message.contains("max_connections = 2"), "{}", e.message);
+        }
+        other => panic!("expected a refusal at max_connections, got {:?}", other.map(|_| ())),
+    }
     assert!(browser_session(&server, hash.clone()).await.is_err(), "a third WebTransport one");
-    // A page's own request is an HTTP connection too: told 503 while the server is full.
-    assert!(server.http_get("/").await.starts_with("HTTP/1.1 503"), "an HTTP connection of a full server");
+    // A page's own request is an HTTP connection too: told 503 while the server is full, and why.
+    let page = server.http_get("/").await;
+    assert!(page.starts_with("HTTP/1.1 503"), "an HTTP connection of a full server: {page}");
+    assert!(page.contains("the server holds as many connections as it may (max_connections = 2)"), "{page}");
 
     // The native client leaves: a WebTransport session takes its place (WebSocket + WebTransport)…
     native.close().await;

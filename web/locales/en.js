@@ -659,6 +659,8 @@ export default {
   "x.limit.Registrations": "too many accounts registered from here; try again later",
   "x.limit.TournamentTeams": "the tournament has as many teams as it may",
   "x.limit.Analyses": "the server's engine is busy; ask again in a moment",
+  "x.limit.Connections": "the server holds as many connections as it may; try again in a while",
+  "x.limit.ConnectionsPerAddress": "your address holds as many connections as the server allows it; close one, or try again in a while",
   "x.match.NotSeated": "you hold no seat in this match",
   "x.match.SeatTaken": "the seat {seat} is taken",
   "x.match.AlreadySeated": "you sit at {seat} already",

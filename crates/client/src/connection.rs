@@ -111,6 +111,23 @@ fn conn_err(e: impl fmt::Display) -> ClientError {
     ClientError::Connection(e.to_string())
 }
 
+/// The refusal a connection closed at a limit carries (`CLOSE_LIMIT`, PROTOCOL.md), if it was.
+fn refused_at_limit(conn: &quinn::Connection) -> Option<ClientError> {
+    let quinn::ConnectionError::ApplicationClosed(close) = conn.close_reason()? else { return None };
+    if close.error_code != quinn::VarInt::from_u32(shvedka_proto::CLOSE_LIMIT) {
+        return None;
+    }
+    let (limit, value) = shvedka_proto::limit_of_close_reason(&close.reason)?;
+    let whose = if limit == shvedka_proto::Limit::Connections { "the server" } else { "your address" };
+    let key = String::from_utf8_lossy(&close.reason);
+    let key = key.split(' ').next().unwrap_or_default();
+    Some(ClientError::Refused(ErrorMsg {
+        code: shvedka_proto::ErrorCode::Limit(limit),
+        rule: None,
+        message: format!("{whose} holds as many connections as the server allows ({key} = {value})"),
+    }))
+}
+
 fn no_address() -> ClientError {
     ClientError::Connection("no server address".into())
 }
@@ -520,6 +537,12 @@ impl Client {
     async fn open(&mut self, server: SocketAddr, resume: Option<Resume>) -> Result<(), ClientError> {
         let connecting = self.endpoint.connect(server, &self.server_name).map_err(conn_err)?;
         let conn = connecting.await.map_err(conn_err)?;
+        // A connection refused at a limit is closed at once naming it (PROTOCOL.md, Session).
+        self.hello(conn.clone(), resume).await.map_err(|e| refused_at_limit(&conn).unwrap_or(e))
+    }
+
+    /// Says `Hello` on `conn` (resuming when `resume` is given) and starts reading.
+    async fn hello(&mut self, conn: quinn::Connection, resume: Option<Resume>) -> Result<(), ClientError> {
         let (mut send, mut recv) = conn.open_bi().await.map_err(conn_err)?;
         let hello = ClientFrame {
             req: 0,

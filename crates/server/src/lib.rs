@@ -434,9 +434,8 @@ impl Server {
             let admitted = match admission.admit(incoming.remote_address().ip()) {
                 Ok(admitted) => admitted,
                 Err(limit) => {
-                    // Counted in the metrics; a flood must not flood the log too.
-                    tracing::debug!(remote = %incoming.remote_address(), ?limit, "connection refused");
-                    incoming.refuse();
+                    // Counted in the metrics, logged without flooding, told why when it may be.
+                    admission.refuse_quic(incoming, limit, if browser { "WebTransport" } else { "QUIC" });
                     continue;
                 }
             };

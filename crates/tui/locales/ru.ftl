@@ -152,6 +152,8 @@ limit-tournament-teams = сервер ведёт турниры не больш�
    *[other] команд
 }
 limit-analyses = движок сервера занят: спросите ещё раз чуть позже
+limit-connections = на сервере предельное число соединений: попробуйте позже
+limit-connections-per-address = с вашего адреса открыто предельное число соединений: закройте одно или попробуйте позже
 tour-game = тур { $round }, стол { $table }, партия { $game }
 choice-seating = рассадка
 choice-colours = цвета

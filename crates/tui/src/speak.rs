@@ -525,6 +525,8 @@ pub fn limit(lang: Lang, l: Limit) -> String {
             t!(lang, "limit-tournament-teams", max = shvedka_proto::TOURNAMENT_TEAMS as u32)
         }
         Limit::Analyses => t!(lang, "limit-analyses"),
+        Limit::Connections => t!(lang, "limit-connections"),
+        Limit::ConnectionsPerAddress => t!(lang, "limit-connections-per-address"),
     }
 }
 

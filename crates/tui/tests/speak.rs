@@ -45,6 +45,8 @@ fn limits() -> Vec<Limit> {
             Limit::Registrations => 7,
             Limit::TournamentTeams => 8,
             Limit::Analyses => 9,
+            Limit::Connections => 10,
+            Limit::ConnectionsPerAddress => 11,
         }
     }
     let all = vec![
@@ -58,6 +60,8 @@ fn limits() -> Vec<Limit> {
         Limit::Registrations,
         Limit::TournamentTeams,
         Limit::Analyses,
+        Limit::Connections,
+        Limit::ConnectionsPerAddress,
     ];
     let mut seen: Vec<usize> = all.iter().map(|l| index(*l)).collect();
     seen.sort_unstable();

@@ -20,6 +20,7 @@ use crate::service::addresses::{AtOnce, Held, Rate};
 /// An address's burst of new connections: this many seconds' worth at once.
 const BURST_SECONDS: u32 = 10;
 use crate::service::metrics::{Metrics, Refusal};
+use crate::transport::refused::{self, RefusalLog, TELLING};
 
 /// The server's connection limits.
 pub(crate) struct Admission {
@@ -30,6 +31,12 @@ pub(crate) struct Admission {
     handshakes: Arc<AtomicUsize>,
     retry_above: usize,
     metrics: Arc<Metrics>,
+    /// The configured `max_connections`, `max_connections_per_address` and
+    /// `new_connections_per_address_per_second`, which a refused connection and the log are told.
+    configured: (usize, usize, u32),
+    /// Refusals logged without flooding the log, and QUIC refusals being told why.
+    log: RefusalLog,
+    telling: Arc<Semaphore>,
 }
 
 /// What an admitted connection holds while it lives: a place of `max_connections`, and one of
@@ -66,6 +73,36 @@ impl Admission {
             handshakes: Arc::default(),
             retry_above,
             metrics,
+            configured: (max_connections, per_address, per_second),
+            log: RefusalLog::default(),
+            telling: Arc::new(Semaphore::new(TELLING)),
+        }
+    }
+
+    /// Logs a connection from `remote` refused at `limit` (throttled, `refused.rs`).
+    pub(crate) fn log_refused(&self, limit: Refusal, remote: impl std::fmt::Display, transport: &str) {
+        self.log.note(limit, self.configured(limit), remote, transport);
+    }
+
+    /// Refuses a QUIC connection at `limit`, telling it which when it may (`refused.rs`), and
+    /// logs it.
+    pub(crate) fn refuse_quic(&self, incoming: quinn::Incoming, limit: Refusal, transport: &str) {
+        self.log_refused(limit, incoming.remote_address(), transport);
+        refused::refuse_quic(incoming, limit, self.configured(limit), &self.telling);
+    }
+
+    /// What a refused HTTP or WebSocket connection is told: the limit and its value.
+    pub(crate) fn words(&self, limit: Refusal) -> String {
+        refused::words(limit, self.configured(limit))
+    }
+
+    /// The configured value of the limit that refused a connection (`max_connections`,
+    /// `max_connections_per_address`, `new_connections_per_address_per_second`).
+    pub(crate) fn configured(&self, limit: Refusal) -> u64 {
+        match limit {
+            Refusal::ConnectionsPerAddress => self.configured.1 as u64,
+            Refusal::ConnectionRate => u64::from(self.configured.2),
+            _ => self.configured.0 as u64,
         }
     }
 

@@ -140,10 +140,11 @@ pub(crate) async fn serve(
                 tokio::spawn(conn.serve(stopped.clone()));
             }
             Err(limit) => {
-                tracing::debug!(%peer, ?limit, "HTTP connection refused");
+                admission.log_refused(limit, peer, "HTTP");
                 if let Ok(permit) = refusing.clone().try_acquire_owned() {
+                    let body = admission.words(limit);
                     tokio::spawn(async move {
-                        let _ = tokio::time::timeout(REFUSAL_WAIT, refuse(stream)).await;
+                        let _ = tokio::time::timeout(REFUSAL_WAIT, refuse(stream, body)).await;
                         drop(permit);
                     });
                 }
@@ -192,7 +193,7 @@ impl Connection {
 
 /// Tells a refused connection `503` once its request has arrived (or after a moment), so that a
 /// client sees why rather than a reset.
-async fn refuse(mut stream: TcpStream) {
+async fn refuse(mut stream: TcpStream, body: String) {
     let mut head = Vec::with_capacity(1024);
     let mut buf = [0u8; 1024];
     while head.len() < 16 * 1024 && !head.windows(4).any(|w| w == b"\r\n\r\n") {
@@ -201,7 +202,6 @@ async fn refuse(mut stream: TcpStream) {
             Ok(n) => head.extend_from_slice(&buf[..n]),
         }
     }
-    let body = "the server or this address holds as many connections as it may";
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: {}\r\n\
          connection: close\r\n\r\n{body}",

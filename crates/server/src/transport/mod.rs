@@ -9,6 +9,7 @@ pub(crate) mod endpoint;
 pub(crate) mod frames;
 pub(crate) mod http_accept;
 pub(crate) mod native;
+pub(crate) mod refused;
 pub(crate) mod reset;
 pub(crate) mod tls;
 pub(crate) mod web;

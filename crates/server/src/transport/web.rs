@@ -39,7 +39,6 @@ use tower_http::set_header::SetResponseHeaderLayer;
 use crate::config::ServerConfig;
 use crate::service::addresses::Held;
 use crate::service::encoding::{Encoding, Outgoing};
-use crate::service::metrics::Refusal;
 use crate::transport::admission::Admission;
 use crate::transport::devcert::DevCerts;
 use crate::transport::frames::{BEHIND, CLOSE_BEHIND, CLOSE_ENDED, Conversation, ENDED, End, Frames};
@@ -191,12 +190,8 @@ async fn upgrade<C: Conversation>(
     let place = match place {
         Ok(place) => place,
         Err(limit) => {
-            tracing::warn!(%remote, ?limit, "WebSocket refused");
-            let text = match limit {
-                Refusal::ConnectionsPerAddress => "this address holds as many connections as it may",
-                _ => "the server holds as many connections as it may",
-            };
-            return (StatusCode::SERVICE_UNAVAILABLE, text).into_response();
+            shared.admission.log_refused(limit, remote, "WebSocket");
+            return (StatusCode::SERVICE_UNAVAILABLE, shared.admission.words(limit)).into_response();
         }
     };
     // A frame's header above MAX_FRAME is refused before its payload is read (tungstenite would
