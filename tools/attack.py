@@ -282,7 +282,7 @@ def main():
         honest = ",".join(f"127.0.1.{i}" for i in range(1, args.honest_addresses + 1))
         duration = args.settle + len(attacks) * (args.window + args.gap + 20) + 60
         load = subprocess.Popen(
-            [args.bin, "load", "--server", server_addr, "--fingerprint", fingerprint, "--matches", str(args.matches),
+            [args.bin, "load", "--running-server", "--server", server_addr, "--fingerprint", fingerprint, "--matches", str(args.matches),
              "--pace-ms", str(args.pace_ms), "--duration", str(duration), "--time-control", args.time_control,
              "--bind", honest, "--listed", "--events", events],
             stdout=subprocess.PIPE, text=True)

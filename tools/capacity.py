@@ -125,7 +125,7 @@ def run(args, matches):
         sys.exit("the server printed no certificate fingerprint")
     def load_process(matches, duration, spectators):
         return subprocess.Popen(
-            [args.bin, "load", "--server", f"127.0.0.1:{args.port}", "--fingerprint", fingerprint,
+            [args.bin, "load", "--running-server", "--server", f"127.0.0.1:{args.port}", "--fingerprint", fingerprint,
              "--matches", str(matches), "--duration", str(duration), "--pace-ms", str(args.pace_ms),
              "--time-control", args.time_control, "--spectators", str(spectators)],
             stdout=subprocess.PIPE,

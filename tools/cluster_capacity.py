@@ -235,7 +235,7 @@ class Load:
         self.node = node
         self.watched = watched
         self.process = subprocess.Popen(
-            [args.bin, "load", "--server", f"127.0.0.1:{node.port}", "--fingerprint", node.fingerprint,
+            [args.bin, "load", "--running-server", "--server", f"127.0.0.1:{node.port}", "--fingerprint", node.fingerprint,
              "--matches", str(matches), "--duration", str(args.duration), "--pace-ms", str(args.pace_ms),
              "--time-control", args.time_control],
             stdout=subprocess.PIPE, text=True)

@@ -70,7 +70,7 @@ def main():
             fingerprint = found.group(1)
             break
     load = subprocess.Popen(
-        [args.bin, "load", "--server", f"127.0.0.1:{args.port}", "--fingerprint", fingerprint,
+        [args.bin, "load", "--running-server", "--server", f"127.0.0.1:{args.port}", "--fingerprint", fingerprint,
          "--matches", str(args.matches), "--duration", str(args.duration), "--time-control", "600+0"],
         stdout=subprocess.PIPE, text=True,
     )

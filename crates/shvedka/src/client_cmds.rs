@@ -34,6 +34,11 @@ impl ConnectArgs {
         ConnectArgs { server, fingerprint }
     }
 
+    /// The server (or servers) as given.
+    pub(crate) fn server(&self) -> &str {
+        &self.server
+    }
+
     /// The first server address (the one a load generator targets), and how to trust it.
     pub(crate) fn target(&self) -> anyhow::Result<(SocketAddr, Trust)> {
         let (addrs, trust) = self.targets()?;

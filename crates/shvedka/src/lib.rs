@@ -15,6 +15,10 @@ mod demo_cmd;
 mod elo;
 mod load_cmd;
 mod load_crowd;
+mod load_end;
+mod load_figures;
+mod load_server;
+mod load_verdict;
 mod login_args;
 mod perft_cmd;
 mod serve_cmd;
@@ -41,7 +45,8 @@ enum Command {
     Play(client_cmds::PlayArgs),
     /// A bot that takes a seat (or creates a match and waits) and plays it to the end.
     Bot(client_cmds::BotArgs),
-    /// Size a server: random legal moves in N matches of four connections, with latency.
+    /// Size a server: random legal moves in N matches of four connections, with latency and a
+    /// verdict; on a server of its own unless --server … --running-server.
     Load(load_cmd::LoadArgs),
     /// One attack of the suite of issue 32, from one loopback address, bounded in time, with an
     /// honest probe beside it (tools/attack.py runs the suite).

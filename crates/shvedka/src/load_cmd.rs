@@ -11,6 +11,12 @@
 //! driver takes each attack's window.
 //!
 //! With `--spectators N` a crowd watches the first match (`load_crowd.rs`).
+//!
+//! By default it starts a server of its own (`load_server.rs`: a temporary embedded database,
+//! deleted at the end); a server it did not start it targets only with `--running-server`, since
+//! it plays hundreds of matches there. Either way it ends every match it played and logs out
+//! every session (`load_end.rs`), and it ends with a verdict against its targets and the settings
+//! to change (`load_verdict.rs`); its exit status is 1 when they are not met.
 
 use std::io::Write;
 use std::net::{IpAddr, SocketAddr};
@@ -21,12 +27,17 @@ use std::time::Duration;
 use anyhow::Context;
 use clap::Args;
 use shvedka_client::{Client, ClientError, MatchModel, Update, Updates};
-use shvedka_proto::{Board, EventView, MatchId, PhaseView, SeatId, ServerMsg};
+use shvedka_proto::{Board, ClientMsg, ErrorCode, EventView, MatchId, PhaseView, SeatId, ServerMsg};
 use tokio::sync::Mutex;
 use tokio::time::Instant;
 
+use crate::Failure;
 use crate::client_cmds::ConnectArgs;
 use crate::load_crowd::{self, Crowd};
+use crate::load_end::{self, next_update};
+use crate::load_figures::Percentiles;
+use crate::load_server::OwnServer;
+use crate::load_verdict::{self, Observed, SetupFailure, Targets, Verdict};
 
 /// The UDP receive buffer asked for each client endpoint (the system may grant less; raise
 /// `net.core.rmem_max` to get it all).
@@ -35,8 +46,28 @@ const RECV_BUFFER: usize = 8 << 20;
 /// Arguments of `shvedka load`.
 #[derive(Debug, Args)]
 pub(crate) struct LoadArgs {
-    #[command(flatten)]
-    connect: ConnectArgs,
+    /// A running server to load, as HOST:PORT (with --running-server); without it, load starts a
+    /// server of its own with a temporary database and stops it at the end.
+    #[arg(long, value_name = "HOST:PORT")]
+    server: Option<String>,
+    /// The running server's certificate SHA-256, as `shvedka serve` prints it.
+    #[arg(long, requires = "server")]
+    fingerprint: Option<String>,
+    /// Yes, load the running server --server names: its players will see the run's matches,
+    /// which its database keeps. Never a tournament's server; a server with real accounts only
+    /// when you mean it.
+    #[arg(long)]
+    running_server: bool,
+    /// The settings of the server load starts (the ones being sized: max_connections,
+    /// rate_per_second …); its data directory, addresses and limits per address are the run's.
+    #[arg(long, value_name = "FILE", conflicts_with = "server")]
+    server_config: Option<std::path::PathBuf>,
+    /// The target: a move sent until all four players have its event, 99th percentile, ms.
+    #[arg(long, default_value_t = 100.0)]
+    target_p99_ms: f64,
+    /// The target: of the moves answered within the run, at least this share served, percent.
+    #[arg(long, default_value_t = 99.0)]
+    target_served_percent: f64,
     /// Matches played at once (four connections each).
     #[arg(long, default_value_t = 50)]
     matches: usize,
@@ -78,32 +109,6 @@ pub(crate) struct LoadArgs {
 /// Spectators' connections per client endpoint.
 const SPECTATORS_PER_ENDPOINT: usize = 250;
 
-/// A latency distribution's figures.
-pub(crate) struct Percentiles {
-    pub(crate) p50_ms: f64,
-    pub(crate) p99_ms: f64,
-    pub(crate) max_ms: f64,
-}
-
-impl Percentiles {
-    /// The figures of `us` (microseconds; sorted here).
-    pub(crate) fn of(us: &mut [u64]) -> Percentiles {
-        us.sort_unstable();
-        let pct = |p: f64| {
-            us.get(((us.len().saturating_sub(1)) as f64 * p).round() as usize).copied().unwrap_or(0) as f64
-                / 1000.0
-        };
-        Percentiles { p50_ms: pct(0.5), p99_ms: pct(0.99), max_ms: pct(1.0) }
-    }
-}
-
-impl std::fmt::Display for Percentiles {
-    /// As the reports print them: `p50 1.2 ms, p99 3.4 ms, max 5.6 ms`.
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        write!(f, "p50 {:.1} ms, p99 {:.1} ms, max {:.1} ms", self.p50_ms, self.p99_ms, self.max_ms)
-    }
-}
-
 /// The `--events` timeline, shared by every match.
 type Timeline = Option<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>;
 
@@ -128,6 +133,13 @@ struct Totals {
     disconnect_reasons: std::sync::Mutex<std::collections::BTreeMap<String, u64>>,
     /// Matches decided during the run (each is followed by a new one with the same players).
     decided: AtomicU64,
+    /// Moves still on their way when the run stopped.
+    in_flight: AtomicU64,
+    /// Moves refused for the connection's request rate (`rate_per_second`).
+    rate_limited: AtomicU64,
+    /// Matches ended at the end of the run, and those that could not be.
+    ended: AtomicU64,
+    left_live: AtomicU64,
     latencies_us: std::sync::Mutex<Vec<u64>>,
     timeline: Timeline,
 }
@@ -152,12 +164,64 @@ pub(crate) fn run(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         args.matches > 0 && args.pace_ms > 0 && args.endpoints > 0,
         "--matches, --pace-ms and --endpoints must be positive"
     );
+    if let (Some(server), false) = (&args.server, args.running_server) {
+        return Err(Failure {
+            code: 2,
+            message: format!(
+                "--server {server} is a server this run did not start: load plays --matches \
+                 matches there, which its players see and its database keeps. Leave --server out to \
+                 have load start a server of its own (--server-config FILE for the settings to size), \
+                 or add --running-server if it is a test server of yours — never a tournament's, nor \
+                 one with real accounts unless you mean it"
+            ),
+        }
+        .into());
+    }
+    let own = match &args.server {
+        Some(_) => None,
+        None => Some(OwnServer::start(args.server_config.as_deref())?),
+    };
+    let connect = match (&own, &args.server) {
+        (Some(own), _) => own.connect(),
+        (None, Some(server)) => ConnectArgs::new(server.clone(), args.fingerprint.clone()),
+        (None, None) => unreachable!("load starts a server when none is named"),
+    };
+    match &own {
+        Some(own) => writeln!(
+            out,
+            "load: started a server of its own on {} (a temporary database, deleted at the end; \
+             max_connections {})",
+            connect.server(),
+            own.max_connections()
+        )?,
+        None => writeln!(out, "load: on the running server {} (--running-server)", connect.server())?,
+    }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
-    runtime.block_on(load(args, out))
+    let verdict = runtime.block_on(load(args, &connect, out));
+    drop(runtime);
+    if let Some(own) = own {
+        let (matches, sessions) = own.held(Duration::from_secs(5));
+        writeln!(
+            out,
+            "load: its server held {matches} live matches and {sessions} sessions at the end; stopped"
+        )?;
+        own.stop()?;
+    }
+    let verdict = verdict?;
+    verdict.print(out)?;
+    if verdict.met {
+        Ok(())
+    } else {
+        Err(Failure {
+            code: 1,
+            message: "the targets were not met (the verdict above says what to change)".into(),
+        }
+        .into())
+    }
 }
 
-async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
-    let (addr, trust) = args.connect.target()?;
+async fn load(args: &LoadArgs, connect: &ConnectArgs, out: &mut dyn Write) -> anyhow::Result<Verdict> {
+    let (addr, trust) = connect.target()?;
     let endpoint = |i: usize| match args.bind.get(i % args.bind.len().max(1)) {
         Some(&ip) => Client::endpoint_bound(SocketAddr::new(ip, 0), &trust, RECV_BUFFER),
         None => Client::endpoint_with_buffer(addr, &trust, RECV_BUFFER),
@@ -176,6 +240,7 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     // Set up in batches, so the server sees a steady stream of handshakes.
     let setup = Instant::now();
     let mut matches = Vec::with_capacity(args.matches);
+    let mut setup_failures = std::collections::BTreeMap::new();
     for chunk in (0..args.matches).collect::<Vec<_>>().chunks(32) {
         let mut tasks = Vec::new();
         for &m in chunk {
@@ -185,18 +250,35 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             let listed = args.listed || (m == 0 && args.spectators > 0);
             tasks.push(tokio::spawn(async move {
                 let mut clients = Vec::with_capacity(4);
-                for (i, seat) in SeatId::ALL.into_iter().enumerate() {
-                    let endpoint = endpoints[(m * 4 + i) % endpoints.len()].clone();
-                    let name = format!("load{m}-{}", seat.name());
-                    clients.push(Client::connect_on(endpoint, addr, &trust, &name).await?);
+                let set_up = async {
+                    for (i, seat) in SeatId::ALL.into_iter().enumerate() {
+                        let endpoint = endpoints[(m * 4 + i) % endpoints.len()].clone();
+                        let name = format!("load{m}-{}", seat.name());
+                        clients.push(Client::connect_on(endpoint, addr, &trust, &name).await?);
+                    }
+                    start_match(&clients.iter().collect::<Vec<_>>(), &rules, &tc, listed).await
+                };
+                match set_up.await {
+                    Ok(id) => Ok((clients, id)),
+                    Err(e) => {
+                        // What was made of it goes: its sessions are logged out.
+                        for c in &clients {
+                            let _ = c.request(ClientMsg::Logout).await;
+                        }
+                        Err(e)
+                    }
                 }
-                let id = start_match(&clients.iter().collect::<Vec<_>>(), &rules, &tc, listed).await?;
-                Ok::<_, shvedka_client::ClientError>((clients, id))
             }));
         }
         for t in tasks {
-            matches.push(t.await?.context("setting up a match")?);
+            match t.await? {
+                Ok(set_up) => matches.push(set_up),
+                Err(e) => *setup_failures.entry(SetupFailure::of(&e)).or_default() += 1,
+            }
         }
+    }
+    for (why, n) in &setup_failures {
+        writeln!(out, "load: {n} matches could not be set up: {why:?}")?;
     }
     let timeline = match &args.events {
         Some(path) => Some(std::sync::Mutex::new(std::io::BufWriter::new(
@@ -214,17 +296,33 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
                 .map(|i| endpoint(args.endpoints + i))
                 .collect::<Result<_, _>>()
                 .context("cannot make the spectators' endpoints")?;
-            let clients = load_crowd::connect(n, &endpoints, addr, &trust)
-                .await
-                .context("connecting the spectators")?;
-            writeln!(out, "load: {n} spectators connected in {:.1} s", crowd_setup.elapsed().as_secs_f64())?;
-            Some((Crowd::new(*first), clients))
+            // A crowd that cannot connect is a finding, not an abort: the matches set up are
+            // played and ended as ever.
+            match load_crowd::connect(n, &endpoints, addr, &trust).await {
+                Ok(clients) => {
+                    let secs = crowd_setup.elapsed().as_secs_f64();
+                    writeln!(out, "load: {n} spectators connected in {secs:.1} s")?;
+                    Some((Crowd::new(*first), clients))
+                }
+                Err(e) => {
+                    writeln!(out, "load: the spectators could not connect: {e}")?;
+                    *setup_failures.entry(SetupFailure::of(&e)).or_default() += 1;
+                    None
+                }
+            }
         }
     };
+    // Each match's countdown is waited for: --duration is play.
+    let mut prepared = Vec::with_capacity(matches.len());
+    for (mut clients, _) in matches {
+        let mut updates: Vec<Option<Updates>> = clients.iter_mut().map(|c| Some(c.take_updates())).collect();
+        let model = load_end::started(&mut updates).await;
+        prepared.push((clients, updates, model));
+    }
     writeln!(
         out,
         "load: {} matches set up in {:.1} s; playing for {} s",
-        matches.len(),
+        prepared.len(),
         setup.as_secs_f64(),
         args.duration
     )?;
@@ -240,14 +338,16 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             }
         });
     }
-    let until = Instant::now() + Duration::from_secs(args.duration);
+    // Nothing to play when no match was set up: the verdict says why at once.
+    let duration = if prepared.is_empty() { 0 } else { args.duration };
+    let until = Instant::now() + Duration::from_secs(duration);
     let pace = Duration::from_millis(args.pace_ms);
     let mut tasks = Vec::new();
     let crowd = crowd.map(|(crowd, clients)| {
         tasks.extend(load_crowd::watch_all(clients, &crowd, until));
         crowd
     });
-    for (i, (clients, _)) in matches.into_iter().enumerate() {
+    for (i, (clients, updates, model)) in prepared.into_iter().enumerate() {
         let game = Game {
             rules: args.rules.clone(),
             time_control: args.time_control.clone(),
@@ -256,7 +356,13 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             until,
         };
         let watched = crowd.clone().filter(|_| i == 0);
-        tasks.push(tokio::spawn(play(clients, i as u64, game, totals.clone(), watched)));
+        tasks.push(tokio::spawn(play(
+            Players { clients, updates, model },
+            i as u64,
+            game,
+            totals.clone(),
+            watched,
+        )));
     }
     let started = Instant::now();
     let mut last = (0u64, 0u64);
@@ -282,17 +388,18 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let secs = started.elapsed().as_secs_f64();
     let mut lat = std::mem::take(&mut *totals.latencies_us.lock().expect("latency lock"));
     let p = Percentiles::of(&mut lat);
+    let count = |c: &AtomicU64| c.load(Ordering::Relaxed);
     writeln!(
         out,
         "load: offered {:.0} moves/s, served {:.0} moves/s ({} of {}), {p}, refused {}, errors {}, disconnected {}, matches decided and replaced {}",
-        totals.offered.load(Ordering::Relaxed) as f64 / secs,
-        totals.served.load(Ordering::Relaxed) as f64 / secs,
-        totals.served.load(Ordering::Relaxed),
-        totals.offered.load(Ordering::Relaxed),
-        totals.refused.load(Ordering::Relaxed),
-        totals.errors.load(Ordering::Relaxed),
-        totals.disconnected.load(Ordering::Relaxed),
-        totals.decided.load(Ordering::Relaxed)
+        count(&totals.offered) as f64 / secs,
+        count(&totals.served) as f64 / secs,
+        count(&totals.served),
+        count(&totals.offered),
+        count(&totals.refused),
+        count(&totals.errors),
+        count(&totals.disconnected),
+        count(&totals.decided)
     )?;
     for (why, n) in totals.disconnect_reasons.lock().expect("reasons lock").iter() {
         writeln!(out, "load: {n} connections lost: {why}")?;
@@ -300,10 +407,34 @@ async fn load(args: &LoadArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     if let Some(crowd) = &crowd {
         crowd.report(args.spectators, out)?;
     }
+    writeln!(
+        out,
+        "load: ended {} matches and logged out their players{}",
+        count(&totals.ended),
+        match count(&totals.left_live) {
+            0 => String::new(),
+            n => format!("; {n} could not be ended"),
+        }
+    )?;
     if let Some(t) = &totals.timeline {
         t.lock().expect("timeline lock").flush().context("cannot write the --events file")?;
     }
-    Ok(())
+    let observed = Observed {
+        matches_asked: args.matches,
+        setup_failures,
+        connections: args.matches * 4 + args.spectators,
+        offered: count(&totals.offered),
+        served: count(&totals.served),
+        refused: count(&totals.refused),
+        in_flight: count(&totals.in_flight),
+        rate_limited: count(&totals.rate_limited),
+        errors: count(&totals.errors),
+        disconnected: count(&totals.disconnected),
+        p99_ms: p.p99_ms,
+        left_live: count(&totals.left_live),
+    };
+    let targets = Targets { p99_ms: args.target_p99_ms, served_percent: args.target_served_percent };
+    Ok(load_verdict::weigh(&observed, targets))
 }
 
 /// Creates a match with the four clients seated in order and ready.
@@ -340,6 +471,13 @@ struct Pending {
     seen: u8,
 }
 
+/// A match's four players, their updates, and what the first has seen of it.
+struct Players {
+    clients: Vec<Client>,
+    updates: Vec<Option<Updates>>,
+    model: Option<MatchModel>,
+}
+
 /// What every match plays, and until when.
 struct Game {
     rules: String,
@@ -349,40 +487,15 @@ struct Game {
     until: Instant,
 }
 
-/// The next update of any of a match's clients, with the client's index; `None` once every
-/// client is gone. A client whose updates ended is not polled again.
-async fn next_update(updates: &mut [Option<Updates>]) -> Option<(usize, Update)> {
-    std::future::poll_fn(|cx| {
-        let mut open = false;
-        for (i, slot) in updates.iter_mut().enumerate() {
-            let Some(u) = slot else { continue };
-            match u.poll_recv(cx) {
-                std::task::Poll::Ready(Some(update)) => return std::task::Poll::Ready(Some((i, update))),
-                std::task::Poll::Ready(None) => *slot = None,
-                std::task::Poll::Pending => open = true,
-            }
-        }
-        if open { std::task::Poll::Pending } else { std::task::Poll::Ready(None) }
-    })
-    .await
-}
-
 /// Plays one match: each board moves once per `pace`, a random legal move of the side to move.
 /// When the match is decided, the same four start another, so the server holds `--matches`
 /// live matches all along (and releases the decided ones, as on a tournament night).
-async fn play(
-    mut clients: Vec<Client>,
-    seed: u64,
-    game: Game,
-    totals: Arc<Totals>,
-    crowd: Option<Arc<Crowd>>,
-) {
+async fn play(players: Players, seed: u64, game: Game, totals: Arc<Totals>, crowd: Option<Arc<Crowd>>) {
     let Game { pace, until, .. } = game;
     // The four clients' updates are read by this task itself: no task between a client and it.
-    let mut updates: Vec<Option<Updates>> = clients.iter_mut().map(|c| Some(c.take_updates())).collect();
+    let Players { clients, mut updates, mut model } = players;
     let clients: Vec<Arc<Client>> = clients.into_iter().map(Arc::new).collect();
     let pending: Arc<Mutex<[Option<Pending>; 2]>> = Arc::default();
-    let mut model: Option<MatchModel> = None;
     let mut turn_started = [Instant::now(); 2];
     let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
     // Matches are spread over the pace, as players are: not all moving in the same millisecond.
@@ -391,9 +504,9 @@ async fn play(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     loop {
         tokio::select! {
-            () = tokio::time::sleep_until(until) => return,
+            () = tokio::time::sleep_until(until) => break,
             update = next_update(&mut updates) => {
-                let Some((i, update)) = update else { return };
+                let Some((i, update)) = update else { break };
                 let msg = match update {
                     Update::Server(msg) => msg,
                     // Counted, not resumed: a server that closes connections under load (one
@@ -453,7 +566,7 @@ async fn play(
                         }
                         Err(_) => {
                             totals.error();
-                            return;
+                            break;
                         }
                     }
                     // The new match's state is on its way; the decided one is not played on.
@@ -489,8 +602,17 @@ async fn play(
                     // run as they would for people (lag credit, K3, covers only the transit).
                     let thought = turn_started[board as usize].elapsed();
                     tokio::spawn(async move {
-                        match client.play(wire, &uci, Some(thought)).await {
+                        let answer = client.play(wire, &uci, Some(thought)).await;
+                        // An answer after the run is the run's own ending (a resigned match, a
+                        // logged-out session): the move counts as on its way at the end.
+                        if Instant::now() >= until {
+                            return;
+                        }
+                        match answer {
                             Ok(()) => return,
+                            Err(ClientError::Server(e)) if e.code == ErrorCode::RateLimited => {
+                                totals.rate_limited.fetch_add(1, Ordering::Relaxed);
+                            }
                             Err(ClientError::Server(_)) => {
                                 totals.refused.fetch_add(1, Ordering::Relaxed);
                             }
@@ -502,4 +624,14 @@ async fn play(
             }
         }
     }
+    // The run is over: the moves still on their way are not counted against the server, and
+    // the match is ended and its players logged out.
+    let in_flight = pending.lock().await.iter().filter(|p| p.is_some()).count() as u64;
+    totals.in_flight.fetch_add(in_flight, Ordering::Relaxed);
+    let counter = if load_end::finish(&clients, &mut updates, &mut model).await {
+        &totals.ended
+    } else {
+        &totals.left_live
+    };
+    counter.fetch_add(1, Ordering::Relaxed);
 }

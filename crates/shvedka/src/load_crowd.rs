@@ -99,8 +99,8 @@ impl Crowd {
     pub(crate) fn report(&self, spectators: usize, out: &mut dyn Write) -> std::io::Result<()> {
         let mut lat = std::mem::take(&mut *self.latencies_us.lock().expect("crowd lock"));
         let mut players = std::mem::take(&mut *self.players_us.lock().expect("crowd lock"));
-        let (seen, crowd) = (lat.len(), crate::load_cmd::Percentiles::of(&mut lat));
-        let players = crate::load_cmd::Percentiles::of(&mut players);
+        let (seen, crowd) = (lat.len(), crate::load_figures::Percentiles::of(&mut lat));
+        let players = crate::load_figures::Percentiles::of(&mut players);
         writeln!(
             out,
             "crowd: {spectators} spectators of the first match: {seen} events seen, {crowd}; its players p99 {:.1} ms; caught up by a state {}; disconnected {}; errors {}",
@@ -144,7 +144,13 @@ pub(crate) fn watch_all(
     clients.into_iter().map(|c| tokio::spawn(spectate(c, crowd.clone(), until))).collect()
 }
 
+/// A spectator watches until `until`, then logs out (a load run leaves no session behind).
 async fn spectate(mut client: Client, crowd: Arc<Crowd>, until: Instant) {
+    follow(&mut client, &crowd, until).await;
+    let _ = client.logout().await;
+}
+
+async fn follow(client: &mut Client, crowd: &Crowd, until: Instant) {
     let mut updates = client.take_updates();
     let mut watched = crowd.watched.subscribe();
     let mut id = *watched.borrow_and_update();
