@@ -434,6 +434,7 @@ export const entry = {
  *   | "NoSuchSeek"
  *   | { Tournament: TourRefusal }
  *   | { Match: any } | { Invalid: any } | { Session: any } | { Busy: string }
+ *   | { Official: any }
  *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
  */
 

@@ -32,7 +32,7 @@ function refusalCodes() {
 }
 
 /** The error codes that carry a family of their own (said with its own keys). */
-const FAMILIES = ["Limit", "Tournament", "Match", "Invalid", "Session", "Busy"];
+const FAMILIES = ["Limit", "Tournament", "Match", "Invalid", "Session", "Busy", "Official"];
 
 /**
  * Every code the server can send that the page says from a key (issue 31), by key prefix: read
@@ -52,6 +52,8 @@ function serverCodes() {
     "x.invalid.": variants("refusals.rs", "Invalid"),
     "x.session.": variants("refusals.rs", "SessionRefusal"),
     "x.busy.": variants("refusals.rs", "Busy"),
+    "x.official.": variants("refusals.rs", "OfficialRefusal"),
+    "x.official.role.": variants("refusals.rs", "OfficialRole"),
     "m.cause.": variants("server.rs", "ResultCause").filter((v) => v !== "BoardDrawn"),
     "m.draw.": variants("server.rs", "DrawHow"),
     "m.pause.": variants("server.rs", "PauseReason"),

@@ -125,6 +125,15 @@ export function sessionRefusalText(r) {
 }
 
 /**
+ * Why a request that needs an official (arbiter, director) was refused (`OfficialRefusal`).
+ * @param {any} r
+ */
+export function officialRefusalText(r) {
+  const [name, p] = split(r);
+  return t(`x.official.${name}`, { role: t(`x.official.role.${p.role}`) });
+}
+
+/**
  * The text of a refusal, with the rule that decided it: `refused (P3): a drop may not give mate
  * on board`. Every code is said from the catalogue.
  * @param {ErrorMsg} err
@@ -146,6 +155,7 @@ export function errorText(err, tournament) {
   if (name === "Session") return refused(sessionRefusalText(p));
   if (name === "Limit") return refused(t(`x.limit.${p}`));
   if (name === "Busy") return refused(t(`x.busy.${p}`));
+  if (name === "Official") return refused(officialRefusalText(p));
   if (name === "Tournament" && tournament) return refused(tournament(p));
   return refused(err.message);
 }

@@ -42,8 +42,8 @@ pub use record_review::{
     ReviewedMove, UnreadableAt,
 };
 pub use refusals::{
-    Busy, ClaimRefusal, Colour, IllegalMove, Invalid, MatchRefusal, MoveText, PieceKind, PositionRefusal,
-    SessionRefusal, Square, TakeBackRefusal,
+    Busy, ClaimRefusal, Colour, IllegalMove, Invalid, MatchRefusal, MoveText, OfficialRefusal, OfficialRole,
+    PieceKind, PositionRefusal, SessionRefusal, Square, TakeBackRefusal,
 };
 pub use seeks::{SeekEnd, SeekPool, SeekRequest, SeekView};
 pub use server::{

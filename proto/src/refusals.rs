@@ -449,3 +449,37 @@ pub enum Busy {
     /// match a seek drew): no bot takes one.
     Reserved,
 }
+
+/// An official's role, as a refusal names it (`OfficialRefusal`, version 16).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OfficialRole {
+    /// Pauses, corrects, adjudicates and annuls matches (RULES.md A2, A4).
+    Arbiter,
+    /// Runs tournaments.
+    Director,
+}
+
+/// Why a request that needs an official was refused (`ErrorCode::Official`, version 16; older
+/// servers send `Forbidden` with words).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum OfficialRefusal {
+    /// The request needs the role: log in as an account that has it, or present the role's
+    /// secret.
+    Needed {
+        /// The role needed.
+        role: OfficialRole,
+    },
+    /// The secret presented is not the role's, or the server has none for it (it counts as a
+    /// failed log-in of the address).
+    WrongSecret {
+        /// The role asked for.
+        role: OfficialRole,
+    },
+    /// A cluster's nodes hold different secrets: the node the session is connected to accepted
+    /// its secret, but the node running the match is configured with another (or none). Every
+    /// node needs the same one; meanwhile an account with the role is served.
+    SecretDiffers {
+        /// The role asked for.
+        role: OfficialRole,
+    },
+}

@@ -359,7 +359,8 @@ pub enum ErrorCode {
     RateLimited,
     /// The server is at a limit (matches, connections).
     Full,
-    /// The request needs the arbiter role, or the arbiter secret is wrong.
+    /// The request is not the session's to make (another's seek or rematch; an official's
+    /// request is `Official` from version 16).
     Forbidden,
     /// The answer would not fit a frame: ask in parts (`ListPage`, `RecordPart`).
     TooLarge,
@@ -393,6 +394,9 @@ pub enum ErrorCode {
     Session(crate::SessionRefusal),
     /// The state of things refuses it (a match started, a seek already open; version 9).
     Busy(crate::Busy),
+    /// The request needs an official (arbiter, director), and why it was not one (version 16;
+    /// sent instead of `Forbidden` for it).
+    Official(crate::OfficialRefusal),
 }
 
 /// The server's documented limits, as refusals name them.

@@ -94,12 +94,18 @@ async fn guessing_the_arbiters_secret_locks_the_guessing_address_out_and_no_othe
     )
     .await;
     let guesser = server.client("guesser").await;
+    const WRONG: shvedka_proto::OfficialRefusal =
+        shvedka_proto::OfficialRefusal::WrongSecret { role: shvedka_proto::OfficialRole::Arbiter };
     let code = |r: Result<(), ClientError>| match r {
         Err(ClientError::Server(e)) => e.code,
         other => panic!("expected a refusal, got {other:?}"),
     };
     for i in 0..4 {
-        assert_eq!(code(guesser.arbiter(&format!("guess {i}")).await), ErrorCode::Forbidden, "guess {i}");
+        assert_eq!(
+            code(guesser.arbiter(&format!("guess {i}")).await),
+            ErrorCode::Official(WRONG),
+            "guess {i}"
+        );
     }
     let locked = code(guesser.arbiter("s3cret-whistle-of-arbiters").await);
     assert_eq!(locked, ErrorCode::Limit(Limit::LoginAttempts), "locked out: the right secret too");

@@ -38,8 +38,11 @@ fn acts(r: &shvedka_records::Record) -> Vec<String> {
         .collect()
 }
 
+/// Refused as no arbiter: `Needed`, or `WrongSecret` for a secret presented.
 fn forbidden(e: shvedka_client::ClientError) -> bool {
-    matches!(e, shvedka_client::ClientError::Server(m) if m.code == ErrorCode::Forbidden)
+    use shvedka_proto::{OfficialRefusal, OfficialRole::Arbiter};
+    matches!(e, shvedka_client::ClientError::Server(m) if matches!(m.code,
+        ErrorCode::Official(OfficialRefusal::Needed { role: Arbiter } | OfficialRefusal::WrongSecret { role: Arbiter })))
 }
 
 #[tokio::test]

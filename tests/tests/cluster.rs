@@ -140,6 +140,37 @@ async fn every_node_shows_the_nodes_their_matches_and_connections_within_a_heart
     a.stop().await;
 }
 
+/// Issue 61: NATS's state is in `/metrics` — connected, since when, the errors — and a node
+/// whose NATS server goes away shows it disconnected at once (its connection reset), the time
+/// of the change with it.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_nodes_metrics_show_whether_it_is_connected_to_nats_and_since_when() {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
+    let started = std::time::SystemTime::now().duration_since(std::time::UNIX_EPOCH).unwrap().as_secs();
+    let page = a.http_get("/metrics").await;
+    assert_eq!(metric(&page, "shvedka_cluster_nats_connected"), Some(1), "{page}");
+    let since = metric(&page, "shvedka_cluster_nats_since_seconds").expect("since");
+    assert!(since > 0 && since.unsigned_abs() <= started + 1, "connected since its start: {since}");
+    assert_eq!(metric(&page, "shvedka_cluster_nats_errors"), Some(0), "{page}");
+    assert!(!page.contains("shvedka_cluster_nats_last_error{"), "no error yet:\n{page}");
+
+    drop(nats);
+    let lost = async {
+        loop {
+            let page = a.http_get("/metrics").await;
+            if metric(&page, "shvedka_cluster_nats_connected") == Some(0) {
+                return page;
+            }
+            tokio::time::sleep(Duration::from_millis(50)).await;
+        }
+    };
+    let page = tokio::time::timeout(Duration::from_secs(10), lost).await.expect("shown disconnected");
+    let changed = metric(&page, "shvedka_cluster_nats_since_seconds").expect("since");
+    assert!(changed >= since, "the time of the change: {changed} after {since}");
+    a.stop().await;
+}
+
 /// Publishes `beat` as a heartbeat until node `a`'s `/metrics` shows `name` at `want` (bounded:
 /// 5 s), and gives that page.
 async fn beat_until(
@@ -827,7 +858,7 @@ fn token_key(token: &str) -> String {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn only_the_nodes_speak_on_nats_and_the_owner_acts_for_no_identity_it_cannot_check() {
-    use shvedka_proto::{ArbiterRequest, ClientMsg, ErrorCode};
+    use shvedka_proto::{ArbiterRequest, ClientMsg, ErrorCode, OfficialRefusal, OfficialRole};
     let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
     let (id, c) = a.seated_match("classic", "blitz").await;
@@ -873,7 +904,8 @@ async fn only_the_nodes_speak_on_nats_and_the_owner_acts_for_no_identity_it_cann
     let annul = forged::About::Match(id, forged::Ask::Arbiter(ArbiterRequest::Pause));
     match forge(&node_creds, &key, annul).await {
         forged::Answer::Refused(e) => {
-            assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}");
+            let needed = OfficialRefusal::Needed { role: OfficialRole::Arbiter };
+            assert_eq!(e.code, ErrorCode::Official(needed), "{e:?}");
             assert!(e.message.contains("only an arbiter"), "{e:?}");
         }
         other => panic!("a player paused the match as an arbiter: {other:?}"),
@@ -952,7 +984,7 @@ async fn a_node_refuses_to_start_on_nats_credentials_or_a_ca_the_server_rejects(
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn an_arbiter_refused_because_the_nodes_secrets_differ_is_told_so() {
     use shvedka_client::ClientError;
-    use shvedka_proto::{ArbiterRequest, ErrorCode, SeatId};
+    use shvedka_proto::{ArbiterRequest, ErrorCode, OfficialRefusal, OfficialRole, SeatId};
     let (pg, nats) = (TempPostgres::start(), TempNats::start());
     let a = TestServer::start(&node(&pg, &nats, "node-a", None)).await;
     let rotated = node(&pg, &nats, "node-b", Some(&a))
@@ -966,7 +998,8 @@ async fn an_arbiter_refused_because_the_nodes_secrets_differ_is_told_so() {
     let act = ArbiterRequest::DeclareResult { winner: None, reason: "a test".into() };
     match arbiter.arbiter_act(id, act.clone()).await {
         Err(ClientError::Server(e)) => {
-            assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}");
+            let differs = OfficialRefusal::SecretDiffers { role: OfficialRole::Arbiter };
+            assert_eq!(e.code, ErrorCode::Official(differs), "{e:?}");
             assert!(e.message.contains("another `arbiter_token`"), "names the setting: {}", e.message);
             assert!(e.message.contains("every node of a cluster needs the same one"), "{}", e.message);
         }
@@ -976,7 +1009,8 @@ async fn an_arbiter_refused_because_the_nodes_secrets_differ_is_told_so() {
     let player = b.client("boris").await;
     match player.arbiter_act(id, act).await {
         Err(ClientError::Server(e)) => {
-            assert_eq!(e.code, ErrorCode::Forbidden, "{e:?}");
+            let needed = OfficialRefusal::Needed { role: OfficialRole::Arbiter };
+            assert_eq!(e.code, ErrorCode::Official(needed), "{e:?}");
             assert!(e.message.starts_with("only an arbiter may do this"), "{}", e.message);
         }
         other => panic!("a player is no arbiter: {other:?}"),

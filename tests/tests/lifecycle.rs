@@ -170,7 +170,8 @@ async fn each_limit_is_refused_with_a_typed_error_naming_it() {
     assert_eq!((second.len(), last), (1, None));
     assert_eq!(boris.list_matches().await.unwrap().len(), 3, "the unlisted one is not listed");
     let live = boris.list_page(None, 10, true).await.unwrap_err();
-    assert_eq!(code(live), ErrorCode::Forbidden, "unlisted matches are for arbiters");
+    let needed = shvedka_proto::OfficialRefusal::Needed { role: shvedka_proto::OfficialRole::Arbiter };
+    assert_eq!(code(live), ErrorCode::Official(needed), "unlisted matches are for arbiters");
     // Chat has its length.
     let id = first[0].match_id;
     boris.watch(id).await.unwrap();

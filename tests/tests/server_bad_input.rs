@@ -202,6 +202,13 @@ async fn too_many_requests_are_limited_and_too_many_connections_refused() {
     assert!(limited >= 25, "only the burst and the refill pass: {limited} limited");
     let _b = server.client("b").await;
     let third = Client::connect(server.addr, Trust::Fingerprint(server.pin), "c").await;
-    assert!(matches!(third, Err(ClientError::Connection(_))), "the third connection is refused");
+    match third {
+        Err(ClientError::Refused(e)) => {
+            assert_eq!(e.code, ErrorCode::Limit(shvedka_proto::Limit::Connections), "{e:?}");
+            assert!(e.message.contains("max_connections = 2"), "told the limit: {}", e.message);
+        }
+        Err(other) => panic!("the third connection is refused at the limit: {other:?}"),
+        Ok(_) => panic!("the third connection is refused"),
+    }
     server.stop().await;
 }

@@ -810,5 +810,10 @@ export default {
   "x.busy.NotOver": "the match is not over",
   "x.busy.RematchDeclined": "the rematch was declined",
   "x.busy.Reserved": "the seats of this match are reserved for its players: no bot takes one",
+  "x.official.role.Arbiter": "an arbiter",
+  "x.official.role.Director": "a tournament director",
+  "x.official.Needed": "only {role} may do this: log in as an account with the role, or give the role's secret",
+  "x.official.WrongSecret": "not the secret of {role}, or the server has none",
+  "x.official.SecretDiffers": "the server you are connected to accepted your secret as {role}, but the one that runs this match holds another: its operator must give every node the same; until then log in as an account with the role",
   "x.match.NoArbiter": "this server has no arbiter to call; the clocks keep running",
 };

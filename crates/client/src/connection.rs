@@ -1056,7 +1056,7 @@ impl Client {
     /// Becomes an arbiter with the server's arbiter secret.
     ///
     /// # Errors
-    /// As [`Client::request`]; `Forbidden` for a wrong secret.
+    /// As [`Client::request`]; `Official(WrongSecret)` for a wrong secret.
     pub async fn arbiter(&self, token: &str) -> Result<(), ClientError> {
         self.ok(ClientMsg::Arbiter { token: token.to_owned() }).await
     }
@@ -1080,7 +1080,7 @@ impl Client {
     /// Becomes a tournament director with the server's director secret.
     ///
     /// # Errors
-    /// As [`Client::request`]; `Forbidden` for a wrong secret.
+    /// As [`Client::request`]; `Official(WrongSecret)` for a wrong secret.
     pub async fn director(&self, token: &str) -> Result<(), ClientError> {
         self.ok(ClientMsg::Director { token: token.to_owned() }).await
     }

@@ -356,7 +356,7 @@ pub(crate) async fn reaches(lobby: &Lobby, session: &Session, id: MatchId) -> Re
     }
     match official(lobby, session, Role::Arbiter).await {
         Ok(_) => Ok(true),
-        Err(e) if e.code == ErrorCode::Forbidden => Ok(false),
+        Err(ErrorMsg { code: ErrorCode::Official(_), .. }) => Ok(false),
         Err(e) => Err(e),
     }
 }

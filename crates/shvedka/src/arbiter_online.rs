@@ -1,7 +1,7 @@
 //! The arbiter's online tools: `shvedka arbiter list|pause|resume|adjust|take-back|set-position|
 //! declare|annul|replay|export` against a running server, as an arbiter session: an account with the
-//! arbiter role (`--account`), or the server's `arbiter_token` (`--token` or
-//! `SHVEDKA_ARBITER_TOKEN`), the way to bootstrap. Every act is in the match
+//! arbiter role (`--account`), or the server's `arbiter_token` (`SHVEDKA_ARBITER_TOKEN` or
+//! `--token-file`, never on the command line), the way to bootstrap. Every act is in the match
 //! record (RULES.md A2, A4).
 
 use std::io::Write;
@@ -15,6 +15,7 @@ use shvedka_tui::{Lang, speak};
 use crate::Failure;
 use crate::client_cmds::ConnectArgs;
 use crate::login_args::LoginArgs;
+use crate::secret_args::SecretArgs;
 
 /// A server and the arbiters' secret.
 #[derive(Debug, Args)]
@@ -23,11 +24,12 @@ pub(crate) struct Online {
     pub(crate) connect: ConnectArgs,
     #[command(flatten)]
     login: LoginArgs,
-    /// The arbiters' secret (the server's `arbiter_token`); not needed when --account has the
-    /// arbiter role.
-    #[arg(long, env = "SHVEDKA_ARBITER_TOKEN", hide_env_values = true, required_unless_present = "account")]
-    token: Option<String>,
+    #[command(flatten)]
+    secret: SecretArgs,
 }
+
+/// Where the arbiters' secret may come from.
+const ARBITER_TOKEN_ENV: &str = "SHVEDKA_ARBITER_TOKEN";
 
 /// A match on a server.
 #[derive(Debug, Args)]
@@ -124,13 +126,22 @@ fn board(text: &str) -> anyhow::Result<Board> {
     }
 }
 
-/// Opens an arbiter session and runs `f` with it.
-fn with_arbiter<T>(online: &Online, f: impl AsyncFnOnce(&Client) -> anyhow::Result<T>) -> anyhow::Result<T> {
+/// Opens an arbiter session and runs `f` with it; a refused secret is said in `lang`, from its
+/// code.
+fn with_arbiter<T>(
+    online: &Online,
+    lang: Lang,
+    f: impl AsyncFnOnce(&Client) -> anyhow::Result<T>,
+) -> anyhow::Result<T> {
+    let token = online.secret.secret(ARBITER_TOKEN_ENV, online.login.has_account())?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let client = online.connect.connect_login(&online.login, "", false).await?;
-        if let Some(token) = &online.token {
-            client.arbiter(token).await.map_err(|e| Failure { code: 1, message: e.to_string() })?;
+        if let Some(token) = &token {
+            client
+                .arbiter(token)
+                .await
+                .map_err(|e| Failure { code: 1, message: speak::client_error(lang, &e) })?;
         }
         let result = f(&client).await;
         client.close().await;
@@ -160,7 +171,7 @@ fn act(on: &OnMatch, req: ArbiterRequest, out: &mut Said) -> anyhow::Result<()> 
     let id = MatchId(on.match_id);
     let lang = out.lang;
     let done = speak::arbiter_done(lang, &req, id);
-    with_arbiter(&on.online, async |c: &Client| {
+    with_arbiter(&on.online, lang, async |c: &Client| {
         c.arbiter_act(id, req)
             .await
             .map_err(|e| Failure { code: 1, message: speak::client_error(lang, &e) })?;
@@ -171,7 +182,10 @@ fn act(on: &OnMatch, req: ArbiterRequest, out: &mut Said) -> anyhow::Result<()> 
 }
 
 pub(crate) fn list(online: &Online, out: &mut Said) -> anyhow::Result<()> {
-    let matches = with_arbiter(online, async |c: &Client| Ok(c.list_live().await?))?;
+    let lang = out.lang;
+    let matches = with_arbiter(online, lang, async |c: &Client| {
+        c.list_live().await.map_err(|e| Failure { code: 1, message: speak::client_error(lang, &e) }.into())
+    })?;
     if matches.is_empty() {
         writeln!(out, "no live matches")?;
     }
@@ -241,8 +255,11 @@ pub(crate) fn replay(args: &ReplayArgs, out: &mut Said) -> anyhow::Result<()> {
 
 /// The record of a match on a server, as BPGN text.
 pub(crate) fn fetch_record(online: &Online, id: u64) -> anyhow::Result<String> {
-    with_arbiter(online, async |c: &Client| {
-        c.record(MatchId(id)).await.map_err(|e| Failure { code: 1, message: e.to_string() }.into())
+    let lang = Lang::from_env();
+    with_arbiter(online, lang, async |c: &Client| {
+        c.record(MatchId(id))
+            .await
+            .map_err(|e| Failure { code: 1, message: speak::client_error(lang, &e) }.into())
     })
 }
 

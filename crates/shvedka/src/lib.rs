@@ -21,6 +21,7 @@ mod load_server;
 mod load_verdict;
 mod login_args;
 mod perft_cmd;
+mod secret_args;
 mod serve_cmd;
 mod strength_cmd;
 mod strength_match;

@@ -31,6 +31,11 @@ pub(crate) struct LoginArgs {
 }
 
 impl LoginArgs {
+    /// Whether a log-in is asked for (`--account`).
+    pub(crate) fn has_account(&self) -> bool {
+        self.account.is_some()
+    }
+
     /// Whether the account is registered first (`--register`).
     pub(crate) fn registers(&self) -> bool {
         self.register

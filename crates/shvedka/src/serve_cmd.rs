@@ -90,13 +90,18 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     })
 }
 
-/// Ctrl-C (SIGINT), with the handler installed now.
+/// Ctrl-C (SIGINT) or SIGTERM (what systemd, `kill` and container runtimes send to stop a
+/// service), with the handlers installed now: either is the same clean shutdown.
 #[cfg(unix)]
 fn interrupt() -> anyhow::Result<impl std::future::Future<Output = ()>> {
-    let mut signal = tokio::signal::unix::signal(tokio::signal::unix::SignalKind::interrupt())
-        .context("cannot install the Ctrl-C handler")?;
+    use tokio::signal::unix::{SignalKind, signal};
+    let mut int = signal(SignalKind::interrupt()).context("cannot install the Ctrl-C handler")?;
+    let mut term = signal(SignalKind::terminate()).context("cannot install the SIGTERM handler")?;
     Ok(async move {
-        signal.recv().await;
+        tokio::select! {
+            _ = int.recv() => tracing::info!("interrupted (SIGINT)"),
+            _ = term.recv() => tracing::info!("asked to stop (SIGTERM)"),
+        }
     })
 }
 

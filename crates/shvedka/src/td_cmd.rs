@@ -1,6 +1,6 @@
 //! `shvedka td`: the tournament director's command line against a running server, as a director
 //! session: an account with the director role (`--account`), or the server's `director_token`
-//! (`--token` or `SHVEDKA_DIRECTOR_TOKEN`), the way to bootstrap.
+//! (`SHVEDKA_DIRECTOR_TOKEN` or `--token-file`, never on the command line), the way to bootstrap.
 
 use std::io::Write;
 
@@ -11,6 +11,7 @@ use shvedka_proto::{Reply, TdExport, TdOutcome, TdRequest};
 use crate::Failure;
 use crate::client_cmds::ConnectArgs;
 use crate::login_args::LoginArgs;
+use crate::secret_args::SecretArgs;
 
 /// Arguments of `shvedka td`.
 #[derive(Debug, Args)]
@@ -19,10 +20,8 @@ pub(crate) struct TdArgs {
     connect: ConnectArgs,
     #[command(flatten)]
     login: LoginArgs,
-    /// The tournament directors' secret (the server's `director_token`); not needed when
-    /// --account has the director role.
-    #[arg(long, env = "SHVEDKA_DIRECTOR_TOKEN", hide_env_values = true, required_unless_present = "account")]
-    token: Option<String>,
+    #[command(flatten)]
+    secret: SecretArgs,
     #[command(subcommand)]
     command: TdCommand,
 }
@@ -347,11 +346,17 @@ async fn games(
 
 pub(crate) fn run(args: &TdArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let req = request(&args.command)?;
+    let token = args.secret.secret("SHVEDKA_DIRECTOR_TOKEN", args.login.has_account())?;
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     let reply = runtime.block_on(async {
         let client = args.connect.connect_login(&args.login, "", false).await?;
-        let refused = |e: shvedka_client::ClientError| Failure { code: 1, message: e.to_string() };
-        if let Some(token) = &args.token {
+        // A refusal in the reader's words (the locale's), from its code.
+        let lang = shvedka_tui::Lang::from_env();
+        let refused = |e: shvedka_client::ClientError| Failure {
+            code: 1,
+            message: shvedka_tui::speak::client_error(lang, &e),
+        };
+        if let Some(token) = &token {
             client.director(token).await.map_err(refused)?;
         }
         let reply = match req {

@@ -5,7 +5,7 @@ use std::process::{Command, Output};
 
 use shvedka_client::Update;
 use shvedka_client::{Client, ClientError, Trust};
-use shvedka_proto::{ErrorCode, ServerMsg, SessionEnd};
+use shvedka_proto::{ErrorCode, OfficialRefusal, OfficialRole, ServerMsg, SessionEnd};
 use shvedka_tests::{TestServer, wait_msg};
 
 fn admin(server: &TestServer, args: &[&str], password: Option<&str>) -> Output {
@@ -30,6 +30,9 @@ fn code(r: Result<Client, ClientError>) -> ErrorCode {
     }
 }
 
+/// The refusal of an arbiter's request to a session that is none.
+const NO_ARBITER: OfficialRefusal = OfficialRefusal::Needed { role: OfficialRole::Arbiter };
+
 fn code_of<T: std::fmt::Debug>(r: Result<T, ClientError>) -> ErrorCode {
     match r {
         Err(ClientError::Server(e)) => e.code,
@@ -48,7 +51,7 @@ async fn admin_lists_grants_disables_and_resets_accounts_of_a_running_server() {
 
     // Roles take effect without a restart, at the account's next privileged request: the session
     // alice opened before the grant has the power at once, and loses it at once on revocation.
-    assert_eq!(code_of(alice.list_live().await), ErrorCode::Forbidden, "no role yet");
+    assert_eq!(code_of(alice.list_live().await), ErrorCode::Official(NO_ARBITER), "no role yet");
     assert_eq!(
         ok(&admin(&server, &["grant", "ALICE", "arbiter"], None)).trim(),
         "arbiter granted to alice (from its next privileged request)"
@@ -59,10 +62,14 @@ async fn admin_lists_grants_disables_and_resets_accounts_of_a_running_server() {
     again.list_live().await.expect("a new log-in too");
     assert!(ok(&admin(&server, &["list"], None)).contains("alice\t\tarbiter"));
     ok(&admin(&server, &["revoke", "alice", "arbiter"], None));
-    assert_eq!(code_of(alice.list_live().await), ErrorCode::Forbidden, "revoked for the open session");
-    assert_eq!(code_of(again.list_live().await), ErrorCode::Forbidden, "and for the other");
+    assert_eq!(
+        code_of(alice.list_live().await),
+        ErrorCode::Official(NO_ARBITER),
+        "revoked for the open session"
+    );
+    assert_eq!(code_of(again.list_live().await), ErrorCode::Official(NO_ARBITER), "and for the other");
     let plain = Client::connect_as(server.addr, trust(), "alice", &pw).await.unwrap();
-    assert_eq!(code_of(plain.list_live().await), ErrorCode::Forbidden, "and for a new log-in");
+    assert_eq!(code_of(plain.list_live().await), ErrorCode::Official(NO_ARBITER), "and for a new log-in");
 
     // Disabled: its connected sessions are told why and closed (within session_check_ms), no
     // log-in, and its sessions do not resume.

@@ -133,3 +133,51 @@ async fn a5_a6_arbiter_command_line_replays_a_game() {
     );
     server.stop().await;
 }
+
+/// A2: the arbiters' secret never on the command line (`ps` shows it to every user): `--token`
+/// is refused (exit 2) with where to put it, before anything reaches the server; `--token-file`
+/// gives it; without a secret or an account the command says what it needs; a wrong secret is
+/// said in the reader's language from its code.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a2_the_arbiters_secret_comes_from_a_file_or_the_environment_never_the_command_line() {
+    let server = TestServer::start("arbiter_token = \"s3cret-whistle-of-arbiters\"").await;
+    let pin: String = server.pin.iter().map(|b| format!("{b:02x}")).collect();
+    let run = |lang: &str, args: &[&str]| {
+        Command::new(env!("CARGO_BIN_EXE_shvedka"))
+            .arg("arbiter")
+            .args(args)
+            .args(["--lang", lang])
+            .args(["--server", &server.addr.to_string(), "--fingerprint", &pin])
+            .env_remove("SHVEDKA_ARBITER_TOKEN")
+            .output()
+            .expect("shvedka runs")
+    };
+    let stderr = |o: &Output| String::from_utf8_lossy(&o.stderr).into_owned();
+
+    let given = run("en", &["list", "--token", "s3cret-whistle-of-arbiters"]);
+    assert_eq!(given.status.code(), Some(2), "{}", stderr(&given));
+    assert!(stderr(&given).contains("SHVEDKA_ARBITER_TOKEN") && stderr(&given).contains("--token-file"));
+    assert!(!stderr(&given).contains("s3cret"), "the secret is not echoed: {}", stderr(&given));
+
+    let none = run("en", &["list"]);
+    assert_eq!(none.status.code(), Some(2), "{}", stderr(&none));
+    assert!(stderr(&none).contains("--account NAME"), "{}", stderr(&none));
+
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("arbiter.token");
+    std::fs::write(&file, "s3cret-whistle-of-arbiters\n").unwrap();
+    let file = file.to_str().unwrap();
+    let list = run("en", &["list", "--token-file", file]);
+    assert!(list.status.success(), "{}", stderr(&list));
+
+    std::fs::write(dir.path().join("wrong"), "a-guess-at-the-secret\n").unwrap();
+    let wrong = dir.path().join("wrong");
+    let wrong = run("ru", &["list", "--token-file", wrong.to_str().unwrap()]);
+    assert_eq!(wrong.status.code(), Some(1), "{}", stderr(&wrong));
+    assert!(
+        stderr(&wrong).contains("это не секрет роли «судья»"),
+        "in Russian, from the code: {}",
+        stderr(&wrong)
+    );
+    server.stop().await;
+}

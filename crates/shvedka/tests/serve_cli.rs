@@ -1,5 +1,6 @@
 //! `shvedka serve` as a process: it starts on embedded defaults, keeps its certificate in the
-//! data directory across restarts, refuses bad configuration, and stops cleanly on Ctrl-C.
+//! data directory across restarts, refuses bad configuration, and stops cleanly on Ctrl-C or
+//! SIGTERM.
 
 use std::io::{BufRead, BufReader};
 use std::process::{Command, Stdio};
@@ -30,15 +31,20 @@ fn start_with(dir: &std::path::Path, extra: &[&str]) -> (std::process::Child, Ve
     (child, first)
 }
 
-fn interrupt_and_wait(mut child: std::process::Child) -> std::process::ExitStatus {
-    let killed = Command::new("kill").args(["-INT", &child.id().to_string()]).status().unwrap();
+fn interrupt_and_wait(child: std::process::Child) -> std::process::ExitStatus {
+    signal_and_wait(child, "-INT")
+}
+
+/// Sends `signal` (`-INT`, `-TERM`) and waits for the server to exit.
+fn signal_and_wait(mut child: std::process::Child, signal: &str) -> std::process::ExitStatus {
+    let killed = Command::new("kill").args([signal, &child.id().to_string()]).status().unwrap();
     assert!(killed.success());
     let deadline = Instant::now() + Duration::from_secs(10);
     loop {
         if let Some(status) = child.try_wait().unwrap() {
             return status;
         }
-        assert!(Instant::now() < deadline, "the server did not stop within 10 s of Ctrl-C");
+        assert!(Instant::now() < deadline, "the server did not stop within 10 s of {signal}");
         std::thread::sleep(Duration::from_millis(50));
     }
 }
@@ -80,9 +86,10 @@ fn serve_runs_on_defaults_keeps_its_certificate_and_stops_on_ctrl_c() {
     let first_pid = format!("in use by another shvedka server (process {})", child.id());
     assert!(err.contains(&first_pid), "{err}");
     assert!(interrupt_and_wait(child).success());
-    // Once it stopped, the directory is free again.
+    // Once it stopped, the directory is free again; SIGTERM (what systemd sends) is the same
+    // clean shutdown as Ctrl-C: exit 0, its lock released for the next start.
     let (child, _) = start(dir.path());
-    assert!(interrupt_and_wait(child).success());
+    assert!(signal_and_wait(child, "-TERM").success(), "a clean exit after SIGTERM, not 143");
 
     // Issue 61: `--data-dir` puts everything in another directory (relative to the working one),
     // beside a server still on the first: its own certificate, its own lock.

@@ -504,6 +504,11 @@ busy-partner-seeking = your partner is seeking a game already
 busy-not-over = the match is not over: no rematch yet
 busy-rematch-declined = the rematch was declined
 busy-reserved = the seats of this match are reserved for its players: no bot takes one
+official-arbiter = an arbiter
+official-director = a tournament director
+official-needed = only { $role } may do this: log in as an account with the role, or present the role's secret
+official-wrong-secret = not the secret of { $role } ({ $env }), or the server has none
+official-secret-differs = the node you are connected to accepted your secret as { $role }, but the node that runs this match is configured with another `{ $key }` (or none): every node of a cluster needs the same one (docs/operators.md, Secrets); until then log in as an account with the role
 
 ## How a match was decided (protocol version 9)
 

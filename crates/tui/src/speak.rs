@@ -16,9 +16,10 @@ use chess_core::Role;
 use shvedka_client::ClientError;
 use shvedka_proto::{
     ArbiterRequest, Board, Busy, ChoiceKind, ClaimRefusal, ClosedReason, Colour, DrawHow, ElsewhereReason,
-    ErrorCode, ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, PauseReason,
-    PhaseView, PieceKind, PlayerKind, PositionRefusal, RatingChange, ReplayReason, ResultCause, ResultView,
-    SeatId, SeekEnd, SessionEnd, SessionRefusal, TakeBackRefusal, TeamId, TourGame, TourRefusal,
+    ErrorCode, ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, OfficialRefusal,
+    OfficialRole, PauseReason, PhaseView, PieceKind, PlayerKind, PositionRefusal, RatingChange, ReplayReason,
+    ResultCause, ResultView, SeatId, SeekEnd, SessionEnd, SessionRefusal, TakeBackRefusal, TeamId, TourGame,
+    TourRefusal,
 };
 
 use crate::Action;
@@ -306,6 +307,7 @@ pub fn error(lang: Lang, e: &ErrorMsg) -> String {
         ErrorCode::Invalid(r) => invalid(lang, r),
         ErrorCode::Session(r) => session_refusal(lang, r),
         ErrorCode::Busy(r) => busy(lang, r),
+        ErrorCode::Official(r) => official_refusal(lang, r),
     }
 }
 
@@ -504,6 +506,31 @@ pub fn busy(lang: Lang, r: Busy) -> String {
         Busy::NotOver => t!(lang, "busy-not-over"),
         Busy::RematchDeclined => t!(lang, "busy-rematch-declined"),
         Busy::Reserved => t!(lang, "busy-reserved"),
+    }
+}
+
+/// Why a request that needs an official was refused.
+pub fn official_refusal(lang: Lang, r: OfficialRefusal) -> String {
+    let role = |role| match role {
+        OfficialRole::Arbiter => t!(lang, "official-arbiter"),
+        OfficialRole::Director => t!(lang, "official-director"),
+    };
+    let secret = |role| match role {
+        OfficialRole::Arbiter => "SHVEDKA_ARBITER_TOKEN",
+        OfficialRole::Director => "SHVEDKA_DIRECTOR_TOKEN",
+    };
+    let key = |role| match role {
+        OfficialRole::Arbiter => "arbiter_token",
+        OfficialRole::Director => "director_token",
+    };
+    match r {
+        OfficialRefusal::Needed { role: r } => t!(lang, "official-needed", role = role(r)),
+        OfficialRefusal::WrongSecret { role: r } => {
+            t!(lang, "official-wrong-secret", role = role(r), env = secret(r))
+        }
+        OfficialRefusal::SecretDiffers { role: r } => {
+            t!(lang, "official-secret-differs", role = role(r), key = key(r))
+        }
     }
 }
 

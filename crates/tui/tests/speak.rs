@@ -9,9 +9,9 @@
 use shvedka_client::ClientError;
 use shvedka_proto::{
     ArbiterRequest, Board, Busy, ChoiceKind, ClaimRefusal, ClosedReason, Colour, DrawHow, ErrorCode,
-    ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, PauseReason, PhaseView,
-    PieceKind, PositionRefusal, ReplayReason, ResultCause, ResultView, SeatId, SeekEnd, SessionEnd,
-    SessionRefusal, Square, TakeBackRefusal, TeamId, TourGame, TourRefusal,
+    ErrorMsg, IllegalMove, Invalid, Limit, MatchId, MatchRefusal, MoveText, OfficialRefusal, OfficialRole,
+    PauseReason, PhaseView, PieceKind, PositionRefusal, ReplayReason, ResultCause, ResultView, SeatId,
+    SeekEnd, SessionEnd, SessionRefusal, Square, TakeBackRefusal, TeamId, TourGame, TourRefusal,
 };
 use shvedka_tui::{Action, Lang, speak};
 
@@ -408,6 +408,28 @@ fn busies() -> Vec<Busy> {
     )
 }
 
+fn official_refusals() -> Vec<OfficialRefusal> {
+    fn index(r: OfficialRefusal) -> usize {
+        match r {
+            OfficialRefusal::Needed { role: OfficialRole::Arbiter } => 0,
+            OfficialRefusal::Needed { role: OfficialRole::Director } => 1,
+            OfficialRefusal::WrongSecret { role: OfficialRole::Arbiter } => 2,
+            OfficialRefusal::WrongSecret { role: OfficialRole::Director } => 3,
+            OfficialRefusal::SecretDiffers { role: OfficialRole::Arbiter } => 4,
+            OfficialRefusal::SecretDiffers { role: OfficialRole::Director } => 5,
+        }
+    }
+    let mut all = Vec::new();
+    for role in [OfficialRole::Arbiter, OfficialRole::Director] {
+        all.extend([
+            OfficialRefusal::Needed { role },
+            OfficialRefusal::WrongSecret { role },
+            OfficialRefusal::SecretDiffers { role },
+        ]);
+    }
+    every(all, index, "OfficialRefusal")
+}
+
 /// Every error code, the limits and the tournament refusals each as its own code.
 fn error_codes() -> Vec<ErrorCode> {
     fn index(c: ErrorCode) -> usize {
@@ -435,6 +457,7 @@ fn error_codes() -> Vec<ErrorCode> {
             ErrorCode::Invalid(_) => 20,
             ErrorCode::Session(_) => 21,
             ErrorCode::Busy(_) => 22,
+            ErrorCode::Official(_) => 23,
         }
     }
     let mut all = vec![
@@ -462,6 +485,7 @@ fn error_codes() -> Vec<ErrorCode> {
     all.extend(invalids().into_iter().map(ErrorCode::Invalid));
     all.extend(session_refusals().into_iter().map(ErrorCode::Session));
     all.extend(busies().into_iter().map(ErrorCode::Busy));
+    all.extend(official_refusals().into_iter().map(ErrorCode::Official));
     every(all, index, "ErrorCode")
 }
 

@@ -18,6 +18,7 @@
 mod arbiter_act;
 mod lease;
 mod listings;
+mod nats_state;
 mod owner;
 mod peers;
 mod placement;
@@ -71,6 +72,8 @@ pub(crate) struct Cluster {
     pub(crate) listings: Arc<listings::Listings>,
     /// The nodes heard lately, this one included.
     peers: Arc<Peers>,
+    /// The NATS connection as its events told it (`/metrics`).
+    nats_state: Arc<nats_state::NatsState>,
 }
 
 impl Cluster {
@@ -88,7 +91,8 @@ impl Cluster {
         roles: crate::service::roles::Roles,
         spectator_events_kept: usize,
     ) -> anyhow::Result<Arc<Cluster>> {
-        let nats = connect_nats(config).await?;
+        let nats_state = nats_state::NatsState::new();
+        let nats = connect_nats(config, &nats_state).await?;
         Ok(Arc::new(Cluster {
             owner: owner::Owner::new(nats.clone()),
             relays: Arc::new(
@@ -110,6 +114,7 @@ impl Cluster {
             )),
             nats,
             peers,
+            nats_state,
         }))
     }
 }
@@ -122,15 +127,24 @@ const NATS_FIRST_WITHIN: Duration = Duration::from_secs(10);
 /// connection that fails (a CA that did not sign the server's certificate), stop the node at
 /// once, naming which setting to check. A server that does not answer yet is waited for in the
 /// background, as before (the node starts; the relays come up when NATS does).
-async fn connect_nats(config: &ClusterConfig) -> anyhow::Result<async_nats::Client> {
+async fn connect_nats(
+    config: &ClusterConfig,
+    state: &Arc<nats_state::NatsState>,
+) -> anyhow::Result<async_nats::Client> {
     use async_nats::ConnectErrorKind as Kind;
     let url = config.nats_url.as_str();
-    let options = || config.nats_options().map(|o| o.name(&config.node));
+    let options = || config.nats_options().map(|o| o.name(&config.node).event_callback(state.callback()));
+    // The error and its sources, each said once: async-nats repeats its kind in its sources
+    // ("authorization violation: nats: authorization violation").
     let why = |e: &async_nats::ConnectError| {
         let mut text = e.to_string();
         let mut source = std::error::Error::source(e);
         while let Some(s) = source {
-            text = format!("{text}: {s}");
+            let more = s.to_string();
+            let said = more.trim_start_matches("nats: ");
+            if !text.to_lowercase().contains(&said.to_lowercase()) {
+                text = format!("{text}: {more}");
+            }
             source = s.source();
         }
         text

@@ -73,6 +73,8 @@ impl Placement for Cluster {
             alive.into_iter().map(|beat| (beat.node, beat.matches, beat.connections)).collect();
         let relayed = (self.owner.followers(), self.relays.followed(), self.owner.seekers());
         metrics.set_cluster(&nodes, other_wire, relayed);
+        let nats = self.nats_state.snapshot();
+        metrics.set_nats(nats.connected, nats.since_unix_s, nats.errors, nats.last_error.as_deref());
     }
 }
 

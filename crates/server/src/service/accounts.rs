@@ -16,7 +16,7 @@ use std::time::Duration;
 
 use argon2::Argon2;
 use argon2::password_hash::{PasswordHasher, PasswordVerifier};
-use shvedka_proto::{ErrorCode, ErrorMsg, Limit};
+use shvedka_proto::{ErrorCode, ErrorMsg, Limit, OfficialRefusal};
 use shvedka_storage::{AccountRow, NewAccount, Store};
 
 use crate::service::addresses::Rate;
@@ -262,7 +262,7 @@ impl Accounts {
     }
 
     /// Checks a secret (the arbiters' or directors') from `addr` with `check`, counting a wrong one
-    /// (`Forbidden`) as a failed log-in of the address: refused `Limit(LoginAttempts)` unchecked
+    /// (`Official(WrongSecret)`) as a failed log-in of the address: refused `Limit(LoginAttempts)` unchecked
     /// while the address is locked out.
     ///
     /// # Errors
@@ -274,7 +274,10 @@ impl Accounts {
     ) -> Result<T, ErrorMsg> {
         self.attempts.check_address(addr).map_err(Self::locked)?;
         let answer = check();
-        if matches!(&answer, Err(e) if e.code == ErrorCode::Forbidden) {
+        if matches!(
+            &answer,
+            Err(ErrorMsg { code: ErrorCode::Official(OfficialRefusal::WrongSecret { .. }), .. })
+        ) {
             self.attempts.fail(None, addr);
         }
         answer

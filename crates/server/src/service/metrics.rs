@@ -89,6 +89,11 @@ struct NodeLabels {
 }
 
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+struct ErrorLabels {
+    error: String,
+}
+
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 struct RefusalLabels {
     limit: Refusal,
 }
@@ -110,6 +115,10 @@ pub(crate) struct Metrics {
     cluster_nodes: Gauge,
     cluster_nodes_other_wire: Gauge,
     lease_lost: Gauge,
+    nats_connected: Gauge,
+    nats_since: Gauge,
+    nats_errors: Gauge,
+    nats_last_error: Family<ErrorLabels, Gauge>,
     node_matches: Family<NodeLabels, Gauge>,
     node_connections: Family<NodeLabels, Gauge>,
     relayed_out: Gauge,
@@ -139,6 +148,10 @@ impl Metrics {
             cluster_nodes: Gauge::default(),
             cluster_nodes_other_wire: Gauge::default(),
             lease_lost: Gauge::default(),
+            nats_connected: Gauge::default(),
+            nats_since: Gauge::default(),
+            nats_errors: Gauge::default(),
+            nats_last_error: Family::default(),
             node_matches: Family::default(),
             node_connections: Family::default(),
             relayed_out: Gauge::default(),
@@ -223,6 +236,26 @@ impl Metrics {
             m.lease_lost.clone(),
         );
         registry.register(
+            "cluster_nats_connected",
+            "1 while this node is connected to NATS (0 while it is not, and outside cluster mode)",
+            m.nats_connected.clone(),
+        );
+        registry.register(
+            "cluster_nats_since_seconds",
+            "Unix time of the last change of cluster_nats_connected (0 before the first)",
+            m.nats_since.clone(),
+        );
+        registry.register(
+            "cluster_nats_errors",
+            "Errors the NATS client or server reported to this node since it started",
+            m.nats_errors.clone(),
+        );
+        registry.register(
+            "cluster_nats_last_error",
+            "The last of them, as its label (1; no series before the first)",
+            m.nats_last_error.clone(),
+        );
+        registry.register(
             "cluster_node_matches",
             "Live matches of each node of the cluster",
             m.node_matches.clone(),
@@ -284,6 +317,18 @@ impl Metrics {
             let labels = NodeLabels { node: node.clone() };
             self.node_matches.get_or_create(&labels).set(i64::try_from(*matches).unwrap_or(i64::MAX));
             self.node_connections.get_or_create(&labels).set(i64::try_from(*connections).unwrap_or(i64::MAX));
+        }
+    }
+
+    /// This node's NATS connection: connected now, since (Unix seconds), the errors reported and
+    /// the last of them.
+    pub(crate) fn set_nats(&self, connected: bool, since_unix_s: u64, errors: u64, last_error: Option<&str>) {
+        self.nats_connected.set(i64::from(connected));
+        self.nats_since.set(i64::try_from(since_unix_s).unwrap_or(i64::MAX));
+        self.nats_errors.set(i64::try_from(errors).unwrap_or(i64::MAX));
+        self.nats_last_error.clear();
+        if let Some(error) = last_error {
+            self.nats_last_error.get_or_create(&ErrorLabels { error: error.to_owned() }).set(1);
         }
     }
 

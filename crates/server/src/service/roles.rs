@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 use bughouse_match::Official;
 use hmac::Mac;
-use shvedka_proto::{ErrorCode, ErrorMsg, Reply};
+use shvedka_proto::{ErrorCode, ErrorMsg, OfficialRefusal, OfficialRole, Reply};
 use shvedka_storage::Role;
 
 use crate::service::accounts::Accounts;
@@ -43,12 +43,12 @@ impl Roles {
 
     /// Makes the session an arbiter if `token` is the arbiters' secret.
     pub(crate) fn grant_arbiter(&self, session: &Session, token: &str) -> Result<Reply, ErrorMsg> {
-        grant(session, self.arbiter_key.as_deref(), token, &session.arbiter_secret, "arbiter")
+        grant(session, self.arbiter_key.as_deref(), token, &session.arbiter_secret, Role::Arbiter)
     }
 
     /// Makes the session a director if `token` is the directors' secret.
     pub(crate) fn grant_director(&self, session: &Session, token: &str) -> Result<Reply, ErrorMsg> {
-        grant(session, self.director_key.as_deref(), token, &session.director_secret, "director")
+        grant(session, self.director_key.as_deref(), token, &session.director_secret, Role::Director)
     }
 
     /// The proof, for another node of the cluster, that `session` presented `role`'s secret
@@ -126,7 +126,7 @@ fn unhex(text: &str) -> Option<Vec<u8>> {
 /// store now; else "secret", when the session presented the role's secret.
 ///
 /// # Errors
-/// `Forbidden` when it is neither; `Unavailable` when the store cannot say.
+/// `Official(Needed)` (or `SecretDiffers`) when it is neither; `Unavailable` when the store cannot say.
 pub(crate) async fn official(
     accounts: &Accounts,
     session: &Session,
@@ -156,7 +156,7 @@ pub(crate) async fn official(
             Role::Director => "director_token",
         };
         return Err(error(
-            ErrorCode::Forbidden,
+            ErrorCode::Official(OfficialRefusal::SecretDiffers { role: wire(role) }),
             format!(
                 "the {} secret you presented was accepted by the node you are connected to, but the node that runs this is configured with another `{key}` (or none): every node of a cluster needs the same one (docs/operators.md, Secrets); until then log in as an account with the {} role",
                 role.as_str(),
@@ -165,12 +165,20 @@ pub(crate) async fn official(
         ));
     }
     Err(error(
-        ErrorCode::Forbidden,
+        ErrorCode::Official(OfficialRefusal::Needed { role: wire(role) }),
         format!(
             "only {who} may do this: log in as an account with the {} role, or present the secret",
             role.as_str()
         ),
     ))
+}
+
+/// The role as the wire names it.
+fn wire(role: Role) -> OfficialRole {
+    match role {
+        Role::Arbiter => OfficialRole::Arbiter,
+        Role::Director => OfficialRole::Director,
+    }
 }
 
 /// Gives the session a role if `token` is the role's secret (whose SHA-256 is `key`; `None`
@@ -180,17 +188,18 @@ fn grant(
     key: Option<&str>,
     token: &str,
     flag: &AtomicBool,
-    role: &str,
+    role: Role,
 ) -> Result<Reply, ErrorMsg> {
+    let name = role.as_str();
     if key.is_none_or(|key| key != token_key(token)) {
-        tracing::warn!(name = %session.name, role, "refused a secret");
+        tracing::warn!(name = %session.name, role = name, "refused a secret");
         return Err(error(
-            ErrorCode::Forbidden,
-            format!("not the {role}s' secret (or the role is disabled)"),
+            ErrorCode::Official(OfficialRefusal::WrongSecret { role: wire(role) }),
+            format!("not the {name}s' secret (or the role is disabled)"),
         ));
     }
     flag.store(true, Ordering::Relaxed);
-    tracing::info!(name = %session.name, role, "role granted");
+    tracing::info!(name = %session.name, role = name, "role granted");
     Ok(Reply::Ok)
 }
 
