@@ -10,6 +10,7 @@ import { showError, showInfo } from "./notice.js";
 import { $, cell, officialName, points } from "./tournament.js";
 import { language, t as tr } from "./i18n.js";
 import { Exports } from "./exports.js";
+import { roundsLeft } from "./entry.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
 /** @typedef {import("./codec.js").RoundView} RoundView */
@@ -365,11 +366,13 @@ export class Desk {
   /** @param {TournamentView} v */
   drawTeams(v) {
     const before = v.summary.phase === "Registering";
+    // After the last round is paired nobody checks in: there is no round to check in for.
+    const checkIn = v.check_in && roundsLeft(v);
     const rows = v.teams.map((t) => {
       const row = document.createElement("tr");
       const checked = v.checked_in.includes(t.team);
       const actions = document.createElement("td");
-      if (!t.withdrawn && v.check_in && !checked && v.summary.phase !== "Finished") {
+      if (!t.withdrawn && checkIn && !checked) {
         const b = cell("button", tr("d.check-in"));
         b.id = `d-checkin-${t.team}`;
         b.addEventListener("click", () => void this.send(this.td.checkIn(v.summary.id, t.team)));
@@ -383,7 +386,7 @@ export class Desk {
         });
         actions.append(w);
       }
-      const status = t.withdrawn ? tr("d.withdrawn") : v.check_in ? tr(checked ? "d.checked-in" : "d.not-yet") : "";
+      const status = t.withdrawn ? tr("d.withdrawn") : checkIn ? tr(checked ? "d.checked-in" : "d.not-yet") : "";
       row.append(cell("td", String(t.team)), cell("td", t.name), cell("td", t.players.join(", ")), cell("td", status, checked ? "d-in" : ""), actions);
       return row;
     });

@@ -7,7 +7,7 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { fieldOf, planOf, planProblem, roundsWarning, samePlan } from "./desk.js";
-import { entryState } from "./entry.js";
+import { entryState, roundsLeft } from "./entry.js";
 import { liveGames } from "./wall.js";
 
 const team = (n, players, withdrawn = false) => ({ team: n, name: `T${n}`, players, withdrawn });
@@ -69,6 +69,16 @@ test("check-in: before a round is called, then checked in; a team not paired is 
   // No check-in after the last round.
   const last = { ...running, format: { Swiss: { rounds: 1 } } };
   assert.deepEqual(entryState(view({ summary: last, check_in: true, round: done }), "anna"), { kind: "absent", team: 1, round: 1 });
+});
+
+test("rounds left to check in for: before the start, while rounds remain to be paired, never after the last", () => {
+  assert.equal(roundsLeft(view()), true, "registering");
+  const running = (over) => view({ summary: { ...view().summary, phase: "Running", ...over } });
+  assert.equal(roundsLeft(running({ rounds_paired: 2 })), true, "a Swiss of 3 after round 2");
+  assert.equal(roundsLeft(running({ rounds_paired: 3 })), false, "its last round is paired");
+  assert.equal(roundsLeft(running({ format: "RoundRobin", rounds_paired: 2 })), true, "a round robin of most_rounds 3");
+  assert.equal(roundsLeft(running({ format: "RoundRobin", rounds_paired: 3 })), false);
+  assert.equal(roundsLeft(view({ summary: { ...view().summary, phase: "Finished", rounds_paired: 1 } })), false, "finished");
 });
 
 test("the wall's live games: a match made and no result, in table order", () => {

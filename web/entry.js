@@ -39,9 +39,8 @@ export function entryState(v, me) {
   const round = v.round;
   const complete = !round || round.tables.every((t) => "Bye" in t || t.Pairing.games.every((g) => g.result !== null));
   const next = (round?.round ?? 0) + 1;
-  const rounds = v.summary.format === "RoundRobin" ? Infinity : v.summary.format.Swiss.rounds;
   if (round && !complete && round.absent.includes(mine.team)) return { kind: "absent", team: mine.team, round: round.round };
-  if (v.check_in && phase !== "Finished" && next <= rounds && (complete || phase === "Registering")) {
+  if (v.check_in && roundsLeft(v) && (complete || phase === "Registering")) {
     if (v.checked_in.includes(mine.team)) return { kind: "checked-in", team: mine.team, round: next };
     return { kind: "check-in" };
   }
@@ -143,4 +142,18 @@ export class Entry {
         status.replaceChildren();
     }
   }
+}
+
+/**
+ * Whether a round remains to be paired, so that a check-in means something: always before the
+ * start; while it runs, while fewer rounds are paired than it has (a Swiss its rounds, a round
+ * robin its schedule's, `most_rounds`, fixed by the draw at the start); never once it ended.
+ * @param {TournamentView} v
+ */
+export function roundsLeft(v) {
+  const s = v.summary;
+  if (s.phase === "Registering") return true;
+  if (s.phase !== "Running") return false;
+  const total = s.format === "RoundRobin" ? v.most_rounds : s.format.Swiss.rounds;
+  return s.rounds_paired < total;
 }

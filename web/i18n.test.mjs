@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { CATALOGUES, pickLanguage, t } from "./i18n.js";
-import { tourRefusalText } from "./notice.js";
+import { setTeamNames, tourRefusalText } from "./notice.js";
 import { ordinal } from "./tournament.js";
 
 const here = new URL(".", import.meta.url);
@@ -135,6 +135,11 @@ test("every tournament refusal code is said in every language from its code, nev
   const game = { round: 1, table: 2, game: 1 };
   assert.equal(tourRefusalText({ NotYourChoice: { game, choice: "Seating" } }), "the seating of round 1, table 2, game 1 is the other team's choice");
   assert.equal(tourRefusalText({ NotInField: { team: 4 } }), "team 4 is not in this round (withdrawn or not checked in)");
+  // A team the followed tournament names is said by its name (issue 57: «команда 5 поставлена дважды»).
+  setTeamNames(new Map([[5, "Pawns"]]));
+  assert.equal(tourRefusalText({ PlacedTwice: { team: 5 } }), "team “Pawns” is placed twice");
+  assert.equal(tourRefusalText({ PlacedTwice: { team: 6 } }), "team 6 is placed twice", "a team it does not know by number");
+  setTeamNames(new Map());
 });
 
 test("Russian: plurals in three forms, ordinals, and the seed rules' terms", () => {

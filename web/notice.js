@@ -32,8 +32,20 @@ export function refusalText(err) {
   return errorText(err, tourRefusalText);
 }
 
+/** The followed tournament's teams' names by number, for a refusal that names a team. */
+let teamNames = new Map();
+
 /**
- * Why a tournament request was refused, in words, from the protocol's `TourRefusal`.
+ * The teams a refusal's `team` names (the tournament the page follows).
+ * @param {Map<number, string>} names
+ */
+export function setTeamNames(names) {
+  teamNames = names;
+}
+
+/**
+ * Why a tournament request was refused, in words, from the protocol's `TourRefusal`; a team by
+ * its name where the page knows it («команда «Пешки» поставлена дважды»), else its number.
  * @param {import("./codec.js").TourRefusal} r
  */
 export function tourRefusalText(r) {
@@ -47,6 +59,7 @@ export function tourRefusalText(r) {
     if (k === "game" && typeof v === "object") params.game = at(v);
     else if (k === "choice") params.choice = tr(`r.choice.${v}`);
     else if (k === "due_ms") params.due = timeText(v);
+    else if (k === "team" && teamNames.has(v)) params.team = tr("r.team-name", { name: teamNames.get(v) });
     else params[k] = v;
   }
   return tr(`r.${code}`, params);
@@ -101,10 +114,14 @@ export function hideInfo() {
   if (bar.className === "info") bar.hidden = true;
 }
 
-/** Hides the notice bar if it holds a problem: a later request of the user's succeeded. */
+/**
+ * Hides the notice bar if it holds a problem, and takes the red off the problems in the log: a
+ * later request of the user's succeeded, so they are history (the log keeps their words).
+ */
 export function clearError() {
   const bar = $("notice");
   if (bar.className === "error") bar.hidden = true;
+  for (const line of $("log").querySelectorAll(".error")) line.className = "";
 }
 
 /** The last problem shown, for the test report. */

@@ -5,7 +5,7 @@
 // projector (`?projector=ID`: no controls, large type). Everything shown is rendered from the
 // server's data (codes, numbers, names), never from its text.
 
-import { showRefusal } from "./notice.js";
+import { setTeamNames, showRefusal } from "./notice.js";
 import { language, t as tr } from "./i18n.js";
 
 /** @typedef {import("./codec.js").TournamentView} TournamentView */
@@ -315,6 +315,7 @@ export class Tournaments {
     if (body.view.summary.id !== this.followed) return;
     if (this.view?.summary.id !== body.view.summary.id) this.rounds.clear();
     this.view = body.view;
+    setTeamNames(new Map(body.view.teams.map((t) => [t.team, t.name])));
     // How far the server's clock is ahead of this page's (a push is on its way for a few ms).
     this.skew = body.view.now_ms - Date.now();
     this.lastChange = typeof body.change === "string" ? body.change : Object.keys(body.change)[0];

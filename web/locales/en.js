@@ -262,6 +262,7 @@ export default {
   "r.NotASwiss": "only a Swiss has a number of rounds to set",
   "r.NotInField": "team {team} is not in this round (withdrawn or not checked in)",
   "r.PlacedTwice": "team {team} is placed twice",
+  "r.team-name": "“{name}”",
   "r.GameInPlay": "{game} is in play (match {match_id}): confirm to end the match with this result",
   "r.PlayedOnline": "{game} was played online: its result is its match's; correct it instead",
   "r.GameTwoStarted": "{game}: game 2 of the pairing has started, so game 1's result stays",

@@ -147,7 +147,14 @@ async fn act(store: &dyn Store, command: &AdminCommand, out: &mut dyn Write) -> 
     };
     match command {
         AdminCommand::List => {
-            for a in store.accounts().await? {
+            let accounts = store.accounts().await?;
+            if accounts.is_empty() {
+                // On stderr: a script reading the list reads nothing.
+                eprintln!(
+                    "no accounts yet: players register them (\"new account\" on the web page, or shvedka play --account NAME --register)"
+                );
+            }
+            for a in accounts {
                 let roles: Vec<&str> = a.roles.iter().map(|r| r.as_str()).collect();
                 let flags = [a.bot.then_some("bot"), a.disabled.then_some("disabled")];
                 let flags: Vec<&str> = flags.into_iter().flatten().collect();

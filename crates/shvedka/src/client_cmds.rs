@@ -224,8 +224,8 @@ pub(crate) struct BotArgs {
     /// The bot's name as a guest (with --account, the account's).
     #[arg(long, conflicts_with = "account")]
     name: Option<String>,
-    /// Rule preset of a match the bot creates: mgimo-2017, or classic (the default, and the only
-    /// one, with --uci).
+    /// Rule preset of a match the bot creates: mgimo-2017 (the default), or classic (the default
+    /// with --uci, and the only preset it plays).
     #[arg(long)]
     rules: Option<String>,
     /// Time control of a match the bot creates.

@@ -143,7 +143,10 @@ fn admin_refuses_a_data_directory_or_database_that_does_not_exist_and_creates_on
     assert_eq!(ok(&admin_at(&["--data-dir", at, "--create", "list"])), "");
     assert_eq!(std::fs::metadata(&typo).unwrap().permissions().mode() & 0o777, 0o700);
     assert!(typo.join("shvedka.db").is_file());
-    assert_eq!(ok(&admin_at(&["--data-dir", at, "list"])), "");
+    let empty_list = admin_at(&["--data-dir", at, "list"]);
+    assert_eq!(ok(&empty_list), "", "a script reads no account");
+    let said = String::from_utf8_lossy(&empty_list.stderr);
+    assert!(said.contains("no accounts yet") && said.contains("--register"), "a person reads why: {said}");
 
     // PostgreSQL: a database without the schema is refused, and given it when told to.
     let pg = testkit::postgres::TempPostgres::start();

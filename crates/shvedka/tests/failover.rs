@@ -33,9 +33,19 @@ fn leases() -> (u64, u64) {
 /// gives the process, its address and the certificate's fingerprint.
 /// Leases of 2 s by default: short for a quick test, long enough that a node starved by a busy
 /// machine (the whole suite at once) does not lose its matches.
-fn node(dir: &Path, name: &str, (database_url, nats): (&str, &str), cert: Option<&Path>) -> Served {
+fn node(dir: &Path, name: &str, settings: (&str, &str), cert: Option<&Path>) -> Served {
+    node_with(dir, name, settings, cert, leases())
+}
+
+/// [`node`] with the leases `(lease_ms, lease_renew_ms)`.
+fn node_with(
+    dir: &Path,
+    name: &str,
+    (database_url, nats): (&str, &str),
+    cert: Option<&Path>,
+    (lease_ms, renew_ms): (u64, u64),
+) -> Served {
     let config = dir.join("server.toml");
-    let (lease_ms, renew_ms) = leases();
     std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
     let shared = cert.map_or_else(String::new, |d| {
         format!("cert = {:?}\nkey = {:?}\n", d.join("data/cert.pem"), d.join("data/key.pem"))
@@ -406,4 +416,56 @@ async fn the_rematch_listeners_of_a_killed_node_are_forgotten_by_the_node_that_r
     assert_eq!(view.accepted, [true, false, true, false], "node b's acceptance stands");
     a.kill().unwrap();
     a.wait().unwrap();
+}
+
+/// Issue 61, item 2: SIGTERM (what systemd sends on `systemctl stop`) is a clean shutdown: the
+/// node exits 0 and hands its match over at once — with a lease of 60 s, the other node runs it
+/// long before the lease could have run out.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn sigterm_of_the_owning_node_hands_its_match_over_at_once_not_at_the_end_of_its_lease() {
+    const LONG: (u64, u64) = (60_000, 1_000);
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let settings = (pg.url.as_str(), nats.node_settings());
+    let Served { child: mut a, addr: addr_a, pin, .. } =
+        node_with(dir_a.path(), "node-a", (settings.0, &settings.1), None, LONG);
+    let Served { child: mut b, addr: addr_b, .. } =
+        node_with(dir_b.path(), "node-b", (settings.0, &settings.1), Some(dir_a.path()), LONG);
+    let mut seats = Vec::new();
+    for seat in SeatId::ALL {
+        seats.push(Client::connect(addr_a, Trust::Fingerprint(pin), seat.name()).await.unwrap());
+    }
+    let id = seats[0].create_match("mgimo-2017", "blitz", true).await.unwrap();
+    for (c, seat) in seats.iter().zip(SeatId::ALL) {
+        c.take_seat(id, seat).await.unwrap();
+        c.ready(true).await.unwrap();
+    }
+    retried(|| seats[0].play(Board::A, "e4", None)).await;
+
+    let term = std::process::Command::new("kill").args(["-TERM", &a.id().to_string()]).status().unwrap();
+    assert!(term.success());
+    let stopped = Instant::now();
+    let status = a.wait().unwrap();
+    assert!(status.success(), "a clean exit on SIGTERM, not 143: {status:?}");
+    let spectator = Client::connect(addr_b, Trust::Fingerprint(pin), "spectator").await.unwrap();
+    // Bounded well below the 60 s lease: only a handed-over match is run by node b in time.
+    let deadline = Instant::now() + Duration::from_secs(20);
+    while let Err(e) = spectator.watch(id).await {
+        assert!(
+            Instant::now() < deadline,
+            "node b did not take the match over within 20 s (lease 60 s): {e}"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+    println!("SIGTERM: the match run by node b {} ms after the signal", stopped.elapsed().as_millis());
+    for c in &mut seats {
+        c.resume_at(addr_b).await.expect("the session resumes on node b");
+    }
+    retried(|| seats[1].play(Board::A, "e5", None)).await;
+    let record = seats[2].record(id).await.expect("the record, from node b");
+    let record = &shvedka_records::parse_bpgn(&record).unwrap()[0];
+    let sans: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
+    assert_eq!(sans, ["e4", "e5"], "nothing lost across the hand-over");
+    b.kill().unwrap();
+    b.wait().unwrap();
 }
