@@ -36,7 +36,7 @@ import { premoveText } from "./premove.js";
 import { Sounds, moveSound } from "./sound.js";
 import { clocksAt } from "./clocks.js";
 import { reserveOf } from "./board.js";
-import { clearError, clearLog, hideInfo, initNotice, lastErrorText, log, showError, showInfo, showRefusal } from "./notice.js";
+import { clearError, clearLog, hideInfo, initNotice, lastErrorText, log, relabelNotice, showError, showInfo, showRefusal } from "./notice.js";
 import { boardOf, isWhiteSeat, nameTeams } from "./seats.js";
 
 /** @typedef {import("./match-state.js").MatchModel} MatchModel */
@@ -126,7 +126,7 @@ async function openReview(matchId, k) {
   // A match of his reviewed from the list of recent ones is drawn from his seat too.
   const built = buildReview(r.ok, r.ok.events, viewer, session?.account ? session.name : null);
   if (built.points.length === 0) {
-    showError(tr("l.nothing-to-review", { id: matchId }));
+    showError(() => tr("l.nothing-to-review", { id: matchId }));
     return;
   }
   // Another match than the one followed: its log and chat are not this one's.
@@ -380,6 +380,7 @@ status(); // not connected yet: on a phone, a grey dot
 if (params.has("rules")) showRules(); // ?rules#P3: the rules page, at P3 (rules.js)
 onLanguage(() => {
   applyStatic(document);
+  relabelNotice();
   sounds.label();
   status();
   /** @type {HTMLSelectElement} */ ($("lang")).value = language();
@@ -744,7 +745,7 @@ function ended(reason) {
   $("logout").hidden = true;
   status();
   showScreen("login");
-  showError(tr(why));
+  showError(() => tr(why));
 }
 
 /**
@@ -807,7 +808,7 @@ function status() {
   $("whoami").textContent = s?.name ?? "";
   if (s?.state === "refused") {
     // A bad name or another protocol version: back to the login, to try again.
-    showError(tr("l.refused-session", { problem: s.problem }));
+    showError(() => tr("l.refused-session", { problem: s.problem }));
     session = null;
     showScreen("login");
   }
@@ -849,7 +850,7 @@ async function welcome(resumed, fresh) {
     gestures.clear();
     view.reset();
     legal = { bfen: "", key: "", moves: null };
-    showInfo(tr("l.fresh-session"));
+    showInfo(() => tr("l.fresh-session"));
     // Follow the match again as a new session (a seat is taken again by the player).
     if (followed !== null) void ask(msg.watch(followed));
   }
@@ -912,7 +913,7 @@ function arbiterRemembered() {
 }
 
 initNotice();
-if (secretInAddress) showInfo(tr("l.secret-in-address"));
+if (secretInAddress) showInfo(() => tr("l.secret-in-address"));
 $("arbiter-form").addEventListener("submit", async (e) => {
   e.preventDefault();
   const input = /** @type {HTMLInputElement} */ ($("arbiter-secret"));
@@ -1011,13 +1012,13 @@ document.addEventListener("keydown", (e) => {
 $("record-file").addEventListener("change", async (e) => {
   const file = /** @type {HTMLInputElement} */ (e.target).files?.[0];
   if (!file) return;
-  if (file.size > 61440) return showError(tr("l.record-file-big"));
+  if (file.size > 61440) return showError(() => tr("l.record-file-big"));
   /** @type {HTMLTextAreaElement} */ ($("record-text")).value = await file.text();
 });
 $("record-form").addEventListener("submit", (e) => {
   e.preventDefault();
   const text = /** @type {HTMLTextAreaElement} */ ($("record-text")).value;
-  if (!text.trim()) return showError(tr("l.record-empty"));
+  if (!text.trim()) return showError(() => tr("l.record-empty"));
   const rules = /** @type {HTMLSelectElement} */ ($("record-rules")).value || null;
   void openRecordReview(text, rules);
 });

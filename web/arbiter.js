@@ -68,7 +68,7 @@ export class ArbiterPanel {
       const seconds = /^[+-]?\d+(\.\d+)?$/.test(text) ? Number(text) : NaN;
       const ms = Math.round(seconds * 1000);
       if (!Number.isSafeInteger(ms) || Math.abs(ms) > MAX_ADJUST_MS) {
-        showError(t("v.arb-adjust-range", { max: new Intl.NumberFormat(language()).format(MAX_ADJUST_MS / 1000) }));
+        showError(() => t("v.arb-adjust-range", { max: new Intl.NumberFormat(language()).format(MAX_ADJUST_MS / 1000) }));
       } else if (ms !== 0) void send(act.adjustClock(seat, ms));
     });
     $("arb-takeback").addEventListener("click", () => void send(act.takeBack(input("arb-takeback-board").value)));

@@ -129,13 +129,13 @@ export class Desk {
       if (!v) return;
       const rounds = Number(/** @type {HTMLInputElement} */ ($("d-rounds")).value);
       const swiss = v.summary.format !== "RoundRobin" && v.summary.phase === "Registering" ? rounds : null;
-      void this.send(this.td.settings(v.summary.id, swiss, /** @type {HTMLInputElement} */ ($("d-check-in")).checked), tr("d.settings-saved"));
+      void this.send(this.td.settings(v.summary.id, swiss, /** @type {HTMLInputElement} */ ($("d-check-in")).checked), () => tr("d.settings-saved"));
     });
     $("d-seed").addEventListener("click", () => {
-      if (this.view) void this.send(this.td.seedByRating(this.view.summary.id), tr("d.seeded"));
+      if (this.view) void this.send(this.td.seedByRating(this.view.summary.id), () => tr("d.seeded"));
     });
     $("d-start").addEventListener("click", () => {
-      if (this.view) void this.send(this.td.start(this.view.summary.id), tr("d.started"));
+      if (this.view) void this.send(this.td.start(this.view.summary.id), () => tr("d.started"));
     });
     $("d-register").addEventListener("submit", (e) => {
       e.preventDefault();
@@ -143,7 +143,7 @@ export class Desk {
       if (!v) return;
       const value = (/** @type {string} */ id) => /** @type {HTMLInputElement} */ ($(id)).value.trim();
       const req = /** @type {TdRequest} */ ({ Register: { tournament: v.summary.id, team: value("d-team"), players: [value("d-p1"), value("d-p2")] } });
-      void this.send(req, tr("d.registered")).then((ok) => {
+      void this.send(req, () => tr("d.registered")).then((ok) => {
         if (ok) /** @type {HTMLFormElement} */ ($("d-register")).reset();
       });
     });
@@ -178,7 +178,7 @@ export class Desk {
   /**
    * Sends a director's command; says a refusal from its code, and a success in `done`'s words.
    * @param {TdRequest} req
-   * @param {string} [done]
+   * @param {import("./notice.js").Said} [done]
    * @returns {Promise<boolean>}
    */
   async send(req, done) {
@@ -224,7 +224,7 @@ export class Desk {
     const window_ms = Math.max(10, Number(/** @type {HTMLInputElement} */ ($("d-window")).value) || 120) * 1000;
     const byComputer = this.computer && samePlan(plan, this.computer);
     const req = byComputer ? this.td.pairNext(v.summary.id, window_ms) : this.td.pairByHand(v.summary.id, window_ms, plan.tables, plan.byes.filter((b) => b > 0));
-    if (await this.send(req, tr(byComputer ? "d.paired" : "d.paired-by-hand"))) this.closePlan();
+    if (await this.send(req, () => tr(byComputer ? "d.paired" : "d.paired-by-hand"))) this.closePlan();
   }
 
   /** Draws the plan being edited: a select per place, the teams of the round's field to choose from. */
@@ -436,7 +436,7 @@ export class Desk {
           if (inPlay && !window.confirm(tr("d.end-game-confirm", { table: p.table, game: g.game, match: g.match_id ?? "" }))) return;
           const said = reason.value.trim() || tr(g.match_id !== null ? "d.default-reason-online" : "d.default-reason");
           const req = this.td.result(v.summary.id, at, /** @type {import("./codec.js").TdOutcome} */ (outcome.value), said, g.result !== null, inPlay);
-          void this.send(req, tr(g.result ? "d.corrected" : "d.entered"));
+          void this.send(req, () => tr(g.result ? "d.corrected" : "d.entered"));
         });
         const director = officialName(g.result?.director ?? null);
         const now = g.result ? `${tr(`d.outcome.${g.result.outcome}`)}${director ? ` (${director})` : ""}` : "—";
@@ -448,7 +448,7 @@ export class Desk {
           clear.title = tr("d.clear-title");
           clear.addEventListener("click", () => {
             if (!window.confirm(tr("d.clear-confirm", { table: p.table, game: g.game }))) return;
-            void this.send(this.td.clearResult(v.summary.id, { round: round.round, table: p.table, game: g.game }), tr("d.cleared"));
+            void this.send(this.td.clearResult(v.summary.id, { round: round.round, table: p.table, game: g.game }), () => tr("d.cleared"));
           });
           form.append(clear);
         }

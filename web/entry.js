@@ -71,13 +71,13 @@ export class Entry {
       if (!v) return;
       const team = /** @type {HTMLInputElement} */ ($("t-invite-team")).value.trim();
       const partner = /** @type {HTMLInputElement} */ ($("t-invite-partner")).value.trim();
-      void this.send(this.entry.invite(v.summary.id, team, partner), tr("e.sent", { player: partner }));
+      void this.send(this.entry.invite(v.summary.id, team, partner), () => tr("e.sent", { player: partner }));
     });
   }
 
   /**
    * @param {import("./codec.js").EntryRequest} req
-   * @param {string} done
+   * @param {import("./notice.js").Said} done
    */
   async send(req, done) {
     // A refusal is said by `ask` from its code.
@@ -121,16 +121,16 @@ export class Entry {
         break;
       case "waiting":
         status.replaceChildren(cell("span", `${tr("e.waiting", { team: state.team, player: state.to })} `),
-          button(tr("e.take-back"), "t-invite-cancel", () => void this.send(this.entry.decline(id, state.to), tr("e.taken-back"))));
+          button(tr("e.take-back"), "t-invite-cancel", () => void this.send(this.entry.decline(id, state.to), () => tr("e.taken-back"))));
         break;
       case "invited":
         status.replaceChildren(cell("span", `${tr("e.invited", { player: state.from, team: state.team })} `),
-          button(tr("e.accept"), "t-invite-accept", () => void this.send(this.entry.accept(id, state.from), tr("e.accepted", { team: state.team }))),
-          button(tr("e.decline"), "t-invite-decline", () => void this.send(this.entry.decline(id, state.from), tr("e.declined"))));
+          button(tr("e.accept"), "t-invite-accept", () => void this.send(this.entry.accept(id, state.from), () => tr("e.accepted", { team: state.team }))),
+          button(tr("e.decline"), "t-invite-decline", () => void this.send(this.entry.decline(id, state.from), () => tr("e.declined"))));
         break;
       case "check-in":
         status.replaceChildren(cell("span", `${tr("e.check-in")} `),
-          button(tr("e.check-in-button"), "t-check-in", () => void this.send(this.entry.checkIn(id), tr("e.checked"))));
+          button(tr("e.check-in-button"), "t-check-in", () => void this.send(this.entry.checkIn(id), () => tr("e.checked"))));
         break;
       case "checked-in":
         status.replaceChildren(cell("span", tr("e.checked-in", { round: state.round })));

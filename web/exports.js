@@ -139,7 +139,7 @@ export class Exports {
     if (r.err || typeof r.ok?.Text !== "string") return;
     const name = fileName(v.summary.name, tr(file, params), ext);
     save(name, type, prefix + r.ok.Text);
-    showInfo(tr("ex.saved", { file: name }));
+    showInfo(() => tr("ex.saved", { file: name }));
   }
 
   /** Downloads the games of round `round` (0: every round) as one BPGN file. */
@@ -149,15 +149,15 @@ export class Exports {
     const got = await allGames(this.publish, round);
     if (!got) return;
     if (got.games === 0) {
-      showError(tr("ex.no-games"));
+      showError(() => tr("ex.no-games"));
       return;
     }
     if (!got.complete) {
-      showError(tr("ex.incomplete", { count: got.games }));
+      showError(() => tr("ex.incomplete", { count: got.games }));
       return;
     }
     const name = fileName(v.summary.name, round ? tr("ex.file-round-games", { round }) : tr("ex.file-games"), "bpgn");
     save(name, "application/x-bughouse-pgn;charset=utf-8", got.bpgn);
-    showInfo(tr("ex.saved-games", { file: name, count: got.games }));
+    showInfo(() => tr("ex.saved-games", { file: name, count: got.games }));
   }
 }

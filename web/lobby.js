@@ -154,7 +154,7 @@ export class Lobby {
         return;
       }
       const id = wholeNumberIn(text, 1, Number.MAX_SAFE_INTEGER);
-      if (id === null) showError(t("l.bad-number"));
+      if (id === null) showError(() => t("l.bad-number"));
       else await this.ask(this.msg.watch(id));
     });
   }

@@ -12,6 +12,17 @@ const HIDE_AFTER_MS = 7000;
 let lastError = "";
 /** @type {number | undefined} */
 let timer;
+/**
+ * How to say what the bar shows again, after a switch of language; `null` for a text given as
+ * it is.
+ * @type {(() => string) | null}
+ */
+let sayAgain = null;
+
+/** @typedef {string | (() => string)} Said  a text, or how to say it (again in another language) */
+
+/** @param {Said} said */
+const textOf = (said) => (typeof said === "function" ? said() : said);
 
 /**
  * @param {string} id
@@ -68,12 +79,13 @@ export function tourRefusalText(r) {
 /**
  * Shows a problem in the notice bar (and the log); with `rule`, a link to that rule on the rules
  * page, so the reader can read the rule the server applied.
- * @param {string} text
+ * @param {Said} said
  * @param {string | null} [rule]
  */
-export function showError(text, rule = null) {
+export function showError(said, rule = null) {
+  const text = textOf(said);
   lastError = text;
-  show(text, "error", rule);
+  show(said, "error", rule);
   log(text, true);
 }
 
@@ -82,30 +94,36 @@ export function showError(text, rule = null) {
  * @param {ErrorMsg} err
  */
 export function showRefusal(err) {
-  showError(refusalText(err), err.rule && findRule(err.rule) ? err.rule : null);
+  showError(() => refusalText(err), err.rule && findRule(err.rule) ? err.rule : null);
 }
 
 /**
  * Shows a passing piece of news in the notice bar.
- * @param {string} text
+ * @param {Said} said
  */
-export function showInfo(text) {
-  show(text, "info");
+export function showInfo(said) {
+  show(said, "info");
 }
 
 /**
- * @param {string} text
+ * @param {Said} said
  * @param {string} kind
  * @param {string | null} [rule]
  */
-function show(text, kind, rule = null) {
+function show(said, kind, rule = null) {
   const bar = $("notice");
-  $("notice-text").textContent = text;
+  sayAgain = typeof said === "function" ? said : null;
+  $("notice-text").textContent = textOf(said);
   $("notice-rule").replaceChildren(...(rule ? [ruleLink(rule)] : []));
   bar.className = kind;
   bar.hidden = false;
   window.clearTimeout(timer);
   timer = window.setTimeout(() => (bar.hidden = true), HIDE_AFTER_MS);
+}
+
+/** Says what the bar shows again, in the language switched to (a text given as it is stays). */
+export function relabelNotice() {
+  if (sayAgain && !$("notice").hidden) $("notice-text").textContent = sayAgain();
 }
 
 /** Hides the notice bar if it holds news (not a problem): it is out of date. */

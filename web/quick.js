@@ -215,7 +215,7 @@ export class QuickPairing {
     if (this.invitation?.view.seek === id) this.invitation = null;
     if (this.seek?.view.seek === id) {
       this.seek = null;
-      if (reason) showInfo(seekEndText(reason));
+      if (reason) showInfo(() => seekEndText(reason));
     }
     this.renderBar();
     this.renderPools();
@@ -223,7 +223,7 @@ export class QuickPairing {
 
   /** A new connection (or a resumed one): the server withdrew the old one's seek. */
   connectionChanged() {
-    if (this.seek) showInfo(t("l.seek-lost"));
+    if (this.seek) showInfo(() => t("l.seek-lost"));
     this.seek = null;
     this.invitation = null;
     this.renderBar();

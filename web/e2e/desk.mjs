@@ -215,6 +215,9 @@ async function main() {
   await td.locator("#lang").selectOption("ru");
   await until(td, "the desk speaks Russian", () => document.getElementById("d-print").textContent === "Печать жеребьёвки и таблицы (A4)"
     && /Результаты тура 1/.test(document.getElementById("d-results-title").textContent), null);
+  // The notice shown before the switch is said again in Russian, not left in English.
+  const notice = await td.evaluate(() => document.getElementById("notice").hidden ? null : document.getElementById("notice-text").textContent);
+  if (notice !== null && /[a-z]{3}/i.test(notice)) fail("the notice bar in Russian after the switch", "результат исправлен", notice);
   await shot(td, "desk-ru.png", "the director's desk switched to Russian");
   // Exports from the desk (issue 57), in the director's language: each a file the browser saves.
   const saved = async (/** @type {string} */ button) => {
