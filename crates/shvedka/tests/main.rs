@@ -15,4 +15,5 @@ mod one_writer;
 mod play_tty;
 mod restart;
 mod serve_cli;
+mod systemd_unit;
 mod td_cli;

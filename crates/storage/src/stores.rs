@@ -69,6 +69,39 @@ impl Drop for SqliteStore {
     }
 }
 
+/// Makes the database file its owner's alone (mode 0600) before SQLite opens it, whatever the
+/// umask and the directory's mode (a data directory made beforehand at 0755, as packages and
+/// systemd's `StateDirectory` make it): it holds the accounts' password hashes and the session
+/// tokens' hashes. SQLite gives its write-ahead log and shared-memory files the database file's
+/// mode. A file an older build left readable by others is made the owner's alone, and said.
+#[cfg(unix)]
+fn owners_alone(path: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{OpenOptionsExt, PermissionsExt};
+    match std::fs::OpenOptions::new().write(true).create_new(true).mode(0o600).open(path) {
+        Ok(_) => return Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => {}
+        Err(e) => return Err(e),
+    }
+    let beside = |suffix: &str| {
+        let mut name = path.as_os_str().to_owned();
+        name.push(suffix);
+        std::path::PathBuf::from(name)
+    };
+    for file in [path.to_path_buf(), beside("-wal"), beside("-shm")] {
+        let Ok(meta) = std::fs::metadata(&file) else { continue };
+        if meta.permissions().mode() & 0o077 != 0 {
+            std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o600))?;
+            tracing::warn!(file = %file.display(), "the database file was readable by others: made its owner's alone (0600)");
+        }
+    }
+    Ok(())
+}
+
+#[cfg(not(unix))]
+fn owners_alone(_: &Path) -> std::io::Result<()> {
+    Ok(())
+}
+
 impl SqliteStore {
     /// Opens (creating if needed) the database file and migrates it.
     ///
@@ -92,6 +125,7 @@ impl SqliteStore {
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
         }
+        owners_alone(path).map_err(|e| StoreError::Database(sqlx::Error::Io(e)))?;
         let options = SqliteConnectOptions::new()
             .filename(path)
             .create_if_missing(true)

@@ -347,6 +347,41 @@ async fn a4_sqlite_store_keeps_players_matches_and_logs_and_survives_reopening()
     assert_eq!(again.kind(), "sqlite");
 }
 
+/// Issue 58/61: the database holds the password hashes: in a data directory made beforehand at
+/// 0755 (as packages and systemd's `StateDirectory` make it), under a permissive umask, its
+/// files are the owner's alone; a file an older build left at 0644 is made so at the next open.
+#[cfg(unix)]
+#[tokio::test]
+async fn the_database_files_are_the_owners_alone_whatever_the_directorys_mode() {
+    use std::os::unix::fs::PermissionsExt;
+    let mode = |p: &std::path::Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = dir.path().join("shvedka.db");
+    let store = SqliteStore::open(&path).await.unwrap();
+    let player = PlayerRow {
+        id: 1,
+        name: "alice".into(),
+        token_hash: "ab".repeat(32),
+        created_ms: 5,
+        last_seen_ms: 5,
+        account: None,
+        revoked: false,
+    };
+    store.add_player(&player).await.unwrap();
+    assert_eq!(mode(&path), 0o600, "the database");
+    let wal = dir.path().join("shvedka.db-wal");
+    assert!(wal.exists(), "in WAL mode");
+    assert_eq!(mode(&wal), 0o600, "its write-ahead log, which holds the same rows");
+    drop(store);
+
+    let old = dir.path().join("old.db");
+    std::fs::write(&old, b"").unwrap();
+    std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o644)).unwrap();
+    let _store = SqliteStore::open(&old).await.unwrap();
+    assert_eq!(mode(&old), 0o600, "an existing database readable by others is made the owner's alone");
+}
+
 #[tokio::test]
 async fn a4_postgres_store_keeps_players_matches_and_logs_and_survives_reconnecting() {
     let pg = TempPostgres::start();
