@@ -1,7 +1,8 @@
 //! `shvedka admin`: accounts and roles, run on the server's own database (its data directory,
 //! or `--database-url`), not over the network — whoever runs it can read that database anyway,
 //! so it needs no other credential. It lists, disables and enables accounts, resets passwords,
-//! and grants and revokes the arbiter and director roles. Disabling an account or resetting its
+//! grants and revokes the arbiter and director roles, and copies the embedded database while the
+//! server runs (`backup FILE`, [`shvedka_storage::backup`]). Disabling an account or resetting its
 //! password ends its sessions (their tokens never resume) and the server closes their connections
 //! within `session_check_ms`; a role granted or revoked counts from the account's next privileged
 //! request (the server reads an account's roles at each one), sessions already open included.
@@ -80,12 +81,21 @@ enum AdminCommand {
         #[arg(long, value_name = "FILE")]
         password_file: Option<PathBuf>,
     },
+    /// Copy the embedded database to FILE (a new file, the owner's alone), consistent, while the
+    /// server runs: every move acknowledged before it began. PostgreSQL: use pg_dump.
+    Backup {
+        /// The new file.
+        file: PathBuf,
+    },
 }
 
 pub(crate) fn run(args: &AdminArgs, out: &mut dyn Write) -> anyhow::Result<()> {
     let config = ServerConfig::load(args.config.as_deref())?;
     let data_dir = args.data_dir.clone().unwrap_or(config.data_dir);
     let url = args.database_url.clone().or((!config.database_url.is_empty()).then_some(config.database_url));
+    if let AdminCommand::Backup { file } = &args.command {
+        return backup(url.is_some(), &data_dir, file, out);
+    }
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
     runtime.block_on(async {
         let found =
@@ -101,6 +111,40 @@ pub(crate) fn run(args: &AdminArgs, out: &mut dyn Write) -> anyhow::Result<()> {
             .context("cannot open the database")?;
         act(&*store, &args.command, out).await
     })
+}
+
+/// `admin backup FILE`: the embedded database copied while the server runs.
+fn backup(
+    postgres: bool,
+    data_dir: &std::path::Path,
+    file: &std::path::Path,
+    out: &mut dyn Write,
+) -> anyhow::Result<()> {
+    if postgres {
+        return Err(Failure {
+            code: 2,
+            message: "a PostgreSQL database is backed up with its own tools: pg_dump --format=custom, or \
+                      continuous archiving (docs/operators.md, Backups)"
+                .into(),
+        }
+        .into());
+    }
+    let done = shvedka_storage::backup(data_dir, file).map_err(|e| {
+        let code = match e {
+            shvedka_storage::BackupError::NoDatabase(_) | shvedka_storage::BackupError::Exists(_) => 2,
+            _ => 1,
+        };
+        Failure { code, message: e.to_string() }
+    })?;
+    writeln!(
+        out,
+        "backed up to {}: {} bytes, {} matches, {} accounts",
+        done.path.display(),
+        done.bytes,
+        done.matches,
+        done.accounts
+    )?;
+    Ok(())
 }
 
 /// Why there is no database to act on, and what to do.
@@ -191,6 +235,8 @@ async fn act(store: &dyn Store, command: &AdminCommand, out: &mut dyn Write) -> 
             store.revoke_sessions(Revoke::Account { id: a.id, keep: None }).await?;
             writeln!(out, "password of {} reset; its sessions ended", a.name)?;
         }
+        // Run before any store is opened ([`run`]).
+        AdminCommand::Backup { .. } => unreachable!("a backup opens no store"),
     }
     Ok(())
 }

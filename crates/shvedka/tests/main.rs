@@ -6,6 +6,7 @@
 mod admin_cli;
 mod arbiter_cli;
 mod arbiter_online_cli;
+mod backup_cli;
 mod board_cli;
 mod bot_demo_cli;
 mod cli;

@@ -19,6 +19,7 @@
 //! `ratings.rs`) are applied once per rated match.
 
 mod accounts;
+mod backup;
 mod careful;
 mod leases;
 mod migrate;
@@ -32,6 +33,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 pub use accounts::{AccountRow, Accounts, NewAccount, Revoke, Role};
+pub use backup::{Backup, BackupError, backup};
 pub use leases::{IdKind, Leases, NodeRow, Take};
 pub use ratings::{BoardRow, HistoryRow, PlayerChange, RatedMatch, RatingRow, Ratings};
 pub use rows::{Appending, Ending, EventRow, MatchRow, NewMatch, PlayerRow};
