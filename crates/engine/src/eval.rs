@@ -7,17 +7,8 @@
 use chess_core::attacks::{self, king_attacks};
 use chess_core::{Bitboard, ByColor, Color, File, Position, Role, Square};
 
-use crate::king_safety;
-
-/// Value of a piece on the board, by role index (pawn, knight, bishop, rook, queen, king). Bughouse
-/// values: minor pieces and the rook are worth less against the queen than in chess, because
-/// drops make every piece a potential attacker and trades are cheap.
-pub(crate) const BOARD_VALUE: [i32; 6] = [100, 300, 310, 460, 860, 0];
-
-/// Value of a piece in reserve. A little more than on the board: it can be dropped on any empty
-/// square, to attack or to block a check (a pawn in hand most of all). Dropping it must be paid for
-/// by placement, mobility or an attack on the king.
-pub(crate) const HAND_VALUE: [i32; 6] = [120, 320, 320, 470, 880, 0];
+use crate::king_safety::{self, Control};
+use crate::values::{BOARD_VALUE, HAND_VALUE, relative_rank};
 
 /// Per square a piece attacks that is not its own side's.
 const MOBILITY: [i32; 6] = [0, 4, 4, 2, 1, 0];
@@ -34,17 +25,6 @@ const CENTRE: [i32; 6] = [0, 6, 3, 0, 0, 0];
 
 /// For the side to move.
 const TEMPO: i32 = 15;
-
-/// What each side controls and how hard each king is attacked; the inputs of `king_safety`.
-pub(crate) struct Control {
-    /// Squares attacked by each side's pawns and pieces (kings excluded: a king does not defend
-    /// its own zone against a supported drop).
-    pub(crate) attacked: ByColor<Bitboard>,
-    /// Attack units of the enemy's pieces and pawns against each side's king zone.
-    pub(crate) units: ByColor<i32>,
-    /// The squares next to each side's king.
-    pub(crate) zone: ByColor<Bitboard>,
-}
 
 /// The position's score for the side to move.
 pub(crate) fn evaluate(pos: &Position) -> i32 {
@@ -89,13 +69,6 @@ pub(crate) fn evaluate(pos: &Position) -> i32 {
     TEMPO + if pos.turn() == Color::White { white } else { -white }
 }
 
-/// The value of the material a side holds in reserve.
-pub(crate) fn hand_value(pos: &Position, color: Color) -> i32 {
-    pos.pockets().map_or(0, |p| {
-        Role::POCKET.iter().map(|r| HAND_VALUE[r.index()] * i32::from(p.of(color).count(*r))).sum()
-    })
-}
-
 /// The squares a set of pawns of a colour attacks.
 fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
     let west = pawns - Bitboard::file(File::A);
@@ -103,14 +76,6 @@ fn pawn_attacks(pawns: Bitboard, color: Color) -> Bitboard {
     match color {
         Color::White => west.shift(7) | east.shift(9),
         Color::Black => west.shift(-9) | east.shift(-7),
-    }
-}
-
-/// The rank of a square counted from a side's first rank, 0 to 7.
-pub(crate) fn relative_rank(sq: Square, color: Color) -> usize {
-    match color {
-        Color::White => sq.rank().index(),
-        Color::Black => 7 - sq.rank().index(),
     }
 }
 

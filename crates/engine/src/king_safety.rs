@@ -7,9 +7,20 @@
 //! with their square, capped; the enemy's reserve scales it up to double.
 
 use chess_core::attacks::{knight_attacks, pawn_attacks};
-use chess_core::{Bitboard, Color, Position, Rank, Role};
+use chess_core::{Bitboard, ByColor, Color, Position, Rank, Role};
 
-use crate::eval::{Control, hand_value, relative_rank};
+use crate::values::{hand_value, relative_rank};
+
+/// What each side controls and how hard each king is attacked; the inputs of `king_safety`.
+pub(crate) struct Control {
+    /// Squares attacked by each side's pawns and pieces (kings excluded: a king does not defend
+    /// its own zone against a supported drop).
+    pub(crate) attacked: ByColor<Bitboard>,
+    /// Attack units of the enemy's pieces and pawns against each side's king zone.
+    pub(crate) units: ByColor<i32>,
+    /// The squares next to each side's king.
+    pub(crate) zone: ByColor<Bitboard>,
+}
 
 /// Units beyond this add nothing.
 const MAX_UNITS: i32 = 40;

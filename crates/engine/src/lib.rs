@@ -38,6 +38,7 @@ mod quiesce;
 mod score;
 mod search;
 mod tt;
+mod values;
 mod wish;
 
 pub use analysis::{Analysis, MAX_LINE, Verdict, verdict};

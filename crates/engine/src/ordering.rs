@@ -6,7 +6,7 @@
 use chess_core::attacks;
 use chess_core::{Color, Move, Position, Role};
 
-use crate::eval::BOARD_VALUE;
+use crate::values::BOARD_VALUE;
 
 /// The deepest ply the search reaches (quiescence included).
 pub(crate) const MAX_PLY: usize = 64;

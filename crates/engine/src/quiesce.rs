@@ -8,10 +8,11 @@
 use chess_core::attacks::{self, pawn_attacks};
 use chess_core::{Bitboard, MAX_MOVES, Move, MoveList, Position, Rank, Role, Square};
 
-use crate::eval::{BOARD_VALUE, evaluate};
+use crate::eval::evaluate;
 use crate::ordering::{MAX_PLY, mvv_lva, pick_next};
 use crate::score::INF;
 use crate::search::Search;
+use crate::values::BOARD_VALUE;
 
 /// A capture that cannot raise the score to alpha even with this margin is skipped.
 const DELTA_MARGIN: i32 = 200;

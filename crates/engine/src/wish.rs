@@ -12,9 +12,10 @@ use bughouse::{DropMate, Game, Seat, is_mate_on_board};
 use chess_core::{Color, Position, Role};
 
 use crate::Engine;
-use crate::eval::{HAND_VALUE, evaluate};
+use crate::eval::evaluate;
 use crate::limits::Limits;
 use crate::search::{RootMove, Search};
+use crate::values::HAND_VALUE;
 
 /// Nodes per searched position (six positions per wish).
 const WISH_NODES: u64 = 3_000;

@@ -1,11 +1,12 @@
 //! What happened in a match besides its moves: the arbiter's acts (RULES.md A2, K5), a player's
 //! call, a flag's fall, the clocks' start and the end, and the moves that were played but later
 //! taken back or annulled. A record carries them so that every reader replays the match the
-//! players had, not only its moves (docs/bpgn.md gives the written form, `{[%act …]}`).
+//! players had, not only its moves (docs/bpgn.md gives the written form, `{[%act …]}`). A move
+//! ([`RecordMove`]) is here too: it carries the acts after it, and a taken-back move is an act.
 
 use bughouse::{BoardId, MatchResult, Seat};
 
-use crate::record::RecordMove;
+use chess_core::Color;
 
 /// Why a game was played again (RULES.md A2, A5, A6).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -201,5 +202,64 @@ impl Act {
                 | ActKind::SetPosition { .. }
                 | ActKind::Replay { .. }
         )
+    }
+}
+
+/// One move as the record writes it.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct RecordMove {
+    /// The board it was made on (the letter of its move number).
+    pub board: BoardId,
+    /// The mover's colour (the case of that letter: `1A.` White, `1a.` Black).
+    pub color: Color,
+    /// The full-move number on its board, as written.
+    pub number: u32,
+    /// The move as written: SAN (`Nf3`, `N@f3`, `e8=Qd1`) or long notation.
+    pub text: String,
+    /// The mover's remaining time after the move, in milliseconds, if recorded.
+    pub clock_ms: Option<u64>,
+    /// Commentary after the move (`{C:...}` in BPGN), whitespace collapsed.
+    pub comment: Option<String>,
+    /// The match time it was made, in milliseconds from the start of the clocks (`{[%mt …]}`),
+    /// if recorded.
+    pub at_ms: Option<i64>,
+    /// The lag credit its mover was given (K3), in milliseconds, when the record says so
+    /// (`{[%mt 30.600 lag=0.380]}`) and it is not zero.
+    pub credit_ms: Option<u64>,
+    /// What happened after it, before the next move of the record (`{[%act …]}`), in order.
+    pub acts: Vec<Act>,
+}
+
+impl RecordMove {
+    /// A move without clock or comment.
+    pub fn new(board: BoardId, color: Color, number: u32, text: impl Into<String>) -> RecordMove {
+        RecordMove {
+            board,
+            color,
+            number,
+            text: text.into(),
+            clock_ms: None,
+            comment: None,
+            at_ms: None,
+            credit_ms: None,
+            acts: Vec::new(),
+        }
+    }
+
+    /// The seat that made the move.
+    pub fn seat(&self) -> Seat {
+        Seat::new(self.board, self.color)
+    }
+
+    /// The move number as BPGN writes it: `14a.` (board letter upper case for White).
+    pub fn number_label(&self) -> String {
+        let letter = self.board.char();
+        let letter = if self.color == Color::White { letter.to_ascii_uppercase() } else { letter };
+        format!("{}{letter}.", self.number)
+    }
+
+    /// The move as a person names it: `14a. Q@g8`.
+    pub fn label(&self) -> String {
+        format!("{} {}", self.number_label(), self.text)
     }
 }

@@ -14,9 +14,9 @@
 use bughouse::{BoardId, Seat};
 use chess_core::Color;
 
+use crate::act::RecordMove;
 use crate::act::{Act, ActKind, DrawCause, ReplayCause};
 use crate::clock::{format_seconds, parse_seconds};
-use crate::record::RecordMove;
 use crate::result::{outcome_token, parse_token};
 
 /// `12345` → `12.345`, `-1500` → `-1.500`.
@@ -194,7 +194,7 @@ pub(crate) fn read_comment(comment: &str) -> Result<CommentParts, String> {
         s = &s[body_start + close + 1..];
     }
     rest.push(s);
-    parts.text = crate::parse::normalize(&rest.concat());
+    parts.text = crate::lexer::normalize(&rest.concat());
     Ok(parts)
 }
 

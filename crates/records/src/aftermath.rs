@@ -13,8 +13,8 @@
 use bughouse::{BoardId, BughouseMove, Game, Promotion, Seat};
 use chess_core::{Bitboard, CastlingSide, Color, Move, Position, Role, Square};
 
+use crate::act::RecordMove;
 use crate::classify::{Shape, Written, can_reach, king_rook_swap, read};
-use crate::record::RecordMove;
 use crate::wrong::{Broken, Stuck};
 
 /// An impossible move as it was made on one board.

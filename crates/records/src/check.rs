@@ -52,7 +52,7 @@ use chess_core::DropRules;
 use crate::aftermath::{carry_out, illegal};
 use crate::classify::{Verdict, judge};
 use crate::record::Record;
-use crate::replay::start_game;
+use crate::start::start_game;
 use crate::timeline::act_position;
 use crate::wrong::{CheckEnd, ImpossibleKind, NotRead, Undecided, Wrong};
 

@@ -16,8 +16,8 @@ use chess_core::{
     Bitboard, Board, CastlingSide, Color, File, Move, Position, Rank, Role, San, Square, UciMove,
 };
 
+use crate::act::RecordMove;
 use crate::notation::after_chars;
-use crate::record::RecordMove;
 use crate::wrong::{Castling, ImpossibleKind, Wrong};
 
 /// What a recorded move is.

@@ -8,7 +8,7 @@ use bughouse::{BoardId, MatchResult, Rules, Seat};
 
 use crate::act::{ActKind, DrawCause};
 use crate::record::Record;
-use crate::replay::ReplayError;
+use crate::start::ReplayError;
 use crate::timeline::StepKind;
 
 /// The longest a flag's grace window stays open (K4, section 10: the flagged player's remaining

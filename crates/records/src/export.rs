@@ -10,7 +10,7 @@
 
 use crate::act_text::{write_act, write_mt};
 use crate::clock::format_seconds;
-use crate::parse::normalize;
+use crate::lexer::normalize;
 use crate::record::Record;
 use crate::result::token_of;
 

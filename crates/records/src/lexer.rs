@@ -2,10 +2,40 @@
 //! 1-based, columns counted in characters). `;` comments to the end of a line are skipped; `\r`
 //! is whitespace, so CRLF files read like LF files.
 
+use std::fmt;
 use std::iter::Peekable;
 use std::str::Chars;
 
-use crate::parse::ParseBpgnError;
+/// BPGN text that could not be read: where, what was expected there, and what was found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct ParseBpgnError {
+    /// The line, from 1.
+    pub line: usize,
+    /// The column in characters, from 1.
+    pub column: usize,
+    /// What would have been read there.
+    pub expected: String,
+    /// What was found instead; `None` at the end of the input.
+    pub found: Option<String>,
+}
+
+impl fmt::Display for ParseBpgnError {
+    /// `line 3, column 14: expected a move after 2A., found "1-0"`.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "line {}, column {}: expected {}, found ", self.line, self.column, self.expected)?;
+        match &self.found {
+            Some(found) => write!(f, "{found:?}"),
+            None => f.write_str("the end of the input"),
+        }
+    }
+}
+
+impl std::error::Error for ParseBpgnError {}
+
+/// Collapses whitespace runs to one space and trims.
+pub(crate) fn normalize(text: &str) -> String {
+    text.split_whitespace().collect::<Vec<_>>().join(" ")
+}
 
 /// One lexical element of a BPGN file.
 #[derive(Clone, Debug, PartialEq, Eq)]

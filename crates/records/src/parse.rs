@@ -17,46 +17,20 @@
 //! not part of BPGN and are refused. Moves are checked for their form only; whether they are legal
 //! is for [`crate::Record::replay`] and [`crate::check_record`] to say.
 
-use std::fmt;
 use std::mem;
 
 use bughouse::{BoardId, MatchResult};
 use chess_core::Color;
 
 use crate::act::Act;
+use crate::act::RecordMove;
 use crate::act_text;
 use crate::clock::parse_seconds;
-use crate::lexer::{Lexer, Token};
+use crate::lexer::{Lexer, ParseBpgnError, Token, normalize};
 use crate::notation::{MOVE_EXPECTED, is_move_text};
 use crate::prose;
-use crate::record::{Record, RecordMove, Tag};
+use crate::record::{Record, Tag};
 use crate::result::{RecordResult, outcome_token, parse_token};
-
-/// BPGN text that could not be read: where, what was expected there, and what was found.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct ParseBpgnError {
-    /// The line, from 1.
-    pub line: usize,
-    /// The column in characters, from 1.
-    pub column: usize,
-    /// What would have been read there.
-    pub expected: String,
-    /// What was found instead; `None` at the end of the input.
-    pub found: Option<String>,
-}
-
-impl fmt::Display for ParseBpgnError {
-    /// `line 3, column 14: expected a move after 2A., found "1-0"`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "line {}, column {}: expected {}, found ", self.line, self.column, self.expected)?;
-        match &self.found {
-            Some(found) => write!(f, "{found:?}"),
-            None => f.write_str("the end of the input"),
-        }
-    }
-}
-
-impl std::error::Error for ParseBpgnError {}
 
 /// Reads every game of a BPGN file, in order. Text without any game gives an empty list.
 ///
@@ -137,11 +111,6 @@ pub fn parse_bpgn(text: &str) -> Result<Vec<Record>, ParseBpgnError> {
         games.push(draft.finish(None)?);
     }
     Ok(games)
-}
-
-/// Collapses whitespace runs to one space and trims.
-pub(crate) fn normalize(text: &str) -> String {
-    text.split_whitespace().collect::<Vec<_>>().join(" ")
 }
 
 enum Symbol {

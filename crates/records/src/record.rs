@@ -1,9 +1,8 @@
 //! The record of one match: tags, the moves of both boards in time order, the result.
 
-use bughouse::{BoardId, BughouseMove, Game, OptionsError, RuleOptions, Rules, Seat};
-use chess_core::Color;
+use bughouse::{BughouseMove, Game, OptionsError, RuleOptions, Rules, Seat};
 
-use crate::act::{Act, ActKind};
+use crate::act::{Act, ActKind, RecordMove};
 use crate::result::RecordResult;
 
 /// A tag pair, `[Name "value"]`.
@@ -19,65 +18,6 @@ impl Tag {
     /// A tag.
     pub fn new(name: impl Into<String>, value: impl Into<String>) -> Tag {
         Tag { name: name.into(), value: value.into() }
-    }
-}
-
-/// One move as the record writes it.
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct RecordMove {
-    /// The board it was made on (the letter of its move number).
-    pub board: BoardId,
-    /// The mover's colour (the case of that letter: `1A.` White, `1a.` Black).
-    pub color: Color,
-    /// The full-move number on its board, as written.
-    pub number: u32,
-    /// The move as written: SAN (`Nf3`, `N@f3`, `e8=Qd1`) or long notation.
-    pub text: String,
-    /// The mover's remaining time after the move, in milliseconds, if recorded.
-    pub clock_ms: Option<u64>,
-    /// Commentary after the move (`{C:...}` in BPGN), whitespace collapsed.
-    pub comment: Option<String>,
-    /// The match time it was made, in milliseconds from the start of the clocks (`{[%mt …]}`),
-    /// if recorded.
-    pub at_ms: Option<i64>,
-    /// The lag credit its mover was given (K3), in milliseconds, when the record says so
-    /// (`{[%mt 30.600 lag=0.380]}`) and it is not zero.
-    pub credit_ms: Option<u64>,
-    /// What happened after it, before the next move of the record (`{[%act …]}`), in order.
-    pub acts: Vec<Act>,
-}
-
-impl RecordMove {
-    /// A move without clock or comment.
-    pub fn new(board: BoardId, color: Color, number: u32, text: impl Into<String>) -> RecordMove {
-        RecordMove {
-            board,
-            color,
-            number,
-            text: text.into(),
-            clock_ms: None,
-            comment: None,
-            at_ms: None,
-            credit_ms: None,
-            acts: Vec::new(),
-        }
-    }
-
-    /// The seat that made the move.
-    pub fn seat(&self) -> Seat {
-        Seat::new(self.board, self.color)
-    }
-
-    /// The move number as BPGN writes it: `14a.` (board letter upper case for White).
-    pub fn number_label(&self) -> String {
-        let letter = self.board.char();
-        let letter = if self.color == Color::White { letter.to_ascii_uppercase() } else { letter };
-        format!("{}{letter}.", self.number)
-    }
-
-    /// The move as a person names it: `14a. Q@g8`.
-    pub fn label(&self) -> String {
-        format!("{} {}", self.number_label(), self.text)
     }
 }
 

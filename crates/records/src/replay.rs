@@ -1,54 +1,11 @@
 //! Replaying a record through the rules: every position and the clocks known after each move.
 
-use bughouse::{BoardId, BughouseMove, Game, MoveTextError, ParseBfenError, Rules};
-use chess_core::Color;
+use bughouse::{BughouseMove, Game, Rules};
 
-use crate::clock::{Clocks, base_ms};
+use crate::clock::Clocks;
 use crate::record::Record;
+use crate::start::{ReplayError, start_clocks, start_game};
 use crate::timeline::act_position;
-
-/// A record that could not be replayed.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum ReplayError {
-    /// The `BFEN` tag is not a position.
-    #[error("start position (BFEN tag): {0}")]
-    Start(ParseBfenError),
-    /// The move's colour is not the side to move on its board.
-    #[error("{label}: it is {turn}'s turn on board {board}")]
-    OutOfTurn {
-        /// The move's index in [`Record::moves`].
-        index: usize,
-        /// The move as written, `14a. Q@g8`.
-        label: String,
-        /// The board.
-        board: BoardId,
-        /// Who was to move there.
-        turn: Color,
-    },
-    /// The move cannot be read, is ambiguous, or is illegal (the error names the rule).
-    #[error("{label}: {error}")]
-    Move {
-        /// The move's index in [`Record::moves`].
-        index: usize,
-        /// The move as written, `14a. Q@g8`.
-        label: String,
-        /// Why it cannot be played.
-        error: MoveTextError,
-    },
-    /// An act cannot be applied (a position that does not read, a taken-back move that cannot be
-    /// played).
-    #[error("after {after}: the act {act}: {why}")]
-    Act {
-        /// The index in [`Record::moves`] of the move it follows (`None`: before the first).
-        index: Option<usize>,
-        /// The move it follows as written, or `the start`.
-        after: String,
-        /// The act's verb.
-        act: String,
-        /// Why.
-        why: crate::Wrong,
-    },
-}
 
 /// A replayed record: the game after every prefix of its moves.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -97,20 +54,6 @@ impl Replay {
     pub fn clocks_after(&self, n: usize) -> Option<Clocks> {
         self.clocks.get(n).copied()
     }
-}
-
-/// The game a record starts from: the `BFEN` or `FEN` tag, or the standard start.
-pub(crate) fn start_game(record: &Record, rules: Rules) -> Result<Game, ReplayError> {
-    match record.start_bfen() {
-        Some(bfen) => Game::from_bfen(&bfen, rules).map_err(ReplayError::Start),
-        None => Ok(Game::new(rules)),
-    }
-}
-
-/// The clocks before any move: the base time of the `TimeControl` tag, if it has one.
-pub(crate) fn start_clocks(record: &Record) -> Clocks {
-    let base = record.tag("TimeControl").and_then(base_ms);
-    Clocks([base; 4])
 }
 
 impl Record {

@@ -41,12 +41,13 @@
 
 use bughouse::{BoardId, Game, Rules, Seat};
 
+use crate::act::RecordMove;
 use crate::act::{Act, ActKind};
 use crate::aftermath::carry_out;
 use crate::classify::{Verdict, judge};
 use crate::clock::{Clocks, time_control_ms};
-use crate::record::{Record, RecordMove};
-use crate::replay::{ReplayError, start_clocks, start_game};
+use crate::record::Record;
+use crate::start::{ReplayError, start_clocks, start_game};
 use crate::wrong::Wrong;
 
 /// What a step is.

@@ -23,6 +23,7 @@ mod backup;
 mod careful;
 mod leases;
 mod migrate;
+mod pg_leases;
 mod ratings;
 mod reach;
 mod rows;

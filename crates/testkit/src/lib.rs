@@ -1,6 +1,7 @@
 //! Helpers that several crates' test suites share, so each suite does not carry its own copy.
 //! A dev-dependency only: nothing here reaches a shipped binary.
 
+pub mod imports;
 pub mod link;
 pub mod nats;
 pub mod postgres;

@@ -45,6 +45,17 @@ pub(crate) fn team(lang: Lang, team: bughouse::Team) -> String {
     )
 }
 
+/// Why a board drew: `repetition, E4`.
+pub(crate) fn draw_cause(lang: Lang, cause: shvedka_records::DrawCause) -> String {
+    use shvedka_records::DrawCause;
+    match cause {
+        DrawCause::Agreed => t!(lang, "draw-agreed"),
+        DrawCause::Repetition => t!(lang, "draw-repetition"),
+        DrawCause::MoveRule => t!(lang, "draw-move-rule"),
+        DrawCause::Stalemate => t!(lang, "draw-stalemate"),
+    }
+}
+
 /// One line of what happened.
 fn line(lang: Lang, l: &Line) -> String {
     let at = time(l.at_ms);
@@ -53,13 +64,9 @@ fn line(lang: Lang, l: &Line) -> String {
             t!(lang, "explain-mate", at = at, by = by.as_str(), seat = seat(lang, *mated))
         }
         Happening::Resigned { seat: s } => t!(lang, "explain-resigned", at = at, seat = seat(lang, *s)),
-        Happening::Draw { board, cause } => t!(
-            lang,
-            "explain-draw",
-            at = at,
-            board = board.to_string(),
-            why = crate::record_words::draw_cause(lang, *cause)
-        ),
+        Happening::Draw { board, cause } => {
+            t!(lang, "explain-draw", at = at, board = board.to_string(), why = draw_cause(lang, *cause))
+        }
         Happening::Flag { seat: s } => {
             t!(lang, "explain-flag", at = at, seat = speak::seat_of(lang, speak_seat(*s)))
         }

@@ -4,7 +4,7 @@
 
 use shvedka_records::{Act, ActKind, Wrong};
 
-use crate::explain::{seat, speak_seat, who};
+use crate::explain::{draw_cause, seat, speak_seat, who};
 use crate::i18n::{Lang, t};
 use crate::speak;
 
@@ -67,17 +67,6 @@ pub fn act(lang: Lang, at: Option<&str>, act: &Act, ending: Option<&str>) -> Str
 /// `1:00.000`.
 fn amount(ms: u64) -> String {
     format!("{}:{:02}.{:03}", ms / 60_000, ms / 1000 % 60, ms % 1000)
-}
-
-/// Why a board drew: `repetition, E4`.
-pub(crate) fn draw_cause(lang: Lang, cause: shvedka_records::DrawCause) -> String {
-    use shvedka_records::DrawCause;
-    match cause {
-        DrawCause::Agreed => t!(lang, "draw-agreed"),
-        DrawCause::Repetition => t!(lang, "draw-repetition"),
-        DrawCause::MoveRule => t!(lang, "draw-move-rule"),
-        DrawCause::Stalemate => t!(lang, "draw-stalemate"),
-    }
 }
 
 /// An act in words; `ending` is the record's reason for the end.
