@@ -339,20 +339,25 @@ pub(crate) fn bot(args: &BotArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         if args.uci.is_some() {
             uci_match(&client, match_id).await?;
         }
-        // Another player may take the free seat first: then try the next free one.
+        // Another player may take the free seat first: then try the next free one. The lobby
+        // list may not show that seat taken yet (another node's match is listed as its node
+        // last said, within a heartbeat): a seat refused is not tried again, and a list that
+        // names no other free seat is asked again a moment later.
         let mut attempts = 0;
+        let mut refused: Vec<SeatId> = Vec::new();
         let outcome = loop {
             let seat = match wanted {
                 Some(seat) => seat,
-                None => first_free(&client, match_id).await?,
+                None => first_free(&client, match_id, &refused).await?,
             };
             let chooser = match &args.uci {
                 Some(path) => uci_chooser(args, path).await?,
                 None => Chooser::search(args.level),
             };
             match play_match_with(&mut client, match_id, seat, &config, chooser).await {
-                Err(BotError::Seat(why)) if wanted.is_none() && attempts < 4 => {
+                Err(BotError::Seat(why)) if wanted.is_none() && attempts < SEAT_ATTEMPTS => {
                     tracing::info!("{seat} was taken meanwhile ({why}); trying another");
+                    refused.push(seat);
                     attempts += 1;
                 }
                 other => break other?,
@@ -442,16 +447,35 @@ async fn uci_chooser(args: &BotArgs, path: &std::path::Path) -> anyhow::Result<C
     Ok(Chooser::uci(engine, args.uci_movetime_ms.map(Duration::from_millis), args.level))
 }
 
-async fn first_free(client: &Client, id: MatchId) -> anyhow::Result<SeatId> {
-    let list = client.list_matches().await?;
-    let summary = list.iter().find(|m| m.match_id == id).ok_or_else(|| Failure {
-        code: 1,
-        message: format!("match {id} is not in the lobby list; name a --seat"),
-    })?;
-    SeatId::ALL
-        .into_iter()
-        .find(|s| summary.seats[s.index()].is_none())
-        .ok_or_else(|| Failure { code: 1, message: format!("match {id} has no free seat") }.into())
+/// How many seats a bot without `--seat` tries before it gives up (there are four).
+const SEAT_ATTEMPTS: u32 = 8;
+
+/// How long a bot waits before it reads the lobby list again when it shows no free seat it has
+/// not tried: a cluster's list of another node's match is at most a heartbeat old.
+const LIST_AGAIN_AFTER: Duration = Duration::from_millis(300);
+
+/// The first seat of match `id` the lobby list shows free, other than those `refused` already;
+/// the list is read again (up to three times) while it shows only those.
+async fn first_free(client: &Client, id: MatchId, refused: &[SeatId]) -> anyhow::Result<SeatId> {
+    for again in 0..4 {
+        if again > 0 {
+            tokio::time::sleep(LIST_AGAIN_AFTER).await;
+        }
+        let list = client.list_matches().await?;
+        let summary = list.iter().find(|m| m.match_id == id).ok_or_else(|| Failure {
+            code: 1,
+            message: format!("match {id} is not in the lobby list; name a --seat"),
+        })?;
+        let free: Vec<SeatId> =
+            SeatId::ALL.into_iter().filter(|s| summary.seats[s.index()].is_none()).collect();
+        if free.is_empty() {
+            break;
+        }
+        if let Some(seat) = free.into_iter().find(|s| !refused.contains(s)) {
+            return Ok(seat);
+        }
+    }
+    Err(Failure { code: 1, message: format!("match {id} has no free seat") }.into())
 }
 
 #[cfg(test)]

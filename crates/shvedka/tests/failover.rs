@@ -469,3 +469,73 @@ async fn sigterm_of_the_owning_node_hands_its_match_over_at_once_not_at_the_end_
     b.kill().unwrap();
     b.wait().unwrap();
 }
+
+/// Issue 61, item 4: three `shvedka bot --match N` started together on node b, for a match node a
+/// runs, each take "the first free seat": a seat another took first — which the lobby list,
+/// a heartbeat old for another node's match, may still show free — is not tried again, and the
+/// next free one is. All three sit; the match is played and ends; each says its own seat.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_bots_started_together_each_take_a_free_seat_of_another_nodes_match() {
+    let (pg, nats) = (TempPostgres::start(), TempNats::start());
+    let (dir_a, dir_b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+    let Served { child: mut a, addr: addr_a, pin, .. } =
+        node(dir_a.path(), "node-a", (&pg.url, &nats.node_settings()), None);
+    let Served { child: mut b, addr: addr_b, .. } =
+        node(dir_b.path(), "node-b", (&pg.url, &nats.node_settings()), Some(dir_a.path()));
+    let mut anna = Client::connect(addr_a, Trust::Fingerprint(pin), "anna").await.unwrap();
+    let id = anna.create_match("mgimo-2017", "blitz", true).await.unwrap();
+    anna.take_seat(id, SeatId::WhiteA).await.unwrap();
+    anna.ready(true).await.unwrap();
+    // Node b lists node a's match once it has heard of it (a heartbeat).
+    let lister = Client::connect(addr_b, Trust::Fingerprint(pin), "lister").await.unwrap();
+    retried(|| async {
+        let listed = lister.list_matches().await?;
+        if listed.iter().any(|m| m.match_id == id) {
+            Ok(())
+        } else {
+            Err(shvedka_client::ClientError::Connection("not yet".into()))
+        }
+    })
+    .await;
+    let fingerprint: String = pin.iter().map(|b| format!("{b:02x}")).collect();
+    let addr = addr_b.to_string();
+    let match_id = id.0.to_string();
+    let bots: Vec<_> = (0..3)
+        .map(|i| {
+            std::process::Command::new(env!("CARGO_BIN_EXE_shvedka"))
+                .args(["bot", "--server", &addr, "--fingerprint", &fingerprint, "--match", &match_id])
+                .args(["--level", "1", "--pace-ms", "0", "--name", &format!("bot{i}")])
+                .env("RUST_LOG", "warn")
+                .stdout(std::process::Stdio::piped())
+                .stderr(std::process::Stdio::piped())
+                .spawn()
+                .unwrap()
+        })
+        .collect();
+    // All four seated and ready: the match starts; anna resigns at once, and the bots are done.
+    let started = Instant::now();
+    loop {
+        match next(&mut anna).await {
+            Update::Server(ServerMsg::Event(e)) if matches!(e.kind, EventView::Started) => break,
+            _ => assert!(started.elapsed() < Duration::from_secs(30), "the three bots never all sat"),
+        }
+    }
+    anna.resign().await.expect("anna resigns");
+    let mut seats = Vec::new();
+    for bot in bots {
+        let out = bot.wait_with_output().unwrap();
+        let said = String::from_utf8_lossy(&out.stdout).into_owned();
+        assert!(out.status.success(), "{said}{}", String::from_utf8_lossy(&out.stderr));
+        let seat = said
+            .lines()
+            .find_map(|l| l.split(" played ").nth(1)?.split(" in match ").next().map(str::to_owned))
+            .unwrap_or_else(|| panic!("a bot says its seat: {said}"));
+        seats.push(seat);
+    }
+    seats.sort();
+    assert_eq!(seats, ["black-A", "black-B", "white-B"], "each its own seat");
+    for node in [&mut a, &mut b] {
+        node.kill().unwrap();
+        node.wait().unwrap();
+    }
+}
