@@ -150,6 +150,13 @@ async fn an_address_opening_connections_in_a_loop_is_slowed_and_no_other_is() {
     let allowed = 10 + started.elapsed().as_secs() as usize + 1;
     let connected = attempts.iter().filter(|a| a.is_ok()).count();
     assert!((10..=allowed).contains(&connected), "{connected} of 20 connected (at most {allowed})");
+    // Each one refused is told so, as a refusal (not a connection that failed by itself).
+    for refused in attempts.iter().filter_map(|a| a.as_ref().err()) {
+        assert!(
+            matches!(refused, ClientError::Refused(e) if e.code == ErrorCode::Full),
+            "refused before its handshake: {refused:?}"
+        );
+    }
     let page = server.http_get("/").await;
     assert!(page.starts_with("HTTP/1.1 503"), "the HTTP side counts the same connections: {page}");
     let honest = server.client_from(HONEST, "honest").await;

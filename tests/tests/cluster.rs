@@ -152,7 +152,7 @@ async fn a_nodes_metrics_show_whether_it_is_connected_to_nats_and_since_when() {
     assert_eq!(metric(&page, "shvedka_cluster_nats_connected"), Some(1), "{page}");
     let since = metric(&page, "shvedka_cluster_nats_since_seconds").expect("since");
     assert!(since > 0 && since.unsigned_abs() <= started + 1, "connected since its start: {since}");
-    assert_eq!(metric(&page, "shvedka_cluster_nats_errors"), Some(0), "{page}");
+    assert_eq!(metric(&page, "shvedka_cluster_nats_errors_total"), Some(0), "{page}");
     assert!(!page.contains("shvedka_cluster_nats_last_error{"), "no error yet:\n{page}");
 
     drop(nats);

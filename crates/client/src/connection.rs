@@ -128,6 +128,24 @@ fn refused_at_limit(conn: &quinn::Connection) -> Option<ClientError> {
     }))
 }
 
+/// A connection the server refused before its handshake (QUIC's `CONNECTION_REFUSED`): it opens
+/// no connection for an address that opens them too fast (`new_connections_per_address_per_second`),
+/// nor past `max_connections` for a flood it cannot tell one by one (PROTOCOL.md, Session).
+fn refused_unseen(e: &quinn::ConnectionError) -> Option<ClientError> {
+    let quinn::ConnectionError::ConnectionClosed(close) = e else { return None };
+    if close.error_code != quinn::TransportErrorCode::CONNECTION_REFUSED {
+        return None;
+    }
+    Some(ClientError::Refused(ErrorMsg {
+        code: shvedka_proto::ErrorCode::Full,
+        rule: None,
+        message:
+            "the server refused the connection before its handshake: too many new connections from this \
+                  address at once, or the server is full"
+                .into(),
+    }))
+}
+
 fn no_address() -> ClientError {
     ClientError::Connection("no server address".into())
 }
@@ -536,7 +554,7 @@ impl Client {
     /// Opens a connection to `server` and says `Hello` (resuming when `resume` is given).
     async fn open(&mut self, server: SocketAddr, resume: Option<Resume>) -> Result<(), ClientError> {
         let connecting = self.endpoint.connect(server, &self.server_name).map_err(conn_err)?;
-        let conn = connecting.await.map_err(conn_err)?;
+        let conn = connecting.await.map_err(|e| refused_unseen(&e).unwrap_or_else(|| conn_err(e)))?;
         // A connection refused at a limit is closed at once naming it (PROTOCOL.md, Session).
         self.hello(conn.clone(), resume).await.map_err(|e| refused_at_limit(&conn).unwrap_or(e))
     }

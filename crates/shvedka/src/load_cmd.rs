@@ -278,7 +278,7 @@ async fn load(args: &LoadArgs, connect: &ConnectArgs, out: &mut dyn Write) -> an
         }
     }
     for (why, n) in &setup_failures {
-        writeln!(out, "load: {n} matches could not be set up: {why:?}")?;
+        writeln!(out, "load: {n} matches could not be set up: {why}")?;
     }
     let timeline = match &args.events {
         Some(path) => Some(std::sync::Mutex::new(std::io::BufWriter::new(

@@ -29,6 +29,19 @@ pub(crate) enum SetupFailure {
     Other(String),
 }
 
+impl std::fmt::Display for SetupFailure {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            SetupFailure::Limit(FULL) => f.write_str("connections refused before their handshake"),
+            SetupFailure::Limit(key) => write!(f, "refused at {key}"),
+            SetupFailure::Other(e) => f.write_str(e),
+        }
+    }
+}
+
+/// The keys behind a connection refused before its handshake (`ErrorCode::Full`).
+const FULL: &str = "new_connections_per_address_per_second or max_connections";
+
 impl SetupFailure {
     /// What a failed setup says, as a fact where the server gave one.
     pub(crate) fn of(e: &ClientError) -> SetupFailure {
@@ -52,6 +65,7 @@ pub(crate) fn limit_key(code: ErrorCode) -> Option<&'static str> {
         ErrorCode::Limit(Limit::OpenMatches) => "max_open_matches_per_session",
         ErrorCode::Session(SessionRefusal::TooManyGuests) => "guest_sessions_per_address_per_hour",
         ErrorCode::RateLimited => "rate_per_second",
+        ErrorCode::Full => FULL,
         _ => return None,
     })
 }
@@ -104,10 +118,7 @@ pub(crate) fn weigh(o: &Observed, t: Targets) -> Verdict {
     for (why, n) in &o.setup_failures {
         match why {
             SetupFailure::Limit(key) => {
-                short.push(format!(
-                    "{n} of {} matches could not be set up: refused at {key}",
-                    o.matches_asked
-                ));
+                short.push(format!("{n} of {} matches could not be set up: {why}", o.matches_asked));
                 changes.push(match *key {
                     "max_connections" => format!(
                         "raise max_connections to at least {} (this run's connections: four a match and \
@@ -116,6 +127,10 @@ pub(crate) fn weigh(o: &Observed, t: Targets) -> Verdict {
                     ),
                     "max_matches" => format!("raise max_matches to at least {}", o.matches_asked),
                     "rate_per_second" => "raise rate_per_second and rate_burst".to_owned(),
+                    FULL => "raise new_connections_per_address_per_second (every player of a load run comes \
+                             from one address; see shvedka_refused_total{limit=\"ConnectionRate\"}), or \
+                             max_connections (shvedka_refused_total{limit=\"MaxConnections\"})"
+                        .to_owned(),
                     key => format!("raise {key} (every player of a load run comes from one address)"),
                 });
             }
@@ -254,6 +269,18 @@ mod tests {
         assert_eq!(
             SetupFailure::of(&refused(ErrorCode::Limit(Limit::Matches))),
             SetupFailure::Limit("max_matches")
+        );
+        assert_eq!(
+            SetupFailure::of(&refused(ErrorCode::Full)).to_string(),
+            "connections refused before their handshake",
+            "said in words, not Debug"
+        );
+        let mut o = good();
+        o.setup_failures.insert(SetupFailure::of(&refused(ErrorCode::Full)), 19);
+        let v = weigh(&o, TARGETS);
+        assert!(
+            v.changes.iter().any(|c| c.starts_with("raise new_connections_per_address_per_second")),
+            "{v:?}"
         );
         assert_eq!(
             SetupFailure::of(&ClientError::Connection("timed out".into())),

@@ -51,7 +51,7 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         config.webtransport_listen = webtransport.clone();
     }
     let filter = tracing_subscriber::EnvFilter::try_from_default_env()
-        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new("info"));
+        .unwrap_or_else(|_| tracing_subscriber::EnvFilter::new(DEFAULT_LOG));
     // Colour only for a person at a terminal: never into a file or the journal, nor under NO_COLOR.
     let colour =
         colour_logs(std::io::IsTerminal::is_terminal(&std::io::stderr()), std::env::var_os("NO_COLOR"));
@@ -89,6 +89,14 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         server.run(shutdown).await
     })
 }
+
+/// What the log says without `RUST_LOG`: shvedka's own lines from `info` up. The NATS client's
+/// lines are left out: the node says NATS's state itself, each change once and a repeated error
+/// once a minute (`cluster::nats_state`), where the client says each reconnection's error
+/// again, several times a second; PostgreSQL's notices (`relation … already exists, skipping`
+/// at each start) are left out below `warn`. `RUST_LOG` (say `RUST_LOG=info,async_nats=debug`)
+/// shows them.
+const DEFAULT_LOG: &str = "info,async_nats=off,sqlx::postgres::notice=warn";
 
 /// Ctrl-C (SIGINT) or SIGTERM (what systemd, `kill` and container runtimes send to stop a
 /// service), with the handlers installed now: either is the same clean shutdown.

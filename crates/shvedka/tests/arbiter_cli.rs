@@ -410,7 +410,7 @@ fn a4_show_prints_the_arbiters_acts_up_to_the_instant_with_who_made_them() {
     assert_eq!((code, err.as_str()), (0, ""), "{out}");
     assert!(
         out.contains(
-            "act at 0:03.000: arbiter alice stopped the clocks (K5)\n\
+            "act at 0:03.000: arbiter alice stopped the clocks (A2)\n\
              act at 0:03.000: an arbiter (secret) restarted the clocks\n"
         ),
         "{out}"
@@ -561,7 +561,7 @@ fn a4_show_speaks_russian() {
     assert!(out.contains("\nдоска A: ходят белые A, мат на доске: нет\n"), "{out}");
     assert!(out.contains("\nбелые A (Anna): часы 2:59.750 идут, запас -\n"), "{out}");
     let (_, out, _) = arbiter("show", "arbiter_acts.bpgn", &["--after-move", "3", "--lang", "ru"]);
-    assert!(out.contains("0:03.000: судья alice остановил часы (K5)\n"), "{out}");
+    assert!(out.contains("0:03.000: судья alice остановил часы (A2)\n"), "{out}");
     assert!(out.contains("время матча: 0:05.500 (часы стоят с 0:05.500: остановка, K5)\n"), "{out}");
     let (_, out, _) = arbiter("show", "scholar_mate.bpgn", &["--after-move", "10", "--lang", "ru"]);
     assert!(out.contains("мат на доске: да, мат получают чёрные A (M1)"), "{out}");

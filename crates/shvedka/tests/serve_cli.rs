@@ -117,6 +117,24 @@ fn serve_refuses_a_bad_configuration_with_one_line() {
     assert!(lines[0].contains("unknown key `max_conections`; did you mean `max_connections`?"), "{err}");
     assert!(out.stdout.is_empty(), "nothing on stdout: {:?}", String::from_utf8_lossy(&out.stdout));
 
+    // A top-level key written under [cluster] (cert and key, as a node's config was once shown):
+    // said to belong above it.
+    std::fs::write(
+        &path,
+        "[cluster]\nnode = \"n1\"\nnats_url = \"nats://127.0.0.1:4222\"\ncert = \"c.pem\"\n",
+    )
+    .unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_shvedka"))
+        .args(["serve", "--config", path.to_str().unwrap()])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown key `cert` in [cluster]; `cert` is a top-level key: put it above [cluster]"),
+        "{err}"
+    );
+
     // A value only the seeks read (a quick pool's time control) is refused before anything is
     // made: no database migrated, no certificate generated in the data directory.
     let data = dir.path().join("data");

@@ -507,7 +507,7 @@ busy-reserved = the seats of this match are reserved for its players: no bot tak
 official-arbiter = an arbiter
 official-director = a tournament director
 official-needed = only { $role } may do this: log in as an account with the role, or present the role's secret
-official-wrong-secret = not the secret of { $role } ({ $env }), or the server has none
+official-wrong-secret = not the secret of { $role }, or the server has none
 official-secret-differs = the node you are connected to accepted your secret as { $role }, but the node that runs this match is configured with another `{ $key }` (or none): every node of a cluster needs the same one (docs/operators.md, Secrets); until then log in as an account with the role
 
 ## How a match was decided (protocol version 9)
@@ -580,7 +580,8 @@ show-act-takeback = { $who } took back the last move on board { $board } (A2)
 show-act-added = { $who } added { $amount } on { $seat }'s clock (A2)
 show-act-removed = { $who } removed { $amount } on { $seat }'s clock (A2)
 show-act-position = { $who } set the position { $position } (A2)
-show-act-pause = { $who } stopped the clocks (K5)
+show-act-pause = { $who } stopped the clocks (A2)
+show-act-pause-server = the server stopped the clocks (a restart, a shutdown or a take-over, K6; or its storage)
 show-act-resume = { $who } restarted the clocks
 show-act-flag = { $seat }'s flag fell (K4)
 show-act-resign = { $seat } resigned (E10)

@@ -551,7 +551,7 @@ busy-reserved = места в этой партии закреплены за е
 official-arbiter = судья
 official-director = директор турнира
 official-needed = это может только { $role }: войдите под учётной записью с этой ролью или предъявите её секрет
-official-wrong-secret = это не секрет роли «{ $role }» ({ $env }), или на сервере его нет
+official-wrong-secret = это не секрет роли «{ $role }», или на сервере его нет
 official-secret-differs = узел, к которому вы подключены, принял ваш секрет роли «{ $role }», но узел, на котором идёт этот матч, настроен с другим `{ $key }` (или без него): всем узлам кластера нужен один и тот же (docs/operators.md, Secrets); до тех пор войдите под учётной записью с этой ролью
 
 ## Чем закончился матч (протокол 9)
@@ -624,7 +624,8 @@ show-act-takeback = { $who } вернул последний ход на дос�
 show-act-added = { $who } добавил { $amount } на часы { $seat } (A2)
 show-act-removed = { $who } снял { $amount } с часов { $seat } (A2)
 show-act-position = { $who } установил позицию { $position } (A2)
-show-act-pause = { $who } остановил часы (K5)
+show-act-pause = { $who } остановил часы (A2)
+show-act-pause-server = сервер остановил часы (перезапуск, остановка или передача матча другому узлу, K6; или его хранилище)
 show-act-resume = { $who } пустил часы
 show-act-flag = у { $seat } упал флаг (K4)
 show-act-resign = { $seat } сдались (E10)

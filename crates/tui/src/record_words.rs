@@ -96,6 +96,8 @@ fn describe(lang: Lang, act: &Act, ending: Option<&str>) -> String {
         ActKind::SetPosition { position } => {
             t!(lang, "show-act-position", who = w, position = position.as_str())
         }
+        // The server's own pause is no arbiter's act (A2): a restart or a take-over (K6).
+        ActKind::Pause if act.by.as_deref() == Some("(server)") => t!(lang, "show-act-pause-server"),
         ActKind::Pause => t!(lang, "show-act-pause", who = w),
         ActKind::Resume => t!(lang, "show-act-resume", who = w),
         ActKind::Flag { seat: s } => t!(lang, "show-act-flag", seat = seat_of(lang, *s)),

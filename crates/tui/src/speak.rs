@@ -515,19 +515,13 @@ pub fn official_refusal(lang: Lang, r: OfficialRefusal) -> String {
         OfficialRole::Arbiter => t!(lang, "official-arbiter"),
         OfficialRole::Director => t!(lang, "official-director"),
     };
-    let secret = |role| match role {
-        OfficialRole::Arbiter => "SHVEDKA_ARBITER_TOKEN",
-        OfficialRole::Director => "SHVEDKA_DIRECTOR_TOKEN",
-    };
     let key = |role| match role {
         OfficialRole::Arbiter => "arbiter_token",
         OfficialRole::Director => "director_token",
     };
     match r {
         OfficialRefusal::Needed { role: r } => t!(lang, "official-needed", role = role(r)),
-        OfficialRefusal::WrongSecret { role: r } => {
-            t!(lang, "official-wrong-secret", role = role(r), env = secret(r))
-        }
+        OfficialRefusal::WrongSecret { role: r } => t!(lang, "official-wrong-secret", role = role(r)),
         OfficialRefusal::SecretDiffers { role: r } => {
             t!(lang, "official-secret-differs", role = role(r), key = key(r))
         }

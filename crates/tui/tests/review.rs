@@ -139,3 +139,20 @@ fn a4_a_text_that_is_no_record_is_said_not_shown() {
     assert!(matches!(Review::from_bpgn(MatchId(1), "1A. e4 {"), Err(ReviewError::Unreadable(_))));
     assert_eq!(Review::from_bpgn(MatchId(1), ""), Err(ReviewError::NoGame));
 }
+
+/// A2, K6: a pause in a record is said as whose it was — an arbiter's act (A2), or the server's
+/// own (a restart, a shutdown or a take-over, K6), never a player's call (K5).
+#[test]
+fn a2_k6_a_pause_is_said_as_the_arbiters_act_or_the_servers_own() {
+    use shvedka_records::{Act, ActKind};
+    use shvedka_tui::{Lang, record_words};
+    let pause =
+        |by: &str| Act { kind: ActKind::Pause, at_ms: Some(3000), by: Some(by.to_owned()), clocks: None };
+    let arbiter = record_words::act(Lang::En, None, &pause("alice"), None);
+    assert!(arbiter.ends_with("stopped the clocks (A2)"), "{arbiter}");
+    let server = record_words::act(Lang::En, None, &pause("(server)"), None);
+    assert!(server.contains("the server stopped the clocks") && server.contains("K6"), "{server}");
+    assert!(!server.contains("K5"), "{server}");
+    let ru = record_words::act(Lang::Ru, None, &pause("(server)"), None);
+    assert!(ru.contains("сервер остановил часы") && ru.contains("K6"), "{ru}");
+}

@@ -151,12 +151,18 @@ async fn connect_nats(
     };
     match tokio::time::timeout(NATS_FIRST_WITHIN, options()?.connect(url)).await {
         Ok(Ok(client)) => return Ok(client),
+        // Said by its kind alone: the client's text repeats it ("authorization violation: nats:
+        // authorization violation").
         Ok(Err(e)) if matches!(e.kind(), Kind::AuthorizationViolation | Kind::Authentication) => {
             anyhow::bail!(
                 "the NATS server at {url} refused this node's credentials (nats_user {:?}): {}; check nats_user \
                  and nats_password against the NATS server's authorization block",
                 config.nats_user,
-                why(&e)
+                if e.kind() == Kind::Authentication {
+                    "authentication failed"
+                } else {
+                    "authorization violation"
+                }
             )
         }
         // rustls's refusal of the server's certificate comes as an IO error naming it.

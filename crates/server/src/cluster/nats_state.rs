@@ -1,6 +1,6 @@
 //! NATS as an operator sees it: whether this node is connected, since when, and the last error
 //! the NATS client or server reported — in `/metrics` (`shvedka_cluster_nats_connected`,
-//! `shvedka_cluster_nats_since_seconds`, `shvedka_cluster_nats_errors`,
+//! `shvedka_cluster_nats_since_seconds`, `shvedka_cluster_nats_errors_total`,
 //! `shvedka_cluster_nats_last_error{error}`) and in the log. The log says each change of state
 //! once, and an error repeated (a password changed on the NATS server makes every reconnection
 //! fail alike) once at once and then at most once a minute with how often it came meanwhile,
@@ -72,11 +72,16 @@ impl Happening {
             Event::ServerError(async_nats::ServerError::AuthorizationViolation) => Happening::Error(
                 "authorization violation: the NATS server refused nats_user/nats_password".into(),
             ),
-            Event::ServerError(e) => Happening::Error(format!("server: {e}")),
-            Event::ClientError(e) => Happening::Error(format!("client: {e}")),
+            Event::ServerError(e) => Happening::Error(format!("server: {}", plain(&e.to_string()))),
+            Event::ClientError(e) => Happening::Error(format!("client: {}", plain(&e.to_string()))),
             other => Happening::Other(other.to_string()),
         }
     }
+}
+
+/// The client's text without its `nats: ` prefix.
+fn plain(text: &str) -> &str {
+    text.strip_prefix("nats: ").unwrap_or(text)
 }
 
 impl NatsState {

@@ -179,7 +179,10 @@ impl ServerConfig {
         let overrides: toml::Table = toml::from_str(text).context("invalid configuration")?;
         table.extend(overrides);
         let config: ServerConfig = table.try_into().map_err(|e: toml::de::Error| {
-            anyhow::anyhow!("invalid configuration: {}", keys::suggest(&e.to_string()))
+            // The top-level keys, as serde lists them for a key that is none of them.
+            let probe = toml::from_str::<ServerConfig>("no_such_key_anywhere = 0").err();
+            let top = probe.map(|p| keys::expected(&p.to_string())).unwrap_or_default();
+            anyhow::anyhow!("invalid configuration: {}", keys::suggest_in(&e.to_string(), &top))
         })?;
         if config.keep_alive_ms >= config.idle_timeout_ms {
             bail!("invalid configuration: keep_alive_ms must be below idle_timeout_ms");

@@ -117,7 +117,7 @@ pub(crate) struct Metrics {
     lease_lost: Gauge,
     nats_connected: Gauge,
     nats_since: Gauge,
-    nats_errors: Gauge,
+    nats_errors: Counter,
     nats_last_error: Family<ErrorLabels, Gauge>,
     node_matches: Family<NodeLabels, Gauge>,
     node_connections: Family<NodeLabels, Gauge>,
@@ -150,7 +150,7 @@ impl Metrics {
             lease_lost: Gauge::default(),
             nats_connected: Gauge::default(),
             nats_since: Gauge::default(),
-            nats_errors: Gauge::default(),
+            nats_errors: Counter::default(),
             nats_last_error: Family::default(),
             node_matches: Family::default(),
             node_connections: Family::default(),
@@ -325,7 +325,11 @@ impl Metrics {
     pub(crate) fn set_nats(&self, connected: bool, since_unix_s: u64, errors: u64, last_error: Option<&str>) {
         self.nats_connected.set(i64::from(connected));
         self.nats_since.set(i64::try_from(since_unix_s).unwrap_or(i64::MAX));
-        self.nats_errors.set(i64::try_from(errors).unwrap_or(i64::MAX));
+        // A count: it only grows, by what was reported since the last scrape.
+        let seen = self.nats_errors.get();
+        if errors > seen {
+            self.nats_errors.inc_by(errors - seen);
+        }
         self.nats_last_error.clear();
         if let Some(error) = last_error {
             self.nats_last_error.get_or_create(&ErrorLabels { error: error.to_owned() }).set(1);
