@@ -496,10 +496,13 @@ async fn a4_sqlite_log_is_checkpointed_in_the_background_and_stays_short() {
     assert_eq!(store.events(1).await.unwrap().len(), 8000);
 }
 
-/// A4: under steady writes no passive checkpoint ever finds the whole log copied (commits land
-/// while it copies), so SQLite never writes the log from its start again: at 2,000 matches it grew
-/// by 35 MB a second without end. Past its reserve (16 MiB) a restarting checkpoint follows, and
-/// the log stays about that long however much is written.
+/// A4: the log is written from its start again under writes that never pause (at 2,000
+/// matches it once grew by 35 MB a second without end: no passive checkpoint found it all
+/// copied; past its reserve, 16 MiB, a restarting checkpoint follows). What is checked is that
+/// the log starts over, not a size: its header carries a checkpoint sequence number SQLite
+/// raises each time it starts the log over, whereas how far the log overshoots its reserve
+/// between two checkpoints depends on how fast the machine writes (36 MB on a fast one, 82 MB on
+/// a loaded CI machine, where a bound of 64 MB failed).
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a4_the_sqlite_log_is_reused_from_its_start_under_writes_that_never_pause() {
     let dir = tempfile::tempdir().unwrap();
@@ -508,20 +511,29 @@ async fn a4_the_sqlite_log_is_reused_from_its_start_under_writes_that_never_paus
     let store =
         SqliteStore::open_checkpointing(&path, std::time::Duration::from_millis(50), 0).await.unwrap();
     store.add_match(&new_match(1)).await.unwrap();
-    let mut longest = 0;
-    // Without the restarting checkpoint the log holds everything written (about 240 MB for
-    // these 128 MB of events); with it, how far it overshoots its reserve depends on how fast
-    // this machine writes between two checkpoints (36 MB seen on a fast one): half of what was
-    // written is the line between the two.
+    // The WAL header's checkpoint sequence number (bytes 12..16, big-endian).
+    let sequence = || {
+        let bytes = std::fs::read(&wal).unwrap_or_default();
+        bytes.get(12..16).map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]))
+    };
+    let first = sequence();
+    let (mut restarts, mut last) = (0, first);
+    // 128 MB of events in commits back to back, about a megabyte a round.
     let rounds = 128u64;
     for round in 0..rounds {
-        // About a megabyte a round, in commits back to back.
         for chunk in padded(round * 1000, 1000).chunks(50) {
             store.append(1, chunk).await.unwrap();
         }
-        longest = longest.max(size(&wal));
+        let now = sequence();
+        if now != last {
+            restarts += 1;
+            last = now;
+        }
     }
-    assert!(longest < 64 << 20, "the log grew to {longest} bytes with {rounds} MB written");
+    assert!(
+        restarts >= 2,
+        "the log was started over {restarts} times in {rounds} MB (header {first:?} to {last:?})"
+    );
     assert_eq!(store.events(1).await.unwrap().len(), 128_000, "every event reads back");
 }
 
