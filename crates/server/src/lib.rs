@@ -202,6 +202,14 @@ impl Server {
         }
         let clock = config.clock_config()?;
         let identity = tls::Identity::load(&config)?;
+        if config.cluster.is_some() && config.cert.as_os_str().is_empty() {
+            // Its clients pin one fingerprint and resume on any node.
+            tracing::warn!(
+                "this node has no cert and key configured and serves a certificate of its own: a client \
+                 pinned to another node's fingerprint cannot resume here; give every node the same cert \
+                 and key (docs/operators.md, the nodes' one certificate)"
+            );
+        }
         let native = identity.resolver()?;
         let endpoint = endpoint::native(&config, native.clone())?;
         // Browsers get a short-lived development certificate unless a real one is configured.

@@ -466,6 +466,12 @@ async fn sigterm_of_the_owning_node_hands_its_match_over_at_once_not_at_the_end_
     let record = &shvedka_records::parse_bpgn(&record).unwrap()[0];
     let sans: Vec<&str> = record.moves.iter().map(|m| m.text.as_str()).collect();
     assert_eq!(sans, ["e4", "e5"], "nothing lost across the hand-over");
+    // Node a made its own certificate (the first node of the guide does, once), and says what
+    // that means; node b, given node a's, does not.
+    let own = "serves a certificate of its own";
+    let log = |dir: &Path| std::fs::read_to_string(dir.join("stderr.log")).unwrap_or_default();
+    assert!(log(dir_a.path()).contains(own), "{}", log(dir_a.path()));
+    assert!(!log(dir_b.path()).contains(own), "{}", log(dir_b.path()));
     b.kill().unwrap();
     b.wait().unwrap();
 }
