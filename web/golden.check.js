@@ -401,3 +401,6 @@ export const replyGames = {"Reply":{"req":73,"result":{"Ok":{"Games":{"bpgn":"[E
 
 /** @type {ClientFrame} */
 export const tdPublishSheet = {"req":74,"msg":{"Td":{"Publish":{"tournament":2,"what":{"Sheet":{"round":1}},"language":"en"}}}};
+
+/** @type {ServerMsg} */
+export const refusedOfficialSecretDiffers = {"Reply":{"req":75,"result":{"Err":{"code":{"Official":{"SecretDiffers":{"role":"Arbiter"}}},"rule":null,"message":"the node that runs this is configured with another `arbiter_token`"}}}};

@@ -7,7 +7,7 @@ import { test } from "node:test";
 import assert from "node:assert/strict";
 import { readFileSync, readdirSync } from "node:fs";
 import { CATALOGUES, pickLanguage, t } from "./i18n.js";
-import { setTeamNames, tourRefusalText } from "./notice.js";
+import { refusalText, setTeamNames, tourRefusalText } from "./notice.js";
 import { ordinal } from "./tournament.js";
 
 const here = new URL(".", import.meta.url);
@@ -140,6 +140,11 @@ test("every tournament refusal code is said in every language from its code, nev
   assert.equal(tourRefusalText({ PlacedTwice: { team: 5 } }), "team “Pawns” is placed twice");
   assert.equal(tourRefusalText({ PlacedTwice: { team: 6 } }), "team 6 is placed twice", "a team it does not know by number");
   setTeamNames(new Map());
+  // An official's refusal is said from its code and role, never the server's words (version 16).
+  const differs = { code: { Official: { SecretDiffers: { role: "Arbiter" } } }, rule: null, message: "SERVER WORDS" };
+  const said = refusalText(differs);
+  assert.ok(said.includes("an arbiter") && !said.includes("SERVER WORDS"), said);
+  assert.ok(t("x.official.Needed", { role: t("x.official.role.Director", {}, "ru") }, "ru").includes("директор турнира"));
 });
 
 test("Russian: plurals in three forms, ordinals, and the seed rules' terms", () => {

@@ -1121,6 +1121,18 @@ fn samples() -> Vec<(&'static str, Sample)> {
             }),
         ),
         ("td-publish-sheet", c(74, ClientMsg::Td(TdRequest::Publish { tournament: 2, what: TdExport::Sheet { round: 1 }, language: "en".into() }))),
+        // Version 16: an official's refusal as a code with its role (the nodes' secrets differ).
+        (
+            "refused-official-secret-differs",
+            s(ServerMsg::Reply {
+                req: 75,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Official(OfficialRefusal::SecretDiffers { role: OfficialRole::Arbiter }),
+                    message: "the node that runs this is configured with another `arbiter_token`".into(),
+                    rule: None,
+                }),
+            }),
+        ),
     ]
 }
 

@@ -10,21 +10,11 @@ use std::process::Command;
 use shvedka_client::{Client, Trust, Update};
 use shvedka_proto::{Board, SeatId, ServerMsg};
 use shvedka_tests::next;
-use shvedka_tests::process::{self, Served};
+use shvedka_tests::process::Served;
 
+/// `shvedka serve` on SQLite in `dir/data` (the restart tests' server).
 fn serve(dir: &Path) -> Served {
-    let config = dir.join("server.toml");
-    std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
-    std::fs::write(
-        &config,
-        format!(
-            "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\n",
-            dir.join("data"),
-            dir.join("clock.toml")
-        ),
-    )
-    .unwrap();
-    process::serve(env!("CARGO_BIN_EXE_shvedka"), &config, &dir.join("stderr.log"))
+    crate::restart::serve(dir, "127.0.0.1:0", "")
 }
 
 fn backup(data: &Path, file: &Path) -> std::process::Output {

@@ -15,7 +15,7 @@ use testkit::postgres::TempPostgres;
 /// `shvedka serve` on `listen` (`127.0.0.1:0` for a first start: the kernel's choice, read back;
 /// the address it printed to start it again where its clients knew it) with `dir` as its data
 /// directory.
-fn serve(dir: &Path, listen: &str, database_url: &str) -> Served {
+pub(crate) fn serve(dir: &Path, listen: &str, database_url: &str) -> Served {
     let config = dir.join("server.toml");
     std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
     std::fs::write(

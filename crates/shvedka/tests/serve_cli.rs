@@ -105,12 +105,17 @@ fn serve_runs_on_defaults_keeps_its_certificate_and_stops_on_ctrl_c() {
 fn serve_refuses_a_bad_configuration_with_one_line() {
     let dir = tempfile::tempdir().unwrap();
     let path = dir.path().join("bad.toml");
-    std::fs::write(&path, "listen = \"127.0.0.1:0\"\nmax_conections = 5\n").unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_shvedka"))
-        .args(["serve", "--config", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    // `serve --config` on `text`: refused (exit 2) before it binds anything.
+    let refused = |text: &str| {
+        std::fs::write(&path, text).unwrap();
+        let out = Command::new(env!("CARGO_BIN_EXE_shvedka"))
+            .args(["serve", "--config", path.to_str().unwrap()])
+            .output()
+            .unwrap();
+        assert_eq!(out.status.code(), Some(2), "{out:?}");
+        out
+    };
+    let out = refused("listen = \"127.0.0.1:0\"\nmax_conections = 5\n");
     let err = String::from_utf8_lossy(&out.stderr);
     let lines: Vec<&str> = err.lines().collect();
     assert_eq!(lines.len(), 1, "one line on stderr, nothing more: {err:?}");
@@ -119,16 +124,7 @@ fn serve_refuses_a_bad_configuration_with_one_line() {
 
     // A top-level key written under [cluster] (cert and key, as a node's config was once shown):
     // said to belong above it.
-    std::fs::write(
-        &path,
-        "[cluster]\nnode = \"n1\"\nnats_url = \"nats://127.0.0.1:4222\"\ncert = \"c.pem\"\n",
-    )
-    .unwrap();
-    let out = Command::new(env!("CARGO_BIN_EXE_shvedka"))
-        .args(["serve", "--config", path.to_str().unwrap()])
-        .output()
-        .unwrap();
-    assert_eq!(out.status.code(), Some(2));
+    let out = refused("[cluster]\nnode = \"n1\"\nnats_url = \"nats://127.0.0.1:4222\"\ncert = \"c.pem\"\n");
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
         err.contains("unknown key `cert` in [cluster]; `cert` is a top-level key: put it above [cluster]"),
