@@ -434,7 +434,7 @@ export const entry = {
  *   | "NoSuchSeek"
  *   | { Tournament: TourRefusal }
  *   | { Match: any } | { Invalid: any } | { Session: any } | { Busy: string }
- *   | { Official: any }
+ *   | { Official: any } | "Unencrypted"
  *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
  */
 

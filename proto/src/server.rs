@@ -397,6 +397,11 @@ pub enum ErrorCode {
     /// The request needs an official (arbiter, director), and why it was not one (version 16;
     /// sent instead of `Forbidden` for it).
     Official(crate::OfficialRefusal),
+    /// A password or an official's secret came over plain HTTP from another machine, where
+    /// anyone on the way can read it: the server refuses it (version 16). Open the server's
+    /// `https://` page; the operator may serve HTTPS (`https_listen`) or allow a network
+    /// (`plain_http_logins`).
+    Unencrypted,
 }
 
 /// The server's documented limits, as refusals name them.

@@ -18,6 +18,7 @@ mod cluster_gallery;
 mod data_dir;
 mod fill_with_bots;
 mod http_side;
+mod https;
 mod import_cycles;
 mod lifecycle;
 mod metrics;

@@ -21,7 +21,7 @@ use crate::service::metrics::{Metrics, Refusal as MetricRefusal};
 use crate::service::outbound::Outbound;
 use crate::service::room::RoomMsg;
 use crate::service::session::{Session, refused};
-use crate::transport::frames::{Conversation, End, Frames};
+use crate::transport::frames::{Conversation, End, Frames, Peer};
 
 /// How long a logged-out connection is kept for its client to read the reply and close.
 const LOGOUT_LINGER: Duration = Duration::from_secs(2);
@@ -37,9 +37,9 @@ impl Conversation for Connections {
         &self,
         reader: &mut impl Frames,
         out: Outbound,
-        remote: IpAddr,
+        peer: Peer,
     ) -> impl std::future::Future<Output = End> + Send {
-        converse(reader, out, &self.lobby, &self.config, remote)
+        converse(reader, out, &self.lobby, &self.config, peer)
     }
 
     fn hello_timeout(&self) -> Duration {
@@ -60,14 +60,16 @@ impl Conversation for Connections {
 /// the previous one is answered, so a session holds at most one pending request (what the
 /// client sends meanwhile waits in the transport's flow-control window). Returns how it ended;
 /// a refused `Hello` is answered with `Refused` and ends as [`End::Refused`] once `out` is
-/// dropped. `remote` is the client's address (log-in attempts are counted per address).
+/// dropped. `peer` is the client (log-in attempts are counted per address; a client in clear
+/// may not send a password or an official's secret).
 async fn converse(
     reader: &mut impl Frames,
     out: Outbound,
     lobby: &Arc<Lobby>,
     config: &ServerConfig,
-    remote: IpAddr,
+    peer: Peer,
 ) -> End {
+    let remote = peer.ip;
     let hello_timeout = Duration::from_secs(config.hello_timeout_s);
     let first = match tokio::time::timeout(hello_timeout, reader.next()).await {
         Ok(Ok(Some(frame))) => frame,
@@ -91,7 +93,7 @@ async fn converse(
     };
     tracing::debug!(name = %session.name, player = session.player.0, "session open");
     lobby.seeks.connected(&session, &out).await;
-    let end = serve_session(reader, &out, lobby, config, &mut session, remote).await;
+    let end = serve_session(reader, &out, lobby, config, &mut session, peer).await;
     // A seek lives only while its players are connected.
     lobby.seeks.disconnected(&session, &out).await;
     lobby.tournaments.unfollow(&out);
@@ -107,8 +109,9 @@ async fn serve_session(
     lobby: &Arc<Lobby>,
     config: &ServerConfig,
     session: &mut Arc<Session>,
-    remote: IpAddr,
+    peer: Peer,
 ) -> End {
+    let remote = peer.ip;
     let mut bucket = TokenBucket::new(config.rate_per_second, config.rate_burst);
     // A client that stops reading its replies is behind like one that stops reading events.
     let reply_wait = config.idle_timeout();
@@ -125,6 +128,11 @@ async fn serve_session(
         let (result, after) = if !bucket.take() {
             lobby.metrics.refused(MetricRefusal::RateLimited);
             (Err(error(ErrorCode::RateLimited, "too many requests; slow down")), After::Continue)
+        } else if peer.clear && carries_secret(&frame.msg) {
+            lobby.metrics.refused(MetricRefusal::Unencrypted);
+            let words =
+                "a password or secret may not cross the network unencrypted: open the server's https:// page";
+            (Err(error(ErrorCode::Unencrypted, words)), After::Continue)
         } else if is_account_request(&frame.msg) {
             let before = session.clone();
             let served = Box::pin(login::serve(lobby, session, frame.msg, remote)).await;
@@ -175,6 +183,21 @@ fn behind(lobby: &Lobby) -> End {
 
 /// The longest guest name, in characters.
 const GUEST_NAME_MAX: usize = 32;
+
+/// Whether a request carries a password or an official's secret, which a client in clear may not
+/// send (the refusal comes once it has crossed, but before it is used: the client is told to
+/// use HTTPS, and a server that accepted it would teach its users to type passwords into a page
+/// anyone on the network can read).
+fn carries_secret(msg: &ClientMsg) -> bool {
+    matches!(
+        msg,
+        ClientMsg::Register { .. }
+            | ClientMsg::Login { .. }
+            | ClientMsg::ChangePassword { .. }
+            | ClientMsg::Arbiter { .. }
+            | ClientMsg::Director { .. }
+    )
+}
 
 /// Why a `Hello` opened no session.
 enum Refusal {
@@ -372,7 +395,7 @@ mod tests {
                 Outbound,
                 &'static Arc<Lobby>,
                 &'static ServerConfig,
-                IpAddr,
+                Peer,
             ) -> F,
         ) -> usize {
             std::mem::size_of::<F>()

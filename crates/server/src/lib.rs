@@ -33,11 +33,13 @@ use anyhow::Context;
 pub use config::ClusterConfig;
 pub use config::ServerConfig;
 pub use features::analysis::analyse_here;
+pub use transport::certificates::Certificates;
 pub use transport::tls::{fingerprint, provider};
+pub use transport::web_certs::Served;
 
 use features::{bots, tournaments};
 use service::{accounts, metrics, roles, session};
-use transport::{devcert, endpoint, tls, web, webtransport};
+use transport::{certificates, endpoint, tls, web, webtransport};
 
 /// The argon2id hash of an account's new password, as the server stores it (`shvedka admin
 /// reset-password` writes it straight into the database).
@@ -66,6 +68,11 @@ pub struct Server {
     /// Browsers by WebTransport (`webtransport_listen`), unless that is off.
     browsers: Option<quinn::Endpoint>,
     http: Option<tokio::net::TcpListener>,
+    /// HTTPS (`https_listen`), unless that is off, and its certificate.
+    https: Option<tokio::net::TcpListener>,
+    https_tls: Arc<dyn rustls::server::ResolvesServerCert>,
+    /// The certificate from the ACME CA, with `acme_directory`.
+    certificates: Option<certificates::Certificates>,
     lobby: Arc<Lobby>,
     config: Arc<ServerConfig>,
     fingerprint: String,
@@ -210,22 +217,9 @@ impl Server {
                  and key (docs/operators.md, the nodes' one certificate)"
             );
         }
-        let native = identity.resolver()?;
-        let endpoint = endpoint::native(&config, native.clone())?;
-        // Browsers get a short-lived development certificate unless a real one is configured.
-        let dev = config.webtransport_addr()?.is_some() && config.cert.as_os_str().is_empty();
-        let dev_certs = if dev {
-            let certs = Arc::new(devcert::DevCerts::new(service::wall::now(), provider())?);
-            devcert::DevCerts::spawn_rotation(&certs);
-            Some(certs)
-        } else {
-            None
-        };
-        let browser_certs = match &dev_certs {
-            Some(certs) => certs.clone() as Arc<dyn rustls::server::ResolvesServerCert>,
-            None => native,
-        };
-        let browsers = endpoint::browsers(&config, browser_certs)?;
+        let resolvers = certificates::Resolvers::of(&config, &identity)?;
+        let endpoint = endpoint::native(&config, resolvers.native.clone())?;
+        let browsers = endpoint::browsers(&config, resolvers.browsers.clone())?;
         tracing::info!(store = store.kind(), "database open");
         let seeks = features::seeks::SeekSettings::of(&config, &clock)?;
         // A single server always runs its matches; a node only while it holds its leases.
@@ -321,12 +315,29 @@ impl Server {
         let ticker =
             tournaments::spawn_ticker(Arc::downgrade(&lobby.tournaments), Arc::downgrade(&lobby.rooms), stop);
         let http = web::bind(&config).await.with_context(|| format!("cannot bind {}", config.http_listen))?;
+        let https = match config.https_addr()? {
+            Some(addr) => Some(
+                tokio::net::TcpListener::bind(addr).await.with_context(|| format!("cannot bind {addr}"))?,
+            ),
+            None => None,
+        };
         let webtransport = browsers.as_ref().map(quinn::Endpoint::local_addr).transpose()?;
-        let connect = web::Connect { webtransport, certs: dev_certs };
+        let connect = web::Connect { webtransport, certs: resolvers.dev.clone() };
+        let certificates = resolvers.web.clone().map(|web| {
+            let acme = Arc::new(transport::acme::Acme::new(&config, web.clone(), lobby.metrics.clone()));
+            if let Some(kept) = acme.stored(service::wall::now()) {
+                tracing::info!(not_after = ?kept.not_after(), "serving the certificate kept from the ACME CA");
+                web.replace(kept);
+            }
+            certificates::Certificates { web, acme }
+        });
         Ok(Server {
             endpoint,
             browsers,
             http,
+            https,
+            https_tls: resolvers.https,
+            certificates,
             lobby,
             fingerprint: identity.fingerprint(),
             config: Arc::new(config),
@@ -363,6 +374,19 @@ impl Server {
         self.http.as_ref().map(tokio::net::TcpListener::local_addr).transpose()
     }
 
+    /// The bound HTTPS address, when enabled.
+    ///
+    /// # Errors
+    /// If the socket cannot say.
+    pub fn https_addr(&self) -> std::io::Result<Option<SocketAddr>> {
+        self.https.as_ref().map(tokio::net::TcpListener::local_addr).transpose()
+    }
+
+    /// The certificate obtained from the ACME CA, with `acme_directory`.
+    pub fn certificates(&self) -> Option<Certificates> {
+        self.certificates.clone()
+    }
+
     /// The SHA-256 fingerprint of the server's certificate, lower-case hex.
     pub fn fingerprint(&self) -> &str {
         &self.fingerprint
@@ -393,21 +417,26 @@ impl Server {
         let connections =
             Arc::new(connection::Connections { lobby: self.lobby.clone(), config: self.config.clone() });
         tokio::pin!(shutdown);
-        let (stop_http, mut http_stopped) = tokio::sync::watch::channel(false);
-        let http = self.http.take().map(|listener| {
-            let stopped = async move {
-                let _ = http_stopped.wait_for(|stop| *stop).await;
-            };
-            let shared = web::Shared {
-                conversation: connections.clone(),
-                config: self.config.clone(),
-                connect: self.connect.clone(),
-                admission: admission.clone(),
-                proxies: Arc::new(proxies),
-                metrics_allowed: Arc::new(metrics_allowed),
-            };
-            tokio::spawn(web::serve(listener, shared, stopped))
-        });
+        let (stop_http, _) = tokio::sync::watch::channel(false);
+        let shared = web::Shared {
+            conversation: connections.clone(),
+            config: self.config.clone(),
+            connect: self.connect.clone(),
+            admission: admission.clone(),
+            proxies: Arc::new(proxies),
+            metrics_allowed: Arc::new(metrics_allowed),
+            plain_logins: Arc::new(config::networks(&self.config.plain_http_logins, "plain_http_logins")?),
+        };
+        let listeners = transport::listeners::Listeners {
+            http: self.http.take(),
+            https: self.https.take(),
+            certs: self.https_tls.clone(),
+            challenges: self.certificates.as_ref().map(|c| c.acme.challenges.clone()),
+        };
+        let http = transport::listeners::spawn(listeners, &shared, &stop_http)?;
+        if let Some(certificates) = &self.certificates {
+            certificates.acme.spawn(stop_http.subscribe());
+        }
         // The server's bots of the matches restored at start sit again, now that the endpoint
         // they connect to is served.
         self.lobby.bots.resume_restored(&self.lobby.rooms, &self.lobby.metrics);
@@ -467,9 +496,7 @@ impl Server {
             });
         }
         let _ = stop_http.send(true);
-        if let Some(http) = http {
-            let _ = tokio::time::timeout(Duration::from_secs(3), http).await;
-        }
+        let _ = tokio::time::timeout(Duration::from_secs(3), futures_util::future::join_all(http)).await;
         // The tournament driver stops between two changes; every match pauses play and stores
         // it, so a restart charges nobody for the time the server was down.
         let _ = self.stop_ticker.send(true);

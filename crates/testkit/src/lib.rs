@@ -4,6 +4,7 @@
 pub mod imports;
 pub mod link;
 pub mod nats;
+pub mod pebble;
 pub mod postgres;
 
 /// A number no earlier call in this process returned (nanoseconds since the Unix epoch, made

@@ -308,6 +308,7 @@ pub fn error(lang: Lang, e: &ErrorMsg) -> String {
         ErrorCode::Session(r) => session_refusal(lang, r),
         ErrorCode::Busy(r) => busy(lang, r),
         ErrorCode::Official(r) => official_refusal(lang, r),
+        ErrorCode::Unencrypted => t!(lang, "error-unencrypted"),
     }
 }
 

@@ -458,6 +458,7 @@ fn error_codes() -> Vec<ErrorCode> {
             ErrorCode::Session(_) => 21,
             ErrorCode::Busy(_) => 22,
             ErrorCode::Official(_) => 23,
+            ErrorCode::Unencrypted => 24,
         }
     }
     let mut all = vec![
@@ -478,6 +479,7 @@ fn error_codes() -> Vec<ErrorCode> {
         ErrorCode::NoSuchAccount,
         ErrorCode::NotRatable,
         ErrorCode::NoSuchSeek,
+        ErrorCode::Unencrypted,
     ];
     all.extend(limits().into_iter().map(ErrorCode::Limit));
     all.extend(tour_refusals().into_iter().map(ErrorCode::Tournament));

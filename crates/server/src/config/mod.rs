@@ -45,6 +45,20 @@ pub struct ServerConfig {
     pub cert: PathBuf,
     /// PEM private key; empty for the self-signed one.
     pub key: PathBuf,
+    /// The name the server is reached by; empty for the page's own host.
+    pub public_host: String,
+    /// TCP address of HTTPS; empty for none (then `http_listen` serves in plain HTTP).
+    pub https_listen: String,
+    /// An ACME CA's directory URL; empty for no ACME.
+    pub acme_directory: String,
+    /// A contact for the ACME account (`mailto:`); empty for none.
+    pub acme_contact: String,
+    /// A PEM root for the ACME CA's own HTTPS; empty for the system's roots.
+    pub acme_ca_roots: PathBuf,
+    /// Days before its end that an ACME certificate is renewed.
+    pub acme_renew_before_days: u32,
+    /// Addresses or networks whose log-ins over plain HTTP are accepted (besides loopback).
+    pub plain_http_logins: Vec<String>,
     /// A clock settings file; empty for the built-in one.
     pub clock: PathBuf,
     /// Connections at once, over every transport (QUIC, WebTransport, WebSocket).
@@ -217,6 +231,9 @@ impl ServerConfig {
                 );
             }
         }
+        networks(&config.plain_http_logins, "plain_http_logins")?;
+        config.https_addr()?;
+        config.check_acme()?;
         networks(&config.trusted_proxies, "trusted_proxies")?;
         networks(&config.metrics_allowed, "metrics_allowed")?;
         if !(100..=600_000).contains(&config.http_header_timeout_ms) {
@@ -318,6 +335,67 @@ impl ServerConfig {
         Ok(Some(addr))
     }
 
+    /// The TCP address of HTTPS; `None` when it is off.
+    ///
+    /// # Errors
+    /// Not an address.
+    pub fn https_addr(&self) -> anyhow::Result<Option<SocketAddr>> {
+        if self.https_listen.is_empty() {
+            return Ok(None);
+        }
+        let addr = self.https_listen.parse().with_context(|| {
+            format!("invalid configuration: https_listen {:?} is not an address", self.https_listen)
+        })?;
+        Ok(Some(addr))
+    }
+
+    /// Whether the server obtains its certificate from an ACME CA.
+    pub fn acme(&self) -> bool {
+        !self.acme_directory.is_empty()
+    }
+
+    /// What ACME needs: a name, HTTPS, HTTP for its challenge, and no certificate of its own.
+    fn check_acme(&self) -> anyhow::Result<()> {
+        let host = &self.public_host;
+        if !host.is_empty()
+            && (host.contains(['/', ':', ' ', '@']) || host.len() > 253 || host.starts_with('.'))
+        {
+            bail!(
+                "invalid configuration: public_host {host:?} is not a host name (\"chess.example.org\",                  without scheme, port or path)"
+            );
+        }
+        if !self.acme() {
+            return Ok(());
+        }
+        if !self.acme_directory.starts_with("https://") {
+            bail!("invalid configuration: acme_directory must be an https:// URL (the CA's directory)");
+        }
+        let missing: Vec<&str> = [
+            (host.is_empty(), "public_host (the name to certify)"),
+            (self.https_listen.is_empty(), "https_listen (where the certificate is served)"),
+            (self.http_listen.is_empty(), "http_listen (where the CA's HTTP-01 challenge is answered)"),
+        ]
+        .into_iter()
+        .filter_map(|(gone, key)| gone.then_some(key))
+        .collect();
+        if !missing.is_empty() {
+            bail!("invalid configuration: acme_directory needs {}", missing.join(", "));
+        }
+        if !self.cert.as_os_str().is_empty() {
+            bail!("invalid configuration: acme_directory and cert/key both give the certificate; keep one");
+        }
+        if host.parse::<std::net::IpAddr>().is_ok() || !host.contains('.') {
+            bail!(
+                "invalid configuration: public_host {host:?} is not a domain name an ACME CA certifies \
+                 (\"chess.example.org\")"
+            );
+        }
+        if !(1..=365).contains(&self.acme_renew_before_days) {
+            bail!("invalid configuration: acme_renew_before_days must be 1 to 365");
+        }
+        Ok(())
+    }
+
     pub(crate) fn idle_timeout(&self) -> Duration {
         Duration::from_millis(self.idle_timeout_ms)
     }
@@ -391,6 +469,30 @@ mod tests {
 
     fn refused(text: &str) -> String {
         format!("{:#}", ServerConfig::from_overrides(text).expect_err("refused"))
+    }
+
+    #[test]
+    fn acme_without_what_it_needs_is_refused_naming_each_key() {
+        let e = refused("acme_directory = \"https://acme.example/dir\"\nhttp_listen = \"\"");
+        for key in ["public_host", "https_listen", "http_listen"] {
+            assert!(e.contains(key), "{key} not named: {e}");
+        }
+        let acme = "acme_directory = \"https://acme.example/dir\"\nhttps_listen = \"127.0.0.1:0\"\n";
+        let e = refused(&format!("{acme}public_host = \"localhost\""));
+        assert!(e.contains("not a domain name"), "{e}");
+        let e =
+            refused(&format!("{acme}public_host = \"chess.example.org\"\ncert = \"c.pem\"\nkey = \"k.pem\""));
+        assert!(e.contains("keep one"), "{e}");
+        let e = refused("acme_directory = \"http://acme.example/dir\"");
+        assert!(e.contains("https:// URL"), "{e}");
+        let e = refused("public_host = \"https://chess.example.org/\"");
+        assert!(e.contains("not a host name"), "{e}");
+        let e = refused("https_listen = \"chess\"");
+        assert!(e.contains("https_listen"), "{e}");
+        let e = refused("plain_http_logins = [\"lan\"]");
+        assert!(e.contains("plain_http_logins entry \"lan\""), "{e}");
+        let fine = ServerConfig::from_overrides(&format!("{acme}public_host = \"chess.example.org\""));
+        assert!(fine.expect("a complete ACME configuration").acme());
     }
 
     #[test]

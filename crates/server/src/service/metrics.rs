@@ -64,11 +64,13 @@ pub(crate) enum Refusal {
     LoginAttempts,
     /// `max_analyses_queued`, `analyses_per_address`.
     Analyses,
+    /// A password or official's secret over plain HTTP (`plain_http_logins`).
+    Unencrypted,
 }
 
 impl Refusal {
     /// Every limit, for the series shown at 0 from the start.
-    const ALL: [Refusal; 11] = [
+    const ALL: [Refusal; 12] = [
         Refusal::RateLimited,
         Refusal::MaxConnections,
         Refusal::MaxMatches,
@@ -80,6 +82,7 @@ impl Refusal {
         Refusal::ConnectionRate,
         Refusal::LoginAttempts,
         Refusal::Analyses,
+        Refusal::Unencrypted,
     ];
 }
 
@@ -126,6 +129,8 @@ pub(crate) struct Metrics {
     relayed_seekers: Gauge,
     analyses: Counter,
     analysis_failures: Counter,
+    certificate_expiry: Gauge,
+    acme_failures: Counter,
 }
 
 impl Metrics {
@@ -158,6 +163,8 @@ impl Metrics {
             relayed_in: Gauge::default(),
             relayed_seekers: Gauge::default(),
             analyses: Counter::default(),
+            certificate_expiry: Gauge::default(),
+            acme_failures: Counter::default(),
             analysis_failures: Counter::default(),
             registry: Registry::default(),
         };
@@ -234,6 +241,16 @@ impl Metrics {
             "cluster_lease_lost",
             "1 while this node cannot renew its leases in the cluster's database and runs no match (0 otherwise)",
             m.lease_lost.clone(),
+        );
+        registry.register(
+            "certificate_expiry_timestamp_seconds",
+            "Unix time at which the certificate obtained from the ACME CA ends (0 before the first, and without ACME)",
+            m.certificate_expiry.clone(),
+        );
+        registry.register(
+            "acme_failures",
+            "Attempts to obtain or renew the certificate from the ACME CA that failed since the server started",
+            m.acme_failures.clone(),
         );
         registry.register(
             "cluster_nats_connected",
@@ -334,6 +351,17 @@ impl Metrics {
         if let Some(error) = last_error {
             self.nats_last_error.get_or_create(&ErrorLabels { error: error.to_owned() }).set(1);
         }
+    }
+
+    /// The end of the certificate served from the ACME CA (`None`: none yet).
+    pub(crate) fn set_certificate_expiry(&self, end: Option<std::time::SystemTime>) {
+        let secs = end.and_then(|t| t.duration_since(std::time::UNIX_EPOCH).ok()).map_or(0, |d| d.as_secs());
+        self.certificate_expiry.set(i64::try_from(secs).unwrap_or(i64::MAX));
+    }
+
+    /// An attempt to obtain a certificate from the ACME CA failed.
+    pub(crate) fn acme_failed(&self) {
+        self.acme_failures.inc();
     }
 
     /// Connections open now, over every transport.

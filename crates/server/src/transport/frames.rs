@@ -50,16 +50,33 @@ pub(crate) trait Frames: Send {
     fn next(&mut self) -> impl Future<Output = Result<Option<ClientFrame>, End>> + Send;
 }
 
+/// Who a session talks to: the client's address, and whether what it sends crosses the network
+/// readable (a WebSocket over plain HTTP from another machine, `web.rs`): such a session is
+/// refused log-ins, registrations and password changes (`ErrorCode::Unencrypted`). QUIC and
+/// WebTransport are always TLS.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Peer {
+    pub(crate) ip: IpAddr,
+    pub(crate) clear: bool,
+}
+
+impl Peer {
+    /// A client over TLS.
+    pub(crate) fn encrypted(ip: IpAddr) -> Peer {
+        Peer { ip, clear: false }
+    }
+}
+
 /// What serves the sessions the transports carry (`connection.rs`, above them).
 pub(crate) trait Conversation: Send + Sync + 'static {
     /// Serves one session: its client frames come from `reader`, and everything it sends goes
-    /// to `out`. `remote` is the client's address. Returns how it ended; a refused `Hello` is
-    /// answered with `Refused` and ends as [`End::Refused`] once `out` is dropped.
+    /// to `out`. `peer` is the client. Returns how it ended; a refused `Hello` is answered with
+    /// `Refused` and ends as [`End::Refused`] once `out` is dropped.
     fn converse(
         &self,
         reader: &mut impl Frames,
         out: Outbound,
-        remote: IpAddr,
+        peer: Peer,
     ) -> impl Future<Output = End> + Send;
 
     /// How long a new connection has to open its session (`hello_timeout_s`).
@@ -84,7 +101,7 @@ pub(crate) async fn over_stream(
     let (out, out_rx) = Outbound::channel(OUTBOUND_QUEUE);
     let writer = tokio::spawn(write_loop(send, encoding, out_rx));
     let mut reader = Reader { recv, encoding, decoder: FrameDecoder::new(), buf: vec![0; READ_CHUNK] };
-    let end = conversation.converse(&mut reader, out, remote).await;
+    let end = conversation.converse(&mut reader, out, Peer::encrypted(remote)).await;
     if matches!(end, End::Refused(_)) {
         let _ = writer.await;
     }

@@ -15,6 +15,10 @@
 //!   otherwise the header is ignored, so nobody can claim another's address. A proxy's
 //!   connections then take a place of `max_connections` only, and each WebSocket session the
 //!   place of the client's address when it upgrades.
+//! - **Over TLS** when it is the HTTPS listener: the handshake comes after admission and must end
+//!   within `http_header_timeout_ms` too. Whether a request came over TLS (here, or to a trusted
+//!   proxy that says so with `X-Forwarded-Proto: https`) is [`ClientAddr::secure`]: a password
+//!   sent any other way crosses the network readable.
 
 use std::future::Future;
 use std::io;
@@ -47,6 +51,8 @@ pub(crate) struct Settings {
     pub(crate) header_timeout: Duration,
     /// `trusted_proxies`.
     pub(crate) proxies: Arc<Vec<IpNet>>,
+    /// HTTPS: the TLS every connection speaks first.
+    pub(crate) tls: Option<tokio_rustls::TlsAcceptor>,
 }
 
 /// The address of the client a request comes from: the TCP peer's, or, from a trusted proxy, the
@@ -56,6 +62,8 @@ pub(crate) struct ClientAddr {
     pub(crate) ip: IpAddr,
     /// It came through a trusted proxy: its connection holds no place of its address yet.
     pub(crate) proxied: bool,
+    /// It came over TLS: to this server, or to the trusted proxy that forwarded it.
+    pub(crate) secure: bool,
 }
 
 /// A TCP connection with the place it holds: the place goes when the stream is dropped, the
@@ -130,17 +138,40 @@ pub(crate) async fn serve(
         let admitted = if proxied { admission.admit_total() } else { admission.admit(peer.ip()) };
         match admitted {
             Ok(place) => {
-                let conn = Connection {
-                    io: Admitted { stream, _place: place },
-                    peer,
-                    app: app.clone(),
-                    header_timeout: settings.header_timeout,
-                    proxies: settings.proxies.clone(),
-                };
-                tokio::spawn(conn.serve(stopped.clone()));
+                let io = Admitted { stream, _place: place };
+                let (app, proxies, stopped) = (app.clone(), settings.proxies.clone(), stopped.clone());
+                let header_timeout = settings.header_timeout;
+                match settings.tls.clone() {
+                    None => {
+                        let conn = Connection { io, peer, app, header_timeout, proxies, tls: false };
+                        tokio::spawn(conn.serve(stopped));
+                    }
+                    Some(tls) => {
+                        tokio::spawn(async move {
+                            // A handshake is held to the headers' time: no slow TLS either.
+                            let io = match tokio::time::timeout(header_timeout, tls.accept(io)).await {
+                                Ok(Ok(io)) => io,
+                                Ok(Err(e)) => {
+                                    tracing::debug!(%peer, error = %e, "a TLS handshake failed");
+                                    return;
+                                }
+                                Err(_) => {
+                                    tracing::debug!(%peer, "a TLS handshake took longer than http_header_timeout_ms");
+                                    return;
+                                }
+                            };
+                            let conn = Connection { io, peer, app, header_timeout, proxies, tls: true };
+                            conn.serve(stopped).await;
+                        });
+                    }
+                }
             }
             Err(limit) => {
                 admission.log_refused(limit, peer, "HTTP");
+                // Over HTTPS a refusal would need a handshake first: the connection is closed.
+                if settings.tls.is_some() {
+                    continue;
+                }
                 if let Ok(permit) = refusing.clone().try_acquire_owned() {
                     let body = admission.words(limit);
                     tokio::spawn(async move {
@@ -154,22 +185,25 @@ pub(crate) async fn serve(
     let _ = stop.send(true);
 }
 
-/// One admitted connection of the HTTP side.
-struct Connection {
-    io: Admitted,
+/// One admitted connection of the HTTP side, over TCP or TLS.
+struct Connection<I> {
+    io: I,
     peer: SocketAddr,
     app: Router,
     header_timeout: Duration,
     proxies: Arc<Vec<IpNet>>,
+    /// `io` is TLS.
+    tls: bool,
 }
 
-impl Connection {
+impl<I: AsyncRead + AsyncWrite + Unpin + Send + 'static> Connection<I> {
     async fn serve(self, mut stopped: watch::Receiver<bool>) {
-        let Connection { io, peer, app, header_timeout, proxies } = self;
+        let Connection { io, peer, app, header_timeout, proxies, tls } = self;
         let service =
             hyper::service::service_fn(move |mut request: hyper::Request<hyper::body::Incoming>| {
                 let mut app = app.clone();
-                let client = client_of(request.headers(), peer.ip(), &proxies);
+                let mut client = client_of(request.headers(), peer.ip(), &proxies);
+                client.secure = tls || (client.proxied && forwarded_https(request.headers()));
                 request.extensions_mut().insert(ConnectInfo(peer));
                 request.extensions_mut().insert(client);
                 async move { tower::Service::call(&mut app, request).await }
@@ -229,7 +263,7 @@ fn canonical(ip: IpAddr) -> IpAddr {
 /// client as far as anyone trusted can tell). A value that does not parse ends the walk there.
 pub(crate) fn client_of(headers: &HeaderMap, peer: IpAddr, proxies: &[IpNet]) -> ClientAddr {
     if !is_trusted(proxies, peer) {
-        return ClientAddr { ip: canonical(peer), proxied: false };
+        return ClientAddr { ip: canonical(peer), proxied: false, secure: false };
     }
     // Several header lines read as one list, in order; a line that is not text is no address.
     let hops: Vec<&str> = headers
@@ -245,7 +279,26 @@ pub(crate) fn client_of(headers: &HeaderMap, peer: IpAddr, proxies: &[IpNet]) ->
             break;
         }
     }
-    ClientAddr { ip: client, proxied: true }
+    ClientAddr { ip: client, proxied: true, secure: false }
+}
+
+/// Whether a trusted proxy says it took the request over TLS: `X-Forwarded-Proto: https` (the
+/// last value, the nearest proxy's), or `Forwarded: proto=https`.
+fn forwarded_https(headers: &HeaderMap) -> bool {
+    let last = |name: &str| {
+        headers.get_all(name).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).last()
+    };
+    if let Some(proto) = last("x-forwarded-proto") {
+        return proto.trim().eq_ignore_ascii_case("https");
+    }
+    last("forwarded").is_some_and(|hop| {
+        hop.split(';').any(|pair| {
+            pair.trim().split_once('=').is_some_and(|(k, v)| {
+                k.trim().eq_ignore_ascii_case("proto")
+                    && v.trim().trim_matches('"').eq_ignore_ascii_case("https")
+            })
+        })
+    })
 }
 
 #[cfg(test)]
@@ -253,6 +306,27 @@ mod tests {
     use axum::http::HeaderValue;
 
     use super::*;
+
+    #[test]
+    fn a_proxy_says_it_terminated_tls_with_the_nearest_hops_proto() {
+        let with = |name: &str, values: &[&str]| {
+            let mut map = HeaderMap::new();
+            for v in values {
+                map.append(
+                    axum::http::HeaderName::from_bytes(name.as_bytes()).unwrap(),
+                    HeaderValue::from_str(v).unwrap(),
+                );
+            }
+            map
+        };
+        assert!(forwarded_https(&with("x-forwarded-proto", &["https"])));
+        assert!(!forwarded_https(&with("x-forwarded-proto", &["http"])));
+        // A client's own claim stands left of what the proxy appended.
+        assert!(!forwarded_https(&with("x-forwarded-proto", &["https, http"])));
+        assert!(forwarded_https(&with("forwarded", &["for=203.0.113.7;proto=https"])));
+        assert!(!forwarded_https(&with("forwarded", &["for=203.0.113.7"])));
+        assert!(!forwarded_https(&HeaderMap::new()));
+    }
 
     fn headers(values: &[&str]) -> HeaderMap {
         let mut map = HeaderMap::new();
@@ -272,9 +346,9 @@ mod tests {
         let forwarded = headers(&["203.0.113.7"]);
         // A stranger claiming to forward for someone is that stranger.
         let direct = client_of(&forwarded, ip("198.51.100.9"), &proxies);
-        assert_eq!(direct, ClientAddr { ip: ip("198.51.100.9"), proxied: false });
+        assert_eq!(direct, ClientAddr { ip: ip("198.51.100.9"), proxied: false, secure: false });
         let via = client_of(&forwarded, ip("10.0.0.5"), &proxies);
-        assert_eq!(via, ClientAddr { ip: ip("203.0.113.7"), proxied: true });
+        assert_eq!(via, ClientAddr { ip: ip("203.0.113.7"), proxied: true, secure: false });
         // A client's own forged entry stands left of what the trusted proxies appended.
         let chain = headers(&["192.0.2.66, 203.0.113.7, 10.0.0.4"]);
         assert_eq!(client_of(&chain, ip("10.0.0.5"), &proxies).ip, ip("203.0.113.7"));

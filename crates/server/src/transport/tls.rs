@@ -94,6 +94,19 @@ pub(crate) fn server_crypto(
     Ok(quinn::crypto::rustls::QuicServerConfig::try_from(tls)?)
 }
 
+/// The TLS of the HTTPS listener: TLS 1.3 (every browser of the last years speaks it), HTTP/1.1
+/// (the HTTP side serves no HTTP/2), the certificate `certs` gives.
+pub(crate) fn https_acceptor(
+    certs: Arc<dyn ResolvesServerCert>,
+) -> anyhow::Result<tokio_rustls::TlsAcceptor> {
+    let mut tls = rustls::ServerConfig::builder_with_provider(provider())
+        .with_protocol_versions(&[&rustls::version::TLS13])?
+        .with_no_client_auth()
+        .with_cert_resolver(certs);
+    tls.alpn_protocols = vec![b"http/1.1".to_vec()];
+    Ok(tokio_rustls::TlsAcceptor::from(Arc::new(tls)))
+}
+
 /// The ALPN of HTTP/3, which browsers offer for WebTransport.
 pub(crate) const ALPN_H3: &[u8] = b"h3";
 

@@ -41,7 +41,7 @@ use crate::service::addresses::Held;
 use crate::service::encoding::{Encoding, Outgoing};
 use crate::transport::admission::Admission;
 use crate::transport::devcert::DevCerts;
-use crate::transport::frames::{BEHIND, CLOSE_BEHIND, CLOSE_ENDED, Conversation, ENDED, End, Frames};
+use crate::transport::frames::{BEHIND, CLOSE_BEHIND, CLOSE_ENDED, Conversation, ENDED, End, Frames, Peer};
 use crate::transport::http_accept::{self, ClientAddr};
 use crate::transport::web_files::FILES;
 
@@ -57,6 +57,8 @@ pub(crate) struct Shared<C> {
     pub(crate) proxies: Arc<Vec<IpNet>>,
     /// `metrics_allowed`.
     pub(crate) metrics_allowed: Arc<Vec<IpNet>>,
+    /// `plain_http_logins`.
+    pub(crate) plain_logins: Arc<Vec<IpNet>>,
 }
 
 impl<C> Clone for Shared<C> {
@@ -68,6 +70,7 @@ impl<C> Clone for Shared<C> {
             admission: self.admission.clone(),
             proxies: self.proxies.clone(),
             metrics_allowed: self.metrics_allowed.clone(),
+            plain_logins: self.plain_logins.clone(),
         }
     }
 }
@@ -82,18 +85,23 @@ pub(crate) struct Connect {
 }
 
 /// `/connect.json`: `{"quic_host": "127.0.0.1", "quic_port": 7476, "path": "/shvedka",
-/// "cert_hashes": ["<sha-256 hex>"]}`, the browsers' endpoint. `quic_host` is its address when it
-/// is bound to one (a page loaded from `localhost` must not guess `::1` for a server on
+/// "cert_hashes": ["<sha-256 hex>"]}`, the browsers' endpoint. `quic_host` is `public_host` when
+/// one is configured (the name its certificate is for), else the endpoint's address when it is
+/// bound to one (a page loaded from `localhost` must not guess `::1` for a server on
 /// `127.0.0.1`), null when it listens on every address (the page's own host is right); the hashes
-/// are empty with a configured certificate, which the browser verifies itself. 404 when
-/// WebTransport is off (the page then uses the WebSocket).
+/// are empty with a configured or CA-issued certificate, which the browser verifies itself. 404
+/// when WebTransport is off (the page then uses the WebSocket).
 async fn connect_json<C: Conversation>(State(shared): State<Shared<C>>) -> Response {
     let Some(addr) = shared.connect.webtransport else {
         return (StatusCode::NOT_FOUND, "WebTransport is off on this server").into_response();
     };
     let hashes: Vec<String> = shared.connect.certs.iter().map(|c| c.current().hash.clone()).collect();
+    let host = match shared.config.public_host.as_str() {
+        "" => (!addr.ip().is_unspecified()).then(|| addr.ip().to_string()),
+        name => Some(name.to_owned()),
+    };
     let body = serde_json::json!({
-        "quic_host": (!addr.ip().is_unspecified()).then(|| addr.ip().to_string()),
+        "quic_host": host,
         "quic_port": addr.port(),
         "path": crate::transport::webtransport::PATH,
         "cert_hashes": hashes,
@@ -117,10 +125,16 @@ pub(crate) const SECURITY_HEADERS: [(&str, &str); 4] = [
     ("referrer-policy", "no-referrer"),
 ];
 
-/// Serves HTTP on `listener` until `shutdown` completes.
+/// HTTPS responses tell the browser to come back over HTTPS only, for a year (RFC 6797; not for
+/// subdomains, which may be other services of the same organisation).
+const HSTS: (&str, &str) = ("strict-transport-security", "max-age=31536000");
+
+/// Serves the web client, `/ws`, `/connect.json` and `/metrics` on `listener` until `shutdown`
+/// completes: over TLS with `tls` (HTTPS, every response with [`HSTS`]), else in plain HTTP.
 pub(crate) async fn serve<C: Conversation>(
     listener: tokio::net::TcpListener,
     shared: Shared<C>,
+    tls: Option<tokio_rustls::TlsAcceptor>,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) {
     let mut app = Router::new()
@@ -139,7 +153,13 @@ pub(crate) async fn serve<C: Conversation>(
             HeaderValue::from_static(value),
         ));
     }
-    let settings = http_accept::Settings { header_timeout, proxies };
+    if tls.is_some() {
+        app = app.layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static(HSTS.0),
+            HeaderValue::from_static(HSTS.1),
+        ));
+    }
+    let settings = http_accept::Settings { header_timeout, proxies, tls };
     http_accept::serve(listener, app, admission, settings, shutdown).await;
 }
 
@@ -194,11 +214,16 @@ async fn upgrade<C: Conversation>(
             return (StatusCode::SERVICE_UNAVAILABLE, shared.admission.words(limit)).into_response();
         }
     };
+    // A password would cross the network readable: the session refuses log-ins (`Peer::clear`).
+    let clear = !client.secure
+        && !remote.is_loopback()
+        && !shared.plain_logins.iter().any(|net| net.contains(&remote));
+    let peer = Peer { ip: remote, clear };
     // A frame's header above MAX_FRAME is refused before its payload is read (tungstenite would
     // otherwise take frames of 16 MiB, and check a message's size only once it is whole).
     ws.max_frame_size(MAX_FRAME)
         .max_message_size(MAX_FRAME)
-        .on_upgrade(move |socket| session(socket, shared.conversation, shared.config, place, remote))
+        .on_upgrade(move |socket| session(socket, shared.conversation, shared.config, place, peer))
         .into_response()
 }
 
@@ -258,7 +283,7 @@ async fn session(
     conversation: Arc<impl Conversation>,
     config: Arc<ServerConfig>,
     place: Option<Held>,
-    remote: std::net::IpAddr,
+    peer: Peer,
 ) {
     let _place = place;
     let _counted = conversation.metrics().connection(crate::service::metrics::Transport::Websocket);
@@ -266,8 +291,7 @@ async fn session(
     let (frames_tx, frames_rx) = mpsc::channel::<Incoming>(64);
     let (out, mut out_rx) =
         crate::service::outbound::Outbound::channel(crate::service::outbound::OUTBOUND_QUEUE);
-    let mut talk =
-        tokio::spawn(async move { conversation.converse(&mut Inbox(frames_rx), out, remote).await });
+    let mut talk = tokio::spawn(async move { conversation.converse(&mut Inbox(frames_rx), out, peer).await });
     let mut keep_alive = tokio::time::interval_at(Instant::now() + keep, keep);
     keep_alive.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut encoding = Encoding::Json;
