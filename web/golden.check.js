@@ -404,3 +404,6 @@ export const tdPublishSheet = {"req":74,"msg":{"Td":{"Publish":{"tournament":2,"
 
 /** @type {ServerMsg} */
 export const refusedOfficialSecretDiffers = {"Reply":{"req":75,"result":{"Err":{"code":{"Official":{"SecretDiffers":{"role":"Arbiter"}}},"rule":null,"message":"the node that runs this is configured with another `arbiter_token`"}}}};
+
+/** @type {ServerMsg} */
+export const refusedUnencrypted = {"Reply":{"req":76,"result":{"Err":{"code":"Unencrypted","rule":null,"message":"a password or secret may not cross the network unencrypted"}}}};

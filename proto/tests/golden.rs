@@ -1133,6 +1133,18 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        // Version 16: a password over plain HTTP from another machine.
+        (
+            "refused-unencrypted",
+            s(ServerMsg::Reply {
+                req: 76,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::Unencrypted,
+                    message: "a password or secret may not cross the network unencrypted".into(),
+                    rule: None,
+                }),
+            }),
+        ),
     ]
 }
 
