@@ -434,7 +434,7 @@ export const entry = {
  *   | "NoSuchSeek"
  *   | { Tournament: TourRefusal }
  *   | { Match: any } | { Invalid: any } | { Session: any } | { Busy: string }
- *   | { Official: any } | "Unencrypted"
+ *   | { Official: any } | "Unencrypted" | "StorageFull"
  *   | "Offline" | "Timeout" | "BadReply"} ErrorCode
  */
 

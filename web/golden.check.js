@@ -407,3 +407,6 @@ export const refusedOfficialSecretDiffers = {"Reply":{"req":75,"result":{"Err":{
 
 /** @type {ServerMsg} */
 export const refusedUnencrypted = {"Reply":{"req":76,"result":{"Err":{"code":"Unencrypted","rule":null,"message":"a password or secret may not cross the network unencrypted"}}}};
+
+/** @type {ServerMsg} */
+export const refusedStorageFull = {"Reply":{"req":77,"result":{"Err":{"code":"StorageFull","rule":null,"message":"the server's disk is full"}}}};

@@ -402,6 +402,10 @@ pub enum ErrorCode {
     /// `https://` page; the operator may serve HTTPS (`https_listen`) or allow a network
     /// (`plain_http_logins`).
     Unencrypted,
+    /// The server's disk is full: it could not store the request (a move is then not played),
+    /// and the match is paused until space returns, when it resumes by itself (version 16; sent
+    /// instead of `Unavailable` for it).
+    StorageFull,
 }
 
 /// The server's documented limits, as refusals name them.

@@ -1145,6 +1145,18 @@ fn samples() -> Vec<(&'static str, Sample)> {
                 }),
             }),
         ),
+        // Version 16: a move the server's full disk could not store.
+        (
+            "refused-storage-full",
+            s(ServerMsg::Reply {
+                req: 77,
+                result: Err(ErrorMsg {
+                    code: ErrorCode::StorageFull,
+                    message: "the server's disk is full".into(),
+                    rule: None,
+                }),
+            }),
+        ),
     ]
 }
 

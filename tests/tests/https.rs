@@ -18,7 +18,7 @@ use shvedka_server::{Server, ServerConfig};
 use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio_tungstenite::tungstenite::Message;
 
-const HOST: &str = "chess.test";
+pub(crate) const HOST: &str = "chess.test";
 const PATIENCE: Duration = Duration::from_secs(60);
 
 /// A client TLS configuration trusting only `root` (PEM), with `alpn`.
@@ -109,7 +109,7 @@ async fn webtransport(addr: SocketAddr, root: &str, path: &str) -> web_transport
 }
 
 /// A server configured as the operators' guide says, its CA's directory `directory`.
-fn config(data: &std::path::Path, directory: &str, ca: &std::path::Path) -> ServerConfig {
+pub(crate) fn config(data: &std::path::Path, directory: &str, ca: &std::path::Path) -> ServerConfig {
     let text = format!(
         "listen = \"127.0.0.1:0\"\nhttp_listen = \"127.0.0.1:0\"\nhttps_listen = \"127.0.0.1:0\"\n\
          webtransport_listen = \"127.0.0.1:0\"\ndata_dir = {data:?}\npublic_host = \"{HOST}\"\n\

@@ -650,6 +650,7 @@ export default {
   "x.code.NoSuchAccount": "no account has this name",
   "x.code.NotRatable": "a rated match's seat is for an account",
   "x.code.Unencrypted": "this page is not encrypted (http://): a password may not cross the network readable; open the server's https:// address",
+  "x.code.StorageFull": "the server's disk is full: this was not stored (a move is not played); the match is paused until the operator frees space, then it goes on by itself",
   "x.code.NoSuchSeek": "the seek has ended",
   "x.limit.Matches": "the server runs as many matches as it may",
   "x.limit.OpenMatches": "you have as many forming matches as you may",

@@ -15,6 +15,8 @@ use shvedka_storage::{
 pub(crate) struct Faults {
     /// Refuse every write.
     pub(crate) refuse: AtomicBool,
+    /// Refuse every write as a full disk does (`StoreError::is_full`).
+    pub(crate) full: AtomicBool,
     /// Refuse every read of a match's row.
     pub(crate) refuse_match_reads: AtomicBool,
     /// Refuse every read of a match's events.
@@ -61,6 +63,11 @@ fn injected() -> StoreError {
 
 impl MemStore {
     fn write(&self) -> Result<(), StoreError> {
+        if self.faults.full.load(Ordering::SeqCst) {
+            // What SQLite says when its file cannot grow.
+            let full = std::io::Error::from_raw_os_error(28);
+            return Err(StoreError::Database(sqlx::Error::Io(full)));
+        }
         if self.faults.refuse.load(Ordering::SeqCst) { Err(injected()) } else { Ok(()) }
     }
 

@@ -114,6 +114,32 @@ pub enum StoreError {
     },
 }
 
+impl StoreError {
+    /// Whether the database could not grow: SQLite's `SQLITE_FULL` (its disk is full, or the
+    /// file reached its page limit), PostgreSQL's `disk_full` (53100), or the file system's
+    /// `ENOSPC`. Nothing of the failed write is stored; it can succeed once space returns.
+    pub fn is_full(&self) -> bool {
+        match self {
+            StoreError::Sqlite(rusqlite::Error::SqliteFailure(e, _)) => {
+                e.code == rusqlite::ErrorCode::DiskFull
+            }
+            StoreError::Database(sqlx::Error::Database(e)) => {
+                // SQLite's primary result code, PostgreSQL's SQLSTATE.
+                let code = e.code();
+                let code = code.as_deref().unwrap_or("");
+                code == "53100" || code.parse::<i32>().is_ok_and(|c| c & 0xff == rusqlite::ffi::SQLITE_FULL)
+            }
+            StoreError::Database(sqlx::Error::Io(e)) => full_io(e),
+            StoreError::Migration { source: sqlx::Error::Io(e), .. } => full_io(e),
+            _ => false,
+        }
+    }
+}
+
+fn full_io(e: &std::io::Error) -> bool {
+    e.kind() == std::io::ErrorKind::StorageFull || e.raw_os_error() == Some(28) // ENOSPC
+}
+
 /// What the server keeps durable. Every method either completes or fails as a whole:
 /// [`Store::append`] writes all its events in one transaction.
 #[async_trait::async_trait]

@@ -154,7 +154,14 @@ impl SqliteStore {
         let checkpointer = tokio::spawn(checkpoints(checkpointing, every));
         let store = SqliteStore { pool, reads, appender, checkpointer };
         store.migrate(migrate::SQLITE).await?;
-        on_this_thread(|| store.appender.reserve_log(log_reserve))?;
+        match on_this_thread(|| store.appender.reserve_log(log_reserve)) {
+            // A nearly full disk: the server starts without the reserve (its reads are served;
+            // its writes are refused as a full disk's until space returns).
+            Err(e) if e.is_full() => {
+                tracing::warn!(error = %e, "no room on the disk for the write-ahead log's reserve; going on without it");
+            }
+            reserved => reserved?,
+        }
         Ok(store)
     }
 
@@ -376,15 +383,29 @@ const RESTART_WAIT: Duration = Duration::from_millis(20);
 async fn checkpoints(mut conn: sqlx::SqliteConnection, every: Duration) {
     let mut every = tokio::time::interval_at(tokio::time::Instant::now() + every, every);
     every.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    // Failures in a row (a full disk fails every tick): said at the first, then once a minute.
+    let (mut failures, mut said) = (0u64, tokio::time::Instant::now());
     loop {
         every.tick().await;
         let log = match sqlx::query_as::<_, (i64, i64, i64)>("PRAGMA wal_checkpoint(PASSIVE)")
             .fetch_one(&mut conn)
             .await
         {
-            Ok((_, log, _)) => log,
+            Ok((_, log, _)) => {
+                if failures > 0 {
+                    tracing::info!(failures, "SQLite checkpoints succeed again");
+                    failures = 0;
+                }
+                log
+            }
             Err(e) => {
-                tracing::warn!(error = %e, "SQLite checkpoint failed; trying again");
+                failures += 1;
+                if failures == 1 || said.elapsed() >= Duration::from_secs(60) {
+                    said = tokio::time::Instant::now();
+                    let e = StoreError::Database(e);
+                    let full = e.is_full();
+                    tracing::warn!(error = %e, failures, full, "SQLite checkpoint failed; trying again every tick");
+                }
                 continue;
             }
         };

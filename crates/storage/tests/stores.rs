@@ -609,3 +609,29 @@ async fn k5_sqlite_appends_and_session_writes_on_one_thread_never_lock_each_othe
     assert_eq!(store.events(1).await.unwrap().len(), 400, "every event stored once");
     assert!(started.elapsed() < std::time::Duration::from_secs(10), "nobody waited out the busy timeout");
 }
+
+/// Issue 58: a database that cannot grow is told from any other failure, from both SQLite
+/// drivers' errors (the appends' rusqlite, the rest's sqlx), so the server can say "the disk is
+/// full" rather than "unavailable". SQLite's page limit stands in for the disk: SQLite answers
+/// both with `SQLITE_FULL`.
+#[tokio::test]
+async fn a_database_that_cannot_grow_is_told_full_from_both_drivers_errors() {
+    use sqlx::Connection;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("small.db");
+    let conn = rusqlite::Connection::open(&path).unwrap();
+    conn.execute_batch("CREATE TABLE t (b BLOB); PRAGMA max_page_count = 8;").unwrap();
+    let e = conn.execute("INSERT INTO t VALUES (zeroblob(100000))", []).unwrap_err();
+    assert!(StoreError::Sqlite(e).is_full(), "rusqlite's SQLITE_FULL");
+    let e = conn.execute("INSERT INTO nowhere VALUES (1)", []).unwrap_err();
+    assert!(!StoreError::Sqlite(e).is_full(), "another failure is not a full disk");
+    drop(conn);
+    let mut pool = sqlx::SqliteConnection::connect(&format!("sqlite://{}", path.display())).await.unwrap();
+    sqlx::query("PRAGMA max_page_count = 8").execute(&mut pool).await.unwrap();
+    let e = sqlx::query("INSERT INTO t VALUES (zeroblob(100000))").execute(&mut pool).await.unwrap_err();
+    assert!(StoreError::Database(e).is_full(), "sqlx's SQLITE_FULL");
+    let e = sqlx::query("INSERT INTO nowhere VALUES (1)").execute(&mut pool).await.unwrap_err();
+    assert!(!StoreError::Database(e).is_full());
+    let enospc = std::io::Error::from_raw_os_error(28);
+    assert!(StoreError::Database(sqlx::Error::Io(enospc)).is_full(), "the file system's ENOSPC");
+}

@@ -132,6 +132,7 @@ error-account-disabled = the account is disabled
 error-no-such-account = no such account
 error-not-ratable = a seat of a rated match is for an account: not for a guest, nor a bot
 error-unencrypted = a password or an official's secret may not cross the network unencrypted: connect to the server's https:// address (or ask its operator for HTTPS)
+error-storage-full = the server's disk is full: this was not stored (a move is not played); the match is paused until the server's operator frees space, then it goes on by itself
 error-no-such-seek = no such seek: it ended, or found its match
 limit-matches = the server holds as many matches as it may
 limit-open-matches = you have created as many open matches as you may

@@ -309,6 +309,7 @@ pub fn error(lang: Lang, e: &ErrorMsg) -> String {
         ErrorCode::Busy(r) => busy(lang, r),
         ErrorCode::Official(r) => official_refusal(lang, r),
         ErrorCode::Unencrypted => t!(lang, "error-unencrypted"),
+        ErrorCode::StorageFull => t!(lang, "error-storage-full"),
     }
 }
 

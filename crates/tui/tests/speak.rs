@@ -459,6 +459,7 @@ fn error_codes() -> Vec<ErrorCode> {
             ErrorCode::Busy(_) => 22,
             ErrorCode::Official(_) => 23,
             ErrorCode::Unencrypted => 24,
+            ErrorCode::StorageFull => 25,
         }
     }
     let mut all = vec![
@@ -480,6 +481,7 @@ fn error_codes() -> Vec<ErrorCode> {
         ErrorCode::NotRatable,
         ErrorCode::NoSuchSeek,
         ErrorCode::Unencrypted,
+        ErrorCode::StorageFull,
     ];
     all.extend(limits().into_iter().map(ErrorCode::Limit));
     all.extend(tour_refusals().into_iter().map(ErrorCode::Tournament));

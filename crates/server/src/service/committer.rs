@@ -139,8 +139,14 @@ impl Writer {
             return Err(Panicked);
         };
         match &result {
-            Ok(()) => self.metrics.committed(jobs.len(), started.elapsed().as_secs_f64()),
-            Err(_) => self.metrics.storage_error(),
+            Ok(()) => {
+                self.metrics.committed(jobs.len(), started.elapsed().as_secs_f64());
+                self.metrics.set_storage_full(false);
+            }
+            Err(e) => {
+                self.metrics.storage_error();
+                self.metrics.set_storage_full(e.is_full());
+            }
         }
         Ok(result)
     }

@@ -130,6 +130,7 @@ pub(crate) struct Metrics {
     analyses: Counter,
     analysis_failures: Counter,
     certificate_expiry: Gauge,
+    storage_full: Gauge,
     acme_failures: Counter,
 }
 
@@ -164,6 +165,7 @@ impl Metrics {
             relayed_seekers: Gauge::default(),
             analyses: Counter::default(),
             certificate_expiry: Gauge::default(),
+            storage_full: Gauge::default(),
             acme_failures: Counter::default(),
             analysis_failures: Counter::default(),
             registry: Registry::default(),
@@ -241,6 +243,11 @@ impl Metrics {
             "cluster_lease_lost",
             "1 while this node cannot renew its leases in the cluster's database and runs no match (0 otherwise)",
             m.lease_lost.clone(),
+        );
+        registry.register(
+            "storage_full",
+            "1 while the database cannot grow (its disk is full: moves are refused and matches paused), 0 otherwise",
+            m.storage_full.clone(),
         );
         registry.register(
             "certificate_expiry_timestamp_seconds",
@@ -403,6 +410,11 @@ impl Metrics {
 
     pub(crate) fn storage_error(&self) {
         self.storage_errors.inc();
+    }
+
+    /// Whether the last group commit failed for want of space (cleared by the next that succeeds).
+    pub(crate) fn set_storage_full(&self, full: bool) {
+        self.storage_full.set(i64::from(full));
     }
 
     pub(crate) fn refused(&self, limit: Refusal) {

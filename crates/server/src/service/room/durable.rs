@@ -125,12 +125,22 @@ impl Room {
                     if failures > 0 {
                         tracing::info!(match_id = %self.id, failures, "events stored after retries");
                     }
+                    self.storage_full = false;
                     return true;
                 }
                 Err(e) => e,
             };
             failures += 1;
-            tracing::error!(match_id = %self.id, error = %error, failures, "cannot store events; retrying");
+            self.storage_full = error.is_full();
+            if self.storage_full {
+                tracing::error!(
+                    match_id = %self.id, error = %error, failures,
+                    "the database cannot grow (its disk is full): the match is paused and its moves refused; \
+                     it resumes by itself once space is freed"
+                );
+            } else {
+                tracing::error!(match_id = %self.id, error = %error, failures, "cannot store events; retrying");
+            }
             if matches!(error, StoreError::Fenced { .. }) {
                 // Cluster mode: its lease was taken over (by another node, or by this one for
                 // another task) since this task took it. Retrying cannot help, and nothing unstored
@@ -179,9 +189,13 @@ impl Room {
                     self.let_go();
                     return false;
                 }
-                Some(Ok(())) => return true,
+                Some(Ok(())) => {
+                    self.storage_full = false;
+                    return true;
+                }
                 Some(Err(e)) => {
-                    tracing::error!(match_id = %self.id, error = %e, ?write, "cannot store how the match ended; retrying")
+                    self.storage_full = e.is_full();
+                    tracing::error!(match_id = %self.id, error = %e, full = self.storage_full, ?write, "cannot store how the match ended; retrying")
                 }
             }
             if !self.wait_refusing(wait).await {
@@ -207,7 +221,12 @@ impl Room {
                 msg = self.rx.recv() => msg,
             };
             let Some(msg) = msg else { return true };
-            if let Some(reply) = refuse(msg, STORAGE_DOWN) {
+            let why = if self.storage_full {
+                (ErrorCode::StorageFull, STORAGE_FULL)
+            } else {
+                (ErrorCode::Unavailable, STORAGE_DOWN)
+            };
+            if let Some(reply) = refuse(msg, why) {
                 self.shutdown = Some(reply);
                 return false;
             }
@@ -285,14 +304,20 @@ pub(super) enum Write<'a> {
 /// Why a request is refused while storage refuses writes.
 const STORAGE_DOWN: &str = "the server's storage refuses writes; the match is paused until it recovers";
 
+/// Why a request is refused while the database cannot grow.
+const STORAGE_FULL: &str = "the server's disk is full: nothing more can be stored; the match is paused until its operator frees space";
+
 /// Why a request is refused by a match this node let go.
 pub(super) const LET_GO: &str =
     "this node lost touch with the cluster's database and let the match go; it resumes on another node";
 
-/// Answers a request the task cannot serve now: `Unavailable` (`why`; the legal moves: none).
-/// A shutdown is given back, to be answered when the task ends.
-pub(super) fn refuse(msg: RoomMsg, why: &'static str) -> Option<tokio::sync::oneshot::Sender<()>> {
-    let unavailable = || error(ErrorCode::Unavailable, why);
+/// Answers a request the task cannot serve now with `why` (`Unavailable`, `StorageFull`; the
+/// legal moves: none). A shutdown is given back, to be answered when the task ends.
+pub(super) fn refuse(
+    msg: RoomMsg,
+    (code, why): (ErrorCode, &'static str),
+) -> Option<tokio::sync::oneshot::Sender<()>> {
+    let unavailable = || error(code, why);
     match msg {
         RoomMsg::Shutdown { reply } => return Some(reply),
         RoomMsg::Follow { reply, .. } | RoomMsg::Unfollow { reply, .. } => {

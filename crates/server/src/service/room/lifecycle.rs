@@ -5,7 +5,7 @@
 //! the match was decided before their eyes).
 
 use bughouse_match::{ArbiterAct, Official, PlayerId};
-use shvedka_proto::{ClosedReason, ElsewhereReason, PauseReason, ServerMsg};
+use shvedka_proto::{ClosedReason, ElsewhereReason, ErrorCode, PauseReason, ServerMsg};
 use shvedka_storage::Ending;
 use tokio::time::Instant;
 
@@ -143,7 +143,8 @@ impl Room {
     pub(super) fn refuse_the_rest(&mut self) {
         self.rx.close();
         while let Ok(msg) = self.rx.try_recv() {
-            if let Some(reply) = super::durable::refuse(msg, super::durable::LET_GO) {
+            if let Some(reply) = super::durable::refuse(msg, (ErrorCode::Unavailable, super::durable::LET_GO))
+            {
                 let _ = reply.send(());
             }
         }

@@ -173,6 +173,9 @@ pub(crate) struct Room {
     bots_missing: Vec<MissingBot>,
     /// Paused because storage refused writes: the clocks restart when it takes them again.
     storage_paused: bool,
+    /// The last write storage refused failed for want of space (the disk is full): requests
+    /// are refused `StorageFull` meanwhile, not `Unavailable`.
+    storage_full: bool,
     /// Where a decided match's BPGN is written.
     records_dir: Option<std::path::PathBuf>,
     /// The session that took each seat over from another session of its account (`holders.rs`);
@@ -303,6 +306,7 @@ impl Room {
             restart_by: (restart_pause || frozen.is_some()).then(|| Instant::now() + restart_wait),
             bots_missing: Vec::new(),
             storage_paused: false,
+            storage_full: false,
             records_dir,
             reserved,
             listed,

@@ -313,6 +313,46 @@ async fn a_spectator_who_takes_a_seat_is_told_each_event_once_first_by_the_galle
     assert_eq!(seqs, sorted, "no event twice");
 }
 
+/// Issue 58: a full disk refuses moves with its own reason (players see why, and that it is the
+/// operator's to mend), acknowledges nothing it did not store, and play resumes once space is
+/// back.
+#[tokio::test(start_paused = true)]
+async fn k5_a_full_disk_refuses_moves_as_such_loses_nothing_acknowledged_and_play_resumes_with_space() {
+    let f = fixture().await;
+    let mut players = f.running().await;
+    f.ask(&players[0], ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: None }).await.unwrap();
+    kinds(&mut players[0].rx);
+    let stored = f.store.log(ID.0).len();
+    f.store.faults.full.store(true, Ordering::SeqCst);
+    // Black-A's move cannot be stored: it waits, unacknowledged.
+    let (reply, mut answered) = oneshot::channel();
+    let msg = ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None };
+    let b = &players[1];
+    f.room
+        .tx
+        .send(RoomMsg::Command { session: b.session.clone(), out: b.out.clone(), msg: Box::new(msg), reply })
+        .await
+        .unwrap();
+    tokio::time::sleep(Duration::from_secs(5)).await;
+    assert!(answered.try_recv().is_err(), "not acknowledged while it is not stored");
+    // Every other move meanwhile: refused, saying the disk is full.
+    let refused =
+        f.ask(&players[2], ClientMsg::Move { board: Board::B, text: "d4".into(), think_ms: None }).await;
+    assert_eq!(refused.unwrap_err().code, ErrorCode::StorageFull);
+    assert_eq!(f.store.log(ID.0).len(), stored, "nothing more stored");
+    assert!(kinds(&mut players[0].rx).is_empty(), "nothing is told before it is stored");
+    // Space returns: the waiting move is stored and acknowledged, the match resumes by itself.
+    f.store.faults.full.store(false, Ordering::SeqCst);
+    answered.await.unwrap().unwrap();
+    let seen = kinds(&mut players[0].rx);
+    assert!(matches!(seen[0], EventView::Moved { .. }), "{seen:?}");
+    assert_eq!(seen[1], EventView::Paused { reason: PauseReason::Storage });
+    assert_eq!(seen[2], EventView::Resumed { reason: PauseReason::Storage });
+    // And the next move is taken as any other (not refused as full any more).
+    f.ask(&players[2], ClientMsg::Move { board: Board::B, text: "d4".into(), think_ms: None }).await.unwrap();
+    assert!(f.store.log(ID.0).len() > stored + 2, "e5, the pause, the resume and d4 stored");
+}
+
 #[tokio::test(start_paused = true)]
 async fn k5_a_storage_outage_pauses_the_match_charges_nobody_and_it_resumes_by_itself() {
     let f = fixture().await;
