@@ -15,14 +15,14 @@ use std::time::Duration;
 
 use shvedka_tests::TestServer;
 
-const CHROMIUM: &str = "/usr/bin/chromium";
+pub(crate) const CHROMIUM: &str = "/usr/bin/chromium";
 
-fn web_dir() -> PathBuf {
+pub(crate) fn web_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../web")
 }
 
 /// `npm ci` once, under a file lock (nextest runs each test in its own process).
-fn ensure_node_modules() {
+pub(crate) fn ensure_node_modules() {
     let web = web_dir();
     let lock = std::fs::File::create(std::env::temp_dir().join("shvedka-web-npm.lock")).expect("a lock file");
     lock.lock().expect("the npm lock");
@@ -163,7 +163,7 @@ async fn a_page_told_its_match_moved_says_so_in_russian_and_follows_it_again_aft
 
 /// Waits (bounded: 3 minutes) for a browser script started by a test and fails with its output
 /// unless it passed.
-async fn script_passed(child: tokio::process::Child) {
+pub(crate) async fn script_passed(child: tokio::process::Child) {
     let output = tokio::time::timeout(Duration::from_secs(180), child.wait_with_output())
         .await
         .expect("the browser test ends within 3 minutes")

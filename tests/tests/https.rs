@@ -92,15 +92,25 @@ async fn wss(addr: SocketAddr, root: &str) -> Wss {
     ws
 }
 
-/// A WebTransport session to `addr` for [`HOST`], verifying against `root` (no hashes).
-async fn webtransport(addr: SocketAddr, root: &str, path: &str) -> web_transport_quinn::Session {
+/// A QUIC handshake with `addr` asking for `name` with `alpn`, verified against `root`.
+async fn quic_handshake(
+    addr: SocketAddr,
+    root: &str,
+    alpn: &[u8],
+    name: &str,
+) -> web_transport_quinn::quinn::Connection {
     use web_transport_quinn::quinn;
-    let crypto = quinn::crypto::rustls::QuicClientConfig::try_from((*trusting(root, b"h3")).clone())
+    let crypto = quinn::crypto::rustls::QuicClientConfig::try_from((*trusting(root, alpn)).clone())
         .expect("a QUIC TLS configuration");
     let config = quinn::ClientConfig::new(Arc::new(crypto));
     let endpoint = quinn::Endpoint::client("127.0.0.1:0".parse().expect("an address")).expect("an endpoint");
-    let conn = endpoint.connect_with(config, addr, HOST).expect("a connection").await;
-    let conn = conn.expect("the browsers' endpoint serves the CA's certificate");
+    let conn = endpoint.connect_with(config, addr, name).expect("a connection");
+    tokio::time::timeout(PATIENCE, conn).await.expect("in time").expect("the handshake verifies")
+}
+
+/// A WebTransport session to `addr` for [`HOST`], verifying against `root` (no hashes).
+async fn webtransport(addr: SocketAddr, root: &str, path: &str) -> web_transport_quinn::Session {
+    let conn = quic_handshake(addr, root, b"h3", HOST).await;
     let url = url::Url::parse(&format!("https://{HOST}:{}{path}", addr.port())).expect("a URL");
     tokio::time::timeout(PATIENCE, web_transport_quinn::Session::connect(conn, url))
         .await
@@ -128,6 +138,8 @@ async fn a_server_without_a_certificate_obtains_one_by_acme_serves_https_and_ren
     let http = server.http_addr().unwrap().expect("plain HTTP");
     let https = server.https_addr().unwrap().expect("HTTPS");
     let browsers = server.webtransport_addr().unwrap().expect("WebTransport");
+    let native = server.local_addr().unwrap();
+    let pin = shvedka_client::parse_fingerprint(server.fingerprint()).unwrap();
     let ca = reserved.start(http.port());
     let certificates = server.certificates().expect("ACME is on");
     let mut served = certificates.watch();
@@ -157,6 +169,19 @@ async fn a_server_without_a_certificate_obtains_one_by_acme_serves_https_and_ren
         serde_json::json!([]),
         "the browser verifies the CA's certificate itself"
     );
+
+    // Native clients: one verifying with the web PKI asks for the public name and gets the CA's
+    // certificate; one that pinned the server's fingerprint still gets the pinned one.
+    let quic = quic_handshake(native, &root, shvedka_proto::ALPN, HOST).await;
+    let leaf_der = quic.peer_identity().and_then(|id| id.downcast::<Vec<CertificateDer<'static>>>().ok());
+    assert_eq!(
+        leaf_der.expect("a chain")[0].as_ref(),
+        first,
+        "a web-PKI native client gets the CA's certificate"
+    );
+    let pinned =
+        shvedka_client::Client::connect(native, shvedka_client::Trust::Fingerprint(pin), "pinned").await;
+    assert!(pinned.is_ok(), "a pinned native client still finds its fingerprint: {:?}", pinned.err());
 
     // Plain HTTP only redirects, to the same path on the public name.
     let plain = get(tokio::net::TcpStream::connect(http).await.unwrap(), "/ws?x=1").await;

@@ -10,6 +10,7 @@ mod analysis;
 mod arbiter;
 mod bots;
 mod browser;
+mod browser_https;
 mod chess960;
 mod cli_perft;
 mod client_addresses;

@@ -31,9 +31,16 @@ export function fail(what, expected, seen) {
   throw new Failure(`${what}\n  expected: ${JSON.stringify(expected)}\n  seen:     ${JSON.stringify(seen)}`);
 }
 
-/** Launches the browser (launch() gives it a fresh, temporary user-data-dir). */
-export async function launch() {
-  return chromium.launch({ executablePath: "/usr/bin/chromium", args: CHROMIUM_ARGS, timeout: 30000 });
+/**
+ * Launches the browser (launch() gives it a fresh, temporary user-data-dir). `hosts` maps names
+ * to loopback addresses, ahead of the rule that resolves every other name to nothing: a public
+ * name served on loopback (`{ "chess.test": "127.0.0.1" }`). `args` are more switches.
+ * @param {{ hosts?: Record<string, string>, args?: string[] }} [options]
+ */
+export async function launch({ hosts = {}, args = [] } = {}) {
+  const maps = Object.entries(hosts).map(([name, address]) => `MAP ${name} ${address}, `);
+  const switches = CHROMIUM_ARGS.map((a) => a.replace(/^--host-resolver-rules=/, `$&${maps.join("")}`));
+  return chromium.launch({ executablePath: "/usr/bin/chromium", args: [...switches, ...args], timeout: 30000 });
 }
 
 /**

@@ -61,6 +61,7 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         .with_ansi(colour)
         .try_init();
     let runtime = tokio::runtime::Runtime::new().context("cannot start the async runtime")?;
+    let config_public_host = config.public_host.clone();
     runtime.block_on(async {
         let server = Server::bind(config).await?;
         // The handler is installed before the address is printed, so a Ctrl-C that follows the
@@ -68,13 +69,13 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         let interrupted = interrupt()?;
         writeln!(out, "shvedka listening on {} (QUIC, ALPN shvedka/1)", server.local_addr()?)?;
         writeln!(out, "certificate sha256 {}", server.fingerprint())?;
-        match (server.http_addr()?, server.webtransport_addr()?) {
-            (Some(http), Some(wt)) => {
-                writeln!(out, "web client on http://{http}/ (WebTransport on UDP {wt}, or WebSocket /ws)")?;
-            }
-            (Some(http), None) => writeln!(out, "web client on http://{http}/ (WebSocket /ws)")?,
-            (None, _) => writeln!(out, "web client off (http_listen is empty)")?,
-        }
+        let line = web_line(
+            &config_public_host,
+            server.https_addr()?,
+            server.http_addr()?,
+            server.webtransport_addr()?,
+        );
+        writeln!(out, "{line}")?;
         writeln!(
             out,
             "join with: shvedka play --server {} --fingerprint {} --name YOUR_NAME",
@@ -88,6 +89,35 @@ pub(crate) fn run(args: &ServeArgs, out: &mut dyn Write) -> anyhow::Result<()> {
         };
         server.run(shutdown).await
     })
+}
+
+/// The printed line that says where the web client is: over HTTPS (by its public name, when one
+/// is configured) with plain HTTP redirecting there, or over plain HTTP.
+fn web_line(
+    public_host: &str,
+    https: Option<std::net::SocketAddr>,
+    http: Option<std::net::SocketAddr>,
+    webtransport: Option<std::net::SocketAddr>,
+) -> String {
+    let browsers = |ws: &str| {
+        webtransport.map_or_else(
+            || format!("WebSocket {ws}"),
+            |wt| format!("WebTransport on UDP {wt}, or WebSocket {ws}"),
+        )
+    };
+    match (https, http) {
+        (Some(https), http) => {
+            let host = match public_host {
+                "" => https.to_string(),
+                name if https.port() == 443 => name.to_owned(),
+                name => format!("{name}:{}", https.port()),
+            };
+            let plain = http.map(|h| format!("; plain HTTP on {h} redirects there")).unwrap_or_default();
+            format!("web client on https://{host}/ ({}{plain})", browsers("wss:/ws"))
+        }
+        (None, Some(http)) => format!("web client on http://{http}/ ({})", browsers("/ws")),
+        (None, None) => "web client off (http_listen is empty)".to_owned(),
+    }
 }
 
 /// What the log says without `RUST_LOG`: shvedka's own lines from `info` up. The NATS client's
@@ -123,7 +153,26 @@ fn interrupt() -> anyhow::Result<impl std::future::Future<Output = ()>> {
 
 #[cfg(test)]
 mod tests {
-    use super::colour_logs;
+    use super::{colour_logs, web_line};
+
+    #[test]
+    fn the_web_client_is_announced_at_its_public_https_address_when_there_is_one() {
+        let a = |s: &str| Some(s.parse().unwrap());
+        let line = web_line("chess.example.org", a("[::]:443"), a("[::]:80"), a("[::]:443"));
+        assert_eq!(
+            line,
+            "web client on https://chess.example.org/ (WebTransport on UDP [::]:443, or WebSocket wss:/ws; \
+             plain HTTP on [::]:80 redirects there)"
+        );
+        let line = web_line("", a("127.0.0.1:8443"), None, None);
+        assert_eq!(line, "web client on https://127.0.0.1:8443/ (WebSocket wss:/ws)");
+        let line = web_line("chess.example.org", a("0.0.0.0:8443"), None, None);
+        assert!(line.starts_with("web client on https://chess.example.org:8443/"), "{line}");
+        assert_eq!(
+            web_line("", None, a("127.0.0.1:7476"), None),
+            "web client on http://127.0.0.1:7476/ (WebSocket /ws)"
+        );
+    }
 
     #[test]
     fn logs_are_coloured_only_on_a_terminal_without_no_color() {
