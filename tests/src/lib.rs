@@ -57,6 +57,12 @@ impl TestServer {
             .await
     }
 
+    /// As [`TestServer::start`], its data directory in `dir` (a small file system the test
+    /// made, say).
+    pub async fn start_in_dir(dir: tempfile::TempDir, overrides: &str) -> TestServer {
+        TestServer::start_in(dir, overrides, None, TEST_CLOCK).await
+    }
+
     /// As [`TestServer::start`], with other clock settings (a countdown, say) than [`TEST_CLOCK`].
     pub async fn start_with_clock(overrides: &str, clock: &str) -> TestServer {
         TestServer::start_in(tempfile::tempdir().expect("a temporary directory"), overrides, None, clock)

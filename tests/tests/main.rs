@@ -17,6 +17,7 @@ mod client_addresses;
 mod cluster;
 mod cluster_gallery;
 mod data_dir;
+mod disk_full;
 mod fill_with_bots;
 mod http_side;
 mod https;

@@ -36,6 +36,22 @@ pub(crate) const READ_CONNECTIONS: u32 = 2;
 /// One event row's parameters: its match, number and time, and the row.
 type Params<'a> = (i64, i64, i64, &'a EventRow);
 
+/// The write-ahead log's reserve is made only with this many times its size free on the disk.
+const FREE_FOR_RESERVE: u64 = 4;
+
+/// The bytes an unprivileged writer may still use on the file system of `path`'s directory.
+#[cfg(unix)]
+fn free_bytes(path: &Path) -> Option<u64> {
+    let dir = path.parent().filter(|d| !d.as_os_str().is_empty()).unwrap_or(Path::new("."));
+    let vfs = rustix::fs::statvfs(dir).ok()?;
+    Some(vfs.f_bavail.saturating_mul(vfs.f_frsize))
+}
+
+#[cfg(not(unix))]
+fn free_bytes(_: &Path) -> Option<u64> {
+    None
+}
+
 /// How often the write-ahead log is copied into the database file (a checkpoint).
 const CHECKPOINT_EVERY: Duration = Duration::from_secs(1);
 
@@ -154,11 +170,23 @@ impl SqliteStore {
         let checkpointer = tokio::spawn(checkpoints(checkpointing, every));
         let store = SqliteStore { pool, reads, appender, checkpointer };
         store.migrate(migrate::SQLITE).await?;
+        // On a disk with little room the reserve would take what the database needs.
+        let log_reserve = if free_bytes(path).is_some_and(|free| free < FREE_FOR_RESERVE * log_reserve) {
+            tracing::warn!(
+                "less than {} MiB free beside the database: no write-ahead log reserve (commits are slower)",
+                (FREE_FOR_RESERVE * log_reserve) >> 20
+            );
+            0
+        } else {
+            log_reserve
+        };
         match on_this_thread(|| store.appender.reserve_log(log_reserve)) {
             // A nearly full disk: the server starts without the reserve (its reads are served;
             // its writes are refused as a full disk's until space returns).
             Err(e) if e.is_full() => {
-                tracing::warn!(error = %e, "no room on the disk for the write-ahead log's reserve; going on without it");
+                // What the reserve wrote before the disk filled is given back.
+                let truncated = on_this_thread(|| store.appender.truncate_log());
+                tracing::warn!(error = %e, truncated = truncated.is_ok(), "no room on the disk for the write-ahead log's reserve; going on without it");
             }
             reserved => reserved?,
         }
@@ -282,6 +310,14 @@ impl Appender {
         tx.execute("INSERT INTO shvedka_log_reserve VALUES (zeroblob(?1))", [to_i64(bytes)?])?;
         tx.rollback()?;
         conn.pragma_update(None, "cache_size", cache)?;
+        Ok(())
+    }
+
+    /// Empties the write-ahead log (after a checkpoint of what it holds) and gives its file's
+    /// space back.
+    fn truncate_log(&self) -> Result<(), StoreError> {
+        let conn = self.0.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+        conn.query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))?;
         Ok(())
     }
 
