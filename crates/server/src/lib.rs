@@ -34,7 +34,7 @@ pub use config::ClusterConfig;
 pub use config::ServerConfig;
 pub use features::analysis::analyse_here;
 pub use transport::certificates::Certificates;
-pub use transport::tls::{fingerprint, provider};
+pub use transport::tls::{fingerprint, provider, self_signed};
 pub use transport::web_certs::Served;
 
 use features::{bots, tournaments};

@@ -10,6 +10,7 @@ mod admin_cmd;
 mod arbiter_cmd;
 mod attack;
 mod board_cmds;
+mod cert_cmd;
 mod client_cmds;
 mod demo_cmd;
 mod elo;
@@ -70,6 +71,8 @@ enum Command {
     /// Accounts and roles on the server's database: list, grant, revoke, disable, enable,
     /// reset-password.
     Admin(admin_cmd::AdminArgs),
+    /// Make the certificate and key every node of a cluster serves (self-signed, P-256).
+    Cert(cert_cmd::CertArgs),
 }
 
 /// A failure with the exit status the command should end with: 1 for a refused move, 2 for bad
@@ -145,5 +148,6 @@ where
         Command::Apply(args) => board_cmds::apply(&args, out),
         Command::Arbiter(args) => arbiter_cmd::run(&args, out),
         Command::Admin(args) => admin_cmd::run(&args, out),
+        Command::Cert(args) => cert_cmd::run(&args, out),
     }
 }

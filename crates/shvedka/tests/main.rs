@@ -9,6 +9,7 @@ mod arbiter_online_cli;
 mod backup_cli;
 mod board_cli;
 mod bot_demo_cli;
+mod cert_cli;
 mod cli;
 mod failover;
 mod load_cli;

@@ -30,6 +30,26 @@ pub fn fingerprint(der: &[u8]) -> String {
     digest.iter().map(|b| format!("{b:02x}")).collect()
 }
 
+/// A new self-signed ECDSA P-256 certificate for `names` (host names or addresses), valid from an
+/// hour ago for `days`: the certificate's and its key's PEM texts and its SHA-256 fingerprint
+/// (`shvedka cert`, the nodes' one certificate).
+///
+/// # Errors
+/// A name rcgen cannot put in a certificate.
+pub fn self_signed(names: &[String], days: u32) -> anyhow::Result<(String, String, String)> {
+    let mut params = rcgen::CertificateParams::new(names.to_vec())?;
+    let now = crate::service::wall::now().duration_since(std::time::UNIX_EPOCH)?.as_secs();
+    let start = i64::try_from(now)? - 3600;
+    params.not_before = time::OffsetDateTime::from_unix_timestamp(start)?;
+    params.not_after = time::OffsetDateTime::from_unix_timestamp(start + i64::from(days) * 86_400)?;
+    params
+        .distinguished_name
+        .push(rcgen::DnType::CommonName, names.first().map_or("shvedka", String::as_str));
+    let signing = rcgen::KeyPair::generate_for(&rcgen::PKCS_ECDSA_P256_SHA256)?;
+    let cert = params.self_signed(&signing)?;
+    Ok((cert.pem(), signing.serialize_pem(), fingerprint(cert.der())))
+}
+
 /// The certificate chain and key to serve with.
 pub(crate) struct Identity {
     pub(crate) chain: Vec<CertificateDer<'static>>,
