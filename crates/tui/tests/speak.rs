@@ -158,13 +158,44 @@ fn tour_refusals() -> Vec<TourRefusal> {
 }
 
 /// Checks that `all` holds every variant once, by the variant's `index` (an exhaustive match).
-fn every<T: Copy>(all: Vec<T>, index: fn(T) -> usize, name: &str) -> Vec<T> {
+fn every<T: Copy + std::fmt::Debug>(all: Vec<T>, index: fn(T) -> usize, name: &str) -> Vec<T> {
     let mut seen: Vec<usize> = all.iter().map(|v| index(*v)).collect();
     seen.sort_unstable();
     seen.dedup();
     let most = seen.last().map_or(0, |m| m + 1);
     assert_eq!(seen, (0..most).collect::<Vec<_>>(), "every {name}");
+    // The index's match is exhaustive, but a variant given the next index and left out of the
+    // list would pass the count above: every variant the protocol declares is in the list
+    // (issue 60), read from proto's source as the web client's test reads it.
+    let listed: Vec<String> = all.iter().map(|v| ident(&format!("{v:?}"))).collect();
+    for variant in declared_variants(name) {
+        assert!(listed.contains(&variant), "{name}::{variant} is not in the list of every {name}");
+    }
     all
+}
+
+/// The leading identifier of a text (`Limit(Matches)` → `Limit`; of a pair, its first's).
+fn ident(text: &str) -> String {
+    text.trim_start_matches('(').chars().take_while(char::is_ascii_alphanumeric).collect()
+}
+
+/// The variants of `pub enum NAME` as proto's source declares them.
+fn declared_variants(name: &str) -> Vec<String> {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../proto/src");
+    let head = format!("pub enum {name} {{");
+    for entry in std::fs::read_dir(&dir).expect("proto's source") {
+        let text = std::fs::read_to_string(entry.expect("a file").path()).expect("a source file");
+        let Some(start) = text.find(&head) else { continue };
+        let body = &text[start + head.len()..];
+        let body = &body[..body.find("\n}").expect("the enum's end")];
+        return body
+            .lines()
+            .filter_map(|line| line.strip_prefix("    "))
+            .filter(|line| line.starts_with(|c: char| c.is_ascii_uppercase()))
+            .map(ident)
+            .collect();
+    }
+    panic!("no `pub enum {name}` in {}", dir.display());
 }
 
 fn illegal_moves() -> Vec<IllegalMove> {
