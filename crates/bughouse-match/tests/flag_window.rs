@@ -61,10 +61,23 @@ fn told(list: &[(u64, &str)]) -> Vec<(Duration, String)> {
 }
 
 /// The log replays to the identical match (A4): holding endings depends on nothing but the inputs
-/// and their times.
+/// and their times. Not the result alone (issue 60): the events, what is held and pending, the
+/// clocks, the boards, and the match as it stood at every event's instant.
 fn replays(t: &Table) {
     let again = Match::replay(t.m.config().clone(), t.m.events()).expect("the log replays");
     assert_eq!(again.result(), t.result());
+    assert_eq!(again.events(), t.m.events(), "the same log, event for event");
+    assert_eq!(again.phase(), t.m.phase());
+    assert_eq!(again.fallen_flags(), t.m.fallen_flags());
+    assert_eq!(again.held_endings(), t.m.held_endings(), "the same endings held");
+    assert_eq!(again.draw_offers(), t.m.draw_offers());
+    assert_eq!(again.running(), t.m.running());
+    assert_eq!(again.game(), t.m.game(), "the same boards and reserves");
+    let now = t.m.now();
+    assert_eq!(again.clocks(now), t.m.clocks(now));
+    for event in t.m.events() {
+        assert_eq!(again.snapshot(event.at), t.m.snapshot(event.at), "the match at {:?}", event.at);
+    }
 }
 
 /// (1) A draw, then a mate, inside White-A's window: the mate wins (E9), although the draw was
