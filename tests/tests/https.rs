@@ -186,6 +186,8 @@ async fn a_server_without_a_certificate_obtains_one_by_acme_serves_https_and_ren
     // Plain HTTP only redirects, to the same path on the public name.
     let plain = get(tokio::net::TcpStream::connect(http).await.unwrap(), "/ws?x=1").await;
     assert!(plain.starts_with("HTTP/1.1 308"), "{plain}");
+    assert!(plain.to_lowercase().contains("x-frame-options: deny"), "the redirect is secured too: {plain}");
+    assert!(!plain.to_lowercase().contains("strict-transport-security"), "no HSTS in clear: {plain}");
     assert!(plain.contains(&format!("location: https://{HOST}:{}/ws?x=1", https.port())), "{plain}");
 
     // A player over wss: logs in (TLS: allowed), and one over WebTransport with no hashes.

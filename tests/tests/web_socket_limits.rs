@@ -369,20 +369,62 @@ async fn a_page_of_another_origin_cannot_open_a_session_and_the_servers_own_and_
     server.stop().await;
 }
 
-#[tokio::test]
-async fn every_http_response_carries_the_security_headers() {
-    let server = TestServer::start("").await;
-    for path in ["/", "/app.js", "/connect.json", "/metrics", "/nothing"] {
-        let response = server.http_get(path).await.to_ascii_lowercase();
-        for header in [
-            "content-security-policy: default-src 'self'",
-            "frame-ancestors 'none'",
-            "x-frame-options: deny",
-            "x-content-type-options: nosniff",
-            "referrer-policy: no-referrer",
-        ] {
-            assert!(response.contains(header), "{path} lacks {header}: {response:.400}");
+/// The head of the answer to `request` on a new connection to `addr` (read up to its blank line).
+async fn head_of(addr: SocketAddr, request: &str) -> String {
+    let mut tcp = TcpStream::connect(addr).await.expect("the HTTP side accepts");
+    tcp.write_all(request.as_bytes()).await.expect("sent");
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        match tokio::time::timeout(Duration::from_secs(10), tcp.read(&mut byte)).await.expect("an answer") {
+            Ok(1) => head.push(byte[0]),
+            _ => break,
         }
     }
+    String::from_utf8_lossy(&head).to_ascii_lowercase()
+}
+
+fn assert_secured(what: &str, response: &str) {
+    for header in [
+        "content-security-policy: default-src 'self'",
+        "frame-ancestors 'none'",
+        "x-frame-options: deny",
+        "x-content-type-options: nosniff",
+        "referrer-policy: no-referrer",
+    ] {
+        assert!(response.contains(header), "{what} lacks {header}: {response:.600}");
+    }
+}
+
+/// Every answer of the HTTP side, not only the router's pages (issue 60): a WebSocket's `101`, a
+/// foreign origin's `403`, and the raw `503` of a connection refused at accept.
+#[tokio::test]
+async fn every_http_response_carries_the_security_headers() {
+    let server = TestServer::start("max_connections = 3").await;
+    for path in ["/", "/app.js", "/connect.json", "/metrics", "/nothing"] {
+        assert_secured(path, &server.http_get(path).await.to_ascii_lowercase());
+    }
+    let upgrade = |origin: &str| {
+        format!(
+            "GET /ws HTTP/1.1\r\nHost: {}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\
+             Sec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n{origin}\r\n",
+            server.http
+        )
+    };
+    let switched = head_of(server.http, &upgrade("")).await;
+    assert!(switched.starts_with("http/1.1 101"), "{switched}");
+    assert_secured("101", &switched);
+    let foreign = head_of(server.http, &upgrade("Origin: https://evil.example\r\n")).await;
+    assert!(foreign.starts_with("http/1.1 403"), "{foreign}");
+    assert_secured("403", &foreign);
+    // Three connections held (max_connections = 3): the fourth is refused at accept, raw.
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        held.push(TcpStream::connect(server.http).await.unwrap());
+    }
+    let refused = head_of(server.http, "GET / HTTP/1.1\r\nHost: localhost\r\n\r\n").await;
+    assert!(refused.starts_with("http/1.1 503"), "{refused}");
+    assert_secured("503", &refused);
+    drop(held);
     server.stop().await;
 }

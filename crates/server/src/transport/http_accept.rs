@@ -238,8 +238,9 @@ async fn refuse(mut stream: TcpStream, body: String) {
     }
     let response = format!(
         "HTTP/1.1 503 Service Unavailable\r\ncontent-type: text/plain\r\ncontent-length: {}\r\n\
-         connection: close\r\n\r\n{body}",
-        body.len()
+         connection: close\r\n{}\r\n{body}",
+        body.len(),
+        crate::transport::headers::raw_lines()
     );
     let _ = stream.write_all(response.as_bytes()).await;
     let _ = stream.shutdown().await;

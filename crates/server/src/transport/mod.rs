@@ -9,6 +9,7 @@ pub(crate) mod certificates;
 pub(crate) mod devcert;
 pub(crate) mod endpoint;
 pub(crate) mod frames;
+pub(crate) mod headers;
 pub(crate) mod http_accept;
 pub(crate) mod listeners;
 pub(crate) mod native;

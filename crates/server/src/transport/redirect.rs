@@ -26,17 +26,11 @@ pub(crate) struct Target {
 
 /// The plain-HTTP router of a server that serves HTTPS.
 pub(crate) fn router(target: Target) -> Router {
-    let mut app = Router::new()
+    let app = Router::new()
         .route("/.well-known/acme-challenge/{token}", get(challenge))
         .fallback(redirect)
         .with_state(Arc::new(target));
-    for (name, value) in crate::transport::web::SECURITY_HEADERS {
-        app = app.layer(tower_http::set_header::SetResponseHeaderLayer::if_not_present(
-            axum::http::HeaderName::from_static(name),
-            HeaderValue::from_static(value),
-        ));
-    }
-    app
+    crate::transport::headers::secured(app, false)
 }
 
 async fn challenge(State(target): State<Arc<Target>>, Path(token): Path<String>) -> Response {

@@ -27,14 +27,13 @@ use std::time::Duration;
 use axum::Router;
 use axum::extract::ws::{CloseFrame, Message, Utf8Bytes, WebSocket, WebSocketUpgrade};
 use axum::extract::{ConnectInfo, Extension, State};
-use axum::http::{HeaderMap, HeaderName, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use ipnet::IpNet;
 use shvedka_proto::{ClientFrame, MAX_FRAME};
 use tokio::sync::mpsc;
 use tokio::time::Instant;
-use tower_http::set_header::SetResponseHeaderLayer;
 
 use crate::config::ServerConfig;
 use crate::service::addresses::Held;
@@ -110,27 +109,9 @@ async fn connect_json<C: Conversation>(State(shared): State<Shared<C>>) -> Respo
         .into_response()
 }
 
-/// The headers every HTTP response carries: the page's scripts, styles and images come from the
-/// server alone (and the empty `data:` image a drag shows) and it connects only to the server (WebTransport's `https:` on the browsers'
-/// port, the WebSocket), no site may frame it (clickjacking), no type is sniffed, and no address
-/// of the server leaks to the sites a page links to.
-pub(crate) const SECURITY_HEADERS: [(&str, &str); 4] = [
-    (
-        "content-security-policy",
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; \
-         connect-src 'self' https: wss: ws:; frame-ancestors 'none'; base-uri 'none'; form-action 'self'",
-    ),
-    ("x-frame-options", "DENY"),
-    ("x-content-type-options", "nosniff"),
-    ("referrer-policy", "no-referrer"),
-];
-
-/// HTTPS responses tell the browser to come back over HTTPS only, for a year (RFC 6797; not for
-/// subdomains, which may be other services of the same organisation).
-const HSTS: (&str, &str) = ("strict-transport-security", "max-age=31536000");
-
 /// Serves the web client, `/ws`, `/connect.json` and `/metrics` on `listener` until `shutdown`
-/// completes: over TLS with `tls` (HTTPS, every response with [`HSTS`]), else in plain HTTP.
+/// completes: over TLS with `tls` (HTTPS, every response with HSTS too), else in plain HTTP;
+/// every response with the security headers (`headers.rs`).
 pub(crate) async fn serve<C: Conversation>(
     listener: tokio::net::TcpListener,
     shared: Shared<C>,
@@ -146,19 +127,7 @@ pub(crate) async fn serve<C: Conversation>(
     }
     let (admission, proxies) = (shared.admission.clone(), shared.proxies.clone());
     let header_timeout = Duration::from_millis(shared.config.http_header_timeout_ms);
-    let mut app = app.with_state(shared);
-    for (name, value) in SECURITY_HEADERS {
-        app = app.layer(SetResponseHeaderLayer::if_not_present(
-            HeaderName::from_static(name),
-            HeaderValue::from_static(value),
-        ));
-    }
-    if tls.is_some() {
-        app = app.layer(SetResponseHeaderLayer::if_not_present(
-            HeaderName::from_static(HSTS.0),
-            HeaderValue::from_static(HSTS.1),
-        ));
-    }
+    let app = crate::transport::headers::secured(app.with_state(shared), tls.is_some());
     let settings = http_accept::Settings { header_timeout, proxies, tls };
     http_accept::serve(listener, app, admission, settings, shutdown).await;
 }
