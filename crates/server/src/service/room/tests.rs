@@ -397,13 +397,21 @@ async fn k5_a_storage_outage_pauses_the_match_charges_nobody_and_it_resumes_by_i
 async fn a4_a_commit_whose_acknowledgement_was_lost_is_retried_without_a_duplicate() {
     let f = fixture().await;
     let mut players = f.running().await;
+    let tried = f.store.faults.appends.load(Ordering::SeqCst);
     f.store.faults.lose_ack.store(true, Ordering::SeqCst);
     f.ask(&players[0], ClientMsg::Move { board: Board::A, text: "e4".into(), think_ms: None }).await.unwrap();
+    assert!(!f.store.faults.lose_ack.load(Ordering::SeqCst), "the lost acknowledgement happened");
+    let retries = f.store.faults.appends.load(Ordering::SeqCst) - tried;
+    assert!(retries >= 2, "e4's commit was sent again after its lost acknowledgement ({retries} appends)");
     f.ask(&players[1], ClientMsg::Move { board: Board::A, text: "e5".into(), think_ms: None }).await.unwrap();
     let log = f.store.log(ID.0);
     for (i, e) in log.iter().enumerate() {
         assert_eq!(e.seq, i as u64, "one event per number, no gap, no duplicate");
     }
+    // The rows themselves: each move once, whatever was sent twice.
+    let stored =
+        |text: &str| log.iter().filter(|e| e.view.contains("\"Moved\"") && e.view.contains(text)).count();
+    assert_eq!((stored("\"e4\""), stored("\"e5\"")), (1, 1), "each move stored once");
     let moves =
         kinds(&mut players[2].rx).into_iter().filter(|k| matches!(k, EventView::Moved { .. })).count();
     assert_eq!(moves, 2, "each move told once");
