@@ -63,7 +63,10 @@ async fn inner(mount: &Path) {
     let [wa, ba, wb, _bb] = <[_; 4]>::try_from(clients).ok().expect("four players");
     wa.play(Board::A, "e4", None).await.expect("stored and acknowledged");
 
-    // The disk fills up (another program's file, say).
+    // The disk fills up (another program's file, say), the write-ahead log emptied just before:
+    // SQLite reuses a log's space once a checkpoint has copied it all, so the next commit must
+    // find the log empty to need room the disk no longer has.
+    empty_log(&server.data_dir().join("shvedka.db")).await;
     let filler = fill(&server.data_dir());
     // Black-A's move cannot be stored: it waits, unacknowledged, while the match is paused.
     let waiting = tokio::spawn(async move {
@@ -96,6 +99,25 @@ async fn inner(mount: &Path) {
         assert!(bpgn.contains(text), "{text} not in the record:\n{bpgn}");
     }
     server.stop().await;
+}
+
+/// Checkpoints the database's write-ahead log and truncates it to nothing (retried while a
+/// reader holds it, a bounded number of times).
+async fn empty_log(db: &Path) {
+    use sqlx::Connection;
+    let mut conn =
+        sqlx::SqliteConnection::connect(&format!("sqlite://{}", db.display())).await.expect("the database");
+    for _ in 0..200 {
+        let (busy, _, _): (i64, i64, i64) = sqlx::query_as("PRAGMA wal_checkpoint(TRUNCATE)")
+            .fetch_one(&mut conn)
+            .await
+            .expect("a checkpoint");
+        if busy == 0 {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("the write-ahead log could not be emptied: a reader held it throughout");
 }
 
 /// Writes a file in `dir` until the file system is full; its path.

@@ -301,11 +301,21 @@ async fn a_password_over_plain_http_from_another_machine_is_refused_and_over_tls
         register(server.http, &claimed, "Vera").await.expect_err("refused").code,
         ErrorCode::Unencrypted
     );
-    // A network the operator allowed (a tournament hall's LAN), and loopback itself: taken.
+    // A network the operator allowed (a tournament hall's LAN): taken.
     let hall = "X-Forwarded-For: 198.51.100.20";
     assert!(matches!(register(server.http, hall, "Vera").await, Ok(Reply::LoggedIn { .. })));
-    assert!(matches!(register(server.http, "X-Nothing: 1", "Gleb").await, Ok(Reply::LoggedIn { .. })));
+    // The trusted proxy saying nothing of TLS, nor whom it forwards for: not this machine.
+    let silent = register(server.http, "X-Nothing: 1", "Gleb").await.expect_err("refused");
+    assert_eq!(silent.code, ErrorCode::Unencrypted);
     let metrics = server.http_get("/metrics").await;
-    assert!(metrics.contains("shvedka_refused_total{limit=\"Unencrypted\"} 2"), "{metrics}");
+    assert!(metrics.contains("shvedka_refused_total{limit=\"Unencrypted\"} 3"), "{metrics}");
+    server.stop().await;
+
+    // Without trusted proxies: this machine itself is taken, but a proxy on it that nobody
+    // trusts relays other machines (its forwarding headers say so) and is refused.
+    let server = shvedka_tests::TestServer::start("").await;
+    assert!(matches!(register(server.http, "X-Nothing: 1", "Gleb").await, Ok(Reply::LoggedIn { .. })));
+    let relayed = register(server.http, far, "Dana").await.expect_err("refused");
+    assert_eq!(relayed.code, ErrorCode::Unencrypted);
     server.stop().await;
 }

@@ -17,7 +17,8 @@ fn serve(dir: &Path) -> Served {
     crate::restart::serve(dir, "127.0.0.1:0", "")
 }
 
-fn backup(data: &Path, file: &Path) -> std::process::Output {
+/// `shvedka admin --data-dir data backup file`, run to its end.
+pub(crate) fn backup(data: &Path, file: &Path) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_shvedka"))
         .args(["admin", "--data-dir", data.to_str().unwrap(), "backup", file.to_str().unwrap()])
         .env_remove("SHVEDKA_DATABASE_URL")

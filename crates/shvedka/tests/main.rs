@@ -7,6 +7,7 @@ mod admin_cli;
 mod arbiter_cli;
 mod arbiter_online_cli;
 mod backup_cli;
+mod backup_load;
 mod board_cli;
 mod bot_demo_cli;
 mod cert_cli;

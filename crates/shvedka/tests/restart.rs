@@ -16,12 +16,18 @@ use testkit::postgres::TempPostgres;
 /// the address it printed to start it again where its clients knew it) with `dir` as its data
 /// directory.
 pub(crate) fn serve(dir: &Path, listen: &str, database_url: &str) -> Served {
+    serve_with(dir, listen, database_url, "")
+}
+
+/// As [`serve`], with `extra` (top-level TOML settings: `max_bots = 40` …) added to its
+/// configuration.
+pub(crate) fn serve_with(dir: &Path, listen: &str, database_url: &str, extra: &str) -> Served {
     let config = dir.join("server.toml");
     std::fs::write(dir.join("clock.toml"), shvedka_tests::TEST_CLOCK).unwrap();
     std::fs::write(
         &config,
         format!(
-            "listen = \"{listen}\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n",
+            "listen = \"{listen}\"\nhttp_listen = \"127.0.0.1:0\"\nwebtransport_listen = \"127.0.0.1:0\"\ndata_dir = {:?}\nclock = {:?}\ndatabase_url = {database_url:?}\n{extra}",
             dir.join("data"),
             dir.join("clock.toml")
         ),

@@ -305,12 +305,16 @@ impl Appender {
         }
         let cache: i64 = conn.query_row("PRAGMA cache_size", [], |r| r.get(0))?;
         conn.execute_batch("PRAGMA cache_size = -64")?;
-        let tx = conn.transaction()?;
-        tx.execute_batch("CREATE TABLE shvedka_log_reserve (b BLOB)")?;
-        tx.execute("INSERT INTO shvedka_log_reserve VALUES (zeroblob(?1))", [to_i64(bytes)?])?;
-        tx.rollback()?;
+        let reserved = (|| {
+            let tx = conn.transaction()?;
+            tx.execute_batch("CREATE TABLE shvedka_log_reserve (b BLOB)")?;
+            tx.execute("INSERT INTO shvedka_log_reserve VALUES (zeroblob(?1))", [to_i64(bytes)?])?;
+            tx.rollback()?;
+            Ok::<(), StoreError>(())
+        })();
+        // The page cache is the appends' own again, whether the reserve was made or not.
         conn.pragma_update(None, "cache_size", cache)?;
-        Ok(())
+        reserved
     }
 
     /// Empties the write-ahead log (after a checkpoint of what it holds) and gives its file's

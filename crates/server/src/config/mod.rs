@@ -358,10 +358,13 @@ impl ServerConfig {
     fn check_acme(&self) -> anyhow::Result<()> {
         let host = &self.public_host;
         if !host.is_empty()
-            && (host.contains(['/', ':', ' ', '@']) || host.len() > 253 || host.starts_with('.'))
+            && (!host.chars().all(|c| c.is_ascii_alphanumeric() || c == '-' || c == '.')
+                || host.len() > 253
+                || host.starts_with('.'))
         {
             bail!(
-                "invalid configuration: public_host {host:?} is not a host name (\"chess.example.org\",                  without scheme, port or path)"
+                "invalid configuration: public_host {host:?} is not a host name (\"chess.example.org\", \
+                 without scheme, port or path; an international name in its xn-- form)"
             );
         }
         if !self.acme() {
@@ -383,6 +386,16 @@ impl ServerConfig {
         }
         if !self.cert.as_os_str().is_empty() {
             bail!("invalid configuration: acme_directory and cert/key both give the certificate; keep one");
+        }
+        if self.cluster.is_some() {
+            bail!(
+                "invalid configuration: acme_directory does not work with [cluster] yet (each node would \
+                 order its own certificate, and the CA's challenge may reach another node): give every \
+                 node the same cert and key (shvedka cert, or your CA's certificate for public_host)"
+            );
+        }
+        if self.https_listen == self.http_listen && !self.https_listen.ends_with(":0") {
+            bail!("invalid configuration: https_listen and http_listen are the same address");
         }
         if host.parse::<std::net::IpAddr>().is_ok() || !host.contains('.') {
             bail!(
@@ -489,6 +502,13 @@ mod tests {
         assert!(e.contains("not a host name"), "{e}");
         let e = refused("https_listen = \"chess\"");
         assert!(e.contains("https_listen"), "{e}");
+        let e = refused(
+            "acme_directory = \"https://acme.example/dir\"\npublic_host = \"chess.example.org\"\n\
+             https_listen = \"127.0.0.1:8443\"\nhttp_listen = \"127.0.0.1:8443\"",
+        );
+        assert!(e.contains("the same address"), "{e}");
+        let e = refused("public_host = \"chess.example.org/?x\"");
+        assert!(e.contains("not a host name"), "{e}");
         let e = refused("plain_http_logins = [\"lan\"]");
         assert!(e.contains("plain_http_logins entry \"lan\""), "{e}");
         let fine = ServerConfig::from_overrides(&format!("{acme}public_host = \"chess.example.org\""));

@@ -4,9 +4,10 @@
 //!
 //! The CA proves the name with the HTTP-01 challenge: it asks
 //! `http://public_host/.well-known/acme-challenge/TOKEN` on `http_listen` (port 80 for a public
-//! CA), which answers from [`Challenges`] while an order is open. The account's key, the
-//! certificate and its key are kept in `data_dir/acme` (owner-only files), so a restart serves
-//! the certificate it has and asks the CA only when it is due. Until the first certificate
+//! CA), which answers from [`Challenges`] while an order is open. The account's key, and the
+//! certificate with its key (one file, replaced whole), are kept in `data_dir/acme` for each CA
+//! directory (owner-only files), so a restart serves the certificate it has and asks the CA only
+//! when it is due. Until the first certificate
 //! arrives, HTTPS serves the self-signed one (browsers warn; the log says why).
 //!
 //! A failed attempt is logged with the CA's words and tried again after 5 minutes, doubling to an
@@ -38,6 +39,9 @@ const FIRST_BACKOFF: Duration = Duration::from_secs(300);
 const MOST_BACKOFF: Duration = Duration::from_secs(3600);
 /// The longest single sleep of the renewal task (a suspended machine's clock jumps).
 const LONGEST_SLEEP: Duration = Duration::from_secs(24 * 3600);
+/// The longest one order may take, from the account to the certificate (a CA that stops
+/// answering mid-order).
+const ORDER_TIMEOUT: Duration = Duration::from_secs(300);
 /// Challenge tokens held at once at most (one name has one open order; a CA may retry).
 const MOST_TOKENS: usize = 16;
 
@@ -101,11 +105,11 @@ impl Acme {
 
     /// The certificate kept from an earlier run, if it is for `public_host` and still valid.
     pub(crate) fn stored(&self, now: SystemTime) -> Option<Served> {
-        let (cert, key) = (self.dir.join("cert.pem"), self.dir.join("key.pem"));
-        if !cert.exists() {
+        let kept = self.kept();
+        if !kept.exists() {
             return None;
         }
-        match load(&cert, &key) {
+        match load(&kept, &kept) {
             Ok(key) => {
                 let leaf = key.cert.first()?.as_ref();
                 let valid = not_after(leaf).is_some_and(|end| end > now);
@@ -118,16 +122,36 @@ impl Acme {
         }
     }
 
+    /// The file of the certificate and its key from this directory (one file, replaced whole: a
+    /// crash or a full disk never leaves a key beside another's certificate; one per directory,
+    /// so that the staging CA's certificate is not served once the real one is configured).
+    fn kept(&self) -> PathBuf {
+        let digest = crate::transport::tls::fingerprint(self.directory.as_bytes());
+        self.dir.join(format!("certificate-{}.pem", &digest[..16]))
+    }
+
     /// Obtains and renews until `stop` says so.
     pub(crate) fn spawn(self: &Arc<Self>, mut stop: watch::Receiver<bool>) {
         let acme = self.clone();
         tokio::spawn(async move {
-            let mut failures = 0u32;
+            let (mut failures, mut renewed) = (0u32, false);
             loop {
                 let wait = match failures {
                     0 => due_in(&acme.certs.current(), acme.renew_before, crate::service::wall::now()),
                     n => (FIRST_BACKOFF * 2u32.saturating_pow(n - 1)).min(MOST_BACKOFF),
                 };
+                // A certificate due as soon as it arrived (a clock far ahead, dates that cannot be
+                // read) is not asked for again and again: the CA would rate-limit the name.
+                let wait = if renewed && wait < FIRST_BACKOFF {
+                    tracing::error!(
+                        host = %acme.host,
+                        "the certificate just obtained is due for renewal at once: is the clock right?"
+                    );
+                    FIRST_BACKOFF
+                } else {
+                    wait
+                };
+                renewed = false;
                 let current = acme.certs.current();
                 acme.metrics.set_certificate_expiry(current.issued.then(|| current.not_after()).flatten());
                 if !wait.is_zero() {
@@ -139,14 +163,17 @@ impl Acme {
                         _ = stop.wait_for(|s| *s) => return,
                     }
                 }
+                // A CA that stops answering must not stop the renewals for good.
                 let attempt = tokio::select! {
-                    got = acme.obtain() => got,
+                    got = tokio::time::timeout(ORDER_TIMEOUT, acme.obtain()) => got.unwrap_or_else(|_| {
+                        Err(anyhow::anyhow!("the CA did not finish the order within {ORDER_TIMEOUT:?}"))
+                    }),
                     _ = stop.wait_for(|s| *s) => return,
                 };
                 acme.challenges.clear();
                 match attempt {
                     Ok(served) => {
-                        failures = 0;
+                        (failures, renewed) = (0, true);
                         tracing::info!(
                             host = %acme.host, not_after = ?served.not_after(),
                             "obtained a certificate from the ACME CA; new connections get it"
@@ -202,10 +229,14 @@ impl Acme {
         let chain_pem = order.poll_certificate(&retries).await?;
         std::fs::create_dir_all(&self.dir)
             .with_context(|| format!("cannot create {}", self.dir.display()))?;
-        // The key first: a certificate on disk always has its key beside it.
-        write_private(&self.dir.join("key.pem"), key_pem.as_bytes())?;
-        write_private(&self.dir.join("cert.pem"), chain_pem.as_bytes())?;
-        let key = load(&self.dir.join("cert.pem"), &self.dir.join("key.pem"))?;
+        // Key and chain in one file, written beside and renamed over the old: whole or not at all.
+        let (kept, next) = (self.kept(), self.kept().with_extension("pem.new"));
+        let _ = std::fs::remove_file(&next);
+        write_private(&next, format!("{key_pem}\n{chain_pem}").as_bytes())
+            .and_then(|()| std::fs::File::open(&next)?.sync_all())
+            .with_context(|| format!("cannot write {}", next.display()))?;
+        let key = load(&next, &next)?;
+        std::fs::rename(&next, &kept).with_context(|| format!("cannot replace {}", kept.display()))?;
         Ok(Served { key: Arc::new(key), issued: true })
     }
 

@@ -283,23 +283,47 @@ pub(crate) fn client_of(headers: &HeaderMap, peer: IpAddr, proxies: &[IpNet]) ->
     ClientAddr { ip: client, proxied: true, secure: false }
 }
 
-/// Whether a trusted proxy says it took the request over TLS: `X-Forwarded-Proto: https` (the
-/// last value, the nearest proxy's), or `Forwarded: proto=https`.
+/// Whether a trusted proxy says it took the request over TLS: the nearest hop's
+/// `X-Forwarded-Proto` and `Forwarded: proto=`, each one present saying `https` (a proxy that
+/// sets one and passes a client's other through unchanged cannot be fooled by it alone).
 fn forwarded_https(headers: &HeaderMap) -> bool {
     let last = |name: &str| {
         headers.get_all(name).iter().filter_map(|v| v.to_str().ok()).flat_map(|v| v.split(',')).last()
     };
-    if let Some(proto) = last("x-forwarded-proto") {
-        return proto.trim().eq_ignore_ascii_case("https");
-    }
-    last("forwarded").is_some_and(|hop| {
-        hop.split(';').any(|pair| {
-            pair.trim().split_once('=').is_some_and(|(k, v)| {
-                k.trim().eq_ignore_ascii_case("proto")
-                    && v.trim().trim_matches('"').eq_ignore_ascii_case("https")
-            })
+    let https = |proto: &str| proto.trim().trim_matches('"').eq_ignore_ascii_case("https");
+    let x_forwarded = last("x-forwarded-proto").map(https);
+    let forwarded = last("forwarded").and_then(|hop| {
+        hop.split(';').find_map(|pair| {
+            let (k, v) = pair.trim().split_once('=')?;
+            k.trim().eq_ignore_ascii_case("proto").then(|| https(v))
         })
-    })
+    });
+    match (x_forwarded, forwarded) {
+        (None, None) => false,
+        (a, b) => a.unwrap_or(true) && b.unwrap_or(true),
+    }
+}
+
+/// Whether a request carries a proxy's forwarding headers.
+pub(crate) fn forwarded(headers: &HeaderMap) -> bool {
+    ["x-forwarded-for", "x-forwarded-proto", "forwarded", "x-real-ip"]
+        .iter()
+        .any(|h| headers.contains_key(*h))
+}
+
+/// Whether what a session sends over this request's connection crosses a network readable: not
+/// over TLS (to this server, or to the trusted proxy that says so), and not from this machine
+/// itself — the TCP peer loopback, no trusted proxy, no forwarding headers (a proxy on this
+/// machine that is not in `trusted_proxies` relays other machines' players) — nor from a
+/// network of `plain_http_logins`.
+pub(crate) fn in_clear(client: ClientAddr, peer: IpAddr, headers: &HeaderMap, allowed: &[IpNet]) -> bool {
+    if client.secure {
+        return false;
+    }
+    if !client.proxied && canonical(peer).is_loopback() && !forwarded(headers) {
+        return false;
+    }
+    !allowed.iter().any(|net| net.contains(&client.ip))
 }
 
 #[cfg(test)]
@@ -307,6 +331,37 @@ mod tests {
     use axum::http::HeaderValue;
 
     use super::*;
+
+    #[test]
+    fn only_this_machine_itself_tls_or_an_allowed_network_may_send_a_password_in_clear() {
+        let proxies: Vec<IpNet> = vec!["10.0.0.5/32".parse().unwrap()];
+        let allowed: Vec<IpNet> = vec!["192.168.0.0/16".parse().unwrap()];
+        let clear = |peer: &str, extra: &[(&str, &str)]| {
+            let mut map = HeaderMap::new();
+            for (k, v) in extra {
+                map.append(
+                    axum::http::HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                    HeaderValue::from_str(v).unwrap(),
+                );
+            }
+            let mut client = client_of(&map, ip(peer), &proxies);
+            client.secure = client.proxied && forwarded_https(&map);
+            in_clear(client, ip(peer), &map, &allowed)
+        };
+        assert!(clear("203.0.113.7", &[]), "another machine in plain HTTP");
+        assert!(!clear("127.0.0.1", &[]), "this machine itself");
+        assert!(!clear("::ffff:127.0.0.1", &[]), "this machine, through a dual-stack socket");
+        // A proxy on this machine that is not trusted relays others: not this machine.
+        assert!(clear("127.0.0.1", &[("x-forwarded-for", "203.0.113.7")]));
+        assert!(clear("::1", &[("x-real-ip", "203.0.113.7")]));
+        // A trusted proxy: its word on TLS, not its own address.
+        assert!(clear("10.0.0.5", &[]), "a trusted proxy that says nothing of TLS");
+        assert!(!clear("10.0.0.5", &[("x-forwarded-for", "203.0.113.7"), ("x-forwarded-proto", "https")]));
+        assert!(clear("10.0.0.5", &[("x-forwarded-for", "203.0.113.7"), ("x-forwarded-proto", "http")]));
+        // An allowed network, directly or through the proxy.
+        assert!(!clear("192.168.4.2", &[]));
+        assert!(!clear("10.0.0.5", &[("x-forwarded-for", "192.168.4.2")]));
+    }
 
     #[test]
     fn a_proxy_says_it_terminated_tls_with_the_nearest_hops_proto() {
@@ -321,6 +376,10 @@ mod tests {
             map
         };
         assert!(forwarded_https(&with("x-forwarded-proto", &["https"])));
+        // Both said, and one of them http: not taken.
+        let mut both = with("x-forwarded-proto", &["https"]);
+        both.append("forwarded", HeaderValue::from_static("for=203.0.113.7;proto=http"));
+        assert!(!forwarded_https(&both));
         assert!(!forwarded_https(&with("x-forwarded-proto", &["http"])));
         // A client's own claim stands left of what the proxy appended.
         assert!(!forwarded_https(&with("x-forwarded-proto", &["https, http"])));

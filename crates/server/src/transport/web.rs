@@ -184,15 +184,13 @@ async fn upgrade<C: Conversation>(
         }
     };
     // A password would cross the network readable: the session refuses log-ins (`Peer::clear`).
-    let clear = !client.secure
-        && !remote.is_loopback()
-        && !shared.plain_logins.iter().any(|net| net.contains(&remote));
-    let peer = Peer { ip: remote, clear };
+    let clear = http_accept::in_clear(client, peer.ip(), &headers, &shared.plain_logins);
+    let session_peer = Peer { ip: remote, clear };
     // A frame's header above MAX_FRAME is refused before its payload is read (tungstenite would
     // otherwise take frames of 16 MiB, and check a message's size only once it is whole).
     ws.max_frame_size(MAX_FRAME)
         .max_message_size(MAX_FRAME)
-        .on_upgrade(move |socket| session(socket, shared.conversation, shared.config, place, peer))
+        .on_upgrade(move |socket| session(socket, shared.conversation, shared.config, place, session_peer))
         .into_response()
 }
 
