@@ -190,11 +190,16 @@ impl Room {
                     return false;
                 }
                 Some(Ok(())) => {
+                    if self.storage_full {
+                        self.metrics.set_storage_full(false);
+                    }
                     self.storage_full = false;
                     return true;
                 }
                 Some(Err(e)) => {
                     self.storage_full = e.is_full();
+                    // Results and endings are written beside the group commit: said the same.
+                    self.metrics.set_storage_full(self.storage_full);
                     tracing::error!(match_id = %self.id, error = %e, full = self.storage_full, ?write, "cannot store how the match ended; retrying")
                 }
             }
