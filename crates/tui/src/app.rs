@@ -302,6 +302,16 @@ impl App {
         self.push(LogLine::Error(text.into()));
     }
 
+    /// The connection ended (`why`, the client library's words): reconnecting. When the server
+    /// said why beforehand (the match moves to another node), that is all the player reads; else
+    /// the loss is said in his language.
+    pub fn disconnected(&mut self, why: &str) {
+        if !std::mem::take(&mut self.moving) {
+            self.error(t!(self.lang, "connection-lost", detail = why));
+        }
+        self.link = Link::Reconnecting(1);
+    }
+
     /// Says how a rematch offer stands: who accepted, who declined, the new match.
     pub fn rematch(&mut self, view: &RematchView) {
         let lang = self.lang;

@@ -107,11 +107,7 @@ async fn drive(
                 // The server ended the session and said why: nothing to resume.
                 Some(Update::Disconnected(_)) if app.link == Link::Ended => {}
                 Some(Update::Disconnected(why)) => {
-                    // Told why already (the match moved): the client's own words are not shown.
-                    if !std::mem::take(&mut app.moving) {
-                        app.error(t!(app.lang, "connection-lost", detail = why));
-                    }
-                    app.link = Link::Reconnecting(1);
+                    app.disconnected(&why);
                     reconnect_at = Some(tokio::time::Instant::now());
                 }
                 None => break,

@@ -436,6 +436,21 @@ fn a_match_moving_to_another_node_is_said_in_russian_and_its_connection_end_is_n
     let text = flow(&screen(&app, now, (80, 24)));
     assert!(text.contains("матч 4 переходит на другой узел"), "{text}");
     assert!(app.moving, "the connection's end that follows is expected");
+    // The connection ends: no fault is said (in any language), and the client reconnects.
+    app.disconnected("connection lost: closed by peer");
+    let after = flow(&screen(&app, now, (80, 24)));
+    assert!(!after.contains("closed by peer"), "the library's words are not shown: {after}");
+    assert!(!after.contains("связь потеряна:"), "no loss is reported: {after}");
+    assert_eq!(app.link, shvedka_tui::Link::Reconnecting(1));
+    assert!(!app.moving, "the next loss is reported again");
+    // A loss nobody announced is said, in Russian.
+    app.link = shvedka_tui::Link::Connected;
+    app.disconnected("connection lost: closed by peer");
+    let lost = flow(&screen(&app, now, (80, 24)));
+    assert!(
+        lost.contains("связь потеряна: connection lost"),
+        "an unannounced loss is said in Russian: {lost}"
+    );
 }
 
 /// A declined rematch names who declines, the verb agreeing with how many (a verb in the present
