@@ -228,5 +228,34 @@ async fn a_chess960_tournament_makes_chess960_matches() {
     assert!(matches.iter().all(|m| m.chess960), "{matches:?}");
     let (page, _) = td.tournaments(None, 10).await.expect("the list of tournaments");
     assert!(page.iter().any(|t| t.id == id && t.chess960));
+    // Not the listing's word alone (issue 60): the players sit, and the countdown fixes a
+    // Chess960 start, the same on both boards.
+    let mut players = Vec::new();
+    for n in 0..2 {
+        for side in ["a", "b"] {
+            players.push(server.account(&format!("c{n}{side}")).await);
+        }
+    }
+    let mut seats = Vec::new();
+    for c in &players {
+        let (assigned, _) = c.assignment(id).await.expect("the assignment");
+        seats.push(assigned.expect("each player has a seat in game 1's match"));
+    }
+    for (c, (m, seat)) in players.iter().zip(&seats) {
+        c.take_seat(*m, *seat).await.expect("the reserved seat");
+    }
+    for c in &players {
+        c.ready(true).await.expect("ready");
+    }
+    let rules = bughouse::RuleOptions::mgimo_2017().rules().expect("the rules");
+    for c in &mut players {
+        let e = shvedka_tests::wait_event(c, |e| {
+            matches!(e.kind, shvedka_proto::EventView::CountdownStarted { .. })
+        })
+        .await;
+        let bfen = e.bfen.expect("a Chess960 match's countdown carries its start");
+        let game = bughouse::Game::from_bfen(&bfen, rules).expect("a start position");
+        assert!((0..960).any(|n| bughouse::Game::chess960(n, rules) == game), "not a Chess960 start: {bfen}");
+    }
     server.stop().await;
 }
