@@ -150,6 +150,20 @@ impl TestServer {
         }
     }
 
+    /// Waits until `/metrics` has the line `line` (the server's own count of what a test waits
+    /// for), at most 30 s.
+    pub async fn until_metric(&self, line: &str) {
+        let deadline = tokio::time::Instant::now() + Duration::from_secs(30);
+        loop {
+            let metrics = self.http_get("/metrics").await;
+            if metrics.lines().any(|l| l == line) {
+                return;
+            }
+            assert!(tokio::time::Instant::now() < deadline, "no `{line}` within 30 s:\n{metrics}");
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+    }
+
     /// A plain HTTP/1.1 `GET` of `path` on the HTTP side: the whole response, head and body.
     pub async fn http_get(&self, path: &str) -> String {
         self.http_get_from(std::net::Ipv4Addr::LOCALHOST, path).await

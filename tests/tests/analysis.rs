@@ -74,7 +74,9 @@ async fn a_flood_of_analyses_is_refused_past_the_queue_and_moves_are_answered_me
             "P".repeat(usize::from(n) + 1)
         );
         waiting.push(tokio::spawn(async move { asker.request(analyse(&bfen)).await }));
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // Taken by the engine or its queue before the next is asked (not a guess of how long
+        // that takes: the server's own count).
+        server.until_metric(&format!("shvedka_analyses_pending {}", n + 1)).await;
     }
     // The queue is full: a fourth address is refused at once, and so is a second ask from a
     // busy address.

@@ -73,7 +73,7 @@ async fn inner(mount: &Path) {
         let played = ba.play(Board::A, "e5", None).await;
         (ba, played)
     });
-    until_metric(&server, "shvedka_storage_full 1").await;
+    server.until_metric("shvedka_storage_full 1").await;
     assert!(!waiting.is_finished(), "a move that is not stored is not acknowledged");
     // Every other request to the match is refused, saying why.
     let refused = wb.play(Board::B, "d4", None).await.expect_err("refused while the disk is full");
@@ -86,7 +86,7 @@ async fn inner(mount: &Path) {
     std::fs::remove_file(&filler).expect("the filler removed");
     let (_ba, played) = tokio::time::timeout(PATIENCE, waiting).await.expect("in time").expect("the task");
     played.expect("stored and acknowledged once there is space");
-    until_metric(&server, "shvedka_storage_full 0").await;
+    server.until_metric("shvedka_storage_full 0").await;
     wb.play(Board::B, "d4", None).await.expect("play goes on");
 
     // Every acknowledged move is in the database: a restarted server's record has them, and the
@@ -136,17 +136,4 @@ fn fill(dir: &Path) -> PathBuf {
     // The last bytes: a smaller write may still fit.
     while file.write(&[0u8; 512]).is_ok_and(|n| n > 0) {}
     path
-}
-
-/// Waits until `/metrics` has the line `line` (bounded by [`PATIENCE`]).
-async fn until_metric(server: &TestServer, line: &str) {
-    let deadline = tokio::time::Instant::now() + PATIENCE;
-    loop {
-        let metrics = server.http_get("/metrics").await;
-        if metrics.lines().any(|l| l == line) {
-            return;
-        }
-        assert!(tokio::time::Instant::now() < deadline, "no `{line}` within {PATIENCE:?}:\n{metrics}");
-        tokio::time::sleep(Duration::from_millis(20)).await;
-    }
 }

@@ -2,6 +2,8 @@
 //! exposition, served at `/metrics` on the HTTP side. One registry per server; every count is
 //! updated where the thing happens, and the live counts are read when the page is scraped.
 
+use std::sync::Arc;
+
 use prometheus_client::encoding::{EncodeLabelSet, EncodeLabelValue};
 use prometheus_client::metrics::counter::Counter;
 use prometheus_client::metrics::family::Family;
@@ -101,6 +103,15 @@ struct RefusalLabels {
     limit: Refusal,
 }
 
+/// A position asked of the engine and not answered yet ([`Metrics::analysis_pending`]).
+pub(crate) struct Pending(Arc<Metrics>);
+
+impl Drop for Pending {
+    fn drop(&mut self) {
+        self.0.analyses_pending.dec();
+    }
+}
+
 /// Every metric of one server.
 pub(crate) struct Metrics {
     registry: Registry,
@@ -131,6 +142,7 @@ pub(crate) struct Metrics {
     analysis_failures: Counter,
     certificate_expiry: Gauge,
     storage_full: Gauge,
+    analyses_pending: Gauge,
     acme_failures: Counter,
 }
 
@@ -166,6 +178,7 @@ impl Metrics {
             analyses: Counter::default(),
             certificate_expiry: Gauge::default(),
             storage_full: Gauge::default(),
+            analyses_pending: Gauge::default(),
             acme_failures: Counter::default(),
             analysis_failures: Counter::default(),
             registry: Registry::default(),
@@ -310,6 +323,11 @@ impl Metrics {
             m.analyses.clone(),
         );
         registry.register(
+            "analyses_pending",
+            "Positions asked of the engine and not answered yet: searched now or waiting (at most max_analyses_queued + 1)",
+            m.analyses_pending.clone(),
+        );
+        registry.register(
             "analysis_failures",
             "Positions on which the engine failed (panicked); the analysis thread goes on with a fresh engine",
             m.analysis_failures.clone(),
@@ -424,6 +442,12 @@ impl Metrics {
     /// The analysis thread took a position.
     pub(crate) fn analysing(&self) {
         self.analyses.inc();
+    }
+
+    /// A position asked of the engine until the guard is dropped (answered, or its asker gone).
+    pub(crate) fn analysis_pending(self: &Arc<Self>) -> Pending {
+        self.analyses_pending.inc();
+        Pending(self.clone())
     }
 
     /// The engine failed on a position.

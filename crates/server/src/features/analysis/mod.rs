@@ -105,6 +105,7 @@ impl Analyst {
             std::sync::mpsc::TrySendError::Full(_) => full(),
             std::sync::mpsc::TrySendError::Disconnected(_) => gone(),
         })?;
+        let _pending = self.metrics.analysis_pending();
         let boards = answer.await.map_err(|_| gone())?.map_err(|engine::Failed| {
             error(ErrorCode::Unavailable, "the server's engine failed on this position")
         })?;
