@@ -157,8 +157,19 @@ async fn an_address_opening_connections_in_a_loop_is_slowed_and_no_other_is() {
             "refused before its handshake: {refused:?}"
         );
     }
-    let page = server.http_get("/").await;
-    assert!(page.starts_with("HTTP/1.1 503"), "the HTTP side counts the same connections: {page}");
+    // The HTTP side counts the same connections: its next one is refused too. One may find a
+    // token refilled meanwhile (a second's worth, on a slow machine): it takes it, and the one
+    // after it, a moment later, finds none (issue 60: not "a 503 within about a second").
+    let mut served_pages = 0;
+    loop {
+        let page = server.http_get("/").await;
+        if page.starts_with("HTTP/1.1 503") {
+            break;
+        }
+        assert!(page.starts_with("HTTP/1.1 200"), "{page}");
+        served_pages += 1;
+        assert!(served_pages < 20, "the HTTP side never refused this address's connections");
+    }
     let honest = server.client_from(HONEST, "honest").await;
     honest.request(ClientMsg::ListMatches).await.expect("another address is served");
     let metrics = server.http_get_from(HONEST, "/metrics").await;
